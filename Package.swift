@@ -1,0 +1,58 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Debug builds (and therefore `swift test`) check internal invariants; release builds do not.
+let checks: [SwiftSetting] = [.define("TOUCH_INTERNAL_CHECKS", .when(configuration: .debug))]
+
+let package = Package(
+  name: "TouchTrace",
+  products: [
+    .executable(name: "touchtrace", targets: ["touchtrace"]),
+    .library(name: "TouchCore", targets: ["TouchCore"]),
+    .library(name: "TouchIO", targets: ["TouchIO"]),
+    .library(name: "TouchSignal", targets: ["TouchSignal"]),
+    .library(name: "TouchReports", targets: ["TouchReports"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+  ],
+  targets: [
+    // MARK: - Public API (dependencies flow downwards in this list)
+
+    /// The trace model: samples stored column-wise, metadata, dataset accounting. Standard library only.
+    .target(name: "TouchCore", swiftSettings: checks),
+    /// Trace files: CSV, JSON and JSON Lines readers and writers with positioned errors.
+    .target(name: "TouchIO", dependencies: ["TouchCore"], swiftSettings: checks),
+    /// Numerics on force curves through GSL. The only module that imports `CGSL`.
+    .target(name: "TouchSignal", dependencies: ["TouchCore", "CGSL"], swiftSettings: checks),
+    /// Renders summaries and results as text, Markdown, JSON and CSV.
+    .target(
+      name: "TouchReports", dependencies: ["TouchCore", "TouchIO", "TouchSignal"],
+      swiftSettings: checks),
+    /// The `touchtrace` command: parses arguments, calls the libraries, prints.
+    .executableTarget(
+      name: "touchtrace",
+      dependencies: [
+        "TouchCore", "TouchIO", "TouchSignal", "TouchReports",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      swiftSettings: checks),
+
+    // MARK: - Implementation details
+
+    .systemLibrary(
+      name: "CGSL", pkgConfig: "gsl", providers: [.apt(["libgsl-dev"]), .brew(["gsl"])]),
+
+    // MARK: - Tests
+
+    .target(
+      name: "TouchTestSupport", dependencies: ["TouchCore"], path: "Tests/TouchTestSupport"),
+    .testTarget(name: "TouchCoreTests", dependencies: ["TouchCore", "TouchTestSupport"]),
+    .testTarget(name: "TouchIOTests", dependencies: ["TouchIO", "TouchCore", "TouchTestSupport"]),
+    .testTarget(
+      name: "TouchSignalTests", dependencies: ["TouchSignal", "TouchCore", "TouchTestSupport"]),
+    .testTarget(
+      name: "touchtraceTests",
+      dependencies: ["touchtrace", "TouchCore", "TouchIO", "TouchTestSupport"]),
+  ]
+)

@@ -1,0 +1,100 @@
+/// Checks samples one at a time as they are appended to a trace, so readers can report the
+/// exact position of the first bad sample without a second pass.
+///
+/// Rules: time never decreases (equal is allowed); force is finite, ≥ 0 and at most the maximum
+/// possible force (1e-9 relative tolerance); when phases are given, the first sample is `began`,
+/// no later sample is `began`, and nothing follows `ended` or `cancelled`.
+public struct SampleValidator: Sendable {
+  /// Relative tolerance for force above the maximum possible force.
+  public static let maximumForceTolerance = 1e-9
+
+  /// The number of samples checked so far.
+  public private(set) var count = 0
+  /// The maximum possible force the forces are checked against; `nil` when unknown.
+  public let maxForce: Double?
+  private var lastT = -Double.infinity
+  private var closedBy: TouchPhase?
+  private let forceLimit: Double
+
+  /// Creates a validator for one trace.
+  /// - Parameter maxForce: the trace's maximum possible force, device units; `nil` when unknown.
+  public init(maxForce: Double?) {
+    self.maxForce = maxForce
+    self.forceLimit = maxForce.map { $0 * (1 + Self.maximumForceTolerance) } ?? .infinity
+  }
+
+  /// Checks the next sample and counts it.
+  ///
+  /// - Parameters:
+  ///   - t: sample time, seconds.
+  ///   - force: sample force, device units.
+  ///   - phase: the sample's phase, or `nil` when the source has no phases (order is not checked).
+  /// - Returns: the first rule the sample breaks, or `nil`.
+  public mutating func check(t: Double, force: Double, phase: TouchPhase?) -> TraceProblem? {
+    defer { count += 1 }
+    if t.isNaN { return .notANumberValue(field: "t", text: "\(t)") }
+    if !t.isFinite { return .infinite(field: "t", text: "\(t)") }
+    if force.isNaN { return .notANumberValue(field: "force", text: "\(force)") }
+    if !force.isFinite { return .infinite(field: "force", text: "\(force)") }
+    if let closedBy { return .sampleAfterEnd(closedBy: closedBy) }
+    if t < lastT { return .timeDecreasing(previous: lastT, current: t) }
+    lastT = t
+    if force < 0 { return .negativeForce(force) }
+    if force > forceLimit, let maxForce { return .forceAboveMaximum(force: force, maximum: maxForce) }
+    if let phase {
+      if count == 0 {
+        if phase != .began { return .firstNotBegan(phase) }
+      } else if phase == .began {
+        return .beganNotFirst(sample: count)
+      }
+      if phase.isTerminal { closedBy = phase }
+    }
+    return nil
+  }
+}
+
+extension Trace {
+  /// Checks the whole trace against the rules of ``SampleValidator`` and the trace-level rules
+  /// (a positive maximum force, finite positions, non-negative radius, strictly increasing
+  /// `press_at` inside the trace's time span, at least one sample).
+  ///
+  /// - Returns: the first problem with the index of the sample it concerns (`nil` for
+  ///   trace-level problems), or `nil` when the trace is valid.
+  /// - Complexity: O(n) in the number of samples.
+  public func validate() -> (sample: Int?, problem: TraceProblem)? {
+    if let maxForce = metadata.maxForce, !(maxForce > 0) || !maxForce.isFinite {
+      return (nil, .invalidMaximumForce(maxForce))
+    }
+    if t.isEmpty { return (nil, .emptyTrace) }
+    var validator = SampleValidator(maxForce: metadata.maxForce)
+    for i in t.indices {
+      if let problem = validator.check(t: t[i], force: force[i], phase: phase[i]) {
+        return (i, problem)
+      }
+      for (name, column) in [("x", x), ("y", y), ("radius", radius)] {
+        guard let value = column?[i] else { continue }
+        if value.isNaN { return (i, .notANumberValue(field: name, text: "\(value)")) }
+        if !value.isFinite { return (i, .infinite(field: name, text: "\(value)")) }
+        if name == "radius", value < 0 { return (i, .negativeRadius(value)) }
+      }
+    }
+    if let problem = Self.checkPressAt(metadata.pressAt, start: t[0], end: t[t.count - 1]) {
+      return (nil, problem)
+    }
+    return nil
+  }
+
+  /// Checks reference press times against a trace's time span (seconds): strictly increasing and
+  /// inside `start...end`.
+  public static func checkPressAt(_ pressAt: [Double], start: Double, end: Double) -> TraceProblem? {
+    var previous = -Double.infinity
+    for time in pressAt {
+      if time.isNaN { return .notANumberValue(field: "press_at", text: "\(time)") }
+      if !time.isFinite { return .infinite(field: "press_at", text: "\(time)") }
+      if time <= previous { return .pressAtNotIncreasing }
+      if time < start || time > end { return .pressAtOutsideTrace(time: time, start: start, end: end) }
+      previous = time
+    }
+    return nil
+  }
+}

@@ -1,0 +1,139 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Thin wrappers over the C library for reading whole files and walking directories.
+enum FileSystem {
+  enum Kind { case file, directory, missing, other }
+
+  /// What is at `path`.
+  static func kind(of path: String) -> Kind {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return .missing }
+    switch info.st_mode & S_IFMT {
+    case S_IFDIR: return .directory
+    case S_IFREG: return .file
+    default: return .other
+    }
+  }
+
+  /// Reads the whole file at `path`.
+  static func readBytes(_ path: String) throws(TraceLoadError) -> [UInt8] {
+    let fd = open(path, O_RDONLY)
+    guard fd >= 0 else { throw accessError(path, errno) }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { throw accessError(path, errno) }
+    if info.st_mode & S_IFMT == S_IFDIR {
+      throw TraceLoadError(.unreadable("is a directory"), file: path)
+    }
+    // Read the size fstat reports straight into the array, then whatever follows (files that
+    // grow while read, and special files whose size reads as 0) in chunks.
+    let expected = max(Int(info.st_size), 0)
+    var failure: Int32 = 0
+    var bytes = [UInt8](unsafeUninitializedCapacity: expected) { buffer, count in
+      while count < expected {
+        let n = read(fd, buffer.baseAddress! + count, expected - count)
+        if n < 0 {
+          if errno == EINTR { continue }
+          failure = errno
+          return
+        }
+        if n == 0 { return }
+        count += n
+      }
+    }
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while failure == 0 {
+      let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+      if n < 0 {
+        if errno != EINTR { failure = errno }
+        continue
+      }
+      if n == 0 { break }
+      bytes.append(contentsOf: chunk[0..<n])
+    }
+    if failure != 0 { throw accessError(path, failure) }
+    return bytes
+  }
+
+  /// Writes `bytes` to `path` (created or truncated), as a whole or not at all: the data goes to
+  /// a temporary file beside the target that is renamed over it at the end.
+  static func writeBytes(_ bytes: [UInt8], to path: String) throws(FileWriteError) {
+    let temporary = path + ".touchtrace-partial"
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    guard fd >= 0 else { throw FileWriteError(path: path, reason: describe(errno)) }
+    var failure: Int32 = 0
+    bytes.withUnsafeBufferPointer { buffer in
+      var offset = 0
+      while offset < buffer.count {
+        let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+        if n < 0 {
+          if errno == EINTR { continue }
+          failure = errno
+          return
+        }
+        offset += n
+      }
+    }
+    if close(fd) != 0, failure == 0 { failure = errno }
+    if failure == 0, rename(temporary, path) != 0 { failure = errno }
+    if failure != 0 {
+      unlink(temporary)
+      throw FileWriteError(path: path, reason: describe(failure))
+    }
+  }
+
+  /// The entries of a directory, without `.` and `..`, unsorted.
+  static func entries(of directory: String) throws(TraceLoadError) -> [String] {
+    guard let handle = opendir(directory) else { throw accessError(directory, errno) }
+    defer { closedir(handle) }
+    var names: [String] = []
+    while let entry = readdir(handle) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+      }
+      if name != "." && name != ".." { names.append(name) }
+    }
+    return names
+  }
+
+  static func accessError(_ path: String, _ code: Int32) -> TraceLoadError {
+    code == ENOENT || code == ENOTDIR
+      ? TraceLoadError(.fileNotFound, file: path)
+      : TraceLoadError(.unreadable(describe(code)), file: path)
+  }
+
+  static func describe(_ code: Int32) -> String {
+    guard let text = strerror(code) else { return "error \(code)" }
+    return String(cString: text).lowercased()
+  }
+}
+
+/// A file could not be written.
+public struct FileWriteError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The file that could not be written.
+  public var path: String
+  /// Why (the C library's text for the error).
+  public var reason: String
+
+  /// `path: error: cannot write file: reason`.
+  public var description: String { "\(path): error: cannot write file: \(reason)" }
+}
+
+extension TraceFiles {
+  /// Writes `bytes` to `path` atomically (a temporary file renamed over the target), so a
+  /// failed command never leaves a half-written output.
+  public static func write(_ bytes: [UInt8], to path: String) throws(FileWriteError) {
+    try FileSystem.writeBytes(bytes, to: path)
+  }
+
+  /// Reads the whole file at `path`.
+  public static func read(_ path: String) throws(TraceLoadError) -> [UInt8] {
+    try FileSystem.readBytes(path)
+  }
+}

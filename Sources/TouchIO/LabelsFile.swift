@@ -1,0 +1,239 @@
+public import TouchCore
+
+/// Trace-level labels kept beside the data: a CSV file with columns
+/// `trace,intent,press_at,user,session,device` (and optionally `touch`).
+///
+/// Labels fill in values the data files leave empty. A label that contradicts a value in the
+/// data, or names a trace no data file has, is an error (or a skipped trace with
+/// ``LoadOptions/skipInvalid``).
+public struct LabelsFile: Sendable {
+  /// One row of the labels file.
+  public struct Entry: Hashable, Sendable {
+    /// The trace id.
+    public var trace: String
+    /// The contact number; `nil` applies the row to every contact of the trace.
+    public var touch: Int?
+    /// The intent, when given.
+    public var intent: Intent?
+    /// The reference press times in seconds, when given.
+    public var pressAt: [Double]?
+    /// The user, session and device, when given.
+    public var user: String?
+    public var session: String?
+    public var device: String?
+    /// Where the row is.
+    public var position: TextPosition
+    /// Where each given field is, by column name.
+    public var fieldPositions: [String: TextPosition]
+  }
+
+  /// The file, as the user named it.
+  public var file: String
+  /// The rows, in file order.
+  public var entries: [Entry]
+  /// Warnings (unknown columns).
+  public var diagnostics: [Diagnostic]
+
+  /// Reads a labels file.
+  /// - Throws: ``TraceLoadError`` for a missing file, a missing `trace` column or a bad value.
+  public static func read(_ path: String, options: LoadOptions = LoadOptions())
+    throws(TraceLoadError) -> LabelsFile
+  {
+    var bytes = try TraceFiles.read(path)
+    return try parse(&bytes, file: path, options: options)
+  }
+
+  /// Parses the bytes of a labels file.
+  public static func parse(_ bytes: inout [UInt8], file: String, options: LoadOptions = LoadOptions())
+    throws(TraceLoadError) -> LabelsFile
+  {
+    let result: Result<LabelsFile, TraceLoadError> = bytes.withUnsafeMutableBufferPointer { buffer in
+      do throws(TraceLoadError) {
+        return .success(try parse(CSVTokenizer(buffer, file: file), file: file, options: options))
+      } catch {
+        return .failure(error)
+      }
+    }
+    return try result.get()
+  }
+
+  private static let columns = ["trace", "touch", "intent", "press_at", "user", "session", "device"]
+
+  private static func parse(_ tokenizer: CSVTokenizer, file: String, options: LoadOptions)
+    throws(TraceLoadError) -> LabelsFile
+  {
+    var tokenizer = tokenizer
+    tokenizer.skipIgnorableLines()
+    guard !tokenizer.atEnd else { throw TraceLoadError(.missingHeader, file: file) }
+    tokenizer.delimiter = options.delimiter?.byte ?? tokenizer.detectDelimiter()
+    var header = CSVRow(capacity: 8)
+    let headerLine = tokenizer.line
+    try tokenizer.readRow(into: &header)
+    var index: [String: Int] = [:]
+    var unknown: [String] = []
+    for k in 0..<header.count {
+      let name = tokenizer.string(k, in: header).lowercased()
+      if columns.contains(name) {
+        guard index[name] == nil else {
+          throw TraceLoadError(.duplicateColumn(name), file: file, position: tokenizer.position(of: k, in: header))
+        }
+        index[name] = k
+      } else {
+        unknown.append("'\(name)'")
+      }
+    }
+    guard let traceField = index["trace"] else {
+      throw TraceLoadError(
+        .missingColumn("trace"), file: file, position: TextPosition(line: headerLine, column: 1))
+    }
+    var labels = LabelsFile(file: file, entries: [], diagnostics: [])
+    if !unknown.isEmpty {
+      labels.diagnostics.append(
+        Diagnostic(
+          .warning, "ignoring unknown column\(unknown.count == 1 ? "" : "s") \(unknown.joined(separator: ", "))",
+          file: file, position: TextPosition(line: headerLine, column: 1)))
+    }
+    var row = CSVRow(capacity: header.count + 1)
+    while true {
+      tokenizer.skipIgnorableLines()
+      if tokenizer.atEnd { break }
+      try tokenizer.readRow(into: &row)
+      guard row.count == header.count else {
+        throw TraceLoadError(
+          .fieldCount(expected: header.count, found: row.count), file: file,
+          position: tokenizer.positionAfter(row))
+      }
+      func fail(_ problem: TraceProblem, _ k: Int) -> TraceLoadError {
+        TraceLoadError(.trace(problem), file: file, position: tokenizer.position(of: k, in: row))
+      }
+      guard row.length(traceField) > 0 else { throw fail(.emptyField("trace"), traceField) }
+      var entry = Entry(
+        trace: tokenizer.string(traceField, in: row), position: tokenizer.position(of: 0, in: row),
+        fieldPositions: [:])
+      for (name, k) in index where name != "trace" && row.length(k) > 0 {
+        let text = tokenizer.string(k, in: row)
+        entry.fieldPositions[name] = tokenizer.position(of: k, in: row)
+        switch name {
+        case "touch":
+          guard let touch = Int(text), touch >= 0 else { throw fail(.invalidTouch(text), k) }
+          entry.touch = touch
+        case "intent":
+          guard let intent = Intent(name: text) else { throw fail(.unknownIntent(text), k) }
+          entry.intent = intent
+        case "press_at":
+          var times: [Double] = []
+          for part in text.split(separator: ";", omittingEmptySubsequences: false) {
+            let item = part.trimmingSpaces
+            let parsed = Array(item.utf8).withUnsafeBufferPointer {
+              $0.baseAddress.map { base in DecimalParser.parse(base, count: item.utf8.count) } ?? .invalid
+            }
+            switch parsed {
+            case .value(let value): times.append(value)
+            case .invalid:
+              throw fail(item.isEmpty ? .emptyField("press_at") : .notANumber(field: "press_at", text: item), k)
+            case .nan: throw fail(.notANumberValue(field: "press_at", text: item), k)
+            case .infinity: throw fail(.infinite(field: "press_at", text: item), k)
+            }
+          }
+          entry.pressAt = times
+        case "user": entry.user = text
+        case "session": entry.session = text
+        default: entry.device = text
+        }
+      }
+      labels.entries.append(entry)
+    }
+    return labels
+  }
+
+  /// Applies the labels to a loaded dataset.
+  ///
+  /// - Throws: ``TraceLoadError`` for a contradiction or a label without a trace, unless
+  ///   `options.skipInvalid` is set; then the trace (or the label) is accounted as skipped.
+  public func apply(to dataset: inout Dataset, options: LoadOptions) throws(TraceLoadError) {
+    dataset.diagnostics += diagnostics
+    var byID: [String: [Int]] = [:]
+    for (k, trace) in dataset.traces.enumerated() { byID[trace.metadata.id, default: []].append(k) }
+    var failed: [Int: String] = [:]
+
+    func report(_ error: TraceLoadError, trace k: Int?) throws(TraceLoadError) {
+      guard options.skipInvalid else { throw error }
+      if let k {
+        if failed[k] == nil { failed[k] = error.message }
+      } else {
+        dataset.skipped.append(
+          SkippedTrace(
+            trace: error.trace, origin: TraceOrigin(file: file, position: error.position),
+            reason: error.message))
+      }
+    }
+
+    for entry in entries {
+      let targets = (byID[entry.trace] ?? []).filter {
+        entry.touch == nil || dataset.traces[$0].metadata.touch == entry.touch
+      }
+      let name = entry.touch.map { TraceMetadata(id: entry.trace, touch: $0).name } ?? entry.trace
+      if targets.isEmpty {
+        let skippedAlready = dataset.skipped.contains {
+          guard let skippedName = $0.trace else { return false }
+          return entry.touch == nil
+            ? skippedName == entry.trace || skippedName.hasPrefix(entry.trace + "#") : skippedName == name
+        }
+        if !skippedAlready {
+          try report(
+            TraceLoadError(.labelForUnknownTrace(name), file: file, position: entry.position, trace: name),
+            trace: nil)
+        }
+        continue
+      }
+      for k in targets {
+        var metadata = dataset.traces[k].metadata
+        func merge<T: Equatable>(_ field: String, _ current: inout T?, _ label: T?, _ show: (T) -> String)
+          throws(TraceLoadError)
+        {
+          guard let label else { return }
+          if let current, current != label {
+            try report(
+              TraceLoadError(
+                .labelConflict(field: field, data: show(current), labels: show(label)), file: file,
+                position: entry.fieldPositions[field], trace: metadata.name),
+              trace: k)
+            return
+          }
+          current = label
+        }
+        try merge("intent", &metadata.intent, entry.intent) { $0.rawValue }
+        try merge("user", &metadata.user, entry.user) { $0 }
+        try merge("session", &metadata.session, entry.session) { $0 }
+        try merge("device", &metadata.device, entry.device) { $0 }
+        var pressAt: [Double]? = metadata.pressAt.isEmpty ? nil : metadata.pressAt
+        try merge("press_at", &pressAt, entry.pressAt) { $0.map { "\($0)" }.joined(separator: ";") }
+        metadata.pressAt = pressAt ?? []
+        let trace = dataset.traces[k]
+        if let problem = Trace.checkPressAt(metadata.pressAt, start: trace.t[0], end: trace.t[trace.count - 1]) {
+          try report(
+            TraceLoadError(
+              .trace(problem), file: file, position: entry.fieldPositions["press_at"] ?? entry.position,
+              trace: metadata.name),
+            trace: k)
+        }
+        if failed[k] == nil { dataset.traces[k].metadata = metadata }
+      }
+    }
+    guard !failed.isEmpty else { return }
+    var k = -1
+    dataset.skipTraces { _ in
+      k += 1
+      return failed[k]
+    }
+  }
+}
+
+extension Substring {
+  var trimmingSpaces: String {
+    var s = self[...]
+    while s.first == " " { s = s.dropFirst() }
+    while s.last == " " { s = s.dropLast() }
+    return String(s)
+  }
+}

@@ -1,0 +1,32 @@
+/// How trace files are read.
+public struct LoadOptions: Hashable, Sendable {
+  /// A CSV field delimiter.
+  public enum Delimiter: String, Hashable, Sendable, CaseIterable {
+    case comma = ",", semicolon = ";", tab = "\t"
+
+    /// The delimiter byte.
+    public var byte: UInt8 { rawValue.utf8.first! }
+  }
+
+  /// The CSV delimiter; `nil` detects it from the header row.
+  public var delimiter: Delimiter?
+  /// Maximum possible force (device units) for traces whose file gives none; `nil` leaves such
+  /// traces without a known maximum.
+  public var maxForce: Double?
+  /// Skip invalid traces (each reported with its reason) instead of stopping at the first.
+  public var skipInvalid: Bool
+  /// A labels file (`trace,intent,press_at,user,session,device`) whose values apply to the
+  /// traces of all data files.
+  public var labels: String?
+
+  /// Creates options; the defaults read strictly with delimiter detection.
+  public init(
+    delimiter: Delimiter? = nil, maxForce: Double? = nil, skipInvalid: Bool = false,
+    labels: String? = nil
+  ) {
+    self.delimiter = delimiter
+    self.maxForce = maxForce
+    self.skipInvalid = skipInvalid
+    self.labels = labels
+  }
+}

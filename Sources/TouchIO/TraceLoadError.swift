@@ -1,0 +1,115 @@
+public import TouchCore
+
+/// Why traces could not be loaded, with where: file, line and column, record and field.
+///
+/// Rendered like a compiler diagnostic:
+/// `samples/taps.csv:14:9: error: 'force' is not a number: 'abc' (trace 'tap-03')`.
+public struct TraceLoadError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// What went wrong.
+  public enum Reason: Hashable, Sendable {
+    /// The input file or directory does not exist.
+    case fileNotFound
+    /// The file exists but cannot be read (permissions, a directory where a file was expected, …).
+    case unreadable(String)
+    /// A directory held no trace files.
+    case noTraceFiles
+    /// A required column is missing from the CSV header.
+    case missingColumn(String)
+    /// A column name appears twice in the CSV header.
+    case duplicateColumn(String)
+    /// The file has no header row.
+    case missingHeader
+    /// A CSV row has a different number of fields than the header.
+    case fieldCount(expected: Int, found: Int)
+    /// A quoted CSV field is not closed before the end of the file.
+    case unterminatedQuote
+    /// A character follows the closing quote of a CSV field.
+    case textAfterQuote
+    /// Malformed JSON.
+    case invalidJSON(String)
+    /// Well-formed JSON that is not a TouchTrace document (wrong type, unknown format or version).
+    case invalidDocument(String)
+    /// A trace (or one of its samples) breaks a rule of the trace model.
+    case trace(TraceProblem)
+    /// Two traces with the same id and contact number.
+    case duplicateTrace(String, firstFile: String)
+    /// A labels file names a trace that no data file has.
+    case labelForUnknownTrace(String)
+    /// A labels file and a data file disagree about a trace-level value.
+    case labelConflict(field: String, data: String, labels: String)
+  }
+
+  /// What went wrong.
+  public var reason: Reason
+  /// The file, as the user named it.
+  public var file: String
+  /// Line and column (1-based); `nil` when the format cannot say.
+  public var position: TextPosition?
+  /// The 0-based record (trace object) index in a JSON document or JSON Lines file.
+  public var record: Int?
+  /// The field (column or JSON key) concerned, when there is one.
+  public var field: String?
+  /// The trace concerned, when known.
+  public var trace: String?
+
+  /// Creates an error.
+  public init(
+    _ reason: Reason, file: String, position: TextPosition? = nil, record: Int? = nil,
+    field: String? = nil, trace: String? = nil
+  ) {
+    self.reason = reason
+    self.file = file
+    self.position = position
+    self.record = record
+    self.field = field ?? {
+      if case .trace(let problem) = reason { return problem.field }
+      return nil
+    }()
+    self.trace = trace
+  }
+
+  /// Whether the error is about reaching the file (missing, unreadable) rather than its content.
+  /// The command-line tool exits with 66 for these and 65 for bad content.
+  public var isFileAccessError: Bool {
+    switch reason {
+    case .fileNotFound, .unreadable, .noTraceFiles: true
+    default: false
+    }
+  }
+
+  /// The message without location: what a skip record states as its reason.
+  public var message: String {
+    var text: String
+    switch reason {
+    case .fileNotFound: text = "no such file or directory"
+    case .unreadable(let why): text = "cannot read file: \(why)"
+    case .noTraceFiles: text = "directory holds no trace files (*.csv, *.tsv, *.json, *.jsonl)"
+    case .missingColumn(let name): text = "missing required column '\(name)'"
+    case .duplicateColumn(let name): text = "column '\(name)' appears more than once"
+    case .missingHeader: text = "no header row"
+    case .fieldCount(let expected, let found):
+      text = "row has \(found) field\(found == 1 ? "" : "s"), the header has \(expected)"
+    case .unterminatedQuote: text = "quoted field is not closed before the end of the file"
+    case .textAfterQuote: text = "unexpected text after the closing quote of a field"
+    case .invalidJSON(let why): text = "invalid JSON: \(why)"
+    case .invalidDocument(let why): text = why
+    case .trace(let problem): text = problem.description
+    case .duplicateTrace(let name, let firstFile):
+      text = "trace '\(name)' is defined twice (first in \(firstFile))"
+    case .labelForUnknownTrace(let name): text = "labels name trace '\(name)', which has no samples"
+    case .labelConflict(let field, let data, let labels):
+      text = "'\(field)' is '\(data)' in the data but '\(labels)' in the labels file"
+    }
+    var context: [String] = []
+    if let record { context.append("record \(record)") }
+    if let trace { context.append("trace '\(trace)'") }
+    if let field, !text.contains("'\(field)'") { context.append("field '\(field)'") }
+    if !context.isEmpty { text += " (\(context.joined(separator: ", ")))" }
+    return text
+  }
+
+  /// `path:line:col: error: message`.
+  public var description: String {
+    Diagnostic(.error, message, file: file, position: position).description
+  }
+}

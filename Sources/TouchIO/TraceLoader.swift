@@ -1,0 +1,84 @@
+public import TouchCore
+
+/// Loads traces from files and directories in any supported format, with full accounting.
+///
+/// ```swift
+/// let dataset = try TraceLoader.load(["samples/"], options: LoadOptions(skipInvalid: true))
+/// print(dataset.total, dataset.traces.count, dataset.skipped.count)
+/// ```
+public enum TraceLoader {
+  /// Loads every trace file under `paths` (see ``TraceFiles/expand(_:)``), then applies the
+  /// labels file of `options`, if any.
+  ///
+  /// In strict mode (the default) the first invalid trace throws. With
+  /// ``LoadOptions/skipInvalid`` invalid traces go to ``Dataset/skipped`` with their reason and
+  /// position, and loading continues; problems with whole files (missing, unreadable, no header,
+  /// a missing required column, malformed JSON) still throw.
+  ///
+  /// A trace id (with its contact number) may appear in only one file.
+  ///
+  /// - Throws: ``TraceLoadError``.
+  /// - Complexity: O(total input size).
+  public static func load(_ paths: [String], options: LoadOptions = LoadOptions())
+    throws(TraceLoadError) -> Dataset
+  {
+    let files = try TraceFiles.expand(paths)
+    var dataset = Dataset()
+    var firstFile: [Key: String] = [:]
+    for file in files {
+      var bytes = try TraceFiles.read(file)
+      var part = try read(&bytes, file: file, format: TraceFiles.Format(path: file), options: options)
+      try rejectDuplicates(in: &part, seen: &firstFile, options: options)
+      dataset.append(contentsOf: part)
+    }
+    if let labels = options.labels {
+      try LabelsFile.read(labels, options: options).apply(to: &dataset, options: options)
+    }
+    return dataset
+  }
+
+  /// Reads traces from the bytes of one file.
+  ///
+  /// - Parameters:
+  ///   - bytes: the file's content; CSV quoting is undone in place.
+  ///   - file: the name errors and origins use.
+  public static func read(
+    _ bytes: inout [UInt8], file: String, format: TraceFiles.Format,
+    options: LoadOptions = LoadOptions()
+  ) throws(TraceLoadError) -> Dataset {
+    switch format {
+    case .csv: try CSVTraceReader(file: file, options: options).read(&bytes)
+    case .json: try JSONTraceReader(file: file, options: options).read(bytes, lines: false)
+    case .jsonl: try JSONTraceReader(file: file, options: options).read(bytes, lines: true)
+    }
+  }
+
+  struct Key: Hashable {
+    var id: String
+    var touch: Int
+  }
+
+  private static func rejectDuplicates(
+    in part: inout Dataset, seen: inout [Key: String], options: LoadOptions
+  ) throws(TraceLoadError) {
+    var duplicate: [Int: String] = [:]
+    for (k, trace) in part.traces.enumerated() {
+      let key = Key(id: trace.metadata.id, touch: trace.metadata.touch)
+      if let first = seen[key] {
+        let error = TraceLoadError(
+          .duplicateTrace(trace.name, firstFile: first), file: part.origins[k].file,
+          position: part.origins[k].position, record: part.origins[k].record, trace: trace.name)
+        guard options.skipInvalid else { throw error }
+        duplicate[k] = error.message
+      } else {
+        seen[key] = part.origins[k].file
+      }
+    }
+    guard !duplicate.isEmpty else { return }
+    var k = -1
+    part.skipTraces { _ in
+      k += 1
+      return duplicate[k]
+    }
+  }
+}

@@ -1,0 +1,120 @@
+import TouchIO
+
+/// A JSON value for reports, written with keys in insertion order and numbers in their
+/// shortest round-trip form, so the same report always gives the same bytes.
+public indirect enum JSONValue: Sendable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
+  ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByNilLiteral
+{
+  case null
+  case bool(Bool)
+  case int(Int)
+  /// A finite number; non-finite numbers are written as `null`.
+  case number(Double)
+  case string(String)
+  case array([JSONValue])
+  case object([(String, JSONValue)])
+
+  public init(stringLiteral value: String) { self = .string(value) }
+  public init(integerLiteral value: Int) { self = .int(value) }
+  public init(booleanLiteral value: Bool) { self = .bool(value) }
+  public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+  public init(nilLiteral: ()) { self = .null }
+
+  /// A number, or `null` when `value` is `nil` or not finite.
+  public static func number(_ value: Double?) -> JSONValue {
+    guard let value, value.isFinite else { return .null }
+    return .number(value)
+  }
+
+  /// A string, or `null`.
+  public static func string(_ value: String?) -> JSONValue {
+    value.map { .string($0) } ?? .null
+  }
+
+  /// An integer, or `null`.
+  public static func int(_ value: Int?) -> JSONValue {
+    value.map { .int($0) } ?? .null
+  }
+
+  /// The encoded bytes: pretty-printed with two-space indentation (`pretty`), or on one line.
+  public func encoded(pretty: Bool = true) -> [UInt8] {
+    var out: [UInt8] = []
+    write(to: &out, pretty: pretty, indent: 0)
+    if pretty { out.append(0x0A) }
+    return out
+  }
+
+  /// The encoded text.
+  public func text(pretty: Bool = true) -> String {
+    String(decoding: encoded(pretty: pretty), as: UTF8.self)
+  }
+
+  private func write(to out: inout [UInt8], pretty: Bool, indent: Int) {
+    switch self {
+    case .null: out.append(contentsOf: "null".utf8)
+    case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
+    case .int(let value): out.append(contentsOf: String(value).utf8)
+    case .number(let value):
+      if value.isFinite { NumberText.append(value, to: &out) } else { out.append(contentsOf: "null".utf8) }
+    case .string(let value): JSONValue.appendString(value, to: &out)
+    case .array(let elements):
+      guard !elements.isEmpty else { return out.append(contentsOf: "[]".utf8) }
+      let scalar = elements.allSatisfy(\.isScalar)
+      out.append(UInt8(ascii: "["))
+      for (k, element) in elements.enumerated() {
+        if k > 0 { out.append(UInt8(ascii: ",")) }
+        if pretty && !scalar { newline(&out, indent + 1) } else if pretty && k > 0 { out.append(0x20) }
+        element.write(to: &out, pretty: pretty, indent: indent + 1)
+      }
+      if pretty && !scalar { newline(&out, indent) }
+      out.append(UInt8(ascii: "]"))
+    case .object(let members):
+      guard !members.isEmpty else { return out.append(contentsOf: "{}".utf8) }
+      out.append(UInt8(ascii: "{"))
+      for (k, (key, value)) in members.enumerated() {
+        if k > 0 { out.append(UInt8(ascii: ",")) }
+        if pretty { newline(&out, indent + 1) }
+        JSONValue.appendString(key, to: &out)
+        out.append(UInt8(ascii: ":"))
+        if pretty { out.append(0x20) }
+        value.write(to: &out, pretty: pretty, indent: indent + 1)
+      }
+      if pretty { newline(&out, indent) }
+      out.append(UInt8(ascii: "}"))
+    }
+  }
+
+  private var isScalar: Bool {
+    switch self {
+    case .array(let a): a.isEmpty
+    case .object(let o): o.isEmpty
+    default: true
+    }
+  }
+
+  private func newline(_ out: inout [UInt8], _ indent: Int) {
+    out.append(0x0A)
+    out.append(contentsOf: repeatElement(0x20, count: indent * 2))
+  }
+
+  /// Appends `text` as a JSON string literal (RFC 8259 escapes).
+  public static func appendString(_ text: String, to out: inout [UInt8]) {
+    out.append(UInt8(ascii: "\""))
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "\""): out.append(contentsOf: "\\\"".utf8)
+      case UInt8(ascii: "\\"): out.append(contentsOf: "\\\\".utf8)
+      case 0x0A: out.append(contentsOf: "\\n".utf8)
+      case 0x0D: out.append(contentsOf: "\\r".utf8)
+      case 0x09: out.append(contentsOf: "\\t".utf8)
+      case 0..<0x20:
+        let hex = Array("0123456789abcdef".utf8)
+        out.append(contentsOf: "\\u00".utf8)
+        out.append(hex[Int(byte >> 4)])
+        out.append(hex[Int(byte & 15)])
+      default: out.append(byte)
+      }
+    }
+    out.append(UInt8(ascii: "\""))
+  }
+}

@@ -1,0 +1,174 @@
+public import TouchCore
+
+/// Five-number-plus summary of a set of values (seconds, counts, force units: the caller's).
+public struct SummaryStatistics: Hashable, Sendable {
+  /// The number of values.
+  public var count: Int
+  /// Smallest, largest, mean, sample standard deviation; `nil` when undefined.
+  public var min: Double?
+  public var max: Double?
+  public var mean: Double?
+  public var standardDeviation: Double?
+  /// 5th, 50th and 95th percentiles (R type 7); `nil` when empty.
+  public var p5: Double?
+  public var median: Double?
+  public var p95: Double?
+
+  /// Summarizes `values`.
+  public init(_ values: [Double]) {
+    self.init(Distribution(values))
+  }
+
+  /// Summarizes an already sorted distribution.
+  public init(_ distribution: Distribution) {
+    count = distribution.count
+    min = distribution.min
+    max = distribution.max
+    mean = distribution.mean
+    standardDeviation = distribution.standardDeviation
+    p5 = distribution.quantile(0.05)
+    median = distribution.median
+    p95 = distribution.quantile(0.95)
+  }
+}
+
+/// What `touchtrace inspect` reports about a dataset.
+public struct DatasetSummary: Sendable {
+  /// A value with the number of traces that have it.
+  public struct Count<Value: Hashable & Sendable>: Hashable, Sendable {
+    /// The value; `nil` stands for "not given".
+    public var value: Value?
+    /// The number of traces.
+    public var traces: Int
+  }
+
+  /// The files read.
+  public var files: [String]
+  /// Traces found in the input (analyzed + skipped).
+  public var total: Int
+  /// Traces that passed validation.
+  public var analyzed: Int
+  /// Traces left out, with reasons.
+  public var skipped: [SkippedTrace]
+  /// Samples over the analyzed traces.
+  public var samples: Int
+  /// Traces per user, users in byte order, unlabeled last.
+  public var tracesPerUser: [Count<String>]
+  /// Traces per device, devices in byte order, unlabeled last.
+  public var tracesPerDevice: [Count<String>]
+  /// Traces per intent, in ``Intent`` order, unlabeled last.
+  public var intents: [Count<Intent>]
+  /// Traces that carry `press_at` reference times.
+  public var tracesWithPressAt: Int
+  /// Trace durations, seconds.
+  public var duration: SummaryStatistics
+  /// Samples per trace.
+  public var samplesPerTrace: SummaryStatistics
+  /// Intervals between consecutive samples of a trace, seconds, over positive intervals.
+  public var interval: SummaryStatistics
+  /// Robust spread of the intervals (scaled median absolute deviation), seconds: the jitter.
+  public var intervalJitter: Double?
+  /// Consecutive samples with equal timestamps.
+  public var repeatedTimestamps: Int
+  /// The smallest and largest force, device units.
+  public var forceMin: Double?
+  public var forceMax: Double?
+  /// The estimated force quantization step, `nil` for continuous values.
+  public var quantization: QuantizationStep?
+  /// Maximum possible force values seen, ascending, with `nil` (unknown) last.
+  public var maxForces: [Count<Double>]
+  /// Samples at the maximum possible force (within 1e-9 relative), among samples of traces
+  /// with a known maximum.
+  public var saturatedSamples: Int
+  /// Samples in traces with a known maximum (the denominator of the saturated share).
+  public var samplesWithKnownMaximum: Int
+  /// Traces that end with `cancelled`.
+  public var cancelledTraces: Int
+  /// Traces whose last sample is neither `ended` nor `cancelled` (recording cut off).
+  public var unterminatedTraces: Int
+  /// Traces with x and y positions.
+  public var tracesWithPosition: Int
+
+  /// The share of saturated samples (0…1); `nil` when no trace has a known maximum.
+  public var saturatedShare: Double? {
+    samplesWithKnownMaximum == 0 ? nil : Double(saturatedSamples) / Double(samplesWithKnownMaximum)
+  }
+
+  /// Summarizes `dataset`. Statistics (sorting, quantiles, mean, standard deviation, MAD) are
+  /// computed with GSL.
+  /// - Complexity: O(n log n) in the number of samples.
+  public init(_ dataset: Dataset) {
+    let traces = dataset.traces
+    files = dataset.files
+    total = dataset.total
+    analyzed = traces.count
+    skipped = dataset.skipped
+    samples = dataset.sampleCount
+
+    func counts<V: Hashable & Sendable>(_ key: (Trace) -> V?, order: (V, V) -> Bool) -> [Count<V>] {
+      var table: [V: Int] = [:]
+      var missing = 0
+      for trace in traces {
+        if let value = key(trace) { table[value, default: 0] += 1 } else { missing += 1 }
+      }
+      var result = table.keys.sorted(by: order).map { Count(value: $0, traces: table[$0]!) }
+      if missing > 0 { result.append(Count(value: nil, traces: missing)) }
+      return result
+    }
+    let byBytes: (String, String) -> Bool = { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    tracesPerUser = counts({ $0.metadata.user }, order: byBytes)
+    tracesPerDevice = counts({ $0.metadata.device }, order: byBytes)
+    let intentOrder = Dictionary(uniqueKeysWithValues: Intent.allCases.enumerated().map { ($1, $0) })
+    intents = counts({ $0.metadata.intent }, order: { intentOrder[$0]! < intentOrder[$1]! })
+    maxForces = counts({ $0.metadata.maxForce }, order: <)
+    tracesWithPressAt = traces.lazy.filter { !$0.metadata.pressAt.isEmpty }.count
+
+    duration = SummaryStatistics(traces.compactMap(\.duration))
+    samplesPerTrace = SummaryStatistics(traces.map { Double($0.count) })
+
+    var intervals: [Double] = []
+    intervals.reserveCapacity(samples)
+    var repeated = 0
+    var forceMin = Double.infinity
+    var forceMax = -Double.infinity
+    var saturated = 0
+    var known = 0
+    var cancelled = 0
+    var unterminated = 0
+    var withPosition = 0
+    for trace in traces {
+      let t = trace.t
+      for i in t.indices.dropFirst() {
+        let dt = t[i] - t[i - 1]
+        if dt > 0 { intervals.append(dt) } else { repeated += 1 }
+      }
+      if let range = MinMax.of(trace.force) {
+        forceMin = Swift.min(forceMin, range.min)
+        forceMax = Swift.max(forceMax, range.max)
+      }
+      if let maxForce = trace.metadata.maxForce {
+        known += trace.count
+        let level = maxForce * (1 - 1e-9)
+        saturated += trace.force.lazy.filter { $0 >= level }.count
+      }
+      switch trace.phase.last {
+      case .cancelled: cancelled += 1
+      case .ended: break
+      default: unterminated += 1
+      }
+      if trace.hasPosition { withPosition += 1 }
+    }
+    let intervalDistribution = Distribution(intervals)
+    interval = SummaryStatistics(intervalDistribution)
+    intervalJitter = intervalDistribution.scaledMedianAbsoluteDeviation
+    repeatedTimestamps = repeated
+    self.forceMin = forceMin.isFinite ? forceMin : nil
+    self.forceMax = forceMax.isFinite ? forceMax : nil
+    quantization = QuantizationStep.estimate(traces.lazy.flatMap(\.force))
+    saturatedSamples = saturated
+    samplesWithKnownMaximum = known
+    cancelledTraces = cancelled
+    unterminatedTraces = unterminated
+    tracesWithPosition = withPosition
+  }
+}

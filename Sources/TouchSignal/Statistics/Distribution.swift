@@ -1,0 +1,93 @@
+internal import CGSL
+
+/// A sample of values, sorted once, with the summary statistics reports need.
+///
+/// Quantiles use linear interpolation between order statistics — `(1−δ)·x[i] + δ·x[i+1]` with
+/// `i = ⌊(n−1)p⌋`, `δ = (n−1)p − i` — the definition of NumPy's default, R's type 7 and
+/// `gsl_stats_quantile_from_sorted_data`, which computes them here.
+public struct Distribution: Hashable, Sendable {
+  /// The values, ascending.
+  public let sorted: [Double]
+
+  /// Sorts `values`.
+  ///
+  /// Sorting uses the standard library's sort, which is several times faster than `gsl_sort`
+  /// (a heapsort) on the nearly sorted, tie-heavy data of sampling intervals; the statistics
+  /// themselves come from GSL.
+  /// - Precondition: no value is NaN.
+  public init(_ values: [Double]) {
+    precondition(!values.contains(where: \.isNaN), "a distribution cannot hold NaN")
+    GSL.prepare()
+    sorted = values.sorted()
+  }
+
+  /// Wraps values that are already ascending.
+  /// - Precondition: `sorted` is ascending and holds no NaN (checked in debug builds).
+  public init(sorted: [Double]) {
+    #if TOUCH_INTERNAL_CHECKS
+      precondition(zip(sorted, sorted.dropFirst()).allSatisfy { $0 <= $1 }, "values must be ascending")
+    #endif
+    GSL.prepare()
+    self.sorted = sorted
+  }
+
+  /// The number of values.
+  public var count: Int { sorted.count }
+
+  /// Whether there are no values.
+  public var isEmpty: Bool { sorted.isEmpty }
+
+  /// The smallest value; `nil` when empty.
+  public var min: Double? { sorted.first }
+
+  /// The largest value; `nil` when empty.
+  public var max: Double? { sorted.last }
+
+  /// The arithmetic mean (`gsl_stats_mean`); `nil` when empty.
+  public var mean: Double? {
+    guard !sorted.isEmpty else { return nil }
+    return sorted.withUnsafeBufferPointer { gsl_stats_mean($0.baseAddress, 1, $0.count) }
+  }
+
+  /// The sample standard deviation, divisor n − 1 (`gsl_stats_sd`); `nil` with fewer than two values.
+  public var standardDeviation: Double? {
+    guard sorted.count >= 2 else { return nil }
+    return sorted.withUnsafeBufferPointer { gsl_stats_sd($0.baseAddress, 1, $0.count) }
+  }
+
+  /// The median absolute deviation scaled by 1.4826 to estimate σ for normal data
+  /// (`gsl_stats_mad`); `nil` when empty.
+  public var scaledMedianAbsoluteDeviation: Double? {
+    guard !sorted.isEmpty else { return nil }
+    var work = [Double](repeating: 0, count: sorted.count)
+    return sorted.withUnsafeBufferPointer { data in
+      work.withUnsafeMutableBufferPointer { gsl_stats_mad(data.baseAddress, 1, data.count, $0.baseAddress) }
+    }
+  }
+
+  /// The `p`-quantile, `p` in 0…1, by linear interpolation (R type 7); `nil` when empty.
+  /// - Precondition: `0 <= p <= 1`.
+  public func quantile(_ p: Double) -> Double? {
+    precondition(p >= 0 && p <= 1, "quantile probability must be in 0...1")
+    guard !sorted.isEmpty else { return nil }
+    return sorted.withUnsafeBufferPointer {
+      gsl_stats_quantile_from_sorted_data($0.baseAddress, 1, $0.count, p)
+    }
+  }
+
+  /// The median (the 0.5-quantile); `nil` when empty.
+  public var median: Double? { quantile(0.5) }
+}
+
+/// The smallest and largest of a set of values.
+public enum MinMax {
+  /// The smallest and largest of `values` (`gsl_stats_minmax`); `nil` when empty.
+  public static func of(_ values: [Double]) -> (min: Double, max: Double)? {
+    guard !values.isEmpty else { return nil }
+    GSL.prepare()
+    var low = 0.0
+    var high = 0.0
+    values.withUnsafeBufferPointer { gsl_stats_minmax(&low, &high, $0.baseAddress, 1, $0.count) }
+    return (low, high)
+  }
+}

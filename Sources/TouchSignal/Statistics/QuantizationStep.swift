@@ -1,0 +1,65 @@
+/// The step of the grid a sensor's values lie on (1/60 force units on an iPhone 6s at the
+/// default 3D Touch sensitivity, 1 level for evdev pressure), estimated from the values.
+public struct QuantizationStep: Hashable, Sendable {
+  /// The step, in the values' units.
+  public var step: Double
+  /// `n` when the step is 1/n for a whole n from 2 to 1000, else `nil`.
+  public var reciprocal: Int?
+  /// The share of values within 1 % of a step from a multiple of it (0…1).
+  public var fit: Double
+
+  /// `1/60`, `1` (whole steps), or the step's decimal form.
+  public var text: String {
+    if let reciprocal { return "1/\(reciprocal)" }
+    if step == step.rounded(), step < 1e15 { return String(Int(step)) }
+    return "\(step)"
+  }
+
+  /// Estimates the grid step of `values`, or returns `nil` when they do not lie on a grid
+  /// (continuous data, or fewer than two distinct values).
+  ///
+  /// Method: collect the distinct positive values (giving up beyond 200 000 of them: no grid),
+  /// sort them, merge those closer than 1e-9 of the largest
+  /// (print rounding), take the smallest gap between neighbours as the candidate step, snap it to
+  /// 1/n (n = 2…1000) or a whole number when it is within 1e-4 relative of one, and accept it when at least 99 % of the values
+  /// are within 1 % of a step from a multiple of it and the grid has at most 100 000 levels
+  /// below the largest value.
+  ///
+  /// - Complexity: O(n log n).
+  public static func estimate<Values: Sequence<Double>>(_ values: Values) -> QuantizationStep? {
+    var distinct = Set<Double>()
+    for value in values where value > 0 && value.isFinite {
+      if distinct.insert(value).inserted, distinct.count > 200_000 { return nil }
+    }
+    let positive = distinct.sorted()
+    guard let largest = positive.last, positive.count >= 2 else { return nil }
+    let merge = largest * 1e-9
+    var smallestGap = Double.infinity
+    var previous = positive[0]
+    for value in positive.dropFirst() where value - previous > merge {
+      smallestGap = Swift.min(smallestGap, value - previous)
+      previous = value
+    }
+    guard smallestGap.isFinite, smallestGap > 0, largest / smallestGap <= 100_000 else { return nil }
+    var step = smallestGap
+    var reciprocal: Int?
+    let n = (1 / step).rounded()
+    let whole = step.rounded()
+    if n >= 2, n <= 1000, abs(1 / n - step) <= 1e-4 * step {
+      reciprocal = Int(n)
+      step = 1 / n
+    } else if whole >= 1, abs(whole - step) <= 1e-4 * step {
+      step = whole
+    }
+    var onGrid = 0
+    var finite = 0
+    for value in values where value.isFinite {
+      finite += 1
+      let k = (value / step).rounded()
+      if abs(value - k * step) <= 0.01 * step { onGrid += 1 }
+    }
+    let fit = Double(onGrid) / Double(Swift.max(finite, 1))
+    guard fit >= 0.99 else { return nil }
+    return QuantizationStep(step: step, reciprocal: reciprocal, fit: fit)
+  }
+}

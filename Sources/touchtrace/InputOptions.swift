@@ -1,0 +1,53 @@
+import ArgumentParser
+import TouchCore
+import TouchIO
+
+/// Options every command that reads traces shares.
+struct InputOptions: ParsableArguments {
+  @Argument(
+    help: ArgumentHelp(
+      "Trace files or directories (searched recursively for *.csv, *.tsv, *.json, *.jsonl).",
+      valueName: "path"))
+  var paths: [String]
+
+  @Flag(help: "Skip invalid traces, reporting each with its reason, instead of stopping at the first.")
+  var skipInvalid = false
+
+  @Option(help: ArgumentHelp("Maximum possible force for traces whose file gives none (device units).", valueName: "force"))
+  var maxForce: Double?
+
+  @Option(help: ArgumentHelp("Labels file with columns trace,intent,press_at,user,session,device.", valueName: "file"))
+  var labels: String?
+
+  @Option(help: ArgumentHelp("CSV delimiter: comma, semicolon or tab (default: detected from the header).", valueName: "name"))
+  var delimiter: DelimiterName?
+
+  enum DelimiterName: String, ExpressibleByArgument, CaseIterable {
+    case comma, semicolon, tab
+  }
+
+  func validate() throws {
+    if let maxForce, !(maxForce > 0) || !maxForce.isFinite {
+      throw ValidationError("--max-force must be a positive number, got \(maxForce)")
+    }
+  }
+
+  /// The loader options these flags stand for.
+  var loadOptions: LoadOptions {
+    let delimiter: LoadOptions.Delimiter? =
+      switch self.delimiter {
+      case .comma: .comma
+      case .semicolon: .semicolon
+      case .tab: .tab
+      case nil: nil
+      }
+    return LoadOptions(delimiter: delimiter, maxForce: maxForce, skipInvalid: skipInvalid, labels: labels)
+  }
+
+  /// Loads the traces, printing warnings and skipped traces to standard error.
+  func load() throws(TraceLoadError) -> Dataset {
+    let dataset = try TraceLoader.load(paths, options: loadOptions)
+    Console.report(dataset)
+    return dataset
+  }
+}

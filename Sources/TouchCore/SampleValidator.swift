@@ -6,15 +6,16 @@
 /// no later sample is `began`, and nothing follows `ended` or `cancelled`.
 public struct SampleValidator: Sendable {
   /// Relative tolerance for force above the maximum possible force.
-  public static let maximumForceTolerance = 1e-9
+  public static var maximumForceTolerance: Double { 1e-9 }
 
   /// The number of samples checked so far.
-  public private(set) var count = 0
+  public var count: Int { checked }
+  @usableFromInline var checked = 0
   /// The maximum possible force the forces are checked against; `nil` when unknown.
   public let maxForce: Double?
-  private var lastT = -Double.infinity
-  private var closedBy: TouchPhase?
-  private let forceLimit: Double
+  @usableFromInline var lastT = -Double.infinity
+  @usableFromInline var closedBy: TouchPhase?
+  @usableFromInline let forceLimit: Double
 
   /// Creates a validator for one trace.
   /// - Parameter maxForce: the trace's maximum possible force, device units; `nil` when unknown.
@@ -30,26 +31,46 @@ public struct SampleValidator: Sendable {
   ///   - force: sample force, device units.
   ///   - phase: the sample's phase, or `nil` when the source has no phases (order is not checked).
   /// - Returns: the first rule the sample breaks, or `nil`.
+  @inlinable
   public mutating func check(t: Double, force: Double, phase: TouchPhase?) -> TraceProblem? {
-    defer { count += 1 }
+    if accept(t: t, force: force, phase: phase) { return nil }
+    defer { checked += 1 }
+    return diagnose(t: t, force: force, phase: phase)
+  }
+
+  /// Checks the next sample; when it breaks no rule, counts it and returns `true`. Otherwise
+  /// returns `false` and changes nothing (``check(t:force:phase:)`` then says why).
+  @inlinable @inline(__always)
+  public mutating func accept(t: Double, force: Double, phase: TouchPhase?) -> Bool {
+    // `t >= lastT` and `force <= forceLimit` are false for NaN; infinities fail `isFinite`.
+    guard closedBy == nil, t >= lastT, t.isFinite, force >= 0, force <= forceLimit, force.isFinite else {
+      return false
+    }
+    if let phase {
+      guard (checked == 0) == (phase == .began) else { return false }
+      if phase == .ended || phase == .cancelled { closedBy = phase }
+    }
+    lastT = t
+    checked += 1
+    return true
+  }
+
+  /// Why a sample that ``accept(t:force:phase:)`` refused breaks the rules.
+  @usableFromInline
+  func diagnose(t: Double, force: Double, phase: TouchPhase?) -> TraceProblem {
     if t.isNaN { return .notANumberValue(field: "t", text: "\(t)") }
     if !t.isFinite { return .infinite(field: "t", text: "\(t)") }
     if force.isNaN { return .notANumberValue(field: "force", text: "\(force)") }
     if !force.isFinite { return .infinite(field: "force", text: "\(force)") }
     if let closedBy { return .sampleAfterEnd(closedBy: closedBy) }
     if t < lastT { return .timeDecreasing(previous: lastT, current: t) }
-    lastT = t
     if force < 0 { return .negativeForce(force) }
-    if force > forceLimit, let maxForce { return .forceAboveMaximum(force: force, maximum: maxForce) }
+    if let maxForce, force > forceLimit { return .forceAboveMaximum(force: force, maximum: maxForce) }
     if let phase {
-      if count == 0 {
-        if phase != .began { return .firstNotBegan(phase) }
-      } else if phase == .began {
-        return .beganNotFirst(sample: count)
-      }
-      if phase.isTerminal { closedBy = phase }
+      if checked == 0 { return .firstNotBegan(phase) }
+      return .beganNotFirst(sample: checked)
     }
-    return nil
+    preconditionFailure("diagnose called for a valid sample")
   }
 }
 

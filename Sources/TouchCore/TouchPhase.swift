@@ -2,7 +2,7 @@
 ///
 /// A trace runs from one ``began`` sample to one ``ended`` or ``cancelled`` sample. Samples in
 /// between are ``moved`` (position or force changed) or ``stationary`` (nothing changed).
-public enum TouchPhase: UInt8, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+public enum TouchPhase: UInt8, Sendable, Hashable, CaseIterable, CustomStringConvertible, BitwiseCopyable {
   /// Touch-down: the first sample of a trace.
   case began
   /// The position or the force changed since the previous sample.

@@ -55,18 +55,16 @@ struct CSVTraceReader {
 
   /// Reads `bytes` (the whole file; quoted fields are unescaped in place).
   func read(_ bytes: inout [UInt8]) throws(TraceLoadError) -> Dataset {
-    let file = self.file
-    let options = self.options
     let result: Result<Dataset, TraceLoadError> = bytes.withUnsafeMutableBufferPointer { buffer in
-      do throws(TraceLoadError) {
-        var parser = Parser(
-          tokenizer: CSVTokenizer(buffer, file: file), file: file, options: options)
-        return .success(try parser.run())
-      } catch {
-        return .failure(error)
-      }
+      do throws(TraceLoadError) { return .success(try read(buffer)) } catch { return .failure(error) }
     }
     return try result.get()
+  }
+
+  /// Reads the whole file in `buffer` (quoted fields are unescaped in place).
+  func read(_ buffer: UnsafeMutableBufferPointer<UInt8>) throws(TraceLoadError) -> Dataset {
+    var parser = Parser(tokenizer: CSVTokenizer(buffer, file: file), file: file, options: options)
+    return try parser.run()
   }
 }
 
@@ -88,8 +86,10 @@ extension CSVTraceReader {
     var hasY = false
     var hasRadius = false
     var validator = SampleValidator(maxForce: nil)
-    /// Raw text of each trace-level column on the first row, indexed by `CSVColumn.rawValue`.
-    var firstText: [[UInt8]?] = Array(repeating: nil, count: CSVColumn.allCases.count)
+    /// Where each trace-level column's text is on the trace's first row (offset and length in
+    /// the file buffer, which stays valid while reading), indexed by `CSVColumn.rawValue`.
+    var firstStart = [Int](repeating: 0, count: CSVColumn.allCases.count)
+    var firstLength = [Int](repeating: 0, count: CSVColumn.allCases.count)
     var metadata: TraceMetadata
     /// Position of the first row's `press_at` field (for span errors found at the end).
     var pressAtPosition: TextPosition?
@@ -113,12 +113,43 @@ extension CSVTraceReader {
     let options: LoadOptions
     /// Field index of each known column, `-1` when absent.
     var index = [Int](repeating: -1, count: CSVColumn.allCases.count)
+    var tField = -1, forceField = -1, phaseField = -1, xField = -1, yField = -1, radiusField = -1
+    var idField = -1, touchField = -1
     var headerCount = 0
+    /// The trace-level columns the file has, with their field indices.
+    var traceLevelFields: [(column: CSVColumn, field: Int)] = []
+    /// What the fast row path does with each field, in header order (a `FieldAction` raw
+    /// value per field; allocated in `readHeader`, freed at the end of `run`).
+    var actions = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+    /// For the active trace: offset and length of each field's text on its first row (used for
+    /// `FieldAction.same` fields), and which trace they were taken for.
+    var firstText = UnsafeMutablePointer<(start: Int, length: Int)>.allocate(capacity: 1)
+    var firstTextTrace = -1
+
+    /// The fast path's treatment of one field.
+    enum FieldAction: UInt8 {
+      case skip, phase, t, force, x, y, radius
+      /// Must repeat the trace's first-row text (trace id, contact, trace-level values).
+      case same
+    }
+    /// Traces in order of first appearance. The trace of the current row lives in `active`
+    /// while its rows arrive (its slot here holds an empty placeholder), so appending a sample
+    /// touches one array level only.
     var pending: [Pending] = []
+    var active = Pending(id: "", touch: 0, key: [], origin: TraceOrigin(file: ""))
+    var activeIndex = -1
+    /// The active trace's samples since it became active; moved into its arrays when another
+    /// trace becomes active and at the end of the file.
+    var stagedT = RawColumn<Double>()
+    var stagedForce = RawColumn<Double>()
+    var stagedPhase = RawColumn<TouchPhase>()
+    var stagedX = RawColumn<Double>()
+    var stagedY = RawColumn<Double>()
+    var stagedRadius = RawColumn<Double>()
     var lookup: [TraceKey: Int] = [:]
     var diagnostics: [Diagnostic] = []
     var skipped: [SkippedTrace] = []
-    /// The rows with an empty trace id since the last row with one (grouped into one skip).
+    /// Whether the previous row had an empty trace id (consecutive ones form one skip).
     var anonymousOpen = false
 
     struct TraceKey: Hashable {
@@ -135,12 +166,19 @@ extension CSVTraceReader {
     mutating func run() throws(TraceLoadError) -> Dataset {
       try readHeader()
       var row = CSVRow(capacity: headerCount + 1)
-      var last = -1  // index into `pending` of the previous row's trace
+      defer {
+        row.deallocate()
+        actions.deallocate()
+        firstText.deallocate()
+        for column in [stagedT, stagedForce, stagedX, stagedY, stagedRadius] { column.free() }
+        stagedPhase.free()
+      }
       while true {
         tokenizer.skipIgnorableLines()
         if tokenizer.atEnd { break }
+        if fastRow() { continue }
         try tokenizer.readRow(into: &row)
-        last = try handle(row, last: last)
+        try handle(row)
       }
       return try finish()
     }
@@ -154,6 +192,7 @@ extension CSVTraceReader {
       }
       tokenizer.delimiter = options.delimiter?.byte ?? tokenizer.detectDelimiter()
       var header = CSVRow(capacity: 16)
+      defer { header.deallocate() }
       let headerLine = tokenizer.line
       try tokenizer.readRow(into: &header)
       headerCount = header.count
@@ -182,22 +221,168 @@ extension CSVTraceReader {
             .warning, "ignoring unknown column\(unknown.count == 1 ? "" : "s") \(list)", file: file,
             position: TextPosition(line: headerLine, column: 1)))
       }
+      idField = index[CSVColumn.trace.rawValue]
+      touchField = index[CSVColumn.touch.rawValue]
+      tField = index[CSVColumn.t.rawValue]
+      forceField = index[CSVColumn.force.rawValue]
+      phaseField = index[CSVColumn.phase.rawValue]
+      xField = index[CSVColumn.x.rawValue]
+      yField = index[CSVColumn.y.rawValue]
+      radiusField = index[CSVColumn.radius.rawValue]
+      var numeric = [Bool](repeating: false, count: headerCount)
+      for column in [CSVColumn.t, .force, .x, .y, .radius, .maxForce] where index[column.rawValue] >= 0 {
+        numeric[index[column.rawValue]] = true
+      }
+      tokenizer.numericFields = numeric
+      actions.deallocate()
+      firstText.deallocate()
+      actions = .allocate(capacity: headerCount)
+      firstText = .allocate(capacity: headerCount)
+      firstText.initialize(repeating: (0, 0), count: headerCount)
+      for k in 0..<headerCount {
+        let action: FieldAction
+        switch CSVColumn.allCases.first(where: { index[$0.rawValue] == k }) {
+        case nil: action = .skip
+        case .phase: action = .phase
+        case .t: action = .t
+        case .force: action = .force
+        case .x: action = .x
+        case .y: action = .y
+        case .radius: action = .radius
+        case .trace, .touch, .maxForce, .intent, .pressAt, .user, .session, .device, .timeSynthesized:
+          action = .same
+        }
+        actions[k] = action.rawValue
+      }
+      traceLevelFields = CSVColumn.traceLevel.compactMap { column in
+        index[column.rawValue] >= 0 ? (column, index[column.rawValue]) : nil
+      }
     }
 
     // MARK: Rows
 
-    /// Handles one data row; returns the index of its trace in `pending` (or `last` if none).
-    mutating func handle(_ row: CSVRow, last: Int) throws(TraceLoadError) -> Int {
+    /// Reads the row at the tokenizer's position when it is the common case — another valid
+    /// sample of the active trace, no quotes, no spaces to trim, trace-level values spelled as on
+    /// the trace's first row — straight into the trace's columns. Returns `false` (having changed
+    /// nothing) for anything else; the general path then reads the row and reports problems.
+    /// Both paths give the same result for every row the fast path accepts.
+    @inline(__always)
+    mutating func fastRow() -> Bool {
+      guard activeIndex >= 0, active.problem == nil, active.validator.count > 0 else { return false }
+      if firstTextTrace != activeIndex { cacheFirstText() }
+      let base = tokenizer.base
+      let count = tokenizer.count
+      let delimiter = tokenizer.delimiter
+      let powers = tokenizer.powers
+      let integerPowers = tokenizer.integerPowers
+      let actions = self.actions
+      let firstText = self.firstText
+      let (hasX, hasY, hasRadius) = (active.hasX, active.hasY, active.hasRadius)
+      var p = tokenizer.position
+      var t = 0.0
+      var force = 0.0
+      var x = 0.0
+      var y = 0.0
+      var radius = 0.0
+      var phase: TouchPhase?
+      let last = headerCount - 1
+      for k in 0...last {
+        let action = FieldAction(rawValue: actions[k]).unsafelyUnwrapped
+        var end: Int
+        switch action {
+        case .t, .force, .x, .y, .radius:
+          if (action == .x && !hasX) || (action == .y && !hasY) || (action == .radius && !hasRadius) {
+            end = p  // the trace has no value in this column: the field must be empty
+          } else {
+            guard let (value, length) = DecimalParser.parsePrefix(
+              base + p, limit: count - p, powers: powers, integerPowers: integerPowers)
+            else { return false }
+            end = p + length
+            switch action {
+            case .t: t = value
+            case .force: force = value
+            case .x: x = value
+            case .y: y = value
+            default: radius = value
+            }
+          }
+        case .same:
+          end = tokenizer.scanToFieldEnd(from: p, delimiter: delimiter)
+          let first = firstText[k]
+          guard end - p == first.length, Self.bytesEqual(base + first.start, base + p, first.length, end: base + count)
+          else { return false }
+        case .phase:
+          end = tokenizer.scanToFieldEnd(from: p, delimiter: delimiter)
+          guard let word = Self.phaseWord(base + p, end - p) else { return false }
+          phase = word
+        case .skip:
+          guard p >= count || base[p] != UInt8(ascii: "\"") else { return false }
+          end = tokenizer.scanToFieldEnd(from: p, delimiter: delimiter)
+        }
+        if k < last {
+          guard end < count, base[end] == delimiter else { return false }
+          p = end + 1
+        } else {
+          guard end == count || base[end] == 0x0A || base[end] == 0x0D else { return false }
+          p = end
+        }
+      }
+      guard radius >= 0, active.validator.accept(t: t, force: force, phase: phase) else { return false }
+      stage(t: t, force: force, phase: phase, x: x, y: y, radius: radius)
+      tokenizer.position = p
+      tokenizer.consumeLineEnd()
+      return true
+    }
+
+    /// Copies the active trace's first-row text positions into `firstText` (by field index).
+    mutating func cacheFirstText() {
+      for k in 0..<headerCount { firstText[k] = (0, 0) }
+      for column in CSVColumn.allCases where index[column.rawValue] >= 0 {
+        firstText[index[column.rawValue]] = (active.firstStart[column.rawValue], active.firstLength[column.rawValue])
+      }
+      firstTextTrace = activeIndex
+    }
+
+    /// Whether the `n` bytes at `a` and at `b` are equal. Compares eight bytes at a time; the
+    /// last partial word is compared under a mask when eight bytes can be read before `end`
+    /// (the end of the buffer both pointers are in).
+    @inline(__always)
+    static func bytesEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int, end: UnsafePointer<UInt8>)
+      -> Bool
+    {
+      var i = 0
+      while i + 8 <= n {
+        let wa = UnsafeRawPointer(a + i).loadUnaligned(as: UInt64.self)
+        let wb = UnsafeRawPointer(b + i).loadUnaligned(as: UInt64.self)
+        if wa != wb { return false }
+        i += 8
+      }
+      let rest = n - i
+      if rest == 0 { return true }
+      if a + i + 8 <= end, b + i + 8 <= end {
+        let mask = (UInt64(1) << UInt64(rest * 8)) &- 1
+        let wa = UInt64(littleEndian: UnsafeRawPointer(a + i).loadUnaligned(as: UInt64.self))
+        let wb = UInt64(littleEndian: UnsafeRawPointer(b + i).loadUnaligned(as: UInt64.self))
+        return (wa ^ wb) & mask == 0
+      }
+      while i < n {
+        if a[i] != b[i] { return false }
+        i += 1
+      }
+      return true
+    }
+
+    /// Handles one data row.
+    mutating func handle(_ row: CSVRow) throws(TraceLoadError) {
       guard row.count == headerCount else {
         let position =
           row.count > headerCount
           ? tokenizer.position(of: headerCount, in: row) : tokenizer.positionAfter(row)
         return try failRow(
-          row, last: last, TraceLoadError(.fieldCount(expected: headerCount, found: row.count), file: file, position: position))
+          row, TraceLoadError(.fieldCount(expected: headerCount, found: row.count), file: file, position: position))
       }
 
       // Which trace: id plus contact number.
-      let idField = index[CSVColumn.trace.rawValue]
       guard row.length(idField) > 0 else {
         let error = TraceLoadError(
           .trace(.emptyField("trace")), file: file, position: tokenizer.position(of: idField, in: row))
@@ -205,39 +390,31 @@ extension CSVTraceReader {
         if !anonymousOpen {
           anonymousOpen = true
           skipped.append(
-            SkippedTrace(
-              trace: nil, origin: TraceOrigin(file: file, position: error.position),
-              reason: error.message))
+            SkippedTrace(trace: nil, origin: TraceOrigin(file: file, position: error.position), reason: error.message))
         }
-        return last
+        return
       }
       anonymousOpen = false
       var touch = 0
       var touchProblem: TraceProblem?
-      let touchField = index[CSVColumn.touch.rawValue]
       if touchField >= 0, row.length(touchField) > 0 {
-        if let value = DecimalParser.parseInteger(
-          tokenizer.base + row.start[touchField], count: row.length(touchField))
-        {
+        if let value = DecimalParser.parseInteger(tokenizer.base + row.start(touchField), count: row.length(touchField)) {
           touch = value
         } else {
           touchProblem = .invalidTouch(tokenizer.string(touchField, in: row))
         }
       }
-      let current = traceIndex(row, idField: idField, touch: touch, last: last)
-      if pending[current].problem != nil { return current }
+      activate(row, touch: touch)
+      if active.problem != nil { return }
       if let touchProblem {
-        try fail(current, touchProblem, at: tokenizer.position(of: touchField, in: row))
-        return current
+        return try fail(touchProblem, at: tokenizer.position(of: touchField, in: row))
       }
-      try appendSample(row, to: current)
-      return current
+      try appendSample(row)
     }
 
     /// A row-level error (wrong field count): attribute it to the row's trace when the id can
-    /// be read, otherwise to an anonymous skip.
-    mutating func failRow(_ row: CSVRow, last: Int, _ error: TraceLoadError) throws(TraceLoadError) -> Int {
-      let idField = index[CSVColumn.trace.rawValue]
+    /// be read, otherwise to an unnamed skip.
+    mutating func failRow(_ row: CSVRow, _ error: TraceLoadError) throws(TraceLoadError) {
       guard options.skipInvalid else {
         var error = error
         if idField < row.count, row.length(idField) > 0 { error.trace = tokenizer.string(idField, in: row) }
@@ -246,252 +423,268 @@ extension CSVTraceReader {
       guard idField < row.count, row.length(idField) > 0 else {
         skipped.append(
           SkippedTrace(trace: nil, origin: TraceOrigin(file: file, position: error.position), reason: error.message))
-        return last
+        return
       }
-      let current = traceIndex(row, idField: idField, touch: 0, last: last)
-      if pending[current].problem == nil, let position = error.position {
-        pending[current].problem = (error.message, position)
-      }
-      return current
+      activate(row, touch: 0)
+      if active.problem == nil, let position = error.position { active.problem = (error.message, position) }
     }
 
-    /// The `pending` index of the trace a row belongs to, creating it on first sight.
+    /// Makes the row's trace the active one, creating it on first sight.
     @inline(__always)
-    mutating func traceIndex(_ row: CSVRow, idField: Int, touch: Int, last: Int) -> Int {
-      let start = tokenizer.base + row.start[idField]
+    mutating func activate(_ row: CSVRow, touch: Int) {
+      let start = tokenizer.base + row.start(idField)
       let length = row.length(idField)
-      if last >= 0, pending[last].touch == touch, pending[last].key.count == length,
-        pending[last].key.withUnsafeBufferPointer({ memcmp($0.baseAddress!, start, length) == 0 })
+      if activeIndex >= 0, active.touch == touch, active.key.count == length,
+        active.key.withUnsafeBufferPointer({ memcmp($0.baseAddress!, start, length) == 0 })
       {
-        return last
+        return
       }
       let id = String(decoding: UnsafeBufferPointer(start: start, count: length), as: UTF8.self)
       let key = TraceKey(id: id, touch: touch)
-      if let existing = lookup[key] { return existing }
-      let position = tokenizer.position(of: 0, in: row)
-      pending.append(
-        Pending(
-          id: id, touch: touch, key: Array(UnsafeBufferPointer(start: start, count: length)),
-          origin: TraceOrigin(file: file, position: position)))
-      lookup[key] = pending.count - 1
-      return pending.count - 1
+      let target: Int
+      if activeIndex >= 0 { flushStaged() }
+      if let existing = lookup[key] {
+        target = existing
+      } else {
+        pending.append(
+          Pending(
+            id: id, touch: touch, key: Array(UnsafeBufferPointer(start: start, count: length)),
+            origin: TraceOrigin(file: file, position: tokenizer.position(of: 0, in: row))))
+        target = pending.count - 1
+        lookup[key] = target
+      }
+      if activeIndex >= 0 { swap(&active, &pending[activeIndex]) }
+      swap(&active, &pending[target])
+      activeIndex = target
     }
 
-    /// Records the first problem of trace `k`; throws in strict mode.
-    mutating func fail(_ k: Int, _ problem: TraceProblem, at position: TextPosition) throws(TraceLoadError) {
+    /// Moves the staged samples into the active trace's arrays.
+    mutating func flushStaged() {
+      stagedT.drain(into: &active.t)
+      stagedForce.drain(into: &active.force)
+      stagedPhase.drain(into: &active.phase)
+      stagedX.drain(into: &active.x)
+      stagedY.drain(into: &active.y)
+      stagedRadius.drain(into: &active.radius)
+    }
+
+    /// Records the first problem of the active trace; throws in strict mode.
+    mutating func fail(_ problem: TraceProblem, at position: TextPosition) throws(TraceLoadError) {
       guard options.skipInvalid else {
-        throw TraceLoadError(.trace(problem), file: file, position: position, trace: pending[k].name)
+        throw TraceLoadError(.trace(problem), file: file, position: position, trace: active.name)
       }
-      if pending[k].problem == nil {
-        pending[k].problem = (TraceLoadError(.trace(problem), file: file).message, position)
+      if active.problem == nil {
+        active.problem = (TraceLoadError(.trace(problem), file: file).message, position)
       }
     }
 
-    /// Parses a required or optional number field; `nil` with a recorded problem on failure.
+    /// Parses a number field; `nil` (with the problem recorded) on failure.
     @inline(__always)
-    mutating func number(_ row: CSVRow, _ field: Int, _ column: CSVColumn, trace k: Int)
-      throws(TraceLoadError) -> Double?
-    {
+    mutating func number(_ row: CSVRow, _ field: Int, _ column: CSVColumn) throws(TraceLoadError) -> Double? {
+      if row.fields[field].hasValue { return row.fields[field].value }
       let length = row.length(field)
-      guard length > 0 else {
-        try fail(k, .emptyField(column.name), at: tokenizer.position(of: field, in: row))
-        return nil
-      }
-      switch DecimalParser.parse(tokenizer.base + row.start[field], count: length) {
-      case .value(let value):
+      if length > 0, case .value(let value) = DecimalParser.parse(tokenizer.base + row.start(field), count: length) {
         return value
-      case .invalid:
-        try fail(
-          k, .notANumber(field: column.name, text: tokenizer.string(field, in: row)),
-          at: tokenizer.position(of: field, in: row))
-      case .nan:
-        try fail(
-          k, .notANumberValue(field: column.name, text: tokenizer.string(field, in: row)),
-          at: tokenizer.position(of: field, in: row))
-      case .infinity:
-        try fail(
-          k, .infinite(field: column.name, text: tokenizer.string(field, in: row)),
-          at: tokenizer.position(of: field, in: row))
       }
+      try failNumber(row, field, column)
       return nil
+    }
+
+    /// Records why a number field could not be read.
+    mutating func failNumber(_ row: CSVRow, _ field: Int, _ column: CSVColumn) throws(TraceLoadError) {
+      let position = tokenizer.position(of: field, in: row)
+      let length = row.length(field)
+      guard length > 0 else { return try fail(.emptyField(column.name), at: position) }
+      let text = tokenizer.string(field, in: row)
+      switch DecimalParser.parse(tokenizer.base + row.start(field), count: length) {
+      case .value: return
+      case .invalid: try fail(.notANumber(field: column.name, text: text), at: position)
+      case .nan: try fail(.notANumberValue(field: column.name, text: text), at: position)
+      case .infinity: try fail(.infinite(field: column.name, text: text), at: position)
+      }
     }
 
     /// Parses the phase word of a row.
     @inline(__always)
     func phaseWord(_ row: CSVRow, _ field: Int) -> TouchPhase? {
-      let p = tokenizer.base + row.start[field]
-      let n = row.length(field)
+      Self.phaseWord(tokenizer.base + row.start(field), row.length(field))
+    }
+
+    /// Parses a phase word of `n` bytes at `p`.
+    @inline(__always)
+    static func phaseWord(_ p: UnsafePointer<UInt8>, _ n: Int) -> TouchPhase? {
       @inline(__always) func matches(_ word: StaticString) -> Bool {
         n == word.utf8CodeUnitCount && memcmp(p, word.utf8Start, n) == 0
       }
       switch n {
-      case 5: return matches("began") ? .began : matches("moved") ? .moved : matches("ended") ? .ended : nil
+      case 5: return matches("moved") ? .moved : matches("began") ? .began : matches("ended") ? .ended : nil
       case 9: return matches("cancelled") ? .cancelled : nil
       case 10: return matches("stationary") ? .stationary : nil
       default: return nil
       }
     }
 
-    mutating func appendSample(_ row: CSVRow, to k: Int) throws(TraceLoadError) {
-      let first = pending[k].t.isEmpty && pending[k].validator.count == 0
-      if first { try readTraceLevel(row, into: k) } else { try compareTraceLevel(row, in: k) }
-      if pending[k].problem != nil { return }
+    /// Reads an optional per-sample column (x, y, radius): present on every row of a trace or
+    /// on none. Returns `nil` when the trace has no value (or after recording a problem).
+    @inline(__always)
+    mutating func optionalNumber(_ row: CSVRow, _ field: Int, _ column: CSVColumn, has: Bool)
+      throws(TraceLoadError) -> Double?
+    {
+      let present = row.length(field) > 0
+      if present != has {
+        try fail(.partialColumn(column.name), at: tokenizer.position(of: field, in: row))
+        return nil
+      }
+      return present ? try number(row, field, column) : nil
+    }
 
-      let tField = index[CSVColumn.t.rawValue]
-      let forceField = index[CSVColumn.force.rawValue]
-      guard let t = try number(row, tField, .t, trace: k),
-        let force = try number(row, forceField, .force, trace: k)
-      else { return }
+    mutating func appendSample(_ row: CSVRow) throws(TraceLoadError) {
+      if active.validator.count == 0 { try readTraceLevel(row) } else { try compareTraceLevel(row) }
+      if active.problem != nil { return }
+
+      guard let t = try number(row, tField, .t), let force = try number(row, forceField, .force) else { return }
       var phase: TouchPhase?
-      let phaseField = index[CSVColumn.phase.rawValue]
       if phaseField >= 0 {
         guard row.length(phaseField) > 0 else {
-          return try fail(k, .emptyField("phase"), at: tokenizer.position(of: phaseField, in: row))
+          return try fail(.emptyField("phase"), at: tokenizer.position(of: phaseField, in: row))
         }
         guard let word = phaseWord(row, phaseField) else {
           return try fail(
-            k, .unknownPhase(tokenizer.string(phaseField, in: row)),
-            at: tokenizer.position(of: phaseField, in: row))
+            .unknownPhase(tokenizer.string(phaseField, in: row)), at: tokenizer.position(of: phaseField, in: row))
         }
         phase = word
       }
-      var optional: (x: Double, y: Double, radius: Double) = (0, 0, 0)
-      for column in [CSVColumn.x, .y, .radius] {
-        let field = index[column.rawValue]
-        guard field >= 0 else { continue }
-        let has: Bool
-        switch column {
-        case .x: has = pending[k].hasX
-        case .y: has = pending[k].hasY
-        default: has = pending[k].hasRadius
-        }
-        let present = row.length(field) > 0
-        if present != has {
-          return try fail(k, .partialColumn(column.name), at: tokenizer.position(of: field, in: row))
-        }
-        guard present, let value = try number(row, field, column, trace: k) else {
-          if present { return }
-          continue
-        }
-        switch column {
-        case .x: optional.x = value
-        case .y: optional.y = value
-        default:
-          if value < 0 {
-            return try fail(k, .negativeRadius(value), at: tokenizer.position(of: field, in: row))
-          }
-          optional.radius = value
+      var x = 0.0, y = 0.0, radius = 0.0
+      if xField >= 0 {
+        let value = try optionalNumber(row, xField, .x, has: active.hasX)
+        if active.problem != nil { return }
+        x = value ?? 0
+      }
+      if yField >= 0 {
+        let value = try optionalNumber(row, yField, .y, has: active.hasY)
+        if active.problem != nil { return }
+        y = value ?? 0
+      }
+      if radiusField >= 0 {
+        let value = try optionalNumber(row, radiusField, .radius, has: active.hasRadius)
+        if active.problem != nil { return }
+        radius = value ?? 0
+        if radius < 0 {
+          return try fail(.negativeRadius(radius), at: tokenizer.position(of: radiusField, in: row))
         }
       }
 
-      if let problem = pending[k].validator.check(t: t, force: force, phase: phase) {
+      if let problem = active.validator.check(t: t, force: force, phase: phase) {
         let field: Int
         switch problem.field {
         case "t": field = tField
         case "phase": field = phaseField >= 0 ? phaseField : tField
         default: field = forceField
         }
-        return try fail(k, problem, at: tokenizer.position(of: field, in: row))
+        return try fail(problem, at: tokenizer.position(of: field, in: row))
       }
-      pending[k].t.append(t)
-      pending[k].force.append(force)
-      if let phase { pending[k].phase.append(phase) }
-      if pending[k].hasX { pending[k].x.append(optional.x) }
-      if pending[k].hasY { pending[k].y.append(optional.y) }
-      if pending[k].hasRadius { pending[k].radius.append(optional.radius) }
+      stage(t: t, force: force, phase: phase, x: x, y: y, radius: radius)
+    }
+
+    /// Appends a validated sample to the active trace.
+    @inline(__always)
+    mutating func stage(t: Double, force: Double, phase: TouchPhase?, x: Double, y: Double, radius: Double) {
+      stagedT.append(t)
+      stagedForce.append(force)
+      if let phase { stagedPhase.append(phase) }
+      if active.hasX { stagedX.append(x) }
+      if active.hasY { stagedY.append(y) }
+      if active.hasRadius { stagedRadius.append(radius) }
     }
 
     // MARK: Trace-level columns
 
     /// Reads the trace-level values from a trace's first row.
-    mutating func readTraceLevel(_ row: CSVRow, into k: Int) throws(TraceLoadError) {
-      for column in [CSVColumn.x, .y, .radius] {
-        let field = index[column.rawValue]
-        let present = field >= 0 && row.length(field) > 0
-        switch column {
-        case .x: pending[k].hasX = present
-        case .y: pending[k].hasY = present
-        default: pending[k].hasRadius = present
-        }
+    mutating func readTraceLevel(_ row: CSVRow) throws(TraceLoadError) {
+      active.hasX = xField >= 0 && row.length(xField) > 0
+      active.hasY = yField >= 0 && row.length(yField) > 0
+      active.hasRadius = radiusField >= 0 && row.length(radiusField) > 0
+      for column in [CSVColumn.trace, .touch] where index[column.rawValue] >= 0 {
+        active.firstStart[column.rawValue] = row.start(index[column.rawValue])
+        active.firstLength[column.rawValue] = row.length(index[column.rawValue])
       }
       var maxForce = options.maxForce
-      for column in CSVColumn.traceLevel {
-        let field = index[column.rawValue]
-        guard field >= 0 else { continue }
+      for (column, field) in traceLevelFields {
         let length = row.length(field)
-        pending[k].firstText[column.rawValue] = Array(
-          UnsafeBufferPointer(start: tokenizer.base + row.start[field], count: length))
+        active.firstStart[column.rawValue] = row.start(field)
+        active.firstLength[column.rawValue] = length
         guard length > 0 else { continue }
         let text = tokenizer.string(field, in: row)
         let position = tokenizer.position(of: field, in: row)
         switch column {
         case .maxForce:
-          guard let value = try number(row, field, .maxForce, trace: k) else { return }
-          guard value > 0 else { return try fail(k, .invalidMaximumForce(value), at: position) }
+          guard let value = try number(row, field, .maxForce) else { return }
+          guard value > 0 else { return try fail(.invalidMaximumForce(value), at: position) }
           maxForce = value
         case .intent:
-          guard let intent = Intent(name: text) else { return try fail(k, .unknownIntent(text), at: position) }
-          pending[k].metadata.intent = intent
+          guard let intent = Intent(name: text) else { return try fail(.unknownIntent(text), at: position) }
+          active.metadata.intent = intent
         case .pressAt:
-          guard let times = try pressAt(row, field, trace: k) else { return }
-          pending[k].metadata.pressAt = times
-          pending[k].pressAtPosition = position
-        case .user: pending[k].metadata.user = text
-        case .session: pending[k].metadata.session = text
-        case .device: pending[k].metadata.device = text
+          guard let times = try pressAt(row, field) else { return }
+          active.metadata.pressAt = times
+          active.pressAtPosition = position
+        case .user: active.metadata.user = text
+        case .session: active.metadata.session = text
+        case .device: active.metadata.device = text
         case .timeSynthesized:
           guard let flag = Self.boolean(text) else {
-            return try fail(k, .invalidBoolean(field: column.name, text: text), at: position)
+            return try fail(.invalidBoolean(field: column.name, text: text), at: position)
           }
-          pending[k].metadata.timeSynthesized = flag
+          active.metadata.timeSynthesized = flag
         default: continue
         }
       }
-      pending[k].metadata.maxForce = maxForce
-      pending[k].validator = SampleValidator(maxForce: maxForce)
+      active.metadata.maxForce = maxForce
+      active.validator = SampleValidator(maxForce: maxForce)
     }
 
     /// Checks that a later row repeats the first row's trace-level values.
     @inline(__always)
-    mutating func compareTraceLevel(_ row: CSVRow, in k: Int) throws(TraceLoadError) {
-      for column in CSVColumn.traceLevel {
-        let field = index[column.rawValue]
-        guard field >= 0, let first = pending[k].firstText[column.rawValue] else { continue }
+    mutating func compareTraceLevel(_ row: CSVRow) throws(TraceLoadError) {
+      for k in 0..<traceLevelFields.count {
+        let (column, field) = traceLevelFields[k]
         let length = row.length(field)
-        let start = tokenizer.base + row.start[field]
         let same =
-          first.count == length
-          && first.withUnsafeBufferPointer { length == 0 || memcmp($0.baseAddress!, start, length) == 0 }
-        if same { continue }
-        // Numbers may be spelled differently but mean the same.
-        if column == .maxForce || column == .pressAt, length > 0, !first.isEmpty {
-          if column == .maxForce, case .value(let value) = DecimalParser.parse(start, count: length),
-            value == pending[k].metadata.maxForce
-          {
-            continue
-          }
-          if column == .pressAt, let times = try pressAt(row, field, trace: k, quiet: true),
-            times == pending[k].metadata.pressAt
-          {
-            continue
-          }
-        }
-        let now = tokenizer.string(field, in: row)
-        return try fail(
-          k,
-          .metadataDiffers(
-            field: column.name, first: String(decoding: first, as: UTF8.self), now: now),
-          at: tokenizer.position(of: field, in: row))
+          active.firstLength[column.rawValue] == length
+          && (length == 0
+            || memcmp(tokenizer.base + active.firstStart[column.rawValue], tokenizer.base + row.start(field), length) == 0)
+        if !same { try compareSlow(row, field, column) }
       }
     }
 
+    /// The values are spelled differently: numbers may still mean the same.
+    mutating func compareSlow(_ row: CSVRow, _ field: Int, _ column: CSVColumn) throws(TraceLoadError) {
+      let length = row.length(field)
+      let start = tokenizer.base + row.start(field)
+      let first = Array(
+        UnsafeBufferPointer(
+          start: tokenizer.base + active.firstStart[column.rawValue], count: active.firstLength[column.rawValue]))
+      if length > 0, !first.isEmpty {
+        if column == .maxForce, case .value(let value) = DecimalParser.parse(start, count: length),
+          value == active.metadata.maxForce
+        {
+          return
+        }
+        if column == .pressAt, let times = try pressAt(row, field, quiet: true), times == active.metadata.pressAt {
+          return
+        }
+      }
+      try fail(
+        .metadataDiffers(
+          field: column.name, first: String(decoding: first, as: UTF8.self), now: tokenizer.string(field, in: row)),
+        at: tokenizer.position(of: field, in: row))
+    }
+
     /// Parses a `;`-separated list of seconds.
-    mutating func pressAt(_ row: CSVRow, _ field: Int, trace k: Int, quiet: Bool = false)
-      throws(TraceLoadError) -> [Double]?
-    {
+    mutating func pressAt(_ row: CSVRow, _ field: Int, quiet: Bool = false) throws(TraceLoadError) -> [Double]? {
       var times: [Double] = []
-      var s = row.start[field]
-      let end = row.end[field]
+      var s = row.start(field)
+      let end = row.end(field)
       while s <= end {
         var e = s
         while e < end, tokenizer.base[e] != UInt8(ascii: ";") { e += 1 }
@@ -499,20 +692,18 @@ extension CSVTraceReader {
         var b = e
         while a < b, tokenizer.base[a] == 0x20 { a += 1 }
         while b > a, tokenizer.base[b - 1] == 0x20 { b -= 1 }
-        let text = String(
-          decoding: UnsafeBufferPointer(start: tokenizer.base + a, count: b - a), as: UTF8.self)
+        let text = String(decoding: UnsafeBufferPointer(start: tokenizer.base + a, count: b - a), as: UTF8.self)
         let problem: TraceProblem?
         switch DecimalParser.parse(tokenizer.base + a, count: b - a) {
         case .value(let value):
           times.append(value)
           problem = nil
-        case .invalid:
-          problem = b == a ? .emptyField("press_at") : .notANumber(field: "press_at", text: text)
+        case .invalid: problem = b == a ? .emptyField("press_at") : .notANumber(field: "press_at", text: text)
         case .nan: problem = .notANumberValue(field: "press_at", text: text)
         case .infinity: problem = .infinite(field: "press_at", text: text)
         }
         if let problem {
-          if !quiet { try fail(k, problem, at: tokenizer.position(of: field, in: row)) }
+          if !quiet { try fail(problem, at: tokenizer.position(of: field, in: row)) }
           return nil
         }
         s = e + 1
@@ -531,6 +722,10 @@ extension CSVTraceReader {
     // MARK: End of file
 
     mutating func finish() throws(TraceLoadError) -> Dataset {
+      if activeIndex >= 0 {
+        flushStaged()
+        swap(&active, &pending[activeIndex])
+      }
       var dataset = Dataset(files: [file], diagnostics: diagnostics)
       dataset.skipped = skipped
       for var item in pending {
@@ -544,13 +739,12 @@ extension CSVTraceReader {
           item.problem = (TraceLoadError(.trace(problem), file: file).message, position)
         }
         if let (reason, position) = item.problem {
-          dataset.skipped.append(
-            SkippedTrace(trace: item.name, origin: item.origin, position: position, reason: reason))
+          dataset.skipped.append(SkippedTrace(trace: item.name, origin: item.origin, position: position, reason: reason))
           continue
         }
         let trace = Trace(
           metadata: item.metadata, t: item.t, force: item.force,
-          phase: index[CSVColumn.phase.rawValue] >= 0 ? item.phase : nil,
+          phase: phaseField >= 0 ? item.phase : nil,
           x: item.hasX ? item.x : nil, y: item.hasY ? item.y : nil,
           radius: item.hasRadius ? item.radius : nil)
         trace.checkInvariants()

@@ -67,6 +67,7 @@ public struct LabelsFile: Sendable {
     guard !tokenizer.atEnd else { throw TraceLoadError(.missingHeader, file: file) }
     tokenizer.delimiter = options.delimiter?.byte ?? tokenizer.detectDelimiter()
     var header = CSVRow(capacity: 8)
+    defer { header.deallocate() }
     let headerLine = tokenizer.line
     try tokenizer.readRow(into: &header)
     var index: [String: Int] = [:]
@@ -94,6 +95,7 @@ public struct LabelsFile: Sendable {
           file: file, position: TextPosition(line: headerLine, column: 1)))
     }
     var row = CSVRow(capacity: header.count + 1)
+    defer { row.deallocate() }
     while true {
       tokenizer.skipIgnorableLines()
       if tokenizer.atEnd { break }
@@ -188,6 +190,7 @@ public struct LabelsFile: Sendable {
       }
       for k in targets {
         var metadata = dataset.traces[k].metadata
+        let traceName = metadata.name
         func merge<T: Equatable>(_ field: String, _ current: inout T?, _ label: T?, _ show: (T) -> String)
           throws(TraceLoadError)
         {
@@ -196,7 +199,7 @@ public struct LabelsFile: Sendable {
             try report(
               TraceLoadError(
                 .labelConflict(field: field, data: show(current), labels: show(label)), file: file,
-                position: entry.fieldPositions[field], trace: metadata.name),
+                position: entry.fieldPositions[field], trace: traceName),
               trace: k)
             return
           }

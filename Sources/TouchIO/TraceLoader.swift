@@ -26,8 +26,16 @@ public enum TraceLoader {
     var dataset = Dataset()
     var firstFile: [Key: String] = [:]
     for file in files {
-      var bytes = try TraceFiles.read(file)
-      var part = try read(&bytes, file: file, format: TraceFiles.Format(path: file), options: options)
+      var part: Dataset
+      let format = TraceFiles.Format(path: file)
+      if format == .csv {
+        part = try FileSystem.withMutableBytes(of: file) { buffer throws(TraceLoadError) in
+          try CSVTraceReader(file: file, options: options).read(buffer)
+        }
+      } else {
+        var bytes = try TraceFiles.read(file)
+        part = try read(&bytes, file: file, format: format, options: options)
+      }
       try rejectDuplicates(in: &part, seen: &firstFile, options: options)
       dataset.append(contentsOf: part)
     }

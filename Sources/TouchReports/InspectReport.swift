@@ -21,7 +21,7 @@ public enum InspectReport {
     intents.append(("unlabeled", .int(s.intents.first { $0.value == nil }?.traces ?? 0)))
     var interval = stats(s.interval)
     if case .object(var members) = interval {
-      members.append(("jitter_mad", .number(s.intervalJitter)))
+      members.append(("jitter", .number(s.intervalJitter)))
       members.append(("repeated_timestamps", .int(s.repeatedTimestamps)))
       interval = .object(members)
     }
@@ -113,7 +113,7 @@ public enum InspectReport {
       var text =
         "median \(TextFormat.duration(median)) (\(TextFormat.decimal(1 / median, 1)) Hz), "
         + "p5 \(TextFormat.duration(p5)), p95 \(TextFormat.duration(p95))"
-      if let jitter = s.intervalJitter { text += ", jitter \(TextFormat.duration(jitter)) (MAD)" }
+      if let jitter = s.intervalJitter { text += ", jitter \(TextFormat.duration(jitter)) (IQR/1.349)" }
       if s.repeatedTimestamps > 0 { text += ", \(s.repeatedTimestamps) repeated timestamps" }
       rows.append(("Interval", text))
     }

@@ -17,87 +17,66 @@ enum ParsedNumber: Equatable {
 /// With `strictJSON` the JSON number grammar applies: no `+`, no leading zeros, digits on both
 /// sides of the point. `nan`, `inf` and `infinity` are recognized (so errors can say so).
 ///
-/// Results are correctly rounded: up to 19 significant digits and a power of ten within
-/// 10^±22 take Clinger's exact fast path (one IEEE multiplication or division of two exact
-/// values); everything else falls back to the standard library's correctly rounded parser.
+/// Results are correctly rounded: numbers of at most 19 digits whose digits form an integer
+/// up to 2^53, with a power of ten within 10^±22, take Clinger's exact fast path (one IEEE
+/// multiplication or division of two exact values); everything else falls back to the standard
+/// library's correctly rounded parser.
 enum DecimalParser {
-  /// 10^0 … 10^22: every one is exactly representable as a Double.
-  @usableFromInline static let exactPowers: [Double] = {
-    var powers = [Double](repeating: 1, count: 23)
-    for i in 1..<23 { powers[i] = powers[i - 1] * 10 }
-    return powers
-  }()
-
   @inline(__always)
   static func isDigit(_ c: UInt8) -> Bool { c &- 0x30 < 10 }
 
   /// Parses exactly the bytes `start..<start+count` as one number.
+  @inline(__always)
   static func parse(_ start: UnsafePointer<UInt8>, count: Int, strictJSON: Bool = false)
     -> ParsedNumber
   {
     guard count > 0 else { return .invalid }
     var i = 0
     var negative = false
-    if start[0] == UInt8(ascii: "-") {
+    var c = start[0]
+    if c == UInt8(ascii: "-") {
       negative = true
       i = 1
-    } else if start[0] == UInt8(ascii: "+"), !strictJSON {
+    } else if c == UInt8(ascii: "+"), !strictJSON {
       i = 1
     }
     guard i < count else { return .invalid }
-    if !isDigit(start[i]) && start[i] != UInt8(ascii: ".") {
+    c = start[i]
+    if !isDigit(c) && c != UInt8(ascii: ".") {
       return parseWord(start + i, count: count - i, strictJSON: strictJSON)
     }
 
+    // Accumulate every digit (leading zeros included) while there are at most 19: a UInt64
+    // holds any 19-digit number. Longer inputs take the slow path.
     var mantissa: UInt64 = 0
-    var significantDigits = 0  // digits accumulated into `mantissa` (after leading zeros)
-    var droppedDigits = 0  // integer-part digits beyond 19 (scale by 10 each)
-    var truncated = false  // a non-zero digit was dropped
-    var exponent = 0
-    var sawDigit = false
-
     let integerStart = i
-    while i < count, isDigit(start[i]) {
-      let digit = UInt64(start[i] &- 0x30)
-      sawDigit = true
-      if significantDigits < 19 {
-        if mantissa != 0 || digit != 0 {
-          mantissa = mantissa &* 10 &+ digit
-          significantDigits += 1
-        }
-      } else {
-        droppedDigits += 1
-        if digit != 0 { truncated = true }
-      }
+    while i < count {
+      let digit = start[i] &- 0x30
+      if digit >= 10 { break }
+      mantissa = mantissa &* 10 &+ UInt64(digit)
       i += 1
     }
-    if strictJSON {
-      let integerDigits = i - integerStart
-      if integerDigits == 0 { return .invalid }
-      if integerDigits > 1 && start[integerStart] == UInt8(ascii: "0") { return .invalid }
+    let integerDigits = i - integerStart
+    if strictJSON && (integerDigits == 0 || (integerDigits > 1 && start[integerStart] == UInt8(ascii: "0"))) {
+      return .invalid
     }
-    exponent += droppedDigits
+    var fractionDigits = 0
     if i < count, start[i] == UInt8(ascii: ".") {
       i += 1
       let fractionStart = i
-      while i < count, isDigit(start[i]) {
-        let digit = UInt64(start[i] &- 0x30)
-        sawDigit = true
-        if significantDigits < 19 {
-          if mantissa != 0 || digit != 0 {
-            mantissa = mantissa &* 10 &+ digit
-            significantDigits += 1
-          }
-          exponent -= 1
-        } else if digit != 0 {
-          truncated = true
-        }
+      while i < count {
+        let digit = start[i] &- 0x30
+        if digit >= 10 { break }
+        mantissa = mantissa &* 10 &+ UInt64(digit)
         i += 1
       }
-      if strictJSON && i == fractionStart { return .invalid }
+      fractionDigits = i - fractionStart
+      if strictJSON && fractionDigits == 0 { return .invalid }
     }
-    guard sawDigit else { return .invalid }
-    if i < count, start[i] | 0x20 == UInt8(ascii: "e") {
+    guard integerDigits + fractionDigits > 0 else { return .invalid }
+    var exponent = -fractionDigits
+    if i < count {
+      guard start[i] | 0x20 == UInt8(ascii: "e") else { return .invalid }
       i += 1
       var exponentNegative = false
       if i < count, start[i] == UInt8(ascii: "-") || start[i] == UInt8(ascii: "+") {
@@ -106,28 +85,190 @@ enum DecimalParser {
       }
       guard i < count, isDigit(start[i]) else { return .invalid }
       var value = 0
-      while i < count, isDigit(start[i]) {
-        if value < 100_000 { value = value * 10 + Int(start[i] &- 0x30) }
+      while i < count {
+        let digit = start[i] &- 0x30
+        guard digit < 10 else { return .invalid }
+        if value < 100_000 { value = value * 10 + Int(digit) }
         i += 1
       }
       exponent += exponentNegative ? -value : value
     }
-    guard i == count else { return .invalid }
 
-    if mantissa == 0 && !truncated { return .value(negative ? -0.0 : 0.0) }
-    if !truncated && mantissa <= 1 << 53 && exponent >= -22 && exponent <= 22 {
-      var result = Double(mantissa)
-      if exponent < 0 {
-        result /= exactPowers[-exponent]
-      } else {
-        result *= exactPowers[exponent]
+    if integerDigits + fractionDigits <= 19 {
+      if mantissa == 0 { return .value(negative ? -0.0 : 0.0) }
+      // Clinger's fast path: both operands exact, so one IEEE operation rounds correctly.
+      if mantissa <= 1 << 53 && exponent >= -22 && exponent <= 22 {
+        var result = Double(mantissa)
+        if exponent < 0 {
+          result /= exactPower(-exponent)
+        } else {
+          result *= exactPower(exponent)
+        }
+        return .value(negative ? -result : result)
       }
-      return .value(negative ? -result : result)
     }
     // Slow path: the standard library's correctly rounded conversion.
     let text = String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
     guard let result = Double(text) else { return .invalid }
     return result.isFinite ? .value(result) : .infinity
+  }
+
+  /// 10^0 … 10^22, each exact in a Double. Allocated once and never freed; hot loops take the
+  /// pointer once (reading a global on every call costs a lazy-initialization check).
+  nonisolated(unsafe) static let powers: UnsafePointer<Double> = {
+    let table = UnsafeMutablePointer<Double>.allocate(capacity: 23)
+    var power = 1.0
+    for k in 0..<23 {
+      table[k] = power
+      power *= 10
+    }
+    return UnsafePointer(table)
+  }()
+
+  /// 10^0 … 10^19 as integers (same allocation policy as ``powers``).
+  nonisolated(unsafe) static let integerPowers: UnsafePointer<UInt64> = {
+    let table = UnsafeMutablePointer<UInt64>.allocate(capacity: 20)
+    var power: UInt64 = 1
+    for k in 0..<20 {
+      table[k] = power
+      power &*= 10
+    }
+    return UnsafePointer(table)
+  }()
+
+  /// 10^k for k in 0…22.
+  @inline(__always)
+  static func exactPower(_ k: Int) -> Double { powers[k] }
+
+  /// The number of leading ASCII digits (0…8) in the little-endian word `word`, and the
+  /// word with every byte XOR `'0'` (digit bytes become their values 0…9).
+  ///
+  /// A byte is a digit exactly when `byte ^ 0x30 < 10`; the test runs on all eight lanes at
+  /// once without carries between lanes.
+  @inline(__always)
+  static func leadingDigits(_ word: UInt64) -> (count: Int, values: UInt64) {
+    let values = word ^ 0x3030_3030_3030_3030
+    let notDigit = (((values & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7676_7676_7676_7676) | values) & 0x8080_8080_8080_8080
+    return (notDigit.trailingZeroBitCount >> 3, values)
+  }
+
+  /// The integer formed by the first `n` (1…8) digit values of `values` (first digit in the
+  /// lowest byte): shifting the digits to the top makes the rest leading zeros, then three
+  /// multiply-shift steps combine pairs, quads and octets.
+  @inline(__always)
+  static func digitsValue(_ values: UInt64, count n: Int) -> UInt64 {
+    var v = values << UInt64((8 - n) * 8)
+    v = ((v & 0x0F0F_0F0F_0F0F_0F0F) &* 2561) >> 8
+    v = ((v & 0x00FF_00FF_00FF_00FF) &* 6_553_601) >> 16
+    return ((v & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) >> 32
+  }
+
+  /// Reads a plain decimal number at the start of `start..<start+limit` when Clinger's fast
+  /// path applies (at most 19 digits forming an integer up to 2^53, power of ten within 10^±22):
+  /// the value and the number of bytes it spans. `nil` for anything else (the caller then reads
+  /// the field the general way, which also produces the right error message).
+  ///
+  /// Digits are read eight at a time while at least 16 bytes remain.
+  @inline(__always)
+  static func parsePrefix(
+    _ start: UnsafePointer<UInt8>, limit: Int, powers: UnsafePointer<Double>, integerPowers: UnsafePointer<UInt64>
+  ) -> (Double, Int)? {
+    var i = 0
+    var negative = false
+    if limit > 0, start[0] == UInt8(ascii: "-") {
+      negative = true
+      i = 1
+    }
+    var mantissa: UInt64 = 0
+    var digits = 0
+    var exponent = 0
+    let raw = UnsafeRawPointer(start)
+    if i + 16 <= limit {
+      // Integer part: up to 8 digits in one step (longer integer parts take the byte loop).
+      let (n, values) = leadingDigits(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
+      guard n < 8 else { return parsePrefixBytes(start, limit: limit) }
+      if n > 0 { mantissa = digitsValue(values, count: n) }
+      i += n
+      digits = n
+      if start[i] == UInt8(ascii: ".") {
+        i += 1
+        let (m, fraction) = leadingDigits(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
+        guard m < 8 else { return parsePrefixBytes(start, limit: limit) }
+        if m > 0 {
+          mantissa = mantissa &* integerPowers[m] &+ digitsValue(fraction, count: m)
+        }
+        i += m
+        digits += m
+        exponent = -m
+      }
+      guard digits > 0 else { return nil }
+      if start[i] | 0x20 == UInt8(ascii: "e") { return parsePrefixBytes(start, limit: limit) }
+    } else {
+      return parsePrefixBytes(start, limit: limit)
+    }
+    // At most 14 digits here, so the mantissa converts exactly through the signed conversion.
+    let result = Double(Int64(bitPattern: mantissa)) / powers[-exponent]
+    return (negative ? -result : result, i)
+  }
+
+  /// ``parsePrefix(_:limit:)`` one byte at a time (near the end of the buffer, long digit runs,
+  /// exponents).
+  static func parsePrefixBytes(_ start: UnsafePointer<UInt8>, limit: Int) -> (Double, Int)? {
+    var i = 0
+    var negative = false
+    if limit > 0, start[0] == UInt8(ascii: "-") {
+      negative = true
+      i = 1
+    }
+    var mantissa: UInt64 = 0
+    let digitsStart = i
+    while i < limit {
+      let digit = start[i] &- 0x30
+      if digit >= 10 { break }
+      mantissa = mantissa &* 10 &+ UInt64(digit)
+      i += 1
+    }
+    var digits = i - digitsStart
+    var exponent = 0
+    if i < limit, start[i] == UInt8(ascii: ".") {
+      i += 1
+      let fractionStart = i
+      while i < limit {
+        let digit = start[i] &- 0x30
+        if digit >= 10 { break }
+        mantissa = mantissa &* 10 &+ UInt64(digit)
+        i += 1
+      }
+      digits += i - fractionStart
+      exponent = fractionStart - i
+    }
+    guard digits > 0, digits <= 19, mantissa <= 1 << 53 else { return nil }
+    if i < limit, start[i] | 0x20 == UInt8(ascii: "e") {
+      i += 1
+      var exponentNegative = false
+      if i < limit, start[i] == UInt8(ascii: "-") || start[i] == UInt8(ascii: "+") {
+        exponentNegative = start[i] == UInt8(ascii: "-")
+        i += 1
+      }
+      let exponentStart = i
+      var value = 0
+      while i < limit, i - exponentStart < 4 {
+        let digit = start[i] &- 0x30
+        if digit >= 10 { break }
+        value = value * 10 + Int(digit)
+        i += 1
+      }
+      guard i > exponentStart else { return nil }
+      exponent += exponentNegative ? -value : value
+    }
+    guard exponent >= -22 && exponent <= 22 else { return nil }
+    var result = Double(mantissa)
+    if exponent < 0 {
+      result /= exactPower(-exponent)
+    } else if exponent > 0 {
+      result *= exactPower(exponent)
+    }
+    return (negative ? -result : result, i)
   }
 
   /// `nan`, `inf`, `infinity` in any case (after an optional sign).

@@ -61,6 +61,37 @@ enum FileSystem {
     return bytes
   }
 
+  /// Calls `body` with the bytes of the file at `path`, writable in place without touching the
+  /// file: a private copy-on-write memory mapping of regular files (no copy of the file into
+  /// the process unless a page is written), the read bytes otherwise.
+  static func withMutableBytes<R>(
+    of path: String, _ body: (UnsafeMutableBufferPointer<UInt8>) throws(TraceLoadError) -> R
+  ) throws(TraceLoadError) -> R {
+    let fd = open(path, O_RDONLY)
+    guard fd >= 0 else { throw accessError(path, errno) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else {
+      let code = errno
+      close(fd)
+      throw accessError(path, code)
+    }
+    let size = Int(info.st_size)
+    if info.st_mode & S_IFMT == S_IFREG, size > 0,
+      let mapping = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_POPULATE, fd, 0),
+      mapping != MAP_FAILED
+    {
+      close(fd)
+      defer { munmap(mapping, size) }
+      return try body(UnsafeMutableBufferPointer(start: mapping.assumingMemoryBound(to: UInt8.self), count: size))
+    }
+    close(fd)
+    var bytes = try readBytes(path)
+    let result: Result<R, TraceLoadError> = bytes.withUnsafeMutableBufferPointer { buffer in
+      do throws(TraceLoadError) { return .success(try body(buffer)) } catch { return .failure(error) }
+    }
+    return try result.get()
+  }
+
   /// Writes `bytes` to `path` (created or truncated), as a whole or not at all: the data goes to
   /// a temporary file beside the target that is renamed over it at the end.
   static func writeBytes(_ bytes: [UInt8], to path: String) throws(FileWriteError) {

@@ -1,4 +1,5 @@
 public import TouchCore
+internal import CGSL
 
 /// Five-number-plus summary of a set of values (seconds, counts, force units: the caller's).
 public struct SummaryStatistics: Hashable, Sendable {
@@ -19,6 +20,28 @@ public struct SummaryStatistics: Hashable, Sendable {
     self.init(Distribution(values))
   }
 
+  /// Summarizes `values` without sorting them: quantiles by selection (`gsl_stats_select`),
+  /// minimum and maximum with GSL; mean and standard deviation from `moments` (accumulated by
+  /// the caller while it collected the values). `values` is reordered. Also returns the
+  /// interquartile range divided by 1.349 — a robust estimate of the standard deviation (equal
+  /// to σ for normal data) that gaps and outliers do not inflate — or `nil` when empty.
+  static func bySelection(_ values: inout [Double], moments: Moments) -> (SummaryStatistics, robustSpread: Double?) {
+    var summary = SummaryStatistics([])
+    guard !values.isEmpty else { return (summary, nil) }
+    summary.count = values.count
+    values.withUnsafeBufferPointer { data in
+      var low = 0.0
+      var high = 0.0
+      gsl_stats_minmax(&low, &high, data.baseAddress, 1, data.count)
+      (summary.min, summary.max) = (low, high)
+    }
+    summary.mean = moments.mean
+    summary.standardDeviation = moments.standardDeviation
+    let q = Selection.quantiles(&values, [0.05, 0.25, 0.5, 0.75, 0.95])
+    (summary.p5, summary.median, summary.p95) = (q[0], q[2], q[4])
+    return (summary, (q[3] - q[1]) / 1.348_979_500_392_163)
+  }
+
   /// Summarizes an already sorted distribution.
   public init(_ distribution: Distribution) {
     count = distribution.count
@@ -29,6 +52,35 @@ public struct SummaryStatistics: Hashable, Sendable {
     p5 = distribution.quantile(0.05)
     median = distribution.median
     p95 = distribution.quantile(0.95)
+  }
+}
+
+/// Mean and sample standard deviation accumulated in one pass, for samples too large for
+/// GSL's `gsl_stats_mean` (an incremental update with a division per element, in long double).
+///
+/// Sums are taken around a shift `c` (the first value): Σ(x−c) and Σ(x−c)², which keeps the
+/// variance free of cancellation when the values sit close together far from zero.
+struct Moments {
+  private var shift = 0.0
+  private var sum = 0.0
+  private var squares = 0.0
+  private(set) var count = 0
+
+  @inline(__always)
+  mutating func add(_ x: Double) {
+    if count == 0 { shift = x }
+    let d = x - shift
+    sum += d
+    squares += d * d
+    count += 1
+  }
+
+  var mean: Double? { count == 0 ? nil : shift + sum / Double(count) }
+
+  var standardDeviation: Double? {
+    guard count >= 2 else { return nil }
+    let n = Double(count)
+    return ((squares - sum * sum / n) / (n - 1)).squareRoot()
   }
 }
 
@@ -66,7 +118,8 @@ public struct DatasetSummary: Sendable {
   public var samplesPerTrace: SummaryStatistics
   /// Intervals between consecutive samples of a trace, seconds, over positive intervals.
   public var interval: SummaryStatistics
-  /// Robust spread of the intervals (scaled median absolute deviation), seconds: the jitter.
+  /// The jitter of the intervals, seconds: their interquartile range divided by 1.349, a robust
+  /// standard deviation that pauses between delivered samples do not inflate.
   public var intervalJitter: Double?
   /// Consecutive samples with equal timestamps.
   public var repeatedTimestamps: Int
@@ -129,6 +182,7 @@ public struct DatasetSummary: Sendable {
     var intervals: [Double] = []
     intervals.reserveCapacity(samples)
     var repeated = 0
+    var moments = Moments()
     var forceMin = Double.infinity
     var forceMax = -Double.infinity
     var saturated = 0
@@ -140,7 +194,12 @@ public struct DatasetSummary: Sendable {
       let t = trace.t
       for i in t.indices.dropFirst() {
         let dt = t[i] - t[i - 1]
-        if dt > 0 { intervals.append(dt) } else { repeated += 1 }
+        if dt > 0 {
+          intervals.append(dt)
+          moments.add(dt)
+        } else {
+          repeated += 1
+        }
       }
       if let range = MinMax.of(trace.force) {
         forceMin = Swift.min(forceMin, range.min)
@@ -158,9 +217,7 @@ public struct DatasetSummary: Sendable {
       }
       if trace.hasPosition { withPosition += 1 }
     }
-    let intervalDistribution = Distribution(intervals)
-    interval = SummaryStatistics(intervalDistribution)
-    intervalJitter = intervalDistribution.scaledMedianAbsoluteDeviation
+    (interval, intervalJitter) = SummaryStatistics.bySelection(&intervals, moments: moments)
     repeatedTimestamps = repeated
     self.forceMin = forceMin.isFinite ? forceMin : nil
     self.forceMax = forceMax.isFinite ? forceMax : nil

@@ -18,8 +18,9 @@ public struct QuantizationStep: Hashable, Sendable {
   /// Estimates the grid step of `values`, or returns `nil` when they do not lie on a grid
   /// (continuous data, or fewer than two distinct values).
   ///
-  /// Method: collect the distinct positive values (giving up beyond 200 000 of them: no grid),
-  /// sort them, merge those closer than 1e-9 of the largest
+  /// Method: collect the distinct positive values among the first 100 000 (all values if that
+  /// candidate does not fit; giving up beyond 200 000 distinct values: no grid), sort them, merge
+  /// those closer than 1e-9 of the largest
   /// (print rounding), take the smallest gap between neighbours as the candidate step, snap it to
   /// 1/n (n = 2…1000) or a whole number when it is within 1e-4 relative of one, and accept it when at least 99 % of the values
   /// are within 1 % of a step from a multiple of it and the grid has at most 100 000 levels
@@ -27,11 +28,26 @@ public struct QuantizationStep: Hashable, Sendable {
   ///
   /// - Complexity: O(n log n).
   public static func estimate<Values: Sequence<Double>>(_ values: Values) -> QuantizationStep? {
+    // The candidate step from the first 100 000 values is usually right. Only when that prefix
+    // is too small or too uniform to show every level (few distinct values) look at all values.
+    let (prefixCandidate, prefixDistinct) = candidate(values.prefix(100_000))
+    if let step = prefixCandidate, let estimate = verify(step, values) { return estimate }
+    guard prefixDistinct < 1000, let step = candidate(values).step else { return nil }
+    return verify(step, values)
+  }
+
+  /// The grid step the distinct values suggest, and how many distinct values there were.
+  private static func candidate<Values: Sequence<Double>>(_ values: Values)
+    -> (step: (step: Double, reciprocal: Int?)?, distinct: Int)
+  {
     var distinct = Set<Double>()
     for value in values where value > 0 && value.isFinite {
-      if distinct.insert(value).inserted, distinct.count > 200_000 { return nil }
+      if distinct.insert(value).inserted, distinct.count > 200_000 { return (nil, distinct.count) }
     }
-    let positive = distinct.sorted()
+    return (step(distinct.sorted()), distinct.count)
+  }
+
+  private static func step(_ positive: [Double]) -> (step: Double, reciprocal: Int?)? {
     guard let largest = positive.last, positive.count >= 2 else { return nil }
     let merge = largest * 1e-9
     var smallestGap = Double.infinity
@@ -51,15 +67,23 @@ public struct QuantizationStep: Hashable, Sendable {
     } else if whole >= 1, abs(whole - step) <= 1e-4 * step {
       step = whole
     }
+    return (step, reciprocal)
+  }
+
+  private static func verify<Values: Sequence<Double>>(_ candidate: (step: Double, reciprocal: Int?), _ values: Values)
+    -> QuantizationStep?
+  {
+    let step = candidate.step
+    let inverse = 1 / step
     var onGrid = 0
     var finite = 0
     for value in values where value.isFinite {
       finite += 1
-      let k = (value / step).rounded()
+      let k = (value * inverse).rounded()
       if abs(value - k * step) <= 0.01 * step { onGrid += 1 }
     }
     let fit = Double(onGrid) / Double(Swift.max(finite, 1))
     guard fit >= 0.99 else { return nil }
-    return QuantizationStep(step: step, reciprocal: reciprocal, fit: fit)
+    return QuantizationStep(step: step, reciprocal: candidate.reciprocal, fit: fit)
   }
 }

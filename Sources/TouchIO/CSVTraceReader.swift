@@ -52,6 +52,8 @@ enum CSVColumn: Int, CaseIterable {
 struct CSVTraceReader {
   let file: String
   let options: LoadOptions
+  /// Whether rows may take the fast path (tests turn it off to compare the two paths).
+  var fastPath = true
 
   /// Reads `bytes` (the whole file; quoted fields are unescaped in place).
   func read(_ bytes: inout [UInt8]) throws(TraceLoadError) -> Dataset {
@@ -64,6 +66,7 @@ struct CSVTraceReader {
   /// Reads the whole file in `buffer` (quoted fields are unescaped in place).
   func read(_ buffer: UnsafeMutableBufferPointer<UInt8>) throws(TraceLoadError) -> Dataset {
     var parser = Parser(tokenizer: CSVTokenizer(buffer, file: file), file: file, options: options)
+    parser.fastPath = fastPath
     return try parser.run()
   }
 }
@@ -111,6 +114,7 @@ extension CSVTraceReader {
     var tokenizer: CSVTokenizer
     let file: String
     let options: LoadOptions
+    var fastPath = true
     /// Field index of each known column, `-1` when absent.
     var index = [Int](repeating: -1, count: CSVColumn.allCases.count)
     var tField = -1, forceField = -1, phaseField = -1, xField = -1, yField = -1, radiusField = -1
@@ -176,7 +180,7 @@ extension CSVTraceReader {
       while true {
         tokenizer.skipIgnorableLines()
         if tokenizer.atEnd { break }
-        if fastRow() { continue }
+        if fastPath && fastRow() { continue }
         try tokenizer.readRow(into: &row)
         try handle(row)
       }

@@ -102,7 +102,7 @@ public struct TraceLoadError: Error, Hashable, Sendable, CustomStringConvertible
     }
     var context: [String] = []
     if let record { context.append("record \(record)") }
-    if let trace { context.append("trace '\(trace)'") }
+    if let trace, !text.contains("'\(trace)'") { context.append("trace '\(trace)'") }
     if let field, !text.contains("'\(field)'") { context.append("field '\(field)'") }
     if !context.isEmpty { text += " (\(context.joined(separator: ", ")))" }
     return text

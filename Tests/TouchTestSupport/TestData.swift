@@ -1,0 +1,66 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Where tests find files: the repository's `samples/` and the shared real recordings that sit
+/// beside the repository as `../shared/realdata` (present in CI; may be absent elsewhere).
+public enum TestData {
+  /// The repository root, derived from this file's path.
+  public static let repositoryRoot: String = {
+    var path = "\(#filePath)"
+    for _ in 0..<3 {  // …/Tests/TouchTestSupport/TestData.swift → …
+      if let slash = path.lastIndex(of: "/") { path = String(path[..<slash]) }
+    }
+    return path
+  }()
+
+  /// `samples/` in the repository.
+  public static var samples: String { repositoryRoot + "/samples" }
+
+  /// The shared real recordings (`../shared/realdata` beside the repository).
+  public static var realData: String { repositoryRoot + "/../shared/realdata" }
+
+  /// Whether the shared real recordings are present. Tests that need them are disabled with a
+  /// message saying so when they are not, rather than passing silently.
+  public static var hasRealData: Bool { exists(realData) }
+
+  /// Whether a file or directory exists at `path`.
+  public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+  /// A fresh empty directory under the system's temporary directory.
+  public static func temporaryDirectory(_ name: String = "touchtrace-test") -> String {
+    var template = Array("/tmp/\(name)-XXXXXX".utf8CString)
+    let result = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+    precondition(result != nil, "cannot create a temporary directory")
+    return String(cString: result!)
+  }
+
+  /// Writes `text` to `path`, creating or replacing the file.
+  public static func write(_ text: String, to path: String) {
+    let file = fopen(path, "wb")
+    precondition(file != nil, "cannot write \(path)")
+    _ = text.utf8CString.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count - 1, file) }
+    fclose(file)
+  }
+
+  /// Removes a directory made by ``temporaryDirectory(_:)`` with the files and directories
+  /// inside it.
+  public static func remove(_ path: String) {
+    guard path.hasPrefix("/tmp/"), let handle = opendir(path) else { return }
+    var names: [String] = []
+    while let entry = readdir(handle) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+      }
+      if name != "." && name != ".." { names.append(name) }
+    }
+    closedir(handle)
+    for name in names {
+      let child = path + "/" + name
+      if unlink(child) != 0 { remove(child) }
+    }
+    rmdir(path)
+  }
+}

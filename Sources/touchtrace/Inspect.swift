@@ -19,6 +19,9 @@ extension TouchTraceCommand {
     @Option(help: "Output format.")
     var format: Format = .text
 
+    @Option(help: ArgumentHelp("Write the summary to this file instead of standard output.", valueName: "file"))
+    var output: String?
+
     enum Format: String, ExpressibleByArgument, CaseIterable {
       case text, json
     }
@@ -27,10 +30,12 @@ extension TouchTraceCommand {
       try Console.run {
         let dataset = try input.load()
         let summary = DatasetSummary(dataset)
-        switch format {
-        case .text: Console.print(InspectReport.text(summary))
-        case .json: Console.write(InspectReport.json(summary, diagnostics: dataset.diagnostics).encoded())
-        }
+        let bytes: [UInt8] =
+          switch format {
+          case .text: Array(InspectReport.text(summary).utf8)
+          case .json: InspectReport.json(summary, diagnostics: dataset.diagnostics).encoded()
+          }
+        try Console.emit(bytes, to: output)
       }
     }
   }

@@ -112,7 +112,9 @@ enum Selection {
     values.withUnsafeMutableBufferPointer { data in
       let base = data.baseAddress!
       // Selects the requests order[from..<to] inside data[low..<high]; on entry every element
-      // below `low` is ≤ and every element from `high` on is ≥ the elements in between.
+      // below `low` is ≤ and every element from `high` on is ≥ the elements in between, and the
+      // requested ranks lie in low..<high. Each child range includes its parent's pivot, so it is
+      // never empty.
       func select(_ from: Int, _ to: Int, _ low: Int, _ high: Int) {
         guard from < to else { return }
         let middle = (from + to) / 2
@@ -123,14 +125,15 @@ enum Selection {
         let lower = gsl_stats_select(base + low, 1, high - low, i - low)
         var value = lower
         if delta > 0, i + 1 < n {
-          // The next order statistic is the smallest element above position i (up to and
-          // including position `high`, which holds an already placed order statistic).
+          // The next order statistic is the smallest element after position i: inside the range
+          // when the range goes on, else anywhere after it.
+          let end = i + 1 < high ? high : n
           var upper = Double.infinity
-          for j in (i + 1)..<Swift.min(high + 1, n) where base[j] < upper { upper = base[j] }
-          value = lower + delta * (upper - lower)
+          for j in (i + 1)..<end where base[j] < upper { upper = base[j] }
+          value = (1 - delta) * lower + delta * upper  // GSL's own formula, for identical results
         }
         result[k] = value
-        select(from, middle, low, i)
+        select(from, middle, low, i + 1)
         select(middle + 1, to, i, high)
       }
       select(0, order.count, 0, n)

@@ -1,0 +1,21 @@
+# TouchTrace — common tasks. `make run` and `make test` are the README's quick start.
+SWIFT ?= swift
+TOUCHTRACE = .build/release/touchtrace
+
+.PHONY: setup build run test bench bench-ci docs clean
+
+setup:
+	@Scripts/setup.sh
+
+build: setup
+	$(SWIFT) build -c release --product touchtrace
+
+# The main job on the bundled samples.
+run: build
+	$(TOUCHTRACE) inspect samples/
+
+test: setup
+	$(SWIFT) test
+
+clean:
+	rm -rf .build out

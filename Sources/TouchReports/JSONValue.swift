@@ -70,6 +70,27 @@ public indirect enum JSONValue: Sendable, ExpressibleByStringLiteral, Expressibl
       out.append(UInt8(ascii: "]"))
     case .object(let members):
       guard !members.isEmpty else { return out.append(contentsOf: "{}".utf8) }
+      if pretty, members.allSatisfy({ $0.1.isScalar }) {
+        // Small flat records read best on one line: {"user": "u1", "traces": 12}.
+        var line: [UInt8] = []
+        write(to: &line, pretty: false, indent: 0)
+        if line.count <= 100 {
+          var spaced: [UInt8] = []
+          var inString = false
+          var escaped = false
+          for byte in line {
+            spaced.append(byte)
+            if inString {
+              if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+            } else if byte == UInt8(ascii: "\"") {
+              inString = true
+            } else if byte == UInt8(ascii: ",") || byte == UInt8(ascii: ":") {
+              spaced.append(0x20)
+            }
+          }
+          return out.append(contentsOf: spaced)
+        }
+      }
       out.append(UInt8(ascii: "{"))
       for (k, (key, value)) in members.enumerated() {
         if k > 0 { out.append(UInt8(ascii: ",")) }

@@ -19,7 +19,9 @@ enum ParsedNumber: Equatable {
 ///
 /// Results are correctly rounded: up to 19 significant digits and a power of ten within
 /// 10^±22 take Clinger's exact fast path (one IEEE multiplication or division of two exact
-/// values); everything else falls back to the standard library's correctly rounded parser.
+/// values); other mantissas of up to 19 digits with a power of ten within 10^±27 take the exact
+/// 128-bit path of ``exactProduct(_:exponent:)``; everything else falls back to the standard
+/// library's correctly rounded parser.
 enum DecimalParser {
   /// 10^0 … 10^22: every one is exactly representable as a Double.
   @usableFromInline static let exactPowers: [Double] = {
@@ -122,6 +124,9 @@ enum DecimalParser {
       } else {
         result *= exactPowers[exponent]
       }
+      return .value(negative ? -result : result)
+    }
+    if !truncated, let result = exactProduct(mantissa, exponent: exponent) {
       return .value(negative ? -result : result)
     }
     // Slow path: the standard library's correctly rounded conversion.

@@ -1,14 +1,826 @@
 import TouchCore
 
-// Placeholder until the JSON reader lands; replaced in the JSON change.
+/// The keys of a trace object in the JSON formats.
+enum JSONTraceKey: Int, CaseIterable {
+  case id, touch, intent, pressAt, user, session, device, maxForce, timeSynthesized
+  case t, force, phase, x, y, radius
+
+  /// The key as written in files.
+  var name: String {
+    switch self {
+    case .id: "id"
+    case .touch: "touch"
+    case .intent: "intent"
+    case .pressAt: "press_at"
+    case .user: "user"
+    case .session: "session"
+    case .device: "device"
+    case .maxForce: "max_force"
+    case .timeSynthesized: "time_synthesized"
+    case .t: "t"
+    case .force: "force"
+    case .phase: "phase"
+    case .x: "x"
+    case .y: "y"
+    case .radius: "radius"
+    }
+  }
+
+  private static let utf8Names: [[UInt8]] = allCases.map { Array($0.name.utf8) }
+
+  /// The key whose name is exactly `bytes`, if any.
+  init?(bytes: UnsafeBufferPointer<UInt8>) {
+    for (k, name) in Self.utf8Names.enumerated() where name.count == bytes.count {
+      if name.elementsEqual(bytes) {
+        self = Self.allCases[k]
+        return
+      }
+    }
+    return nil
+  }
+}
+
+/// Reads the JSON document and JSON Lines trace formats.
+///
+/// See the TraceFileFormats article for the format and the error rules. Parsing is a single
+/// pass over the bytes with a hand-written scanner (``JSONScanner``): numbers go straight from
+/// bytes into the column arrays; positions of elements are recomputed only when an error needs
+/// them.
 struct JSONTraceReader {
   let file: String
   let options: LoadOptions
+
+  /// Reads a whole file: a `{"format": "touchtrace", ...}` document, or with `lines` one trace
+  /// object per line.
   func read(_ bytes: [UInt8], lines: Bool) throws(TraceLoadError) -> Dataset {
-    throw TraceLoadError(.invalidDocument("JSON reading is not available yet"), file: file)
+    let file = self.file
+    let options = self.options
+    let result: Result<Dataset, TraceLoadError> = bytes.withUnsafeBufferPointer { buffer in
+      do throws(TraceLoadError) {
+        var parser = Parser(
+          scanner: JSONScanner(buffer, file: file, lineMode: lines), file: file, options: options)
+        if lines {
+          try parser.readLines()
+        } else {
+          try parser.readDocument()
+        }
+        return .success(parser.finish())
+      } catch {
+        return .failure(error)
+      }
+    }
+    return try result.get()
   }
 }
-enum JSONTraceWriter {
-  static func document(_ traces: [Trace]) -> [UInt8] { [] }
-  static func lines(_ traces: [Trace]) -> [UInt8] { [] }
+
+extension JSONTraceReader {
+  /// The first problem found in a trace: it makes the trace invalid.
+  fileprivate struct Problem {
+    var reason: TraceLoadError.Reason
+    var field: String?
+    var position: TextPosition
+  }
+
+  /// A trace object being read.
+  fileprivate struct Draft {
+    /// The position of the object's `{`.
+    var start: JSONMark
+    var record: Int
+    var id: String?
+    var touch = 0
+    var intent: Intent?
+    var pressAt: [Double] = []
+    var user: String?
+    var session: String?
+    var device: String?
+    var maxForce: Double?
+    var timeSynthesized = false
+    var t: [Double]?
+    var force: [Double]?
+    var phase: [TouchPhase]?
+    var x: [Double]?
+    var y: [Double]?
+    var radius: [Double]?
+    /// Where each key's value starts, by `JSONTraceKey.rawValue`; `nil` for keys not seen.
+    var marks = [JSONMark?](repeating: nil, count: JSONTraceKey.allCases.count)
+    /// The key whose value is being read (for the context of syntax errors).
+    var currentKey: JSONTraceKey?
+    var problem: Problem?
+
+    init(start: JSONMark, record: Int) {
+      self.start = start
+      self.record = record
+    }
+
+    /// The trace's name, once its id has been read.
+    var name: String? { id.map { TraceMetadata(id: $0, touch: touch).name } }
+  }
+
+  /// What one record turned into.
+  fileprivate enum Outcome {
+    case trace(Trace, TraceOrigin)
+    case skipped(SkippedTrace)
+
+    var traceName: String? {
+      switch self {
+      case .trace(let trace, _): trace.name
+      case .skipped(let skip): skip.trace
+      }
+    }
+  }
+
+  fileprivate struct Parser {
+    var scanner: JSONScanner
+    let file: String
+    let options: LoadOptions
+    var traces: [Trace] = []
+    var origins: [TraceOrigin] = []
+    var skipped: [SkippedTrace] = []
+    /// Unknown keys in order of first appearance, and where the first one is.
+    var unknownKeys: [String] = []
+    var unknownKeyPosition: TextPosition?
+    /// Expected samples per trace (the last trace's count), to size column arrays.
+    var capacityHint = 16
+
+    init(scanner: JSONScanner, file: String, options: LoadOptions) {
+      self.scanner = scanner
+      self.file = file
+      self.options = options
+    }
+
+    func finish() -> Dataset {
+      var diagnostics: [Diagnostic] = []
+      if !unknownKeys.isEmpty {
+        let list = unknownKeys.map { "'\($0)'" }.joined(separator: ", ")
+        diagnostics.append(
+          Diagnostic(
+            .warning, "ignoring unknown key\(unknownKeys.count == 1 ? "" : "s") \(list)",
+            file: file, position: unknownKeyPosition))
+      }
+      return Dataset(
+        traces: traces, origins: origins, skipped: skipped, files: [file], diagnostics: diagnostics)
+    }
+
+    mutating func commit(_ outcome: Outcome) {
+      switch outcome {
+      case .trace(let trace, let origin):
+        traces.append(trace)
+        origins.append(origin)
+      case .skipped(let skip):
+        skipped.append(skip)
+      }
+    }
+
+    mutating func noteUnknownKey(_ token: JSONStringToken, at position: TextPosition) {
+      let name = scanner.string(token)
+      guard !unknownKeys.contains(name) else { return }
+      if unknownKeys.isEmpty { unknownKeyPosition = position }
+      unknownKeys.append(name)
+    }
+
+    func documentError(_ message: String, at mark: JSONMark) -> TraceLoadError {
+      TraceLoadError(.invalidDocument(message), file: file, position: scanner.position(of: mark))
+    }
+
+    /// "a number: 5", "null": a found value for type messages.
+    func found(_ kind: JSONKind, from start: Int) -> String {
+      kind == .null ? "null" : "\(kind.phrase): \(scanner.sourceText(from: start, to: scanner.offset))"
+    }
+
+    // MARK: Document
+
+    mutating func readDocument() throws(TraceLoadError) {
+      scanner.skipWhitespace()
+      guard !scanner.atEnd else {
+        throw scanner.syntaxError(
+          "the file is empty; expected a TouchTrace document {\"format\": \"touchtrace\", ...}",
+          at: scanner.offset)
+      }
+      let documentStart = scanner.mark
+      guard scanner.peek == UInt8(ascii: "{") else {
+        guard let kind = scanner.kindHere() else { throw scanner.invalidValue() }
+        var message =
+          "expected a TouchTrace document {\"format\": \"touchtrace\", \"version\": 1, \"traces\": [...]}, found \(kind.phrase)"
+        if kind == .array {
+          message += " (for one trace object per line, use a .jsonl file)"
+        }
+        throw documentError(message, at: documentStart)
+      }
+      scanner.offset += 1
+      scanner.skipWhitespace()
+      var sawFormat = false
+      var sawVersion = false
+      var sawTraces = false
+      var deferredTraces: JSONMark?
+      if scanner.peek == UInt8(ascii: "}") {
+        scanner.offset += 1
+      } else {
+        while true {
+          guard scanner.peek == UInt8(ascii: "\"") else {
+            throw scanner.unexpected(expected: "a key in double quotes")
+          }
+          let keyMark = scanner.mark
+          let key = try scanner.readString()
+          scanner.skipWhitespace()
+          try scanner.expect(UInt8(ascii: ":"), "':' after the key")
+          scanner.skipWhitespace()
+          let valueMark = scanner.mark
+          let isFormat = scanner.string(key, is: "format")
+          let isVersion = scanner.string(key, is: "version")
+          let isTraces = scanner.string(key, is: "traces")
+          guard let valueKind = scanner.kindHere() else { throw scanner.invalidValue() }
+          if isFormat {
+            guard !sawFormat else { throw documentError("key 'format' appears twice", at: keyMark) }
+            sawFormat = true
+            guard valueKind == .string else {
+              try scanner.skipValue()
+              throw documentError(
+                "'format' must be the string \"touchtrace\", found \(found(valueKind, from: valueMark.offset))",
+                at: valueMark)
+            }
+            let value = try scanner.readString()
+            guard scanner.string(value, is: "touchtrace") else {
+              throw documentError(
+                "'format' is \"\(scanner.string(value))\"; expected \"touchtrace\"", at: valueMark)
+            }
+          } else if isVersion {
+            guard !sawVersion else { throw documentError("key 'version' appears twice", at: keyMark) }
+            sawVersion = true
+            guard valueKind == .number, scanner.nonJSONNumberWord() == nil else {
+              try scanner.skipValue()
+              throw documentError(
+                "'version' must be a number, found \(found(valueKind, from: valueMark.offset))",
+                at: valueMark)
+            }
+            let version = try scanner.readNumber()
+            guard version == .value(1) else {
+              throw documentError(
+                "unsupported version \(scanner.sourceText(from: valueMark.offset, to: scanner.offset)); this reader supports version 1",
+                at: valueMark)
+            }
+          } else if isTraces {
+            guard !sawTraces else { throw documentError("key 'traces' appears twice", at: keyMark) }
+            sawTraces = true
+            guard valueKind == .array else {
+              try scanner.skipValue()
+              throw documentError(
+                "'traces' must be an array of trace objects, found \(found(valueKind, from: valueMark.offset))",
+                at: valueMark)
+            }
+            if sawFormat && sawVersion {
+              try readTraceArray()
+            } else {
+              // Check "format" and "version" before reading any trace.
+              deferredTraces = valueMark
+              try scanner.skipValue()
+            }
+          } else {
+            noteUnknownKey(key, at: scanner.position(of: keyMark))
+            try scanner.skipValue()
+          }
+          scanner.skipWhitespace()
+          if try scanner.endOfMember(closing: UInt8(ascii: "}")) { break }
+        }
+      }
+      scanner.skipWhitespace()
+      guard scanner.atEnd else {
+        throw scanner.syntaxError(
+          "unexpected \(scanner.describeHere()) after the end of the document", at: scanner.offset)
+      }
+      let example = "{\"format\": \"touchtrace\", \"version\": 1, \"traces\": [...]}"
+      guard sawFormat else {
+        throw documentError("missing key 'format'; a TouchTrace document is \(example)", at: documentStart)
+      }
+      guard sawVersion else {
+        throw documentError("missing key 'version'; a TouchTrace document is \(example)", at: documentStart)
+      }
+      guard sawTraces else {
+        throw documentError("missing key 'traces'; a TouchTrace document is \(example)", at: documentStart)
+      }
+      if let deferredTraces {
+        scanner.reset(to: deferredTraces)
+        try readTraceArray()
+      }
+    }
+
+    /// Reads the `traces` array (cursor on its `[`).
+    mutating func readTraceArray() throws(TraceLoadError) {
+      scanner.offset += 1
+      scanner.skipWhitespace()
+      if scanner.peek == UInt8(ascii: "]") {
+        scanner.offset += 1
+        return
+      }
+      var record = 0
+      while true {
+        commit(try readRecord(record))
+        record += 1
+        scanner.skipWhitespace()
+        if try scanner.endOfMember(closing: UInt8(ascii: "]")) { return }
+      }
+    }
+
+    // MARK: JSON Lines
+
+    mutating func readLines() throws(TraceLoadError) {
+      var record = 0
+      while true {
+        // Blank lines.
+        while scanner.offset < scanner.end {
+          let c = scanner.base[scanner.offset]
+          if c == 0x20 || c == 0x09 {
+            scanner.offset += 1
+          } else if c == 0x0A || c == 0x0D {
+            scanner.consumeLineBreak()
+          } else {
+            break
+          }
+        }
+        if scanner.atEnd { return }
+        let start = scanner.mark
+        do throws(TraceLoadError) {
+          let outcome = try readRecord(record)
+          scanner.skipWhitespace()
+          if !scanner.atEnd, scanner.peek != 0x0A, scanner.peek != 0x0D {
+            var error = scanner.syntaxError(
+              "unexpected \(scanner.describeHere()) after the trace object; JSON Lines holds one trace object per line",
+              at: scanner.offset)
+            error.record = record
+            error.trace = outcome.traceName
+            throw error
+          }
+          commit(outcome)
+        } catch {
+          guard options.skipInvalid else { throw error }
+          // A line that is not valid JSON is one skipped record; read on at the next line.
+          skipped.append(
+            SkippedTrace(
+              trace: error.trace,
+              origin: TraceOrigin(file: file, position: scanner.position(of: start), record: record),
+              position: error.position,
+              reason: TraceLoadError(error.reason, file: file, field: error.field).message))
+          while scanner.offset < scanner.end, scanner.peek != 0x0A, scanner.peek != 0x0D {
+            scanner.offset += 1
+          }
+        }
+        record += 1
+      }
+    }
+
+    // MARK: Records
+
+    /// Reads one element of the traces array or one JSON Lines record.
+    ///
+    /// Problems with the trace's content become a skipped trace (with `skipInvalid`) or are
+    /// thrown; syntax errors are always thrown, with the record as context.
+    mutating func readRecord(_ record: Int) throws(TraceLoadError) -> Outcome {
+      let start = scanner.mark
+      if scanner.peek == UInt8(ascii: "{") { return try readTrace(record: record) }
+      guard let kind = scanner.kindHere() else {
+        var error = scanner.invalidValue()
+        error.record = record
+        throw error
+      }
+      do throws(TraceLoadError) {
+        try scanner.skipValue()
+      } catch {
+        var error = error
+        error.record = record
+        throw error
+      }
+      let reason = TraceLoadError.Reason.invalidDocument(
+        "a trace must be a JSON object, found \(found(kind, from: start.offset))")
+      let position = scanner.position(of: start)
+      guard options.skipInvalid else {
+        throw TraceLoadError(reason, file: file, position: position, record: record)
+      }
+      return .skipped(
+        SkippedTrace(
+          trace: nil, origin: TraceOrigin(file: file, position: position, record: record),
+          reason: TraceLoadError(reason, file: file).message))
+    }
+
+    /// Reads a trace object (cursor on its `{`) and checks it.
+    mutating func readTrace(record: Int) throws(TraceLoadError) -> Outcome {
+      var draft = Draft(start: scanner.mark, record: record)
+      do throws(TraceLoadError) {
+        try readMembers(into: &draft)
+      } catch {
+        // In strict mode a problem found earlier in the object comes first.
+        if !options.skipInvalid, let problem = draft.problem { throw self.error(problem, in: draft) }
+        var error = error
+        error.record = record
+        error.trace = draft.name
+        if error.field == nil { error.field = draft.currentKey?.name }
+        throw error
+      }
+      if draft.problem == nil { draft.problem = check(draft) }
+      let origin = TraceOrigin(file: file, position: scanner.position(of: draft.start), record: record)
+      if let problem = draft.problem {
+        guard options.skipInvalid else { throw error(problem, in: draft) }
+        return .skipped(
+          SkippedTrace(
+            trace: draft.name, origin: origin, position: problem.position,
+            reason: TraceLoadError(problem.reason, file: file, field: problem.field).message))
+      }
+      let metadata = TraceMetadata(
+        id: draft.id!, touch: draft.touch, intent: draft.intent, pressAt: draft.pressAt,
+        user: draft.user, session: draft.session, device: draft.device,
+        maxForce: draft.maxForce ?? options.maxForce, timeSynthesized: draft.timeSynthesized)
+      let trace = Trace(
+        metadata: metadata, t: draft.t!, force: draft.force!, phase: draft.phase, x: draft.x,
+        y: draft.y, radius: draft.radius)
+      trace.checkInvariants()
+      capacityHint = max(trace.count, 1)
+      return .trace(trace, origin)
+    }
+
+    func error(_ problem: Problem, in draft: Draft) -> TraceLoadError {
+      TraceLoadError(
+        problem.reason, file: file, position: problem.position, record: draft.record,
+        field: problem.field, trace: draft.name)
+    }
+
+    /// Records the first problem of a trace.
+    @inline(__always)
+    func note(
+      _ draft: inout Draft, _ reason: @autoclosure () -> TraceLoadError.Reason,
+      field: String?, at mark: JSONMark
+    ) {
+      guard draft.problem == nil else { return }
+      draft.problem = Problem(reason: reason(), field: field, position: scanner.position(of: mark))
+    }
+
+    /// Skips a value of the wrong JSON type and records "'key' must be …, found …".
+    mutating func wrongType(_ draft: inout Draft, _ key: JSONTraceKey, expected: String) throws(TraceLoadError) {
+      let start = scanner.mark
+      guard let kind = scanner.kindHere() else { throw scanner.invalidValue() }
+      try scanner.skipValue()
+      note(
+        &draft, .invalidDocument("'\(key.name)' must be \(expected), found \(found(kind, from: start.offset))"),
+        field: key.name, at: start)
+    }
+
+    /// Reads the members of a trace object.
+    mutating func readMembers(into draft: inout Draft) throws(TraceLoadError) {
+      scanner.offset += 1
+      scanner.skipWhitespace()
+      if scanner.peek == UInt8(ascii: "}") {
+        scanner.offset += 1
+        return
+      }
+      while true {
+        guard scanner.peek == UInt8(ascii: "\"") else {
+          throw scanner.unexpected(expected: "a key in double quotes")
+        }
+        let keyMark = scanner.mark
+        let token = try scanner.readString()
+        let key = scanner.withBytes(of: token) { JSONTraceKey(bytes: $0) }
+        scanner.skipWhitespace()
+        try scanner.expect(UInt8(ascii: ":"), "':' after the key")
+        scanner.skipWhitespace()
+        if let key {
+          draft.currentKey = key
+          if draft.marks[key.rawValue] != nil {
+            note(
+              &draft, .invalidDocument("key '\(key.name)' appears twice in one trace object"),
+              field: key.name, at: keyMark)
+            try scanner.skipValue()
+          } else {
+            draft.marks[key.rawValue] = scanner.mark
+            try readValue(of: key, into: &draft)
+          }
+          draft.currentKey = nil
+        } else {
+          noteUnknownKey(token, at: scanner.position(of: keyMark))
+          try scanner.skipValue()
+        }
+        scanner.skipWhitespace()
+        if try scanner.endOfMember(closing: UInt8(ascii: "}")) { return }
+      }
+    }
+
+    mutating func readValue(of key: JSONTraceKey, into draft: inout Draft) throws(TraceLoadError) {
+      let start = scanner.mark
+      switch key {
+      case .id:
+        guard scanner.peek == UInt8(ascii: "\"") else {
+          return try wrongType(&draft, key, expected: "a string")
+        }
+        let id = scanner.string(try scanner.readString())
+        guard !id.isEmpty else {
+          return note(&draft, .trace(.emptyField("id")), field: "id", at: start)
+        }
+        draft.id = id
+      case .touch:
+        if scanner.kindHere() == .number, scanner.nonJSONNumberWord() == nil,
+          let touch = try scanner.readNonNegativeInteger()
+        {
+          draft.touch = touch
+          return
+        }
+        if scanner.offset == start.offset {
+          guard scanner.kindHere() != nil else { throw scanner.invalidValue() }
+          try scanner.skipValue()
+        }
+        note(
+          &draft, .trace(.invalidTouch(scanner.sourceText(from: start.offset, to: scanner.offset))),
+          field: "touch", at: start)
+      case .intent:
+        if scanner.readNull() { return }
+        guard scanner.peek == UInt8(ascii: "\"") else {
+          guard scanner.kindHere() != nil else { throw scanner.invalidValue() }
+          try scanner.skipValue()
+          return note(
+            &draft, .trace(.unknownIntent(scanner.sourceText(from: start.offset, to: scanner.offset))),
+            field: "intent", at: start)
+        }
+        let word = scanner.string(try scanner.readString())
+        guard let intent = Intent(name: word) else {
+          return note(&draft, .trace(.unknownIntent(word)), field: "intent", at: start)
+        }
+        draft.intent = intent
+      case .user, .session, .device:
+        if scanner.readNull() { return }
+        guard scanner.peek == UInt8(ascii: "\"") else {
+          return try wrongType(&draft, key, expected: "a string")
+        }
+        let text = scanner.string(try scanner.readString())
+        switch key {
+        case .user: draft.user = text
+        case .session: draft.session = text
+        default: draft.device = text
+        }
+      case .maxForce:
+        if scanner.readNull() { return }
+        guard let value = try readNumber(key, into: &draft) else { return }
+        guard value > 0 else {
+          return note(&draft, .trace(.invalidMaximumForce(value)), field: key.name, at: start)
+        }
+        draft.maxForce = value
+      case .timeSynthesized:
+        if scanner.readNull() { return }
+        guard let flag = try scanner.readBoolean() else {
+          return try wrongType(&draft, key, expected: "true or false")
+        }
+        draft.timeSynthesized = flag
+      case .pressAt:
+        if scanner.readNull() { return }
+        if let times = try readNumberColumn(key, into: &draft) { draft.pressAt = times }
+      case .t:
+        draft.t = try readNumberColumn(key, into: &draft)
+      case .force:
+        draft.force = try readNumberColumn(key, into: &draft)
+      case .x:
+        if scanner.readNull() { return }
+        draft.x = try readNumberColumn(key, into: &draft)
+      case .y:
+        if scanner.readNull() { return }
+        draft.y = try readNumberColumn(key, into: &draft)
+      case .radius:
+        if scanner.readNull() { return }
+        draft.radius = try readNumberColumn(key, into: &draft)
+      case .phase:
+        if scanner.readNull() { return }
+        draft.phase = try readPhaseColumn(into: &draft)
+      }
+    }
+
+    /// Reads one number value; records a problem and returns `nil` for anything else.
+    @inline(__always)
+    mutating func readNumber(_ key: JSONTraceKey, into draft: inout Draft) throws(TraceLoadError) -> Double? {
+      let start = scanner.mark
+      let c = scanner.peek
+      if DecimalParser.isDigit(c)
+        || (c == UInt8(ascii: "-") && start.offset + 1 < scanner.end
+          && DecimalParser.isDigit(scanner.base[start.offset + 1]))
+      {
+        switch try scanner.readNumber() {
+        case .value(let value):
+          return value
+        default:
+          note(
+            &draft,
+            .trace(.infinite(field: key.name, text: scanner.sourceText(from: start.offset, to: scanner.offset))),
+            field: key.name, at: start)
+          return nil
+        }
+      }
+      if let word = scanner.readNonJSONNumberWord() {
+        note(
+          &draft,
+          .invalidJSON("'\(word)' is not a JSON value; JSON has no NaN or infinity (write a finite number)"),
+          field: key.name, at: start)
+        return nil
+      }
+      guard scanner.kindHere() != nil else { throw scanner.invalidValue() }
+      try scanner.skipValue()
+      note(
+        &draft,
+        .trace(.notANumber(field: key.name, text: scanner.sourceText(from: start.offset, to: scanner.offset))),
+        field: key.name, at: start)
+      return nil
+    }
+
+    /// Reads an array of numbers (cursor on the value). A value that is not an array is
+    /// recorded as a problem and gives `nil`.
+    mutating func readNumberColumn(_ key: JSONTraceKey, into draft: inout Draft) throws(TraceLoadError)
+      -> [Double]?
+    {
+      guard scanner.peek == UInt8(ascii: "[") else {
+        try wrongType(&draft, key, expected: "an array of numbers")
+        return nil
+      }
+      scanner.offset += 1
+      var values: [Double] = []
+      values.reserveCapacity(draft.t?.count ?? capacityHint)
+      scanner.skipWhitespace()
+      if scanner.peek == UInt8(ascii: "]") {
+        scanner.offset += 1
+        return values
+      }
+      while true {
+        if let value = scanner.readPlainNumber() {
+          values.append(value)
+        } else if DecimalParser.isDigit(scanner.peek) {
+          // The common case, inlined: a non-negative number.
+          let start = scanner.mark
+          if case .value(let value) = try scanner.readNumber() {
+            values.append(value)
+          } else {
+            note(
+              &draft,
+              .trace(.infinite(field: key.name, text: scanner.sourceText(from: start.offset, to: scanner.offset))),
+              field: key.name, at: start)
+            values.append(0)
+          }
+        } else {
+          values.append(try readNumber(key, into: &draft) ?? 0)
+        }
+        // Compact arrays ("[1.5,2]") without a call per element.
+        let next = scanner.offset + 1
+        if next < scanner.end, scanner.base[scanner.offset] == UInt8(ascii: ",") {
+          let c = scanner.base[next]
+          if c > 0x20 && c != UInt8(ascii: "]") {
+            scanner.offset = next
+            continue
+          }
+        } else if scanner.peek == UInt8(ascii: "]") {
+          scanner.offset += 1
+          return values
+        }
+        scanner.skipWhitespace()
+        if try scanner.endOfMember(closing: UInt8(ascii: "]")) { return values }
+      }
+    }
+
+    /// Reads an array of phase words (cursor on the value).
+    mutating func readPhaseColumn(into draft: inout Draft) throws(TraceLoadError) -> [TouchPhase]? {
+      guard scanner.peek == UInt8(ascii: "[") else {
+        try wrongType(&draft, .phase, expected: "an array of phase words")
+        return nil
+      }
+      scanner.offset += 1
+      var values: [TouchPhase] = []
+      values.reserveCapacity(draft.t?.count ?? capacityHint)
+      scanner.skipWhitespace()
+      if scanner.peek == UInt8(ascii: "]") {
+        scanner.offset += 1
+        return values
+      }
+      while true {
+        let start = scanner.mark
+        if scanner.peek == UInt8(ascii: "\"") {
+          let token = try scanner.readString()
+          if let phase = scanner.withBytes(of: token, Self.phaseWord) {
+            values.append(phase)
+          } else {
+            note(&draft, .trace(.unknownPhase(scanner.string(token))), field: "phase", at: start)
+            values.append(.moved)
+          }
+        } else {
+          guard scanner.kindHere() != nil else { throw scanner.invalidValue() }
+          try scanner.skipValue()
+          note(
+            &draft, .trace(.unknownPhase(scanner.sourceText(from: start.offset, to: scanner.offset))),
+            field: "phase", at: start)
+          values.append(.moved)
+        }
+        let next = scanner.offset + 1
+        if next < scanner.end, scanner.base[scanner.offset] == UInt8(ascii: ","),
+          scanner.base[next] == UInt8(ascii: "\"")
+        {
+          scanner.offset = next
+          continue
+        }
+        scanner.skipWhitespace()
+        if try scanner.endOfMember(closing: UInt8(ascii: "]")) { return values }
+      }
+    }
+
+    @inline(__always)
+    static func phaseWord(_ bytes: UnsafeBufferPointer<UInt8>) -> TouchPhase? {
+      @inline(__always) func matches(_ word: StaticString) -> Bool {
+        let w = word.utf8Start
+        for k in 0..<bytes.count where bytes[k] != w[k] { return false }
+        return true
+      }
+      switch bytes.count {
+      case 5:
+        return matches("began") ? .began : matches("moved") ? .moved : matches("ended") ? .ended : nil
+      case 9: return matches("cancelled") ? .cancelled : nil
+      case 10: return matches("stationary") ? .stationary : nil
+      default: return nil
+      }
+    }
+
+    // MARK: Checks after reading
+
+    /// The rules that relate values: required keys, column lengths, the sample rules of
+    /// `SampleValidator`, radius, and `press_at` against the trace's span.
+    func check(_ draft: Draft) -> Problem? {
+      for key in [JSONTraceKey.id, .t, .force] {
+        let present: Bool
+        switch key {
+        case .id: present = draft.id != nil
+        case .t: present = draft.t != nil
+        default: present = draft.force != nil
+        }
+        if !present {
+          return Problem(
+            reason: .invalidDocument("missing required key '\(key.name)'"), field: key.name,
+            position: scanner.position(of: draft.start))
+        }
+      }
+      let t = draft.t!
+      let force = draft.force!
+      let lengths: [(JSONTraceKey, Int?)] = [
+        (.force, force.count), (.phase, draft.phase?.count), (.x, draft.x?.count),
+        (.y, draft.y?.count), (.radius, draft.radius?.count),
+      ]
+      for (key, count) in lengths {
+        guard let count, count != t.count else { continue }
+        return Problem(
+          reason: .invalidDocument(
+            "'\(key.name)' has \(count) value\(count == 1 ? "" : "s") but 't' has \(t.count)"),
+          field: key.name, position: scanner.position(of: draft.marks[key.rawValue]!))
+      }
+      guard !t.isEmpty else {
+        return Problem(
+          reason: .trace(.emptyTrace), field: "t", position: scanner.position(of: draft.marks[JSONTraceKey.t.rawValue]!))
+      }
+      var validator = SampleValidator(maxForce: draft.maxForce ?? options.maxForce)
+      let phase = draft.phase
+      let radius = draft.radius
+      for i in 0..<t.count {
+        if let problem = validator.check(t: t[i], force: force[i], phase: phase?[i]) {
+          let key: JSONTraceKey =
+            switch problem.field {
+            case "t": .t
+            case "phase": .phase
+            default: .force
+            }
+          return Problem(reason: .trace(problem), field: key.name, position: elementPosition(key, i, in: draft))
+        }
+        if let radius, radius[i] < 0 {
+          return Problem(
+            reason: .trace(.negativeRadius(radius[i])), field: "radius",
+            position: elementPosition(.radius, i, in: draft))
+        }
+      }
+      let first = t[0]
+      let last = t[t.count - 1]
+      if let problem = Trace.checkPressAt(draft.pressAt, start: first, end: last) {
+        // The element checkPressAt stopped at: the first that is out of order or out of span.
+        let times = draft.pressAt
+        let i =
+          times.indices.first { i in
+            (i > 0 && times[i] <= times[i - 1]) || times[i] < first || times[i] > last
+          } ?? 0
+        return Problem(
+          reason: .trace(problem), field: "press_at", position: elementPosition(.pressAt, i, in: draft))
+      }
+      return nil
+    }
+
+    /// The position of element `index` of the array under `key` (re-scanned from its `[`).
+    func elementPosition(_ key: JSONTraceKey, _ index: Int, in draft: Draft) -> TextPosition {
+      guard let mark = draft.marks[key.rawValue] else { return scanner.position(of: draft.start) }
+      var s = scanner
+      s.reset(to: mark)
+      s.offset += 1
+      s.skipWhitespace()
+      for _ in 0..<index {
+        do throws(TraceLoadError) {
+          try s.skipValue()
+        } catch {
+          break  // Not reached: the array was read before.
+        }
+        s.skipWhitespace()
+        s.offset += 1  // ','
+        s.skipWhitespace()
+      }
+      return s.position
+    }
+  }
 }

@@ -19,7 +19,9 @@ enum ParsedNumber: Equatable {
 ///
 /// Results are correctly rounded: numbers of at most 19 digits whose digits form an integer
 /// up to 2^53, with a power of ten within 10^±22, take Clinger's exact fast path (one IEEE
-/// multiplication or division of two exact values); everything else falls back to the standard
+/// multiplication or division of two exact values); other numbers of up to 19 digits with a
+/// power of ten within 10^±27 take the exact 128-bit path of ``exactProduct(_:exponent:)``;
+/// everything else falls back to the standard
 /// library's correctly rounded parser.
 enum DecimalParser {
   @inline(__always)
@@ -106,6 +108,9 @@ enum DecimalParser {
         }
         return .value(negative ? -result : result)
       }
+    }
+    if integerDigits + fractionDigits <= 19, let result = exactProduct(mantissa, exponent: exponent) {
+      return .value(negative ? -result : result)
     }
     // Slow path: the standard library's correctly rounded conversion.
     let text = String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)

@@ -85,7 +85,7 @@ struct DecimalParserRoundingTests {
       }
       guard case .value(let parsed) = parseStrict(text), parsed.bitPattern == expected.bitPattern else {
         failures += 1
-        if failures < 5 { Issue.record("\(text): got \(parse(text)), expected \(expected)") }
+        if failures < 5 { Issue.record("\(text): got \(parseStrict(text)), expected \(expected)") }
         continue
       }
     }

@@ -168,9 +168,9 @@ enum DecimalParser {
     return ((v & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) >> 32
   }
 
-  /// Reads a plain decimal number at the start of `start..<start+limit` when Clinger's fast
-  /// path applies (at most 19 digits forming an integer up to 2^53, power of ten within 10^±22):
-  /// the value and the number of bytes it spans. `nil` for anything else (the caller then reads
+  /// Reads a plain decimal number of at most 19 digits at the start of `start..<start+limit`
+  /// (Clinger's fast path, or the exact 128-bit path for long mantissas): the value and the
+  /// number of bytes it spans. `nil` for anything else (the caller then reads
   /// the field the general way, which also produces the right error message).
   ///
   /// Digits are read eight at a time while at least 16 bytes remain.
@@ -247,7 +247,7 @@ enum DecimalParser {
       digits += i - fractionStart
       exponent = fractionStart - i
     }
-    guard digits > 0, digits <= 19, mantissa <= 1 << 53 else { return nil }
+    guard digits > 0, digits <= 19 else { return nil }
     if i < limit, start[i] | 0x20 == UInt8(ascii: "e") {
       i += 1
       var exponentNegative = false
@@ -266,12 +266,18 @@ enum DecimalParser {
       guard i > exponentStart else { return nil }
       exponent += exponentNegative ? -value : value
     }
-    guard exponent >= -22 && exponent <= 22 else { return nil }
-    var result = Double(mantissa)
-    if exponent < 0 {
-      result /= exactPower(-exponent)
-    } else if exponent > 0 {
-      result *= exactPower(exponent)
+    var result: Double
+    if mantissa <= 1 << 53 && exponent >= -22 && exponent <= 22 {
+      result = Double(mantissa)
+      if exponent < 0 {
+        result /= exactPower(-exponent)
+      } else if exponent > 0 {
+        result *= exactPower(exponent)
+      }
+    } else if let exact = exactProduct(mantissa, exponent: exponent) {
+      result = exact  // 17–19 digits, e.g. the shortest form of 1/60
+    } else {
+      return nil
     }
     return (negative ? -result : result, i)
   }

@@ -399,7 +399,7 @@ struct JSONScanner {
     }
     let magnitude: Double
     if mantissa <= 1 << 53 && exponent >= -22 {
-      magnitude = Double(mantissa) / DecimalParser.exactPowers[-exponent]
+      magnitude = Double(mantissa) / DecimalParser.exactPower(-exponent)
     } else if let exact = DecimalParser.exactProduct(mantissa, exponent: exponent) {
       magnitude = exact
     } else {

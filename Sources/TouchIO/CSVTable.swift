@@ -22,6 +22,8 @@ public struct CSVTable: Sendable {
   /// Reads a table from bytes (quoting is undone in place).
   ///
   /// - Parameters:
+  ///   - bytes: the table's text.
+  ///   - file: the name errors use.
   ///   - hasHeader: whether the first row is a header.
   ///   - delimiter: `nil` detects it from the first row.
   /// - Throws: ``TraceLoadError`` for an unterminated quote or text after a closing quote.

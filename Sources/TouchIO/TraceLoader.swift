@@ -11,9 +11,10 @@ public enum TraceLoader {
   /// labels file of `options`, if any.
   ///
   /// In strict mode (the default) the first invalid trace throws. With
-  /// ``LoadOptions/skipInvalid`` invalid traces go to ``Dataset/skipped`` with their reason and
-  /// position, and loading continues; problems with whole files (missing, unreadable, no header,
-  /// a missing required column, malformed JSON) still throw.
+  /// ``LoadOptions/skipInvalid`` invalid traces go to the dataset's `skipped` list with their
+  /// reason and position, and loading continues; problems with whole files (missing, unreadable,
+  /// no header, a missing required column, malformed JSON in a document) still throw. In JSON
+  /// Lines a malformed line is one skipped record.
   ///
   /// A trace id (with its contact number) may appear in only one file.
   ///
@@ -50,6 +51,8 @@ public enum TraceLoader {
   /// - Parameters:
   ///   - bytes: the file's content; CSV quoting is undone in place.
   ///   - file: the name errors and origins use.
+  ///   - format: the file's format.
+  ///   - options: how to read it.
   public static func read(
     _ bytes: inout [UInt8], file: String, format: TraceFiles.Format,
     options: LoadOptions = LoadOptions()

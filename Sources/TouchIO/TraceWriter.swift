@@ -20,7 +20,9 @@ public enum TraceWriter {
   /// `max_force`, `x`, `y`, `radius`, `intent`, `press_at`, `user`, `session`, `device`,
   /// `time_synthesized`. Trace-level values repeat on every row of their trace.
   ///
-  /// - Parameter delimiter: the field delimiter (`,` by default).
+  /// - Parameters:
+  ///   - traces: the traces to write, in order.
+  ///   - delimiter: the field delimiter (`,` by default).
   public static func csv(_ traces: [Trace], delimiter: LoadOptions.Delimiter = .comma) -> [UInt8] {
     var columns: [CSVColumn] = [.trace]
     if traces.contains(where: { $0.metadata.touch != 0 }) { columns.append(.touch) }

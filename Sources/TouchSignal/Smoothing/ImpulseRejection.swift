@@ -11,13 +11,14 @@ public import TouchCore
 /// ## Implosion on flat stretches
 /// When at least `H + 1` samples of a window are equal (a force trace at rest, or a plateau of
 /// quantized force), the median absolute deviation is 0 and `S[i] = 0`. GSL then flags *every*
-/// sample that differs from the median at all, so the filter acts as a plain median filter there:
-/// the first samples of a press rising out of a resting stretch are flattened, which delays its
-/// onset. ``minimumScale`` makes this explicit: the scale never drops below it, so a deviation
-/// counts as an outlier only if it exceeds `t · minimumScale`. With `minimumScale = 0` (the
-/// default) the result is exactly GSL's; one quantization step (1/60 on an iPhone 6s) keeps
-/// genuine onsets while still removing large isolated spikes. ``Result/zeroScaleWindows`` counts
-/// the windows whose scale was 0.
+/// sample that differs from that majority at all, however little, and the filter acts as a plain
+/// median filter there: a one-step (1/60) quantization wobble on a plateau, a light touch shorter
+/// than `H + 1` samples in a resting stretch, or the last sample of a release, is replaced
+/// although it is no spike. ``minimumScale`` makes the rule explicit: the scale never drops below
+/// it, so a deviation counts as an outlier only if it exceeds `t · minimumScale`. With
+/// `minimumScale = 0` (the default) the result is exactly GSL's; one quantization step (1/60 on
+/// an iPhone 6s) keeps such small genuine changes while still removing large isolated spikes.
+/// ``Result/zeroScaleWindows`` counts the windows whose scale was 0.
 ///
 /// Ends: ``EndHandling/padValue`` (default), ``EndHandling/padZero`` or ``EndHandling/truncate``.
 ///

@@ -28,6 +28,9 @@ published definition:
 - logistic.json   scipy.optimize.curve_fit (Levenberg-Marquardt) on a seeded noisy logistic ramp,
                   and the true parameters of a noiseless one.
 - trapezoid.json  numpy.trapezoid for the force impulse.
+- algal-peaks.json  per-touch scipy.signal.find_peaks counts (prominence 0.2 x the touch's peak) of
+                  the real iPhone 6s recording in shared/realdata/algal-3dtouch, when that folder is
+                  next to the repository (only derived numbers are stored, never the recording).
 """
 
 import json
@@ -263,4 +266,23 @@ write("logistic.json", {"truth": truth, "t": floats(lt), "clean": floats(clean),
 # ---------------------------------------------------------------------------------------------
 write("trapezoid.json", {"t": floats(irregular_t), "force": floats(irregular_f),
                          "impulse": float(np.trapezoid(irregular_f, irregular_t))})
+# ---------------------------------------------------------------------------------------------
+ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+RECORDING = "shared/realdata/algal-3dtouch/data-60secondsVariedForce/04317CA4-3AD0-4776-861E-78040D8BC3E2.json"
+for parent in (os.path.dirname(ROOT), os.path.dirname(os.path.dirname(ROOT))):
+    path = os.path.join(parent, RECORDING)
+    if os.path.exists(path):
+        with open(path) as f:
+            values = np.array(json.load(f), dtype=float)
+        starts = list(np.flatnonzero(values == 0)) + [len(values)]
+        counts = []
+        for a, b in zip(starts, starts[1:]):
+            touch = values[a:b]
+            peak = touch.max()
+            counts.append(int(len(signal.find_peaks(touch, prominence=0.2 * peak)[0])) if peak > 0 else 0)
+        write("algal-peaks.json", {"minimum_prominence_fraction": 0.2, "peak_counts": counts})
+        break
+else:
+    print("shared/realdata not found: algal-peaks.json left as it is")
+
 print("wrote", sorted(os.listdir(OUT)))

@@ -132,7 +132,8 @@ public struct FeatureExtraction: Hashable, Sendable {
     }
 
     let level = self.level.resolve(peak: peak, maxForce: maxForce)
-    let prominence = minimumProminence.resolve(peak: peak, maxForce: maxForce)
+    // A trace without force has no peaks whatever the prominence.
+    let prominence = peak == 0 ? 0 : minimumProminence.resolve(peak: peak, maxForce: maxForce)
     let saturated = maxForce.map { maximum in
       let limit = maximum * (1 - 1e-9)
       return f.lazy.filter { $0 >= limit }.count

@@ -169,4 +169,10 @@ public struct ReferenceTimes: Hashable, Sendable {
   public var times: [Double]
   /// Where they came from.
   public var source: Source
+
+  /// Creates reference times.
+  public init(times: [Double], source: Source) {
+    self.times = times
+    self.source = source
+  }
 }

@@ -37,21 +37,25 @@ public enum SignalError: Error, Hashable, Sendable, CustomStringConvertible {
     }
   }
 
-  /// The message, e.g. `trace 'p3': savitzky-golay needs at least 3 samples, has 2`.
+  /// The message, e.g. `trace 'p3': Savitzky-Golay (degree 2) needs at least 3 samples, has 2`.
   public var description: String {
-    let prefix = trace.map { "trace '\($0)': " } ?? ""
+    (trace.map { "trace '\($0)': " } ?? "") + message
+  }
+
+  /// The message without the trace name, e.g. `Savitzky-Golay (degree 2) needs at least 3
+  /// samples, has 2` (what a skip record gives as its reason).
+  public var message: String {
     switch self {
     case .gsl(let error):
       var copy = error
       copy.trace = nil
-      return prefix + copy.description
+      return copy.description
     case .noSamplingInterval:
-      return prefix
-        + "no sampling interval (fewer than two distinct sample times), so a window or rate in seconds cannot be converted to samples"
+      return "no sampling interval (fewer than two distinct sample times), so a window or rate in seconds cannot be converted to samples"
     case .tooFewSamples(_, let operation, let needed, let available):
-      return prefix + "\(operation) needs at least \(needed) samples, has \(available)"
+      return "\(operation) needs at least \(needed) samples, has \(available)"
     case .noMaximumForce(_, let operation):
-      return prefix + "\(operation) needs the maximum possible force (max_force), which is unknown"
+      return "\(operation) needs the maximum possible force (max_force), which is unknown"
     }
   }
 }

@@ -52,7 +52,9 @@ public struct ForceRate: Hashable, Sendable {
 
   /// The rate of change of uniformly sampled `values`, units per second.
   ///
-  /// - Parameter interval: the sampling interval, seconds (> 0).
+  /// - Parameters:
+  ///   - values: the signal, one value per sample.
+  ///   - interval: the sampling interval, seconds (> 0).
   /// - Throws: ``SignalError`` (a GSL failure, or a signal too short for Savitzky–Golay).
   public func apply(to values: [Double], interval: Double) throws(SignalError) -> [Double] {
     precondition(interval > 0 && interval.isFinite, "interval must be positive")

@@ -59,6 +59,7 @@ public struct Spline: ~Copyable {
   /// Builds the interpolant. GSL copies the points.
   ///
   /// - Parameters:
+  ///   - method: the interpolation method.
   ///   - x: strictly increasing, finite abscissae (for traces: times, seconds).
   ///   - y: the values, one per `x`.
   /// - Precondition: `x.count == y.count`; no `x` is NaN.

@@ -63,8 +63,10 @@ public struct ExponentialMovingAverage: Hashable, Sendable {
 
   /// Averages `values`.
   ///
-  /// - Parameter times: sample times, seconds, one per value; required for
-  ///   ``Weighting/timeConstant(_:)``, ignored otherwise.
+  /// - Parameters:
+  ///   - values: the signal, one value per sample.
+  ///   - times: sample times, seconds, one per value; required for
+  ///     ``Weighting/timeConstant(_:)``, ignored otherwise.
   /// - Precondition: `times` has `values.count` elements when given.
   /// - Complexity: O(n), no allocation beyond the output.
   public func apply(to values: [Double], times: [Double]? = nil) -> [Double] {

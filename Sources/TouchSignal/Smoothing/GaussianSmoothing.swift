@@ -61,7 +61,9 @@ public struct GaussianSmoothing: Hashable, Sendable {
 
   /// Filters `values`, one output per input (empty in, empty out).
   ///
-  /// - Parameter interval: the sampling interval, seconds; required when ``window`` is in seconds.
+  /// - Parameters:
+  ///   - values: the signal, one value per sample.
+  ///   - interval: the sampling interval, seconds; required when ``window`` is in seconds.
   /// - Throws: ``GSLError`` from `gsl_filter_gaussian_alloc` or `gsl_filter_gaussian`.
   /// - Complexity: O(n·K).
   public func apply(to values: [Double], interval: Double? = nil) throws(GSLError) -> [Double] {
@@ -141,7 +143,9 @@ public struct GaussianSmoother: ~Copyable {
   ///
   /// - Parameters:
   ///   - length: window length `K` in samples, ≥ 1; an even `K` becomes `K + 1`.
-  ///   - alpha: > 0. - derivative: 0...10. - ends: ``EndHandling/padValue`` or ``EndHandling/padZero``.
+  ///   - alpha: the half window in standard deviations, > 0.
+  ///   - derivative: the derivative order, 0...10.
+  ///   - ends: ``EndHandling/padValue`` or ``EndHandling/padZero``.
   /// - Throws: ``GSLError`` when `gsl_filter_gaussian_alloc` returns NULL.
   public init(length: Int, alpha: Double = 3, derivative: Int = 0, ends: EndHandling = .padValue) throws(GSLError) {
     precondition(length >= 1, "window length must be at least 1, got \(length)")

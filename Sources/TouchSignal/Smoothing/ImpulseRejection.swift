@@ -94,7 +94,9 @@ public struct ImpulseRejection: Hashable, Sendable {
   public func length(interval: Double?) -> Int { window.length(centered: true, interval: interval) }
 
   /// Filters `values` and reports the outliers (empty in, empty out).
-  /// - Parameter interval: the sampling interval, seconds; required for a window in seconds.
+  /// - Parameters:
+  ///   - values: the signal, one value per sample.
+  ///   - interval: the sampling interval, seconds; required for a window in seconds.
   /// - Throws: ``GSLError`` from `gsl_filter_impulse_alloc` or `gsl_filter_impulse`.
   public func detect(in values: [Double], interval: Double? = nil) throws(GSLError) -> Result {
     guard !values.isEmpty else { return Result(values: [], outliers: [], zeroScaleWindows: 0) }

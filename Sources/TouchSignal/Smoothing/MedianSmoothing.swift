@@ -32,7 +32,9 @@ public struct MedianSmoothing: Hashable, Sendable {
   public func length(interval: Double?) -> Int { window.length(centered: true, interval: interval) }
 
   /// Filters `values` (empty in, empty out).
-  /// - Parameter interval: the sampling interval, seconds; required for a window in seconds.
+  /// - Parameters:
+  ///   - values: the signal, one value per sample.
+  ///   - interval: the sampling interval, seconds; required for a window in seconds.
   /// - Throws: ``GSLError`` from `gsl_filter_median_alloc` or `gsl_filter_median`.
   /// - Complexity: O(n·log K).
   public func apply(to values: [Double], interval: Double? = nil) throws(GSLError) -> [Double] {

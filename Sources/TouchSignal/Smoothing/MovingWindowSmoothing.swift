@@ -68,7 +68,9 @@ public struct MovingWindowSmoothing: Hashable, Sendable {
   }
 
   /// Filters `values` (empty in, empty out).
-  /// - Parameter interval: the sampling interval, seconds; required for a window in seconds.
+  /// - Parameters:
+  ///   - values: the signal, one value per sample.
+  ///   - interval: the sampling interval, seconds; required for a window in seconds.
   /// - Throws: ``GSLError`` from `gsl_movstat_alloc2` or the statistic.
   public func apply(to values: [Double], interval: Double? = nil) throws(GSLError) -> [Double] {
     guard !values.isEmpty else { return [] }

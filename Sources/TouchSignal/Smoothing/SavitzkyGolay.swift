@@ -76,8 +76,10 @@ public struct SavitzkyGolay: Hashable, Sendable {
 
   /// Filters `values`.
   ///
-  /// - Parameter interval: the sampling interval, seconds. Required for a window in seconds;
-  ///   when given, a derivative is per second, else per sample.
+  /// - Parameters:
+  ///   - values: the signal, one value per sample.
+  ///   - interval: the sampling interval, seconds. Required for a window in seconds;
+  ///     when given, a derivative is per second, else per sample.
   /// - Throws: ``SignalError/tooFewSamples(trace:operation:needed:available:)`` for a signal too
   ///   short to fit with polynomial ends; ``SignalError/gsl(_:)`` from `gsl_multifit_linear`.
   /// - Complexity: O(n·K) plus O(K²·order) for the weights.
@@ -245,6 +247,7 @@ public struct SavitzkyGolayFilter: Hashable, Sendable {
   /// Filters `values`: one output per input.
   ///
   /// - Parameters:
+  ///   - values: the signal, one value per sample.
   ///   - ends: ``EndHandling/polynomialFit``, ``EndHandling/padValue`` or ``EndHandling/padZero``.
   ///   - interval: the sampling interval, seconds; a derivative is divided by it (per second).
   /// - Precondition: with ``EndHandling/polynomialFit``, `values` has at least ``length`` samples.

@@ -99,7 +99,7 @@ extension Trace {
 }
 
 extension Smoothing {
-  /// Smooths every trace (see ``TouchCore/Trace/smoothed(with:)``), reusing workspaces.
+  /// Smooths every trace (see `Trace.smoothed(with:)`), reusing workspaces.
   /// - Throws: ``SignalError`` naming the first trace that failed.
   public func smoothed(_ traces: [Trace]) throws(SignalError) -> [Trace] {
     let forces = try apply(to: traces)

@@ -4,7 +4,7 @@ public import TouchCore
 ///
 /// A window of `K` samples spans `(K − 1)·Δ` seconds, where `Δ` is the sampling interval. A
 /// window given in seconds is converted per trace with the trace's median sampling interval
-/// (``TouchCore/Trace/medianInterval``): `K = round(S / Δ) + 1` (halves round away from zero),
+/// (`Trace.medianInterval`): `K = round(S / Δ) + 1` (halves round away from zero),
 /// at least 1. Centred filters need an odd `K` (they look `H = (K − 1)/2` samples back and ahead)
 /// and use `K + 1` when `K` is even, as GSL does; trailing windows use `K` as is.
 public enum SmoothingWindow: Hashable, Sendable, CustomStringConvertible {

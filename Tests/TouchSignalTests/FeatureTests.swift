@@ -99,3 +99,17 @@ struct FeatureTests {
     #expect(strict.peakCount == 1)
   }
 }
+
+@Suite("Force features with other settings")
+struct FeatureSettingsTests {
+  @Test func savitzkyGolayRateSkipsSegmentsTooShortForIt() throws {
+    // Two 5 ms pieces 0.3 s apart: the gap is kept, each piece resamples to 2 grid samples at
+    // 240 Hz, too few for a cubic.
+    let extraction = FeatureExtraction(rate: ForceRate(.savitzkyGolay(window: .samples(7), order: 3)))
+    let f = try extraction.features(of: Trace.sampled(t: [0, 0.005, 0.3, 0.305], force: [0, 1, 1, 2]))
+    #expect(f.maxRate == nil)
+    // A long linear ramp: the Savitzky-Golay rate is its slope.
+    let ramp = Trace.uniform((0..<50).map { Double($0) * 0.1 }, rate: 60)
+    #expect(isClose(try #require(try extraction.features(of: ramp).maxRate), 6, relative: 1e-9))
+  }
+}

@@ -23,8 +23,9 @@ public struct ForceFeatures: Hashable, Sendable {
   /// never was below 10 % of the peak before reaching 90 % (the rise was not recorded).
   public var riseTime: Double?
   /// The largest rate of force change, force units per second, from ``FeatureExtraction/rate``
-  /// on the trace resampled by ``FeatureExtraction/resampling``; `nil` for traces with fewer than
-  /// two distinct sample times.
+  /// on the trace resampled by ``FeatureExtraction/resampling`` (per gap-free segment); `nil` for
+  /// traces with fewer than two distinct sample times, or whose segments are all too short for the
+  /// derivative.
   public var maxRate: Double?
   /// The time of ``maxRate``, seconds on the trace's clock.
   public var maxRateTime: Double?
@@ -124,7 +125,13 @@ public struct FeatureExtraction: Hashable, Sendable {
     for segment in resampled.segments where segment.count >= 2 {
       let values = Array(resampled.trace.force[segment])
       let rates: [Double]
-      do { rates = try rate.apply(to: values, interval: 1 / resampling.rate) } catch { throw error.inTrace(trace.name) }
+      do {
+        rates = try rate.apply(to: values, interval: 1 / resampling.rate)
+      } catch .tooFewSamples {
+        continue  // a segment too short for the derivative has no rate
+      } catch {
+        throw error.inTrace(trace.name)
+      }
       for (k, r) in rates.enumerated() where maxRate.map({ r > $0 }) ?? true {
         maxRate = r
         maxRateTime = resampled.trace.t[segment.lowerBound + k]

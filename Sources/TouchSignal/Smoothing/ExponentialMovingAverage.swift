@@ -75,13 +75,13 @@ public struct ExponentialMovingAverage: Hashable, Sendable {
     output[0] = first
     var y = first
     switch weighting {
-    case .alpha, .span:
-      let a: Double
-      if case .alpha(let value) = weighting { a = value } else if case .span(let n) = weighting {
-        a = 2 / Double(n + 1)
-      } else {
-        a = 1
+    case .alpha(let a):
+      for i in values.indices.dropFirst() {
+        y += a * (values[i] - y)
+        output[i] = y
       }
+    case .span(let n):
+      let a = 2 / Double(n + 1)
       for i in values.indices.dropFirst() {
         y += a * (values[i] - y)
         output[i] = y

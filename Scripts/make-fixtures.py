@@ -48,9 +48,17 @@ OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "T
 
 def write(name, payload):
     payload = {"generator": "Scripts/make-fixtures.py", "numpy": np.__version__, "scipy": scipy.__version__, **payload}
+    # One line per top-level member and per case: compact, and still readable in a diff.
+    compact = {"separators": (",", ":")}
+    lines = []
+    for key, value in payload.items():
+        if key == "cases":
+            body = ",\n".join("  " + json.dumps(case, **compact) for case in value)
+            lines.append(f'"cases":[\n{body}\n]')
+        else:
+            lines.append(json.dumps(key) + ":" + json.dumps(value, **compact))
     with open(os.path.join(OUT, name), "w") as f:
-        json.dump(payload, f, indent=1)
-        f.write("\n")
+        f.write("{\n" + ",\n".join(lines) + "\n}\n")
 
 
 def floats(a):

@@ -50,7 +50,8 @@ let package = Package(
     .testTarget(name: "TouchCoreTests", dependencies: ["TouchCore", "TouchTestSupport"]),
     .testTarget(name: "TouchIOTests", dependencies: ["TouchIO", "TouchCore", "TouchTestSupport"]),
     .testTarget(
-      name: "TouchSignalTests", dependencies: ["TouchSignal", "TouchCore", "TouchTestSupport"]),
+      name: "TouchSignalTests", dependencies: ["TouchSignal", "TouchCore", "TouchTestSupport"],
+      resources: [.copy("Fixtures")]),
     .testTarget(
       name: "touchtraceTests",
       dependencies: ["touchtrace", "TouchCore", "TouchIO", "TouchTestSupport"]),

@@ -108,7 +108,7 @@ public struct DatasetSummary: Sendable {
   public var tracesPerUser: [Count<String>]
   /// Traces per device, devices in byte order, unlabeled last.
   public var tracesPerDevice: [Count<String>]
-  /// Traces per intent, in ``Intent`` order, unlabeled last.
+  /// Traces per intent, in `Intent` order, unlabeled last.
   public var intents: [Count<Intent>]
   /// Traces that carry `press_at` reference times.
   public var tracesWithPressAt: Int

@@ -1,0 +1,143 @@
+public import TouchCore
+public import TouchSignal
+import TouchIO
+
+/// Renders per-trace force features (`touchtrace features`) as tidy CSV or versioned JSON.
+///
+/// Units: seconds (`_s`), device force units (`force`), force units per second (`_per_s`),
+/// force units × seconds (`impulse_force_s`). Times ending in `_time_s`, `fit_midpoint_s` and
+/// `reference_first_s` are on the trace's own clock; `duration_s`, `time_to_peak_s` and
+/// `rise_time_s` are durations.
+public enum FeaturesReport {
+  /// One analyzed trace with its features.
+  public struct Row: Sendable {
+    /// The trace (metadata is reported).
+    public var trace: Trace
+    /// Its features.
+    public var features: ForceFeatures
+
+    /// Creates a row.
+    public init(trace: Trace, features: ForceFeatures) {
+      self.trace = trace
+      self.features = features
+    }
+  }
+
+  /// The CSV columns, in order.
+  public static let columns = [
+    "trace", "intent", "user", "device", "samples", "duration_s", "max_force", "peak_force",
+    "peak_force_normalized", "peak_time_s", "time_to_peak_s", "rise_time_s", "max_rate_per_s",
+    "max_rate_time_s", "impulse_force_s", "level_force", "time_above_level_s", "peak_count",
+    "saturated_samples", "quantization_step", "fit_status", "fit_iterations", "fit_base",
+    "fit_amplitude", "fit_midpoint_s", "fit_slope_per_s", "fit_rms_residual", "reference_count",
+    "reference_first_s",
+  ]
+
+  /// Tidy CSV: a header row, then one row per trace; an empty cell stands for a missing value
+  /// (pandas reads it as NaN, R as NA). Fields holding a comma, quote or line break are quoted.
+  public static func csv(_ rows: [Row]) -> [UInt8] {
+    var out: [UInt8] = Array(columns.joined(separator: ",").utf8)
+    out.append(0x0A)
+    for row in rows {
+      for (k, cell) in cells(row).enumerated() {
+        if k > 0 { out.append(UInt8(ascii: ",")) }
+        switch cell {
+        case .null: break
+        case .string(let text): appendField(text, to: &out)
+        case .int(let value): out.append(contentsOf: String(value).utf8)
+        case .number(let value): NumberText.append(value, to: &out)
+        default: preconditionFailure("CSV cells are scalars")
+        }
+      }
+      out.append(0x0A)
+    }
+    return out
+  }
+
+  /// The JSON document (format `touchtrace-features`, version 1): files, trace accounting,
+  /// skipped traces, the options used, one object per analyzed trace, warnings.
+  public static func json(
+    _ rows: [Row], dataset: Dataset, extraction: FeatureExtraction
+  ) -> JSONValue {
+    let features: [JSONValue] = rows.map { row in
+      var members = zip(columns, cells(row)).filter { !$0.0.hasPrefix("fit_") && !$0.0.hasPrefix("reference_") }
+      let f = row.features
+      members.append(("quantization", .string(f.quantization?.text)))
+      let fit = f.fit
+      members.append(
+        (
+          "fit",
+          .object([
+            ("status", .string(fit.status.key)), ("converged", .bool(fit.isConverged)),
+            ("message", .string(fit.status.description)), ("samples", .int(fit.samples)),
+            ("iterations", .int(fit.iterations)), ("base", .number(fit.parameters?.base)),
+            ("amplitude", .number(fit.parameters?.amplitude)), ("midpoint_s", .number(fit.parameters?.midpoint)),
+            ("slope_per_s", .number(fit.parameters?.slope)), ("rms_residual", .number(fit.rmsResidual)),
+          ])
+        ))
+      members.append(("reference_times_s", .array(f.referenceTimes.map { .number($0) })))
+      return .object(members)
+    }
+    return .object([
+      ("format", "touchtrace-features"), ("version", 1),
+      ("files", .array(dataset.files.map { .string($0) })),
+      ("traces", Accounting.traces(total: dataset.total, analyzed: dataset.traces.count, skipped: dataset.skipped.count)),
+      ("skipped", Accounting.skipped(dataset.skipped)),
+      ("options", options(extraction)),
+      ("features", .array(features)),
+      ("warnings", Accounting.diagnostics(dataset.diagnostics)),
+    ])
+  }
+
+  /// The options in words and numbers.
+  static func options(_ e: FeatureExtraction) -> JSONValue {
+    .object([
+      ("level", .string(e.level.description)),
+      ("minimum_prominence", .string(e.minimumProminence.description)),
+      (
+        "resampling",
+        .object([
+          ("rate_hz", .number(e.resampling.rate)), ("method", .string(e.resampling.method.rawValue)),
+          ("maximum_gap_s", .number(e.resampling.maximumGap)),
+        ])
+      ),
+      ("rate", .string(e.rate.method.description)),
+      ("fit_max_iterations", .int(e.fitting.maximumIterations)),
+      ("reference_rule", .string(e.referenceRule.description)),
+    ])
+  }
+
+  /// The cells of one row, in ``columns`` order.
+  static func cells(_ row: Row) -> [JSONValue] {
+    let m = row.trace.metadata
+    let f = row.features
+    let p = f.fit.parameters
+    return [
+      .string(m.name), .string(m.intent?.rawValue), .string(m.user), .string(m.device),
+      .int(f.samples), .number(f.duration), .number(m.maxForce), .number(f.peakForce),
+      .number(f.peakForceNormalized), .number(f.peakTime), .number(f.timeToPeak), .number(f.riseTime),
+      .number(f.maxRate), .number(f.maxRateTime), .number(f.impulse), .number(f.level),
+      .number(f.timeAboveLevel), .int(f.peakCount), .int(f.saturatedSamples),
+      .number(f.quantization?.step), .string(f.fit.status.key), .int(f.fit.iterations),
+      .number(p?.base), .number(p?.amplitude), .number(p?.midpoint), .number(p?.slope),
+      .number(f.fit.rmsResidual), .int(f.referenceTimes.count), .number(f.referenceTimes.first),
+    ]
+  }
+
+  /// Appends a CSV field, quoted (RFC 4180) when it holds a comma, quote, line break or edge
+  /// spaces, or is empty (an empty string must not read as a missing value).
+  private static func appendField(_ text: String, to out: inout [UInt8]) {
+    let bytes = Array(text.utf8)
+    let quote = UInt8(ascii: "\"")
+    let needsQuotes =
+      bytes.isEmpty || bytes.first == 0x20 || bytes.last == 0x20
+      || bytes.contains { $0 == UInt8(ascii: ",") || $0 == quote || $0 == 0x0A || $0 == 0x0D }
+    guard needsQuotes else { return out.append(contentsOf: bytes) }
+    out.append(quote)
+    for byte in bytes {
+      if byte == quote { out.append(quote) }
+      out.append(byte)
+    }
+    out.append(quote)
+  }
+}

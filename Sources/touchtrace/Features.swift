@@ -1,0 +1,85 @@
+import ArgumentParser
+import TouchCore
+import TouchIO
+import TouchReports
+import TouchSignal
+
+extension TouchTraceCommand {
+  /// `touchtrace features`: one row of force-curve features per trace.
+  struct Features: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Compute force-curve features per trace: peak, rise, rate, impulse, peaks, saturation, logistic onset, reference time.",
+      discussion: """
+        CSV output is tidy: a header and one row per trace, empty cells for missing values \
+        (pandas and R read it without options). JSON output (format touchtrace-features, \
+        version 1) adds the trace accounting (total = analyzed + skipped), the skipped traces \
+        and the options used. Units: seconds, device force units, force units per second. \
+        A logistic fit that does not converge is reported by its status, with empty parameters.
+        """)
+
+    @OptionGroup var input: InputOptions
+
+    @Option(help: "Output format.")
+    var format: Format = .csv
+
+    @Option(help: ArgumentHelp("Output file (default: standard output).", valueName: "file"))
+    var output: String?
+
+    @Option(help: ArgumentHelp("Level for time_above_level_s as a fraction of each trace's peak (default 0.5).", valueName: "fraction"))
+    var level: Double?
+
+    @Option(help: ArgumentHelp("Level as a fraction of max_force instead (empty for traces without one).", valueName: "fraction"))
+    var levelNormalized: Double?
+
+    @Option(help: ArgumentHelp("Level in force units instead.", valueName: "force"))
+    var levelForce: Double?
+
+    @Option(help: ArgumentHelp("Minimum peak prominence for peak_count, as a fraction of each trace's peak.", valueName: "fraction"))
+    var minProminence: Double = 0.2
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+      case csv, json
+    }
+
+    func validate() throws {
+      let levels = [level, levelNormalized, levelForce].compactMap { $0 }
+      if levels.count > 1 { throw ValidationError("give at most one of --level, --level-normalized, --level-force") }
+      if let value = levels.first, !(value >= 0) || !value.isFinite {
+        throw ValidationError("the level must be a non-negative number, got \(value)")
+      }
+      if !(minProminence >= 0) || !minProminence.isFinite {
+        throw ValidationError("--min-prominence must be a non-negative number, got \(minProminence)")
+      }
+    }
+
+    /// The feature settings the options describe.
+    var extraction: FeatureExtraction {
+      let level: ForceLevel =
+        if let levelNormalized { .normalized(levelNormalized) } else if let levelForce { .force(levelForce) } else {
+          .fractionOfPeak(self.level ?? 0.5)
+        }
+      return FeatureExtraction(level: level, minimumProminence: .fractionOfPeak(minProminence))
+    }
+
+    func run() throws {
+      try Console.run {
+        var dataset = try input.load()
+        let extraction = self.extraction
+        let features = try PerTrace.map(&dataset, skipInvalid: input.skipInvalid) { trace throws(SignalError) in
+          try extraction.features(of: trace)
+        }
+        let rows = zip(dataset.traces, features).map { FeaturesReport.Row(trace: $0, features: $1) }
+        let bytes =
+          switch format {
+          case .csv: FeaturesReport.csv(rows)
+          case .json: FeaturesReport.json(rows, dataset: dataset, extraction: extraction).encoded()
+          }
+        try Console.emit(bytes, to: output)
+        if format == .csv {
+          Console.error(
+            "touchtrace features: \(dataset.total) traces: \(dataset.traces.count) analyzed, \(dataset.skipped.count) skipped")
+        }
+      }
+    }
+  }
+}

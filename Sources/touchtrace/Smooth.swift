@@ -1,0 +1,195 @@
+import ArgumentParser
+import TouchCore
+import TouchIO
+import TouchSignal
+
+extension TouchTraceCommand {
+  /// `touchtrace smooth`: writes the traces with smoothed force.
+  struct Smooth: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Smooth the force of every trace and write the traces in the same format.",
+      discussion: """
+        All other columns and all metadata are kept. The smoothed force is clamped to \
+        [0, max_force] ([0, ∞) when the maximum is unknown), so the output is valid trace data. \
+        The output format follows the --output file's extension (.csv, .json, .jsonl). \
+        Windows in seconds become K = round(S / median interval) + 1 samples per trace, odd for \
+        centred filters. Methods: gaussian (centred, GSL), median, rmedian (recursive median), \
+        impulse (Hampel), movmean and movmedian (centred, or trailing with --causal), savgol \
+        (Savitzky-Golay), ema (exponential moving average, causal). Every input trace is \
+        accounted for on standard error: total = smoothed + skipped.
+        """)
+
+    @OptionGroup var input: InputOptions
+
+    @Option(help: "Smoothing method.")
+    var method: Method
+
+    @Option(help: ArgumentHelp("Window length in samples.", valueName: "n"))
+    var window: Int?
+
+    @Option(help: ArgumentHelp("Window length in seconds (converted with each trace's median sampling interval).", valueName: "s"))
+    var windowSeconds: Double?
+
+    @Option(help: ArgumentHelp("gaussian: standard deviations in the half window (default 3). ema: weight of each new sample, 0 < a ≤ 1, instead of a window.", valueName: "a"))
+    var alpha: Double?
+
+    @Option(help: ArgumentHelp("savgol: polynomial order (default 2).", valueName: "p"))
+    var order: Int?
+
+    @Option(help: ArgumentHelp("impulse: outlier threshold in scale units (default 3).", valueName: "t"))
+    var threshold: Double?
+
+    @Option(help: "impulse: robust scale estimate (default mad).")
+    var scale: ImpulseRejection.Scale?
+
+    @Option(help: ArgumentHelp("impulse: smallest scale used, force units (default 0 = GSL's rule; e.g. 0.0166667 = 1/60 keeps quantization steps on flat stretches).", valueName: "force"))
+    var minScale: Double?
+
+    @Option(help: ArgumentHelp("End handling: pad-value, pad-zero, truncate, polynomial-fit (default pad-value; savgol polynomial-fit).", valueName: "rule"))
+    var ends: EndHandling?
+
+    @Flag(help: "Use a trailing (causal) window: what a live recognizer could compute. movmean, movmedian (and ema, which always is).")
+    var causal = false
+
+    @Option(help: ArgumentHelp("Output file; its extension chooses the format.", valueName: "file"))
+    var output: String
+
+    enum Method: String, ExpressibleByArgument, CaseIterable {
+      case gaussian, median, rmedian, impulse, movmean, movmedian, savgol, ema
+    }
+
+    func validate() throws {
+      if window != nil && windowSeconds != nil {
+        throw ValidationError("give either --window or --window-seconds, not both")
+      }
+      if let window, window < 1 { throw ValidationError("--window must be at least 1 sample, got \(window)") }
+      if let windowSeconds, !(windowSeconds > 0) || !windowSeconds.isFinite {
+        throw ValidationError("--window-seconds must be a positive number, got \(windowSeconds)")
+      }
+      let hasWindow = window != nil || windowSeconds != nil
+      switch method {
+      case .ema:
+        if let alpha {
+          if hasWindow { throw ValidationError("ema takes either --alpha or a window, not both") }
+          if !(alpha > 0 && alpha <= 1) { throw ValidationError("ema --alpha must be in (0, 1], got \(alpha)") }
+        } else if !hasWindow {
+          throw ValidationError("ema needs --window, --window-seconds or --alpha")
+        }
+        if ends != nil { throw ValidationError("ema has no end handling: it starts at the first sample and never looks ahead") }
+      default:
+        if !hasWindow { throw ValidationError("--method \(method.rawValue) needs --window or --window-seconds") }
+        if let alpha, method == .gaussian, !(alpha > 0 && alpha.isFinite) {
+          throw ValidationError("--alpha must be positive, got \(alpha)")
+        }
+      }
+      let allowed: [(Method, String, Bool)] = [
+        (.gaussian, "--alpha", alpha != nil && method != .ema), (.savgol, "--order", order != nil),
+        (.impulse, "--threshold", threshold != nil), (.impulse, "--scale", scale != nil),
+        (.impulse, "--min-scale", minScale != nil),
+      ]
+      for (owner, flag, given) in allowed where given && owner != method {
+        throw ValidationError("\(flag) applies to --method \(owner.rawValue), not \(method.rawValue)")
+      }
+      if let order, order < 0 { throw ValidationError("--order must be ≥ 0, got \(order)") }
+      if let order, method == .savgol, let window, (window | 1) <= order {
+        throw ValidationError("a savgol window of \(window | 1) samples cannot fit a polynomial of order \(order)")
+      }
+      if let threshold, !(threshold >= 0) { throw ValidationError("--threshold must be ≥ 0, got \(threshold)") }
+      if let minScale, !(minScale >= 0) { throw ValidationError("--min-scale must be ≥ 0, got \(minScale)") }
+      if causal && ![.movmean, .movmedian, .ema].contains(method) {
+        throw ValidationError("--method \(method.rawValue) uses a centred window and cannot be causal; use movmean, movmedian or ema")
+      }
+      if let ends {
+        let supported = supportedEnds
+        if !supported.contains(ends) {
+          throw ValidationError("--method \(method.rawValue) supports --ends \(supported.map(\.rawValue).joined(separator: ", ")), not \(ends)")
+        }
+      }
+    }
+
+    private var supportedEnds: [EndHandling] {
+      switch method {
+      case .gaussian: GaussianSmoothing.supportedEnds
+      case .median: MedianSmoothing.supportedEnds
+      case .rmedian: RecursiveMedianSmoothing.supportedEnds
+      case .impulse: ImpulseRejection.supportedEnds
+      case .movmean, .movmedian: MovingWindowSmoothing.supportedEnds
+      case .savgol: SavitzkyGolay.supportedEnds
+      case .ema: []
+      }
+    }
+
+    /// The smoothing the options describe (after `validate()`).
+    var smoothing: Smoothing {
+      let window: SmoothingWindow = self.window.map { .samples($0) } ?? .seconds(windowSeconds ?? 1)
+      let ends = self.ends ?? .padValue
+      switch method {
+      case .gaussian: return .gaussian(GaussianSmoothing(window: window, alpha: alpha ?? 3, ends: ends))
+      case .median: return .median(MedianSmoothing(window: window, ends: ends))
+      case .rmedian: return .recursiveMedian(RecursiveMedianSmoothing(window: window, ends: ends))
+      case .impulse:
+        return .impulse(
+          ImpulseRejection(
+            window: window, threshold: threshold ?? 3, scale: scale ?? .mad, minimumScale: minScale ?? 0, ends: ends))
+      case .movmean, .movmedian:
+        return .moving(
+          MovingWindowSmoothing(
+            method == .movmean ? .mean : .median, window: window, alignment: causal ? .trailing : .centered, ends: ends))
+      case .savgol:
+        return .savitzkyGolay(SavitzkyGolay(window: window, order: order ?? 2, ends: self.ends ?? .polynomialFit))
+      case .ema:
+        if let alpha { return .exponential(ExponentialMovingAverage(.alpha(alpha))) }
+        return .exponential(ExponentialMovingAverage(window: window))
+      }
+    }
+
+    func run() throws {
+      try Console.run {
+        var dataset = try input.load()
+        let smoothing = self.smoothing
+        let total = dataset.total
+        let smoothed = try PerTrace.map(&dataset, skipInvalid: input.skipInvalid) { trace throws(SignalError) in
+          try trace.smoothed(with: smoothing)
+        }
+        try Console.emit(TraceWriter.encode(smoothed, as: TraceFiles.Format(path: output)), to: output)
+        Console.error(
+          "touchtrace smooth: \(total) traces: \(smoothed.count) smoothed, \(dataset.skipped.count) skipped; wrote \(output)")
+      }
+    }
+  }
+}
+
+extension ImpulseRejection.Scale: ExpressibleByArgument {}
+extension EndHandling: ExpressibleByArgument {}
+
+/// Runs a per-trace analysis with the foundation's accounting: in strict mode the first trace it
+/// cannot handle stops the command (`path:line:col: error: …`, exit 65); with --skip-invalid such
+/// traces move to the dataset's skipped list with the reason and are reported on standard error.
+enum PerTrace {
+  static func map<T>(
+    _ dataset: inout Dataset, skipInvalid: Bool, _ body: (Trace) throws(SignalError) -> T
+  ) throws -> [T] {
+    var results: [T] = []
+    var reasons: [String?] = []
+    results.reserveCapacity(dataset.traces.count)
+    for (trace, origin) in zip(dataset.traces, dataset.origins) {
+      do {
+        results.append(try body(trace))
+        reasons.append(nil)
+      } catch {
+        guard skipInvalid else {
+          throw DataError(description: Diagnostic(.error, error.description, file: origin.file, position: origin.position).description)
+        }
+        reasons.append(error.message)
+      }
+    }
+    var index = 0
+    let skippedBefore = dataset.skipped.count
+    dataset.skipTraces { _ in
+      defer { index += 1 }
+      return reasons[index]
+    }
+    for skip in dataset.skipped.dropFirst(skippedBefore) { Console.error(skip.description) }
+    return results
+  }
+}

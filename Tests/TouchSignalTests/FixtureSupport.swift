@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+import TouchSignal
+
+/// Reference outputs written by `Scripts/make-fixtures.py` (NumPy/SciPy), bundled as resources.
+enum Fixture {
+  /// Decodes `Fixtures/<name>`.
+  static func load<T: Decodable>(_ name: String, as type: T.Type = T.self) throws -> T {
+    let url = try #require(
+      Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures"),
+      "fixture \(name) is missing; run Scripts/make-fixtures.py")
+    return try JSONDecoder().decode(T.self, from: Data(contentsOf: url))
+  }
+
+  /// A fixture made of cases.
+  struct Cases<Case: Decodable>: Decodable {
+    var cases: [Case]
+  }
+}
+
+extension EndHandling {
+  /// The end rule named in a fixture.
+  init(fixture name: String) {
+    self.init(rawValue: name)!
+  }
+}
+
+/// Expects `actual` to equal `expected` element by element within `relative` (relative to
+/// `max(|expected|, 1)`), naming the first index that differs.
+func expectAllClose(
+  _ actual: [Double], _ expected: [Double], relative: Double = 1e-9, _ context: String,
+  sourceLocation: SourceLocation = #_sourceLocation
+) {
+  #expect(actual.count == expected.count, "\(context): \(actual.count) values, expected \(expected.count)", sourceLocation: sourceLocation)
+  guard actual.count == expected.count else { return }
+  for i in actual.indices where abs(actual[i] - expected[i]) > relative * max(abs(expected[i]), 1) {
+    Issue.record("\(context): index \(i) is \(actual[i]), expected \(expected[i])", sourceLocation: sourceLocation)
+    return
+  }
+}

@@ -17,5 +17,9 @@ run: build
 test: setup
 	$(SWIFT) test
 
+# Every module's DocC catalog, with warnings (broken links, undocumented parameters) as errors.
+docs: setup
+	Scripts/check-docs.sh
+
 clean:
 	rm -rf .build out

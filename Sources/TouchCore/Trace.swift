@@ -26,7 +26,13 @@ public struct Trace: Hashable, Sendable {
   /// Creates a trace from its columns.
   ///
   /// - Parameters:
+  ///   - metadata: identity, labels and provenance.
+  ///   - t: sample times, seconds.
+  ///   - force: force per sample, device units.
   ///   - phase: per-sample phases; `nil` gives ``TouchPhase/defaultSequence(count:)``.
+  ///   - x: horizontal positions, points, or `nil`.
+  ///   - y: vertical positions, points, or `nil`.
+  ///   - radius: touch radii, points, or `nil`.
   /// - Precondition: every column has `t.count` elements. Passing columns of different lengths
   ///   is a programmer error and traps.
   public init(

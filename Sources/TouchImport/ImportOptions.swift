@@ -48,12 +48,12 @@ public struct TabletColumns: Hashable, Sendable, CustomStringConvertible {
     /// A field to ignore.
     case skip = "-"
 
-    /// Seconds per unit of a time field.
-    var secondsPerUnit: Double? {
+    /// Units per second of a time field.
+    var unitsPerSecond: Double? {
       switch self {
       case .t: 1
-      case .tMilliseconds: 1e-3
-      case .tMicroseconds: 1e-6
+      case .tMilliseconds: 1e3
+      case .tMicroseconds: 1e6
       default: nil
       }
     }
@@ -90,7 +90,7 @@ public struct TabletColumns: Hashable, Sendable, CustomStringConvertible {
 
   private static func problem(_ roles: [Role]) -> String? {
     func count(_ role: Role) -> Int { roles.filter { $0 == role }.count }
-    let times = roles.filter { $0.secondsPerUnit != nil }.count
+    let times = roles.filter { $0.unitsPerSecond != nil }.count
     if count(.force) != 1 { return "the columns need exactly one 'force' field" }
     if times != 1 { return "the columns need exactly one time field (t, t_ms or t_us)" }
     for role in [Role.x, .y, .group] where count(role) > 1 { return "'\(role.rawValue)' appears more than once" }

@@ -49,16 +49,16 @@ public enum TraceImporter {
       var part = try read(bytes, file: path, from: format, options: options, description: description)
       let id = traceID(forFile: path)
       if let first = firstFile[id] {
-        let error = { (k: Int) in
+        let errors = part.traces.indices.map { k in
           TraceLoadError(
             .duplicateTrace(part.traces[k].name, firstFile: first), file: path, position: part.origins[k].position,
             trace: part.traces[k].name)
         }
-        guard options.skipInvalid || part.traces.isEmpty else { throw error(0) }
+        if let error = errors.first, !options.skipInvalid { throw error }
         var k = -1
         part.skipTraces { _ in
           k += 1
-          return error(k).message
+          return errors[k].message
         }
       } else {
         firstFile[id] = path

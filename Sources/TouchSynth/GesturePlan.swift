@@ -176,7 +176,7 @@ public struct GesturePlan: Hashable, Sendable {
       let peek = rng.uniform(1.6, 2.6)
       builder.ramp(to: peek, over: rng.uniform(0.12, 0.3), isPress: true)
       builder.hold(rng.uniform(0.15, 0.4))
-      builder.ramp(to: peek + rng.uniform(1.5, 3.0), over: rng.uniform(0.1, 0.25), isPress: true)
+      builder.ramp(to: rng.uniform(4.2, 6.5), over: rng.uniform(0.1, 0.25), isPress: true)
       builder.hold(rng.uniform(0.1, 0.3))
       builder.release(over: rng.uniform(0.06, 0.16), residual: rng.uniform(0.02, 0.1))
     case .hold:

@@ -120,9 +120,9 @@ public struct Synthesizer: Sendable {
     /// Correlation time of the slow force drift, seconds.
     static let driftTime = 0.3
     /// Position random walk, points per √second, before the user's drift gain.
-    static let walk = 1.5
+    static let walk = 1.0
     /// Contact-point shift with force (finger roll and flattening), points per newton.
-    static let roll = 0.6
+    static let roll = 0.5
     /// Position tremor amplitude, points, before the user's gain.
     static let positionTremor = 0.08
     /// Distance kept from the edges of the surface, points.

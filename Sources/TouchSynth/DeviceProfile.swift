@@ -33,8 +33,8 @@ public enum Delivery: String, Hashable, Sendable {
 
 /// A simulated input device: how it measures force, how often, with what resolution and noise.
 ///
-/// Every number is documented with its source in `Sources/TouchSynth/README.md` ("Device
-/// profiles"); numbers marked there as modelling choices are ours, not measurements.
+/// Every number is documented with its source in <doc:SynthesisModel> ("Devices"); numbers
+/// marked there as modelling choices are ours, not measurements.
 public struct DeviceProfile: Hashable, Sendable, CustomStringConvertible {
   /// The name used on the command line and in the `device` column (`iphone6s`, …).
   public var name: String

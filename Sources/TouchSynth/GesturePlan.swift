@@ -151,8 +151,8 @@ public struct GesturePlan: Hashable, Sendable {
   /// Draws a plan for `kind` as `user` would perform it.
   ///
   /// Ranges (uniform; forces in newtons before the user's force scale, ramp/release/movement
-  /// times in seconds before division by the user's speed) are listed in the README
-  /// ("Gesture model").
+  /// times in seconds before division by the user's speed) are listed in <doc:SynthesisModel>
+  /// ("Gestures").
   public static func make(_ kind: GestureKind, user: SynthUser, rng: inout SynthRandom) -> GesturePlan {
     var builder = Builder(user: user)
     switch kind {

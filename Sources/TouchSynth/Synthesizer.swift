@@ -21,7 +21,7 @@ public struct SynthesizedTrace: Hashable, Sendable {
 /// simulate sensor frames at the profile's rate with jitter; at each frame add physiological
 /// tremor (8–12 Hz), slow force drift, contact-position drift and finger roll, convert newtons
 /// to device units (``ForceResponse``), add sensor noise, quantize and clamp to the maximum, and
-/// deliver the frame the way the platform does (``Delivery``). See `Sources/TouchSynth/README.md`.
+/// deliver the frame the way the platform does (``Delivery``). See <doc:SynthesisModel>.
 ///
 /// Deterministic: the same profile, seed, users, mix and count give the same traces, bit for
 /// bit, on every platform (all randomness comes from ``SynthRandom`` and all functions from
@@ -111,7 +111,7 @@ public struct Synthesizer: Sendable {
     var offset = 0.0
   }
 
-  /// Tremor, drift and roll constants (see the README, "Gesture model").
+  /// Tremor, drift and roll constants (see <doc:SynthesisModel>, "People").
   private enum Model {
     /// Tremor amplitude relative to the force, before the user's gain.
     static let tremorRelative = 0.02

@@ -89,8 +89,8 @@ struct EvdevDevice {
 
 /// Turns a recording's events into one trace per contact.
 ///
-/// Which events make a contact depends on where the pressure comes from (see the README of
-/// TouchImport, "Contacts in evdev recordings"):
+/// Which events make a contact depends on where the pressure comes from (see the
+/// ImportingRecordings article, "Contacts in evdev recordings"):
 /// - per-contact `ABS_MT_PRESSURE` with slots (protocol B): a contact is a slot's tracking id from
 ///   ≥ 0 to −1 (or to another id); values are carried forward per slot;
 /// - per-contact `ABS_MT_PRESSURE` with `SYN_MT_REPORT` (protocol A): a contact is a tracking id

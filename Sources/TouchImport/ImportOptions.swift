@@ -13,6 +13,7 @@ public enum ImportFormat: String, Hashable, Sendable, CaseIterable, CustomString
   /// A JSON array of W3C PointerEvent records.
   case pointerEvents = "pointer-events"
 
+  /// The name used by `--from`: `evemu`, `force-values`, …
   public var description: String { rawValue }
 
   /// File name endings picked up when a directory is given for this format.
@@ -106,6 +107,7 @@ public struct TabletColumns: Hashable, Sendable, CustomStringConvertible {
 public struct TabletColumnsError: Error, Hashable, Sendable, CustomStringConvertible {
   /// What is wrong.
   public var message: String
+  /// The message.
   public var description: String { message }
 }
 

@@ -29,6 +29,7 @@ public enum GestureKind: String, Hashable, Sendable, CaseIterable, CustomStringC
     }
   }
 
+  /// The name: `tap`, `hard-tap`, …
   public var description: String { rawValue }
 
   /// Reads a gesture name (`tap`, `hard-tap`, `press`, `pop`, `hold`, `drag`, `none`;

@@ -82,6 +82,7 @@ public struct IntentMixError: Error, Hashable, Sendable, CustomStringConvertible
   /// What is wrong with it.
   public var problem: String
 
+  /// `invalid mix entry 'ENTRY': PROBLEM`.
   public var description: String { "invalid mix entry '\(entry)': \(problem)" }
 }
 

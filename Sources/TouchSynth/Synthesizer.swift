@@ -82,6 +82,8 @@ public struct Synthesizer: Sendable {
   /// The trace's randomness comes from its own stream of the seed, so it does not depend on the
   /// other traces. A plan whose contact the device would not detect (a graze too light for a
   /// contact-size sensor) is redrawn from the same stream.
+  /// - Precondition: `user` is a valid index into ``users``, and the profile detects some draws
+  ///   of `kind` (a custom profile whose detection level no gesture reaches traps after 200 draws).
   public func synthesize(index: Int, kind: GestureKind, user: Int) -> SynthesizedTrace {
     let person = users[user]
     var rng = SynthRandom(seed: seed, stream: stableHash(profile.name) &+ UInt64(index))

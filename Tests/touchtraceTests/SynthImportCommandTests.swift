@@ -38,7 +38,7 @@ private func exitCode(_ run: () throws -> Void) -> Int32 {
     let a = temporaryPath("a.csv")
     let b = temporaryPath("b.csv")
     for path in [a, b] {
-      var command = try TouchTraceCommand.Synth.parse([
+      let command = try TouchTraceCommand.Synth.parse([
         "--profile", "iphone6s", "--count", "21", "--users", "3", "--seed", "4", "--mix", "tap=1,press=1,pop=1",
         "--output", path,
       ])
@@ -63,7 +63,7 @@ private func exitCode(_ run: () throws -> Void) -> Int32 {
   ])
   func usageErrors(_ arguments: [String]) {
     #expect(throws: (any Error).self) {
-      var command = try TouchTraceCommand.Synth.parse(arguments)
+      let command = try TouchTraceCommand.Synth.parse(arguments)
       try command.validate()
     }
   }
@@ -127,7 +127,7 @@ private func exitCode(_ run: () throws -> Void) -> Int32 {
   ])
   func usageErrors(_ arguments: [String]) {
     #expect(throws: (any Error).self) {
-      var command = try TouchTraceCommand.Import.parse(arguments)
+      let command = try TouchTraceCommand.Import.parse(arguments)
       try command.validate()
     }
   }

@@ -116,7 +116,6 @@ struct EvdevDecoder {
   private let yScale: (offset: Int64, scale: Double)
 
   /// Decodes `items` of `file`.
-  /// - Parameter filePosition: where file-level errors (no pressure at all) point.
   static func decode(
     _ items: [EvdevItem], device: EvdevDevice, collector: ContactCollector
   ) throws(TraceLoadError) -> Dataset {

@@ -37,7 +37,9 @@ struct TabletLogReader {
     var previousTime = 0.0
 
     for line in lines {
-      guard let first = text.words(of: line).first, text.bytes[first.start] != UInt8(ascii: "#") else { continue }
+      var first = line.start
+      while first < line.end, text.bytes[first] == 0x20 || text.bytes[first] == 0x09 { first += 1 }
+      guard first < line.end, text.bytes[first] != UInt8(ascii: "#") else { continue }
       if delimiter == nil { delimiter = Self.detectDelimiter(text, line) }
       let fields = text.fields(of: line, delimiter: delimiter!)
       do throws(TraceLoadError) {
@@ -52,6 +54,7 @@ struct TabletLogReader {
           guard field.count > 0 else {
             throw TraceLoadError(.trace(.emptyField(name)), file: file, position: text.position(of: field, on: line))
           }
+          if let whole = text.integer(field), abs(whole) < 1 << 53 { return Double(whole) }
           guard let number = text.number(field) else {
             throw TraceLoadError(
               .trace(.notANumber(field: name, text: text.string(field))), file: file,

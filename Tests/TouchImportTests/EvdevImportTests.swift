@@ -190,6 +190,37 @@ private func replacingLine(_ number: Int, of text: String, with line: String) ->
     #expect(dataset.diagnostics.first?.severity == .warning)
   }
 
+  /// Protocol A without tracking ids: the n-th report of a frame continues the n-th contact.
+  @Test func anonymousProtocolA() throws {
+    let text = """
+      A: 35 0 1000 0 0
+      A: 3a 0 255 0 0
+      E: 0.000000 0003 003a 10
+      E: 0.000000 0003 0035 1
+      E: 0.000000 0000 0002 0
+      E: 0.000000 0003 003a 20
+      E: 0.000000 0003 0035 2
+      E: 0.000000 0000 0002 0
+      E: 0.000000 0000 0000 0
+      E: 0.010000 0003 003a 11
+      E: 0.010000 0003 0035 1
+      E: 0.010000 0000 0002 0
+      E: 0.010000 0000 0000 0
+      E: 0.020000 0000 0002 0
+      E: 0.020000 0000 0000 0
+
+      """
+    let dataset = try importText(text, as: .evemu)
+    #expect(dataset.traces.count == 2)
+    #expect(dataset.traces[0].t == [0, 0.01, 0.02])
+    #expect(dataset.traces[0].force == [10, 11, 11])
+    #expect(dataset.traces[1].t == [0, 0.01])
+    #expect(dataset.traces[1].force == [20, 20])
+    #expect(dataset.traces[1].phase == [.began, .ended])
+    // Only an x axis was recorded: no positions.
+    #expect(dataset.traces[0].x == nil)
+  }
+
   @Test func contactStillDownAtTheEnd() throws {
     let text = penRecording.split(separator: "\n").prefix(14).joined(separator: "\n") + "\n"
     let dataset = try importText(text, as: .evemu)

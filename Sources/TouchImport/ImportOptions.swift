@@ -121,7 +121,7 @@ public struct ImportOptions: Hashable, Sendable {
   public var maxForce: Double?
   /// An evemu device description (`evemu-describe` output) for recordings without an embedded
   /// header.
-  public var description: String?
+  public var deviceDescription: String?
   /// Seconds between successive values of a force array (required for ``ImportFormat/forceValues``).
   public var interval: Double?
   /// The field layout of tablet logs.
@@ -142,14 +142,14 @@ public struct ImportOptions: Hashable, Sendable {
 
   /// Creates options; the defaults read strictly with the UCI tablet layout and a 30 ms gap.
   public init(
-    skipInvalid: Bool = false, maxForce: Double? = nil, description: String? = nil,
+    skipInvalid: Bool = false, maxForce: Double? = nil, deviceDescription: String? = nil,
     interval: Double? = nil, columns: TabletColumns = .uciSpiral,
     delimiter: LoadOptions.Delimiter? = nil, maxGap: Double = 0.03, positionScale: Double? = nil,
     device: String? = nil, user: String? = nil
   ) {
     self.skipInvalid = skipInvalid
     self.maxForce = maxForce
-    self.description = description
+    self.deviceDescription = deviceDescription
     self.interval = interval
     self.columns = columns
     self.delimiter = delimiter

@@ -41,7 +41,7 @@ public enum TraceImporter {
     throws(TraceLoadError) -> Dataset
   {
     precondition(options.problem(for: format) == nil, options.problem(for: format) ?? "")
-    let description = try options.description.map { path throws(TraceLoadError) in try readDescription(path, options: options) }
+    let description = try options.deviceDescription.map { path throws(TraceLoadError) in try readDescription(path, options: options) }
     var dataset = Dataset()
     var firstFile: [String: String] = [:]
     for path in paths {
@@ -69,12 +69,12 @@ public enum TraceImporter {
   }
 
   /// Imports the bytes of one file named `file`. For ``ImportFormat/evemu`` recordings without
-  /// an embedded description, ``ImportOptions/description`` is read.
+  /// an embedded description, ``ImportOptions/deviceDescription`` is read.
   public static func read(_ bytes: [UInt8], file: String, from format: ImportFormat, options: ImportOptions = ImportOptions())
     throws(TraceLoadError) -> Dataset
   {
     precondition(options.problem(for: format) == nil, options.problem(for: format) ?? "")
-    let description = try options.description.map { path throws(TraceLoadError) in try readDescription(path, options: options) }
+    let description = try options.deviceDescription.map { path throws(TraceLoadError) in try readDescription(path, options: options) }
     return try read(bytes, file: file, from: format, options: options, description: description)
   }
 

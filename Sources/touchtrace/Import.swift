@@ -94,7 +94,7 @@ extension TouchTraceCommand {
         case nil: nil
         }
       return ImportOptions(
-        skipInvalid: skipInvalid, maxForce: maxForce, description: description, interval: interval,
+        skipInvalid: skipInvalid, maxForce: maxForce, deviceDescription: description, interval: interval,
         columns: layout, delimiter: separator, maxGap: maxGap, positionScale: positionScale, device: device,
         user: user)
     }

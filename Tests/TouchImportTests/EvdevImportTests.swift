@@ -136,7 +136,7 @@ private func replacingLine(_ number: Int, of text: String, with line: String) ->
     let events = penRecording.split(separator: "\n").dropFirst(5).joined(separator: "\n") + "\n"
     let path = "/tmp/touchtrace-import-test-\(getpid()).desc"
     try TraceFiles.write(Array(description.utf8), to: path)
-    let dataset = try importText(events, as: .evemu, options: ImportOptions(description: path))
+    let dataset = try importText(events, as: .evemu, options: ImportOptions(deviceDescription: path))
     #expect(dataset.traces.first?.metadata.maxForce == 100)
     #expect(dataset.traces.first?.metadata.device == "Test Pen")
     let bare = try importText(events, as: .evemu)

@@ -152,7 +152,7 @@ private func expectWellFormed(_ dataset: Dataset, file: String, sourceLocation: 
 struct EvemuRealDataTests {
   @Test(arguments: evemuCases)
   func reproducesSourceCounts(_ c: EvemuCase) throws {
-    let options = ImportOptions(description: c.description.map { SharedData.realData("evemu-devices/" + $0) })
+    let options = ImportOptions(deviceDescription: c.description.map { SharedData.realData("evemu-devices/" + $0) })
     let file = SharedData.realData("evemu-devices/" + c.file)
     let dataset = try TraceImporter.load([file], from: .evemu, options: options)
     expectWellFormed(dataset, file: file)
@@ -181,7 +181,7 @@ struct EvemuRealDataTests {
     // Intuos4 ABS_X: 0…44704 at 200 units/mm (the .desc's A: 00 line) = 223.5 mm wide; the
     // contact's first frame (line 144–150, read by hand) has ABS_X 19466 and ABS_PRESSURE 1057.
     let file = SharedData.realData("evemu-devices/tablets/Wacom Intuos4 6x9.stylus-tap.events")
-    let options = ImportOptions(description: SharedData.realData("evemu-devices/" + intuos))
+    let options = ImportOptions(deviceDescription: SharedData.realData("evemu-devices/" + intuos))
     let trace = try #require(try TraceImporter.load([file], from: .evemu, options: options).traces.first)
     let x = try #require(trace.x?.first)
     #expect(abs(x - 19466.0 / 200 * 160 / 25.4) < 1e-9)

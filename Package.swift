@@ -12,6 +12,8 @@ let package = Package(
     .library(name: "TouchIO", targets: ["TouchIO"]),
     .library(name: "TouchSignal", targets: ["TouchSignal"]),
     .library(name: "TouchReports", targets: ["TouchReports"]),
+    .library(name: "TouchSynth", targets: ["TouchSynth"]),
+    .library(name: "TouchImport", targets: ["TouchImport"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
@@ -29,11 +31,15 @@ let package = Package(
     .target(
       name: "TouchReports", dependencies: ["TouchCore", "TouchIO", "TouchSignal"],
       swiftSettings: checks),
+    /// Labelled trace synthesis: device profiles and a generative model of presses. Standard library only.
+    .target(name: "TouchSynth", dependencies: ["TouchCore"], swiftSettings: checks),
+    /// Importers for device recordings (evemu, getevent, force arrays, tablet logs, PointerEvents).
+    .target(name: "TouchImport", dependencies: ["TouchCore", "TouchIO"], swiftSettings: checks),
     /// The `touchtrace` command: parses arguments, calls the libraries, prints.
     .executableTarget(
       name: "touchtrace",
       dependencies: [
-        "TouchCore", "TouchIO", "TouchSignal", "TouchReports",
+        "TouchCore", "TouchIO", "TouchSignal", "TouchReports", "TouchSynth", "TouchImport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: checks),
@@ -52,6 +58,10 @@ let package = Package(
     .testTarget(
       name: "TouchSignalTests", dependencies: ["TouchSignal", "TouchCore", "TouchTestSupport"],
       resources: [.copy("Fixtures")]),
+    .testTarget(
+      name: "TouchSynthTests", dependencies: ["TouchSynth", "TouchCore", "TouchIO", "TouchTestSupport"]),
+    .testTarget(
+      name: "TouchImportTests", dependencies: ["TouchImport", "TouchCore", "TouchIO", "TouchTestSupport"]),
     .testTarget(
       name: "touchtraceTests",
       dependencies: ["touchtrace", "TouchCore", "TouchIO", "TouchTestSupport"]),

@@ -37,6 +37,9 @@ public struct TraceLoadError: Error, Hashable, Sendable, CustomStringConvertible
     case labelForUnknownTrace(String)
     /// A labels file and a data file disagree about a trace-level value.
     case labelConflict(field: String, data: String, labels: String)
+    /// A line or record of an imported device recording that breaks its format, or a recording
+    /// the importer cannot use (the text says which).
+    case invalidRecording(String)
   }
 
   /// What went wrong.
@@ -99,6 +102,7 @@ public struct TraceLoadError: Error, Hashable, Sendable, CustomStringConvertible
     case .labelForUnknownTrace(let name): text = "labels name trace '\(name)', which has no samples"
     case .labelConflict(let field, let data, let labels):
       text = "'\(field)' is '\(data)' in the data but '\(labels)' in the labels file"
+    case .invalidRecording(let why): text = why
     }
     var context: [String] = []
     if let record { context.append("record \(record)") }

@@ -1,0 +1,217 @@
+import TouchCore
+import TouchIO
+
+/// Reads `evemu-record` / `evemu-describe` text.
+///
+/// Lines: `# comment`; device description `N: name`, `I:`, `P:`, `B:`, `L:`, `S:` (ignored) and
+/// `A: code min max fuzz flat [resolution]` (code hexadecimal); events
+/// `E: sec.usec type code value` (type and code hexadecimal, value decimal), where everything from
+/// a `#` on is a comment (evemu ≥ 1.3 appends one).
+struct EvemuReader {
+  let file: String
+  let options: ImportOptions
+
+  /// The description and events of a recording.
+  func parse(_ bytes: [UInt8]) throws(TraceLoadError) -> (device: EvdevDevice, items: [EvdevItem]) {
+    let text = TextLines(bytes)
+    var device = EvdevDevice()
+    var items: [EvdevItem] = []
+    for line in text.lines() {
+      let words = text.words(of: line)
+      guard let first = words.first else { continue }
+      if text.bytes[first.start] == UInt8(ascii: "#") { continue }
+      do throws(TraceLoadError) {
+        if text.field(first, equals: "E:") {
+          items.append(.event(try event(text, line, words)))
+        } else if text.field(first, equals: "A:") {
+          let (code, axis) = try self.axis(text, line, words)
+          device.axes[code] = axis
+        } else if text.field(first, equals: "N:") {
+          let rest = words.count > 1 ? TextField(start: words[1].start, end: line.end) : TextField(start: line.end, end: line.end)
+          device.name = text.string(rest).trimmingCharacters(" ")
+        } else if ["I:", "P:", "B:", "L:", "S:"].contains(text.string(first)) {
+          continue
+        } else {
+          throw TraceLoadError(
+            .invalidRecording("not an evemu line: expected 'E:' (event), 'N:', 'I:', 'P:', 'B:', 'A:' or '#'"),
+            file: file, position: text.position(of: first, on: line))
+        }
+      } catch {
+        guard options.skipInvalid else { throw error }
+        items.append(.malformed(error))
+      }
+    }
+    return (device, items)
+  }
+
+  private func event(_ text: TextLines, _ line: TextLine, _ allWords: [TextField]) throws(TraceLoadError) -> EvdevEvent {
+    // Drop an inline comment.
+    var words: [TextField] = []
+    for word in allWords.dropFirst() {
+      if text.bytes[word.start] == UInt8(ascii: "#") { break }
+      words.append(word)
+    }
+    func fail(_ message: String, _ at: TextField?) -> TraceLoadError {
+      TraceLoadError(
+        .invalidRecording(message), file: file,
+        position: at.map { text.position(of: $0, on: line) } ?? text.position(line.end, on: line))
+    }
+    guard words.count >= 4 else {
+      throw fail("an event needs a time, a type, a code and a value: 'E: sec.usec type code value'", nil)
+    }
+    guard words.count == 4 else { throw fail("unexpected text after the event value", words[4]) }
+    guard let time = text.microseconds(words[0]) else {
+      throw fail("invalid event time '\(text.string(words[0]))' (expected seconds.microseconds)", words[0])
+    }
+    guard let type = text.hexadecimal(words[1]), type <= 0xFFFF else {
+      throw fail("invalid event type '\(text.string(words[1]))' (expected hexadecimal)", words[1])
+    }
+    guard let code = text.hexadecimal(words[2]), code <= 0xFFFF else {
+      throw fail("invalid event code '\(text.string(words[2]))' (expected hexadecimal)", words[2])
+    }
+    guard let value = text.integer(words[3]), let value32 = Int32(exactly: value) else {
+      throw fail("invalid event value '\(text.string(words[3]))' (expected a decimal integer)", words[3])
+    }
+    return EvdevEvent(
+      time: time, type: UInt16(type), code: UInt16(code), value: value32,
+      timePosition: text.position(of: words[0], on: line), valuePosition: text.position(of: words[3], on: line))
+  }
+
+  private func axis(_ text: TextLines, _ line: TextLine, _ words: [TextField]) throws(TraceLoadError) -> (UInt16, EvdevAxis) {
+    func fail(_ message: String, _ at: TextField) -> TraceLoadError {
+      TraceLoadError(.invalidRecording(message), file: file, position: text.position(of: at, on: line))
+    }
+    guard words.count >= 6 else {
+      throw fail("an axis line needs 'A: code min max fuzz flat [resolution]'", words[0])
+    }
+    guard let code = text.hexadecimal(words[1]), code <= 0xFFFF else {
+      throw fail("invalid axis code '\(text.string(words[1]))' (expected hexadecimal)", words[1])
+    }
+    var numbers: [Int64] = []
+    for word in words.dropFirst(2).prefix(5) {
+      guard let value = text.integer(word) else {
+        throw fail("invalid axis value '\(text.string(word))' (expected a decimal integer)", word)
+      }
+      numbers.append(value)
+    }
+    return (UInt16(code), EvdevAxis(minimum: numbers[0], maximum: numbers[1], resolution: numbers.count > 4 ? numbers[4] : 0))
+  }
+}
+
+/// Reads Android `getevent -lt` (or `getevent -t`) output.
+///
+/// Event lines: `[ sec.usec] [DEVICE:] TYPE CODE VALUE`, with TYPE and CODE as names
+/// (`EV_ABS ABS_MT_PRESSURE`, with `-l`) or 4 hexadecimal digits, and VALUE as hexadecimal
+/// (8 digits, two's complement: `ffffffff` is −1; key values may be `UP`, `DOWN`, `REPEAT`). The header lines `add device N: PATH`,
+/// `  name: "…"` and `could not …` are read for the device name or skipped. Lines without a
+/// timestamp are errors: the importer needs times (record with `-t`).
+struct GeteventReader {
+  let file: String
+  let options: ImportOptions
+
+  /// Key values as `getevent -l` prints them.
+  static let keyStates: [String: UInt64] = ["UP": 0, "DOWN": 1, "REPEAT": 2]
+
+  func parse(_ bytes: [UInt8]) throws(TraceLoadError) -> (device: EvdevDevice, items: [EvdevItem]) {
+    let text = TextLines(bytes)
+    var device = EvdevDevice()
+    var items: [EvdevItem] = []
+    var devicePath: String?
+    for line in text.lines() {
+      let words = text.words(of: line)
+      guard let first = words.first else { continue }
+      if text.line(line, hasPrefix: "add device") || text.line(line, hasPrefix: "could not") { continue }
+      if text.field(first, equals: "name:") {
+        if device.name == nil, words.count > 1 {
+          let rest = text.string(TextField(start: words[1].start, end: line.end)).trimmingCharacters(" ")
+          device.name = rest.trimmingCharacters("\"")
+        }
+        continue
+      }
+      do throws(TraceLoadError) {
+        let (event, path) = try self.event(text, line)
+        if let path {
+          if let devicePath, devicePath != path {
+            throw TraceLoadError(
+              .invalidRecording(
+                "events from more than one device ('\(devicePath)' and '\(path)'); record one device (getevent -lt DEVICE)"),
+              file: file, position: TextPosition(line: line.number, column: 1))
+          }
+          devicePath = path
+        }
+        if let event { items.append(.event(event)) }
+      } catch {
+        if case .invalidRecording(let why) = error.reason, why.hasPrefix("events from more than one device") { throw error }
+        guard options.skipInvalid else { throw error }
+        items.append(.malformed(error))
+      }
+    }
+    return (device, items)
+  }
+
+  /// The event on `line` (`nil` for an event type or code this importer ignores) and the
+  /// device path, when the line names one.
+  private func event(_ text: TextLines, _ line: TextLine) throws(TraceLoadError) -> (EvdevEvent?, String?) {
+    func fail(_ message: String, _ offset: Int) -> TraceLoadError {
+      TraceLoadError(.invalidRecording(message), file: file, position: text.position(offset, on: line))
+    }
+    var i = line.start
+    while i < line.end, text.bytes[i] == 0x20 || text.bytes[i] == 0x09 { i += 1 }
+    guard i < line.end, text.bytes[i] == UInt8(ascii: "[") else {
+      throw fail("expected '[' and a timestamp: record with 'getevent -lt' (or -t)", i)
+    }
+    var close = i + 1
+    while close < line.end, text.bytes[close] != UInt8(ascii: "]") { close += 1 }
+    guard close < line.end else { throw fail("timestamp without closing ']'", i) }
+    var timeStart = i + 1
+    while timeStart < close, text.bytes[timeStart] == 0x20 { timeStart += 1 }
+    var timeEnd = close
+    while timeEnd > timeStart, text.bytes[timeEnd - 1] == 0x20 { timeEnd -= 1 }
+    let timeField = TextField(start: timeStart, end: timeEnd)
+    guard let time = text.microseconds(timeField) else {
+      throw fail("invalid timestamp '\(text.string(timeField))' (expected seconds.microseconds)", timeStart)
+    }
+    var words = text.words(of: line, from: close + 1)
+    var path: String?
+    if let first = words.first, text.bytes[first.end - 1] == UInt8(ascii: ":") {
+      path = text.string(TextField(start: first.start, end: first.end - 1))
+      words.removeFirst()
+    }
+    guard words.count >= 3 else {
+      throw fail("an event needs a type, a code and a value after the timestamp", words.last?.end ?? close + 1)
+    }
+    guard words.count == 3 else { throw fail("unexpected text after the event value", words[3].start) }
+    let typeText = text.string(words[0])
+    let type: UInt16
+    if let named = EV.typeNames[typeText] {
+      type = named
+    } else if let number = text.hexadecimal(words[0]), number <= 0xFFFF, words[0].count == 4 {
+      type = UInt16(number)
+    } else if typeText.hasPrefix("EV_") {
+      return (nil, path)  // a type this importer does not use
+    } else {
+      throw fail("invalid event type '\(typeText)' (expected a name such as EV_ABS or 4 hexadecimal digits)", words[0].start)
+    }
+    let codeText = text.string(words[1])
+    var code = EV.unknown
+    if let named = EV.codeNames[type]?[codeText] {
+      code = named
+    } else if words[1].count == 4, let number = text.hexadecimal(words[1]) {
+      code = UInt16(number)
+    } else if codeText.first?.isLetter != true {
+      throw fail("invalid event code '\(codeText)' (expected a name such as ABS_MT_PRESSURE or 4 hexadecimal digits)", words[1].start)
+    }
+    let raw: UInt64
+    if type == EV.key, let state = Self.keyStates[text.string(words[2])] {
+      raw = state  // getevent -l prints key values as words
+    } else if words[2].count <= 8, let number = text.hexadecimal(words[2]) {
+      raw = number
+    } else {
+      throw fail("invalid event value '\(text.string(words[2]))' (expected up to 8 hexadecimal digits)", words[2].start)
+    }
+    let event = EvdevEvent(
+      time: time, type: type, code: code, value: Int32(bitPattern: UInt32(truncatingIfNeeded: raw)),
+      timePosition: text.position(timeStart, on: line), valuePosition: text.position(of: words[2], on: line))
+    return (code == EV.unknown ? nil : event, path)
+  }
+}

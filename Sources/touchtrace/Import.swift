@@ -1,0 +1,117 @@
+import ArgumentParser
+import TouchCore
+import TouchIO
+import TouchImport
+
+extension TouchTraceCommand {
+  /// `touchtrace import`: device recordings to trace files.
+  struct Import: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "import",
+      abstract: "Convert device recordings into trace files, one trace per contact.",
+      discussion: """
+        Formats: evemu (Linux evemu-record), getevent (Android getevent -lt), force-values (a JSON \
+        array of UITouch.force values; needs --interval), tablet-csv (delimited pen-tablet rows, \
+        see --columns), pointer-events (a JSON array of W3C PointerEvent records).
+
+        Each contact (touch-down to lift-off) becomes a trace whose id is the file name without \
+        its extension and whose touch number counts contacts in touch-down order. Every contact is \
+        accounted for: without --skip-invalid the first invalid one stops the command (exit 65) \
+        with PATH:LINE:COL: error: MESSAGE. Nothing is written on error.
+        """)
+
+    @Option(help: ArgumentHelp("Recording format.", valueName: "format"))
+    var from: ImportFormat
+
+    @Argument(help: ArgumentHelp("Recording files (use shell patterns for many).", valueName: "path"))
+    var paths: [String]
+
+    @Option(help: ArgumentHelp("Output file, or - for standard output.", valueName: "path"))
+    var output: String
+
+    @Option(help: "Output format (default: from the output file's extension; csv for -).")
+    var format: OutputFormat?
+
+    @Flag(help: "Skip invalid contacts, reporting each with its reason, instead of stopping at the first.")
+    var skipInvalid = false
+
+    @Option(
+      help: ArgumentHelp(
+        "Maximum possible force for every trace (device units), overriding the recording's (evemu axis maximum; 1 for pointer-events; 20/3 for force-values).",
+        valueName: "force"))
+    var maxForce: Double?
+
+    @Option(help: ArgumentHelp("evemu: device description file for recordings without a header.", valueName: "file"))
+    var description: String?
+
+    @Option(help: ArgumentHelp("force-values: seconds between successive values (required).", valueName: "seconds"))
+    var interval: Double?
+
+    @Option(
+      help: ArgumentHelp(
+        "tablet-csv: the role of each field: x, y, force, t, t_ms, t_us, group, - (ignored).",
+        valueName: "roles"))
+    var columns = TabletColumns.uciSpiral.description
+
+    @Option(help: ArgumentHelp("tablet-csv: field delimiter: comma, semicolon or tab (default: detected).", valueName: "name"))
+    var delimiter: InputOptions.DelimiterName?
+
+    @Option(
+      help: ArgumentHelp(
+        "tablet-csv: in-contact rows further apart than this belong to different contacts.", valueName: "seconds"))
+    var maxGap = 0.03
+
+    @Option(
+      help: ArgumentHelp(
+        "Points per device position unit (default: evemu axis resolution at 160 pt/in; otherwise device units).",
+        valueName: "points"))
+    var positionScale: Double?
+
+    @Option(help: ArgumentHelp("The device name for every trace (default: from the recording).", valueName: "name"))
+    var device: String?
+
+    @Option(help: ArgumentHelp("The user for every trace.", valueName: "name"))
+    var user: String?
+
+    func validate() throws {
+      if from != .forceValues, interval != nil { throw ValidationError("--interval applies to force-values only") }
+      if from != .evemu, description != nil { throw ValidationError("--description applies to evemu only") }
+      if from == .forceValues, interval == nil {
+        throw ValidationError("force-values needs --interval SECONDS: the file has no times")
+      }
+      if let problem = try options().problem(for: from) { throw ValidationError(problem) }
+    }
+
+    /// The importer options these flags stand for.
+    func options() throws -> ImportOptions {
+      let layout: TabletColumns
+      do { layout = try TabletColumns(parsing: columns) } catch { throw ValidationError("--columns: \(error)") }
+      let separator: LoadOptions.Delimiter? =
+        switch delimiter {
+        case .comma: .comma
+        case .semicolon: .semicolon
+        case .tab: .tab
+        case nil: nil
+        }
+      return ImportOptions(
+        skipInvalid: skipInvalid, maxForce: maxForce, deviceDescription: description, interval: interval,
+        columns: layout, delimiter: separator, maxGap: maxGap, positionScale: positionScale, device: device,
+        user: user)
+    }
+
+    func run() throws {
+      let importOptions = try options()
+      try Console.run {
+        let dataset = try TraceImporter.load(paths, from: from, options: importOptions)
+        Console.report(dataset)
+        let fileFormat = format?.traceFormat ?? (output == "-" ? .csv : TraceFiles.Format(path: output))
+        try Console.emit(TraceWriter.encode(dataset.traces, as: fileFormat), to: output)
+        Console.error(
+          "imported \(dataset.total) contact\(dataset.total == 1 ? "" : "s") from \(dataset.files.count) file\(dataset.files.count == 1 ? "" : "s"): "
+            + "\(dataset.traces.count) written, \(dataset.skipped.count) skipped")
+      }
+    }
+  }
+}
+
+extension ImportFormat: ExpressibleByArgument {}

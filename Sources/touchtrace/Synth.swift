@@ -1,0 +1,82 @@
+import ArgumentParser
+import TouchCore
+import TouchIO
+import TouchSynth
+
+extension TouchTraceCommand {
+  /// `touchtrace synth`: labelled traces from the generative model.
+  struct Synth: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Synthesize labelled touch traces for a device profile.",
+      discussion: """
+        Each trace is one gesture (tap, hard tap, press, pop, hold, drag or none) by one of --users \
+        simulated people, with its ground-truth intent and press_at times (the moments the planned \
+        force is half-way up each deliberate ramp). The same arguments give the same bytes.
+
+        Profiles: \(DeviceProfile.all.map(\.name).joined(separator: ", ")).
+        Intents for --mix: \(GestureKind.allCases.map(\.rawValue).joined(separator: ", ")) \
+        (hard-tap is labelled tap).
+        """)
+
+    @Option(help: ArgumentHelp("Device profile.", valueName: "name"))
+    var profile: String
+
+    @Option(help: ArgumentHelp("Number of traces.", valueName: "n"))
+    var count: Int
+
+    @Option(
+      help: ArgumentHelp(
+        "Relative weights, e.g. tap=3,hard-tap=1,press=2 (unnamed intents get 0; default: all equal).",
+        valueName: "intent=weight,..."))
+    var mix: String?
+
+    @Option(help: ArgumentHelp("Number of simulated users.", valueName: "u"))
+    var users = 4
+
+    @Option(help: ArgumentHelp("Random seed (0 … 2^64-1).", valueName: "s"))
+    var seed: UInt64 = 1
+
+    @Option(help: ArgumentHelp("Output file, or - for standard output.", valueName: "path"))
+    var output: String
+
+    @Option(help: "Output format (default: from the output file's extension; csv for -).")
+    var format: OutputFormat?
+
+    func validate() throws {
+      guard DeviceProfile.named(profile) != nil else {
+        throw ValidationError(
+          "unknown profile '\(profile)' (expected one of \(DeviceProfile.all.map(\.name).joined(separator: ", ")))")
+      }
+      guard count >= 0 else { throw ValidationError("--count must not be negative, got \(count)") }
+      guard users >= 1 else { throw ValidationError("--users must be at least 1, got \(users)") }
+      if let mix {
+        do { _ = try IntentMix(parsing: mix) } catch { throw ValidationError("--mix: \(error)") }
+      }
+    }
+
+    func run() throws {
+      try Console.run {
+        // validate() has checked both.
+        let device = DeviceProfile.named(profile)!
+        let weights = try mix.map { text throws(IntentMixError) in try IntentMix(parsing: text) } ?? .uniform
+        let synthesizer = Synthesizer(profile: device, seed: seed, userCount: users, mix: weights)
+        let traces = synthesizer.generate(count: count)
+        let fileFormat = format?.traceFormat ?? (output == "-" ? .csv : TraceFiles.Format(path: output))
+        try Console.emit(TraceWriter.encode(traces, as: fileFormat), to: output)
+      }
+    }
+  }
+}
+
+/// The trace file formats commands write.
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+  case csv, json, jsonl
+
+  var traceFormat: TraceFiles.Format {
+    switch self {
+    case .csv: .csv
+    case .json: .json
+    case .jsonl: .jsonl
+    }
+  }
+}

@@ -12,6 +12,7 @@ let package = Package(
     .library(name: "TouchIO", targets: ["TouchIO"]),
     .library(name: "TouchSignal", targets: ["TouchSignal"]),
     .library(name: "TouchReports", targets: ["TouchReports"]),
+    .library(name: "TouchRecognizers", targets: ["TouchRecognizers"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
@@ -23,6 +24,8 @@ let package = Package(
     .target(name: "TouchCore", swiftSettings: checks),
     /// Trace files: CSV, JSON and JSON Lines readers and writers with positioned errors.
     .target(name: "TouchIO", dependencies: ["TouchCore"], swiftSettings: checks),
+    /// Force-press recognizer variants and the UIKit-faithful replay harness. Standard library only.
+    .target(name: "TouchRecognizers", dependencies: ["TouchCore"], swiftSettings: checks),
     /// Numerics on force curves through GSL. The only module that imports `CGSL`.
     .target(name: "TouchSignal", dependencies: ["TouchCore", "CGSL"], swiftSettings: checks),
     /// Renders summaries and results as text, Markdown, JSON and CSV.
@@ -33,7 +36,7 @@ let package = Package(
     .executableTarget(
       name: "touchtrace",
       dependencies: [
-        "TouchCore", "TouchIO", "TouchSignal", "TouchReports",
+        "TouchCore", "TouchIO", "TouchSignal", "TouchReports", "TouchRecognizers",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: checks),
@@ -51,6 +54,9 @@ let package = Package(
     .testTarget(name: "TouchIOTests", dependencies: ["TouchIO", "TouchCore", "TouchTestSupport"]),
     .testTarget(
       name: "TouchSignalTests", dependencies: ["TouchSignal", "TouchCore", "TouchTestSupport"]),
+    .testTarget(
+      name: "TouchRecognizersTests",
+      dependencies: ["TouchRecognizers", "TouchCore", "TouchTestSupport"]),
     .testTarget(
       name: "touchtraceTests",
       dependencies: ["touchtrace", "TouchCore", "TouchIO", "TouchTestSupport"]),

@@ -55,8 +55,7 @@ let package = Package(
     .testTarget(
       name: "TouchSignalTests", dependencies: ["TouchSignal", "TouchCore", "TouchTestSupport"]),
     .testTarget(
-      name: "TouchRecognizersTests",
-      dependencies: ["TouchRecognizers", "TouchCore", "TouchTestSupport"]),
+      name: "TouchRecognizersTests", dependencies: ["TouchRecognizers", "TouchCore"]),
     .testTarget(
       name: "touchtraceTests",
       dependencies: ["touchtrace", "TouchCore", "TouchIO", "TouchTestSupport"]),

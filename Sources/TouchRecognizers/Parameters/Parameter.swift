@@ -25,6 +25,33 @@ public enum ParameterValue: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
+  /// Equal values; NaN equals NaN here (it means "off" or "no limit", one setting).
+  public static func == (a: ParameterValue, b: ParameterValue) -> Bool {
+    func same(_ x: Double, _ y: Double) -> Bool { x == y || (x.isNaN && y.isNaN) }
+    switch (a, b) {
+    case (.number(let x), .number(let y)): return same(x, y)
+    case (.flag(let x), .flag(let y)): return x == y
+    case (.list(let x), .list(let y)): return x.count == y.count && zip(x, y).allSatisfy(same)
+    default: return false
+    }
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    func add(_ x: Double) { hasher.combine(x.isNaN ? Double.nan.bitPattern : x.bitPattern) }
+    switch self {
+    case .number(let x):
+      hasher.combine(0)
+      add(x == 0 ? 0 : x)
+    case .flag(let x):
+      hasher.combine(1)
+      hasher.combine(x)
+    case .list(let xs):
+      hasher.combine(2)
+      hasher.combine(xs.count)
+      for x in xs { add(x == 0 ? 0 : x) }
+    }
+  }
+
   /// The shortest text that reads back to `value` (`nan`, `inf` for the special values).
   static func text(_ value: Double) -> String {
     if value.isNaN { return "nan" }

@@ -1,40 +1,39 @@
 /// `stable-press` (ours): a force press that tries to keep the latency of a plain threshold while
-/// rejecting the two classic false positives — hard taps and accidental force during drags — and
-/// the press/release chatter of single-threshold designs.
+/// rejecting the classic false positives — hard taps and accidental force during drags — and the
+/// press/release chatter of single-threshold designs.
 ///
-/// Per delivered sample (touch-down and moved samples):
-/// 1. **Causal smoothing**: `s += α (n − s)` with `α = Δt / (smoothingTime + Δt)` (a first-order
-///    low-pass with time constant `smoothingTime`, for uneven sampling, where Δt is the time since the
-///    previous delivered sample; `s` starts at the touch-down's normalized force; a sample at the
-///    same time as the previous one does not move `s`; 0 disables smoothing).
-/// 2. **Drag gate**: before the first press, moving farther than `movementLimit` from the
+/// Per delivered sample (touch-down and moved samples), on the normalized force `n`:
+/// 1. **Drag gate**: before the first press, moving farther than `movementLimit` from the
 ///    touch-down position fails the contact (it is a scroll or drag; NaN: off).
-/// 3. **Dwell**: when `s >= pressThreshold` the press arms and a timer is set `dwellTime` later;
-///    a sample with `s < pressThreshold` before then disarms it; when the timer fires (at its
-///    exact deadline, with no new sample needed: the force has not changed) the press is
-///    recognized — the action. A lift before the dwell ends is a hard tap: no press.
-/// 4. **Hysteresis**: a press releases when `s < releaseThreshold` (a flap when the finger still
+/// 2. **Dwell = causal running-minimum filter**: when `n >= pressThreshold` the press arms; a
+///    sample with `n < pressThreshold` disarms it. The press is recognized (the action) when the
+///    force has stayed at or above the threshold for `dwellTime` — i.e. when the minimum of the
+///    force over the last `dwellTime` reaches the threshold. Between samples the force is held
+///    (UIKit sends nothing while it does not change), so the condition is decided exactly by a
+///    timer at the deadline, with no sample needed.
+/// 3. **Tap guard**: a press is never recognized before `tapTimeout` after touch-down (a contact
+///    lifted sooner is a tap, however hard); the deadline is the later of the two.
+/// 4. **Hysteresis**: a press releases when `n < releaseThreshold` (a flap when the finger still
 ///    touches) and can press again (`rearm`).
 ///
 /// States: possible → began (first press) → changed (later releases and presses) → ended at
 /// lift; a contact without a press fails. See the StablePress article for the reasoning behind
 /// the defaults (chosen a priori, not fitted to any dataset).
 public struct StablePress: ConfigurableRecognizer {
-  /// Smoothed normalized force that arms a press (`>=`).
+  /// Normalized force that arms a press (`>=`).
   public let pressThreshold: Double
-  /// Smoothed normalized force below which a press releases (`<`).
+  /// Normalized force below which a press releases (`<`).
   public let releaseThreshold: Double
-  /// Time constant of the low-pass filter, seconds (0: no smoothing).
-  public let smoothingTime: Double
-  /// How long the smoothed force must stay at or above the press threshold, seconds.
+  /// How long the force must stay at or above the press threshold, seconds.
   public let dwellTime: Double
+  /// Shortest contact before a press can be recognized, seconds.
+  public let tapTimeout: Double
   /// Movement from touch-down that marks the contact as a drag before any press, points; NaN: off.
   public let movementLimit: Double
   /// Whether a released press can press again within the contact.
   public let rearm: Bool
 
-  @usableFromInline var smoothed: Double = 0
-  @usableFromInline var lastT: Double = 0
+  @usableFromInline var downT: Double = 0
   @usableFromInline var downX: Double = 0
   @usableFromInline var downY: Double = 0
   @usableFromInline var phase: UInt8 = 0  // 0 idle, 1 arming, 2 pressed, 3 done (no rearm)
@@ -43,26 +42,26 @@ public struct StablePress: ConfigurableRecognizer {
 
   /// The variant's description.
   public static let descriptor = VariantDescriptor(
-    name: "stable-press", code: "ours", title: "Stable press (smoothing + dwell + hysteresis + drag gate)",
+    name: "stable-press", code: "ours", title: "Stable press (dwell + tap guard + hysteresis + drag gate)",
     source: "TouchTrace (this package); see the StablePress article",
     style: .continuous,
-    actionEvent: "press: dwellTime after the smoothed force reached pressThreshold, if it stayed there",
-    releaseEvent: "the smoothed force fell below releaseThreshold (a flap when the finger still touches)",
+    actionEvent: "press: max(crossing + dwellTime, touch-down + tapTimeout), if n stayed >= pressThreshold since the crossing",
+    releaseEvent: "n fell below releaseThreshold (a flap when the finger still touches)",
     rules:
-      "Smooth n with a first-order low-pass (smoothingTime). Before the first press, moving farther than movementLimit fails the contact. s >= pressThreshold arms a dwell timer; it presses at the deadline unless s fell below first. Release at s < releaseThreshold; re-press allowed (rearm). Lift: ended if it pressed, else failed.",
+      "Before the first press, moving farther than movementLimit fails the contact. n >= pressThreshold arms; a sample below disarms. The press fires at max(arm time + dwellTime, touch-down + tapTimeout) by timer. Release at n < releaseThreshold; re-press allowed (rearm). Lift: ended if it pressed, else failed.",
     parameters: [
       .number(
         "pressThreshold", .normalizedForce, default: 0.45, minimum: 0, maximum: 1,
-        "smoothed normalized force that arms a press (>=); about three times an average touch"),
+        "normalized force that arms a press (>=); about three times an average touch"),
       .number(
         "releaseThreshold", .normalizedForce, default: 0.3, minimum: 0, maximum: 1,
-        "smoothed normalized force below which a press releases (<); at most pressThreshold"),
+        "normalized force below which a press releases (<); at most pressThreshold"),
       .number(
-        "smoothingTime", .seconds, default: 0.016, minimum: 0,
-        "time constant of the causal low-pass filter (0: none)"),
+        "dwellTime", .seconds, default: 0.03, minimum: 0,
+        "time the force must stay at or above pressThreshold (a running-minimum filter)"),
       .number(
-        "dwellTime", .seconds, default: 0.05, minimum: 0,
-        "time the smoothed force must stay at or above pressThreshold (0: press at the crossing)"),
+        "tapTimeout", .seconds, default: 0.1, minimum: 0,
+        "shortest contact before a press can be recognized (Android's TAP_TIMEOUT)"),
       .number(
         "movementLimit", .points, default: 10, minimum: 0, nan: "off",
         "movement before the first press that marks the contact as a drag"),
@@ -75,8 +74,8 @@ public struct StablePress: ConfigurableRecognizer {
   public init(parameters: ParameterValues) throws(ParameterError) {
     pressThreshold = parameters.number("pressThreshold")
     releaseThreshold = parameters.number("releaseThreshold")
-    smoothingTime = parameters.number("smoothingTime")
     dwellTime = parameters.number("dwellTime")
+    tapTimeout = parameters.number("tapTimeout")
     movementLimit = parameters.number("movementLimit")
     rearm = parameters.flag("rearm")
     guard releaseThreshold <= pressThreshold else {
@@ -88,12 +87,12 @@ public struct StablePress: ConfigurableRecognizer {
 
   /// Creates the recognizer; invalid values trap.
   public init(
-    pressThreshold: Double = 0.45, releaseThreshold: Double = 0.3, smoothingTime: Double = 0.016,
-    dwellTime: Double = 0.05, movementLimit: Double = 10, rearm: Bool = true
+    pressThreshold: Double = 0.45, releaseThreshold: Double = 0.3, dwellTime: Double = 0.03,
+    tapTimeout: Double = 0.1, movementLimit: Double = 10, rearm: Bool = true
   ) {
     self = .checked([
       "pressThreshold": .number(pressThreshold), "releaseThreshold": .number(releaseThreshold),
-      "smoothingTime": .number(smoothingTime), "dwellTime": .number(dwellTime),
+      "dwellTime": .number(dwellTime), "tapTimeout": .number(tapTimeout),
       "movementLimit": .number(movementLimit), "rearm": .flag(rearm),
     ])
   }
@@ -102,8 +101,8 @@ public struct StablePress: ConfigurableRecognizer {
   public var parameters: ParameterValues {
     Self.descriptor.defaults.setting("pressThreshold", to: .number(pressThreshold))
       .setting("releaseThreshold", to: .number(releaseThreshold))
-      .setting("smoothingTime", to: .number(smoothingTime))
       .setting("dwellTime", to: .number(dwellTime))
+      .setting("tapTimeout", to: .number(tapTimeout))
       .setting("movementLimit", to: .number(movementLimit))
       .setting("rearm", to: .flag(rearm))
   }
@@ -111,10 +110,10 @@ public struct StablePress: ConfigurableRecognizer {
   /// Normalized comparison.
   public var requiresMaximumForce: Bool { true }
 
-  /// The dwell timer.
+  /// The press timer.
   @inlinable public static var usesTimers: Bool { true }
 
-  /// The dwell deadline while arming.
+  /// The press deadline while armed.
   @inlinable public var timerDeadline: Double { deadline }
 
   @inlinable
@@ -137,23 +136,25 @@ public struct StablePress: ConfigurableRecognizer {
         return
       }
     }
+    let n = sample.force / sample.maxForce
     switch phase {
     case 0:
-      if smoothed >= pressThreshold {
-        if dwellTime == 0 {
+      if n >= pressThreshold {
+        let due = Swift.max(sample.t + dwellTime, downT + tapTimeout)
+        if due <= sample.t {
           press(sample, &context)
         } else {
           phase = 1
-          deadline = sample.t + dwellTime
+          deadline = due
         }
       }
     case 1:
-      if smoothed < pressThreshold {
+      if n < pressThreshold {
         phase = 0
         deadline = .infinity
       }
     case 2:
-      if smoothed < releaseThreshold {
+      if n < releaseThreshold {
         phase = rearm ? 0 : 3
         context.setState(.changed, at: sample)
         context.act(.release, at: sample)
@@ -165,8 +166,7 @@ public struct StablePress: ConfigurableRecognizer {
 
   @inlinable
   public mutating func touchesBegan(_ sample: TouchSample, _ context: inout GestureContext) {
-    smoothed = sample.normalizedForce
-    lastT = sample.t
+    downT = sample.t
     downX = sample.x
     downY = sample.y
     phase = 0
@@ -177,14 +177,6 @@ public struct StablePress: ConfigurableRecognizer {
 
   @inlinable
   public mutating func touchesMoved(_ sample: TouchSample, _ context: inout GestureContext) {
-    let dt = sample.t - lastT
-    lastT = sample.t
-    let n = sample.normalizedForce
-    if smoothingTime == 0 {
-      smoothed = n
-    } else if dt > 0 {
-      smoothed += dt / (smoothingTime + dt) * (n - smoothed)
-    }
     evaluate(sample, &context)
   }
 

@@ -8,7 +8,7 @@ struct TouchTraceCommand: ParsableCommand {
     commandName: "touchtrace",
     abstract: "Measure force-press recognizers on recorded touch traces.",
     version: TouchTraceVersion.current,
-    subcommands: [Inspect.self]
+    subcommands: [Inspect.self, Recognizers.self, Run.self]
   )
 }
 

@@ -66,20 +66,29 @@ public protocol ForceRecognizer: Sendable {
 }
 
 extension ForceRecognizer {
+  /// UIKit delivers no stationary samples.
   @inlinable public static var receivesStationary: Bool { false }
+  /// No timers.
   @inlinable public static var usesTimers: Bool { false }
+  /// No pending timer.
   @inlinable public var timerDeadline: Double { .infinity }
+  /// Ignores stationary samples.
   @inlinable
   public mutating func touchesStationary(_ sample: TouchSample, _ context: inout GestureContext) {}
+  /// Not overridden: the end-of-sequence rule decides.
   @inlinable
   public mutating func touchesCancelled(_ sample: TouchSample, _ context: inout GestureContext) {}
+  /// No timers.
   @inlinable
   public mutating func timerFired(_ sample: TouchSample, _ context: inout GestureContext) {}
+  /// Finished when the state is terminal.
   @inlinable public func isFinished(in context: GestureContext) -> Bool { context.state.isTerminal }
+  /// Applies the end-of-sequence rule.
   @inlinable
   public mutating func contactEnded(_ sample: TouchSample, _ context: inout GestureContext) {
     context.closeSequence(at: sample)
   }
+  /// No sweeps.
   public var thresholdSweeps: [ThresholdSweep] { [] }
   /// The variant's name.
   public var name: String { variant.name }

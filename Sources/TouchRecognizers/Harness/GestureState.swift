@@ -38,6 +38,7 @@ public enum GestureState: UInt8, Sendable, Hashable, CaseIterable, CustomStringC
     }
   }
 
+  /// The same as ``name``.
   public var description: String { name }
 }
 

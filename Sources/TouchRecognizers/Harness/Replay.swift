@@ -54,12 +54,14 @@ public enum Replay {
   /// benchmark can call it directly.
   ///
   /// - Parameters:
+  ///   - recognizer: the recognizer, used as is (its state carries over from earlier calls).
   ///   - t: sample times, seconds, non-decreasing.
   ///   - force: forces, device units.
   ///   - x: horizontal positions, points, or empty.
   ///   - y: vertical positions, points, or empty.
   ///   - cancelled: whether the last sample is a cancellation rather than a lift.
   ///   - maxForce: the trace's maximum possible force; NaN when unknown.
+  ///   - context: where the transitions and actions are appended.
   /// - Complexity: O(n) plus the recognizer's timer firings.
   @inlinable
   public static func replayContact<R: ForceRecognizer>(

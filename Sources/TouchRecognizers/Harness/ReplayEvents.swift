@@ -83,6 +83,7 @@ public enum ActionKind: UInt8, Sendable, Hashable, CaseIterable, CustomStringCon
     }
   }
 
+  /// The same as ``name``.
   public var description: String { name }
 }
 

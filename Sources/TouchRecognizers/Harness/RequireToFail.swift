@@ -70,10 +70,12 @@ public struct RequireToFail<Dependent: ForceRecognizer, Required: ForceRecognize
     dependent.requiresMaximumForce || required.requiresMaximumForce
   }
 
+  /// Whether either part wants stationary samples (each gets them only if it does).
   @inlinable public static var receivesStationary: Bool {
     Dependent.receivesStationary || Required.receivesStationary
   }
 
+  /// Whether either part uses timers.
   @inlinable public static var usesTimers: Bool { Dependent.usesTimers || Required.usesTimers }
 
   @inlinable var requiredActive: Bool { !required.isFinished(in: b) }

@@ -171,7 +171,11 @@ public enum ForceKernels {
   ///
   /// - Parameters:
   ///   - t: sample times, seconds.
+  ///   - force: forces, device units.
+  ///   - offsets: trace boundaries (traces + 1 elements).
+  ///   - level: the force to stay above (strict `>`).
   ///   - duration: seconds.
+  ///   - events: the output buffer.
   /// - Returns: the number of events found.
   /// - Complexity: O(samples).
   @inlinable

@@ -36,6 +36,7 @@ public enum ParameterValue: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
+  /// Hashes consistently with `==` (all NaNs alike, 0 and −0 alike).
   public func hash(into hasher: inout Hasher) {
     func add(_ x: Double) { hasher.combine(x.isNaN ? Double.nan.bitPattern : x.bitPattern) }
     switch self {
@@ -290,6 +291,7 @@ public struct ParameterValues: Sendable, Hashable, Sequence {
     return copy
   }
 
+  /// Iterates over the entries in declaration order.
   public func makeIterator() -> IndexingIterator<[Entry]> { entries.makeIterator() }
 }
 

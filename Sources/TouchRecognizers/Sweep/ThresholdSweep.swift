@@ -113,7 +113,10 @@ public struct ThresholdSweep: Sendable, Hashable {
 
   /// Whether `force` crosses `threshold` under this sweep's scale and operator.
   ///
-  /// - Parameter maxForce: the trace's maximum possible force (ignored for ``Scale/raw``).
+  /// - Parameters:
+  ///   - force: a candidate's force, device units.
+  ///   - threshold: the swept parameter's value.
+  ///   - maxForce: the trace's maximum possible force (ignored for ``Scale/raw``).
   @inlinable
   public func crosses(force: Double, threshold: Double, maxForce: Double) -> Bool {
     let quantity: Double

@@ -17,7 +17,7 @@
 ///    touches) and can press again (`rearm`).
 ///
 /// States: possible → began (first press) → changed (later releases and presses) → ended at
-/// lift; a contact without a press fails. See the StablePress article for the reasoning behind
+/// lift; a contact without a press fails. See the DesigningStablePress article for the reasoning behind
 /// the defaults (chosen a priori, not fitted to any dataset).
 public struct StablePress: ConfigurableRecognizer {
   /// Normalized force that arms a press (`>=`).
@@ -43,7 +43,7 @@ public struct StablePress: ConfigurableRecognizer {
   /// The variant's description.
   public static let descriptor = VariantDescriptor(
     name: "stable-press", code: "ours", title: "Stable press (dwell + tap guard + hysteresis + drag gate)",
-    source: "TouchTrace (this package); see the StablePress article",
+    source: "TouchTrace (this package); see the DesigningStablePress article",
     style: .continuous,
     actionEvent: "press: max(crossing + dwellTime, touch-down + tapTimeout), if n stayed >= pressThreshold since the crossing",
     releaseEvent: "n fell below releaseThreshold (a flap when the finger still touches)",

@@ -26,6 +26,21 @@ public protocol ForceRecognizer: Sendable {
   /// ``timerDeadline``. The default is `false`.
   static var usesTimers: Bool { get }
 
+  /// Whether ``skipInertSamples(force:from:to:maxForce:)`` can skip samples (a fast path for
+  /// force-only threshold recognizers). Only used when the recognizer has no timers and takes no
+  /// stationary samples. The default is `false`.
+  static var skipsInertSamples: Bool { get }
+
+  /// The fast path: the first index in `from..<to` whose sample could change anything in the
+  /// recognizer's current state, whether it would be delivered as moved or dropped as
+  /// stationary; returns `to` when none can. Before returning, the recognizer applies whatever
+  /// the skipped samples would have changed (for example the last force seen). The harness then
+  /// delivers the returned sample by the usual rules. Used only after `touchesBegan` and while
+  /// the recognizer is not finished.
+  mutating func skipInertSamples(
+    force: UnsafeBufferPointer<Double>, from: Int, to: Int, maxForce: Double
+  ) -> Int
+
   /// Whether replaying needs the trace's maximum possible force (normalized comparisons,
   /// clamping to the maximum). Traces without one are rejected with
   /// ``ReplayError/missingMaximumForce(trace:variant:)``.
@@ -70,6 +85,13 @@ extension ForceRecognizer {
   @inlinable public static var receivesStationary: Bool { false }
   /// No timers.
   @inlinable public static var usesTimers: Bool { false }
+  /// No fast path.
+  @inlinable public static var skipsInertSamples: Bool { false }
+  /// Skips nothing.
+  @inlinable
+  public mutating func skipInertSamples(
+    force: UnsafeBufferPointer<Double>, from: Int, to: Int, maxForce: Double
+  ) -> Int { from }
   /// No pending timer.
   @inlinable public var timerDeadline: Double { .infinity }
   /// Ignores stationary samples.

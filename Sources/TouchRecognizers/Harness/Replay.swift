@@ -99,6 +99,14 @@ public enum Replay {
         var previous = force[0]
         var i = 1
         while i < last {
+          if R.skipsInertSamples && !R.usesTimers && !R.receivesStationary {
+            let j = recognizer.skipInertSamples(force: force, from: i, to: last, maxForce: maxForce)
+            if j > i {
+              i = j
+              previous = force[j - 1]
+              if i >= last { break }
+            }
+          }
           if R.usesTimers, fireTimers(upTo: t[i], last: i - 1) { break delivery }
           let f = force[i]
           if f != previous || (hasPosition && (x[i] != x[i - 1] || y[i] != y[i - 1])) {
@@ -130,16 +138,21 @@ public enum Replay {
   ) {
     let cancelled = trace.phase.last == .cancelled
     let maxForce = trace.metadata.maxForce ?? .nan
-    let x = trace.hasPosition ? trace.x ?? [] : []
-    let y = trace.hasPosition ? trace.y ?? [] : []
     trace.t.withUnsafeBufferPointer { t in
       trace.force.withUnsafeBufferPointer { f in
-        x.withUnsafeBufferPointer { x in
-          y.withUnsafeBufferPointer { y in
-            replayContact(
-              &recognizer, t: t, force: f, x: x, y: y, cancelled: cancelled, maxForce: maxForce,
-              into: &context)
+        if let x = trace.x, let y = trace.y {
+          x.withUnsafeBufferPointer { x in
+            y.withUnsafeBufferPointer { y in
+              replayContact(
+                &recognizer, t: t, force: f, x: x, y: y, cancelled: cancelled, maxForce: maxForce,
+                into: &context)
+            }
           }
+        } else {
+          let none = UnsafeBufferPointer<Double>(start: nil, count: 0)
+          replayContact(
+            &recognizer, t: t, force: f, x: none, y: none, cancelled: cancelled, maxForce: maxForce,
+            into: &context)
         }
       }
     }
@@ -205,16 +218,59 @@ public enum Replay {
   public static func replay<R: ForceRecognizer>(
     traces: [Trace], using recognizer: R, carryingState: Bool = false, into log: inout ReplayLog
   ) throws(ReplayError) {
-    for trace in traces { try check(trace, using: recognizer) }
+    if recognizer.requiresMaximumForce {
+      for k in traces.indices where traces[k].metadata.maxForce == nil {
+        throw .missingMaximumForce(trace: traces[k].name, variant: recognizer.variant.name)
+      }
+    }
+    log.reserve(traces: traces.count)
     var shared = recognizer
-    for trace in traces {
+    for k in traces.indices {
       if carryingState {
-        replayContact(&shared, trace: trace, into: &log.context)
+        replayContact(&shared, trace: traces[k], into: &log.context)
         shared.reset()
       } else {
         var r = recognizer
-        replayContact(&r, trace: trace, into: &log.context)
+        replayContact(&r, trace: traces[k], into: &log.context)
       }
+      log.closeTrace()
+    }
+  }
+}
+
+extension Replay {
+  /// Replays many contacts stored as structure-of-arrays columns into a flat log: the samples of
+  /// contact `k` are `offsets[k] ..< offsets[k + 1]`; every contact ends by a lift, has no
+  /// positions and shares `maxForce`. Each contact goes through a fresh copy of `recognizer`.
+  /// Event indices are relative to the contact's first sample.
+  ///
+  /// This is the replay loop without any per-trace object: what a benchmark compares with a C
+  /// implementation of the same delivery rules.
+  ///
+  /// - Parameters:
+  ///   - t: sample times, seconds.
+  ///   - force: forces, device units.
+  ///   - offsets: contact boundaries (contacts + 1 elements, non-decreasing).
+  ///   - maxForce: the maximum possible force of every contact; NaN when unknown (then only
+  ///     recognizers that do not need it give meaningful results).
+  ///   - recognizer: the prototype, copied for each contact.
+  ///   - log: where the events are appended, one span per contact.
+  /// - Complexity: O(samples).
+  @inlinable
+  public static func replay<R: ForceRecognizer>(
+    t: UnsafeBufferPointer<Double>, force: UnsafeBufferPointer<Double>,
+    offsets: UnsafeBufferPointer<Int>, maxForce: Double, using recognizer: R,
+    into log: inout ReplayLog
+  ) {
+    guard offsets.count > 1 else { return }
+    log.reserve(traces: offsets.count - 1)
+    let none = UnsafeBufferPointer<Double>(start: nil, count: 0)
+    for k in 0..<(offsets.count - 1) {
+      let range = offsets[k]..<offsets[k + 1]
+      var r = recognizer
+      replayContact(
+        &r, t: UnsafeBufferPointer(rebasing: t[range]), force: UnsafeBufferPointer(rebasing: force[range]),
+        x: none, y: none, cancelled: false, maxForce: maxForce, into: &log.context)
       log.closeTrace()
     }
   }
@@ -247,6 +303,14 @@ public struct ReplayLog: Sendable {
 
   /// Every action, all traces, in order.
   public var actions: [ActionEvent] { context.actions }
+
+  /// Reserves room for `traces` more traces (about two transitions and one action each).
+  @usableFromInline
+  mutating func reserve(traces: Int) {
+    spans.reserveCapacity(spans.count + traces)
+    context.transitions.reserveCapacity(context.transitions.count + 2 * traces)
+    context.actions.reserveCapacity(context.actions.count + traces)
+  }
 
   /// Ends the current trace: records its span.
   @usableFromInline

@@ -57,7 +57,8 @@ public enum ParameterValue: Sendable, Hashable, CustomStringConvertible {
   static func text(_ value: Double) -> String {
     if value.isNaN { return "nan" }
     if value.isInfinite { return value < 0 ? "-inf" : "inf" }
-    if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+    // (No `rounded()`: it calls libm, which clients of this module need not link.)
+    if abs(value) < 1e15, value == Double(Int64(value)) { return String(Int64(value)) }
     return "\(value)"
   }
 }

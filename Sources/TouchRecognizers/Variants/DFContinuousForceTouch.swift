@@ -122,7 +122,9 @@ public struct DFContinuousForceTouch: ConfigurableRecognizer {
   @inlinable
   mutating func start(_ sample: TouchSample) {
     detected = true
-    initialForce = faithfulIntTruncation ? sample.force.rounded(.towardZero) : sample.force
+    // NSInteger conversion truncates toward zero (Int64(_:) does too, without libm's trunc).
+    let f = sample.force
+    initialForce = faithfulIntTruncation && abs(f) < 9e18 ? Double(Int64(f)) : f
     if initialForce > baseForceTouchPressure { delayDeadline = sample.t + forceTouchDelay }
   }
 

@@ -80,6 +80,40 @@ public struct FlexMonkeyDeepPress: ConfigurableRecognizer {
   @inlinable
   public mutating func reset() {}
 
+  /// Fast path: only a non-zero sample crossing the threshold matters.
+  @inlinable public static var skipsInertSamples: Bool { true }
+
+  /// Skips to the first non-zero sample that may cross the threshold (upward while not
+  /// deep-pressed, downward while deep-pressed), comparing raw force with a slightly widened
+  /// bound (see ``FastPathBound``); the harness decides the stopping sample exactly.
+  @inlinable
+  public mutating func skipInertSamples(
+    force: UnsafeBufferPointer<Double>, from: Int, to: Int, maxForce: Double
+  ) -> Int {
+    var i = from
+    if deepPressed {
+      let bound = FastPathBound.atMost(threshold, maxForce: maxForce)
+      while i < to {
+        let f = force[i]
+        if f != 0 && f <= bound { break }
+        i &+= 1
+      }
+    } else {
+      let bound = FastPathBound.atLeast(threshold, maxForce: maxForce)
+      if bound > 0 {
+        // f >= bound > 0 implies f != 0: one comparison per sample.
+        while i < to && force[i] < bound { i &+= 1 }
+      } else {
+        while i < to {
+          let f = force[i]
+          if f != 0 && f >= bound { break }
+          i &+= 1
+        }
+      }
+    }
+    return i
+  }
+
   /// `threshold`: the first began/moved sample with force ≠ 0 and `force / max >= threshold`.
   public var thresholdSweeps: [ThresholdSweep] {
     [

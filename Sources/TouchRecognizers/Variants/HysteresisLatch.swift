@@ -132,6 +132,36 @@ public struct HysteresisLatch: ConfigurableRecognizer {
   @inlinable
   public mutating func reset() { pressed = false }
 
+  /// Fast path: only a press, a release or the palm test matters.
+  @inlinable public static var skipsInertSamples: Bool { true }
+
+  /// Skips to the first sample that presses (released), releases (pressed) or is a palm.
+  @inlinable
+  public mutating func skipInertSamples(
+    force: UnsafeBufferPointer<Double>, from: Int, to: Int, maxForce: Double
+  ) -> Int {
+    // Raw-force bounds slightly widened (see ``FastPathBound``); the harness decides exactly.
+    var i = from
+    let palm = FastPathBound.atLeast(palmThreshold, maxForce: maxForce)  // NaN: never true
+    if pressed {
+      let release = FastPathBound.atMost(releaseThreshold, maxForce: maxForce)
+      if palm.isNaN {
+        while i < to && force[i] > release { i &+= 1 }
+      } else {
+        while i < to {
+          let f = force[i]
+          if f >= palm || f <= release { break }
+          i &+= 1
+        }
+      }
+    } else {
+      let press = FastPathBound.atLeast(pressThreshold, maxForce: maxForce)
+      let upper = palm.isNaN ? press : Swift.min(palm, press)
+      while i < to && force[i] < upper { i &+= 1 }
+    }
+    return i
+  }
+
   /// `pressThreshold`: the first press.
   public var thresholdSweeps: [ThresholdSweep] {
     [

@@ -11,6 +11,8 @@ public struct RNGHForceTouch: ConfigurableRecognizer {
   public let minForce: Double
   /// Normalized force above which the handler fails; NaN for no limit.
   public let maxForce: Double
+  /// Whether the handler activated in this contact (mirrors the began state for the fast path).
+  @usableFromInline var activated = false
 
   /// The variant's description.
   public static let descriptor = VariantDescriptor(
@@ -50,7 +52,9 @@ public struct RNGHForceTouch: ConfigurableRecognizer {
   public var requiresMaximumForce: Bool { true }
 
   @inlinable
-  public mutating func touchesBegan(_ sample: TouchSample, _ context: inout GestureContext) {}
+  public mutating func touchesBegan(_ sample: TouchSample, _ context: inout GestureContext) {
+    activated = false
+  }
 
   @inlinable
   public mutating func touchesMoved(_ sample: TouchSample, _ context: inout GestureContext) {
@@ -60,6 +64,7 @@ public struct RNGHForceTouch: ConfigurableRecognizer {
       return
     }
     if context.state == .possible && n >= minForce {
+      activated = true
       context.setState(.began, at: sample)
       context.act(at: sample)
     }
@@ -71,7 +76,34 @@ public struct RNGHForceTouch: ConfigurableRecognizer {
   }
 
   @inlinable
-  public mutating func reset() {}
+  public mutating func reset() { activated = false }
+
+  /// Fast path: only the maxForce test and (while possible) the activation matter.
+  @inlinable public static var skipsInertSamples: Bool { true }
+
+  /// Skips to the first sample that fails the maxForce test or (while possible) activates.
+  @inlinable
+  public mutating func skipInertSamples(
+    force: UnsafeBufferPointer<Double>, from: Int, to: Int, maxForce limit: Double
+  ) -> Int {
+    var i = from
+    // Before activation both tests matter; after it only the maxForce test. Raw-force bounds
+    // are slightly widened (see ``FastPathBound``); the harness decides exactly.
+    let activation = activated ? Double.infinity : FastPathBound.atLeast(minForce, maxForce: limit)
+    let above = maxForce >= 0 ? FastPathBound.atLeast(maxForce, maxForce: limit) : Double.infinity
+    let below = maxForce < 0 ? FastPathBound.atMost(maxForce, maxForce: limit) : -Double.infinity
+    let upper = Swift.min(activation, above)
+    if below == -Double.infinity {
+      while i < to && force[i] < upper { i &+= 1 }
+    } else {
+      while i < to {
+        let f = force[i]
+        if f >= upper || f <= below { break }
+        i &+= 1
+      }
+    }
+    return i
+  }
 
   /// `minForce`: the first moved sample with `force / max >= minForce`.
   public var thresholdSweeps: [ThresholdSweep] {

@@ -93,6 +93,23 @@ public struct ShunkitForceTouch: ConfigurableRecognizer {
   @inlinable
   public mutating func reset() { force = 0 }
 
+  /// Fast path: samples at or below `minimumForce` only update the last force.
+  @inlinable public static var skipsInertSamples: Bool { true }
+
+  /// Skips to the first sample with `force > minimumForce`; the last force becomes the last
+  /// skipped sample's (a stationary sample repeats the previous one, so it equals the last
+  /// delivered force).
+  @inlinable
+  public mutating func skipInertSamples(
+    force column: UnsafeBufferPointer<Double>, from: Int, to: Int, maxForce: Double
+  ) -> Int {
+    let threshold = minimumForce
+    var i = from
+    while i < to && !(column[i] > threshold) { i &+= 1 }
+    if i > from { force = column[i - 1] }
+    return i
+  }
+
   /// `minimumForce`: the first moved sample with `force > min(minimumForce, maxForce)`.
   public var thresholdSweeps: [ThresholdSweep] {
     [

@@ -183,6 +183,12 @@ struct PressureJSTests {
     #expect(states(result) == ["began@4", "changed@17", "ended@30"])
   }
 
+  @Test func cancelledTouchIsNotHandledByPressureJS() throws {
+    // Only touchend is bound: the open press is cancelled by the end-of-sequence rule.
+    let result = try run(PressureJSDeepPress(), makeTrace([0, grid(100), grid(210), grid(210)], cancelled: true))
+    #expect(states(result) == ["began@1", "changed@2", "cancelled@3*"])
+  }
+
   @Test func liftBeforeTheProbeEndsLeavesItPossible() throws {
     let result = try run(PressureJSDeepPress(), makeTrace([0.3, 0.3, 0.3]))
     #expect(states(result) == ["failed@2*"])

@@ -17,7 +17,8 @@
 ///   polyfill starts, 560 ms after touch-down — Pressure.js degrades to a long press. A force
 ///   event during the polyfill stops it and native force takes over.
 /// - Lift (`touchend`): `endDeepPress` if deep-pressed (not a flap: the contact ends), then
-///   `end`. The polyfill's ramp-down after the lift is not replayed.
+///   `end`. The polyfill's ramp-down after the lift is not replayed. A cancelled touch calls
+///   nothing (only `touchend` is bound); the end-of-sequence rule closes it.
 ///
 /// States: possible → began (`start`) → changed (deep-press changes) → ended (lift); failed when
 /// unsupported without polyfill, or when the contact ends before any start.
@@ -147,9 +148,12 @@ public struct PressureJSDeepPress: ConfigurableRecognizer {
     }
   }
 
+  /// Pressure.js binds `touchend` only: a cancelled touch never calls `end`, the press stays
+  /// open and the end-of-sequence rule cancels it.
   @inlinable
   public mutating func touchesCancelled(_ sample: TouchSample, _ context: inout GestureContext) {
-    touchesEnded(sample, &context)
+    probeDeadline = .infinity
+    tickDeadline = .infinity
   }
 
   @inlinable

@@ -9,11 +9,12 @@ let package = Package(
   products: [
     .executable(name: "touchtrace", targets: ["touchtrace"]),
     .library(name: "TouchCore", targets: ["TouchCore"]),
+    .library(name: "TouchRecognizers", targets: ["TouchRecognizers"]),
     .library(name: "TouchIO", targets: ["TouchIO"]),
     .library(name: "TouchSignal", targets: ["TouchSignal"]),
-    .library(name: "TouchReports", targets: ["TouchReports"]),
     .library(name: "TouchSynth", targets: ["TouchSynth"]),
     .library(name: "TouchImport", targets: ["TouchImport"]),
+    .library(name: "TouchReports", targets: ["TouchReports"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
@@ -23,23 +24,26 @@ let package = Package(
 
     /// The trace model: samples stored column-wise, metadata, dataset accounting. Standard library only.
     .target(name: "TouchCore", swiftSettings: checks),
+    /// UIKit-faithful replay of force-press recognizer variants. Standard library only.
+    .target(name: "TouchRecognizers", dependencies: ["TouchCore"], swiftSettings: checks),
     /// Trace files: CSV, JSON and JSON Lines readers and writers with positioned errors.
     .target(name: "TouchIO", dependencies: ["TouchCore"], swiftSettings: checks),
     /// Numerics on force curves through GSL. The only module that imports `CGSL`.
     .target(name: "TouchSignal", dependencies: ["TouchCore", "CGSL"], swiftSettings: checks),
-    /// Renders summaries and results as text, Markdown, JSON and CSV.
-    .target(
-      name: "TouchReports", dependencies: ["TouchCore", "TouchIO", "TouchSignal"],
-      swiftSettings: checks),
     /// Labelled trace synthesis: device profiles and a generative model of presses. Standard library only.
     .target(name: "TouchSynth", dependencies: ["TouchCore"], swiftSettings: checks),
     /// Importers for device recordings (evemu, getevent, force arrays, tablet logs, PointerEvents).
     .target(name: "TouchImport", dependencies: ["TouchCore", "TouchIO"], swiftSettings: checks),
+    /// Renders summaries and results as text, Markdown, JSON and CSV.
+    .target(
+      name: "TouchReports", dependencies: ["TouchCore", "TouchIO", "TouchSignal"],
+      swiftSettings: checks),
     /// The `touchtrace` command: parses arguments, calls the libraries, prints.
     .executableTarget(
       name: "touchtrace",
       dependencies: [
-        "TouchCore", "TouchIO", "TouchSignal", "TouchReports", "TouchSynth", "TouchImport",
+        "TouchCore", "TouchRecognizers", "TouchIO", "TouchSignal", "TouchSynth", "TouchImport",
+        "TouchReports",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: checks),
@@ -54,6 +58,8 @@ let package = Package(
     .target(
       name: "TouchTestSupport", dependencies: ["TouchCore"], path: "Tests/TouchTestSupport"),
     .testTarget(name: "TouchCoreTests", dependencies: ["TouchCore", "TouchTestSupport"]),
+    .testTarget(
+      name: "TouchRecognizersTests", dependencies: ["TouchRecognizers", "TouchCore", "TouchTestSupport"]),
     .testTarget(name: "TouchIOTests", dependencies: ["TouchIO", "TouchCore", "TouchTestSupport"]),
     .testTarget(
       name: "TouchSignalTests", dependencies: ["TouchSignal", "TouchCore", "TouchTestSupport"],

@@ -8,7 +8,9 @@ struct TouchTraceCommand: ParsableCommand {
     commandName: "touchtrace",
     abstract: "Measure force-press recognizers on recorded touch traces.",
     version: TouchTraceVersion.current,
-    subcommands: [Inspect.self, Smooth.self, Features.self, Synth.self, Import.self]
+    subcommands: [
+      Inspect.self, Recognizers.self, Run.self, Smooth.self, Features.self, Synth.self, Import.self,
+    ]
   )
 }
 

@@ -1,0 +1,161 @@
+/// A recognizer the replay harness can drive: a value type whose methods mirror
+/// `UIGestureRecognizer`'s `touchesBegan/Moved/Ended/Cancelled` and `reset()`, plus a virtual-clock
+/// timer.
+///
+/// Rules for conformers (the hot path): a struct whose state is enums and numbers; `@inlinable`
+/// mutating methods; no allocation, existential, class or closure per sample. Parameters are
+/// validated once, at construction. See the WritingARecognizer article.
+///
+/// The harness calls ``touchesBegan(_:_:)`` for the first sample, ``touchesMoved(_:_:)`` for a
+/// later sample whose force or position changed, ``touchesStationary(_:_:)`` for an unchanged
+/// sample only when ``receivesStationary`` is `true`, and ``touchesEnded(_:_:)`` or
+/// ``touchesCancelled(_:_:)`` for the last sample. Before each sample it fires the timer while
+/// ``timerDeadline`` is at or before the sample's time. Once the context's state is terminal
+/// (``isFinished(in:)``) nothing more of the contact is delivered. ``reset()`` runs after every
+/// contact.
+public protocol ForceRecognizer: Sendable {
+  /// The variant's name, parameters and rules.
+  var variant: VariantDescriptor { get }
+  /// The parameter values this instance was built with.
+  var parameters: ParameterValues { get }
+
+  /// Whether unchanged samples are delivered to ``touchesStationary(_:_:)``. UIKit does not
+  /// deliver them; the default is `false`.
+  static var receivesStationary: Bool { get }
+  /// Whether the recognizer uses the timer; when `false` the harness never reads
+  /// ``timerDeadline``. The default is `false`.
+  static var usesTimers: Bool { get }
+
+  /// Whether ``skipInertSamples(force:from:to:maxForce:)`` can skip samples (a fast path for
+  /// force-only threshold recognizers). Only used when the recognizer has no timers and takes no
+  /// stationary samples. The default is `false`.
+  static var skipsInertSamples: Bool { get }
+
+  /// The fast path: the first index in `from..<to` whose sample could change anything in the
+  /// recognizer's current state, whether it would be delivered as moved or dropped as
+  /// stationary; returns `to` when none can. Before returning, the recognizer applies whatever
+  /// the skipped samples would have changed (for example the last force seen). The harness then
+  /// delivers the returned sample by the usual rules. Used only after `touchesBegan` and while
+  /// the recognizer is not finished.
+  mutating func skipInertSamples(
+    force: UnsafeBufferPointer<Double>, from: Int, to: Int, maxForce: Double
+  ) -> Int
+
+  /// Whether replaying needs the trace's maximum possible force (normalized comparisons,
+  /// clamping to the maximum). Traces without one are rejected with
+  /// ``ReplayError/missingMaximumForce(trace:variant:)``.
+  var requiresMaximumForce: Bool { get }
+
+  /// The time, seconds, at which the pending timer fires; `.infinity` when none is pending.
+  var timerDeadline: Double { get }
+
+  /// The first sample of a contact.
+  mutating func touchesBegan(_ sample: TouchSample, _ context: inout GestureContext)
+  /// A later sample whose force or position changed.
+  mutating func touchesMoved(_ sample: TouchSample, _ context: inout GestureContext)
+  /// A later sample with the same force and position as the previous one (only when
+  /// ``receivesStationary``).
+  mutating func touchesStationary(_ sample: TouchSample, _ context: inout GestureContext)
+  /// The last sample, when the finger lifted.
+  mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext)
+  /// The last sample, when the system cancelled the touch. The default does nothing (the
+  /// harness then applies the end-of-sequence rule), as a `UIGestureRecognizer` subclass that
+  /// does not override `touchesCancelled`.
+  mutating func touchesCancelled(_ sample: TouchSample, _ context: inout GestureContext)
+  /// The timer fired: `sample.t` is the exact deadline. The recognizer must clear or move the
+  /// deadline that fired.
+  mutating func timerFired(_ sample: TouchSample, _ context: inout GestureContext)
+  /// Whether the recognizer is done with the contact. The default: the state is terminal.
+  func isFinished(in context: GestureContext) -> Bool
+  /// Called when the contact is over (after the last delivered event), before ``reset()``.
+  /// The default applies the end-of-sequence rule (``GestureContext/closeSequence(at:)``).
+  mutating func contactEnded(_ sample: TouchSample, _ context: inout GestureContext)
+  /// Returns to the state for a new contact, as `UIGestureRecognizer.reset()`: only what the
+  /// original library resets (state it forgets carries into the next contact when a replay
+  /// reuses one instance).
+  mutating func reset()
+
+  /// The threshold sweeps this instance supports: for each parameter in which the action (or
+  /// stage-2) time is the first crossing of a force threshold. Empty by default.
+  var thresholdSweeps: [ThresholdSweep] { get }
+}
+
+extension ForceRecognizer {
+  /// UIKit delivers no stationary samples.
+  @inlinable public static var receivesStationary: Bool { false }
+  /// No timers.
+  @inlinable public static var usesTimers: Bool { false }
+  /// No fast path.
+  @inlinable public static var skipsInertSamples: Bool { false }
+  /// Skips nothing.
+  @inlinable
+  public mutating func skipInertSamples(
+    force: UnsafeBufferPointer<Double>, from: Int, to: Int, maxForce: Double
+  ) -> Int { from }
+  /// No pending timer.
+  @inlinable public var timerDeadline: Double { .infinity }
+  /// Ignores stationary samples.
+  @inlinable
+  public mutating func touchesStationary(_ sample: TouchSample, _ context: inout GestureContext) {}
+  /// Not overridden: the end-of-sequence rule decides.
+  @inlinable
+  public mutating func touchesCancelled(_ sample: TouchSample, _ context: inout GestureContext) {}
+  /// No timers.
+  @inlinable
+  public mutating func timerFired(_ sample: TouchSample, _ context: inout GestureContext) {}
+  /// Finished when the state is terminal.
+  @inlinable public func isFinished(in context: GestureContext) -> Bool { context.state.isTerminal }
+  /// Applies the end-of-sequence rule.
+  @inlinable
+  public mutating func contactEnded(_ sample: TouchSample, _ context: inout GestureContext) {
+    context.closeSequence(at: sample)
+  }
+  /// No sweeps.
+  public var thresholdSweeps: [ThresholdSweep] { [] }
+  /// The variant's name.
+  public var name: String { variant.name }
+}
+
+/// A recognizer that can be built from parameter values by name (every variant; compositions
+/// are built from their parts instead).
+public protocol ConfigurableRecognizer: ForceRecognizer {
+  /// The variant's name, parameters and rules.
+  static var descriptor: VariantDescriptor { get }
+  /// Builds the recognizer from values resolved against ``descriptor`` (every parameter
+  /// present and in range).
+  ///
+  /// - Throws: ``ParameterError`` when values break a rule between parameters.
+  init(parameters: ParameterValues) throws(ParameterError)
+}
+
+extension ConfigurableRecognizer {
+  /// The variant's name, parameters and rules.
+  public var variant: VariantDescriptor { Self.descriptor }
+
+  /// Builds the recognizer with the given parameters set and the rest at their defaults.
+  ///
+  /// - Throws: ``ParameterError`` for an unknown name, a value of the wrong kind, a value out of
+  ///   range or a broken rule between parameters.
+  public init(setting values: [String: ParameterValue]) throws(ParameterError) {
+    try self.init(parameters: Self.descriptor.resolve(values))
+  }
+
+  /// Builds the recognizer from parameter settings written as text (`name`, `value`), as given on
+  /// the command line; the rest stay at their defaults.
+  ///
+  /// - Throws: ``ParameterError``.
+  public init(settings: [(name: String, value: String)]) throws(ParameterError) {
+    try self.init(parameters: Self.descriptor.resolve(text: settings))
+  }
+
+  /// Builds the recognizer from typed values (used by the memberwise-style initializers).
+  /// Invalid values are a programmer error and trap with the validation message.
+  @usableFromInline
+  static func checked(_ values: [String: ParameterValue]) -> Self {
+    do {
+      return try Self(parameters: descriptor.resolve(values))
+    } catch {
+      preconditionFailure(error.description)
+    }
+  }
+}

@@ -1,0 +1,232 @@
+public import TouchCore
+
+/// An exact description of a variant whose action (or stage-2) time is the **first crossing of
+/// one force threshold**, so that a sweep over many values of that parameter can be done in one
+/// pass per trace (running maximum of the compared quantity, then each threshold's first
+/// crossing).
+///
+/// The contract, for a trace replayed through a fresh instance whose other parameters are the
+/// ones this sweep was taken from: the event's sample index is the index of the **first
+/// candidate** (``candidates(in:)``, in order) whose force satisfies ``crosses(force:threshold:maxForce:)``,
+/// and `nil` when none does. The event's time is the trace's `t` at that index. Candidates
+/// already encode which samples the variant looks at (moved samples only, force ≠ 0, …), where a
+/// failure cuts the trace short, and fallbacks such as shunkit's decision at lift.
+///
+/// The comparison is monotone in the threshold, so a running maximum over the candidates'
+/// forces decides every threshold at once: threshold θ is crossed at the first candidate whose
+/// running maximum crosses θ.
+public struct ThresholdSweep: Sendable, Hashable {
+  /// Which event the crossing gives.
+  public enum Event: String, Sendable, Hashable {
+    /// The action event (stage 1 of two-stage variants).
+    case action
+    /// The stage-2 event.
+    case stage2
+  }
+
+  /// The comparison the original code makes.
+  public enum Comparison: String, Sendable, Hashable {
+    /// `quantity > threshold`.
+    case greaterThan = ">"
+    /// `quantity >= threshold`.
+    case greaterThanOrEqual = ">="
+  }
+
+  /// How force and threshold are compared, exactly as the original's arithmetic (which matters
+  /// on quantized data: `force / max >= θ` and `force >= max * θ` differ in the last bit).
+  public enum Scale: String, Sendable, Hashable {
+    /// `force ⋈ θ` (raw device units).
+    case raw
+    /// `force ⋈ min(θ, maxForce)`: the threshold is clamped to the maximum possible force first.
+    case clampedRaw
+    /// `force / maxForce ⋈ θ`.
+    case normalized
+    /// `force ⋈ maxForce * θ`.
+    case scaledThreshold
+    /// `clamp(force / maxForce, 0, 1) ⋈ θ` (Flutter's inverse-lerp with minimum 0).
+    case clampedNormalized
+  }
+
+  /// A sample the variant compares, and the force it compares there (usually the sample's own;
+  /// shunkit's lift decision uses the touch-down force).
+  public struct Candidate: Sendable, Hashable {
+    /// The sample index at which the event happens when this candidate crosses.
+    public var index: Int
+    /// The force compared, device units.
+    public var force: Double
+  }
+
+  /// Which samples are candidates (internal: the exact rule per variant family).
+  @usableFromInline
+  enum Rule: Sendable, Hashable {
+    /// Samples by delivery kind, optionally skipping force == 0.
+    case delivered(began: Bool, moved: Bool, stationary: Bool, ended: Bool, skipZeroForce: Bool)
+    /// shunkit: moved samples; when there is none, the lift (if ended) with the touch-down force.
+    case shunkit
+    /// RNGH: moved samples, cut before the first whose normalized force exceeds `maxForce`
+    /// (RNGH's `TEST_MAX_IF_NOT_NAN`).
+    case rngh(maxForce: Double)
+    /// Began and moved samples, cut before the first with normalized force above `palm` (NaN =
+    /// no cut).
+    case hysteresis(palm: Double)
+    /// Flutter: down and moves, cut after the first move whose squared per-event (or cumulative)
+    /// displacement exceeds `slop`; nothing when maxForce ≤ 1. With `startedAbove` (not NaN), no
+    /// cut when an earlier-or-same candidate already started the gesture (clamped pressure >
+    /// `startedAbove`).
+    case flutter(slop: Double, cumulative: Bool, startedAbove: Double)
+  }
+
+  /// The variant's name.
+  public var variant: String
+  /// The swept parameter.
+  public var parameter: String
+  /// The event the crossing gives.
+  public var event: Event
+  /// The comparison operator.
+  public var comparison: Comparison
+  /// How force and threshold are compared.
+  public var scale: Scale
+  /// Which samples are candidates, in words.
+  public var eligibleSamples: String
+  /// What must hold for the other parameters (in words); the candidates use this instance's
+  /// values of them.
+  public var conditions: String
+  @usableFromInline var rule: Rule
+
+  @usableFromInline
+  init(
+    variant: String, parameter: String, event: Event = .action, comparison: Comparison,
+    scale: Scale, eligibleSamples: String, conditions: String, rule: Rule
+  ) {
+    self.variant = variant
+    self.parameter = parameter
+    self.event = event
+    self.comparison = comparison
+    self.scale = scale
+    self.eligibleSamples = eligibleSamples
+    self.conditions = conditions
+    self.rule = rule
+  }
+
+  /// Whether the sweep needs the trace's maximum possible force.
+  public var requiresMaximumForce: Bool { scale != .raw }
+
+  /// Whether `force` crosses `threshold` under this sweep's scale and operator.
+  ///
+  /// - Parameters:
+  ///   - force: a candidate's force, device units.
+  ///   - threshold: the swept parameter's value.
+  ///   - maxForce: the trace's maximum possible force (ignored for ``Scale/raw``).
+  @inlinable
+  public func crosses(force: Double, threshold: Double, maxForce: Double) -> Bool {
+    let quantity: Double
+    let level: Double
+    switch scale {
+    case .raw:
+      quantity = force
+      level = threshold
+    case .clampedRaw:
+      quantity = force
+      level = Swift.min(threshold, maxForce)
+    case .normalized:
+      quantity = force / maxForce
+      level = threshold
+    case .scaledThreshold:
+      quantity = force
+      level = maxForce * threshold
+    case .clampedNormalized:
+      let p = force / maxForce
+      quantity = p.isNaN ? p : Swift.min(Swift.max(p, 0), 1)
+      level = threshold
+    }
+    switch comparison {
+    case .greaterThan: return quantity > level
+    case .greaterThanOrEqual: return quantity >= level
+    }
+  }
+
+  /// The candidates of `trace`, in order.
+  ///
+  /// - Complexity: O(n).
+  public func candidates(in trace: Trace) -> [Candidate] {
+    let n = trace.count
+    guard n > 0 else { return [] }
+    let f = trace.force
+    let hasPosition = trace.hasPosition
+    let x = trace.x ?? []
+    let y = trace.y ?? []
+    let endsByLift = trace.phase.last != .cancelled
+    func moved(_ i: Int) -> Bool {
+      f[i] != f[i - 1] || (hasPosition && (x[i] != x[i - 1] || y[i] != y[i - 1]))
+    }
+    let maxForce = trace.metadata.maxForce ?? .nan
+    var out: [Candidate] = []
+    switch rule {
+    case .delivered(let began, let movedOK, let stationary, let ended, let skipZero):
+      func add(_ i: Int) { if !(skipZero && f[i] == 0) { out.append(Candidate(index: i, force: f[i])) } }
+      if began { add(0) }
+      if n > 1 {
+        for i in 1..<(n - 1) {
+          if moved(i) ? movedOK : stationary { add(i) }
+        }
+      }
+      if ended && endsByLift { add(n - 1) }
+    case .shunkit:
+      if n > 1 {
+        for i in 1..<(n - 1) where moved(i) { out.append(Candidate(index: i, force: f[i])) }
+      }
+      if out.isEmpty && endsByLift { out.append(Candidate(index: n - 1, force: f[0])) }
+    case .rngh(let maximum):
+      if n > 1 {
+        for i in 1..<(n - 1) where moved(i) {
+          let v = f[i] / maxForce
+          if !maximum.isNaN && ((maximum < 0 && v < maximum) || (maximum >= 0 && v > maximum)) { break }
+          out.append(Candidate(index: i, force: f[i]))
+        }
+      }
+    case .hysteresis(let palm):
+      func add(_ i: Int) -> Bool {
+        if !palm.isNaN && f[i] / maxForce > palm { return false }
+        out.append(Candidate(index: i, force: f[i]))
+        return true
+      }
+      guard add(0) else { break }
+      if n > 1 {
+        for i in 1..<(n - 1) where moved(i) { if !add(i) { break } }
+      }
+    case .flutter(let slop, let cumulative, let startedAbove):
+      guard maxForce > 1 else { break }
+      func pressure(_ i: Int) -> Double {
+        let p = f[i] / maxForce
+        return p.isNaN ? p : Swift.min(Swift.max(p, 0), 1)
+      }
+      out.append(Candidate(index: 0, force: f[0]))
+      var started = !startedAbove.isNaN && pressure(0) > startedAbove
+      if n > 1 {
+        for i in 1..<(n - 1) where moved(i) {
+          out.append(Candidate(index: i, force: f[i]))
+          if started { continue }
+          if !startedAbove.isNaN && pressure(i) > startedAbove {
+            started = true
+            continue
+          }
+          let dx = hasPosition ? (cumulative ? x[i] - x[0] : x[i] - x[i - 1]) : 0
+          let dy = hasPosition ? (cumulative ? y[i] - y[0] : y[i] - y[i - 1]) : 0
+          let d2 = dx * dx + dy * dy
+          if cumulative ? d2 > slop * slop : d2 > slop { break }
+        }
+      }
+    }
+    return out
+  }
+
+  /// The index of the event for `threshold` by a direct scan of the candidates: the reference
+  /// against which a one-pass sweep can be tested.
+  ///
+  /// - Complexity: O(n).
+  public func firstCrossing(in trace: Trace, threshold: Double) -> Int? {
+    let maxForce = trace.metadata.maxForce ?? .nan
+    return candidates(in: trace).first { crosses(force: $0.force, threshold: threshold, maxForce: maxForce) }?
+      .index
+  }
+}

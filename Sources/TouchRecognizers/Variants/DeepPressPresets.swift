@@ -1,0 +1,334 @@
+/// V2 preset `deep-press-yusuga`: yusuga's ForceTouchGestureRecognizer — discrete, recognizes on
+/// the first moved sample with `force >= maxForce * forceSensitivity`.
+///
+/// Only moved samples are checked; there is no `touchesEnded` override, so a contact that never
+/// reaches the level stays possible and is failed by the system when it ends. With the default
+/// 1.0 it needs sensor saturation.
+public struct YusugaForceTouch: ConfigurableRecognizer {
+  /// Fraction of the maximum possible force, compared as `force >= max * forceSensitivity`.
+  public let forceSensitivity: Double
+
+  /// The variant's description.
+  public static let descriptor = VariantDescriptor(
+    name: "deep-press-yusuga", code: "V2-yusuga", title: "ForceTouchGestureRecognizer (yusuga)",
+    source: "yusuga/ForceTouchGestureRecognizer Classes/ForceTouchGestureRecognizer/ForceTouchGestureRecognizer.m @ d5022a0",
+    style: .discrete,
+    actionEvent: "recognized: the first moved sample with force >= max * forceSensitivity",
+    rules:
+      "Discrete. Only moved samples: force >= maxForce * forceSensitivity (and maxForce > 0) → recognized. No touchesEnded: a contact below the level is never failed by the recognizer (the system fails it at the end). Default 1.0 needs saturation.",
+    parameters: [
+      .number(
+        "forceSensitivity", .normalizedForce, default: 1.0, minimum: 0, maximum: 1,
+        "fraction of the maximum possible force to reach, compared as force >= max * forceSensitivity")
+    ])
+
+  /// Builds from resolved parameter values.
+  public init(parameters: ParameterValues) throws(ParameterError) {
+    forceSensitivity = parameters.number("forceSensitivity")
+  }
+
+  /// Creates the recognizer; invalid values trap.
+  public init(forceSensitivity: Double = 1.0) {
+    self = .checked(["forceSensitivity": .number(forceSensitivity)])
+  }
+
+  /// The configured values.
+  public var parameters: ParameterValues {
+    Self.descriptor.defaults.setting("forceSensitivity", to: .number(forceSensitivity))
+  }
+
+  /// Compares with the maximum possible force.
+  public var requiresMaximumForce: Bool { true }
+
+  @inlinable
+  public mutating func touchesBegan(_ sample: TouchSample, _ context: inout GestureContext) {}
+
+  @inlinable
+  public mutating func touchesMoved(_ sample: TouchSample, _ context: inout GestureContext) {
+    if sample.maxForce > 0 && sample.force >= sample.maxForce * forceSensitivity {
+      context.setState(.ended, at: sample)
+      context.act(at: sample)
+    }
+  }
+
+  @inlinable
+  public mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext) {}
+
+  @inlinable
+  public mutating func reset() {}
+
+  /// `forceSensitivity`: the first moved sample with `force >= max * forceSensitivity`.
+  public var thresholdSweeps: [ThresholdSweep] {
+    [
+      ThresholdSweep(
+        variant: Self.descriptor.name, parameter: "forceSensitivity", comparison: .greaterThanOrEqual,
+        scale: .scaledThreshold,
+        eligibleSamples: "moved samples (index 1…n−2)", conditions: "none",
+        rule: .delivered(began: false, moved: true, stationary: false, ended: false, skipZeroForce: false))
+    ]
+  }
+}
+
+/// V2 preset `deep-press-alg-squeeze`: Alexis Gallagher's ALGSqueezeGestureRecognizer — discrete,
+/// recognizes when `force / max >= squeezeThreshhold` on the touch-down, moved, stationary or
+/// lift sample.
+///
+/// It checks the touch-down and lift samples too (unlike most). A cancelled touch fails; a lift
+/// below the level leaves it possible (the system fails it). UIKit has no stationary callback,
+/// so the stationary branch of the original never runs on a device; the harness still delivers
+/// stationary samples to it, which cannot change the outcome (a stationary sample repeats the
+/// previous force).
+public struct ALGSqueeze: ConfigurableRecognizer {
+  /// Normalized force needed, compared with `>=`.
+  public let squeezeThreshhold: Double
+
+  /// The variant's description.
+  public static let descriptor = VariantDescriptor(
+    name: "deep-press-alg-squeeze", code: "V2-ALGSqueeze", title: "ALGSqueezeGestureRecognizer (Gallagher)",
+    source: "algal/TouchVisualizer TouchVisualizer/ALGSqueezeGestureRecognizer.swift @ f18068a",
+    style: .discrete,
+    actionEvent: "recognized: the first began/moved/stationary/ended sample with force/max >= squeezeThreshhold",
+    rules:
+      "Discrete. While possible, every began, moved, stationary and ended sample: force/max >= squeezeThreshhold → recognized. Cancel → failed. A lift below the level leaves it possible (the system fails it).",
+    parameters: [
+      .number(
+        "squeezeThreshhold", .normalizedForce, default: 0.5, minimum: 0, maximum: 1,
+        "fraction of the maximum possible force to reach (>=); the original's spelling")
+    ])
+
+  /// Builds from resolved parameter values.
+  public init(parameters: ParameterValues) throws(ParameterError) {
+    squeezeThreshhold = parameters.number("squeezeThreshhold")
+  }
+
+  /// Creates the recognizer; invalid values trap.
+  public init(squeezeThreshhold: Double = 0.5) {
+    self = .checked(["squeezeThreshhold": .number(squeezeThreshhold)])
+  }
+
+  /// The configured values.
+  public var parameters: ParameterValues {
+    Self.descriptor.defaults.setting("squeezeThreshhold", to: .number(squeezeThreshhold))
+  }
+
+  /// Normalized comparison.
+  public var requiresMaximumForce: Bool { true }
+
+  /// Stationary samples are checked too.
+  @inlinable public static var receivesStationary: Bool { true }
+
+  @inlinable
+  mutating func check(_ sample: TouchSample, _ context: inout GestureContext) {
+    if sample.force / sample.maxForce >= squeezeThreshhold {
+      context.setState(.ended, at: sample)
+      context.act(at: sample)
+    }
+  }
+
+  @inlinable
+  public mutating func touchesBegan(_ sample: TouchSample, _ context: inout GestureContext) {
+    check(sample, &context)
+  }
+
+  @inlinable
+  public mutating func touchesMoved(_ sample: TouchSample, _ context: inout GestureContext) {
+    check(sample, &context)
+  }
+
+  @inlinable
+  public mutating func touchesStationary(_ sample: TouchSample, _ context: inout GestureContext) {
+    check(sample, &context)
+  }
+
+  @inlinable
+  public mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext) {
+    check(sample, &context)
+  }
+
+  @inlinable
+  public mutating func touchesCancelled(_ sample: TouchSample, _ context: inout GestureContext) {
+    context.setState(.failed, at: sample)
+  }
+
+  @inlinable
+  public mutating func reset() {}
+
+  /// `squeezeThreshhold`: the first sample with `force / max >= squeezeThreshhold`, lift included.
+  public var thresholdSweeps: [ThresholdSweep] {
+    [
+      ThresholdSweep(
+        variant: Self.descriptor.name, parameter: "squeezeThreshhold", comparison: .greaterThanOrEqual,
+        scale: .normalized,
+        eligibleSamples: "every sample, including the touch-down and the lift (not a cancelled last sample)",
+        conditions: "none",
+        rule: .delivered(began: true, moved: true, stationary: true, ended: true, skipZeroForce: false))
+    ]
+  }
+}
+
+/// V2 preset `deep-press-frosty`: James Frost's ForceTouchGestureRecognizer — continuous, began at
+/// touch-down, ended on the first moved sample with `force > maxForce * forceThreshold` (strict).
+///
+/// A moved sample whose force differs from the last one seen → changed. The lift → cancelled.
+/// With the default 1.0 the strict test can never pass (force never exceeds the maximum), so the
+/// default instance never recognizes.
+public struct FrostyForceTouch: ConfigurableRecognizer {
+  /// Fraction of the maximum possible force, compared as `force > max * forceThreshold`.
+  public let forceThreshold: Double
+  @usableFromInline var lastForce: Double = 0
+
+  /// The variant's description.
+  public static let descriptor = VariantDescriptor(
+    name: "deep-press-frosty", code: "V2-frosty", title: "ForceTouchGestureRecognizer (frosty)",
+    source: "frosty/ForceTouchGestureRecognizer ForceTouchGestureRecognizer.swift @ 139a76a",
+    style: .continuous,
+    actionEvent: "ended: the first moved sample with force > max * forceThreshold",
+    rules:
+      "Began at touch-down; changed on a moved sample whose force changed; ended when force > maxForce * forceThreshold (strict); lift → cancelled. The default 1.0 never recognizes.",
+    parameters: [
+      .number(
+        "forceThreshold", .normalizedForce, default: 1.0, minimum: 0, maximum: 1,
+        "fraction of the maximum possible force to exceed, compared as force > max * forceThreshold")
+    ])
+
+  /// Builds from resolved parameter values.
+  public init(parameters: ParameterValues) throws(ParameterError) {
+    forceThreshold = parameters.number("forceThreshold")
+  }
+
+  /// Creates the recognizer; invalid values trap.
+  public init(forceThreshold: Double = 1.0) {
+    self = .checked(["forceThreshold": .number(forceThreshold)])
+  }
+
+  /// The configured values.
+  public var parameters: ParameterValues {
+    Self.descriptor.defaults.setting("forceThreshold", to: .number(forceThreshold))
+  }
+
+  /// Compares with the maximum possible force.
+  public var requiresMaximumForce: Bool { true }
+
+  @inlinable
+  public mutating func touchesBegan(_ sample: TouchSample, _ context: inout GestureContext) {
+    lastForce = sample.force
+    context.setState(.began, at: sample)
+  }
+
+  @inlinable
+  public mutating func touchesMoved(_ sample: TouchSample, _ context: inout GestureContext) {
+    if sample.force != lastForce {
+      lastForce = sample.force
+      context.setState(.changed, at: sample)
+    }
+    if sample.force > sample.maxForce * forceThreshold {
+      context.setState(.ended, at: sample)
+      context.act(at: sample)
+    }
+  }
+
+  @inlinable
+  public mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext) {
+    context.setState(.cancelled, at: sample)
+  }
+
+  @inlinable
+  public mutating func touchesCancelled(_ sample: TouchSample, _ context: inout GestureContext) {
+    context.setState(.cancelled, at: sample)
+  }
+
+  @inlinable
+  public mutating func reset() {}
+
+  /// `forceThreshold`: the first moved sample with `force > max * forceThreshold`.
+  public var thresholdSweeps: [ThresholdSweep] {
+    [
+      ThresholdSweep(
+        variant: Self.descriptor.name, parameter: "forceThreshold", comparison: .greaterThan,
+        scale: .scaledThreshold,
+        eligibleSamples: "moved samples (index 1…n−2)", conditions: "none",
+        rule: .delivered(began: false, moved: true, stationary: false, ended: false, skipZeroForce: false))
+    ]
+  }
+}
+
+/// V2 preset `deep-press-ps`: Paraset's PSForceTouchGestureRecognizer — continuous, began at
+/// touch-down, every moved sample → changed, then ended when `force / max >= minimumForce`.
+///
+/// The lift or a cancel → cancelled. With the default 0.0 it ends at the first moved sample: in
+/// effect a touch detector. (The original checks `numberOfTouchesRequired` against the began
+/// set; every trace here is one touch.)
+public struct PSForceTouch: ConfigurableRecognizer {
+  /// Normalized force needed, compared with `>=`.
+  public let minimumForce: Double
+
+  /// The variant's description.
+  public static let descriptor = VariantDescriptor(
+    name: "deep-press-ps", code: "V2-PS", title: "PSForceTouchGestureRecognizer (Paraset)",
+    source: "nolanbrown/PSForceTouchGestureRecognizer PSForceTouchGestureRecognizer.m @ 2c5a16f",
+    style: .continuous,
+    actionEvent: "ended: the first moved sample with force/max >= minimumForce",
+    rules:
+      "Began at touch-down; every moved sample → changed, then ended when force/max >= minimumForce; lift or cancel → cancelled. The default 0.0 ends at the first moved sample.",
+    parameters: [
+      .number(
+        "minimumForce", .normalizedForce, default: 0.0, minimum: 0, maximum: 1,
+        "normalized force to reach (>=); 0 recognizes any moved sample")
+    ])
+
+  /// Builds from resolved parameter values.
+  public init(parameters: ParameterValues) throws(ParameterError) {
+    minimumForce = parameters.number("minimumForce")
+  }
+
+  /// Creates the recognizer; invalid values trap.
+  public init(minimumForce: Double = 0.0) {
+    self = .checked(["minimumForce": .number(minimumForce)])
+  }
+
+  /// The configured values.
+  public var parameters: ParameterValues {
+    Self.descriptor.defaults.setting("minimumForce", to: .number(minimumForce))
+  }
+
+  /// Normalized comparison.
+  public var requiresMaximumForce: Bool { true }
+
+  @inlinable
+  public mutating func touchesBegan(_ sample: TouchSample, _ context: inout GestureContext) {
+    context.setState(.began, at: sample)
+  }
+
+  @inlinable
+  public mutating func touchesMoved(_ sample: TouchSample, _ context: inout GestureContext) {
+    context.setState(.changed, at: sample)
+    if sample.force / sample.maxForce >= minimumForce {
+      context.setState(.ended, at: sample)
+      context.act(at: sample)
+    }
+  }
+
+  @inlinable
+  public mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext) {
+    context.setState(.cancelled, at: sample)
+  }
+
+  @inlinable
+  public mutating func touchesCancelled(_ sample: TouchSample, _ context: inout GestureContext) {
+    context.setState(.cancelled, at: sample)
+  }
+
+  @inlinable
+  public mutating func reset() {}
+
+  /// `minimumForce`: the first moved sample with `force / max >= minimumForce`.
+  public var thresholdSweeps: [ThresholdSweep] {
+    [
+      ThresholdSweep(
+        variant: Self.descriptor.name, parameter: "minimumForce", comparison: .greaterThanOrEqual,
+        scale: .normalized,
+        eligibleSamples: "moved samples (index 1…n−2)", conditions: "none",
+        rule: .delivered(began: false, moved: true, stationary: false, ended: false, skipZeroForce: false))
+    ]
+  }
+}

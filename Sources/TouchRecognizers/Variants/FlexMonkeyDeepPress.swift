@@ -1,0 +1,128 @@
+/// V2 `deep-press`: FlexMonkey's DeepPressGestureRecognizer — a normalized threshold with `>=`,
+/// same level for press and release.
+///
+/// Rules: began and moved samples with force 0 are ignored. Not deep-pressed and
+/// `force / max >= threshold` → began (the action), deep-pressed. Deep-pressed and below the
+/// threshold → ended (terminal: no re-arm within the contact; the release). Lift: ended when
+/// deep-pressed, else failed; deep-pressed is cleared. `touchesCancelled` is not overridden, so a
+/// cancelled deep press keeps `deepPressed` set and the next contact of a reused instance starts
+/// deep-pressed (its first non-zero sample below the threshold ends it).
+public struct FlexMonkeyDeepPress: ConfigurableRecognizer {
+  /// Normalized force needed, compared with `>=`.
+  public let threshold: Double
+  @usableFromInline var deepPressed = false
+
+  /// The variant's description.
+  public static let descriptor = VariantDescriptor(
+    name: "deep-press", code: "V2", title: "DeepPressGestureRecognizer (FlexMonkey)",
+    source:
+      "FlexMonkey/DeepPressGestureRecognizer DeepPressGestureRecognizer/deepPressGestureRecognizer/DeepPressGestureRecognizer.swift @ 112e556",
+    style: .continuous,
+    actionEvent: "began: the first began/moved sample with force ≠ 0 and force/max >= threshold",
+    releaseEvent: "ended on the first later sample below the threshold (terminal, so at most one)",
+    rules:
+      "Ignores samples with force 0. Began when force/max >= threshold; ended when it drops below the same threshold (no hysteresis) or at lift; lift without crossing fails. touchesCancelled not overridden: a cancelled press leaves deepPressed set for the next contact.",
+    parameters: [
+      .number(
+        "threshold", .normalizedForce, default: 0.75, minimum: 0, maximum: 1,
+        "fraction of the maximum possible force to reach (>=); a required init argument, 0.75 in the README")
+    ])
+
+  /// Builds from resolved parameter values.
+  public init(parameters: ParameterValues) throws(ParameterError) {
+    threshold = parameters.number("threshold")
+  }
+
+  /// Creates the recognizer; invalid values trap.
+  public init(threshold: Double = 0.75) {
+    self = .checked(["threshold": .number(threshold)])
+  }
+
+  /// The configured values.
+  public var parameters: ParameterValues {
+    Self.descriptor.defaults.setting("threshold", to: .number(threshold))
+  }
+
+  /// Normalized comparison.
+  public var requiresMaximumForce: Bool { true }
+
+  @inlinable
+  mutating func handle(_ sample: TouchSample, _ context: inout GestureContext) {
+    guard sample.force != 0, sample.maxForce != 0 else { return }
+    let n = sample.force / sample.maxForce
+    if !deepPressed && n >= threshold {
+      context.setState(.began, at: sample)
+      context.act(at: sample)
+      deepPressed = true
+    } else if deepPressed && n < threshold {
+      context.setState(.ended, at: sample)
+      context.act(.release, at: sample)
+      deepPressed = false
+    }
+  }
+
+  @inlinable
+  public mutating func touchesBegan(_ sample: TouchSample, _ context: inout GestureContext) {
+    handle(sample, &context)
+  }
+
+  @inlinable
+  public mutating func touchesMoved(_ sample: TouchSample, _ context: inout GestureContext) {
+    handle(sample, &context)
+  }
+
+  @inlinable
+  public mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext) {
+    context.setState(deepPressed ? .ended : .failed, at: sample)
+    deepPressed = false
+  }
+
+  @inlinable
+  public mutating func reset() {}
+
+  /// Fast path: only a non-zero sample crossing the threshold matters.
+  @inlinable public static var skipsInertSamples: Bool { true }
+
+  /// Skips to the first non-zero sample that may cross the threshold (upward while not
+  /// deep-pressed, downward while deep-pressed), comparing raw force with a slightly widened
+  /// bound (see ``FastPathBound``); the harness decides the stopping sample exactly.
+  @inlinable
+  public mutating func skipInertSamples(
+    force: UnsafeBufferPointer<Double>, from: Int, to: Int, maxForce: Double
+  ) -> Int {
+    var i = from
+    if deepPressed {
+      let bound = FastPathBound.atMost(threshold, maxForce: maxForce)
+      while i < to {
+        let f = force[i]
+        if f != 0 && f <= bound { break }
+        i &+= 1
+      }
+    } else {
+      let bound = FastPathBound.atLeast(threshold, maxForce: maxForce)
+      if bound > 0 {
+        // f >= bound > 0 implies f != 0: one comparison per sample.
+        while i < to && force[i] < bound { i &+= 1 }
+      } else {
+        while i < to {
+          let f = force[i]
+          if f != 0 && f >= bound { break }
+          i &+= 1
+        }
+      }
+    }
+    return i
+  }
+
+  /// `threshold`: the first began/moved sample with force ≠ 0 and `force / max >= threshold`.
+  public var thresholdSweeps: [ThresholdSweep] {
+    [
+      ThresholdSweep(
+        variant: Self.descriptor.name, parameter: "threshold", comparison: .greaterThanOrEqual,
+        scale: .normalized,
+        eligibleSamples: "the touch-down sample and moved samples (index 1…n−2), skipping force == 0",
+        conditions: "a fresh instance per trace (a cancelled press carries over)",
+        rule: .delivered(began: true, moved: true, stationary: false, ended: false, skipZeroForce: true))
+    ]
+  }
+}

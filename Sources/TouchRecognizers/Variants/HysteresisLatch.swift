@@ -1,0 +1,177 @@
+/// V7 `hysteresis`: a libinput-style press/release latch on normalized force — press at
+/// `n >= pressThreshold`, release at `n < releaseThreshold`, any number of times per contact;
+/// releases while touching are counted as flaps.
+///
+/// Defaults are libinput's touchpad ratios (down 12 %, up 10 % of the range). libinput's tablet
+/// tip uses 5 % / 1 % with a `<=` release: set `pressThreshold=0.05`, `releaseThreshold=0.01`,
+/// `inclusiveRelease=true`. `releaseThreshold == pressThreshold` reproduces the no-hysteresis
+/// designs. `strictPress` uses `>` for the press, as `libinput measure touchpad-pressure` does.
+/// Optional sticky palm rejection: `n > palmThreshold` → failed before any press, cancelled
+/// after (NaN: off).
+///
+/// The touch-down and moved samples are evaluated (palm first, then press or release); the lift
+/// ends the contact: ended when it ever pressed, else failed. States: possible → began (first
+/// press) → changed (each later release or press) → ended.
+public struct HysteresisLatch: ConfigurableRecognizer {
+  /// Normalized force that presses (`>=`, or `>` with ``strictPress``).
+  public let pressThreshold: Double
+  /// Normalized force below which a press releases (`<`, or `<=` with ``inclusiveRelease``).
+  public let releaseThreshold: Double
+  /// Normalized force above which the contact is rejected for good (`>`); NaN: off.
+  public let palmThreshold: Double
+  /// Press with `>` instead of `>=`.
+  public let strictPress: Bool
+  /// Release with `<=` instead of `<`.
+  public let inclusiveRelease: Bool
+  @usableFromInline var pressed = false
+
+  /// The variant's description.
+  public static let descriptor = VariantDescriptor(
+    name: "hysteresis", code: "V7", title: "Hysteresis latch (libinput-style)",
+    source: "wayland-project/libinput src/evdev-mt-touchpad.c (tp_unhover_pressure), src/evdev-tablet.c @ c5d6b3f",
+    style: .continuous,
+    actionEvent: "each press: a touch-down or moved sample with force/max >= pressThreshold while released (first press = began)",
+    releaseEvent: "force/max < releaseThreshold while pressed (a flap when the finger still touches)",
+    rules:
+      "Touch-down and moved samples: palm (n > palmThreshold, sticky) → failed/cancelled; released and n >= pressThreshold → press (action); pressed and n < releaseThreshold → release. Lift: ended if it ever pressed, else failed.",
+    parameters: [
+      .number(
+        "pressThreshold", .normalizedForce, default: 0.12, minimum: 0, maximum: 1,
+        "normalized force that presses (>=); libinput touchpad: 12 % of the range"),
+      .number(
+        "releaseThreshold", .normalizedForce, default: 0.10, minimum: 0, maximum: 1,
+        "normalized force below which a press releases (<); at most pressThreshold; libinput touchpad: 10 %"),
+      .number(
+        "palmThreshold", .normalizedForce, default: .nan, minimum: 0, maximum: 1, nan: "off",
+        "normalized force above which the contact is rejected for good (>, sticky)"),
+      .flag("strictPress", default: false, "press with > (libinput measure tool) instead of >= (libinput core)"),
+      .flag("inclusiveRelease", default: false, "release with <= (libinput tablet) instead of < (touchpad)"),
+    ])
+
+  /// Builds from resolved parameter values.
+  ///
+  /// - Throws: ``ParameterError`` when `releaseThreshold > pressThreshold`.
+  public init(parameters: ParameterValues) throws(ParameterError) {
+    pressThreshold = parameters.number("pressThreshold")
+    releaseThreshold = parameters.number("releaseThreshold")
+    palmThreshold = parameters.number("palmThreshold")
+    strictPress = parameters.flag("strictPress")
+    inclusiveRelease = parameters.flag("inclusiveRelease")
+    guard releaseThreshold <= pressThreshold else {
+      throw ParameterError(
+        variant: Self.descriptor.name, parameter: "releaseThreshold",
+        .invalid("must not exceed pressThreshold (\(ParameterValue.text(pressThreshold))), got \(ParameterValue.text(releaseThreshold))"))
+    }
+  }
+
+  /// Creates the recognizer; invalid values trap.
+  public init(
+    pressThreshold: Double = 0.12, releaseThreshold: Double = 0.10, palmThreshold: Double = .nan,
+    strictPress: Bool = false, inclusiveRelease: Bool = false
+  ) {
+    self = .checked([
+      "pressThreshold": .number(pressThreshold), "releaseThreshold": .number(releaseThreshold),
+      "palmThreshold": .number(palmThreshold), "strictPress": .flag(strictPress),
+      "inclusiveRelease": .flag(inclusiveRelease),
+    ])
+  }
+
+  /// The configured values.
+  public var parameters: ParameterValues {
+    Self.descriptor.defaults.setting("pressThreshold", to: .number(pressThreshold))
+      .setting("releaseThreshold", to: .number(releaseThreshold))
+      .setting("palmThreshold", to: .number(palmThreshold))
+      .setting("strictPress", to: .flag(strictPress))
+      .setting("inclusiveRelease", to: .flag(inclusiveRelease))
+  }
+
+  /// Normalized comparison.
+  public var requiresMaximumForce: Bool { true }
+
+  @inlinable
+  mutating func handle(_ sample: TouchSample, _ context: inout GestureContext) {
+    let n = sample.force / sample.maxForce
+    if n > palmThreshold {  // false when palmThreshold is NaN
+      context.setState(context.state == .possible ? .failed : .cancelled, at: sample)
+      return
+    }
+    if pressed {
+      if inclusiveRelease ? n <= releaseThreshold : n < releaseThreshold {
+        pressed = false
+        context.setState(.changed, at: sample)
+        context.act(.release, at: sample)
+      }
+    } else if strictPress ? n > pressThreshold : n >= pressThreshold {
+      pressed = true
+      context.setState(context.state == .possible ? .began : .changed, at: sample)
+      context.act(at: sample)
+    }
+  }
+
+  @inlinable
+  public mutating func touchesBegan(_ sample: TouchSample, _ context: inout GestureContext) {
+    pressed = false
+    handle(sample, &context)
+  }
+
+  @inlinable
+  public mutating func touchesMoved(_ sample: TouchSample, _ context: inout GestureContext) {
+    handle(sample, &context)
+  }
+
+  @inlinable
+  public mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext) {
+    context.setState(context.state == .possible ? .failed : .ended, at: sample)
+  }
+
+  @inlinable
+  public mutating func touchesCancelled(_ sample: TouchSample, _ context: inout GestureContext) {
+    context.setState(context.state == .possible ? .failed : .cancelled, at: sample)
+  }
+
+  @inlinable
+  public mutating func reset() { pressed = false }
+
+  /// Fast path: only a press, a release or the palm test matters.
+  @inlinable public static var skipsInertSamples: Bool { true }
+
+  /// Skips to the first sample that presses (released), releases (pressed) or is a palm.
+  @inlinable
+  public mutating func skipInertSamples(
+    force: UnsafeBufferPointer<Double>, from: Int, to: Int, maxForce: Double
+  ) -> Int {
+    // Raw-force bounds slightly widened (see ``FastPathBound``); the harness decides exactly.
+    var i = from
+    let palm = FastPathBound.atLeast(palmThreshold, maxForce: maxForce)  // NaN: never true
+    if pressed {
+      let release = FastPathBound.atMost(releaseThreshold, maxForce: maxForce)
+      if palm.isNaN {
+        while i < to && force[i] > release { i &+= 1 }
+      } else {
+        while i < to {
+          let f = force[i]
+          if f >= palm || f <= release { break }
+          i &+= 1
+        }
+      }
+    } else {
+      let press = FastPathBound.atLeast(pressThreshold, maxForce: maxForce)
+      let upper = palm.isNaN ? press : Swift.min(palm, press)
+      while i < to && force[i] < upper { i &+= 1 }
+    }
+    return i
+  }
+
+  /// `pressThreshold`: the first press.
+  public var thresholdSweeps: [ThresholdSweep] {
+    [
+      ThresholdSweep(
+        variant: Self.descriptor.name, parameter: "pressThreshold",
+        comparison: strictPress ? .greaterThan : .greaterThanOrEqual, scale: .normalized,
+        eligibleSamples:
+          "the touch-down sample and moved samples (index 1…n−2), up to (not including) the first with force/max > palmThreshold",
+        conditions: "releaseThreshold <= pressThreshold (the release does not affect the first press); palmThreshold and strictPress as in this instance",
+        rule: .hysteresis(palm: palmThreshold))
+    ]
+  }
+}

@@ -1,0 +1,244 @@
+/// V9 `long-press`: UIKit's UILongPressGestureRecognizer (one touch, no taps) — began exactly
+/// `minimumPressDuration` after touch-down if the finger stayed within `allowableMovement`.
+///
+/// Before it begins, a sample farther than `allowableMovement` (Euclidean, strict `>`) from the
+/// touch-down position fails it, and a lift fails it. The timer fires at the exact deadline even
+/// when no sample arrives (a resting finger sends none). After it begins, movement is free;
+/// moves → changed; lift → ended; cancel → cancelled.
+public struct IOSLongPress: ConfigurableRecognizer {
+  /// Hold time before the gesture begins, seconds.
+  public let minimumPressDuration: Double
+  /// Movement allowed before the gesture begins, points (fails when the distance is greater).
+  public let allowableMovement: Double
+  @usableFromInline var downX: Double = 0
+  @usableFromInline var downY: Double = 0
+  @usableFromInline var deadline = Double.infinity
+
+  /// The variant's description.
+  public static let descriptor = VariantDescriptor(
+    name: "long-press", code: "V9", title: "UILongPressGestureRecognizer (UIKit)",
+    source: "Apple UIKit UILongPressGestureRecognizer (minimumPressDuration 0.5 s, allowableMovement 10 pt)",
+    style: .continuous,
+    actionEvent: "began: touch-down + minimumPressDuration, if the finger stayed within allowableMovement",
+    rules:
+      "A timer at touch-down + minimumPressDuration begins the gesture; before that, moving farther than allowableMovement from touch-down or lifting fails it. After began: changed on moves, ended at lift.",
+    parameters: [
+      .number(
+        "minimumPressDuration", .seconds, default: 0.5, minimum: 0, inclusive: false,
+        "hold time before the gesture begins"),
+      .number(
+        "allowableMovement", .points, default: 10, minimum: 0,
+        "movement allowed before the gesture begins (fails when farther)"),
+    ])
+
+  /// Builds from resolved parameter values.
+  public init(parameters: ParameterValues) throws(ParameterError) {
+    minimumPressDuration = parameters.number("minimumPressDuration")
+    allowableMovement = parameters.number("allowableMovement")
+  }
+
+  /// Creates the recognizer; invalid values trap.
+  public init(minimumPressDuration: Double = 0.5, allowableMovement: Double = 10) {
+    self = .checked([
+      "minimumPressDuration": .number(minimumPressDuration),
+      "allowableMovement": .number(allowableMovement),
+    ])
+  }
+
+  /// The configured values.
+  public var parameters: ParameterValues {
+    Self.descriptor.defaults.setting("minimumPressDuration", to: .number(minimumPressDuration))
+      .setting("allowableMovement", to: .number(allowableMovement))
+  }
+
+  /// Time and position only.
+  public var requiresMaximumForce: Bool { false }
+
+  /// The press-duration timer.
+  @inlinable public static var usesTimers: Bool { true }
+
+  /// The pending deadline.
+  @inlinable public var timerDeadline: Double { deadline }
+
+  @inlinable
+  public mutating func touchesBegan(_ sample: TouchSample, _ context: inout GestureContext) {
+    downX = sample.x
+    downY = sample.y
+    deadline = sample.t + minimumPressDuration
+  }
+
+  @inlinable
+  public mutating func touchesMoved(_ sample: TouchSample, _ context: inout GestureContext) {
+    if context.state == .possible {
+      let dx = sample.x - downX
+      let dy = sample.y - downY
+      if dx * dx + dy * dy > allowableMovement * allowableMovement {
+        deadline = .infinity
+        context.setState(.failed, at: sample)
+      }
+    } else {
+      context.setState(.changed, at: sample)
+    }
+  }
+
+  @inlinable
+  public mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext) {
+    deadline = .infinity
+    context.setState(context.state == .possible ? .failed : .ended, at: sample)
+  }
+
+  @inlinable
+  public mutating func touchesCancelled(_ sample: TouchSample, _ context: inout GestureContext) {
+    deadline = .infinity
+    context.setState(context.state == .possible ? .failed : .cancelled, at: sample)
+  }
+
+  @inlinable
+  public mutating func timerFired(_ sample: TouchSample, _ context: inout GestureContext) {
+    deadline = .infinity
+    context.setState(.began, at: sample)
+    context.act(at: sample)
+  }
+
+  @inlinable
+  public mutating func reset() { deadline = .infinity }
+}
+
+/// V9 `long-press-android`: Android's long press (GestureDetector / View) with the optional
+/// deep-press acceleration.
+///
+/// The long press fires at touch-down + `longPressTimeout` if the finger never moved farther
+/// than `touchSlop` (strict `>` on the squared distance, as GestureDetector). Deep press: the
+/// vendor classifier (`CLASSIFICATION_DEEP_PRESS`) is emulated as a moved sample with
+/// `force / max >= deepPressThreshold`; it fires the pending long press at once — and only when
+/// `longPressTimeout <= 0.4 s`, the platform's enabling rule (`faithfulDeepPressGate`). NaN
+/// disables it. Lift or slop before firing → failed; after firing: lift → ended.
+public struct AndroidLongPress: ConfigurableRecognizer {
+  /// Hold time before the long press, seconds (`ViewConfiguration.getLongPressTimeout`).
+  public let longPressTimeout: Double
+  /// Movement that cancels the pending long press, points (dp).
+  public let touchSlop: Double
+  /// Normalized force emulating the deep-press classification (`>=`); NaN: off.
+  public let deepPressThreshold: Double
+  /// Deep press accelerates only when `longPressTimeout <= 0.4 s`.
+  public let faithfulDeepPressGate: Bool
+  @usableFromInline var downX: Double = 0
+  @usableFromInline var downY: Double = 0
+  @usableFromInline var deadline = Double.infinity
+
+  /// The variant's description.
+  public static let descriptor = VariantDescriptor(
+    name: "long-press-android", code: "V9-android", title: "Android long press (+ deep press)",
+    source:
+      "AOSP ViewConfiguration (DEFAULT_LONG_PRESS_TIMEOUT 400 ms, TOUCH_SLOP 8 dp), GestureDetector / View.onTouchEvent CLASSIFICATION_DEEP_PRESS; frameworks/base ab9efea",
+    style: .continuous,
+    actionEvent: "long press: min(touch-down + longPressTimeout, first moved sample with deep press) if within the slop",
+    rules:
+      "A timer at touch-down + longPressTimeout fires the long press; a move beyond touchSlop or a lift first cancels it. A moved sample with force/max >= deepPressThreshold fires it at once (only when longPressTimeout <= 0.4 s).",
+    parameters: [
+      .number(
+        "longPressTimeout", .seconds, default: 0.4, minimum: 0, inclusive: false,
+        "hold time before the long press (400 ms; 500 ms before Android 12)"),
+      .number("touchSlop", .points, default: 8, minimum: 0, "movement that cancels the pending long press (dp)"),
+      .number(
+        "deepPressThreshold", .normalizedForce, default: .nan, minimum: 0, maximum: 1, nan: "off",
+        "normalized force standing in for the deep-press classifier (>=)"),
+      .flag(
+        "faithfulDeepPressGate", default: true,
+        "deep press accelerates only when longPressTimeout <= 0.4 s"),
+    ])
+
+  /// Builds from resolved parameter values.
+  public init(parameters: ParameterValues) throws(ParameterError) {
+    longPressTimeout = parameters.number("longPressTimeout")
+    touchSlop = parameters.number("touchSlop")
+    deepPressThreshold = parameters.number("deepPressThreshold")
+    faithfulDeepPressGate = parameters.flag("faithfulDeepPressGate")
+  }
+
+  /// Creates the recognizer; invalid values trap.
+  public init(
+    longPressTimeout: Double = 0.4, touchSlop: Double = 8, deepPressThreshold: Double = .nan,
+    faithfulDeepPressGate: Bool = true
+  ) {
+    self = .checked([
+      "longPressTimeout": .number(longPressTimeout), "touchSlop": .number(touchSlop),
+      "deepPressThreshold": .number(deepPressThreshold),
+      "faithfulDeepPressGate": .flag(faithfulDeepPressGate),
+    ])
+  }
+
+  /// The configured values.
+  public var parameters: ParameterValues {
+    Self.descriptor.defaults.setting("longPressTimeout", to: .number(longPressTimeout))
+      .setting("touchSlop", to: .number(touchSlop))
+      .setting("deepPressThreshold", to: .number(deepPressThreshold))
+      .setting("faithfulDeepPressGate", to: .flag(faithfulDeepPressGate))
+  }
+
+  /// Whether deep press can accelerate the long press with these parameters.
+  public var deepPressEnabled: Bool {
+    !deepPressThreshold.isNaN && (!faithfulDeepPressGate || longPressTimeout <= 0.4)
+  }
+
+  /// The deep-press emulation compares normalized force.
+  public var requiresMaximumForce: Bool { deepPressEnabled }
+
+  /// The long-press timer.
+  @inlinable public static var usesTimers: Bool { true }
+
+  /// The pending deadline.
+  @inlinable public var timerDeadline: Double { deadline }
+
+  @inlinable
+  mutating func fire(_ sample: TouchSample, _ context: inout GestureContext) {
+    deadline = .infinity
+    context.setState(.began, at: sample)
+    context.act(at: sample)
+  }
+
+  @inlinable
+  public mutating func touchesBegan(_ sample: TouchSample, _ context: inout GestureContext) {
+    downX = sample.x
+    downY = sample.y
+    deadline = sample.t + longPressTimeout
+  }
+
+  @inlinable
+  public mutating func touchesMoved(_ sample: TouchSample, _ context: inout GestureContext) {
+    guard context.state == .possible else {
+      context.setState(.changed, at: sample)
+      return
+    }
+    let dx = sample.x - downX
+    let dy = sample.y - downY
+    if dx * dx + dy * dy > touchSlop * touchSlop {
+      deadline = .infinity
+      context.setState(.failed, at: sample)
+      return
+    }
+    if deepPressEnabled && sample.force / sample.maxForce >= deepPressThreshold {
+      fire(sample, &context)
+    }
+  }
+
+  @inlinable
+  public mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext) {
+    deadline = .infinity
+    context.setState(context.state == .possible ? .failed : .ended, at: sample)
+  }
+
+  @inlinable
+  public mutating func touchesCancelled(_ sample: TouchSample, _ context: inout GestureContext) {
+    deadline = .infinity
+    context.setState(context.state == .possible ? .failed : .cancelled, at: sample)
+  }
+
+  @inlinable
+  public mutating func timerFired(_ sample: TouchSample, _ context: inout GestureContext) {
+    fire(sample, &context)
+  }
+
+  @inlinable
+  public mutating func reset() { deadline = .infinity }
+}

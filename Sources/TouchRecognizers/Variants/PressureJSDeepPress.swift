@@ -1,0 +1,195 @@
+/// V8 `pressure-js`: Pressure.js (stuyam/pressure) with its iOS 3D-Touch adapter
+/// (`touchforcechange`), support probe and time-based polyfill.
+///
+/// Rules:
+/// - Force events: a moved sample whose force differs from the previous one is a
+///   `touchforcechange` (`Touch.force` on iOS Safari is already normalized, so the force used is
+///   `force / max`). The first one starts the press (`start`); every one runs the deep-press test
+///   `n >= deepPressThreshold` (default 0.5): `startDeepPress` (the action) when not
+///   deep-pressed, `endDeepPress` (a release, counted as a flap) when deep-pressed and below.
+///   No hysteresis: both can repeat within one contact.
+/// - Support probe: `touchstart` polls every 10 ms; at the 7th poll (70 ms after touch-down)
+///   without any force event it fails: with `polyfill` on, the polyfill starts (`start`), else
+///   `unsupported` (failed). A force event at exactly 70 ms loses to the poll (timers first).
+/// - Polyfill: at the failure and every 10 ms after, force += 10 / `polyfillSpeedUp` (ms),
+///   capped at 1, then the deep-press test. With the default 1000 ms, the 50th tick (force
+///   0.5000000000000002 after 50 additions of 0.01) starts the deep press: 490 ms after the
+///   polyfill starts, 560 ms after touch-down — Pressure.js degrades to a long press. A force
+///   event during the polyfill stops it and native force takes over.
+/// - Lift (`touchend`): `endDeepPress` if deep-pressed (not a flap: the contact ends), then
+///   `end`. The polyfill's ramp-down after the lift is not replayed. A cancelled touch calls
+///   nothing (only `touchend` is bound); the end-of-sequence rule closes it.
+///
+/// States: possible → began (`start`) → changed (deep-press changes) → ended (lift); failed when
+/// unsupported without polyfill, or when the contact ends before any start.
+public struct PressureJSDeepPress: ConfigurableRecognizer {
+  /// Normalized force that starts a deep press (`>=`); below it ends one.
+  public let deepPressThreshold: Double
+  /// Whether the time-based polyfill replaces missing force.
+  public let polyfill: Bool
+  /// Polyfill ramp time from 0 to 1, milliseconds.
+  public let polyfillSpeedUp: Double
+  /// The support probe's duration: 7 polls of 10 ms.
+  @usableFromInline static var probeDuration: Double { 0.07 }
+  /// The polyfill's tick, seconds.
+  @usableFromInline static var tick: Double { 0.01 }
+
+  @usableFromInline var pressed = false
+  @usableFromInline var deepPressed = false
+  @usableFromInline var nativeSupport = false
+  @usableFromInline var polyfillForce: Double = 0
+  @usableFromInline var polyfillStart: Double = 0
+  @usableFromInline var polyfillTicks = 0
+  @usableFromInline var probeDeadline = Double.infinity
+  @usableFromInline var tickDeadline = Double.infinity
+  @usableFromInline var previousForce: Double = 0
+
+  /// The variant's description.
+  public static let descriptor = VariantDescriptor(
+    name: "pressure-js", code: "V8", title: "Pressure.js deep press (stuyam/pressure)",
+    source: "stuyam/pressure src/adapters/adapter.js, src/adapters/adapter_3d_touch.js @ f0a35fb",
+    style: .continuous,
+    actionEvent: "startDeepPress: a force event (or polyfill tick) with n >= deepPressThreshold while not deep-pressed; can repeat",
+    releaseEvent: "endDeepPress: a force event (or tick) below the threshold while deep-pressed",
+    rules:
+      "touchforcechange = moved sample with a force change: start press, deep-press test n >= 0.5 (start/end deep press, no hysteresis, repeatable). Support probe fails 70 ms after touch-down without force events → polyfill: force += 10/polyfillSpeedUp every 10 ms from the failure, deep press at the 50th tick (560 ms after touch-down). Native force stops the polyfill.",
+    parameters: [
+      .number(
+        "deepPressThreshold", .normalizedForce, default: 0.5, minimum: 0, maximum: 1,
+        "normalized force that starts a deep press (>=); hard-coded 0.5 in Pressure.js"),
+      .flag("polyfill", default: true, "ramp a fake force over time when no force events arrive"),
+      .number(
+        "polyfillSpeedUp", .milliseconds, default: 1000, minimum: 0,
+        "polyfill ramp time from 0 to 1; 0 jumps to 1 at once"),
+    ])
+
+  /// Builds from resolved parameter values.
+  public init(parameters: ParameterValues) throws(ParameterError) {
+    deepPressThreshold = parameters.number("deepPressThreshold")
+    polyfill = parameters.flag("polyfill")
+    polyfillSpeedUp = parameters.number("polyfillSpeedUp")
+  }
+
+  /// Creates the recognizer; invalid values trap.
+  public init(deepPressThreshold: Double = 0.5, polyfill: Bool = true, polyfillSpeedUp: Double = 1000) {
+    self = .checked([
+      "deepPressThreshold": .number(deepPressThreshold), "polyfill": .flag(polyfill),
+      "polyfillSpeedUp": .number(polyfillSpeedUp),
+    ])
+  }
+
+  /// The configured values.
+  public var parameters: ParameterValues {
+    Self.descriptor.defaults.setting("deepPressThreshold", to: .number(deepPressThreshold))
+      .setting("polyfill", to: .flag(polyfill))
+      .setting("polyfillSpeedUp", to: .number(polyfillSpeedUp))
+  }
+
+  /// `Touch.force` is the normalized force.
+  public var requiresMaximumForce: Bool { true }
+
+  /// Probe and polyfill timers.
+  @inlinable public static var usesTimers: Bool { true }
+
+  /// The earlier of the probe and the next polyfill tick.
+  @inlinable public var timerDeadline: Double { Swift.min(probeDeadline, tickDeadline) }
+
+  @inlinable
+  mutating func startPress(_ sample: TouchSample, _ context: inout GestureContext) {
+    if !pressed {
+      pressed = true
+      context.setState(.began, at: sample)
+    }
+  }
+
+  @inlinable
+  mutating func deepPress(_ force: Double, _ sample: TouchSample, _ context: inout GestureContext) {
+    if force >= deepPressThreshold {
+      if pressed && !deepPressed {
+        deepPressed = true
+        context.setState(.changed, at: sample)
+        context.act(at: sample)
+      }
+    } else if pressed && deepPressed {
+      deepPressed = false
+      context.setState(.changed, at: sample)
+      context.act(.release, at: sample)
+    }
+  }
+
+  @inlinable
+  public mutating func touchesBegan(_ sample: TouchSample, _ context: inout GestureContext) {
+    pressed = false
+    deepPressed = false
+    nativeSupport = false
+    previousForce = sample.force
+    probeDeadline = sample.t + Self.probeDuration
+    tickDeadline = .infinity
+  }
+
+  @inlinable
+  public mutating func touchesMoved(_ sample: TouchSample, _ context: inout GestureContext) {
+    guard sample.force != previousForce else { return }  // a position-only move: no force event
+    previousForce = sample.force
+    startPress(sample, &context)
+    deepPress(sample.force / sample.maxForce, sample, &context)
+    nativeSupport = true
+    probeDeadline = .infinity
+    tickDeadline = .infinity
+  }
+
+  @inlinable
+  public mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext) {
+    probeDeadline = .infinity
+    tickDeadline = .infinity
+    if pressed {
+      deepPressed = false
+      context.setState(.ended, at: sample)
+    }
+  }
+
+  /// Pressure.js binds `touchend` only: a cancelled touch never calls `end`, the press stays
+  /// open and the end-of-sequence rule cancels it.
+  @inlinable
+  public mutating func touchesCancelled(_ sample: TouchSample, _ context: inout GestureContext) {
+    probeDeadline = .infinity
+    tickDeadline = .infinity
+  }
+
+  @inlinable
+  public mutating func timerFired(_ sample: TouchSample, _ context: inout GestureContext) {
+    if probeDeadline <= tickDeadline {
+      probeDeadline = .infinity
+      guard !pressed else { return }
+      guard polyfill else {
+        context.setState(.failed, at: sample)
+        return
+      }
+      pressed = true
+      context.setState(.began, at: sample)
+      polyfillForce = 0
+      polyfillTicks = 0
+      polyfillStart = sample.t
+      tick(sample, &context)
+    } else {
+      tick(sample, &context)
+    }
+  }
+
+  @inlinable
+  mutating func tick(_ sample: TouchSample, _ context: inout GestureContext) {
+    let increment = polyfillSpeedUp == 0 ? 1 : 10 / polyfillSpeedUp
+    polyfillForce = polyfillForce + increment > 1 ? 1 : polyfillForce + increment
+    deepPress(polyfillForce, sample, &context)
+    polyfillTicks += 1
+    tickDeadline = polyfillStart + Double(polyfillTicks) * Self.tick
+  }
+
+  @inlinable
+  public mutating func reset() {
+    pressed = false
+    deepPressed = false
+    probeDeadline = .infinity
+    tickDeadline = .infinity
+  }
+}

@@ -1,0 +1,113 @@
+/// `tap`: a single-tap recognizer with UITapGestureRecognizer's public defaults (one tap, one
+/// touch) — recognized at lift if the finger stayed close to where it touched down.
+///
+/// UIKit's movement and duration limits for taps are private and undocumented; the defaults here
+/// are our choices and say so: `allowableMovement` 10 pt (the documented long-press tolerance)
+/// and no duration limit (`maximumTapDuration` NaN). Moving farther than `allowableMovement`
+/// from the touch-down position (strict `>`, the lift sample included) fails it; so does holding longer than
+/// `maximumTapDuration` when set (a timer). Lift → recognized (ended, the action); cancel →
+/// failed. Combine it with a force recognizer through ``RequireToFail`` to measure what waiting
+/// for the force recognizer to fail costs.
+public struct TapRecognizer: ConfigurableRecognizer {
+  /// Movement allowed before the tap fails, points.
+  public let allowableMovement: Double
+  /// Longest contact that is still a tap, seconds; NaN: no limit.
+  public let maximumTapDuration: Double
+  @usableFromInline var downX: Double = 0
+  @usableFromInline var downY: Double = 0
+  @usableFromInline var deadline = Double.infinity
+
+  /// The variant's description.
+  public static let descriptor = VariantDescriptor(
+    name: "tap", code: "tap", title: "Single tap (UITapGestureRecognizer defaults)",
+    source: "Apple UIKit UITapGestureRecognizer (numberOfTapsRequired 1, numberOfTouchesRequired 1; movement/duration limits undocumented)",
+    style: .discrete,
+    actionEvent: "recognized: the lift, if the finger stayed within allowableMovement (and maximumTapDuration)",
+    rules:
+      "Discrete. Fails on a move farther than allowableMovement from touch-down or when held longer than maximumTapDuration (when set); recognized at lift; cancel fails.",
+    parameters: [
+      .number(
+        "allowableMovement", .points, default: 10, minimum: 0,
+        "movement allowed before the tap fails (our choice: UIKit's limit is private)"),
+      .number(
+        "maximumTapDuration", .seconds, default: .nan, minimum: 0, inclusive: false, nan: "no limit",
+        "longest contact that is still a tap (our choice: no limit)"),
+    ])
+
+  /// Builds from resolved parameter values.
+  public init(parameters: ParameterValues) throws(ParameterError) {
+    allowableMovement = parameters.number("allowableMovement")
+    maximumTapDuration = parameters.number("maximumTapDuration")
+  }
+
+  /// Creates the recognizer; invalid values trap.
+  public init(allowableMovement: Double = 10, maximumTapDuration: Double = .nan) {
+    self = .checked([
+      "allowableMovement": .number(allowableMovement),
+      "maximumTapDuration": .number(maximumTapDuration),
+    ])
+  }
+
+  /// The configured values.
+  public var parameters: ParameterValues {
+    Self.descriptor.defaults.setting("allowableMovement", to: .number(allowableMovement))
+      .setting("maximumTapDuration", to: .number(maximumTapDuration))
+  }
+
+  /// Time and position only.
+  public var requiresMaximumForce: Bool { false }
+
+  /// The duration limit.
+  @inlinable public static var usesTimers: Bool { true }
+
+  /// The duration deadline, when set.
+  @inlinable public var timerDeadline: Double { deadline }
+
+  @inlinable
+  public mutating func touchesBegan(_ sample: TouchSample, _ context: inout GestureContext) {
+    downX = sample.x
+    downY = sample.y
+    deadline = maximumTapDuration.isNaN ? .infinity : sample.t + maximumTapDuration
+  }
+
+  @inlinable
+  func movedTooFar(_ sample: TouchSample) -> Bool {
+    let dx = sample.x - downX
+    let dy = sample.y - downY
+    return dx * dx + dy * dy > allowableMovement * allowableMovement
+  }
+
+  @inlinable
+  public mutating func touchesMoved(_ sample: TouchSample, _ context: inout GestureContext) {
+    if movedTooFar(sample) {
+      deadline = .infinity
+      context.setState(.failed, at: sample)
+    }
+  }
+
+  @inlinable
+  public mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext) {
+    deadline = .infinity
+    if movedTooFar(sample) {
+      context.setState(.failed, at: sample)
+    } else {
+      context.setState(.ended, at: sample)
+      context.act(at: sample)
+    }
+  }
+
+  @inlinable
+  public mutating func touchesCancelled(_ sample: TouchSample, _ context: inout GestureContext) {
+    deadline = .infinity
+    context.setState(.failed, at: sample)
+  }
+
+  @inlinable
+  public mutating func timerFired(_ sample: TouchSample, _ context: inout GestureContext) {
+    deadline = .infinity
+    context.setState(.failed, at: sample)
+  }
+
+  @inlinable
+  public mutating func reset() { deadline = .infinity }
+}

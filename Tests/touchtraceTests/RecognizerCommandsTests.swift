@@ -1,0 +1,69 @@
+import Testing
+import TouchCore
+import TouchRecognizers
+@testable import touchtrace
+
+@Suite("touchtrace recognizers / run")
+struct RecognizerCommandsTests {
+  @Test func runParsesSettingsAndCompositions() throws {
+    let run = try TouchTraceCommand.Run.parse([
+      "x.csv", "--recognizer", "tap", "--require-failure-of", "deep-press", "--set", "allowableMovement=5",
+      "--set", "required.threshold=0.5",
+    ])
+    let recognizer = try run.makeRecognizer()
+    #expect(recognizer.name == "tap+deep-press")
+    #expect(recognizer.parameters["allowableMovement"] == .number(5))
+    #expect(recognizer.parameters["required.threshold"] == .number(0.5))
+  }
+
+  @Test func invalidSettingsAreUsageErrors() {
+    #expect(throws: (any Error).self) {
+      try TouchTraceCommand.Run.parse(["x.csv", "--recognizer", "deep-press", "--set", "threshold=2"])
+    }
+    #expect(throws: (any Error).self) {
+      try TouchTraceCommand.Run.parse(["x.csv", "--recognizer", "deep-press", "--set", "threshold"])
+    }
+    #expect(throws: (any Error).self) {
+      try TouchTraceCommand.Run.parse(["x.csv", "--recognizer", "deep-press", "--set", "required.threshold=0.5"])
+    }
+    #expect(throws: (any Error).self) { try TouchTraceCommand.Run.parse(["x.csv", "--recognizer", "nope"]) }
+  }
+
+  @Test func csvHasOneRowPerTraceWithTheActionEvent() throws {
+    // shunkit: 181/60 > 3.0 at sample 2 (t = 0.02).
+    let trace = Trace(
+      metadata: TraceMetadata(id: "a,b", maxForce: 20.0 / 3), t: [0, 0.01, 0.02, 0.03],
+      force: [0, 3.0, 181.0 / 60, 0])
+    let quiet = Trace(metadata: TraceMetadata(id: "q", maxForce: 20.0 / 3), t: [0, 0.01], force: [0, 0])
+    let results = try AnyForceRecognizer(variant: "shunkit").replay(traces: [trace, quiet])
+    let text = String(decoding: TouchTraceCommand.Run.csv(results), as: UTF8.self)
+    #expect(
+      text == """
+        trace,action_t,action_index,stage2_t,stage2_index,actions,flaps,final_state,held_t,added_latency
+        "a,b",0.02,2,,,1,,ended,,
+        q,,,,,0,,cancelled,,
+
+        """)
+  }
+
+  @Test func jsonCarriesAccountingEventsAndAction() throws {
+    let trace = Trace(
+      metadata: TraceMetadata(id: "p", maxForce: 20.0 / 3), t: [0, 0.5, 1], force: [0, 5, 0])
+    let recognizer = try AnyForceRecognizer(variant: "deep-press")
+    let results = try recognizer.replay(traces: [trace])
+    let dataset = Dataset(traces: [trace], origins: [TraceOrigin(file: "p.csv")])
+    let json = TouchTraceCommand.Run.json(results, recognizer: recognizer, carryState: false, total: 1, dataset: dataset)
+      .text(pretty: false)
+    #expect(json.contains(#""traces":{"total":1,"analyzed":1,"skipped":0}"#))
+    #expect(json.contains(#""trace":"p","action_t":0.5,"action_index":1"#))
+    #expect(json.contains(#""events":[{"state":"began","t":0.5,"index":1},{"state":"ended","t":1.0,"index":2}]"#))
+  }
+
+  @Test func recognizersListingNamesEveryVariant() {
+    let text = TouchTraceCommand.Recognizers.text()
+    for name in AnyForceRecognizer.names { #expect(text.contains("\n\(name)  [") || text.hasPrefix("\(name)  [")) }
+    let json = TouchTraceCommand.Recognizers.json().text(pretty: false)
+    #expect(json.hasPrefix(#"{"format":"touchtrace-recognizers","version":1,"variants":[{"name":"shunkit""#))
+    #expect(json.contains(#""name":"maxForce","kind":"number","unit":"normalized force","default":"nan""#))
+  }
+}

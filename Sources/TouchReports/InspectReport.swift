@@ -45,6 +45,16 @@ public enum InspectReport {
           ("quantization_step", .number(s.quantization?.step)),
           ("quantization", .string(s.quantization?.text)),
           ("on_grid_share", .number(s.quantization?.fit)),
+          (
+            "quantization_per_device",
+            .array(
+              s.quantizationPerDevice.map {
+                .object([
+                  ("device", .string($0.device)), ("quantization_step", .number($0.step?.step)),
+                  ("quantization", .string($0.step?.text)),
+                ])
+              })
+          ),
         ])
       ),
       (
@@ -119,7 +129,11 @@ public enum InspectReport {
     }
     if let min = s.forceMin, let max = s.forceMax {
       var text = "\(TextFormat.compact(min)) to \(TextFormat.compact(max))"
-      if let q = s.quantization {
+      if !s.quantizationPerDevice.isEmpty {
+        text +=
+          ", step per device: "
+          + s.quantizationPerDevice.map { "\($0.device ?? "(none)") \($0.step?.text ?? "none")" }.joined(separator: ", ")
+      } else if let q = s.quantization {
         text += ", step \(q.text) (\(TextFormat.percent(q.fit)) of samples on the grid)"
       } else {
         text += ", no quantization grid"

@@ -100,6 +100,8 @@ struct StatisticsTests {
     #expect(abs(try #require(s.duration.min) - 0.02) < 1e-12 && s.duration.max == 0.06)
     #expect(s.forceMin == 0 && s.forceMax == 400.0 / 60)
     #expect(s.quantization?.text == "1/60")
+    #expect(s.quantizationPerDevice.map(\.device) == ["iphone6s", nil])
+    #expect(s.quantizationPerDevice.map { $0.step?.text } == ["1/60", nil])  // b has one positive value
     #expect(s.saturatedSamples == 1 && s.samplesWithKnownMaximum == 5)
     #expect(s.saturatedShare == 0.2)
     #expect(s.maxForces == [.init(value: 20.0 / 3, traces: 1), .init(value: nil, traces: 1)])

@@ -128,6 +128,18 @@ public struct DatasetSummary: Sendable {
   public var forceMax: Double?
   /// The estimated force quantization step, `nil` for continuous values.
   public var quantization: QuantizationStep?
+  /// The quantization step of each device's forces (devices in byte order, unlabeled last),
+  /// when the traces come from more than one device: a mixed dataset's overall step is only the
+  /// common grid of its devices' grids.
+  public var quantizationPerDevice: [DeviceQuantization]
+
+  /// The force quantization step of one device's traces.
+  public struct DeviceQuantization: Hashable, Sendable {
+    /// The device; `nil` for traces without one.
+    public var device: String?
+    /// The step, `nil` for continuous values.
+    public var step: QuantizationStep?
+  }
   /// Maximum possible force values seen, ascending, with `nil` (unknown) last.
   public var maxForces: [Count<Double>]
   /// Samples at the maximum possible force (within 1e-9 relative), among samples of traces
@@ -222,6 +234,14 @@ public struct DatasetSummary: Sendable {
     self.forceMin = forceMin.isFinite ? forceMin : nil
     self.forceMax = forceMax.isFinite ? forceMax : nil
     quantization = QuantizationStep.estimate(traces.lazy.flatMap(\.force))
+    if tracesPerDevice.count > 1 {
+      quantizationPerDevice = tracesPerDevice.map { entry in
+        let forces = traces.lazy.filter { $0.metadata.device == entry.value }.flatMap(\.force)
+        return DeviceQuantization(device: entry.value, step: QuantizationStep.estimate(forces))
+      }
+    } else {
+      quantizationPerDevice = []
+    }
     saturatedSamples = saturated
     samplesWithKnownMaximum = known
     cancelledTraces = cancelled

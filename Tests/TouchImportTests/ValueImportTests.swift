@@ -60,8 +60,8 @@ import TouchIO
 
   @Test func malformedJSON() {
     let error = importError("[0, 1,]", as: .forceValues, options: options)
-    #expect(error?.position == TextPosition(line: 1, column: 7))
-    #expect(error?.reason == .invalidJSON("unexpected character ']'; expected a value"))
+    #expect(error?.position == TextPosition(line: 1, column: 6))  // the comma
+    #expect(error?.reason == .invalidJSON("trailing comma before ']'"))
     // Whole-file problems throw even when skipping invalid traces.
     var skipping = options
     skipping.skipInvalid = true

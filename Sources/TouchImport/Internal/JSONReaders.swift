@@ -1,12 +1,6 @@
 import TouchCore
 import TouchIO
 
-extension JSONSyntaxError {
-  func loadError(file: String) -> TraceLoadError {
-    TraceLoadError(.invalidJSON(message), file: file, position: position)
-  }
-}
-
 /// Reads a bare JSON array of `UITouch.force` values (as logged by a recognizer's action on
 /// every touch event): a contact starts at each value that is exactly 0 (the `began` event
 /// reports no force); its last value is its `ended` sample. Values before the first 0 form a
@@ -25,9 +19,7 @@ struct ForceValuesReader {
   func read(_ bytes: [UInt8]) throws(TraceLoadError) -> Dataset {
     precondition(options.interval != nil, "force arrays need an interval")
     let interval = options.interval!
-    var parser = JSONParser(bytes)
-    let root: JSONNode
-    do { root = try parser.parseDocument() } catch { throw error.loadError(file: file) }
+    let root = try JSONNode.parse(bytes, file: file)
     guard case .array(let values) = root.kind else {
       throw TraceLoadError(
         .invalidRecording("expected a JSON array of force values, found \(root.typeName)"), file: file,
@@ -73,9 +65,7 @@ struct PointerEventsReader {
   private static let contactTypes: Set<String> = ["pointerdown", "pointermove", "pointerup", "pointercancel"]
 
   func read(_ bytes: [UInt8]) throws(TraceLoadError) -> Dataset {
-    var parser = JSONParser(bytes)
-    let root: JSONNode
-    do { root = try parser.parseDocument() } catch { throw error.loadError(file: file) }
+    let root = try JSONNode.parse(bytes, file: file)
     guard case .array(let records) = root.kind else {
       throw TraceLoadError(
         .invalidRecording("expected a JSON array of PointerEvent records, found \(root.typeName)"), file: file,

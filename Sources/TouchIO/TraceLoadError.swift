@@ -86,7 +86,7 @@ public struct TraceLoadError: Error, Hashable, Sendable, CustomStringConvertible
     switch reason {
     case .fileNotFound: text = "no such file or directory"
     case .unreadable(let why): text = "cannot read file: \(why)"
-    case .noTraceFiles: text = "directory holds no trace files (*.csv, *.tsv, *.json, *.jsonl)"
+    case .noTraceFiles: text = "directory holds no files to read (for traces: *.csv, *.tsv, *.json, *.jsonl)"
     case .missingColumn(let name): text = "missing required column '\(name)'"
     case .duplicateColumn(let name): text = "column '\(name)' appears more than once"
     case .missingHeader: text = "no header row"

@@ -32,7 +32,8 @@ public enum TraceImporter {
     return String(name[..<dot])
   }
 
-  /// Imports every file in `paths` (files, not directories: let the shell expand patterns).
+  /// Imports every file in `paths`; directories are searched recursively for the format's
+  /// ``ImportFormat/fileExtensions``, in byte order of the paths.
   ///
   /// - Throws: ``TraceLoadError``.
   /// - Precondition: `options.problem(for: format)` is `nil` (for example a force array
@@ -44,7 +45,7 @@ public enum TraceImporter {
     let description = try options.deviceDescription.map { path throws(TraceLoadError) in try readDescription(path, options: options) }
     var dataset = Dataset()
     var firstFile: [String: String] = [:]
-    for path in paths {
+    for path in try TraceFiles.expand(paths, extensions: format.fileExtensions) {
       let bytes = try TraceFiles.read(path)
       var part = try read(bytes, file: path, from: format, options: options, description: description)
       let id = traceID(forFile: path)

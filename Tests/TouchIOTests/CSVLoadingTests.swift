@@ -298,6 +298,18 @@ struct CSVLoadingTests {
     #expect(dataset.total == 4)
   }
 
+  @Test func directoriesExpandToMatchingFilesInByteOrder() throws {
+    let directory = TestData.temporaryDirectory()
+    defer { TestData.remove(directory) }
+    TestData.write("x", to: directory + "/b.EVENTS")
+    TestData.write("x", to: directory + "/a.events")
+    TestData.write("x", to: directory + "/a.desc")
+    TestData.write("x", to: directory + "/.hidden.events")
+    #expect(try TraceFiles.expand([directory], extensions: [".events"]) == [directory + "/a.events", directory + "/b.EVENTS"])
+    let none = #expect(throws: TraceLoadError.self) { try TraceFiles.expand([directory]) }
+    #expect(none?.reason == .noTraceFiles)
+  }
+
   @Test func missingInputIsAFileAccessError() throws {
     let error = #expect(throws: TraceLoadError.self) { try TraceLoader.load(["/nonexistent/x.csv"]) }
     #expect(error?.reason == .fileNotFound)

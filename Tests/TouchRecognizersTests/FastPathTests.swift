@@ -1,5 +1,6 @@
 import Testing
 import TouchCore
+import TouchTestSupport
 @testable import TouchRecognizers
 
 /// Forwards everything to `base` but never skips samples: the slow path as reference.

@@ -1,5 +1,6 @@
 import TouchCore
 import TouchRecognizers
+import TouchTestSupport
 
 /// The iPhone 6s maximum possible force, 20/3.
 let iPhoneMax = 20.0 / 3.0
@@ -41,18 +42,6 @@ func run<R: ForceRecognizer>(_ recognizer: R, _ trace: Trace) throws -> ReplayRe
   try Replay.replay(trace: trace, using: recognizer)
 }
 
-/// A small deterministic generator (SplitMix64) for seeded property tests.
-struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
 
 /// A random force trace on the 1/60 grid: a random walk with holds (unchanged samples), times on
 /// a 2^-10 s grid, optional positions, sometimes cancelled. Forces stay within 0…400/60.

@@ -1,5 +1,6 @@
 import Testing
 import TouchCore
+import TouchTestSupport
 @testable import TouchRecognizers
 
 @Suite("Threshold sweep metadata")

@@ -49,7 +49,7 @@ struct FeatureTests {
 
   @Test func maxRateOfALinearRampIsItsSlope() throws {
     // 12 force units per second for 1 s, sampled irregularly around 60 Hz, then held.
-    var noise = SeededNoise(seed: 11)
+    var noise = SplitMix64(seed: 11)
     var t: [Double] = [0]
     while t.last! < 1.5 { t.append(t.last! + 1.0 / 60 + noise.normal(sd: 0.001)) }
     let force = t.map { min($0, 1) * 12 }

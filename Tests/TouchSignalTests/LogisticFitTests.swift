@@ -37,7 +37,7 @@ struct LogisticFitTests {
   func recoversSeededNoisyRampsWithinTheStatedTolerance(seed: UInt64) throws {
     // Noise sd 0.05 force units on a 3.2-unit ramp, 40 samples at 120 Hz.
     let truth = LogisticFit.Parameters(base: 0.05, amplitude: 3.2, midpoint: 0.21, slope: 35)
-    var noise = SeededNoise(seed: seed)
+    var noise = SplitMix64(seed: seed)
     let t = (0..<40).map { 0.1 + Double($0) / 120 }
     let y = t.map { truth.value(at: $0) + noise.normal(sd: 0.05) }
     let fit = LogisticFitting().fit(t: t, force: y)

@@ -104,7 +104,7 @@ struct SmoothingPropertyTests {
   }
 
   @Test func batchApplicationEqualsOneByOne() throws {
-    var noise = SeededNoise(seed: 42)
+    var noise = SplitMix64(seed: 42)
     let traces = (0..<6).map { k in
       Trace.uniform((0..<(20 + 7 * k)).map { _ in abs(noise.normal(sd: 1)) }, rate: k < 3 ? 60 : 120, id: "t\(k)")
     }
@@ -140,7 +140,7 @@ struct SmoothingPropertyTests {
   }
 
   @Test func recursiveMedianReachesARootInOnePass() throws {
-    var noise = SeededNoise(seed: 3)
+    var noise = SplitMix64(seed: 3)
     let x = (0..<80).map { _ in noise.normal(sd: 1) }
     let rmf = RecursiveMedianSmoothing(window: .samples(5))
     let once = try rmf.apply(to: x)

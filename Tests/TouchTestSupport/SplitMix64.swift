@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A small, fast, seeded random number generator (SplitMix64), so randomized tests and
 /// synthetic data replay exactly from their seed on every machine.
 ///
@@ -23,5 +29,14 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
     z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
     return z ^ (z >> 31)
+  }
+}
+
+extension SplitMix64 {
+  /// A draw from the normal distribution with mean 0 and standard deviation `sd` (Box–Muller).
+  public mutating func normal(sd: Double) -> Double {
+    let u1 = Double.random(in: Double.ulpOfOne..<1, using: &self)
+    let u2 = Double.random(in: 0..<1, using: &self)
+    return sd * (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
   }
 }

@@ -7,7 +7,7 @@ public import TouchCore
 /// print(dataset.total, dataset.traces.count, dataset.skipped.count)
 /// ```
 public enum TraceLoader {
-  /// Loads every trace file under `paths` (see ``TraceFiles/expand(_:)``), then applies the
+  /// Loads every trace file under `paths` (see ``TraceFiles/expand(_:extensions:)``), then applies the
   /// labels file of `options`, if any.
   ///
   /// In strict mode (the default) the first invalid trace throws. With

@@ -35,7 +35,7 @@ public enum TraceImporter {
   /// Imports every file in `paths`; directories are searched recursively for the format's
   /// ``ImportFormat/fileExtensions``, in byte order of the paths.
   ///
-  /// - Throws: ``TraceLoadError``.
+  /// - Throws: `TraceLoadError`.
   /// - Precondition: `options.problem(for: format)` is `nil` (for example a force array
   ///   without an interval is a programmer error here; the command line checks it first).
   public static func load(_ paths: [String], from format: ImportFormat, options: ImportOptions = ImportOptions())

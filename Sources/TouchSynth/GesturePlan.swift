@@ -1,6 +1,6 @@
 public import TouchCore
 
-/// The gestures the synthesizer makes. Each has a ground-truth ``Intent``; a hard tap is a tap.
+/// The gestures the synthesizer makes. Each has a ground-truth `Intent`; a hard tap is a tap.
 public enum GestureKind: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
   /// A short touch with light force.
   case tap

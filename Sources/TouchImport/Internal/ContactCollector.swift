@@ -19,7 +19,7 @@ struct ImportedContact {
   var name: String { metadata.name }
 }
 
-/// Collects the contacts of one file into a ``Dataset``, in touch-down order, applying the
+/// Collects the contacts of one file into a `Dataset`, in touch-down order, applying the
 /// loaders' rules: the trace model is checked sample by sample; in strict mode the first problem
 /// throws `path:line:col: error:`; with `skipInvalid` the contact is skipped with its reason.
 struct ContactCollector {

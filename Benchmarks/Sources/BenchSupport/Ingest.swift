@@ -8,7 +8,7 @@ public import TouchIO
 
 /// Trace files for the ingest benchmarks, written once per process from the first traces of the
 /// benchmark data with TouchIO's own writer: times rounded to the microsecond and forces to 1e-4
-/// (as device logs give them), `max_force` 20/3, phases began/moved…/ended.
+/// (as device logs give them; down where rounding would pass the maximum), `max_force` 20/3, phases began/moved…/ended.
 public enum IngestFiles {
   /// The traces written (about 2 M samples; the CSV is about 70 MB).
   public static let traceCount = 10_000
@@ -20,7 +20,10 @@ public enum IngestFiles {
       return Trace(
         metadata: TraceMetadata(id: "trace-\(k)", maxForce: BenchData.maxForce),
         t: data.t[range].map { ($0 * 1e6).rounded() / 1e6 },
-        force: data.force[range].map { (Double($0) * 1e4).rounded() / 1e4 })
+        force: data.force[range].map { f in
+          let rounded = (Double(f) * 1e4).rounded() / 1e4
+          return rounded <= BenchData.maxForce ? rounded : (Double(f) * 1e4).rounded(.down) / 1e4
+        })
     }
   }
 

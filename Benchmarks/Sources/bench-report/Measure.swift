@@ -54,6 +54,7 @@ func interleave(
 enum Format {
   static func fixed(_ x: Double, _ digits: Int) -> String {
     guard x.isFinite else { return "—" }
+    if digits == 0 { return String(Int(x.rounded())) }
     var p = 1.0
     for _ in 0..<digits { p *= 10 }
     let r = (x * p).rounded() / p

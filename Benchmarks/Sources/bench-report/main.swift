@@ -257,7 +257,7 @@ func measureSweeps(hot: BenchData, cold: BenchData, rounds: Int, numpy: NumpyRes
       }
     }
     cold.withColumns { columns in
-      for _ in 0..<max(1, rounds / 2) {
+      for _ in 0..<max(3, rounds / 2) {
         coldSeries.rounds.append(measure(reps: 3, samples: columns.samples, prepare: flusher.flush) { Int(sweep.run(columns)) })
       }
     }
@@ -290,7 +290,11 @@ func measureIngest(_ data: BenchData, rounds: Int) throws -> Table {
     var megabytesPerSecond: [Double] = []
     for _ in 0..<max(3, rounds) {
       var n = 0
-      let ns = timeNanoseconds { n = (try? IngestFiles.load(path)) ?? -1 }
+      var failure: (any Error)?
+      let ns = timeNanoseconds {
+        do { n = try IngestFiles.load(path) } catch { failure = error }
+      }
+      if let failure { throw BenchError("\(path): \(failure)") }
       samples = n
       megabytesPerSecond.append(Double(bytes) / ns * 1e3)
     }

@@ -164,7 +164,7 @@ func kernelTable(_ results: [KernelResult], numpyThreshold: Double?) -> Table {
     let met = r.swift.rate >= target && (r.cold || r.ratio.median <= 1.25)
     var numpy = ""
     if r.kernel == .threshold, r.cold, let np = numpyThreshold {
-      numpy = Format.fixed(np / r.swift.median, 1) + "×"
+      numpy = Format.fixed(np, 2) + " ns: " + Format.fixed(np / r.swift.median, 1) + "×"
     }
     table.add([
       r.kernel.rawValue, r.cold ? "cold" : "in cache", Format.rateRange(r.swift), Format.fixed(r.swift.median, 3),

@@ -17,9 +17,17 @@ run: build
 test: setup
 	$(SWIFT) test
 
+# Benchmarks (the nested package Benchmarks/, see Benchmarks/README.md): every suite with a
+# summary table, and the deterministic gates CI runs.
+bench: setup
+	Benchmarks/Scripts/bench.sh
+
+bench-ci: setup
+	Benchmarks/Scripts/bench-ci.sh
+
 # Every module's DocC catalog, with warnings (broken links, undocumented parameters) as errors.
 docs: setup
 	Scripts/check-docs.sh
 
 clean:
-	rm -rf .build out
+	rm -rf .build out Benchmarks/.build

@@ -60,6 +60,78 @@ public enum ForceKernels {
     count &+= 1
   }
 
+  // MARK: Scans (the per-sample loops)
+  //
+  // Each state of a kernel waits for one condition; these find the first sample meeting it, four
+  // samples per branch (the comparisons are combined without branching), then one at a time. The
+  // comparisons are exactly the kernels' own, so NaN behaves as in a sample-by-sample loop.
+
+  /// The first index in `i..<end` with `force > level`, or `end`.
+  @inlinable @inline(__always)
+  static func firstAbove<F: BinaryFloatingPoint>(
+    _ force: UnsafeBufferPointer<F>, _ level: F, from i: Int, to end: Int
+  ) -> Int {
+    var i = i
+    while i &+ 4 <= end {
+      let hit =
+        UInt8(force[i] > level ? 1 : 0) | UInt8(force[i &+ 1] > level ? 1 : 0)
+        | UInt8(force[i &+ 2] > level ? 1 : 0) | UInt8(force[i &+ 3] > level ? 1 : 0)
+      if hit != 0 { break }
+      i &+= 4
+    }
+    while i < end && !(force[i] > level) { i &+= 1 }
+    return i
+  }
+
+  /// The first index in `i..<end` with `force < level`, or `end`.
+  @inlinable @inline(__always)
+  static func firstBelow<F: BinaryFloatingPoint>(
+    _ force: UnsafeBufferPointer<F>, _ level: F, from i: Int, to end: Int
+  ) -> Int {
+    var i = i
+    while i &+ 4 <= end {
+      let hit =
+        UInt8(force[i] < level ? 1 : 0) | UInt8(force[i &+ 1] < level ? 1 : 0)
+        | UInt8(force[i &+ 2] < level ? 1 : 0) | UInt8(force[i &+ 3] < level ? 1 : 0)
+      if hit != 0 { break }
+      i &+= 4
+    }
+    while i < end && !(force[i] < level) { i &+= 1 }
+    return i
+  }
+
+  /// The first index in `i..<end` with `force > high` or `force < low`, or `end`.
+  @inlinable @inline(__always)
+  static func firstOutside<F: BinaryFloatingPoint>(
+    _ force: UnsafeBufferPointer<F>, low: F, high: F, from i: Int, to end: Int
+  ) -> Int {
+    @inline(__always) func out(_ f: F) -> UInt8 { UInt8(f > high ? 1 : 0) | UInt8(f < low ? 1 : 0) }
+    var i = i
+    while i &+ 4 <= end {
+      if out(force[i]) | out(force[i &+ 1]) | out(force[i &+ 2]) | out(force[i &+ 3]) != 0 { break }
+      i &+= 4
+    }
+    while i < end && out(force[i]) == 0 { i &+= 1 }
+    return i
+  }
+
+  /// The first index in `i..<end` with `!(force > level)`, or `end`.
+  @inlinable @inline(__always)
+  static func firstNotAbove<F: BinaryFloatingPoint>(
+    _ force: UnsafeBufferPointer<F>, _ level: F, from i: Int, to end: Int
+  ) -> Int {
+    var i = i
+    while i &+ 4 <= end {
+      let all =
+        UInt8(force[i] > level ? 1 : 0) & UInt8(force[i &+ 1] > level ? 1 : 0)
+        & UInt8(force[i &+ 2] > level ? 1 : 0) & UInt8(force[i &+ 3] > level ? 1 : 0)
+      if all == 0 { break }
+      i &+= 4
+    }
+    while i < end && force[i] > level { i &+= 1 }
+    return i
+  }
+
   /// Threshold: per trace, the first sample with `force > threshold`; then the trace is left
   /// (early exit). At most one event per trace.
   ///
@@ -73,15 +145,9 @@ public enum ForceKernels {
     var count = 0
     guard offsets.count > 1 else { return 0 }
     for k in 0..<(offsets.count - 1) {
-      var i = offsets[k]
       let end = offsets[k + 1]
-      while i < end {
-        if force[i] > threshold {
-          emit(&count, events, trace: k, kind: Kind.crossing, index: i)
-          break
-        }
-        i &+= 1
-      }
+      let i = firstAbove(force, threshold, from: offsets[k], to: end)
+      if i < end { emit(&count, events, trace: k, kind: Kind.crossing, index: i) }
     }
     return count
   }
@@ -101,30 +167,22 @@ public enum ForceKernels {
     var count = 0
     guard offsets.count > 1 else { return 0 }
     for k in 0..<(offsets.count - 1) {
-      var state: UInt8 = 0  // 0 idle, 1 peeked, 2 popped
       var i = offsets[k]
       let end = offsets[k + 1]
-      while i < end {
-        let f = force[i]
-        switch state {
-        case 0:
-          if f > peek {
-            emit(&count, events, trace: k, kind: Kind.peek, index: i)
-            state = 1
-          }
-        case 1:
-          if f > pop {
-            emit(&count, events, trace: k, kind: Kind.pop, index: i)
-            state = 2
-          } else if f < release {
-            emit(&count, events, trace: k, kind: Kind.peekReleased, index: i)
-            state = 0
-          }
-        default:
-          if f < release {
-            emit(&count, events, trace: k, kind: Kind.popReleased, index: i)
-            state = 0
-          }
+      // One scan per state, each for the sample that leaves it.
+      while true {
+        i = firstAbove(force, peek, from: i, to: end)  // idle
+        guard i < end else { break }
+        emit(&count, events, trace: k, kind: Kind.peek, index: i)
+        i = firstOutside(force, low: release, high: pop, from: i &+ 1, to: end)  // peeked
+        guard i < end else { break }
+        if force[i] > pop {
+          emit(&count, events, trace: k, kind: Kind.pop, index: i)
+          i = firstBelow(force, release, from: i &+ 1, to: end)  // popped
+          guard i < end else { break }
+          emit(&count, events, trace: k, kind: Kind.popReleased, index: i)
+        } else {
+          emit(&count, events, trace: k, kind: Kind.peekReleased, index: i)
         }
         i &+= 1
       }
@@ -144,25 +202,124 @@ public enum ForceKernels {
   ) -> Int {
     var count = 0
     guard offsets.count > 1 else { return 0 }
-    for k in 0..<(offsets.count - 1) {
-      var s: F = 0
-      var armed = true
-      var i = offsets[k]
-      let end = offsets[k + 1]
-      while i < end {
-        s += alpha * (force[i] - s)
-        if armed {
-          if s > threshold {
-            emit(&count, events, trace: k, kind: Kind.smoothedCrossing, index: i)
-            armed = false
+    let traces = offsets.count - 1
+    // The smoothing is a chain of dependent operations per trace, so one trace at a time is
+    // bound by their latency. Two traces are smoothed side by side (each with exactly its own
+    // arithmetic) so that the chains overlap. Events of the second trace wait in `pending` until
+    // the first is done, so events come out in trace order; a second trace with more than
+    // `PendingIndices.capacity` events while paired is simply redone alone.
+    var k = 0
+    while k &+ 1 < traces {
+      let a0 = offsets[k], b0 = offsets[k &+ 1], b1 = offsets[k &+ 2]
+      let paired = min(b0 &- a0, b1 &- b0)
+      var a = EMAState<F>(), b = EMAState<F>()
+      var pending = PendingIndices()
+      var overflow = false
+      var j = 0
+      while j < paired {
+        let ia = a0 &+ j, ib = b0 &+ j
+        a.s += alpha * (force[ia] - a.s)
+        b.s += alpha * (force[ib] - b.s)
+        if a.armed {
+          if a.s > threshold {
+            emit(&count, events, trace: k, kind: Kind.smoothedCrossing, index: ia)
+            a.armed = false
           }
-        } else if s < rearm {
-          armed = true
+        } else if a.s < rearm {
+          a.armed = true
         }
-        i &+= 1
+        if b.armed {
+          if b.s > threshold {
+            overflow = overflow || !pending.append(ib)
+            b.armed = false
+          }
+        } else if b.s < rearm {
+          b.armed = true
+        }
+        j &+= 1
       }
+      ema(&a, force, from: a0 &+ paired, to: b0, alpha, threshold, rearm, trace: k, &count, events)
+      if overflow {
+        b = EMAState()
+        ema(&b, force, from: b0, to: b1, alpha, threshold, rearm, trace: k &+ 1, &count, events)
+      } else {
+        for n in 0..<pending.count {
+          emit(&count, events, trace: k &+ 1, kind: Kind.smoothedCrossing, index: pending[n])
+        }
+        ema(&b, force, from: b0 &+ paired, to: b1, alpha, threshold, rearm, trace: k &+ 1, &count, events)
+      }
+      k &+= 2
+    }
+    if k < traces {
+      var a = EMAState<F>()
+      ema(&a, force, from: offsets[k], to: offsets[k &+ 1], alpha, threshold, rearm, trace: k, &count, events)
     }
     return count
+  }
+
+  /// The state of ``emaThreshold(force:offsets:alpha:threshold:rearm:into:)`` for one trace.
+  @usableFromInline
+  struct EMAState<F: BinaryFloatingPoint> {
+    @usableFromInline var s: F = 0
+    @usableFromInline var armed = true
+    @inlinable init() {}
+  }
+
+  /// Continues one trace's EMA over `i..<end`.
+  @inlinable @inline(__always)
+  static func ema<F: BinaryFloatingPoint>(
+    _ state: inout EMAState<F>, _ force: UnsafeBufferPointer<F>, from i: Int, to end: Int, _ alpha: F,
+    _ threshold: F, _ rearm: F, trace k: Int, _ count: inout Int, _ events: UnsafeMutableBufferPointer<Event>
+  ) {
+    var s = state.s, armed = state.armed
+    var i = i
+    while i < end {
+      s += alpha * (force[i] - s)
+      if armed {
+        if s > threshold {
+          emit(&count, events, trace: k, kind: Kind.smoothedCrossing, index: i)
+          armed = false
+        }
+      } else if s < rearm {
+        armed = true
+      }
+      i &+= 1
+    }
+    state.s = s
+    state.armed = armed
+  }
+
+  /// A few sample indices held without allocating.
+  @usableFromInline
+  struct PendingIndices {
+    @usableFromInline static var capacity: Int { 4 }
+    @usableFromInline var count = 0
+    @usableFromInline var i0 = 0, i1 = 0, i2 = 0, i3 = 0
+    @inlinable init() {}
+
+    /// Appends `index`; `false` when full (nothing appended).
+    @inlinable
+    mutating func append(_ index: Int) -> Bool {
+      switch count {
+      case 0: i0 = index
+      case 1: i1 = index
+      case 2: i2 = index
+      case 3: i3 = index
+      default: return false
+      }
+      count &+= 1
+      return true
+    }
+
+    @inlinable
+    subscript(n: Int) -> Int {
+      switch n {
+      case 0: i0
+      case 1: i1
+      case 2: i2
+      default: i3
+      }
+    }
   }
 
   /// Dwell: an episode starts at a sample with `force > level` and lasts while the force stays
@@ -186,26 +343,20 @@ public enum ForceKernels {
     var count = 0
     guard offsets.count > 1 else { return 0 }
     for k in 0..<(offsets.count - 1) {
-      var inside = false
-      var fired = false
-      var start = 0.0
       var i = offsets[k]
       let end = offsets[k + 1]
-      while i < end {
+      while true {
+        i = firstAbove(force, level, from: i, to: end)  // outside an episode
+        guard i < end else { break }
+        let start = t[i]  // an episode starts; it fires at most once
+        while i < end && force[i] > level && !(t[i] - start >= duration) { i &+= 1 }
+        guard i < end else { break }
         if force[i] > level {
-          if !inside {
-            inside = true
-            fired = false
-            start = t[i]
-          }
-          if !fired && t[i] - start >= duration {
-            emit(&count, events, trace: k, kind: Kind.dwell, index: i)
-            fired = true
-          }
-        } else {
-          inside = false
+          emit(&count, events, trace: k, kind: Kind.dwell, index: i)
+          i = firstNotAbove(force, level, from: i &+ 1, to: end)  // fired: wait for the end
+          guard i < end else { break }
         }
-        i &+= 1
+        i &+= 1  // force[i] is not above the level: the episode is over
       }
     }
     return count

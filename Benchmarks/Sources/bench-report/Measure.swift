@@ -1,0 +1,103 @@
+import BenchSupport
+
+/// Where results go so the optimizer keeps the work.
+nonisolated(unsafe) var sink = 0
+
+/// Timings of one implementation of one task, ns per sample, one value per round (each the
+/// median of that round's repetitions).
+struct Series {
+  var rounds: [Double] = []
+  var median: Double { BenchSupport.median(rounds) }
+  var fastest: Double { rounds.min() ?? .nan }
+  var slowest: Double { rounds.max() ?? .nan }
+  /// Samples per second at the median.
+  var rate: Double { 1e9 / median }
+}
+
+/// Runs `body` `reps` times (calling `prepare` untimed before each) and returns the median ns
+/// per sample, `samples` being what one call of `body` processes.
+func measure(reps: Int, samples: Int, prepare: () -> Void = {}, _ body: () -> Int) -> Double {
+  var runs: [Double] = []
+  for _ in 0..<reps {
+    prepare()
+    var r = 0
+    let ns = timeNanoseconds { r = body() }
+    sink &+= r
+    runs.append(ns / Double(samples))
+  }
+  return median(runs)
+}
+
+/// Measures two implementations side by side for `rounds` rounds, alternating which goes first;
+/// returns both series and the per-round ratios a/b.
+func interleave(
+  rounds: Int, _ a: () -> Double, _ b: () -> Double
+) -> (a: Series, b: Series, ratio: Series) {
+  var sa = Series(), sb = Series(), ratio = Series()
+  for round in 0..<rounds {
+    let x: Double, y: Double
+    if round % 2 == 0 {
+      x = a()
+      y = b()
+    } else {
+      y = b()
+      x = a()
+    }
+    sa.rounds.append(x)
+    sb.rounds.append(y)
+    ratio.rounds.append(x / y)
+  }
+  return (sa, sb, ratio)
+}
+
+/// Formatting helpers.
+enum Format {
+  static func fixed(_ x: Double, _ digits: Int) -> String {
+    guard x.isFinite else { return "—" }
+    if digits == 0 { return String(Int(x.rounded())) }
+    var p = 1.0
+    for _ in 0..<digits { p *= 10 }
+    let r = (x * p).rounded() / p
+    var s = String(r)
+    if let dot = s.firstIndex(of: ".") {
+      let decimals = s.distance(from: dot, to: s.endIndex) - 1
+      if decimals < digits { s += String(repeating: "0", count: digits - decimals) }
+    } else if digits > 0 {
+      s += "." + String(repeating: "0", count: digits)
+    }
+    return s
+  }
+
+  /// `1234 M/s` or `4.21 G/s` from ns per sample.
+  static func rate(nsPerSample ns: Double) -> String {
+    let perSecond = 1e9 / ns
+    if perSecond >= 1e9 { return fixed(perSecond / 1e9, 2) + " G/s" }
+    return fixed(perSecond / 1e6, 0) + " M/s"
+  }
+
+  /// `4.21 G/s (3.90–4.40)`.
+  static func rateRange(_ s: Series) -> String {
+    let lo = 1e9 / s.slowest, hi = 1e9 / s.fastest
+    func short(_ v: Double) -> String { v >= 1e9 ? fixed(v / 1e9, 2) : fixed(v / 1e6, 0) }
+    return "\(rate(nsPerSample: s.median)) (\(short(lo))–\(short(hi)))"
+  }
+
+  static func ratio(_ s: Series) -> String {
+    "\(fixed(s.median, 2))× (\(fixed(s.fastest, 2))–\(fixed(s.slowest, 2)))"
+  }
+}
+
+/// A Markdown table.
+struct Table {
+  var header: [String]
+  var rows: [[String]] = []
+
+  mutating func add(_ row: [String]) { rows.append(row) }
+
+  var text: String {
+    var lines = ["| " + header.joined(separator: " | ") + " |"]
+    lines.append("|" + header.map { _ in "---" }.joined(separator: "|") + "|")
+    for row in rows { lines.append("| " + row.joined(separator: " | ") + " |") }
+    return lines.joined(separator: "\n")
+  }
+}

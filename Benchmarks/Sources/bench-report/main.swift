@@ -1,0 +1,441 @@
+// bench-report: TouchTrace's side-by-side measurements, in one process.
+//
+//   bench-report summary [--rounds N] [--no-numpy] [--peer PATH] [--out FILE.md]
+//       Everything `make bench` summarizes: the four kernels in cache and cold (Swift product code
+//       vs the C reference, same data, same process, interleaved rounds), every recognizer variant
+//       through the replay harness, the threshold sweeps (C reference and numpy peer; the Swift
+//       sweep after TouchEvaluation is merged), CSV/JSON ingest, smoothing; with the targets.
+//   bench-report gate [--rounds N] [--max-ratio R]
+//       `make bench-ci`'s time gate: Swift/C time ratio per kernel (in cache and cold), median over
+//       interleaved rounds, fails above R (default 2) or when Swift and C events differ.
+//
+// Timings are medians: each round takes the median of its repetitions, the table gives the median
+// over rounds with the range of the rounds in brackets. The machine is shared, so single rounds
+// swing; ratios are taken within each round.
+import BenchSupport
+import Foundation
+import TouchIO
+import TouchRecognizers
+import TouchSignal
+
+struct Options {
+  var mode = ""
+  var rounds = 5
+  var numpy = true
+  var peer = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("peers/numpy_peer.py").path
+  var out: String?
+  var maxRatio = 2.0
+
+  init(_ arguments: [String]) throws(BenchError) {
+    var rest = arguments.dropFirst()
+    guard let mode = rest.popFirst(), ["summary", "gate"].contains(mode) else {
+      throw BenchError("usage: bench-report summary|gate [--rounds N] [--no-numpy] [--peer PATH] [--out FILE] [--max-ratio R]")
+    }
+    self.mode = mode
+    while let option = rest.popFirst() {
+      switch option {
+      case "--no-numpy": numpy = false
+      case "--rounds", "--peer", "--out", "--max-ratio":
+        guard let value = rest.popFirst() else { throw BenchError("\(option) needs a value") }
+        switch option {
+        case "--rounds":
+          guard let n = Int(value), n >= 1 else { throw BenchError("--rounds: not a positive count: \(value)") }
+          rounds = n
+        case "--peer": peer = value
+        case "--out": out = value
+        default:
+          guard let r = Double(value), r > 0 else { throw BenchError("--max-ratio: not a positive number: \(value)") }
+          maxRatio = r
+        }
+      default: throw BenchError("unknown option \(option)")
+      }
+    }
+  }
+}
+
+/// The machine, for the record.
+func machineDescription() -> String {
+  var fields: [String: String] = [:]
+  if let out = try? run("/usr/bin/env", ["lscpu"]) {
+    for line in out.split(separator: "\n") {
+      let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+      if parts.count == 2 { fields[parts[0]] = parts[1] }
+    }
+  }
+  let model = fields["Model name"] ?? "unknown CPU"
+  let cpus = fields["CPU(s)"] ?? "?"
+  let caches = ["L1d", "L2", "L3"].compactMap { k in fields["\(k) cache"].map { "\(k) \($0)" } }
+    .joined(separator: ", ")
+  let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3)
+    .joined(separator: " ") ?? "?"
+  return "\(model), \(cpus) CPUs (\(caches)); load average at start \(load)"
+}
+
+/// Runs a program and returns its standard output (throws when it fails).
+func run(_ program: String, _ arguments: [String]) throws -> String {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: program)
+  process.arguments = arguments
+  let pipe = Pipe()
+  process.standardOutput = pipe
+  try process.run()
+  let data = pipe.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  guard process.terminationStatus == 0 else {
+    throw BenchError("\(program) \(arguments.joined(separator: " ")) exited with \(process.terminationStatus)")
+  }
+  return String(decoding: data, as: UTF8.self)
+}
+
+// MARK: - Kernels, Swift vs C
+
+struct KernelResult {
+  var kernel: Kernel
+  var cold: Bool
+  var swift: Series
+  var c: Series
+  var ratio: Series
+  var digest: EventDigest
+  var agree: Bool
+}
+
+/// Passes over the in-cache block per timing (≈ 4 M samples).
+let hotPasses = 20
+
+func measureKernels(hot: BenchData, cold: BenchData, rounds: Int, coldRounds: Int) -> [KernelResult] {
+  var results: [KernelResult] = []
+  let hotBuffers = EventBuffers(for: hot)
+  hot.withColumns { columns in
+    for kernel in Kernel.allCases {
+      let d = kernel.digests(columns, hotBuffers)
+      let n = hotPasses * columns.samples
+      let (s, c, r) = interleave(
+        rounds: rounds,
+        {
+          measure(reps: 5, samples: n) {
+            var e = 0
+            for _ in 0..<hotPasses { e &+= kernel.runSwift(columns, into: hotBuffers.swift) }
+            return e
+          }
+        },
+        {
+          measure(reps: 5, samples: n) {
+            var e = 0
+            for _ in 0..<hotPasses { e &+= kernel.runC(columns, into: hotBuffers.c) }
+            return e
+          }
+        })
+      results.append(KernelResult(kernel: kernel, cold: false, swift: s, c: c, ratio: r, digest: d.swift, agree: d.swift == d.c))
+    }
+  }
+  let flusher = CacheFlusher()
+  let coldBuffers = EventBuffers(for: cold)
+  cold.withColumns { columns in
+    for kernel in Kernel.allCases {
+      let d = kernel.digests(columns, coldBuffers)
+      let (s, c, r) = interleave(
+        rounds: coldRounds,
+        { measure(reps: 3, samples: columns.samples, prepare: flusher.flush) { kernel.runSwift(columns, into: coldBuffers.swift) } },
+        { measure(reps: 3, samples: columns.samples, prepare: flusher.flush) { kernel.runC(columns, into: coldBuffers.c) } })
+      results.append(KernelResult(kernel: kernel, cold: true, swift: s, c: c, ratio: r, digest: d.swift, agree: d.swift == d.c))
+    }
+  }
+  return results
+}
+
+/// The in-cache targets (samples/s) of issue 7.
+func hotTarget(_ kernel: Kernel) -> Double {
+  switch kernel {
+  case .threshold: 4e9
+  case .hysteresis, .dwell: 1e9
+  case .ema: 450e6
+  }
+}
+
+func kernelTable(_ results: [KernelResult], numpyThreshold: Double?) -> Table {
+  var table = Table(header: [
+    "kernel", "data", "Swift (median, range)", "ns/sample", "C -O2", "Swift/C", "numpy/Swift", "target", "met",
+  ])
+  for r in results {
+    let target = r.cold ? 400e6 : hotTarget(r.kernel)
+    let targetText = "≥ " + (target >= 1e9 ? Format.fixed(target / 1e9, 0) + " G/s" : Format.fixed(target / 1e6, 0) + " M/s")
+      + (r.cold ? "" : ", ≤ 1.25× C")
+    let met = r.swift.rate >= target && (r.cold || r.ratio.median <= 1.25)
+    var numpy = ""
+    if r.kernel == .threshold, r.cold, let np = numpyThreshold {
+      numpy = Format.fixed(np, 2) + " ns: " + Format.fixed(np / r.swift.median, 1) + "×"
+    }
+    table.add([
+      r.kernel.rawValue, r.cold ? "cold" : "in cache", Format.rateRange(r.swift), Format.fixed(r.swift.median, 3),
+      Format.rate(nsPerSample: r.c.median), Format.ratio(r.ratio), numpy, targetText, met ? "yes" : "**no**",
+    ])
+  }
+  return table
+}
+
+// MARK: - Variants through the replay harness
+
+func measureVariants(_ data: ReplayData, rounds: Int) -> Table {
+  var table = Table(header: ["variant", "replay, in cache (median, range)", "ns/sample", "actions", "transitions"])
+  let columns = data.columns
+  var log = ReplayLog()
+  for variant in VariantReplay.all {
+    log.removeAll()
+    variant.run(columns, &log)
+    let actions = log.actions.count, transitions = log.transitions.count
+    var series = Series()
+    for _ in 0..<rounds {
+      series.rounds.append(
+        measure(reps: 3, samples: 3 * columns.samples) {
+          for _ in 0..<3 {
+            log.removeAll()
+            variant.run(columns, &log)
+          }
+          return log.count
+        })
+    }
+    table.add([variant.name, Format.rateRange(series), Format.fixed(series.median, 2), "\(actions)", "\(transitions)"])
+  }
+  return table
+}
+
+// MARK: - Sweeps
+
+struct NumpyResults {
+  var thresholdNs: Double
+  var thresholdEvents: Int
+  var thresholdDigest: String
+  var sweepNs: [Int: Double]
+  var sweep: [Int: SweepResult]
+}
+
+func runNumpy(peer: String, data: BenchData) throws -> NumpyResults {
+  let directory = IngestFiles.scratchDirectory()
+  mkdir(directory, 0o755)
+  let path = directory + "/trace.bin"
+  defer {
+    unlink(path)
+    rmdir(directory)
+  }
+  try data.write(to: path)
+  let out = try run("/usr/bin/env", ["python3", peer, path, "--reps", "3"])
+  guard let json = try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any],
+    let threshold = json["threshold"] as? [String: Any], let sweeps = json["sweep"] as? [String: Any]
+  else { throw BenchError("numpy peer: unexpected output") }
+  var results = NumpyResults(
+    thresholdNs: threshold["ns_per_sample"] as? Double ?? .nan,
+    thresholdEvents: threshold["events"] as? Int ?? -1,
+    thresholdDigest: threshold["digest"] as? String ?? "", sweepNs: [:], sweep: [:])
+  for (key, value) in sweeps {
+    guard let k = Int(key), let s = value as? [String: Any], let ns = s["ns_per_sample"] as? Double,
+      let count = s["count"] as? [Int], let latency = s["latency"] as? [Double]
+    else { throw BenchError("numpy peer: unexpected sweep output") }
+    results.sweepNs[k] = ns
+    results.sweep[k] = SweepResult(count: count.map(Int64.init), latency: latency)
+  }
+  return results
+}
+
+func measureSweeps(hot: BenchData, cold: BenchData, rounds: Int, numpy: NumpyResults?) -> (Table, [String]) {
+  var table = Table(header: [
+    "sweep", "C in cache", "C cold (median, range)", "cold ns/sample", "Swift (product kernel)", "numpy per trace",
+    "numpy/C", "target (Swift, cold)",
+  ])
+  var notes: [String] = []
+  let flusher = CacheFlusher()
+  for k in SweepSize.all {
+    let sweep = CSweep(thresholds: SweepSize.thresholds(k))
+    var hotSeries = Series(), coldSeries = Series()
+    hot.withColumns { columns in
+      for _ in 0..<rounds {
+        hotSeries.rounds.append(measure(reps: 5, samples: 5 * columns.samples) {
+          var total: Int64 = 0
+          for _ in 0..<5 { total &+= sweep.run(columns) }
+          return Int(total)
+        })
+      }
+    }
+    cold.withColumns { columns in
+      for _ in 0..<max(3, rounds / 2) {
+        coldSeries.rounds.append(measure(reps: 3, samples: columns.samples, prepare: flusher.flush) { Int(sweep.run(columns)) })
+      }
+    }
+    let result = sweep.result
+    var numpyText = "—", ratio = "—"
+    if let numpy, let ns = numpy.sweepNs[k], let theirs = numpy.sweep[k] {
+      numpyText = Format.fixed(ns, 1) + " ns"
+      ratio = Format.fixed(ns / coldSeries.median, 1) + "×"
+      notes.append("K = \(k): numpy and C \(theirs.agrees(with: result) ? "agree" : "DISAGREE") (\(result.summary))")
+    }
+    let target = k == 64 ? "≤ 2.5 ns" : k == 1000 ? "≤ 6 ns" : ""
+    table.add([
+      "K = \(k)", Format.fixed(hotSeries.median, 3) + " ns", Format.rateRange(coldSeries), Format.fixed(coldSeries.median, 3),
+      "pending (TouchEvaluation)", numpyText, ratio, target,
+    ])
+  }
+  return (table, notes)
+}
+
+// MARK: - Ingest and smoothing
+
+func measureIngest(_ data: BenchData, rounds: Int) throws -> Table {
+  var table = Table(header: ["format", "file", "TraceLoader.load (median, range)", "samples", "target"])
+  let traces = IngestFiles.traces(from: data)
+  let directory = IngestFiles.scratchDirectory()
+  defer { IngestFiles.remove(directory: directory) }
+  for format in TraceFiles.Format.allCases {
+    let (path, bytes) = try IngestFiles.write(traces, as: format, in: directory)
+    var samples = 0
+    var megabytesPerSecond: [Double] = []
+    for _ in 0..<max(3, rounds) {
+      var n = 0
+      var failure: (any Error)?
+      let ns = timeNanoseconds {
+        do { n = try IngestFiles.load(path) } catch { failure = error }
+      }
+      if let failure { throw BenchError("\(path): \(failure)") }
+      samples = n
+      megabytesPerSecond.append(Double(bytes) / ns * 1e3)
+    }
+    guard samples > 0 else { throw BenchError("\(path): loading failed") }
+    let m = median(megabytesPerSecond)
+    table.add([
+      format.rawValue, Format.fixed(Double(bytes) / 1e6, 1) + " MB",
+      "\(Format.fixed(m, 0)) MB/s (\(Format.fixed(megabytesPerSecond.min()!, 0))–\(Format.fixed(megabytesPerSecond.max()!, 0)))",
+      "\(samples)", format == .csv ? "≥ 500 MB/s" : "",
+    ])
+  }
+  return table
+}
+
+func measureSmoothing(_ data: BenchData, rounds: Int) throws -> Table {
+  var table = Table(header: ["smoothing", "window", "samples/s (median, range)", "ns/sample"])
+  let traces = SmoothingData.traces(from: data)
+  let samples = traces.reduce(0) { $0 + $1.count }
+  var output: [Double] = []
+  output.reserveCapacity(512)
+  let gaussian = try GaussianSmoother(length: SmoothingData.gaussianLength, alpha: 3)
+  let medianFilter = try MedianSmoother(length: SmoothingData.medianLength)
+  var g = Series(), m = Series()
+  for _ in 0..<rounds {
+    g.rounds.append(measure(reps: 3, samples: samples) {
+      for trace in traces { try? gaussian.apply(to: trace, into: &output) }
+      return output.count
+    })
+    m.rounds.append(measure(reps: 3, samples: samples) {
+      for trace in traces { try? medianFilter.apply(to: trace, into: &output) }
+      return output.count
+    })
+  }
+  table.add(["Gaussian (gsl_filter_gaussian)", "K = \(SmoothingData.gaussianLength), α = 3", Format.rateRange(g), Format.fixed(g.median, 2)])
+  table.add(["median (gsl_filter_median)", "K = \(SmoothingData.medianLength)", Format.rateRange(m), Format.fixed(m.median, 2)])
+  return table
+}
+
+// MARK: - Main
+
+func main() -> Int32 {
+  let options: Options
+  do { options = try Options(CommandLine.arguments) } catch {
+    printError(error.description)
+    return 64
+  }
+  var report: [String] = []
+  func say(_ line: String) {
+    print(line)
+    report.append(line)
+    fflush(nil)
+  }
+  let started = monotonicNanoseconds()
+  say("Machine: \(machineDescription())")
+  let cold = BenchData(atLeast: 20_000_000)
+  let hot = cold.prefix(traces: 1000)
+  say("Data: \(cold.samples) samples in \(cold.traces) traces (cold: one pass, caches flushed before each); in cache: the first \(hot.traces) traces, \(hot.samples) samples, \(hotPasses) passes per timing. Rounds: \(options.rounds).")
+
+  let kernels = measureKernels(hot: hot, cold: cold, rounds: options.rounds, coldRounds: max(3, options.rounds / 2))
+  var failures: [String] = []
+  for r in kernels where !r.agree {
+    failures.append("\(r.kernel.rawValue) (\(r.cold ? "cold" : "in cache")): Swift and C events differ")
+  }
+  if options.mode == "gate" {
+    say("")
+    var table = Table(header: ["kernel", "data", "Swift ns/sample", "C ns/sample", "Swift/C (median, range)", "events (Swift = C)", "gate ≤ \(Format.fixed(options.maxRatio, 2))×"])
+    for r in kernels {
+      let ok = r.ratio.median <= options.maxRatio
+      if !ok { failures.append("\(r.kernel.rawValue) (\(r.cold ? "cold" : "in cache")): Swift/C \(Format.fixed(r.ratio.median, 2))×") }
+      table.add([
+        r.kernel.rawValue, r.cold ? "cold" : "in cache", Format.fixed(r.swift.median, 3), Format.fixed(r.c.median, 3),
+        Format.ratio(r.ratio), "\(r.digest.count) \(r.agree ? "=" : "≠")", ok ? "pass" : "**FAIL**",
+      ])
+    }
+    say(table.text)
+    say("")
+    if failures.isEmpty {
+      say("Swift/C time gate: passed (\(kernels.count) kernel timings, \(Format.fixed(Double(monotonicNanoseconds() - started) / 1e9, 1)) s)")
+      return 0
+    }
+    say("Swift/C time gate: FAILED: " + failures.joined(separator: "; "))
+    return 1
+  }
+
+  var numpy: NumpyResults?
+  if options.numpy {
+    do { numpy = try runNumpy(peer: options.peer, data: cold) } catch {
+      say("numpy peer not run: \(error)")
+    }
+  }
+  if let numpy, let swift = kernels.first(where: { $0.kernel == .threshold && $0.cold }) {
+    let same = numpy.thresholdEvents == swift.digest.count && numpy.thresholdDigest == String(swift.digest.hash, radix: 16)
+    if !same { failures.append("threshold: numpy events differ from Swift's") }
+  }
+  say("")
+  say("### Recognizer kernels (ForceKernels vs the C reference, Float force)")
+  say("")
+  say(kernelTable(kernels, numpyThreshold: numpy?.thresholdNs).text)
+  say("")
+  say("Events: " + kernels.filter { !$0.cold }.map { "\($0.kernel.rawValue) \($0.digest.count)" }.joined(separator: ", ")
+    + " in cache; " + kernels.filter(\.cold).map { "\($0.kernel.rawValue) \($0.digest.count)" }.joined(separator: ", ")
+    + " cold; Swift and C identical: \(kernels.allSatisfy(\.agree) ? "yes" : "NO")"
+    + (numpy.map { ", numpy threshold \($0.thresholdEvents) events, identical: \($0.thresholdDigest == String(kernels.first { $0.kernel == .threshold && $0.cold }!.digest.hash, radix: 16) ? "yes" : "NO")" } ?? ""))
+  say("")
+  say("### Sweeps (running-max merge; C reference and numpy per trace)")
+  say("")
+  let (sweepTable, sweepNotes) = measureSweeps(hot: hot, cold: cold, rounds: options.rounds, numpy: numpy)
+  say(sweepTable.text)
+  for note in sweepNotes {
+    say("")
+    say(note)
+    if note.contains("DISAGREE") { failures.append(note) }
+  }
+  say("")
+  say("### Every variant through the UIKit-faithful replay harness (Double columns, in cache)")
+  say("")
+  say(measureVariants(ReplayData(hot), rounds: options.rounds).text)
+  say("")
+  say("### Ingest (TraceLoader.load of a file in the page cache: read, parse, validate, build traces)")
+  say("")
+  do { say(try measureIngest(cold, rounds: options.rounds).text) } catch {
+    failures.append("ingest: \(error)")
+  }
+  say("")
+  say("### Smoothing (GSL through TouchSignal, per trace of 150–250 samples, output reused)")
+  say("")
+  do { say(try measureSmoothing(hot, rounds: options.rounds).text) } catch {
+    failures.append("smoothing: \(error)")
+  }
+  say("")
+  say("Total time \(Format.fixed(Double(monotonicNanoseconds() - started) / 1e9, 1)) s.")
+  if let out = options.out {
+    do { try Data((report.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: out)) } catch {
+      failures.append("cannot write \(out): \(error)")
+    }
+  }
+  if !failures.isEmpty {
+    say("FAILED: " + failures.joined(separator: "; "))
+    return 1
+  }
+  return 0
+}
+
+exit(main())

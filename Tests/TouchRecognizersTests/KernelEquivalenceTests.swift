@@ -1,0 +1,147 @@
+import Testing
+import TouchRecognizers
+import TouchTestSupport
+
+/// The kernels scan several samples per branch and smooth two traces side by side; these tests
+/// hold them to plain one-sample-at-a-time state machines written here (the semantics the
+/// kernels document), on seeded random traces chosen to stress the scans: lengths 0 to 40
+/// (remainders of the 4-sample steps, unequal pairs, an odd number of traces), forces oscillating
+/// around the levels (many events per trace, more than the EMA's pending slots), NaNs and ties.
+@Suite("Kernels against sample-by-sample references")
+struct KernelEquivalenceTests {
+  typealias Event = ForceKernels.Event
+
+  struct Data {
+    var force: [Float] = []
+    var t: [Double] = []
+    var offsets = [0]
+  }
+
+  static func data(seed: UInt64) -> Data {
+    var rng = SplitMix64(seed: seed)
+    var d = Data()
+    let traces = 1 + Int(rng.next() % 41)
+    var time = 0.0
+    for _ in 0..<traces {
+      let n = Int(rng.next() % 41)
+      let wild = rng.next() % 3 == 0  // a square wave across every level: many events per trace
+      for i in 0..<n {
+        let u = Double(rng.next() >> 11) * 0x1p-53
+        var f = Float(wild ? ((i / 2) % 2 == 0 ? 3.2 : 0) + 0.5 * u : 1.2 + 0.6 * (u - 0.5))
+        switch rng.next() % 50 {
+        case 0: f = .nan
+        case 1: f = 1.0  // ties with the levels below
+        case 2: f = 1.5
+        default: break
+        }
+        time += 0.004 + 0.008 * (Double(rng.next() >> 11) * 0x1p-53)
+        d.force.append(f)
+        d.t.append(time)
+      }
+      d.offsets.append(d.force.count)
+    }
+    return d
+  }
+
+  static func run(_ d: Data, _ body: (UnsafeBufferPointer<Double>, UnsafeBufferPointer<Float>, UnsafeBufferPointer<Int>, UnsafeMutableBufferPointer<Event>) -> Int) -> [Event] {
+    var out = [Event](repeating: Event(trace: -1, kind: -1, index: -1), count: d.force.count + 1)
+    let n = d.t.withUnsafeBufferPointer { t in
+      d.force.withUnsafeBufferPointer { f in
+        d.offsets.withUnsafeBufferPointer { o in out.withUnsafeMutableBufferPointer { body(t, f, o, $0) } }
+      }
+    }
+    return Array(out.prefix(n))
+  }
+
+  static func traces(_ d: Data) -> [(k: Int32, range: Range<Int>)] {
+    (0..<(d.offsets.count - 1)).map { (Int32($0), d.offsets[$0]..<d.offsets[$0 + 1]) }
+  }
+
+  @Test(arguments: 0..<200 as Range<UInt64>)
+  func firstCrossing(seed: UInt64) {
+    let d = Self.data(seed: seed)
+    var expected: [Event] = []
+    for (k, range) in Self.traces(d) {
+      if let i = range.first(where: { d.force[$0] > 1.0 }) { expected.append(Event(trace: k, kind: 0, index: i)) }
+    }
+    #expect(Self.run(d) { ForceKernels.firstCrossing(force: $1, offsets: $2, threshold: 1.0, into: $3) } == expected)
+  }
+
+  @Test(arguments: 0..<200 as Range<UInt64>)
+  func hysteresis(seed: UInt64) {
+    let d = Self.data(seed: seed)
+    var expected: [Event] = []
+    for (k, range) in Self.traces(d) {
+      var state = 0
+      for i in range {
+        let f = d.force[i]
+        if state == 0 {
+          if f > 1.5 { expected.append(Event(trace: k, kind: 1, index: i)); state = 1 }
+        } else if state == 1 {
+          if f > 3.0 { expected.append(Event(trace: k, kind: 2, index: i)); state = 2 }
+          else if f < 1.0 { expected.append(Event(trace: k, kind: 3, index: i)); state = 0 }
+        } else if f < 1.0 {
+          expected.append(Event(trace: k, kind: 4, index: i)); state = 0
+        }
+      }
+    }
+    let actual = Self.run(d) { ForceKernels.hysteresis(force: $1, offsets: $2, peek: 1.5, pop: 3.0, release: 1.0, into: $3) }
+    #expect(actual == expected)
+  }
+
+  @Test(arguments: 0..<200 as Range<UInt64>)
+  func emaThreshold(seed: UInt64) {
+    let d = Self.data(seed: seed)
+    var expected: [Event] = []
+    for (k, range) in Self.traces(d) {
+      var s: Float = 0
+      var armed = true
+      for i in range {
+        s += 0.5 * (d.force[i] - s)
+        if armed {
+          if s > 1.3 { expected.append(Event(trace: k, kind: 5, index: i)); armed = false }
+        } else if s < 1.1 {
+          armed = true
+        }
+      }
+    }
+    let actual = Self.run(d) { ForceKernels.emaThreshold(force: $1, offsets: $2, alpha: 0.5, threshold: 1.3, rearm: 1.1, into: $3) }
+    #expect(actual == expected)
+  }
+
+  @Test(arguments: 0..<200 as Range<UInt64>)
+  func dwell(seed: UInt64) {
+    let d = Self.data(seed: seed)
+    var expected: [Event] = []
+    for (k, range) in Self.traces(d) {
+      var inside = false, fired = false
+      var start = 0.0
+      for i in range {
+        if d.force[i] > 1.0 {
+          if !inside { inside = true; fired = false; start = d.t[i] }
+          if !fired && d.t[i] - start >= 0.02 { expected.append(Event(trace: k, kind: 6, index: i)); fired = true }
+        } else {
+          inside = false
+        }
+      }
+    }
+    let actual = Self.run(d) { ForceKernels.dwell(t: $0, force: $1, offsets: $2, level: 1.0, duration: 0.02, into: $3) }
+    #expect(actual == expected)
+  }
+
+  @Test func dataExerciseManyEventsPerTrace() {
+    // The EMA pairs hold at most 4 events of the second trace; the data must go beyond that.
+    var most = 0
+    for seed in 0..<200 as Range<UInt64> {
+      let d = Self.data(seed: seed)
+      for (_, range) in Self.traces(d) {
+        let one = Data(force: Array(d.force[range]), t: Array(d.t[range]), offsets: [0, range.count])
+        let n = Self.run(one) {
+          ForceKernels.emaThreshold(force: $1, offsets: $2, alpha: 0.5, threshold: 1.3, rearm: 1.1, into: $3)
+        }.count
+        most = max(most, n)
+      }
+    }
+    #expect(most > 4)
+  }
+}

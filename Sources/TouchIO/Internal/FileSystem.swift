@@ -77,7 +77,7 @@ enum FileSystem {
     }
     let size = Int(info.st_size)
     if info.st_mode & S_IFMT == S_IFREG, size > 0,
-      let mapping = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_POPULATE, fd, 0),
+      let mapping = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0),
       mapping != MAP_FAILED
     {
       close(fd)

@@ -456,11 +456,14 @@ enum SweepUnit: Sendable {
     let other = shape.twoStage || sweep.event == .stage2
       ? first.recognizer.thresholdSweeps.first(where: { $0.event == otherEvent }) : nil
     if (shape.twoStage || sweep.event == .stage2) && other == nil { return nil }
+    // Sweep descriptions are compared by their full text (every stored property, including the
+    // eligibility rule): unlike `==`, it treats NaN settings (no limit, off) as equal to themselves.
+    func same(_ a: ThresholdSweep?, _ b: ThresholdSweep?) -> Bool { String(describing: a) == String(describing: b) }
     var values: [Double] = []
     for c in members {
       let sweeps = configurations[c].recognizer.thresholdSweeps
-      guard sweeps.first(where: { $0.parameter == parameter }) == sweep,
-        sweeps.first(where: { $0.event == otherEvent }) == other,
+      guard same(sweeps.first(where: { $0.parameter == parameter }), sweep),
+        same(sweeps.first(where: { $0.event == otherEvent }), other),
         case .number(let x)? = configurations[c].parameters[parameter], !x.isNaN
       else { return nil }
       values.append(x)

@@ -15,7 +15,9 @@ public enum SweepReport {
   public static let version = 1
 
   /// The JSON document (format `touchtrace-sweep`, version 1): files, trace accounting, skipped
-  /// traces, the options used, the ground truth, one result object per configuration.
+  /// traces, the options used, the ground truth (counts by intent, how many traces took their
+  /// references from `press_at` and how many from the rule, and each trace that needs references
+  /// with their source and times), one result object per configuration.
   public static func json(_ result: SweepResult) -> JSONValue {
     let dataset = result.evaluation.dataset
     return .object([
@@ -216,17 +218,16 @@ public enum SweepReport {
       ("stage2_positive_traces", .int(evaluation.truths.filter(\.isStage2Positive).count)),
       ("references", .object([("press_at", .int(sources.pressAt)), ("rule", .int(sources.rule))])),
       (
-        "traces",
+        "references_by_trace",
         .array(
-          zip(evaluation.traces, evaluation.truths).map { trace, truth in
-            .object([
+          zip(evaluation.traces, evaluation.truths).compactMap { trace, truth in
+            guard let source = truth.referenceSource else { return nil }
+            var members: [(String, JSONValue)] = [
               ("trace", .string(trace.name)), ("intent", .string(truth.intent.rawValue)),
-              ("positive", .bool(truth.isPositive)),
-              ("reference_source", .string(truth.referenceSource?.rawValue)),
-              ("references", .array(truth.references.map { .number($0) })),
-              ("stage2_references", .array(truth.stage2References.map { .number($0) })),
-              ("touch_down", .number(truth.touchDown)),
-            ])
+              ("source", .string(source.rawValue)), ("references", .array(truth.references.map { .number($0) })),
+            ]
+            if truth.isStage2Positive { members.append(("stage2_references", .array(truth.stage2References.map { .number($0) }))) }
+            return .object(members)
           })
       ),
     ])

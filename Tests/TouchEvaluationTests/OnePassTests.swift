@@ -16,8 +16,12 @@ struct OnePassTests {
       let quantities: [Double] = (0..<n).map { _ in
         Int.random(in: 0..<20, using: &rng) == 0 ? .nan : Double(Int.random(in: 0...24, using: &rng)) / 8
       }
-      let k = round % 3 == 0 ? Int.random(in: 1...3, using: &rng) : Int.random(in: 1...50, using: &rng)
-      let levels = (0..<k).map { _ in Double(Int.random(in: -2...26, using: &rng)) / 8 }.sorted()
+      // Few levels, many levels with duplicates, and fine grids where one sample crosses dozens
+      // (the galloping path).
+      let k = [Int.random(in: 1...3, using: &rng), Int.random(in: 1...50, using: &rng), Int.random(in: 100...1000, using: &rng)][round % 3]
+      let levels = (0..<k).map { _ in
+        k >= 100 ? Double(Int.random(in: -80...1000, using: &rng)) / 333 : Double(Int.random(in: -2...26, using: &rng)) / 8
+      }.sorted()
       check(StrictlyAbove.self, quantities, levels) { $0 > $1 }
       check(AtOrAbove.self, quantities, levels) { $0 >= $1 }
     }

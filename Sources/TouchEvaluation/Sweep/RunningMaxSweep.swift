@@ -45,13 +45,15 @@ public struct CrossingStep: Sendable, Hashable {
 /// is monotone in the level, that is the first position at which the **running maximum**
 /// crosses it. The kernel keeps `p`, the lowest level not yet crossed, and compares each
 /// quantity with `levels[p]` only (one comparison per position). When a quantity crosses it, the
-/// new `p` — the first level it does not cross — is found by galloping (probing `p + 1, p + 2,
-/// p + 4, …`) and a binary search inside the last gap, and one ``CrossingStep`` records the
-/// range of levels crossed there. The scan stops once every level is crossed.
+/// new `p` — the first level it does not cross — is found by counting the crossed levels among
+/// the next eight without branches, and, when all eight are crossed, by galloping (probing
+/// 1, 2, 4, … levels further) and a branch-free binary search inside the last stretch; one
+/// ``CrossingStep`` records the range of levels crossed there. The scan stops once every level
+/// is crossed.
 ///
-/// Cost per trace: O(n + m·log K) for n positions, K levels and m steps (m ≤ min(n, K)); levels
-/// never crossed cost nothing, so K = 1000 costs little more than K = 1 on short traces.
-/// The loops allocate nothing and call nothing; the test is a static type, inlined.
+/// Cost per trace: O(n + m·log K) for n positions, K levels and m steps (m ≤ min(n, K)); a step
+/// costs about one mispredicted branch. The loops allocate nothing and call nothing; the test
+/// is a static type, inlined.
 ///
 /// ```swift
 /// // Levels 0.25, 0.5, 0.75 on quantities 0.1, 0.6, 0.4, 0.8 with `>=`:
@@ -84,14 +86,38 @@ public enum RunningMaxSweep {
     while i < end {
       let x = quantities[i]
       if Test.crosses(x, next) {
-        // Gallop: levels[p + b/2] is crossed; look for the first uncrossed level.
-        var b = 1
-        while p &+ b < k && Test.crosses(x, levels[p &+ b]) { b &<<= 1 }
-        var low = p &+ (b &>> 1) &+ 1
-        var high = Swift.min(p &+ b, k)
-        while low < high {
-          let middle = (low &+ high) &>> 1
-          if Test.crosses(x, levels[middle]) { low = middle &+ 1 } else { high = middle }
+        // Levels p+1 … p+8, counted without branches: the levels are sorted, so the crossed
+        // ones are a prefix and their count is the new p (short gaps are the common case).
+        var low: Int
+        if p &+ 9 <= k {
+          var c = 0
+          c &+= Test.crosses(x, levels[p &+ 1]) ? 1 : 0
+          c &+= Test.crosses(x, levels[p &+ 2]) ? 1 : 0
+          c &+= Test.crosses(x, levels[p &+ 3]) ? 1 : 0
+          c &+= Test.crosses(x, levels[p &+ 4]) ? 1 : 0
+          c &+= Test.crosses(x, levels[p &+ 5]) ? 1 : 0
+          c &+= Test.crosses(x, levels[p &+ 6]) ? 1 : 0
+          c &+= Test.crosses(x, levels[p &+ 7]) ? 1 : 0
+          c &+= Test.crosses(x, levels[p &+ 8]) ? 1 : 0
+          low = p &+ 1 &+ c
+        } else {
+          low = p &+ 1
+          while low < k && Test.crosses(x, levels[low]) { low &+= 1 }
+        }
+        if low == p &+ 9 && low < k {
+          // A long gap: gallop (levels[low − 1] is crossed), then a branch-free binary search
+          // for the first uncrossed level in the last stretch.
+          var b = 1
+          while low &+ b &- 1 < k && Test.crosses(x, levels[low &+ b &- 1]) { b &<<= 1 }
+          var first = b == 1 ? low : low &+ (b &>> 1)
+          var length = Swift.min(low &+ b &- 1, k) &- first
+          while length > 0 {
+            let half = length &>> 1
+            let crossed = Test.crosses(x, levels[first &+ half])
+            first = crossed ? first &+ half &+ 1 : first
+            length = crossed ? length &- half &- 1 : half
+          }
+          low = first
         }
         steps[count] = CrossingStep(lower: Int32(truncatingIfNeeded: p), upper: Int32(truncatingIfNeeded: low), position: i)
         count &+= 1

@@ -51,8 +51,9 @@ extension Evaluation {
   ///   `AnyForceRecognizer.unsupportedReason(for:)`).
   /// - Returns: one outcome per analyzed trace, in trace order.
   public func outcomes(of recognizer: AnyForceRecognizer, threads: Int = 1) -> [TraceOutcome] {
-    Parallel.map(count: traces.count, chunk: Self.chunk, threads: threads) { range in
-      replayChunk(recognizer, range: range)
+    let chunks = Chunks(self)
+    return Parallel.map(items: chunks.count, threads: threads) { c in
+      specialized(recognizer, chunks.replay(c, tolerance: options.tolerance, shape: OutcomeShape(recognizer: recognizer), keep: true)).outcomes
     }.flatMap { $0 }
   }
 
@@ -96,8 +97,10 @@ extension Evaluation {
     }
     var metrics = [ConfigurationMetrics?](repeating: nil, count: configurations.count)
     let n = traces.count
-    let chunks = (n + Self.chunk - 1) / Self.chunk
+    let pieces = Chunks(self)
+    let chunks = pieces.count
     let perBatch = Swift.max(1, Self.batchOutcomes / Swift.max(n, 1))
+    let keep = perConfiguration != nil
     var done = 0
     var u = 0
     while u < units.count {
@@ -109,69 +112,151 @@ extension Evaluation {
         end += 1
       }
       let batch = Array(units[u..<end])
-      // Phase A: every (unit, chunk) item.
-      let computed = Parallel.map(items: batch.count * chunks, threads: threads) { item -> SweepItemResult in
-        let unit = batch[item / chunks]
-        let c = item % chunks
-        let range = (c * Self.chunk)..<Swift.min(n, (c + 1) * Self.chunk)
-        switch unit {
-        case .replay(let index): return .outcomes(replayChunk(configurations[index].recognizer, range: range))
-        case .onePass(let group): return .tables(onePassChunk(group, range: range))
-        }
-      }
-      // Phase B: per configuration, in sub-batches of about `perBatch`.
-      var members: [(unit: Int, member: Int)] = []
-      for (b, unit) in batch.enumerated() {
-        for m in unit.members.indices { members.append((b, m)) }
-      }
-      var start = 0
-      while start < members.count {
-        let part = Array(members[start..<Swift.min(members.count, start + perBatch)])
-        let keep = perConfiguration != nil
-        let results = Parallel.map(items: part.count, threads: threads) { p -> (ConfigurationMetrics, [TraceOutcome]) in
-          let (b, m) = part[p]
-          let unit = batch[b]
-          let index = unit.members[m]
-          var outcomes: [TraceOutcome] = []
-          outcomes.reserveCapacity(n)
-          for c in 0..<chunks {
-            switch computed[b * chunks + c] {
-            case .outcomes(let list): outcomes += list
-            case .tables(let tables):
-              guard case .onePass(let group) = unit else { preconditionFailure("one-pass tables for a replay unit") }
-              let level = group.levelIndex[m]
-              for table in tables { outcomes.append(table.outcome(level: level)) }
-            }
+      // Phase A: per chunk of traces (kept in cache), every unit of the batch.
+      let computed = Parallel.map(items: chunks, threads: threads) { c -> [SweepItemResult] in
+        batch.map { unit in
+          switch unit {
+          case .replay(let index):
+            let recognizer = configurations[index].recognizer
+            return .replayed(
+              specialized(recognizer, pieces.replay(c, tolerance: options.tolerance, shape: configurations[index].shape, keep: keep)))
+          case .onePass(let group):
+            return .onePass(onePassChunk(group, range: pieces.range(c), keep: keep))
           }
-          let metrics = ConfigurationMetrics(outcomes: outcomes, truths: truths, shape: configurations[index].shape)
-          return (metrics, keep ? outcomes : [])
         }
-        for (p, (b, m)) in part.enumerated() {
-          let index = batch[b].members[m]
-          metrics[index] = results[p].0
-          perConfiguration?(index, results[p].1)
-        }
-        done += part.count
-        progress?(done, configurations.count)
-        start += perBatch
       }
+      // Phase B: metrics. Replays: merge the chunks' sums. One-pass groups: every level's sums by
+      // difference arrays over the steps, then latency lists and statistics per block of levels.
+      var counts: [Int: [Int32]] = [:]
+      var tasks: [(unit: Int, levels: Range<Int>?)] = []
+      for (b, unit) in batch.enumerated() {
+        switch unit {
+        case .replay: tasks.append((b, nil))
+        case .onePass(let group):
+          counts[b] = Self.levelCounts(group, tables: computed.map { $0[b] })
+          let k = group.thresholds.count
+          for start in stride(from: 0, to: k, by: Self.levelBlock) {
+            tasks.append((b, start..<Swift.min(k, start + Self.levelBlock)))
+          }
+        }
+      }
+      let levelCounts = counts
+      let work = tasks
+      let results = Parallel.map(items: work.count, threads: threads) { t -> [ConfigurationMetrics] in
+        let (b, levels) = work[t]
+        switch batch[b] {
+        case .replay(let index):
+          var accumulator = MetricsAccumulator(shape: configurations[index].shape)
+          for c in 0..<chunks {
+            if case .replayed(let chunk) = computed[c][b] { accumulator.merge(chunk.accumulator) }
+          }
+          return [accumulator.finish()]
+        case .onePass(let group):
+          return Self.levelMetrics(
+            group, levels: levels!, counts: levelCounts[b]!, tables: computed.map { $0[b] })
+        }
+      }
+      for (t, task) in tasks.enumerated() {
+        switch batch[task.unit] {
+        case .replay(let index): metrics[index] = results[t][0]
+        case .onePass(let group):
+          let levels = task.levels!
+          for (m, level) in group.levelIndex.enumerated() where levels.contains(level) {
+            metrics[group.members[m]] = results[t][level - levels.lowerBound]
+          }
+        }
+      }
+      // The per-configuration outcomes, when asked for, in sub-batches of about `perBatch`.
+      if let perConfiguration {
+        var members: [(unit: Int, member: Int)] = []
+        for (b, unit) in batch.enumerated() {
+          for m in unit.members.indices { members.append((b, m)) }
+        }
+        var start = 0
+        while start < members.count {
+          let part = Array(members[start..<Swift.min(members.count, start + perBatch)])
+          let lists = Parallel.map(items: part.count, threads: threads) { p -> [TraceOutcome] in
+            let (b, m) = part[p]
+            var outcomes: [TraceOutcome] = []
+            outcomes.reserveCapacity(n)
+            for c in 0..<chunks {
+              switch computed[c][b] {
+              case .replayed(let chunk): outcomes += chunk.outcomes
+              case .onePass(let table):
+                guard case .onePass(let group) = batch[b] else { preconditionFailure("one-pass table for a replay") }
+                table.outcomes(level: Int32(group.levelIndex[m]), into: &outcomes)
+              }
+            }
+            return outcomes
+          }
+          for (p, (b, m)) in part.enumerated() { perConfiguration(batch[b].members[m], lists[p]) }
+          start += perBatch
+        }
+      }
+      done += batch.reduce(0) { $0 + $1.members.count }
+      progress?(done, configurations.count)
       u = end
     }
     return SweepResult(evaluation: self, plan: plan, metrics: metrics.map { $0! }, methods: methods)
   }
 
-  /// Replays `traces[range]` through `recognizer` and scores each.
-  func replayChunk(_ recognizer: AnyForceRecognizer, range: Range<Int>) -> [TraceOutcome] {
-    recognizer.open(
-      ChunkReplay(
-        traces: Array(traces[range]), truths: Array(truths[range]), first: range.lowerBound,
-        tolerance: options.tolerance, shape: OutcomeShape(recognizer: recognizer)))
+  /// Levels per one-pass metrics task.
+  static let levelBlock = 16
+
+  /// The integer sums of every level of a one-pass group (K rows of ``CountVector/width``):
+  /// each step adds its tally to its range of levels through a difference array.
+  static func levelCounts(_ group: OnePassGroup, tables: [SweepItemResult]) -> [Int32] {
+    let k = group.thresholds.count
+    let width = CountVector.width
+    var sums = [Int32](repeating: 0, count: (k + 1) * width)
+    sums.withUnsafeMutableBufferPointer { v in
+      let base = v.baseAddress!
+      for item in tables {
+        guard case .onePass(let table) = item else { continue }
+        table.forEachRange(levels: k) { j, lower, upper, entry in
+          guard lower < upper else { return }
+          let tally = table.tallies[entry]
+          CountVector.add(tally, intent: table.intents[j], actualClass: table.classes[j], sign: 1, to: base + lower * width)
+          CountVector.add(tally, intent: table.intents[j], actualClass: table.classes[j], sign: -1, to: base + upper * width)
+        }
+      }
+      for level in stride(from: 1, through: k, by: 1) {
+        for f in 0..<width { base[level * width + f] &+= base[(level - 1) * width + f] }
+      }
+    }
+    return sums
+  }
+
+  /// The metrics of levels `levels` of a one-pass group: the sums from `counts`, the latencies
+  /// gathered from the steps covering each level.
+  static func levelMetrics(
+    _ group: OnePassGroup, levels: Range<Int>, counts: [Int32], tables: [SweepItemResult]
+  ) -> [ConfigurationMetrics] {
+    var accumulators = levels.map { _ in MetricsAccumulator(shape: group.shape) }
+    for item in tables {
+      guard case .onePass(let table) = item else { continue }
+      table.forEachRange(levels: group.thresholds.count) { _, lower, upper, entry in
+        let from = Swift.max(lower, levels.lowerBound)
+        let to = Swift.min(upper, levels.upperBound)
+        guard from < to else { return }
+        let tally = table.tallies[entry]
+        guard !tally.latency1.isNaN || !tally.latency2.isNaN else { return }
+        for level in from..<to { accumulators[level - levels.lowerBound].addLatencies(tally) }
+      }
+    }
+    return counts.withUnsafeBufferPointer { v in
+      levels.map { level in
+        var accumulator = accumulators[level - levels.lowerBound]
+        CountVector.apply(v.baseAddress! + level * CountVector.width, to: &accumulator.metrics, shape: group.shape)
+        return accumulator.finish()
+      }
+    }
   }
 
   /// One-pass tables of `traces[range]` for `group`.
-  func onePassChunk(_ group: OnePassGroup, range: Range<Int>) -> [OnePassTable] {
-    var tables: [OnePassTable] = []
-    tables.reserveCapacity(range.count)
+  func onePassChunk(_ group: OnePassGroup, range: Range<Int>, keep: Bool) -> OnePassTable {
+    var table = OnePassTable(first: range.lowerBound)
+    table.stepStart.reserveCapacity(range.count + 1)
     var quantities: [Double] = []
     var steps: [CrossingStep] = []
     var levels: [Double] = []
@@ -236,16 +321,16 @@ extension Evaluation {
           trace: k, truth: truth, stage1: stage1, stage2: group.shape.twoStage ? stage2 : nil, flaps: nil,
           addedLatency: nil, tolerance: options.tolerance)
       }
-      var table = OnePassTable(uppers: [], outcomes: [], none: outcome([]))
-      table.uppers.reserveCapacity(found)
-      table.outcomes.reserveCapacity(found)
+      table.intents.append(truth.intent)
+      table.classes.append(truth.actualClass)
       for s in 0..<found {
-        table.uppers.append(Int(steps[s].upper))
-        table.outcomes.append(outcome([trace.t[candidates[steps[s].position].index]]))
+        table.uppers.append(steps[s].upper)
+        table.add(outcome([trace.t[candidates[steps[s].position].index]]), keep: keep)
       }
-      tables.append(table)
+      table.add(outcome([]), keep: keep)
+      table.stepStart.append(Int32(table.uppers.count))
     }
-    return tables
+    return table
   }
 
   /// Builds a trace's outcome from its event times.
@@ -267,6 +352,45 @@ extension Evaluation {
   }
 }
 
+/// The analyzed traces and truths cut once into chunks of ``Evaluation/chunk`` traces, the unit
+/// of parallel work.
+struct Chunks: Sendable {
+  let traces: [[Trace]]
+  let truths: [[TraceTruth]]
+  let total: Int
+
+  init(_ evaluation: Evaluation) {
+    let size = Evaluation.chunk
+    total = evaluation.traces.count
+    let count = (total + size - 1) / size
+    // Replay copies each trace it is given; traces stripped to what a replay reads (columns and
+    // maximum force: no names or labels to retain and release) make those copies cheaper.
+    traces = (0..<count).map { c in
+      evaluation.traces[(c * size)..<Swift.min(evaluation.traces.count, (c + 1) * size)].map { trace in
+        Trace(
+          metadata: TraceMetadata(id: "", maxForce: trace.metadata.maxForce), t: trace.t, force: trace.force,
+          phase: trace.phase, x: trace.x, y: trace.y)
+      }
+    }
+    truths = (0..<count).map { Array(evaluation.truths[($0 * size)..<Swift.min(evaluation.truths.count, ($0 + 1) * size)]) }
+  }
+
+  var count: Int { traces.count }
+
+  func range(_ c: Int) -> Range<Int> { (c * Evaluation.chunk)..<Swift.min(total, (c + 1) * Evaluation.chunk) }
+
+  /// The visitor that replays and scores chunk `c`.
+  func replay(_ c: Int, tolerance: Double, shape: OutcomeShape, keep: Bool) -> ChunkReplay {
+    ChunkReplay(traces: traces[c], truths: truths[c], first: c * Evaluation.chunk, tolerance: tolerance, shape: shape, keep: keep)
+  }
+}
+
+/// A replayed chunk: its metrics sums and, when asked for, its outcomes.
+struct ReplayedChunk: Sendable {
+  var accumulator: MetricsAccumulator
+  var outcomes: [TraceOutcome]
+}
+
 /// Replays a chunk of traces through the concrete recognizer and scores them.
 struct ChunkReplay: ForceRecognizerVisitor {
   let traces: [Trace]
@@ -274,8 +398,9 @@ struct ChunkReplay: ForceRecognizerVisitor {
   let first: Int
   let tolerance: Double
   let shape: OutcomeShape
+  let keep: Bool
 
-  func visit<R: ForceRecognizer>(_ recognizer: R) -> [TraceOutcome] {
+  func visit<R: ForceRecognizer>(_ recognizer: R) -> ReplayedChunk {
     var log = ReplayLog()
     do throws(ReplayError) {
       try Replay.replay(traces: traces, using: recognizer, into: &log)
@@ -283,8 +408,8 @@ struct ChunkReplay: ForceRecognizerVisitor {
       preconditionFailure("traces are checked before a sweep: \(error)")
     }
     let actions = log.actions
-    var out: [TraceOutcome] = []
-    out.reserveCapacity(traces.count)
+    var result = ReplayedChunk(accumulator: MetricsAccumulator(shape: shape), outcomes: [])
+    if keep { result.outcomes.reserveCapacity(traces.count) }
     var stage1: [Double] = []
     var stage2: [Double] = []
     for k in traces.indices {
@@ -302,40 +427,70 @@ struct ChunkReplay: ForceRecognizerVisitor {
       }
       var added: Double?
       if shape.isComposition, let action = stage1.first { added = held.map { action - $0 } ?? 0 }
-      out.append(
-        Evaluation.outcome(
-          trace: first + k, truth: truths[k], stage1: stage1, stage2: shape.twoStage ? stage2 : nil,
-          flaps: shape.reportsFlaps ? releases : nil, addedLatency: added, waited: added != nil && held != nil,
-          tolerance: tolerance))
+      let outcome = Evaluation.outcome(
+        trace: first + k, truth: truths[k], stage1: stage1, stage2: shape.twoStage ? stage2 : nil,
+        flaps: shape.reportsFlaps ? releases : nil, addedLatency: added, waited: added != nil && held != nil,
+        tolerance: tolerance)
+      result.accumulator.add(outcome, intent: truths[k].intent, actualClass: truths[k].actualClass)
+      if keep { result.outcomes.append(outcome) }
     }
-    return out
+    return result
   }
 }
 
-/// One trace's outcomes for every level of a one-pass group: levels below `uppers[0]` give
-/// `outcomes[0]`, levels in `uppers[s−1] ..< uppers[s]` give `outcomes[s]`, higher levels
-/// (never crossed) give `none`.
+/// The one-pass outcomes of a chunk of traces for every level of a group. Trace `j`'s steps are
+/// `stepStart[j] ..< stepStart[j + 1]` in ``uppers``: levels below `uppers[s]` (and at or above
+/// the previous step's) give step `s`; levels at or above the last `upper` are never crossed.
+/// The tallies hold, per trace, one entry per step and a last one for "never crossed".
 struct OnePassTable: Sendable {
-  var uppers: [Int]
-  var outcomes: [TraceOutcome]
-  var none: TraceOutcome
+  /// The chunk's first trace index.
+  let first: Int
+  var uppers: [Int32] = []
+  var stepStart: [Int32] = [0]
+  var tallies: [TraceTally] = []
+  /// The full outcomes, parallel to ``tallies``, when they are kept.
+  var outcomes: [TraceOutcome] = []
+  var intents: [Intent] = []
+  var classes: [PressClass] = []
 
-  /// The outcome at level index `level`.
-  func outcome(level: Int) -> TraceOutcome {
-    var low = 0
-    var high = uppers.count
-    while low < high {
-      let middle = (low + high) / 2
-      if uppers[middle] > level { high = middle } else { low = middle + 1 }
+  init(first: Int) { self.first = first }
+
+  mutating func add(_ outcome: TraceOutcome, keep: Bool) {
+    tallies.append(TraceTally(outcome))
+    if keep { outcomes.append(outcome) }
+  }
+
+  /// Appends every trace's outcome at level index `level`.
+  func outcomes(level: Int32, into list: inout [TraceOutcome]) {
+    for j in 0..<(stepStart.count - 1) {
+      var low = Int(stepStart[j])
+      var high = Int(stepStart[j + 1])
+      while low < high {
+        let middle = (low + high) >> 1
+        if uppers[middle] > level { high = middle } else { low = middle + 1 }
+      }
+      list.append(outcomes[low + j])  // each earlier trace has one extra "never crossed" entry
     }
-    return low < uppers.count ? outcomes[low] : none
+  }
+
+  /// Calls `body(lower, upper, entry)` for every trace's steps and its "never crossed" entry,
+  /// each covering levels `lower ..< upper` (`levels` = K).
+  func forEachRange(levels: Int, _ body: (Int, Int, Int, Int) -> Void) {
+    for j in 0..<(stepStart.count - 1) {
+      var lower = 0
+      for s in Int(stepStart[j])..<Int(stepStart[j + 1]) {
+        body(j, lower, Int(uppers[s]), s + j)
+        lower = Int(uppers[s])
+      }
+      body(j, lower, levels, Int(stepStart[j + 1]) + j)
+    }
   }
 }
 
 /// What one (unit, chunk) item produced.
 enum SweepItemResult: Sendable {
-  case outcomes([TraceOutcome])
-  case tables([OnePassTable])
+  case replayed(ReplayedChunk)
+  case onePass(OnePassTable)
 }
 
 /// Configurations evaluated together in one pass: they differ only in the swept threshold.

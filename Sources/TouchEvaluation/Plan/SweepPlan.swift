@@ -11,7 +11,7 @@ public struct RecognizerSpec: Sendable, Hashable, CustomStringConvertible {
   /// Reads `NAME` or `DEPENDENT+REQUIRED`.
   ///
   /// - Throws: ``SweepPlanError`` for an unknown variant or a composition
-  ///   ``AnyForceRecognizer/requiringFailure(of:)`` refuses.
+  ///   `AnyForceRecognizer.requiringFailure(of:)` refuses.
   public init(parsing text: String) throws(SweepPlanError) {
     let parts = text.trimmingSpaces.split(separator: "+", omittingEmptySubsequences: false).map(String.init)
     guard parts.count <= 2, parts.allSatisfy({ !$0.isEmpty }) else {
@@ -75,7 +75,7 @@ public struct RecognizerSpec: Sendable, Hashable, CustomStringConvertible {
 
   /// Builds the recognizer with `values` set (keys as in ``parameters``) and the rest at defaults.
   ///
-  /// - Throws: ``ParameterError``.
+  /// - Throws: `ParameterError`.
   public func makeRecognizer(_ values: [String: ParameterValue]) throws(ParameterError) -> AnyForceRecognizer {
     var own: [String: ParameterValue] = [:]
     var other: [String: ParameterValue] = [:]
@@ -93,7 +93,7 @@ public struct RecognizerSpec: Sendable, Hashable, CustomStringConvertible {
   /// Reads `text` as a value of parameter `name`: numbers as decimals or fractions (`1/60`,
   /// converted once) or `nan`/`inf`, flags and lists by the parameter's own rules.
   ///
-  /// - Throws: ``ParameterError``.
+  /// - Throws: `ParameterError`.
   public func value(_ text: String, of name: String) throws(ParameterError) -> ParameterValue {
     guard let spec = parameter(name) else {
       throw ParameterError(variant: self.name, parameter: name, .unknownParameter(known: parameters.map(\.name)))

@@ -32,8 +32,9 @@ public enum EventMatching {
   /// - Precondition: both lists ascending (checked in debug builds).
   /// - Complexity: O(n·m); no allocation when there is at most one action.
   public static func match(
-    actions a: [Double], references: [Double], tolerance: Double
+    actions: [Double], references: [Double], tolerance: Double
   ) -> [(action: Int, reference: Int)] {
+    let a = actions
     #if TOUCH_INTERNAL_CHECKS
       precondition(zip(a, a.dropFirst()).allSatisfy { $0 <= $1 }, "action times must be ascending")
       precondition(zip(references, references.dropFirst()).allSatisfy { $0 <= $1 }, "reference times must be ascending")

@@ -159,8 +159,8 @@ public struct TruthError: Error, Sendable, Hashable, CustomStringConvertible {
 /// let metrics = evaluation.metrics(of: outcomes, shape: OutcomeShape(recognizer: recognizer))
 /// ```
 public struct Evaluation: Sendable {
-  /// The dataset: analyzed traces in ``Dataset/traces``, every other input trace in
-  /// ``Dataset/skipped``.
+  /// The dataset: analyzed traces in `Dataset.traces`, every other input trace in
+  /// `Dataset.skipped`.
   public let dataset: Dataset
   /// The ground truth of each analyzed trace (parallel to `dataset.traces`).
   public let truths: [TraceTruth]

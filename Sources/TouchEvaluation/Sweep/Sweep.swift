@@ -64,7 +64,7 @@ extension Evaluation {
 
   /// Evaluates every configuration of `plan` on every analyzed trace.
   ///
-  /// Configurations that differ only in a first-crossing threshold (``ThresholdSweep``) are
+  /// Configurations that differ only in a first-crossing threshold (`ThresholdSweep`) are
   /// evaluated together in one pass per trace; the others are replayed. Work is spread over
   /// `threads` threads by chunks of traces; results are collected by index and reduced in trace
   /// order, so they do not depend on the thread count.
@@ -76,7 +76,7 @@ extension Evaluation {
   ///     configurations done and the total.
   ///   - perConfiguration: when given, called on the calling thread once per configuration with
   ///     its index and per-trace outcomes (in an order that depends only on the plan).
-  /// - Throws: ``ReplayError/missingMaximumForce(trace:variant:)`` when a configuration cannot
+  /// - Throws: `ReplayError.missingMaximumForce(trace:variant:)` when a configuration cannot
   ///   replay a trace (checked before any work).
   public func sweep(
     _ plan: SweepPlan, threads: Int = 1, progress: ((Int, Int) -> Void)? = nil,

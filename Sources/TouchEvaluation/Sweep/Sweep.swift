@@ -99,7 +99,9 @@ extension Evaluation {
     let n = traces.count
     let pieces = Chunks(self)
     let chunks = pieces.count
-    let perBatch = Swift.max(1, Self.batchOutcomes / Swift.max(n, 1))
+    // Batches bound memory (about `batchOutcomes` outcomes) and pace the progress reports
+    // (about 20 per sweep).
+    let perBatch = Swift.max(1, Swift.min(Self.batchOutcomes / Swift.max(n, 1), (configurations.count + 19) / 20))
     let keep = perConfiguration != nil
     var done = 0
     var u = 0

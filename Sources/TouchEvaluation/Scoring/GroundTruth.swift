@@ -153,10 +153,12 @@ public struct TruthError: Error, Sendable, Hashable, CustomStringConvertible {
 /// skipped list, with reasons) and each remaining trace's ``TraceTruth``.
 ///
 /// ```swift
-/// var dataset = try TraceLoader.load(["samples/"])
+/// let dataset = try TraceLoader.load(["samples/"])
 /// let evaluation = Evaluation(dataset: dataset, options: EvaluationOptions(tolerance: 0.25))
-/// let outcomes = evaluation.outcomes(of: try AnyForceRecognizer(variant: "deep-press"))
+/// let recognizer = try AnyForceRecognizer(variant: "deep-press")
+/// let outcomes = evaluation.outcomes(of: recognizer)                  // one per analyzed trace
 /// let metrics = evaluation.metrics(of: outcomes, shape: OutcomeShape(recognizer: recognizer))
+/// print(metrics.stage1.f1 ?? .nan, metrics.stage1.latency.p90 ?? .nan)  // seconds
 /// ```
 public struct Evaluation: Sendable {
   /// The dataset: analyzed traces in `Dataset.traces`, every other input trace in

@@ -65,9 +65,11 @@ extension Evaluation {
   /// Evaluates every configuration of `plan` on every analyzed trace.
   ///
   /// Configurations that differ only in a first-crossing threshold (`ThresholdSweep`) are
-  /// evaluated together in one pass per trace; the others are replayed. Work is spread over
-  /// `threads` threads by chunks of traces; results are collected by index and reduced in trace
-  /// order, so they do not depend on the thread count.
+  /// evaluated together in one pass per trace; the others are replayed (see the Sweeps
+  /// article). Work is spread over `threads` threads by chunks of traces, each chunk running
+  /// every configuration of a batch while its traces are in cache; every result goes to its own
+  /// slot, counts are integer sums and latencies are sorted before any statistic, so the result
+  /// does not depend on the thread count.
   ///
   /// - Parameters:
   ///   - plan: the configurations.

@@ -75,7 +75,8 @@ let package = Package(
       name: "TouchImportTests", dependencies: ["TouchImport", "TouchCore", "TouchIO", "TouchTestSupport"]),
     .testTarget(
       name: "TouchEvaluationTests",
-      dependencies: ["TouchEvaluation", "TouchRecognizers", "TouchCore", "TouchSignal", "TouchTestSupport"]),
+      dependencies: ["TouchEvaluation", "TouchRecognizers", "TouchCore", "TouchSignal", "TouchIO", "TouchTestSupport"],
+      resources: [.copy("Fixtures")]),
     .testTarget(
       name: "touchtraceTests",
       dependencies: ["touchtrace", "TouchCore", "TouchIO", "TouchTestSupport"]),

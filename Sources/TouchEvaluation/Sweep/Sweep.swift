@@ -259,7 +259,7 @@ extension Evaluation {
 
   /// One-pass tables of `traces[range]` for `group`.
   func onePassChunk(_ group: OnePassGroup, range: Range<Int>, keep: Bool) -> OnePassTable {
-    var table = OnePassTable(first: range.lowerBound)
+    var table = OnePassTable()
     table.stepStart.reserveCapacity(range.count + 1)
     var quantities: [Double] = []
     var steps: [CrossingStep] = []
@@ -447,8 +447,6 @@ struct ChunkReplay: ForceRecognizerVisitor {
 /// the previous step's) give step `s`; levels at or above the last `upper` are never crossed.
 /// The tallies hold, per trace, one entry per step and a last one for "never crossed".
 struct OnePassTable: Sendable {
-  /// The chunk's first trace index.
-  let first: Int
   var uppers: [Int32] = []
   var stepStart: [Int32] = [0]
   var tallies: [TraceTally] = []
@@ -456,8 +454,6 @@ struct OnePassTable: Sendable {
   var outcomes: [TraceOutcome] = []
   var intents: [Intent] = []
   var classes: [PressClass] = []
-
-  init(first: Int) { self.first = first }
 
   mutating func add(_ outcome: TraceOutcome, keep: Bool) {
     tallies.append(TraceTally(outcome))

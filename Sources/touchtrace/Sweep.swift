@@ -33,10 +33,11 @@ extension TouchTraceCommand {
         --recognizer all lists every variant; DEPENDENT+REQUIRED (for example tap+deep-press) is \
         a require-to-fail composition, whose added latency is reported.
 
-        Output: --format md (default when standard output is a terminal), json (default \
-        otherwise; versioned schema) or csv (one row per configuration); --output picks the \
-        format from a .md, .json or .csv ending when --format is not given. --json-output and \
-        --csv-output write those formats as well. Results do not depend on --threads.
+        Output: --format md (a summary), json (versioned schema) or csv (one row per \
+        configuration). Without --format, an --output file ending in .md, .json or .csv picks \
+        the format; otherwise standard output gets md when it is a terminal and json when it is \
+        not. --json-output and --csv-output write those formats as well. Results do not depend \
+        on --threads.
         """)
 
     @OptionGroup var input: InputOptions
@@ -62,7 +63,7 @@ extension TouchTraceCommand {
     @Option(help: ArgumentHelp("Matching window: the largest |action − reference|, seconds.", valueName: "seconds"))
     var tolerance: Double = EvaluationOptions.defaultTolerance
 
-    @Option(help: "Output format (default: md on a terminal, else from the --output ending, else json).")
+    @Option(help: "Output format (default: from the --output ending, else md on a terminal, else json).")
     var format: Format?
 
     @Option(help: ArgumentHelp("Write the report to this file instead of standard output.", valueName: "file"))

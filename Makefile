@@ -10,9 +10,12 @@ setup:
 build: setup
 	$(SWIFT) build -c release --product touchtrace
 
-# The main job on the bundled samples.
+# The main job on the bundled samples: every recognizer variant swept over its main threshold
+# (plus tap and long press waiting for a force press); Markdown on the terminal, JSON and CSV in out/.
 run: build
-	$(TOUCHTRACE) inspect samples/
+	@mkdir -p out
+	$(TOUCHTRACE) sweep samples/ --recognizer all,tap+deep-press,long-press+deep-press --format md \
+	  --json-output out/sweep.json --csv-output out/sweep.csv
 
 test: setup
 	$(SWIFT) test

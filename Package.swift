@@ -14,6 +14,7 @@ let package = Package(
     .library(name: "TouchSignal", targets: ["TouchSignal"]),
     .library(name: "TouchSynth", targets: ["TouchSynth"]),
     .library(name: "TouchImport", targets: ["TouchImport"]),
+    .library(name: "TouchEvaluation", targets: ["TouchEvaluation"]),
     .library(name: "TouchReports", targets: ["TouchReports"]),
   ],
   dependencies: [
@@ -34,16 +35,20 @@ let package = Package(
     .target(name: "TouchSynth", dependencies: ["TouchCore"], swiftSettings: checks),
     /// Importers for device recordings (evemu, getevent, force arrays, tablet logs, PointerEvents).
     .target(name: "TouchImport", dependencies: ["TouchCore", "TouchIO"], swiftSettings: checks),
+    /// Scores recognizers against labelled traces: event matching, accuracy, latency, sweeps.
+    .target(
+      name: "TouchEvaluation", dependencies: ["TouchCore", "TouchRecognizers", "TouchSignal"],
+      swiftSettings: checks),
     /// Renders summaries and results as text, Markdown, JSON and CSV.
     .target(
-      name: "TouchReports", dependencies: ["TouchCore", "TouchIO", "TouchSignal"],
+      name: "TouchReports", dependencies: ["TouchCore", "TouchIO", "TouchSignal", "TouchEvaluation"],
       swiftSettings: checks),
     /// The `touchtrace` command: parses arguments, calls the libraries, prints.
     .executableTarget(
       name: "touchtrace",
       dependencies: [
         "TouchCore", "TouchRecognizers", "TouchIO", "TouchSignal", "TouchSynth", "TouchImport",
-        "TouchReports",
+        "TouchEvaluation", "TouchReports",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: checks),
@@ -68,6 +73,10 @@ let package = Package(
       name: "TouchSynthTests", dependencies: ["TouchSynth", "TouchCore", "TouchIO", "TouchTestSupport"]),
     .testTarget(
       name: "TouchImportTests", dependencies: ["TouchImport", "TouchCore", "TouchIO", "TouchTestSupport"]),
+    .testTarget(
+      name: "TouchEvaluationTests",
+      dependencies: ["TouchEvaluation", "TouchRecognizers", "TouchCore", "TouchSignal", "TouchIO", "TouchTestSupport"],
+      resources: [.copy("Fixtures")]),
     .testTarget(
       name: "touchtraceTests",
       dependencies: ["touchtrace", "TouchCore", "TouchIO", "TouchTestSupport"]),

@@ -1,0 +1,167 @@
+/// One swept parameter: its name and the values it takes, from `NAME=START:STOP:STEP` or
+/// `NAME=V1,V2,...` (`touchtrace sweep --vary`).
+///
+/// A range `START:STOP:STEP` gives the points `START + k·STEP` for k = 0, 1, … while they do not
+/// exceed STOP; STOP itself is included exactly when it lies on the grid. START, STOP and STEP
+/// are decimals (`0.05`, `2.5e-3`) or fractions (`1/60`); every point is computed as an exact
+/// fraction and converted to `Double` once (the double nearest to it), never by repeated
+/// addition. So `0:1:1/60` has 61 points, point 45 is exactly `45.0 / 60`, and `0:3:1/60`
+/// ends at exactly 3.0.
+///
+/// A list `V1,V2,...` takes each value as written: numbers (decimals or fractions, each
+/// converted once), `nan`, `inf`, or `true`/`false` for flag parameters. Repeated values are kept
+/// once, in the order first given.
+public struct SweepAxis: Sendable, Hashable, CustomStringConvertible {
+  /// One value of the axis.
+  public enum Value: Sendable, Hashable, CustomStringConvertible {
+    /// A number, in the parameter's unit (NaN and ±infinity allowed where the parameter is).
+    case number(Double)
+    /// A word for a flag parameter (`true`, `false`, `yes`, …), read by the parameter's own parser.
+    case word(String)
+
+    /// The value as written back: shortest round-trip decimal, `nan`, `inf`, or the word.
+    public var description: String {
+      switch self {
+      case .number(let x): SweepAxis.text(x)
+      case .word(let w): w
+      }
+    }
+  }
+
+  /// The parameter's name (`required.NAME` for the recognizer a composition waits for).
+  public var parameter: String
+  /// The values as the user wrote them (`0:1:1/60`, `0.5,0.75`).
+  public var text: String
+  /// The values, in order.
+  public var values: [Value]
+
+  /// The most points one axis may have.
+  public static let maximumPoints = 100_000
+
+  /// Creates an axis from values.
+  public init(parameter: String, text: String, values: [Value]) {
+    self.parameter = parameter
+    self.text = text
+    self.values = values
+  }
+
+  /// Reads `NAME=START:STOP:STEP` or `NAME=V1,V2,...`.
+  ///
+  /// - Throws: ``SweepPlanError`` for a missing `=`, an unreadable number, a step that is not
+  ///   positive, STOP below START, a grid point that needs more than 53 significant bits, or more
+  ///   than ``maximumPoints`` points.
+  public init(parsing argument: String) throws(SweepPlanError) {
+    guard let equals = argument.firstIndex(of: "="), equals != argument.startIndex else {
+      throw SweepPlanError("--vary expects NAME=START:STOP:STEP or NAME=V1,V2,..., got '\(argument)'")
+    }
+    let name = String(argument[..<equals]).trimmingSpaces
+    let spec = String(argument[argument.index(after: equals)...]).trimmingSpaces
+    guard !spec.isEmpty else { throw SweepPlanError("--vary \(name): no values given") }
+    let values: [Value]
+    if spec.contains(":") {
+      values = try Self.range(spec, parameter: name).map { .number($0) }
+    } else {
+      var seen = Set<String>()  // by text, so nan repeats are caught too
+      var list: [Value] = []
+      for part in spec.split(separator: ",", omittingEmptySubsequences: false) {
+        let word = String(part).trimmingSpaces
+        guard !word.isEmpty else { throw SweepPlanError("--vary \(name): empty value in '\(spec)'") }
+        let value = try Self.value(word, parameter: name)
+        if seen.insert(value.description).inserted { list.append(value) }
+      }
+      values = list
+    }
+    self.init(parameter: name, text: spec, values: values)
+  }
+
+  /// The points of `START:STOP:STEP` (see the type's description).
+  ///
+  /// - Throws: ``SweepPlanError``.
+  public static func range(_ spec: String, parameter: String = "value") throws(SweepPlanError) -> [Double] {
+    let parts = spec.split(separator: ":", omittingEmptySubsequences: false).map { String($0).trimmingSpaces }
+    guard parts.count == 3 else {
+      throw SweepPlanError("--vary \(parameter): a range is START:STOP:STEP, got '\(spec)'")
+    }
+    var bounds: [ExactRational] = []
+    for part in parts {
+      guard let r = ExactRational(part) else {
+        throw SweepPlanError(
+          "--vary \(parameter): '\(part)' is not a decimal number or fraction (such as 0.05 or 1/60)")
+      }
+      bounds.append(r)
+    }
+    let (start, stop, step) = (bounds[0], bounds[1], bounds[2])
+    guard step.numerator > 0 else { throw SweepPlanError("--vary \(parameter): the step must be positive, got \(parts[2])") }
+    guard start <= stop else {
+      throw SweepPlanError("--vary \(parameter): STOP (\(parts[1])) is below START (\(parts[0]))")
+    }
+    guard let span = stop.subtracting(start), let steps = span.dividing(by: step) else {
+      throw SweepPlanError("--vary \(parameter): '\(spec)' needs fractions too large for 64-bit integers")
+    }
+    guard steps.floor < Int64(maximumPoints) else {
+      throw SweepPlanError("--vary \(parameter): '\(spec)' has more than \(maximumPoints) points")
+    }
+    let count = Int(steps.floor) + 1
+    var points: [Double] = []
+    points.reserveCapacity(count)
+    for k in 0..<count {
+      // start + k·step as one fraction, converted once.
+      guard let offset = step.multiplied(by: Int64(k)), let point = start.adding(offset), let x = point.nearestDouble else {
+        throw SweepPlanError("--vary \(parameter): grid point \(k) of '\(spec)' needs more than 53 significant bits")
+      }
+      points.append(x)
+    }
+    return points
+  }
+
+  /// One list value: a number (decimal or fraction), `nan`, `inf`, `-inf`, or a word.
+  static func value(_ word: String, parameter: String) throws(SweepPlanError) -> Value {
+    switch word.lowercased() {
+    case "nan": return .number(.nan)
+    case "inf", "+inf", "infinity": return .number(.infinity)
+    case "-inf", "-infinity": return .number(-.infinity)
+    default: break
+    }
+    if let r = ExactRational(word) {
+      guard let x = r.nearestDouble else {
+        throw SweepPlanError("--vary \(parameter): '\(word)' needs more than 53 significant bits")
+      }
+      return .number(x)
+    }
+    guard word.allSatisfy({ $0.isLetter }) else {
+      throw SweepPlanError("--vary \(parameter): '\(word)' is not a number, a fraction or a word such as true")
+    }
+    return .word(word)
+  }
+
+  /// `NAME=TEXT`.
+  public var description: String { "\(parameter)=\(text)" }
+
+  /// The shortest text that reads back to `x`: `3`, `0.75`, `nan`, `inf`.
+  static func text(_ x: Double) -> String {
+    if x.isNaN { return "nan" }
+    if x.isInfinite { return x < 0 ? "-inf" : "inf" }
+    if abs(x) < 1e15, x == Double(Int64(x)) { return String(Int64(x)) }
+    return "\(x)"
+  }
+}
+
+/// A sweep request that cannot be carried out: an unknown recognizer or parameter, a value
+/// out of range, an unreadable grid. The command reports it as a usage error (exit 64).
+public struct SweepPlanError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The message, naming the flag, the parameter and what is valid.
+  public var description: String
+
+  /// Creates an error with its message.
+  public init(_ description: String) { self.description = description }
+}
+
+extension String {
+  /// The string without leading and trailing spaces and tabs.
+  var trimmingSpaces: String {
+    var s = Substring(self)
+    while let c = s.first, c == " " || c == "\t" { s.removeFirst() }
+    while let c = s.last, c == " " || c == "\t" { s.removeLast() }
+    return String(s)
+  }
+}

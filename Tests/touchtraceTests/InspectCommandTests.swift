@@ -30,6 +30,7 @@ struct InspectCommandTests {
     #expect(runCommand(["inspect", directory + "/good.csv", "--format", "yaml"]) == 64)
     #expect(runCommand(["inspect", directory + "/good.csv", "--max-force", "-1"]) == 64)
     #expect(runCommand(["inspect"]) == 64)
+    #expect(runCommand(["inspect", directory + "/good.csv", "--only", "colour=red"]) == 64)
   }
 
   @Test func jsonAccountsForEveryTrace() throws {

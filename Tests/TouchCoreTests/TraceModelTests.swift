@@ -104,8 +104,9 @@ struct TraceModelTests {
   }
 
   @Test func filtersKeepMatchingTracesAndAccountForTheRest() throws {
-    let traces = [("a", "iphone6s", Intent.press), ("b", "android", .tap), ("c", "iphone6s", .tap), ("d", nil, .pop)].map {
-      Trace(metadata: TraceMetadata(id: $0.0, intent: $0.2, device: $0.1), t: [0], force: [0])
+    let rows: [(String, String?, Intent)] = [("a", "iphone6s", .press), ("b", "android", .tap), ("c", "iphone6s", .tap), ("d", nil, .pop)]
+    let traces = rows.map { row in
+      Trace(metadata: TraceMetadata(id: row.0, intent: row.2, device: row.1), t: [0], force: [0])
     }
     var dataset = Dataset(traces: traces, origins: traces.map { _ in TraceOrigin(file: "f.csv") })
     let device = try #require(TraceFilter(parsing: "device=iphone6s"))

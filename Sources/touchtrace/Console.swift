@@ -35,7 +35,7 @@ enum Console {
       guard let base = buffer.baseAddress else { return }
       var offset = 0
       while offset < buffer.count {
-        let n = Glibc.write(descriptor, base + offset, buffer.count - offset)
+        let n = systemWrite(descriptor, base + offset, buffer.count - offset)
         if n < 0 {
           if errno == EINTR { continue }
           return  // a closed pipe: nothing more can be said
@@ -86,6 +86,14 @@ enum Console {
     }
   }
 }
+
+#if canImport(Glibc)
+  private let systemWrite = Glibc.write
+#elseif canImport(Musl)
+  private let systemWrite = Musl.write
+#elseif canImport(Darwin)
+  private let systemWrite = Darwin.write
+#endif
 
 /// A problem with the data found after loading (for example a trace a recognizer cannot use),
 /// reported with exit code 65.

@@ -40,8 +40,9 @@ public struct RandomSource: ~Copyable {
 
   deinit { gsl_rng_free(generator) }
 
-  /// The largest count ``uniformInteger(below:)`` and the sampling functions accept: 2³².
-  public static let maximumRange = 1 << 32
+  /// The largest count ``uniformInteger(below:)`` and the sampling functions accept: 2³² − 1
+  /// (GSL rejects larger ranges for MT19937).
+  public static let maximumRange = Int(UInt32.max)
 
   /// A uniform double in [0, 1) (`gsl_rng_uniform`).
   public mutating func uniform() -> Double {
@@ -52,7 +53,7 @@ public struct RandomSource: ~Copyable {
   ///
   /// - Precondition: `1 <= n <= RandomSource.maximumRange`.
   public mutating func uniformInteger(below n: Int) -> Int {
-    precondition(n >= 1 && n <= Self.maximumRange, "the range must hold 1...2^32 values, got \(n)")
+    precondition(n >= 1 && n <= Self.maximumRange, "the range must hold 1...4294967295 values, got \(n)")
     return Int(gsl_rng_uniform_int(generator, UInt(n)))
   }
 
@@ -62,7 +63,7 @@ public struct RandomSource: ~Copyable {
   /// - Precondition: `count >= 0`; `1 <= n <= RandomSource.maximumRange`.
   public mutating func sample(count: Int, withReplacementFrom n: Int) -> [Int] {
     precondition(count >= 0, "the sample size must not be negative, got \(count)")
-    precondition(n >= 1 && n <= Self.maximumRange, "the population must hold 1...2^32 items, got \(n)")
+    precondition(n >= 1 && n <= Self.maximumRange, "the population must hold 1...4294967295 items, got \(n)")
     guard count > 0 else { return [] }
     var source = Array(0..<n)
     var drawn = [Int](repeating: 0, count: count)

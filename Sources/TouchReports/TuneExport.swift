@@ -125,9 +125,6 @@ public enum TuneExport {
     lines.append("")
     lines.append("Recognizer: \(configuration.name) [\(descriptor.code)] — \(descriptor.title)")
     lines.append("Reproduces: \(descriptor.source)")
-    if let required = configuration.spec.required, let other = AnyForceRecognizer.variants.first(where: { $0.name == required }) {
-      lines.append("Waits for \(other.name) [\(other.code)] — \(other.title) — to fail: \(other.source)")
-    }
     lines.append(
       "Tuned on: \(dataset.total) traces (\(dataset.traces.count) analyzed, \(dataset.skipped.count) skipped) from")
     for file in dataset.files { lines.append("  \(file)") }

@@ -55,7 +55,7 @@ public struct McNemarTest: Sendable, Hashable {
   ///   - neither: traces both get wrong.
   ///   - continuityCorrection: whether the chi-square statistic is continuity-corrected.
   /// - Precondition: every count is ≥ 0.
-  /// - Throws: ``GSLError`` when a GSL distribution function fails.
+  /// - Throws: `GSLError` when a GSL distribution function fails.
   public init(bothCorrect: Int, onlyA: Int, onlyB: Int, neither: Int, continuityCorrection: Bool = true) throws(GSLError) {
     precondition(bothCorrect >= 0 && onlyA >= 0 && onlyB >= 0 && neither >= 0, "counts must not be negative")
     self.bothCorrect = bothCorrect
@@ -85,7 +85,7 @@ public struct McNemarTest: Sendable, Hashable {
   /// Tests paired per-trace decisions (`true`: correct).
   ///
   /// - Precondition: both lists are equally long.
-  /// - Throws: ``GSLError`` when a GSL distribution function fails.
+  /// - Throws: `GSLError` when a GSL distribution function fails.
   public init(a: [Bool], b: [Bool], continuityCorrection: Bool = true) throws(GSLError) {
     precondition(a.count == b.count, "paired decisions need equally long lists")
     var counts = (both: 0, a: 0, b: 0, neither: 0)

@@ -154,7 +154,7 @@ struct TuneCommandTests {
       let out = directory + "/out-\(threads)-\(seed).\(format)"
       let code = runCommand([
         "tune", TestData.samples, "--recognizer", "deep-press,stable-press,peek-pop", "--vary", "threshold=0.2:0.8:0.1",
-        "--vary", "pressThreshold=0.3:0.6:0.1", "--group-by", "user", "--folds", "3", "--bootstrap", "300", "--seed", seed,
+        "--vary", "pressThreshold=0.3:0.6:0.1", "--group-by", "user", "--folds", "3", "--bootstrap", "200", "--seed", seed,
         "--threads", threads, "--format", format, "--output", out, "--quiet",
       ])
       #expect(code == 0)
@@ -162,9 +162,11 @@ struct TuneCommandTests {
     }
     for format in ["json", "csv", "md"] {
       let one = try run(threads: "1", seed: "7", format: format)
-      #expect(try run(threads: "2", seed: "7", format: format) == one, "\(format)")
       #expect(try run(threads: "3", seed: "7", format: format) == one, "\(format)")
-      if format == "json" { #expect(try run(threads: "2", seed: "8", format: format) != one) }
+      if format == "json" {
+        #expect(try run(threads: "2", seed: "7", format: format) == one)
+        #expect(try run(threads: "2", seed: "8", format: format) != one)
+      }
     }
   }
 

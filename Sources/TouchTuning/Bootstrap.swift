@@ -134,7 +134,7 @@ public enum Bootstrap {
     let lists = outcomeLists
     let values = resampledValues(units: units, options: options, random: &random, threads: threads) { positions in
       lists.flatMap { outcomes in
-        let m = ConfigurationMetrics(outcomes: positions.lazy.map { outcomes[$0] }, truths: truths, shape: shape)
+        let m = ConfigurationMetrics(outcomes: positions.map { outcomes[$0] }, truths: truths, shape: shape)
         return statistics.map { $0.value(of: m) }
       }
     }

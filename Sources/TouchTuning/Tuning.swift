@@ -187,17 +187,19 @@ public enum Tuning {
     var overall: Candidate?
     var perFold = [Candidate?](repeating: nil, count: k)
     var reachPerFold = [RuleReach](repeating: RuleReach(), count: k)
+    // Trace indices of each fold's training and held-out parts. Parts are scored as arrays
+    // (the accumulator iterates them fastest).
+    let heldOutTraces = (0..<k).map { fold in (0..<n).filter { foldOfTrace[$0] == fold } }
+    let trainingTraces = (0..<k).map { fold in (0..<n).filter { foldOfTrace[$0] != fold } }
     let sweep: SweepResult
     do throws(ReplayError) {
-      sweep = try evaluation.sweep(plan, threads: threads, progress: progress) { c, outcomes in
+      sweep = try evaluation.sweep(plan, threads: threads, progress: progress) { c, list in
+        let outcomes = Self.inTraceOrder(list, count: n)
         let shape = configurations[c].shape
-        // Task 0: all traces; 1…K: training part of fold t − 1; K+1…2K: its held-out part.
-        let metrics = Parallel.map(items: 1 + 2 * k, threads: threads) { t -> ConfigurationMetrics in
+        // Task 0: all traces; 1…K: the training part of fold t − 1.
+        let metrics = Parallel.map(items: 1 + k, threads: threads) { t -> ConfigurationMetrics in
           if t == 0 { return ConfigurationMetrics(outcomes: outcomes, truths: truths, shape: shape) }
-          let fold = (t - 1) % k
-          let training = t <= k
-          return ConfigurationMetrics(
-            outcomes: outcomes.lazy.filter { (foldOfTrace[$0.trace] == fold) != training }, truths: truths, shape: shape)
+          return ConfigurationMetrics(outcomes: trainingTraces[t - 1].map { outcomes[$0] }, truths: truths, shape: shape)
         }
         full[c] = metrics[0]
         let score = rule.score(metrics[0], configuration: c)
@@ -208,7 +210,9 @@ public enum Tuning {
           reachPerFold[fold].add(metrics[1 + fold], objective: rule.objective)
           let s = rule.score(metrics[1 + fold], configuration: c)
           if s.isEligible, perFold[fold].map({ rule.prefers(s, over: $0.score) }) ?? true {
-            perFold[fold] = Candidate(score: s, outcomes: outcomes, training: metrics[1 + fold], heldOut: metrics[1 + k + fold])
+            // The held-out part is scored only for the fold's best configuration so far.
+            let heldOut = ConfigurationMetrics(outcomes: heldOutTraces[fold].map { outcomes[$0] }, truths: truths, shape: shape)
+            perFold[fold] = Candidate(score: s, outcomes: outcomes, training: metrics[1 + fold], heldOut: heldOut)
           }
         }
       }
@@ -255,7 +259,7 @@ public enum Tuning {
       var byTrace = [TraceOutcome?](repeating: nil, count: n)
       for fold in 0..<k {
         guard let candidate = perFold[fold] else { continue }
-        for outcome in candidate.outcomes where foldOfTrace[outcome.trace] == fold { byTrace[outcome.trace] = outcome }
+        for t in heldOutTraces[fold] { byTrace[t] = candidate.outcomes[t] }
       }
       pooled = byTrace.compactMap { $0 }
       let summaries = statistics.map { statistic in
@@ -271,7 +275,7 @@ public enum Tuning {
     // Bootstrap of the chosen configuration (and of the pooled held-out outcomes, same draws).
     var intervals: [[ConfidenceInterval]]?
     if let bootstrap = options.bootstrap, let overall {
-      var lists = [Self.inTraceOrder(overall.outcomes, count: n)]
+      var lists = [overall.outcomes]
       if let pooledOutcomes { lists.append(pooledOutcomes) }
       intervals = Bootstrap.intervals(
         of: statistics, outcomeLists: lists, truths: truths, units: groups.members, options: bootstrap, random: &random,

@@ -198,7 +198,7 @@ public enum TuneReport {
         "results",
         .array(
           cv.folds.map { fold in
-            var members: [(String, JSONValue)] = [
+            let members: [(String, JSONValue)] = [
               ("fold", .int(fold.fold + 1)), ("held_out_groups", .array(fold.groups.map { .string(names[$0]) })),
               ("training_traces", .int(fold.trainingTraces)), ("held_out_traces", .int(fold.heldOutTraces)),
               ("chosen", fold.chosen.map { .object(reference(result, $0)) } ?? .null),
@@ -208,7 +208,6 @@ public enum TuneReport {
               ("held_out", fold.heldOut.map { .object(statistics(result, $0)) } ?? .null),
               ("held_out_violations", fold.heldOutViolations.map { .array($0.map { .string($0) }) } ?? .null),
             ]
-            if fold.chosen == nil { members.removeAll { $0.0 == "agrees_with_full_data" } }
             return .object(members)
           })
       ),
@@ -350,7 +349,8 @@ public enum TuneReport {
     out += "- Objective: \(rule.objective); bounds: \(rule.constraints). Ties: \(OperatingPointRule.tieRule).\n"
     let g = result.groups
     if g.key != nil {
-      out += "- Groups: \(g.count) \(g.unit)s (" + g.names.indices.map { "\(g.names[$0]) \(g.members[$0].count)" }.joined(separator: ", ") + " traces).\n"
+      let shown = g.names.indices.prefix(12).map { "\(g.names[$0]) \(g.members[$0].count)" }.joined(separator: ", ")
+      out += "- Groups: \(g.count) \(g.unit)s (traces: \(shown)\(g.count > 12 ? ", … \(g.count - 12) more" : "")).\n"
     } else {
       out += "- Groups: none (every trace is its own unit; traces of one person may fall on both sides of a fold — use --group-by user).\n"
     }
@@ -411,7 +411,14 @@ public enum TuneReport {
       if let pooled = cv.pooledIntervals, let b = result.options.bootstrap {
         out += "| pooled \(TextFormat.decimal(b.confidence * 100, 0))% CI | " + zip(result.statistics, pooled).map { range($0, $1) }.joined(separator: " | ") + " |\n"
       }
-      out += "\nPooled: every fold's held-out traces scored together, each by the configuration chosen without it.\n"
+      out += "\nPooled: every fold's held-out traces scored together, each by the configuration chosen without it."
+      let empty = cv.folds.filter { $0.chosen == nil }.map { String($0.fold + 1) }
+      if !empty.isEmpty {
+        out += " Fold\(empty.count == 1 ? "" : "s") \(empty.joined(separator: ", ")) chose no configuration: "
+        out += "\(empty.count == 1 ? "its" : "their") traces are left out of the pooled values"
+        out += result.options.bootstrap != nil ? ", which therefore have no bootstrap interval." : "."
+      }
+      out += "\n"
     }
 
     out += "\n## Pareto front: F1 against p90 latency\n\n"

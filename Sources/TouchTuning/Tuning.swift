@@ -94,8 +94,8 @@ public struct CrossValidation: Sendable {
   /// The traces in ``pooled`` (all analyzed traces when every fold chose a configuration).
   public let pooledTraces: Int
   /// Bootstrap intervals of the pooled held-out statistics (``TuningResult/statistics`` order),
-  /// drawn with the same resamples as ``TuningResult/intervals``; `nil` without a bootstrap or
-  /// when a fold chose nothing.
+  /// drawn with the same resamples as ``TuningResult/intervals``; `nil` without a bootstrap, when
+  /// a fold chose nothing, or when nothing was chosen on all traces.
   public let pooledIntervals: [ConfidenceInterval]?
 }
 

@@ -4,25 +4,25 @@ public import TouchSignal
 /// The distribution of paired differences, seconds.
 public struct PairedDifferences: Sendable, Hashable {
   /// The differences, in trace order (then reference order within a trace).
-  public var values: [Double]
+  public let values: [Double]
   /// The number of pairs.
   public var count: Int { values.count }
   /// The mean (`gsl_stats_mean`); `nil` without pairs.
-  public var mean: Double?
+  public let mean: Double?
   /// The sample standard deviation, divisor n − 1 (`gsl_stats_sd`); `nil` below two pairs.
-  public var standardDeviation: Double?
+  public let standardDeviation: Double?
   /// The median (R type 7); `nil` without pairs.
-  public var median: Double?
+  public let median: Double?
   /// The smallest difference; `nil` without pairs.
-  public var minimum: Double?
+  public let minimum: Double?
   /// The largest difference; `nil` without pairs.
-  public var maximum: Double?
+  public let maximum: Double?
   /// Pairs with a negative difference (B acted first).
-  public var negative: Int
+  public let negative: Int
   /// Pairs with a zero difference (both acted at the same sample time).
-  public var zero: Int
+  public let zero: Int
   /// Pairs with a positive difference (A acted first).
-  public var positive: Int
+  public let positive: Int
 
   /// Summarizes `values`.
   /// - Precondition: no value is NaN.

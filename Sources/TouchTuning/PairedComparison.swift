@@ -92,10 +92,20 @@ public struct PairedComparison: Sendable {
       throw .gsl(error)
     }
     // Per position, the differences on references both matched.
+    // A reference is identified by its time and, for repeated times, its rank among them.
     let perTrace: [[Double]] = zip(a, b).map { x, y in
-      var byReference: [Double: Double] = [:]
-      for match in x.stage1.matches { byReference[match.reference] = match.latency }
-      return y.stage1.matches.compactMap { match in byReference[match.reference].map { match.latency - $0 } }
+      var byReference: [Double: [Double]] = [:]
+      for match in x.stage1.matches { byReference[match.reference, default: []].append(match.latency) }
+      var differences: [Double] = []
+      var used: [Double: Int] = [:]
+      for match in y.stage1.matches {
+        let rank = used[match.reference, default: 0]
+        used[match.reference] = rank + 1
+        if let latencies = byReference[match.reference], rank < latencies.count {
+          differences.append(match.latency - latencies[rank])
+        }
+      }
+      return differences
     }
     latencyDifferences = PairedDifferences(perTrace.flatMap { $0 })
     tracesBothDetect = perTrace.filter { !$0.isEmpty }.count

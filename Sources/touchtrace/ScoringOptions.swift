@@ -145,6 +145,14 @@ final class Progress: @unchecked Sendable {
 
   private func write(_ text: String) {
     let bytes = Array(text.utf8)
-    bytes.withUnsafeBufferPointer { _ = Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    bytes.withUnsafeBufferPointer { _ = progressWrite(STDERR_FILENO, $0.baseAddress, $0.count) }
   }
 }
+
+#if canImport(Glibc)
+  private let progressWrite = Glibc.write
+#elseif canImport(Musl)
+  private let progressWrite = Musl.write
+#elseif canImport(Darwin)
+  private let progressWrite = Darwin.write
+#endif

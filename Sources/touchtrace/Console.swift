@@ -30,6 +30,9 @@ enum Console {
   /// Writes bytes to standard output.
   static func write(_ bytes: [UInt8]) { write(bytes, to: STDOUT_FILENO) }
 
+  /// Writes bytes to standard error as they are (no line break added): progress lines.
+  static func writeError(_ bytes: [UInt8]) { write(bytes, to: STDERR_FILENO) }
+
   private static func write(_ bytes: [UInt8], to descriptor: Int32) {
     bytes.withUnsafeBufferPointer { buffer in
       guard let base = buffer.baseAddress else { return }

@@ -143,16 +143,5 @@ final class Progress: @unchecked Sendable {
     if shown { write("\r\u{1B}[K") }
   }
 
-  private func write(_ text: String) {
-    let bytes = Array(text.utf8)
-    bytes.withUnsafeBufferPointer { _ = progressWrite(STDERR_FILENO, $0.baseAddress, $0.count) }
-  }
+  private func write(_ text: String) { Console.writeError(Array(text.utf8)) }
 }
-
-#if canImport(Glibc)
-  private let progressWrite = Glibc.write
-#elseif canImport(Musl)
-  private let progressWrite = Musl.write
-#elseif canImport(Darwin)
-  private let progressWrite = Darwin.write
-#endif

@@ -1,6 +1,5 @@
 import TouchCore
 import TouchEvaluation
-import TouchIO
 import TouchRecognizers
 public import TouchTuning
 
@@ -27,57 +26,50 @@ public enum CompareReport {
     let c = run.comparison
     let t = c.mcnemar
     let d = c.latencyDifferences
-    return .object([
-      ("format", .string(format)), ("version", .int(version)),
-      ("files", .array(dataset.files.map { .string($0) })),
-      ("traces", Accounting.traces(total: dataset.total, analyzed: dataset.traces.count, skipped: dataset.skipped.count)),
-      ("skipped", Accounting.skipped(dataset.skipped)),
-      (
-        "options",
-        .object([
-          ("positive", .array(options.positives.map { .string($0.rawValue) })), ("stage2_positive", ["pop"]),
-          ("tolerance", .number(options.tolerance)), ("reference_rule", .string(options.referenceRule.description)),
-          ("group_by", .string(run.groups.key?.rawValue)), ("bootstrap", .int(run.bootstrap?.resamples ?? 0)),
-          ("confidence", .number(run.bootstrap?.confidence)), ("seed", .int(Int(run.seed))),
-          ("continuity_correction", .bool(run.continuityCorrection)), ("exact_below", .int(McNemarTest.exactBelow)),
-          ("mcnemar", .string(mcnemarRule)),
-          (
-            "latency_difference",
-            "for every reference time both configurations matched (stage 1): latency_B − latency_A = B's action − A's action, seconds"
-          ),
-        ])
-      ),
-      ("a", configuration(run.a, c.a, correct: t.bothCorrect + t.onlyA)),
-      ("b", configuration(run.b, c.b, correct: t.bothCorrect + t.onlyB)),
-      (
-        "mcnemar",
-        .object([
-          ("both_correct", .int(t.bothCorrect)), ("only_a_correct", .int(t.onlyA)), ("only_b_correct", .int(t.onlyB)),
-          ("neither_correct", .int(t.neither)), ("discordant", .int(t.discordant)), ("method", .string(t.method.rawValue)),
-          ("statistic", .number(t.statistic)), ("p_value", .number(t.pValue)),
-        ])
-      ),
-      (
-        "latency_difference",
-        .object([
-          ("pairs", .int(d.count)), ("traces", .int(c.tracesBothDetect)), ("mean", .number(d.mean)),
-          ("sd", .number(d.standardDeviation)), ("median", .number(d.median)), ("min", .number(d.minimum)),
-          ("max", .number(d.maximum)), ("b_earlier", .int(d.negative)), ("same", .int(d.zero)), ("a_earlier", .int(d.positive)),
-          ("mean_interval", interval(run)),
-        ])
-      ),
-    ])
+    return .object(
+      Accounting.header(format: format, version: version, dataset: dataset) + [
+        (
+          "options",
+          .object([
+            ("positive", .array(options.positives.map { .string($0.rawValue) })), ("stage2_positive", ["pop"]),
+            ("tolerance", .number(options.tolerance)), ("reference_rule", .string(options.referenceRule.description)),
+            ("group_by", .string(run.groups.key?.rawValue)), ("bootstrap", .int(run.bootstrap?.resamples ?? 0)),
+            ("confidence", .number(run.bootstrap?.confidence)), ("seed", .int(Int(run.seed))),
+            ("continuity_correction", .bool(run.continuityCorrection)), ("exact_below", .int(McNemarTest.exactBelow)),
+            ("mcnemar", .string(mcnemarRule)),
+            (
+              "latency_difference",
+              "for every reference time both configurations matched (stage 1): latency_B − latency_A = B's action − A's action, seconds"
+            ),
+          ])
+        ),
+        ("a", configuration(run.a, c.a, correct: t.bothCorrect + t.onlyA)),
+        ("b", configuration(run.b, c.b, correct: t.bothCorrect + t.onlyB)),
+        (
+          "mcnemar",
+          .object([
+            ("both_correct", .int(t.bothCorrect)), ("only_a_correct", .int(t.onlyA)), ("only_b_correct", .int(t.onlyB)),
+            ("neither_correct", .int(t.neither)), ("discordant", .int(t.discordant)), ("method", .string(t.method.rawValue)),
+            ("statistic", .number(t.statistic)), ("p_value", .number(t.pValue)),
+          ])
+        ),
+        (
+          "latency_difference",
+          .object([
+            ("pairs", .int(d.count)), ("traces", .int(c.tracesBothDetect)), ("mean", .number(d.mean)),
+            ("sd", .number(d.standardDeviation)), ("median", .number(d.median)), ("min", .number(d.minimum)),
+            ("max", .number(d.maximum)), ("b_earlier", .int(d.negative)), ("same", .int(d.zero)), ("a_earlier", .int(d.positive)),
+            ("mean_interval", interval(run)),
+          ])
+        ),
+      ])
   }
 
   static func configuration(_ configuration: Configuration, _ m: ConfigurationMetrics, correct: Int) -> JSONValue {
-    var members: [(String, JSONValue)] = [
-      ("text", .string(text(configuration))), ("recognizer", .string(configuration.name)),
-      ("params", .object(configuration.parameters.map { ($0.name, SweepReport.parameterJSON($0.value)) })),
-      ("varied", .array(configuration.varied.map { .string($0) })), ("correct_traces", .int(correct)),
-      ("traces", .int(m.traces)),
-    ]
-    members += SweepReport.stage(m.stage1)
-    return .object(members)
+    .object(
+      [("text", .string(text(configuration))), ("recognizer", .string(configuration.name))]
+        + EvaluationJSON.parameters(configuration) + [("correct_traces", .int(correct)), ("traces", .int(m.traces))]
+        + EvaluationJSON.stage(m.stage1))
   }
 
   static func interval(_ run: ComparisonResult) -> JSONValue {
@@ -90,7 +82,7 @@ public enum CompareReport {
 
   /// `deep-press:threshold=0.5`: the recognizer and the parameters given.
   static func text(_ configuration: Configuration) -> String {
-    let given = configuration.varied.compactMap { name in configuration.parameters[name].map { "\(name)=\($0)" } }
+    let given = Markdown.varied(configuration)
     return given.isEmpty ? configuration.name : configuration.name + ":" + given.joined(separator: ",")
   }
 
@@ -101,14 +93,11 @@ public enum CompareReport {
     guard case .object(let members) = json(run) else { preconditionFailure("an object") }
     var flat: [(String, JSONValue)] = [("traces", .int(run.evaluation.traces.count))]
     for (key, value) in members where ["a", "b", "mcnemar", "latency_difference"].contains(key) {
-      var part: [(String, JSONValue)] = []
-      SweepReport.flatten(value, prefix: key, into: &part, skipping: [])
-      flat += part.filter { name, _ in !name.hasPrefix("a_params") && !name.hasPrefix("b_params") && !name.hasSuffix("_varied") }
+      flat += value.flattened(prefix: key).filter { name, _ in
+        !name.hasPrefix("a_params") && !name.hasPrefix("b_params") && !name.hasSuffix("_varied")
+      }
     }
-    var out: [UInt8] = []
-    SweepReport.appendRow(flat.map { .string($0.0) }, to: &out)
-    SweepReport.appendRow(flat.map(\.1), to: &out)
-    return out
+    return CSVWriter.table(header: flat.map(\.0), rows: [flat.map(\.1)])
   }
 
   /// The Markdown summary: both configurations' accuracy and latency, the 2 × 2 table of paired
@@ -119,15 +108,15 @@ public enum CompareReport {
     let t = c.mcnemar
     let d = c.latencyDifferences
     var out = "# Compare\n\n"
-    out += "- Traces: \(dataset.total) total, \(dataset.traces.count) analyzed, \(dataset.skipped.count) skipped.\n"
+    out += Markdown.traces(dataset)
     out += "- A: `\(text(run.a))`\n- B: `\(text(run.b))`\n\n"
     out += "| | correct traces | F1 | precision | recall | FPR | TP | FP | FN | TN | p50 | p90 |\n"
     out += "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n"
     for (name, m, correct) in [("A", c.a, t.bothCorrect + t.onlyA), ("B", c.b, t.bothCorrect + t.onlyB)] {
       let s = m.stage1
-      out += "| \(name) | \(correct) | \(SweepReport.ratio(s.f1)) | \(SweepReport.ratio(s.precision)) | \(SweepReport.ratio(s.recall)) | "
-      out += "\(SweepReport.ratio(s.falsePositiveRate)) | \(s.truePositives) | \(s.falsePositives) | \(s.falseNegatives) | "
-      out += "\(s.trueNegatives) | \(SweepReport.seconds(s.latency.p50)) | \(SweepReport.seconds(s.latency.p90)) |\n"
+      out += Markdown.row(
+        [name, "\(correct)"] + Markdown.accuracy(s) + Markdown.counts(s)
+          + [Markdown.seconds(s.latency.p50), Markdown.seconds(s.latency.p90)])
     }
     out += "\n## McNemar's test on per-trace decisions\n\n"
     out += "A trace is decided correctly when the configuration has no false positive and no false negative on it.\n\n"
@@ -155,14 +144,7 @@ public enum CompareReport {
         out += " (\(i.resamples) resamples of \(run.groups.count) \(run.groups.unit)s, seed \(run.seed); \(i.defined) with a pair).\n"
       }
     }
-    if !dataset.skipped.isEmpty {
-      out += "\n## Skipped traces\n\n"
-      var reasons: [(String, Int)] = []
-      for skip in dataset.skipped {
-        if let k = reasons.firstIndex(where: { $0.0 == skip.reason }) { reasons[k].1 += 1 } else { reasons.append((skip.reason, 1)) }
-      }
-      for (reason, count) in reasons { out += "- \(count) × \(reason)\n" }
-    }
+    out += Markdown.skipped(dataset.skipped)
     return out
   }
 

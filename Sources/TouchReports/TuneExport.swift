@@ -36,16 +36,14 @@ public enum TuneExport {
     if let required = configuration.spec.required, let descriptor = AnyForceRecognizer.variants.first(where: { $0.name == required }) {
       members.append(("required", variant(descriptor)))
     }
-    members += [
-      ("params", .object(configuration.parameters.map { ($0.name, SweepReport.parameterJSON($0.value)) })),
-      ("varied", .array(configuration.varied.map { .string($0) })),
+    members += EvaluationJSON.parameters(configuration)
+    members.append(
       (
         "units",
         .object(configuration.parameters.map { entry in
           (entry.name, .string(specs.first { $0.name == entry.name }?.unit.rawValue))
         })
-      ),
-    ]
+      ))
     guard case .object(let ruleOptions) = TuneReport.options(result) else { preconditionFailure("an object") }
     func option(_ key: String) -> JSONValue { ruleOptions.first { $0.0 == key }?.1 ?? .null }
     var tunedOn: [(String, JSONValue)] = [
@@ -74,22 +72,12 @@ public enum TuneExport {
       tunedOn.append(
         (
           "cross_validation",
-          .object([
-            ("folds", .int(cv.folds.count)), ("by", .string(result.groups.unit)),
-            ("leave_one_group_out", .bool(cv.assignment.isLeaveOneGroupOut)),
-            ("folds_choosing_this", .int(cv.folds.filter { $0.chosen == c }.count)),
-            (
-              "held_out",
-              .array(cv.summaries.map {
-                .object([
-                  ("statistic", .string($0.statistic.name)), ("folds", .int($0.count)), ("mean", .number($0.mean)),
-                  ("sd", .number($0.standardDeviation)),
-                ])
-              })
-            ),
-            ("pooled", cv.pooled.map { .object(TuneReport.statistics(result, $0)) } ?? .null),
-            ("pooled_intervals", TuneReport.intervals(result, cv.pooledIntervals)),
-          ])
+          .object(
+            [
+              ("folds", .int(cv.folds.count)), ("by", .string(result.groups.unit)),
+              ("leave_one_group_out", .bool(cv.assignment.isLeaveOneGroupOut)),
+              ("folds_choosing_this", .int(cv.folds.filter { $0.chosen == c }.count)),
+            ] + TuneReport.heldOut(result, cv))
         ))
     } else {
       tunedOn.append(("cross_validation", .null))
@@ -150,7 +138,7 @@ public enum TuneExport {
           + (s.standardDeviation.map { " ± " + TuneReport.value(s.statistic, $0) } ?? "")
       }.joined(separator: ", ")
       text += " (mean ± sd over folds)"
-      if let pooled = cv.pooled { text += "; pooled F1 \(SweepReport.ratio(pooled.stage1.f1))" }
+      if let pooled = cv.pooled { text += "; pooled F1 \(Markdown.ratio(pooled.stage1.f1))" }
       text += "; \(cv.folds.filter { $0.chosen == c }.count) of \(cv.folds.count) folds chose this configuration."
       lines.append(text)
     } else {

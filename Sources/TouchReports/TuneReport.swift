@@ -1,6 +1,5 @@
 import TouchCore
 import TouchEvaluation
-import TouchIO
 import TouchRecognizers
 public import TouchTuning
 
@@ -42,22 +41,18 @@ public enum TuneReport {
   /// groups, every configuration's statistics and eligibility, the chosen configuration (or
   /// `null` with `no_choice_reason`), Pareto fronts, the cross-validation and the bootstrap.
   public static func json(_ result: TuningResult) -> JSONValue {
-    let dataset = result.sweep.evaluation.dataset
-    return .object([
-      ("format", .string(format)), ("version", .int(version)),
-      ("files", .array(dataset.files.map { .string($0) })),
-      ("traces", Accounting.traces(total: dataset.total, analyzed: dataset.traces.count, skipped: dataset.skipped.count)),
-      ("skipped", Accounting.skipped(dataset.skipped)),
-      ("options", options(result)),
-      ("ground_truth", groundTruth(result.sweep.evaluation)),
-      ("groups", groups(result)),
-      ("configurations", .array(result.sweep.configurations.indices.map { configurationObject(result, $0) })),
-      ("chosen", result.chosen.map { chosenObject(result, $0) } ?? .null),
-      ("no_choice_reason", .string(result.noChoiceReason)),
-      ("pareto", pareto(result)),
-      ("cross_validation", crossValidation(result)),
-      ("bootstrap", bootstrap(result)),
-    ])
+    .object(
+      Accounting.header(format: format, version: version, dataset: result.sweep.evaluation.dataset) + [
+        ("options", options(result)),
+        ("ground_truth", groundTruth(result.sweep.evaluation)),
+        ("groups", groups(result)),
+        ("configurations", .array(result.sweep.configurations.indices.map { configurationObject(result, $0) })),
+        ("chosen", result.chosen.map { chosenObject(result, $0) } ?? .null),
+        ("no_choice_reason", .string(result.noChoiceReason)),
+        ("pareto", pareto(result)),
+        ("cross_validation", crossValidation(result)),
+        ("bootstrap", bootstrap(result)),
+      ])
   }
 
   static func options(_ result: TuningResult) -> JSONValue {
@@ -119,11 +114,7 @@ public enum TuneReport {
   /// `{"configuration": c, "recognizer": ..., "params": {...}, "varied": [...]}`.
   static func reference(_ result: TuningResult, _ c: Int) -> [(String, JSONValue)] {
     let configuration = result.sweep.configurations[c]
-    return [
-      ("configuration", .int(c)), ("recognizer", .string(configuration.name)),
-      ("params", .object(configuration.parameters.map { ($0.name, SweepReport.parameterJSON($0.value)) })),
-      ("varied", .array(configuration.varied.map { .string($0) })),
-    ]
+    return [("configuration", .int(c)), ("recognizer", .string(configuration.name))] + EvaluationJSON.parameters(configuration)
   }
 
   /// Counts and the result's statistics of `m`.
@@ -155,7 +146,7 @@ public enum TuneReport {
   static func chosenObject(_ result: TuningResult, _ c: Int) -> JSONValue {
     var members = reference(result, c)
     members.append(("objective", .number(result.scores[c].value)))
-    members += SweepReport.stage(result.metrics(c).stage1)
+    members += EvaluationJSON.stage(result.metrics(c).stage1)
     return .object(members)
   }
 
@@ -211,6 +202,13 @@ public enum TuneReport {
             return .object(members)
           })
       ),
+    ] + heldOut(result, cv))
+  }
+
+  /// `held_out` (each statistic's mean and sd over folds), `pooled` (the statistics of every
+  /// fold's held-out traces together) and `pooled_intervals`.
+  static func heldOut(_ result: TuningResult, _ cv: CrossValidation) -> [(String, JSONValue)] {
+    [
       (
         "held_out",
         .array(
@@ -223,7 +221,7 @@ public enum TuneReport {
       ),
       ("pooled", cv.pooled.map { .object(statistics(result, $0)) } ?? .null),
       ("pooled_intervals", intervals(result, cv.pooledIntervals)),
-    ])
+    ]
   }
 
   static func bootstrap(_ result: TuningResult) -> JSONValue {
@@ -245,13 +243,9 @@ public enum TuneReport {
   /// JSON, parameters as `param_NAME` columns; an empty cell is a missing value.
   public static func csv(_ result: TuningResult, table: Table) -> [UInt8] {
     let configurations = result.sweep.configurations
-    var parameterNames: [String] = []
-    var seen = Set<String>()
-    for configuration in configurations {
-      for entry in configuration.parameters where seen.insert(entry.name).inserted { parameterNames.append(entry.name) }
-    }
+    let parameterNames = EvaluationJSON.parameterNames(configurations)
     func parameters(_ c: Int?) -> [JSONValue] {
-      parameterNames.map { name in c.flatMap { configurations[$0].parameters[name] }.map(SweepReport.parameterCell) ?? .null }
+      parameterNames.map { name in c.flatMap { configurations[$0].parameters[name] }.map(EvaluationJSON.parameterCell) ?? .null }
     }
     let statisticNames = result.statistics.map(\.name)
     func values(_ m: ConfigurationMetrics?, traces: Bool = true) -> [JSONValue] {
@@ -324,10 +318,7 @@ public enum TuneReport {
         ])
       }
     }
-    var out: [UInt8] = []
-    SweepReport.appendRow(header.map { .string($0) }, to: &out)
-    for row in rows { SweepReport.appendRow(row, to: &out) }
-    return out
+    return CSVWriter.table(header: header, rows: rows)
   }
 
   // MARK: - Markdown
@@ -342,7 +333,7 @@ public enum TuneReport {
     let rule = result.options.rule
     let configurations = result.sweep.configurations
     var out = "# Tune\n\n"
-    out += "- Traces: \(dataset.total) total, \(dataset.traces.count) analyzed, \(dataset.skipped.count) skipped.\n"
+    out += Markdown.traces(dataset)
     out += "- Positives (stage 1): \(options.positives.map(\.rawValue).joined(separator: ", ")) — "
     out += "\(evaluation.truths.filter(\.isPositive).count) traces; matching within \(TextFormat.compact(options.tolerance)) s.\n"
     out += "- \(configurations.count) configurations of \(result.sweep.plan.recognizers.map(\.name).joined(separator: ", ")).\n"
@@ -358,12 +349,14 @@ public enum TuneReport {
     out += "\n## Chosen operating point\n\n"
     if let c = result.chosen {
       let m = result.metrics(c).stage1
-      out += "**\(configurations[c].name)** \(SweepReport.describe(configurations[c])) — objective \(value(rule.objective.statistic, result.scores[c].value)); "
+      out += "**\(configurations[c].name)** \(Markdown.describe(configurations[c])) — objective \(value(rule.objective.statistic, result.scores[c].value)); "
       out += "TP \(m.truePositives), FP \(m.falsePositives), FN \(m.falseNegatives), TN \(m.trueNegatives).\n\n"
       if let intervals = result.intervals, let b = result.options.bootstrap {
         out += "| statistic | value | \(TextFormat.decimal(b.confidence * 100, 0))% CI | defined in |\n|---|--:|--:|--:|\n"
         for (statistic, interval) in zip(result.statistics, intervals) {
-          out += "| \(label(statistic)) | \(value(statistic, interval.estimate)) | \(range(statistic, interval)) | \(interval.defined)/\(interval.resamples) |\n"
+          out += Markdown.row([
+            label(statistic), value(statistic, interval.estimate), range(statistic, interval), "\(interval.defined)/\(interval.resamples)",
+          ])
         }
         out += "\nPercentile bootstrap over \(b.resamples) resamples of \(g.count) \(g.unit)s (seed \(result.options.seed)). "
         out += "These intervals are conditional on choosing this configuration on the same traces, so optimistic; "
@@ -371,7 +364,7 @@ public enum TuneReport {
       } else {
         let full = result.metrics(c)
         out += "| statistic | value |\n|---|--:|\n"
-        for statistic in result.statistics { out += "| \(label(statistic)) | \(value(statistic, statistic.value(of: full))) |\n" }
+        for statistic in result.statistics { out += Markdown.row([label(statistic), value(statistic, statistic.value(of: full))]) }
       }
     } else {
       out += "**No configuration chosen**: \(result.noChoiceReason ?? "").\n"
@@ -386,30 +379,34 @@ public enum TuneReport {
       for fold in cv.folds {
         let held = fold.groups.map { names[$0] }
         let heldText = held.count <= 4 ? held.joined(separator: ", ") : "\(held.prefix(3).joined(separator: ", ")) +\(held.count - 3)"
-        out += "| \(fold.fold + 1) | \(heldText) | \(fold.heldOutTraces) | "
+        var cells = ["\(fold.fold + 1)", heldText, "\(fold.heldOutTraces)"]
         if let c = fold.chosen, let heldOut = fold.heldOut {
           let s = heldOut.stage1
-          out += "\(configurations[c].name) \(SweepReport.describe(configurations[c]))\(c == result.chosen ? "" : " ≠") | "
-          out += "\(value(rule.objective.statistic, fold.training.flatMap(rule.objective.statistic.value(of:)))) | "
-          out += "\(SweepReport.ratio(s.f1)) | \(SweepReport.ratio(s.precision)) | \(SweepReport.ratio(s.recall)) | "
-          out += "\(SweepReport.ratio(s.falsePositiveRate)) | \(SweepReport.seconds(s.latency.p50)) | \(SweepReport.seconds(s.latency.p90)) | "
           let violations = fold.heldOutViolations ?? []
-          out += (rule.constraints.isEmpty ? "–" : violations.isEmpty ? "met" : violations.joined(separator: "; ")) + " |\n"
+          cells += [
+            "\(configurations[c].name) \(Markdown.describe(configurations[c]))\(c == result.chosen ? "" : " ≠")",
+            value(rule.objective.statistic, fold.training.flatMap(rule.objective.statistic.value(of:))),
+          ]
+          cells += Markdown.accuracy(s) + [Markdown.seconds(s.latency.p50), Markdown.seconds(s.latency.p90)]
+          cells.append(rule.constraints.isEmpty ? "–" : violations.isEmpty ? "met" : violations.joined(separator: "; "))
         } else {
-          out += "none | – | – | – | – | – | – | – | \(fold.noChoiceReason ?? "") |\n"
+          cells += ["none"] + Array(repeating: "–", count: 7) + [fold.noChoiceReason ?? ""]
         }
+        out += Markdown.row(cells)
       }
       out += "\n≠ marks a fold whose choice differs from the one made on all traces.\n\n"
       out += "| held out | " + result.statistics.map(label).joined(separator: " | ") + " |\n"
       out += "|---|" + String(repeating: "--:|", count: result.statistics.count) + "\n"
-      out += "| mean ± sd over folds | " + cv.summaries.map { s in
-        guard let mean = s.mean else { return "–" }
-        return value(s.statistic, mean) + (s.standardDeviation.map { " ± " + value(s.statistic, $0) } ?? "")
-          + (s.count < cv.folds.count ? " (\(s.count) folds)" : "")
-      }.joined(separator: " | ") + " |\n"
-      out += "| pooled (\(cv.pooledTraces) traces) | " + result.statistics.map { value($0, cv.pooled.flatMap($0.value(of:))) }.joined(separator: " | ") + " |\n"
+      out += Markdown.row(
+        ["mean ± sd over folds"]
+          + cv.summaries.map { s in
+            guard let mean = s.mean else { return "–" }
+            return value(s.statistic, mean) + (s.standardDeviation.map { " ± " + value(s.statistic, $0) } ?? "")
+              + (s.count < cv.folds.count ? " (\(s.count) folds)" : "")
+          })
+      out += Markdown.row(["pooled (\(cv.pooledTraces) traces)"] + result.statistics.map { value($0, cv.pooled.flatMap($0.value(of:))) })
       if let pooled = cv.pooledIntervals, let b = result.options.bootstrap {
-        out += "| pooled \(TextFormat.decimal(b.confidence * 100, 0))% CI | " + zip(result.statistics, pooled).map { range($0, $1) }.joined(separator: " | ") + " |\n"
+        out += Markdown.row(["pooled \(TextFormat.decimal(b.confidence * 100, 0))% CI"] + zip(result.statistics, pooled).map { range($0, $1) })
       }
       out += "\nPooled: every fold's held-out traces scored together, each by the configuration chosen without it."
       let empty = cv.folds.filter { $0.chosen == nil }.map { String($0.fold + 1) }
@@ -424,27 +421,20 @@ public enum TuneReport {
     out += "\n## Pareto front: F1 against p90 latency\n\n"
     out += "Configurations no other beats on both F1 (higher) and p90 latency (lower), over all traces.\n\n"
     out += "| front | configuration | F1 | p90 | same point |\n|---|---|--:|--:|--:|\n"
+    func point(_ front: String, _ configuration: String, _ p: ParetoPoint) -> String {
+      Markdown.row([front, configuration, Markdown.ratio(p.f1), Markdown.seconds(p.latencyP90), "\(p.ties)"])
+    }
     for p in result.paretoFront {
-      out += "| overall | \(configurations[p.configuration].name) \(SweepReport.describe(configurations[p.configuration])) | "
-      out += "\(SweepReport.ratio(p.f1)) | \(SweepReport.seconds(p.latencyP90)) | \(p.ties) |\n"
+      let configuration = configurations[p.configuration]
+      out += point("overall", "\(configuration.name) \(Markdown.describe(configuration))", p)
     }
     if result.paretoFronts.count > 1 {
       for (spec, points) in result.paretoFronts {
-        for p in points {
-          out += "| \(spec.name) | \(SweepReport.describe(configurations[p.configuration])) | "
-          out += "\(SweepReport.ratio(p.f1)) | \(SweepReport.seconds(p.latencyP90)) | \(p.ties) |\n"
-        }
+        for p in points { out += point(spec.name, Markdown.describe(configurations[p.configuration]), p) }
       }
     }
 
-    if !dataset.skipped.isEmpty {
-      out += "\n## Skipped traces\n\n"
-      var reasons: [(String, Int)] = []
-      for skip in dataset.skipped {
-        if let k = reasons.firstIndex(where: { $0.0 == skip.reason }) { reasons[k].1 += 1 } else { reasons.append((skip.reason, 1)) }
-      }
-      for (reason, count) in reasons { out += "- \(count) × \(reason)\n" }
-    }
+    out += Markdown.skipped(dataset.skipped)
     return out
   }
 
@@ -461,7 +451,7 @@ public enum TuneReport {
   }
 
   static func value(_ statistic: TuningStatistic, _ x: Double?) -> String {
-    statistic.isLatency ? SweepReport.seconds(x) : SweepReport.ratio(x)
+    statistic.isLatency ? Markdown.seconds(x) : Markdown.ratio(x)
   }
 
   static func range(_ statistic: TuningStatistic, _ interval: ConfidenceInterval) -> String {

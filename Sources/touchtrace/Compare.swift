@@ -66,12 +66,8 @@ extension TouchTraceCommand {
     func validate() throws {
       _ = try configurations()
       _ = try scoring.evaluationOptions()
-      guard bootstrap >= 0 else { throw ValidationError("--bootstrap must be 0 or more resamples, got \(bootstrap)") }
-      guard confidence > 0 && confidence < 1 else {
-        throw ValidationError("--confidence must be strictly between 0 and 1, got \(confidence)")
-      }
-      guard UInt32(exactly: seed) != nil else { throw ValidationError("--seed must be in 0...4294967295, got \(seed)") }
-      if let threads, threads < 1 { throw ValidationError("--threads must be at least 1, got \(threads)") }
+      _ = try Scoring.resampling(bootstrap: bootstrap, confidence: confidence, seed: seed)
+      try Scoring.validate(threads: threads)
     }
 
     /// Configurations A and B.
@@ -86,22 +82,18 @@ extension TouchTraceCommand {
     func run() throws {
       let (a, b) = try configurations()
       let options = try scoring.evaluationOptions()
+      let resampling = try Scoring.resampling(bootstrap: bootstrap, confidence: confidence, seed: seed)
       let threads = self.threads ?? Scoring.cores
       let format = ReportFormat.resolve(format, output: output)
       let key = groupBy?.key
       try Console.run {
-        var dataset = try input.load()
-        try Scoring.requireMaximumForce(&dataset, for: [a.recognizer, b.recognizer], skipInvalid: input.skipInvalid)
-        let before = dataset.skipped.count
-        if let key { dataset.skipTraces { key.label(of: $0.metadata) == nil ? "no \(key) label (--group-by \(key))" : nil } }
-        let evaluation = Evaluation(dataset: dataset, options: options, threads: threads)
-        Scoring.summarize(Array(evaluation.dataset.skipped[before...]), command: "compare")
+        let evaluation = try Scoring.evaluation(
+          input, for: [a.recognizer, b.recognizer], groupBy: key, options: options, threads: threads, command: "compare")
         let run: ComparisonResult
         do throws(TuningError) {
           run = try ComparisonResult(
-            evaluation: evaluation, a: a, b: b, groupBy: key,
-            bootstrap: bootstrap > 0 ? BootstrapOptions(resamples: bootstrap, confidence: confidence) : nil,
-            seed: UInt32(seed), continuityCorrection: continuityCorrection, threads: threads)
+            evaluation: evaluation, a: a, b: b, groupBy: key, bootstrap: resampling.bootstrap, seed: resampling.seed,
+            continuityCorrection: continuityCorrection, threads: threads)
         } catch {
           throw DataError(description: "touchtrace compare: error: \(error.description)")
         }

@@ -31,6 +31,15 @@ struct InputOptions: ParsableArguments {
 
   enum DelimiterName: String, ExpressibleByArgument, CaseIterable {
     case comma, semicolon, tab
+
+    /// The loader's delimiter.
+    var delimiter: LoadOptions.Delimiter {
+      switch self {
+      case .comma: .comma
+      case .semicolon: .semicolon
+      case .tab: .tab
+      }
+    }
   }
 
   func validate() throws {
@@ -45,14 +54,7 @@ struct InputOptions: ParsableArguments {
 
   /// The loader options these flags stand for.
   var loadOptions: LoadOptions {
-    let delimiter: LoadOptions.Delimiter? =
-      switch self.delimiter {
-      case .comma: .comma
-      case .semicolon: .semicolon
-      case .tab: .tab
-      case nil: nil
-      }
-    return LoadOptions(delimiter: delimiter, maxForce: maxForce, skipInvalid: skipInvalid, labels: labels)
+    LoadOptions(delimiter: delimiter?.delimiter, maxForce: maxForce, skipInvalid: skipInvalid, labels: labels)
   }
 
   /// Loads the traces and applies `--only`, printing warnings and skipped traces to standard

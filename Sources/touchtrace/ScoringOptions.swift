@@ -2,6 +2,8 @@ import ArgumentParser
 import TouchCore
 import TouchEvaluation
 import TouchRecognizers
+import TouchReports
+import TouchTuning
 
 #if canImport(Glibc)
   import Glibc
@@ -35,16 +37,20 @@ struct PlanOptions: ParsableArguments {
       let specs = try RecognizerSpec.list(recognizer)
       let axes = try self.axes.map { (text: String) throws(SweepPlanError) -> SweepAxis in try SweepAxis(parsing: text) }
       var fixed: [(name: String, value: String)] = []
-      for setting in settings {
-        guard let equals = setting.firstIndex(of: "="), equals != setting.startIndex else {
-          throw SweepPlanError("--set expects NAME=VALUE, got '\(setting)'")
-        }
-        fixed.append((String(setting[..<equals]), String(setting[setting.index(after: equals)...])))
+      for text in settings {
+        guard let setting = Self.setting(text) else { throw SweepPlanError("--set expects NAME=VALUE, got '\(text)'") }
+        fixed.append(setting)
       }
       return try SweepPlan(recognizers: specs, axes: axes, settings: fixed)
     } catch {
       throw ValidationError(error.description)
     }
+  }
+
+  /// `NAME=VALUE` split at the first `=`; `nil` without an `=` or without a name.
+  static func setting(_ text: String) -> (name: String, value: String)? {
+    guard let equals = text.firstIndex(of: "="), equals != text.startIndex else { return nil }
+    return (String(text[..<equals]), String(text[text.index(after: equals)...]))
   }
 }
 
@@ -75,8 +81,26 @@ struct ScoringOptions: ParsableArguments {
   }
 }
 
-/// Steps every scoring command (`sweep`, `tune`, `compare`) takes between loading and scoring.
+/// Steps the commands that replay traces (`sweep`, `tune`, `compare`, `run`) take between loading
+/// and scoring.
 enum Scoring {
+  /// Loads the traces and prepares them for scoring: traces `recognizers` cannot replay are
+  /// handled as ``requireMaximumForce(_:for:skipInvalid:)`` does, traces without the `groupBy`
+  /// label are skipped, and every trace skipped here is summarized on standard error, prefixed
+  /// `touchtrace COMMAND:`.
+  static func evaluation(
+    _ input: InputOptions, for recognizers: [AnyForceRecognizer], groupBy key: GroupKey? = nil,
+    options: EvaluationOptions, threads: Int, command: String
+  ) throws -> Evaluation {
+    var dataset = try input.load()
+    try requireMaximumForce(&dataset, for: recognizers, skipInvalid: input.skipInvalid)
+    let before = dataset.skipped.count
+    if let key { dataset.skipTraces { key.label(of: $0.metadata) == nil ? "no \(key) label (--group-by \(key))" : nil } }
+    let evaluation = Evaluation(dataset: dataset, options: options, threads: threads)
+    summarize(Array(evaluation.dataset.skipped[before...]), command: command)
+    return evaluation
+  }
+
   /// Makes sure `recognizers` can replay every trace: traces without a maximum possible force,
   /// when one of them needs it, are skipped with the reason (`skipInvalid`, each printed) or
   /// reported as bad data (exit 65) naming the first.
@@ -100,13 +124,27 @@ enum Scoring {
   /// One line per reason for the traces scoring skipped (no intent label, …), prefixed
   /// `touchtrace COMMAND: warning:`.
   static func summarize(_ skipped: [SkippedTrace], command: String) {
-    var reasons: [(String, Int)] = []
-    for skip in skipped {
-      if let k = reasons.firstIndex(where: { $0.0 == skip.reason }) { reasons[k].1 += 1 } else { reasons.append((skip.reason, 1)) }
-    }
-    for (reason, count) in reasons {
+    for (reason, count) in Accounting.reasons(skipped) {
       Console.error("touchtrace \(command): warning: skipped \(count) trace\(count == 1 ? "" : "s"): \(reason)")
     }
+  }
+
+  /// `--bootstrap`, `--confidence` and `--seed` checked: the bootstrap (`nil` for 0 resamples)
+  /// and the seed of the random stream.
+  static func resampling(bootstrap: Int, confidence: Double, seed: Int) throws(ValidationError) -> (
+    bootstrap: BootstrapOptions?, seed: UInt32
+  ) {
+    guard bootstrap >= 0 else { throw ValidationError("--bootstrap must be 0 or more resamples, got \(bootstrap)") }
+    guard confidence > 0 && confidence < 1 else {
+      throw ValidationError("--confidence must be strictly between 0 and 1, got \(confidence)")
+    }
+    guard let seed = UInt32(exactly: seed) else { throw ValidationError("--seed must be in 0...4294967295, got \(seed)") }
+    return (bootstrap > 0 ? BootstrapOptions(resamples: bootstrap, confidence: confidence) : nil, seed)
+  }
+
+  /// Checks `--threads`: at least 1 when given.
+  static func validate(threads: Int?) throws(ValidationError) {
+    if let threads, threads < 1 { throw ValidationError("--threads must be at least 1, got \(threads)") }
   }
 
   /// The number of online processors.
@@ -144,4 +182,33 @@ final class Progress: @unchecked Sendable {
   }
 
   private func write(_ text: String) { Console.writeError(Array(text.utf8)) }
+}
+
+/// `--group-by`: the trace label that keeps traces together.
+enum GroupName: String, ExpressibleByArgument, CaseIterable {
+  case user, session, device
+
+  var key: GroupKey {
+    switch self {
+    case .user: .user
+    case .session: .session
+    case .device: .device
+    }
+  }
+}
+
+/// `--format` of the reporting commands that share sweep's rule.
+enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
+  case md, json, csv
+
+  /// The flag, else the `--output` ending, else md on a terminal, else json.
+  static func resolve(_ format: ReportFormat?, output: String?) -> ReportFormat {
+    if let format { return format }
+    if let output {
+      if output.hasSuffix(".json") { return .json }
+      if output.hasSuffix(".csv") { return .csv }
+      if output.hasSuffix(".md") { return .md }
+    }
+    return output == nil && Console.stdoutIsTerminal ? .md : .json
+  }
 }

@@ -38,7 +38,7 @@ extension TouchTraceCommand {
     @OptionGroup var scoring: ScoringOptions
 
     @Option(help: "Output format (default: from the --output ending, else md on a terminal, else json).")
-    var format: Format?
+    var format: ReportFormat?
 
     @Option(help: ArgumentHelp("Write the report to this file instead of standard output.", valueName: "file"))
     var output: String?
@@ -55,14 +55,10 @@ extension TouchTraceCommand {
     @Flag(help: "No progress on standard error.")
     var quiet = false
 
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-      case md, json, csv
-    }
-
     func validate() throws {
       _ = try makePlan()
       _ = try evaluationOptions()
-      if let threads, threads < 1 { throw ValidationError("--threads must be at least 1, got \(threads)") }
+      try Scoring.validate(threads: threads)
     }
 
     /// The configurations the options describe.
@@ -71,27 +67,14 @@ extension TouchTraceCommand {
     /// The scoring options.
     func evaluationOptions() throws(ValidationError) -> EvaluationOptions { try scoring.evaluationOptions() }
 
-    /// The output format: the flag, else the --output ending, else md on a terminal, else json.
-    var resolvedFormat: Format {
-      if let format { return format }
-      if let output {
-        if output.hasSuffix(".json") { return .json }
-        if output.hasSuffix(".csv") { return .csv }
-        if output.hasSuffix(".md") { return .md }
-      }
-      return output == nil && Console.stdoutIsTerminal ? .md : .json
-    }
-
     func run() throws {
       let plan = try makePlan()
       let options = try evaluationOptions()
       let threads = self.threads ?? Scoring.cores
+      let format = ReportFormat.resolve(format, output: output)
       try Console.run {
-        var dataset = try input.load()
-        try Scoring.requireMaximumForce(&dataset, for: plan.configurations.map(\.recognizer), skipInvalid: input.skipInvalid)
-        let before = dataset.skipped.count
-        let evaluation = Evaluation(dataset: dataset, options: options, threads: threads)
-        Scoring.summarize(Array(evaluation.dataset.skipped[before...]), command: "sweep")
+        let evaluation = try Scoring.evaluation(
+          input, for: plan.configurations.map(\.recognizer), options: options, threads: threads, command: "sweep")
         let progress = Progress(enabled: !quiet && Console.stderrIsTerminal)
         let result: SweepResult
         do throws(ReplayError) {
@@ -101,7 +84,7 @@ extension TouchTraceCommand {
         }
         progress.finish()
         let bytes: [UInt8]
-        switch resolvedFormat {
+        switch format {
         case .md: bytes = Array(SweepReport.markdown(result).utf8)
         case .json: bytes = SweepReport.json(result).encoded()
         case .csv: bytes = SweepReport.csv(result)

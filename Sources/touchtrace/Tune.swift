@@ -126,7 +126,7 @@ extension TouchTraceCommand {
       _ = try plan.makePlan()
       _ = try scoring.evaluationOptions()
       _ = try tuningOptions()
-      if let threads, threads < 1 { throw ValidationError("--threads must be at least 1, got \(threads)") }
+      try Scoring.validate(threads: threads)
     }
 
     /// The rule, grouping, folds, bootstrap and seed the flags describe.
@@ -152,14 +152,8 @@ extension TouchTraceCommand {
       guard folds == 0 || folds >= 2 else {
         throw ValidationError("--folds must be 0 (no cross-validation) or at least 2, got \(folds)")
       }
-      guard bootstrap >= 0 else { throw ValidationError("--bootstrap must be 0 or more resamples, got \(bootstrap)") }
-      guard confidence > 0 && confidence < 1 else {
-        throw ValidationError("--confidence must be strictly between 0 and 1, got \(confidence)")
-      }
-      guard let seed = UInt32(exactly: seed) else { throw ValidationError("--seed must be in 0...4294967295, got \(seed)") }
-      return TuningOptions(
-        rule: rule, groupBy: groupBy?.key, folds: folds,
-        bootstrap: bootstrap > 0 ? BootstrapOptions(resamples: bootstrap, confidence: confidence) : nil, seed: seed)
+      let resampling = try Scoring.resampling(bootstrap: bootstrap, confidence: confidence, seed: seed)
+      return TuningOptions(rule: rule, groupBy: groupBy?.key, folds: folds, bootstrap: resampling.bootstrap, seed: resampling.seed)
     }
 
     func run() throws {
@@ -169,12 +163,9 @@ extension TouchTraceCommand {
       let threads = self.threads ?? Scoring.cores
       let format = ReportFormat.resolve(format, output: output)
       try Console.run {
-        var dataset = try input.load()
-        try Scoring.requireMaximumForce(&dataset, for: plan.configurations.map(\.recognizer), skipInvalid: input.skipInvalid)
-        let before = dataset.skipped.count
-        if let key = tuning.groupBy { dataset.skipTraces { key.label(of: $0.metadata) == nil ? "no \(key) label (--group-by \(key))" : nil } }
-        let evaluation = Evaluation(dataset: dataset, options: options, threads: threads)
-        Scoring.summarize(Array(evaluation.dataset.skipped[before...]), command: "tune")
+        let evaluation = try Scoring.evaluation(
+          input, for: plan.configurations.map(\.recognizer), groupBy: tuning.groupBy, options: options, threads: threads,
+          command: "tune")
         let progress = Progress(enabled: !quiet && Console.stderrIsTerminal, command: "tune")
         let result: TuningResult
         do throws(TuningError) {
@@ -221,34 +212,5 @@ extension TouchTraceCommand.Tune.TableName {
     case .folds: .folds
     case .summary: .summary
     }
-  }
-}
-
-/// `--group-by`: the trace label that keeps traces together.
-enum GroupName: String, ExpressibleByArgument, CaseIterable {
-  case user, session, device
-
-  var key: GroupKey {
-    switch self {
-    case .user: .user
-    case .session: .session
-    case .device: .device
-    }
-  }
-}
-
-/// `--format` of the reporting commands that share sweep's rule.
-enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
-  case md, json, csv
-
-  /// The flag, else the `--output` ending, else md on a terminal, else json.
-  static func resolve(_ format: ReportFormat?, output: String?) -> ReportFormat {
-    if let format { return format }
-    if let output {
-      if output.hasSuffix(".json") { return .json }
-      if output.hasSuffix(".csv") { return .csv }
-      if output.hasSuffix(".md") { return .md }
-    }
-    return output == nil && Console.stdoutIsTerminal ? .md : .json
   }
 }

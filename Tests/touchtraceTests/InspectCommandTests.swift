@@ -5,17 +5,6 @@ import TouchTestSupport
 
 @testable import touchtrace
 
-/// Runs `touchtrace ARGS…` in-process; returns the exit code.
-func runCommand(_ arguments: [String]) -> Int32 {
-  do {
-    var command = try TouchTraceCommand.parseAsRoot(arguments)
-    try command.run()
-    return 0
-  } catch {
-    return TouchTraceCommand.exitCode(for: error).rawValue
-  }
-}
-
 @Suite("touchtrace inspect")
 struct InspectCommandTests {
   @Test func exitCodesFollowTheDocumentedTable() {

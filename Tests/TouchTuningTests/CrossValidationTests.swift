@@ -2,6 +2,7 @@ import Testing
 import TouchCore
 import TouchEvaluation
 import TouchSignal
+import TouchTestSupport
 import TouchTuning
 
 /// Grouped cross-validation on a dataset where leaking a group into its own training part

@@ -1,6 +1,7 @@
 import Testing
 import TouchCore
 import TouchEvaluation
+import TouchTestSupport
 import TouchTuning
 
 /// Tuning on a dataset built so every count is known by hand returns the hand-derived optimum

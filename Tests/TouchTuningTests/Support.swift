@@ -23,11 +23,6 @@ func ramp(_ id: String, peak: Int, intent: Intent, user: String? = nil, session:
     t: t, force: force, phase: TouchPhase.defaultSequence(count: t.count))
 }
 
-/// A dataset of traces from one file.
-func dataset(_ traces: [Trace]) -> Dataset {
-  Dataset(traces: traces, origins: traces.map { _ in TraceOrigin(file: "test.csv") })
-}
-
 /// Thresholds 0.05, 0.15, …, 0.95: level L = j + 1 at grid point j.
 func levelGrid() throws -> SweepPlan {
   try SweepPlan(recognizers: [RecognizerSpec(parsing: "deep-press")], axes: [SweepAxis(parsing: "threshold=0.05:0.95:0.1")])

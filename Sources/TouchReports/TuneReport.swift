@@ -355,7 +355,8 @@ public enum TuneReport {
         out += "| statistic | value | \(TextFormat.decimal(b.confidence * 100, 0))% CI | defined in |\n|---|--:|--:|--:|\n"
         for (statistic, interval) in zip(result.statistics, intervals) {
           out += Markdown.row([
-            label(statistic), value(statistic, interval.estimate), range(statistic, interval), "\(interval.defined)/\(interval.resamples)",
+            label(statistic), value(statistic, interval.estimate), range(statistic, interval),
+            "\(interval.defined)/\(interval.resamples)",
           ])
         }
         out += "\nPercentile bootstrap over \(b.resamples) resamples of \(g.count) \(g.unit)s (seed \(result.options.seed)). "
@@ -364,7 +365,9 @@ public enum TuneReport {
       } else {
         let full = result.metrics(c)
         out += "| statistic | value |\n|---|--:|\n"
-        for statistic in result.statistics { out += Markdown.row([label(statistic), value(statistic, statistic.value(of: full))]) }
+        for statistic in result.statistics {
+          out += Markdown.row([label(statistic), value(statistic, statistic.value(of: full))])
+        }
       }
     } else {
       out += "**No configuration chosen**: \(result.noChoiceReason ?? "").\n"
@@ -404,9 +407,11 @@ public enum TuneReport {
             return value(s.statistic, mean) + (s.standardDeviation.map { " ± " + value(s.statistic, $0) } ?? "")
               + (s.count < cv.folds.count ? " (\(s.count) folds)" : "")
           })
-      out += Markdown.row(["pooled (\(cv.pooledTraces) traces)"] + result.statistics.map { value($0, cv.pooled.flatMap($0.value(of:))) })
+      out += Markdown.row(
+        ["pooled (\(cv.pooledTraces) traces)"] + result.statistics.map { value($0, cv.pooled.flatMap($0.value(of:))) })
       if let pooled = cv.pooledIntervals, let b = result.options.bootstrap {
-        out += Markdown.row(["pooled \(TextFormat.decimal(b.confidence * 100, 0))% CI"] + zip(result.statistics, pooled).map { range($0, $1) })
+        out += Markdown.row(
+          ["pooled \(TextFormat.decimal(b.confidence * 100, 0))% CI"] + zip(result.statistics, pooled).map { range($0, $1) })
       }
       out += "\nPooled: every fold's held-out traces scored together, each by the configuration chosen without it."
       let empty = cv.folds.filter { $0.chosen == nil }.map { String($0.fold + 1) }

@@ -153,7 +153,8 @@ extension TouchTraceCommand {
         throw ValidationError("--folds must be 0 (no cross-validation) or at least 2, got \(folds)")
       }
       let resampling = try Scoring.resampling(bootstrap: bootstrap, confidence: confidence, seed: seed)
-      return TuningOptions(rule: rule, groupBy: groupBy?.key, folds: folds, bootstrap: resampling.bootstrap, seed: resampling.seed)
+      return TuningOptions(
+        rule: rule, groupBy: groupBy?.key, folds: folds, bootstrap: resampling.bootstrap, seed: resampling.seed)
     }
 
     func run() throws {

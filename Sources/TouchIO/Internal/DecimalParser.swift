@@ -27,6 +27,22 @@ enum DecimalParser {
   @inline(__always)
   static func isDigit(_ c: UInt8) -> Bool { c &- 0x30 < 10 }
 
+  /// Appends the decimal digits at `start[i..<end]` to `mantissa` (wrapping: callers count the
+  /// digits and take another path past 19) and returns the index of the first non-digit.
+  @inline(__always)
+  static func accumulateDigits(
+    _ start: UnsafePointer<UInt8>, from i: Int, to end: Int, into mantissa: inout UInt64
+  ) -> Int {
+    var i = i
+    while i < end {
+      let digit = start[i] &- 0x30
+      if digit >= 10 { break }
+      mantissa = mantissa &* 10 &+ UInt64(digit)
+      i += 1
+    }
+    return i
+  }
+
   /// Parses exactly the bytes `start..<start+count` as one number.
   @inline(__always)
   static func parse(_ start: UnsafePointer<UInt8>, count: Int, strictJSON: Bool = false)
@@ -52,12 +68,7 @@ enum DecimalParser {
     // holds any 19-digit number. Longer inputs take the slow path.
     var mantissa: UInt64 = 0
     let integerStart = i
-    while i < count {
-      let digit = start[i] &- 0x30
-      if digit >= 10 { break }
-      mantissa = mantissa &* 10 &+ UInt64(digit)
-      i += 1
-    }
+    i = accumulateDigits(start, from: i, to: count, into: &mantissa)
     let integerDigits = i - integerStart
     if strictJSON && (integerDigits == 0 || (integerDigits > 1 && start[integerStart] == UInt8(ascii: "0"))) {
       return .invalid
@@ -66,12 +77,7 @@ enum DecimalParser {
     if i < count, start[i] == UInt8(ascii: ".") {
       i += 1
       let fractionStart = i
-      while i < count {
-        let digit = start[i] &- 0x30
-        if digit >= 10 { break }
-        mantissa = mantissa &* 10 &+ UInt64(digit)
-        i += 1
-      }
+      i = accumulateDigits(start, from: i, to: count, into: &mantissa)
       fractionDigits = i - fractionStart
       if strictJSON && fractionDigits == 0 { return .invalid }
     }
@@ -236,23 +242,13 @@ enum DecimalParser {
     }
     var mantissa: UInt64 = 0
     let digitsStart = i
-    while i < limit {
-      let digit = start[i] &- 0x30
-      if digit >= 10 { break }
-      mantissa = mantissa &* 10 &+ UInt64(digit)
-      i += 1
-    }
+    i = accumulateDigits(start, from: i, to: limit, into: &mantissa)
     var digits = i - digitsStart
     var exponent = 0
     if i < limit, start[i] == UInt8(ascii: ".") {
       i += 1
       let fractionStart = i
-      while i < limit {
-        let digit = start[i] &- 0x30
-        if digit >= 10 { break }
-        mantissa = mantissa &* 10 &+ UInt64(digit)
-        i += 1
-      }
+      i = accumulateDigits(start, from: i, to: limit, into: &mantissa)
       digits += i - fractionStart
       exponent = fractionStart - i
     }

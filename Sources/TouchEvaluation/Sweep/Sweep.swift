@@ -263,7 +263,7 @@ extension Evaluation {
     table.stepStart.reserveCapacity(range.count + 1)
     var quantities: [Double] = []
     var steps: [CrossingStep] = []
-    var levels: [Double] = []
+    var levels = CrossingLevels([])
     var levelsMaxForce = Double.nan
     var levelsReady = false
     let sweep = group.sweep
@@ -288,9 +288,9 @@ extension Evaluation {
       let sameLevels = levelsReady && (maxForce == levelsMaxForce || (maxForce.isNaN && levelsMaxForce.isNaN))
       if !sameLevels {
         switch sweep.scale {
-        case .raw, .normalized, .clampedNormalized: levels = group.thresholds
-        case .clampedRaw: levels = group.thresholds.map { Swift.min($0, maxForce) }
-        case .scaledThreshold: levels = group.thresholds.map { maxForce * $0 }
+        case .raw, .normalized, .clampedNormalized: levels = CrossingLevels(group.thresholds)
+        case .clampedRaw: levels = CrossingLevels(group.thresholds.map { Swift.min($0, maxForce) })
+        case .scaledThreshold: levels = CrossingLevels(group.thresholds.map { maxForce * $0 })
         }
         levelsMaxForce = maxForce
         levelsReady = true
@@ -298,7 +298,7 @@ extension Evaluation {
       let room = Swift.min(quantities.count, levels.count)
       if steps.count < room { steps = [CrossingStep](repeating: CrossingStep(lower: 0, upper: 0, position: 0), count: room) }
       let found = quantities.withUnsafeBufferPointer { q in
-        levels.withUnsafeBufferPointer { l in
+        levels.withUnsafeLevels { l in
           steps.withUnsafeMutableBufferPointer { s -> Int in
             guard let base = s.baseAddress else { return 0 }
             switch sweep.comparison {

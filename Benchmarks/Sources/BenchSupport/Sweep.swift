@@ -94,16 +94,19 @@ public final class CSweep: @unchecked Sendable {
   public var result: SweepResult { SweepResult(count: Array(count), latency: Array(latency)) }
 }
 
-/// The product's sweep: `TouchEvaluation`'s one-pass kernel (`RunningMaxSweep`, strict `>`) per
-/// trace over the `Double` force column, its steps (levels `lower ..< upper` first crossed at a
-/// position) added to difference arrays of counts and latencies — O(1) per step — and one prefix
-/// sum over the K levels at the end. Every buffer is allocated in `init`; `run` allocates nothing.
+/// The product's sweep: `TouchEvaluation`'s one-pass kernel (`RunningMaxSweep`, strict `>`,
+/// levels prepared once as `CrossingLevels`) per trace over the `Double` force column, and its
+/// steps summed into difference arrays. A trace's steps cover consecutive level ranges
+/// (0 ..< u₁, u₁ ..< u₂, …), so its count adds +1 at level 0 and −1 past its last step, and its
+/// latency adds each step's latency minus the previous step's at the step's first level:
+/// O(1) per step, one prefix sum over the K levels at the end. Every buffer is allocated in
+/// `init`; `run` allocates nothing.
 public final class SwiftSweep: @unchecked Sendable {
   /// The thresholds, ascending.
   public let thresholds: [Float]
   /// The levels the kernel compares with: the thresholds widened to `Double` (so `force > level`
   /// decides exactly as the C reference's Float comparison on the same Float-valued forces).
-  private let levels: UnsafeMutableBufferPointer<Double>
+  private let levels: CrossingLevels
   private let steps: UnsafeMutableBufferPointer<CrossingStep>
   private let count: UnsafeMutableBufferPointer<Int64>
   private let latency: UnsafeMutableBufferPointer<Double>
@@ -111,8 +114,7 @@ public final class SwiftSweep: @unchecked Sendable {
   /// Prepares a sweep over `thresholds` (ascending) for traces of at most `longestTrace` samples.
   public init(thresholds: [Float], longestTrace: Int = 4096) {
     self.thresholds = thresholds
-    levels = .allocate(capacity: thresholds.count)
-    _ = levels.initialize(from: thresholds.map(Double.init))
+    levels = CrossingLevels(thresholds.map(Double.init))
     let k = thresholds.count
     steps = .allocate(capacity: Swift.max(1, Swift.min(longestTrace, k)))
     steps.initialize(repeating: CrossingStep(lower: 0, upper: 0, position: 0))
@@ -123,7 +125,6 @@ public final class SwiftSweep: @unchecked Sendable {
   }
 
   deinit {
-    levels.deallocate()
     steps.deallocate()
     count.deallocate()
     latency.deallocate()
@@ -139,28 +140,32 @@ public final class SwiftSweep: @unchecked Sendable {
     let offsets = data.offsets, t = data.t, force = data.force
     let dc = count.baseAddress!, dl = latency.baseAddress!, out = steps.baseAddress!
     let room = steps.count
-    var j = 0
-    while j &+ 1 < offsets.count {
-      let start = offsets[j], end = offsets[j &+ 1]
-      precondition(Swift.min(end &- start, k) <= room, "trace longer than the sweep was prepared for")
-      let found = RunningMaxSweep.firstCrossings(
-        StrictlyAbove.self, quantities: force, range: start..<end, levels: UnsafeBufferPointer(levels), into: out)
-      if found > 0 {
-        let t0 = t[start]
-        for s in 0..<found {
-          let step = out[s]
-          let lower = Int(step.lower), upper = Int(step.upper)
-          let l = t[step.position] - t0
-          dc[lower] &+= 1
-          dc[upper] &-= 1
-          dl[lower] += l
-          dl[upper] -= l
+    levels.withUnsafeLevels { levels in
+      var j = 0
+      while j &+ 1 < offsets.count {
+        let start = offsets[j], end = offsets[j &+ 1]
+        precondition(Swift.min(end &- start, k) <= room, "trace longer than the sweep was prepared for")
+        let found = RunningMaxSweep.firstCrossings(
+          StrictlyAbove.self, quantities: force, range: start..<end, levels: levels, into: out)
+        if found > 0 {
+          let t0 = t[start]
+          var previous = 0.0
+          for s in 0..<found {
+            let step = out[s]
+            let l = t[step.position] - t0
+            dl[Int(step.lower)] += l - previous
+            previous = l
+          }
+          let last = Int(out[found &- 1].upper)
+          dc[0] &+= 1
+          dc[last] &-= 1
+          dl[last] -= previous
         }
+        j &+= 1
       }
-      j &+= 1
     }
     // Prefix sums; a level no trace crossed has exactly zero latency (the difference array's
-    // +l and −l need not cancel exactly in floating point).
+    // terms need not cancel exactly in floating point).
     var c: Int64 = 0
     var l = 0.0
     for level in 0..<k {

@@ -611,9 +611,9 @@ enum SweepUnit: Sendable {
     let other = shape.twoStage || sweep.event == .stage2
       ? first.recognizer.thresholdSweeps.first(where: { $0.event == otherEvent }) : nil
     if (shape.twoStage || sweep.event == .stage2) && other == nil { return nil }
-    // Sweep descriptions are compared by their full text (every stored property, including the
-    // eligibility rule): unlike `==`, it treats NaN settings (no limit, off) as equal to themselves.
-    func same(_ a: ThresholdSweep?, _ b: ThresholdSweep?) -> Bool { String(describing: a) == String(describing: b) }
+    // Sweep descriptions are compared with `==` (every stored property, including the
+    // eligibility rule; NaN settings such as "no limit" equal themselves).
+    func same(_ a: ThresholdSweep?, _ b: ThresholdSweep?) -> Bool { a == b }
     var values: [Double] = []
     for c in members {
       let sweeps = configurations[c].recognizer.thresholdSweeps

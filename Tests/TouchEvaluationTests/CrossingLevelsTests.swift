@@ -25,7 +25,8 @@ struct CrossingLevelsTests {
   /// The grids sweeps use are indexed (the O(1) path), and levels that no bucketing separates
   /// or that are not finite fall back to the search, with the same results (checked above).
   @Test func uniformGridsAreIndexedAndCrowdedLevelsSearched() {
-    #expect(CrossingLevels((0...60).map { Double($0) / 60 }).indexed)
+    #expect(CrossingLevels((0...60).map { Double($0) / 60 }).window == 1)
+    #expect(CrossingLevels(Self.closePairs(100)).window == 2)
     #expect(CrossingLevels((0..<1000).map { Double(Float(0.1 + 6.4 * Double($0) / 999)) }).indexed)
     #expect(CrossingLevels([1]).indexed)
     #expect(CrossingLevels([2, 2, 2, 3]).indexed)
@@ -127,7 +128,7 @@ struct CrossingLevelsTests {
   /// Levels of one of several kinds (sorted, non-decreasing).
   static func randomLevels(_ rng: inout SplitMix64, round: Int) -> [Double] {
     let k = [1, 2, 3, Int.random(in: 4...70, using: &rng), Int.random(in: 100...1000, using: &rng)][round % 5]
-    switch round % 7 {
+    switch round % 8 {
     case 0, 1:
       // An exact grid k/60 from a random start (the sweeps' grids), as the CLI builds them.
       let start = Int.random(in: -10...120, using: &rng)
@@ -144,10 +145,20 @@ struct CrossingLevelsTests {
     case 5:
       // Crowded clusters and wide gaps (often searched, not indexed).
       return (0..<k).map { j in Double(j / 5) + Double(j % 5) * 1e-12 }
+    case 6:
+      return closePairs(k)
     default:
       // Scaled by a non-integer maximum (normalized × max), sometimes NaN (unknown maximum).
       let scale = Int.random(in: 0..<6, using: &rng) == 0 ? Double.nan : 20.0 / 3
       return (0..<k).map { Double($0) / Double(k) * scale }
+    }
+  }
+
+  /// Close pairs on a 1/60 grid: two distinct levels per bucket.
+  static func closePairs(_ k: Int) -> [Double] {
+    (0..<k).map { (j: Int) -> Double in
+      let grid = Double(j / 2 * 3) / 60
+      return j % 2 == 0 ? grid : grid + 1e-9
     }
   }
 

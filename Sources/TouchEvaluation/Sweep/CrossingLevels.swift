@@ -2,9 +2,9 @@
 /// crosses costs O(1) whatever K is.
 ///
 /// The levels are cut into buckets of equal width by value (2·K to 64·K buckets, the fewest that
-/// leave at most two distinct levels in any bucket). A quantity's bucket says at once which
-/// levels lie wholly below it (crossed) and which wholly above (not crossed); the at most two
-/// levels sharing its bucket are then compared with the quantity itself. The bucket arithmetic
+/// leave at most one distinct level in any bucket, else at most two). A quantity's bucket says at
+/// once which levels lie wholly below it (crossed) and which wholly above (not crossed); the
+/// level or two sharing its bucket are then compared with the quantity itself. The bucket arithmetic
 /// only narrows the search, the comparisons decide: results are exact for any levels, uniform or
 /// not, including thresholds on exact grids such as k/60 that equal the quantities.
 ///
@@ -38,6 +38,8 @@ public struct CrossingLevels: Sendable {
   @usableFromInline let floor: Double
   /// Whether the bucket index is used (otherwise the kernel searches).
   @usableFromInline let indexed: Bool
+  /// The most distinct levels in one bucket (1 or 2; 0 when not indexed).
+  @usableFromInline let window: Int
 
   /// The number of levels, K.
   public var count: Int { values.count }
@@ -57,7 +59,7 @@ public struct CrossingLevels: Sendable {
       levels.allSatisfy({ $0.isFinite }), lowest >= -limit, highest <= limit
     else {
       (distinct, ends, buckets) = ([], [], [])
-      (origin, scale, top, floor, indexed) = (0, 1, 0, 0, false)
+      (origin, scale, top, floor, indexed, window) = (0, 1, 0, 0, false, 0)
       return
     }
     var distinct: [Double] = []
@@ -76,36 +78,42 @@ public struct CrossingLevels: Sendable {
     var table: [Int32] = []
     var chosenScale = 1.0
     var chosenTop = 0.0
-    var buckets = 2 * u
-    while buckets <= 64 * u && buckets <= 1 << 24 {
-      let scale = highest > lowest ? Double(buckets) / (highest - lowest) : 1
-      let top = Double(buckets)
-      var occupancy = [Int32](repeating: 0, count: buckets + 2)
-      var crowded = false
-      for level in distinct {
-        let b = UnsafeCrossingLevels.bucket(level, origin: lowest, scale: scale, top: top)
-        occupancy[b] += 1
-        if occupancy[b] > 2 {
-          crowded = true
-          break
+    var chosenWindow = 0
+    // The fewest buckets that leave one distinct level per bucket, else two.
+    search: for window in 1...2 {
+      var buckets = 2 * u
+      while buckets <= 64 * u && buckets <= 1 << 24 {
+        let scale = highest > lowest ? Double(buckets) / (highest - lowest) : 1
+        let top = Double(buckets)
+        var occupancy = [Int32](repeating: 0, count: buckets + 2)
+        var crowded = false
+        for level in distinct {
+          let b = UnsafeCrossingLevels.bucket(level, origin: lowest, scale: scale, top: top)
+          occupancy[b] += 1
+          if occupancy[b] > window {
+            crowded = true
+            break
+          }
         }
-      }
-      // The running maximum starts at `floor`, just below the lowest level: it must land in
-      // bucket 0 (its offset rounds to 0, not below).
-      if !crowded && (floor - lowest) * scale > -0.5 {
-        table = [Int32](repeating: 0, count: buckets + 2)
-        var below: Int32 = 0
-        for b in 0..<(buckets + 2) {
-          table[b] = below
-          below += occupancy[b]
+        // The running maximum starts at `floor`, just below the lowest level: it must land in
+        // bucket 0 (its offset rounds to 0, not below).
+        if !crowded && (lowest.nextDown - lowest) * scale > -0.5 {
+          table = [Int32](repeating: 0, count: buckets + 2)
+          var below: Int32 = 0
+          for b in 0..<(buckets + 2) {
+            table[b] = below
+            below += occupancy[b]
+          }
+          chosenScale = scale
+          chosenTop = top
+          chosenWindow = window
+          break search
         }
-        chosenScale = scale
-        chosenTop = top
-        break
+        buckets *= 2
       }
-      buckets *= 2
     }
     self.indexed = !table.isEmpty
+    self.window = chosenWindow
     self.distinct = distinct + [.nan, .nan]
     self.ends = ends
     self.buckets = table
@@ -124,7 +132,7 @@ public struct CrossingLevels: Sendable {
               UnsafeCrossingLevels(
                 values: v, distinct: d.baseAddress, ends: e.baseAddress, buckets: b.baseAddress,
                 origin: origin, scale: scale, top: top, floor: floor,
-                indexed: indexed, duplicates: d.count != v.count + 2))
+                indexed: indexed, window: window, duplicates: d.count != v.count + 2))
           }
         }
       }
@@ -145,13 +153,14 @@ public struct UnsafeCrossingLevels {
   @usableFromInline let top: Double
   @usableFromInline let floor: Double
   @usableFromInline let indexed: Bool
+  @usableFromInline let window: Int
   @usableFromInline let duplicates: Bool
 
   @inlinable
   init(
     values: UnsafeBufferPointer<Double>, distinct: UnsafePointer<Double>?, ends: UnsafePointer<Int32>?,
     buckets: UnsafePointer<Int32>?, origin: Double, scale: Double, top: Double, floor: Double, indexed: Bool,
-    duplicates: Bool
+    window: Int, duplicates: Bool
   ) {
     self.values = values
     self.distinct = distinct
@@ -162,6 +171,7 @@ public struct UnsafeCrossingLevels {
     self.top = top
     self.floor = floor
     self.indexed = indexed
+    self.window = window
     self.duplicates = duplicates
   }
 
@@ -175,6 +185,41 @@ public struct UnsafeCrossingLevels {
   static func bucket(_ x: Double, origin: Double, scale: Double, top: Double) -> Int {
     let offset = Swift.min((x - origin) * scale, top)
     return Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: (offset + 0x1p52).bitPattern))
+  }
+}
+
+/// How many distinct levels share a bucket at most, and so how many are compared.
+@usableFromInline
+protocol BucketWindow {
+  /// The number of distinct levels `maximum` crosses, given the first in its bucket.
+  static func crossed<Test: CrossingTest>(
+    _ test: Test.Type, _ maximum: Double, first: Int, distinct: UnsafePointer<Double>
+  ) -> Int
+}
+
+/// One distinct level per bucket.
+@usableFromInline
+enum OneLevelPerBucket: BucketWindow {
+  @inlinable @inline(__always)
+  static func crossed<Test: CrossingTest>(
+    _ test: Test.Type, _ maximum: Double, first: Int, distinct: UnsafePointer<Double>
+  ) -> Int {
+    first &+ (Test.crosses(maximum, distinct[first]) ? 1 : 0)
+  }
+}
+
+/// Up to two distinct levels per bucket (the next bucket's first, or the NaN padding, is
+/// compared too: it lies above `maximum`, so it is not crossed).
+@usableFromInline
+enum TwoLevelsPerBucket: BucketWindow {
+  @inlinable @inline(__always)
+  static func crossed<Test: CrossingTest>(
+    _ test: Test.Type, _ maximum: Double, first: Int, distinct: UnsafePointer<Double>
+  ) -> Int {
+    var crossed = first
+    crossed &+= Test.crosses(maximum, distinct[first]) ? 1 : 0
+    crossed &+= Test.crosses(maximum, distinct[first &+ 1]) ? 1 : 0
+    return crossed
   }
 }
 
@@ -216,8 +261,8 @@ extension RunningMaxSweep {
   /// before `count` could reach K, and `count` never exceeds the positions seen, so stores stay
   /// within min(n, K).
   @inlinable @inline(__always)
-  static func indexedCrossings<Test: CrossingTest, Count: LevelCount>(
-    _ test: Test.Type, _ counting: Count.Type, quantities: UnsafePointer<Double>, range: Range<Int>,
+  static func indexedCrossings<Test: CrossingTest, Window: BucketWindow, Count: LevelCount>(
+    _ test: Test.Type, _ window: Window.Type, _ counting: Count.Type, quantities: UnsafePointer<Double>, range: Range<Int>,
     levels: UnsafeCrossingLevels, inclusive: Bool, into steps: UnsafeMutablePointer<CrossingStep>
   ) -> Int {
     let values = levels.values.baseAddress.unsafelyUnwrapped
@@ -266,10 +311,7 @@ extension RunningMaxSweep {
         if x > maximum {
           maximum = x
           let b = UnsafeCrossingLevels.bucket(maximum, origin: origin, scale: scale, top: top)
-          let first = Int(buckets[b])
-          var crossed = first
-          crossed &+= Test.crosses(maximum, distinct[first]) ? 1 : 0
-          crossed &+= Test.crosses(maximum, distinct[first &+ 1]) ? 1 : 0
+          let crossed = Window.crossed(test, maximum, first: Int(buckets[b]), distinct: distinct)
           let upper = Count.levels(crossing: crossed, ends: ends)
           steps[count] = CrossingStep(
             lower: Int32(truncatingIfNeeded: p), upper: Int32(truncatingIfNeeded: upper), position: i)

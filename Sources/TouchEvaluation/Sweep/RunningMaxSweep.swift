@@ -91,12 +91,24 @@ public enum RunningMaxSweep {
     let inclusive = Test.self == AtOrAbove.self
     if levels.indexed && (inclusive || Test.self == StrictlyAbove.self) {
       let q = quantities.baseAddress.unsafelyUnwrapped
-      if levels.duplicates {
+      switch (levels.window, levels.duplicates) {
+      case (1, false):
         return indexedCrossings(
-          test, RepeatedLevels.self, quantities: q, range: range, levels: levels, inclusive: inclusive, into: steps)
+          test, OneLevelPerBucket.self, DistinctLevels.self, quantities: q, range: range, levels: levels,
+          inclusive: inclusive, into: steps)
+      case (1, true):
+        return indexedCrossings(
+          test, OneLevelPerBucket.self, RepeatedLevels.self, quantities: q, range: range, levels: levels,
+          inclusive: inclusive, into: steps)
+      case (_, false):
+        return indexedCrossings(
+          test, TwoLevelsPerBucket.self, DistinctLevels.self, quantities: q, range: range, levels: levels,
+          inclusive: inclusive, into: steps)
+      case (_, true):
+        return indexedCrossings(
+          test, TwoLevelsPerBucket.self, RepeatedLevels.self, quantities: q, range: range, levels: levels,
+          inclusive: inclusive, into: steps)
       }
-      return indexedCrossings(
-        test, DistinctLevels.self, quantities: q, range: range, levels: levels, inclusive: inclusive, into: steps)
     }
     return searchedCrossings(test, quantities: quantities, range: range, levels: levels.values, into: steps)
   }

@@ -15,6 +15,7 @@ let package = Package(
     .library(name: "TouchSynth", targets: ["TouchSynth"]),
     .library(name: "TouchImport", targets: ["TouchImport"]),
     .library(name: "TouchEvaluation", targets: ["TouchEvaluation"]),
+    .library(name: "TouchTuning", targets: ["TouchTuning"]),
     .library(name: "TouchReports", targets: ["TouchReports"]),
   ],
   dependencies: [
@@ -39,16 +40,21 @@ let package = Package(
     .target(
       name: "TouchEvaluation", dependencies: ["TouchCore", "TouchRecognizers", "TouchSignal"],
       swiftSettings: checks),
+    /// Operating points that generalize: objectives, Pareto fronts, grouped cross-validation,
+    /// bootstrap intervals, paired comparisons.
+    .target(
+      name: "TouchTuning", dependencies: ["TouchCore", "TouchRecognizers", "TouchEvaluation", "TouchSignal"],
+      swiftSettings: checks),
     /// Renders summaries and results as text, Markdown, JSON and CSV.
     .target(
-      name: "TouchReports", dependencies: ["TouchCore", "TouchIO", "TouchSignal", "TouchEvaluation"],
+      name: "TouchReports", dependencies: ["TouchCore", "TouchIO", "TouchSignal", "TouchEvaluation", "TouchTuning"],
       swiftSettings: checks),
     /// The `touchtrace` command: parses arguments, calls the libraries, prints.
     .executableTarget(
       name: "touchtrace",
       dependencies: [
         "TouchCore", "TouchRecognizers", "TouchIO", "TouchSignal", "TouchSynth", "TouchImport",
-        "TouchEvaluation", "TouchReports",
+        "TouchEvaluation", "TouchTuning", "TouchReports",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: checks),
@@ -77,6 +83,9 @@ let package = Package(
       name: "TouchEvaluationTests",
       dependencies: ["TouchEvaluation", "TouchRecognizers", "TouchCore", "TouchSignal", "TouchIO", "TouchTestSupport"],
       resources: [.copy("Fixtures")]),
+    .testTarget(
+      name: "TouchTuningTests",
+      dependencies: ["TouchTuning", "TouchEvaluation", "TouchRecognizers", "TouchCore", "TouchSignal", "TouchTestSupport"]),
     .testTarget(
       name: "touchtraceTests",
       dependencies: ["touchtrace", "TouchCore", "TouchIO", "TouchTestSupport"]),

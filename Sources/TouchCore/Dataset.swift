@@ -85,6 +85,10 @@ public struct Dataset: Sendable {
 
   /// Appends another dataset's traces, skips, files and diagnostics after this one's.
   public mutating func append(contentsOf other: Dataset) {
+    if traces.isEmpty && skipped.isEmpty && files.isEmpty && diagnostics.isEmpty {
+      self = other  // the common case of one file: no element-wise copy
+      return
+    }
     traces += other.traces
     origins += other.origins
     skipped += other.skipped

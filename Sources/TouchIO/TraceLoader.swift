@@ -73,12 +73,13 @@ public enum TraceLoader {
     in part: inout Dataset, seen: inout [Key: String], options: LoadOptions
   ) throws(TraceLoadError) {
     var duplicate: [Int: String] = [:]
-    for (k, trace) in part.traces.enumerated() {
-      let key = Key(id: trace.metadata.id, touch: trace.metadata.touch)
+    for k in part.traces.indices {
+      let key = Key(id: part.traces[k].metadata.id, touch: part.traces[k].metadata.touch)
       if let first = seen[key] {
+        let name = part.traces[k].name
         let error = TraceLoadError(
-          .duplicateTrace(trace.name, firstFile: first), file: part.origins[k].file,
-          position: part.origins[k].position, record: part.origins[k].record, trace: trace.name)
+          .duplicateTrace(name, firstFile: first), file: part.origins[k].file,
+          position: part.origins[k].position, record: part.origins[k].record, trace: name)
         guard options.skipInvalid else { throw error }
         duplicate[k] = error.message
       } else {

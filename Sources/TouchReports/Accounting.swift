@@ -7,6 +7,17 @@ public enum Accounting {
     .object([("total", .int(total)), ("analyzed", .int(analyzed)), ("skipped", .int(skipped))])
   }
 
+  /// The members every report document starts with: `format`, `version`, the `files` read, the
+  /// `traces` accounting and the `skipped` traces.
+  static func header(format: String, version: Int, dataset: Dataset) -> [(String, JSONValue)] {
+    [
+      ("format", .string(format)), ("version", .int(version)),
+      ("files", .array(dataset.files.map { .string($0) })),
+      ("traces", traces(total: dataset.total, analyzed: dataset.traces.count, skipped: dataset.skipped.count)),
+      ("skipped", skipped(dataset.skipped)),
+    ]
+  }
+
   /// `[{"trace": "id", "file": "path", "line": L, "column": C, "reason": "..."}]`; `trace`,
   /// `line` and `column` are `null` when unknown.
   public static func skipped(_ skipped: [SkippedTrace]) -> JSONValue {
@@ -33,6 +44,20 @@ public enum Accounting {
           ("message", .string($0.message)),
         ])
       })
+  }
+
+  /// The distinct reasons traces were skipped for, in order of first appearance, each with how
+  /// many traces it covers.
+  public static func reasons(_ skipped: [SkippedTrace]) -> [(reason: String, count: Int)] {
+    var reasons: [(reason: String, count: Int)] = []
+    for skip in skipped {
+      if let k = reasons.firstIndex(where: { $0.reason == skip.reason }) {
+        reasons[k].count += 1
+      } else {
+        reasons.append((skip.reason, 1))
+      }
+    }
+    return reasons
   }
 
   /// One line per skipped trace: `path:line:col: warning: skipped trace 'id': reason`.

@@ -1,6 +1,5 @@
 public import TouchCore
 public import TouchSignal
-import TouchIO
 
 /// Renders per-trace force features (`touchtrace features`) as tidy CSV or versioned JSON.
 ///
@@ -36,22 +35,7 @@ public enum FeaturesReport {
   /// Tidy CSV: a header row, then one row per trace; an empty cell stands for a missing value
   /// (pandas reads it as NaN, R as NA). Fields holding a comma, quote or line break are quoted.
   public static func csv(_ rows: [Row]) -> [UInt8] {
-    var out: [UInt8] = Array(columns.joined(separator: ",").utf8)
-    out.append(0x0A)
-    for row in rows {
-      for (k, cell) in cells(row).enumerated() {
-        if k > 0 { out.append(UInt8(ascii: ",")) }
-        switch cell {
-        case .null: break
-        case .string(let text): appendField(text, to: &out)
-        case .int(let value): out.append(contentsOf: String(value).utf8)
-        case .number(let value): NumberText.append(value, to: &out)
-        default: preconditionFailure("CSV cells are scalars")
-        }
-      }
-      out.append(0x0A)
-    }
-    return out
+    CSVWriter.table(header: columns, rows: rows.map(cells))
   }
 
   /// The JSON document (format `touchtrace-features`, version 1): files, trace accounting,
@@ -78,15 +62,12 @@ public enum FeaturesReport {
       members.append(("reference_times_s", .array(f.referenceTimes.map { .number($0) })))
       return .object(members)
     }
-    return .object([
-      ("format", "touchtrace-features"), ("version", 1),
-      ("files", .array(dataset.files.map { .string($0) })),
-      ("traces", Accounting.traces(total: dataset.total, analyzed: dataset.traces.count, skipped: dataset.skipped.count)),
-      ("skipped", Accounting.skipped(dataset.skipped)),
-      ("options", options(extraction)),
-      ("features", .array(features)),
-      ("warnings", Accounting.diagnostics(dataset.diagnostics)),
-    ])
+    return .object(
+      Accounting.header(format: "touchtrace-features", version: 1, dataset: dataset) + [
+        ("options", options(extraction)),
+        ("features", .array(features)),
+        ("warnings", Accounting.diagnostics(dataset.diagnostics)),
+      ])
   }
 
   /// The options in words and numbers.
@@ -122,22 +103,5 @@ public enum FeaturesReport {
       .number(p?.base), .number(p?.amplitude), .number(p?.midpoint), .number(p?.slope),
       .number(f.fit.rmsResidual), .int(f.referenceTimes.count), .number(f.referenceTimes.first),
     ]
-  }
-
-  /// Appends a CSV field, quoted (RFC 4180) when it holds a comma, quote, line break or edge
-  /// spaces, or is empty (an empty string must not read as a missing value).
-  private static func appendField(_ text: String, to out: inout [UInt8]) {
-    let bytes = Array(text.utf8)
-    let quote = UInt8(ascii: "\"")
-    let needsQuotes =
-      bytes.isEmpty || bytes.first == 0x20 || bytes.last == 0x20
-      || bytes.contains { $0 == UInt8(ascii: ",") || $0 == quote || $0 == 0x0A || $0 == 0x0D }
-    guard needsQuotes else { return out.append(contentsOf: bytes) }
-    out.append(quote)
-    for byte in bytes {
-      if byte == quote { out.append(quote) }
-      out.append(byte)
-    }
-    out.append(quote)
   }
 }

@@ -1,6 +1,5 @@
 import TouchCore
 public import TouchEvaluation
-import TouchIO
 import TouchRecognizers
 
 /// Renders a sweep (`touchtrace sweep`) as versioned JSON, flat CSV or a Markdown summary.
@@ -19,16 +18,12 @@ public enum SweepReport {
   /// references from `press_at` and how many from the rule, and each trace that needs references
   /// with their source and times), one result object per configuration.
   public static func json(_ result: SweepResult) -> JSONValue {
-    let dataset = result.evaluation.dataset
-    return .object([
-      ("format", .string(format)), ("version", .int(version)),
-      ("files", .array(dataset.files.map { .string($0) })),
-      ("traces", Accounting.traces(total: dataset.total, analyzed: dataset.traces.count, skipped: dataset.skipped.count)),
-      ("skipped", Accounting.skipped(dataset.skipped)),
-      ("options", options(result)),
-      ("ground_truth", groundTruth(result.evaluation)),
-      ("results", .array(result.configurations.indices.map { resultObject(result, $0, filled: false) })),
-    ])
+    .object(
+      Accounting.header(format: format, version: version, dataset: result.evaluation.dataset) + [
+        ("options", options(result)),
+        ("ground_truth", groundTruth(result.evaluation)),
+        ("results", .array(result.configurations.indices.map { resultObject(result, $0, filled: false) })),
+      ])
   }
 
   /// The CSV table: a header, then one row per configuration, with the same names as the JSON
@@ -37,27 +32,19 @@ public enum SweepReport {
   /// order of first appearance; empty where a recognizer has no such parameter). Every row has
   /// the same columns; an empty cell is a missing value. Lists are written `a;b`.
   public static func csv(_ result: SweepResult) -> [UInt8] {
-    var parameterNames: [String] = []
-    var seen = Set<String>()
-    for configuration in result.configurations {
-      for entry in configuration.parameters where seen.insert(entry.name).inserted { parameterNames.append(entry.name) }
-    }
+    let parameterNames = EvaluationJSON.parameterNames(result.configurations)
     var header = ["recognizer", "method"] + parameterNames.map { "param_" + $0 }
     var rows: [[JSONValue]] = []
     for c in result.configurations.indices {
       let configuration = result.configurations[c]
       var row: [JSONValue] = [.string(configuration.name), .string(result.methods[c].description)]
-      for name in parameterNames { row.append(configuration.parameters[name].map(parameterCell) ?? .null) }
-      var flat: [(String, JSONValue)] = []
-      flatten(resultObject(result, c, filled: true), prefix: "", into: &flat, skipping: ["recognizer", "method", "params", "varied"])
+      for name in parameterNames { row.append(configuration.parameters[name].map(EvaluationJSON.parameterCell) ?? .null) }
+      let flat = resultObject(result, c, filled: true).flattened(skipping: ["recognizer", "method", "params", "varied"])
       if c == 0 { header += flat.map(\.0) }
       row += flat.map(\.1)
       rows.append(row)
     }
-    var out: [UInt8] = []
-    appendRow(header.map { .string($0) }, to: &out)
-    for row in rows { appendRow(row, to: &out) }
-    return out
+    return CSVWriter.table(header: header, rows: rows)
   }
 
   /// The Markdown summary: the dataset and options, the best configuration of each recognizer by
@@ -71,7 +58,7 @@ public enum SweepReport {
     var out = "# Sweep\n\n"
     let positives = truths.filter(\.isPositive).count
     let sources = evaluation.referenceSources
-    out += "- Traces: \(dataset.total) total, \(dataset.traces.count) analyzed, \(dataset.skipped.count) skipped.\n"
+    out += Markdown.traces(dataset)
     out += "- Positives (stage 1): \(options.positives.map(\.rawValue).joined(separator: ", ")) — \(positives) traces, "
     out += "\(truths.reduce(0) { $0 + $1.references.count }) reference times; stage 2: pop — \(truths.filter(\.isStage2Positive).count) traces.\n"
     out += "- Reference times: \(sources.pressAt) traces from press_at, \(sources.rule) from the rule (\(options.referenceRule)).\n"
@@ -95,10 +82,12 @@ public enum SweepReport {
     for (spec, c) in best {
       let m = result.metrics[c].stage1
       let configs = result.configurations.filter { $0.spec == spec }.count
-      out += "| \(spec.name) | \(describe(result.configurations[c])) | \(configs) | \(ratio(m.f1)) | \(ratio(m.precision)) | "
-      out += "\(ratio(m.recall)) | \(ratio(m.falsePositiveRate)) | \(m.truePositives) | \(m.falsePositives) | "
-      out += "\(m.falseNegatives) | \(m.trueNegatives) | \(seconds(m.latency.p50)) | \(seconds(m.latency.p90)) | "
-      out += "\(seconds(m.latency.p99)) | \(seconds(m.latencyFromDown.p50)) | \(m.latency.early) |\n"
+      out += Markdown.row(
+        [spec.name, Markdown.describe(result.configurations[c]), "\(configs)"] + Markdown.accuracy(m) + Markdown.counts(m)
+          + [
+            Markdown.seconds(m.latency.p50), Markdown.seconds(m.latency.p90), Markdown.seconds(m.latency.p99),
+            Markdown.seconds(m.latencyFromDown.p50), "\(m.latency.early)",
+          ])
     }
 
     out += "\n## False positives by intent (best configurations)\n\n"
@@ -107,8 +96,8 @@ public enum SweepReport {
     out += "|---|" + String(repeating: "--:|", count: Intent.allCases.count + 1) + "\n"
     for (spec, c) in best {
       let m = result.metrics[c]
-      out += "| \(spec.name) | " + Intent.allCases.map { "\(m.stage1.falsePositivesByIntent[$0])" }.joined(separator: " | ")
-      out += " | \(m.flaps.map(String.init) ?? "–") |\n"
+      out += Markdown.row(
+        [spec.name] + Intent.allCases.map { "\(m.stage1.falsePositivesByIntent[$0])" } + [m.flaps.map(String.init) ?? "–"])
     }
 
     let twoStage = best.filter { result.metrics[$0.configuration].stage2 != nil }
@@ -123,8 +112,11 @@ public enum SweepReport {
         let rows = PressClass.allCases.map { actual in
           PressClass.allCases.map { "\(m.confusion![actual, $0])" }.joined(separator: " / ")
         }
-        out += "| \(spec.name) | \(ratio(s.f1)) | \(ratio(s.precision)) | \(ratio(s.recall)) | \(seconds(s.latency.p50)) | "
-        out += "\(seconds(s.latency.p90)) | \(rows[0]) | \(rows[1]) | \(rows[2]) |\n"
+        out += Markdown.row(
+          [
+            spec.name, Markdown.ratio(s.f1), Markdown.ratio(s.precision), Markdown.ratio(s.recall),
+            Markdown.seconds(s.latency.p50), Markdown.seconds(s.latency.p90),
+          ] + rows)
       }
     }
 
@@ -136,19 +128,14 @@ public enum SweepReport {
       for c in compositions {
         let m = result.metrics[c]
         let added = m.addedLatency!
-        out += "| \(result.configurations[c].name) | \(describe(result.configurations[c])) | \(added.count) | \(m.waited ?? 0) | "
-        out += "\(seconds(added.p50)) | \(seconds(added.p90)) | \(seconds(added.maximum)) |\n"
+        out += Markdown.row([
+          result.configurations[c].name, Markdown.describe(result.configurations[c]), "\(added.count)", "\(m.waited ?? 0)",
+          Markdown.seconds(added.p50), Markdown.seconds(added.p90), Markdown.seconds(added.maximum),
+        ])
       }
     }
 
-    if !dataset.skipped.isEmpty {
-      out += "\n## Skipped traces\n\n"
-      var reasons: [(String, Int)] = []
-      for skip in dataset.skipped {
-        if let k = reasons.firstIndex(where: { $0.0 == skip.reason }) { reasons[k].1 += 1 } else { reasons.append((skip.reason, 1)) }
-      }
-      for (reason, count) in reasons { out += "- \(count) × \(reason)\n" }
-    }
+    out += Markdown.skipped(dataset.skipped)
     return out
   }
 
@@ -168,7 +155,7 @@ public enum SweepReport {
             .object([
               ("recognizer", .string(entry.recognizer.name)),
               ("axes", .array(entry.axes.map { axis in
-                .object([("parameter", .string(axis.parameter)), ("values", .array(axis.values.map(axisValue)))])
+                .object([("parameter", .string(axis.parameter)), ("values", .array(axis.values.map(EvaluationJSON.axisValue)))])
               })),
             ])
           })
@@ -233,6 +220,10 @@ public enum SweepReport {
     ])
   }
 
+  /// A confusion matrix with every count `null`.
+  static let nullConfusion = JSONValue.object(
+    PressClass.allCases.map { a in (a.description, .object(PressClass.allCases.map { ($0.description, .null) })) })
+
   /// One result object; with `filled`, sections a configuration lacks hold `null` leaves of the
   /// same shape (for CSV columns) instead of being `null`.
   static func resultObject(_ result: SweepResult, _ c: Int, filled: Bool) -> JSONValue {
@@ -240,134 +231,23 @@ public enum SweepReport {
     let m = result.metrics[c]
     var members: [(String, JSONValue)] = [
       ("recognizer", .string(configuration.name)),
-      ("params", .object(configuration.parameters.map { ($0.name, parameterJSON($0.value)) })),
-      ("varied", .array(configuration.varied.map { .string($0) })),
+    ] + EvaluationJSON.parameters(configuration) + [
       ("method", .string(result.methods[c].description)),
       ("traces", .int(m.traces)),
     ]
-    members += stage(m.stage1)
+    members += EvaluationJSON.stage(m.stage1)
     members.append(("flaps", .int(m.flaps)))
-    members.append(("stage2", m.stage2.map { .object(stage($0)) } ?? (filled ? nulls(.object(stage(StageMetrics()))) : .null)))
+    let stage2: JSONValue? = m.stage2.map { .object(EvaluationJSON.stage($0)) }
+    members.append(("stage2", stage2 ?? (filled ? JSONValue.object(EvaluationJSON.stage(StageMetrics())).nulled : .null)))
     let confusion: JSONValue? = m.confusion.map { matrix in
       .object(PressClass.allCases.map { actual in
         (actual.description, .object(PressClass.allCases.map { ($0.description, .int(matrix[actual, $0])) }))
       })
     }
-    members.append(("confusion", confusion ?? (filled ? nulls(.object(PressClass.allCases.map { a in
-      (a.description, .object(PressClass.allCases.map { ($0.description, .null) }))
-    })) : .null)))
-    members.append(("added_latency", m.addedLatency.map(latency) ?? (filled ? nulls(latency(LatencySummary([]))) : .null)))
+    members.append(("confusion", confusion ?? (filled ? nullConfusion : .null)))
+    let added = m.addedLatency.map(EvaluationJSON.latency)
+    members.append(("added_latency", added ?? (filled ? EvaluationJSON.latency(LatencySummary([])).nulled : .null)))
     members.append(("waited", .int(m.waited)))
     return .object(members)
-  }
-
-  static func stage(_ m: StageMetrics) -> [(String, JSONValue)] {
-    [
-      ("tp", .int(m.truePositives)), ("fp", .int(m.falsePositives)), ("tn", .int(m.trueNegatives)),
-      ("fn", .int(m.falseNegatives)), ("precision", .number(m.precision)), ("recall", .number(m.recall)),
-      ("f1", .number(m.f1)), ("accuracy", .number(m.accuracy)), ("fpr", .number(m.falsePositiveRate)),
-      ("positive_traces", .int(m.positiveTraces)), ("negative_traces", .int(m.negativeTraces)),
-      ("fp_traces", .int(m.falsePositiveTraces)), ("references", .int(m.references)), ("actions", .int(m.actions)),
-      ("fp_by_intent", .object(Intent.allCases.map { ($0.rawValue, .int(m.falsePositivesByIntent[$0])) })),
-      ("latency", latency(m.latency)), ("latency_from_down", latency(m.latencyFromDown)),
-    ]
-  }
-
-  static func latency(_ s: LatencySummary) -> JSONValue {
-    .object([
-      ("n", .int(s.count)), ("mean", .number(s.mean)), ("sd", .number(s.standardDeviation)),
-      ("min", .number(s.minimum)), ("p50", .number(s.p50)), ("p90", .number(s.p90)), ("p95", .number(s.p95)),
-      ("p99", .number(s.p99)), ("max", .number(s.maximum)), ("early", .int(s.early)),
-    ])
-  }
-
-  /// The same structure with every leaf `null`.
-  static func nulls(_ value: JSONValue) -> JSONValue {
-    switch value {
-    case .object(let members): .object(members.map { ($0.0, nulls($0.1)) })
-    case .array(let elements): .array(elements.map(nulls))
-    default: .null
-    }
-  }
-
-  static func flatten(_ value: JSONValue, prefix: String, into out: inout [(String, JSONValue)], skipping: Set<String> = []) {
-    guard case .object(let members) = value else { return out.append((prefix, value)) }
-    for (key, member) in members where !skipping.contains(key) {
-      flatten(member, prefix: prefix.isEmpty ? key : prefix + "_" + key, into: &out)
-    }
-  }
-
-  static func parameterJSON(_ value: ParameterValue) -> JSONValue {
-    switch value {
-    case .number(let x): x.isFinite ? .number(x) : .string(SweepAxisText.text(x))
-    case .flag(let b): .bool(b)
-    case .list(let xs): .array(xs.map { .number($0) })
-    }
-  }
-
-  static func parameterCell(_ value: ParameterValue) -> JSONValue {
-    switch value {
-    case .number(let x): x.isFinite ? .number(x) : .string(SweepAxisText.text(x))
-    case .flag(let b): .string(b ? "true" : "false")
-    case .list(let xs): .string(xs.map(SweepAxisText.text).joined(separator: ";"))
-    }
-  }
-
-  static func axisValue(_ value: SweepAxis.Value) -> JSONValue {
-    switch value {
-    case .number(let x): x.isFinite ? .number(x) : .string(SweepAxisText.text(x))
-    case .word(let w): .string(w)
-    }
-  }
-
-  static func appendRow(_ cells: [JSONValue], to out: inout [UInt8]) {
-    for (k, cell) in cells.enumerated() {
-      if k > 0 { out.append(UInt8(ascii: ",")) }
-      switch cell {
-      case .null: break
-      case .string(let text): appendField(text, to: &out)
-      case .int(let value): out.append(contentsOf: String(value).utf8)
-      case .number(let value): if value.isFinite { NumberText.append(value, to: &out) }
-      case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
-      case .array, .object: preconditionFailure("CSV cells are scalars")
-      }
-    }
-    out.append(0x0A)
-  }
-
-  /// A CSV field, quoted (RFC 4180) when it holds a comma, quote, line break or edge spaces, or is
-  /// empty.
-  static func appendField(_ text: String, to out: inout [UInt8]) {
-    let bytes = Array(text.utf8)
-    let quote = UInt8(ascii: "\"")
-    let needsQuotes =
-      bytes.isEmpty || bytes.first == 0x20 || bytes.last == 0x20
-      || bytes.contains { $0 == UInt8(ascii: ",") || $0 == quote || $0 == 0x0A || $0 == 0x0D }
-    guard needsQuotes else { return out.append(contentsOf: bytes) }
-    out.append(quote)
-    for byte in bytes {
-      if byte == quote { out.append(quote) }
-      out.append(byte)
-    }
-    out.append(quote)
-  }
-
-  /// The varied parameter values, `name=value` joined by spaces; `defaults` when none.
-  static func describe(_ configuration: Configuration) -> String {
-    let parts = configuration.varied.compactMap { name in configuration.parameters[name].map { "\(name)=\($0)" } }
-    return parts.isEmpty ? "defaults" : parts.joined(separator: " ")
-  }
-
-  static func ratio(_ value: Double?) -> String { value.map { TextFormat.decimal($0, 3) } ?? "–" }
-
-  static func seconds(_ value: Double?) -> String { value.map { TextFormat.decimal($0 * 1000, 0) + " ms" } ?? "–" }
-}
-
-/// Special values as parameter texts.
-enum SweepAxisText {
-  static func text(_ x: Double) -> String {
-    if x.isNaN { return "nan" }
-    if x.isInfinite { return x < 0 ? "-inf" : "inf" }
-    return NumberText.shortest(x)
   }
 }

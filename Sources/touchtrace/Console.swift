@@ -30,12 +30,15 @@ enum Console {
   /// Writes bytes to standard output.
   static func write(_ bytes: [UInt8]) { write(bytes, to: STDOUT_FILENO) }
 
+  /// Writes bytes to standard error as they are (no line break added): progress lines.
+  static func writeError(_ bytes: [UInt8]) { write(bytes, to: STDERR_FILENO) }
+
   private static func write(_ bytes: [UInt8], to descriptor: Int32) {
     bytes.withUnsafeBufferPointer { buffer in
       guard let base = buffer.baseAddress else { return }
       var offset = 0
       while offset < buffer.count {
-        let n = Glibc.write(descriptor, base + offset, buffer.count - offset)
+        let n = systemWrite(descriptor, base + offset, buffer.count - offset)
         if n < 0 {
           if errno == EINTR { continue }
           return  // a closed pipe: nothing more can be said
@@ -86,6 +89,14 @@ enum Console {
     }
   }
 }
+
+#if canImport(Glibc)
+  private let systemWrite = Glibc.write
+#elseif canImport(Musl)
+  private let systemWrite = Musl.write
+#elseif canImport(Darwin)
+  private let systemWrite = Darwin.write
+#endif
 
 /// A problem with the data found after loading (for example a trace a recognizer cannot use),
 /// reported with exit code 65.

@@ -86,16 +86,9 @@ extension TouchTraceCommand {
     func options() throws -> ImportOptions {
       let layout: TabletColumns
       do { layout = try TabletColumns(parsing: columns) } catch { throw ValidationError("--columns: \(error)") }
-      let separator: LoadOptions.Delimiter? =
-        switch delimiter {
-        case .comma: .comma
-        case .semicolon: .semicolon
-        case .tab: .tab
-        case nil: nil
-        }
       return ImportOptions(
         skipInvalid: skipInvalid, maxForce: maxForce, deviceDescription: description, interval: interval,
-        columns: layout, delimiter: separator, maxGap: maxGap, positionScale: positionScale, device: device,
+        columns: layout, delimiter: delimiter?.delimiter, maxGap: maxGap, positionScale: positionScale, device: device,
         user: user)
     }
 
@@ -104,8 +97,7 @@ extension TouchTraceCommand {
       try Console.run {
         let dataset = try TraceImporter.load(paths, from: from, options: importOptions)
         Console.report(dataset)
-        let fileFormat = format?.traceFormat ?? (output == "-" ? .csv : TraceFiles.Format(path: output))
-        try Console.emit(TraceWriter.encode(dataset.traces, as: fileFormat), to: output)
+        try OutputFormat.write(dataset.traces, format: format, to: output)
         Console.error(
           "imported \(dataset.total) contact\(dataset.total == 1 ? "" : "s") from \(dataset.files.count) file\(dataset.files.count == 1 ? "" : "s"): "
             + "\(dataset.traces.count) written, \(dataset.skipped.count) skipped")

@@ -22,11 +22,31 @@ struct InputOptions: ParsableArguments {
   @Option(help: ArgumentHelp("CSV delimiter: comma, semicolon or tab (default: detected from the header).", valueName: "name"))
   var delimiter: DelimiterName?
 
+  @Option(
+    name: .customLong("only"),
+    help: ArgumentHelp(
+      "Analyze only traces whose FIELD (id, user, session, device, intent) is one of the values; repeatable (all must hold). The rest are accounted as skipped.",
+      valueName: "field=value[,value]"))
+  var filters: [String] = []
+
   enum DelimiterName: String, ExpressibleByArgument, CaseIterable {
     case comma, semicolon, tab
+
+    /// The loader's delimiter.
+    var delimiter: LoadOptions.Delimiter {
+      switch self {
+      case .comma: .comma
+      case .semicolon: .semicolon
+      case .tab: .tab
+      }
+    }
   }
 
   func validate() throws {
+    for text in filters where TraceFilter(parsing: text) == nil {
+      throw ValidationError(
+        "--only expects FIELD=VALUE[,VALUE] with FIELD one of \(TraceFilter.Field.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'")
+    }
     if let maxForce, !(maxForce > 0) || !maxForce.isFinite {
       throw ValidationError("--max-force must be a positive number, got \(maxForce)")
     }
@@ -34,20 +54,20 @@ struct InputOptions: ParsableArguments {
 
   /// The loader options these flags stand for.
   var loadOptions: LoadOptions {
-    let delimiter: LoadOptions.Delimiter? =
-      switch self.delimiter {
-      case .comma: .comma
-      case .semicolon: .semicolon
-      case .tab: .tab
-      case nil: nil
-      }
-    return LoadOptions(delimiter: delimiter, maxForce: maxForce, skipInvalid: skipInvalid, labels: labels)
+    LoadOptions(delimiter: delimiter?.delimiter, maxForce: maxForce, skipInvalid: skipInvalid, labels: labels)
   }
 
-  /// Loads the traces, printing warnings and skipped traces to standard error.
+  /// Loads the traces and applies `--only`, printing warnings and skipped traces to standard
+  /// error (traces left out by `--only` in one line).
   func load() throws(TraceLoadError) -> Dataset {
-    let dataset = try TraceLoader.load(paths, options: loadOptions)
+    var dataset = try TraceLoader.load(paths, options: loadOptions)
     Console.report(dataset)
+    let selection = filters.compactMap(TraceFilter.init(parsing:))
+    let left = dataset.keep(matching: selection)
+    if !selection.isEmpty {
+      Console.error(
+        "note: --only \(selection.map(\.description).joined(separator: " --only ")) kept \(dataset.traces.count) traces, left out \(left)")
+    }
     return dataset
   }
 }

@@ -65,11 +65,9 @@ extension TouchTraceCommand {
       var own: [(name: String, value: String)] = []
       var required: [(name: String, value: String)] = []
       for setting in settings {
-        guard let equals = setting.firstIndex(of: "="), equals != setting.startIndex else {
+        guard let (name, value) = PlanOptions.setting(setting) else {
           throw ValidationError("--set expects NAME=VALUE, got '\(setting)'")
         }
-        let name = String(setting[..<equals])
-        let value = String(setting[setting.index(after: equals)...])
         if name.hasPrefix("required.") {
           guard requireFailureOf != nil else {
             throw ValidationError("--set \(name): 'required.' parameters need --require-failure-of")
@@ -93,16 +91,7 @@ extension TouchTraceCommand {
       try Console.run {
         var dataset = try input.load()
         let total = dataset.total
-        if input.skipInvalid {
-          let before = dataset.skipped.count
-          dataset.skipTraces { recognizer.unsupportedReason(for: $0) }
-          for skip in dataset.skipped[before...] { Console.error(skip.description) }
-        } else if let k = dataset.traces.firstIndex(where: { recognizer.unsupportedReason(for: $0) != nil }) {
-          let origin = dataset.origins[k]
-          let message = "trace '\(dataset.traces[k].name)': " + (recognizer.unsupportedReason(for: dataset.traces[k]) ?? "")
-          throw DataError(
-            description: Diagnostic(.error, message + " (use --max-force or --skip-invalid)", file: origin.file, position: origin.position).description)
-        }
+        try Scoring.requireMaximumForce(&dataset, for: [recognizer], skipInvalid: input.skipInvalid)
         let results = try replay(dataset.traces, through: recognizer)
         let bytes: [UInt8]
         switch format {

@@ -1,16 +1,7 @@
 import ArgumentParser
-import TouchCore
 import TouchEvaluation
 import TouchRecognizers
 import TouchReports
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 extension TouchTraceCommand {
   /// `touchtrace sweep`: accuracy and latency of recognizers over parameter grids.
@@ -42,29 +33,12 @@ extension TouchTraceCommand {
 
     @OptionGroup var input: InputOptions
 
-    @Option(
-      help: ArgumentHelp(
-        "Recognizers: comma-separated names, `all`, or DEPENDENT+REQUIRED compositions.", valueName: "name,..."))
-    var recognizer: String
+    @OptionGroup var plan: PlanOptions
 
-    @Option(
-      name: .customLong("vary"),
-      help: ArgumentHelp("Sweep a parameter: NAME=START:STOP:STEP or NAME=V1,V2,... (repeatable).", valueName: "name=grid"))
-    var axes: [String] = []
-
-    @Option(
-      name: .customLong("set"),
-      help: ArgumentHelp("Fix a parameter: NAME=VALUE (repeatable; required.NAME for compositions).", valueName: "name=value"))
-    var settings: [String] = []
-
-    @Option(help: ArgumentHelp("Intents that should trigger the action (stage 1).", valueName: "intent,..."))
-    var positive: String = "press,pop"
-
-    @Option(help: ArgumentHelp("Matching window: the largest |action − reference|, seconds.", valueName: "seconds"))
-    var tolerance: Double = EvaluationOptions.defaultTolerance
+    @OptionGroup var scoring: ScoringOptions
 
     @Option(help: "Output format (default: from the --output ending, else md on a terminal, else json).")
-    var format: Format?
+    var format: ReportFormat?
 
     @Option(help: ArgumentHelp("Write the report to this file instead of standard output.", valueName: "file"))
     var output: String?
@@ -81,84 +55,26 @@ extension TouchTraceCommand {
     @Flag(help: "No progress on standard error.")
     var quiet = false
 
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-      case md, json, csv
-    }
-
     func validate() throws {
       _ = try makePlan()
       _ = try evaluationOptions()
-      if let threads, threads < 1 { throw ValidationError("--threads must be at least 1, got \(threads)") }
+      try Scoring.validate(threads: threads)
     }
 
     /// The configurations the options describe.
-    func makePlan() throws(ValidationError) -> SweepPlan {
-      do throws(SweepPlanError) {
-        let specs = try RecognizerSpec.list(recognizer)
-        let axes = try self.axes.map { (text: String) throws(SweepPlanError) -> SweepAxis in try SweepAxis(parsing: text) }
-        var fixed: [(name: String, value: String)] = []
-        for setting in settings {
-          guard let equals = setting.firstIndex(of: "="), equals != setting.startIndex else {
-            throw SweepPlanError("--set expects NAME=VALUE, got '\(setting)'")
-          }
-          fixed.append((String(setting[..<equals]), String(setting[setting.index(after: equals)...])))
-        }
-        return try SweepPlan(recognizers: specs, axes: axes, settings: fixed)
-      } catch {
-        throw ValidationError(error.description)
-      }
-    }
+    func makePlan() throws(ValidationError) -> SweepPlan { try plan.makePlan() }
 
     /// The scoring options.
-    func evaluationOptions() throws(ValidationError) -> EvaluationOptions {
-      var intents: [Intent] = []
-      for word in positive.split(separator: ",", omittingEmptySubsequences: false) {
-        let name = word.split(separator: " ").joined()
-        guard let intent = Intent(name: name) else {
-          throw ValidationError(
-            "--positive: unknown intent '\(name)' (intents: \(Intent.allCases.map(\.rawValue).joined(separator: ", ")))")
-        }
-        intents.append(intent)
-      }
-      guard tolerance >= 0, tolerance.isFinite else {
-        throw ValidationError("--tolerance must be a number of seconds ≥ 0, got \(tolerance)")
-      }
-      return EvaluationOptions(positives: intents, tolerance: tolerance)
-    }
-
-    /// The output format: the flag, else the --output ending, else md on a terminal, else json.
-    var resolvedFormat: Format {
-      if let format { return format }
-      if let output {
-        if output.hasSuffix(".json") { return .json }
-        if output.hasSuffix(".csv") { return .csv }
-        if output.hasSuffix(".md") { return .md }
-      }
-      return output == nil && Console.stdoutIsTerminal ? .md : .json
-    }
+    func evaluationOptions() throws(ValidationError) -> EvaluationOptions { try scoring.evaluationOptions() }
 
     func run() throws {
       let plan = try makePlan()
       let options = try evaluationOptions()
-      let threads = self.threads ?? Self.cores
+      let threads = self.threads ?? Scoring.cores
+      let format = ReportFormat.resolve(format, output: output)
       try Console.run {
-        var dataset = try input.load()
-        if let needsMaximum = plan.configurations.first(where: { $0.recognizer.requiresMaximumForce })?.recognizer {
-          if input.skipInvalid {
-            let before = dataset.skipped.count
-            dataset.skipTraces { needsMaximum.unsupportedReason(for: $0) }
-            for skip in dataset.skipped[before...] { Console.error(skip.description) }
-          } else if let k = dataset.traces.firstIndex(where: { needsMaximum.unsupportedReason(for: $0) != nil }) {
-            let origin = dataset.origins[k]
-            let message = "trace '\(dataset.traces[k].name)': " + (needsMaximum.unsupportedReason(for: dataset.traces[k]) ?? "")
-            throw DataError(
-              description: Diagnostic(.error, message + " (use --max-force or --skip-invalid)", file: origin.file, position: origin.position)
-                .description)
-          }
-        }
-        let before = dataset.skipped.count
-        let evaluation = Evaluation(dataset: dataset, options: options, threads: threads)
-        Self.summarize(Array(evaluation.dataset.skipped[before...]))
+        let evaluation = try Scoring.evaluation(
+          input, for: plan.configurations.map(\.recognizer), options: options, threads: threads, command: "sweep")
         let progress = Progress(enabled: !quiet && Console.stderrIsTerminal)
         let result: SweepResult
         do throws(ReplayError) {
@@ -168,7 +84,7 @@ extension TouchTraceCommand {
         }
         progress.finish()
         let bytes: [UInt8]
-        switch resolvedFormat {
+        switch format {
         case .md: bytes = Array(SweepReport.markdown(result).utf8)
         case .json: bytes = SweepReport.json(result).encoded()
         case .csv: bytes = SweepReport.csv(result)
@@ -178,50 +94,5 @@ extension TouchTraceCommand {
         try Console.emit(bytes, to: output)
       }
     }
-
-    /// One line per reason for the traces scoring skipped (no intent label, …).
-    static func summarize(_ skipped: [SkippedTrace]) {
-      var reasons: [(String, Int)] = []
-      for skip in skipped {
-        if let k = reasons.firstIndex(where: { $0.0 == skip.reason }) { reasons[k].1 += 1 } else { reasons.append((skip.reason, 1)) }
-      }
-      for (reason, count) in reasons {
-        Console.error("touchtrace sweep: warning: skipped \(count) trace\(count == 1 ? "" : "s"): \(reason)")
-      }
-    }
-
-    /// The number of online processors.
-    static var cores: Int { Swift.max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
-  }
-}
-
-/// A progress line on standard error for sweeps longer than about a second.
-final class Progress: @unchecked Sendable {
-  private let enabled: Bool
-  private let start = ContinuousClock.now
-  private var shown = false
-  private var lastShown = ContinuousClock.now
-
-  init(enabled: Bool) { self.enabled = enabled }
-
-  /// Shows `done / total` when a second has passed (at most ten times a second).
-  func update(_ done: Int, _ total: Int) {
-    guard enabled else { return }
-    let now = ContinuousClock.now
-    guard now - start >= .seconds(1), !shown || now - lastShown >= .milliseconds(100) || done == total else { return }
-    shown = true
-    lastShown = now
-    let percent = total == 0 ? 100 : done * 100 / total
-    write("\rtouchtrace sweep: \(done)/\(total) configurations (\(percent)%)")
-  }
-
-  /// Clears the line.
-  func finish() {
-    if shown { write("\r\u{1B}[K") }
-  }
-
-  private func write(_ text: String) {
-    let bytes = Array(text.utf8)
-    bytes.withUnsafeBufferPointer { _ = Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
   }
 }

@@ -61,8 +61,7 @@ extension TouchTraceCommand {
         let weights = try mix.map { text throws(IntentMixError) in try IntentMix(parsing: text) } ?? .uniform
         let synthesizer = Synthesizer(profile: device, seed: seed, userCount: users, mix: weights)
         let traces = synthesizer.generate(count: count)
-        let fileFormat = format?.traceFormat ?? (output == "-" ? .csv : TraceFiles.Format(path: output))
-        try Console.emit(TraceWriter.encode(traces, as: fileFormat), to: output)
+        try OutputFormat.write(traces, format: format, to: output)
       }
     }
   }
@@ -78,5 +77,12 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case .json: .json
     case .jsonl: .jsonl
     }
+  }
+
+  /// Writes `traces` to `output` (`-`: standard output) in `format`, else the format the file's
+  /// extension names, else CSV on standard output.
+  static func write(_ traces: [Trace], format: OutputFormat?, to output: String) throws(FileWriteError) {
+    let fileFormat = format?.traceFormat ?? (output == "-" ? .csv : TraceFiles.Format(path: output))
+    try Console.emit(TraceWriter.encode(traces, as: fileFormat), to: output)
   }
 }

@@ -103,6 +103,26 @@ struct TraceModelTests {
     #expect(dataset.total == 6)
   }
 
+  @Test func filtersKeepMatchingTracesAndAccountForTheRest() throws {
+    let rows: [(String, String?, Intent)] = [("a", "iphone6s", .press), ("b", "android", .tap), ("c", "iphone6s", .tap), ("d", nil, .pop)]
+    let traces = rows.map { row in
+      Trace(metadata: TraceMetadata(id: row.0, intent: row.2, device: row.1), t: [0], force: [0])
+    }
+    var dataset = Dataset(traces: traces, origins: traces.map { _ in TraceOrigin(file: "f.csv") })
+    let device = try #require(TraceFilter(parsing: "device=iphone6s"))
+    let intent = try #require(TraceFilter(parsing: "intent=press,pop"))
+    #expect(device.description == "device=iphone6s")
+    #expect(TraceFilter(parsing: "colour=red") == nil)
+    #expect(TraceFilter(parsing: "device=") == nil)
+    #expect(TraceFilter(parsing: "device") == nil)
+    #expect(dataset.keep(matching: [device, intent]) == 3)
+    #expect(dataset.traces.map(\.name) == ["a"])
+    #expect(dataset.skipped.map(\.reason) == [
+      "not selected (device=iphone6s)", "not selected (intent=press,pop)", "not selected (device=iphone6s)",
+    ])
+    #expect(dataset.total == 4)
+  }
+
   @Test func diagnosticsRenderLikeACompiler() {
     #expect(
       Diagnostic(.error, "bad", file: "a.csv", position: TextPosition(line: 3, column: 7)).description

@@ -55,10 +55,3 @@ extension Dataset {
     return (count, most)
   }
 }
-
-/// The median of `values`.
-func median(_ values: [Double]) -> Double {
-  let sorted = values.sorted()
-  let n = sorted.count
-  return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
-}

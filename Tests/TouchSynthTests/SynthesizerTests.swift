@@ -1,6 +1,7 @@
 import Testing
 import TouchCore
 import TouchIO
+import TouchTestSupport
 
 @testable import TouchSynth
 
@@ -30,12 +31,6 @@ func force(of trace: Trace, at t: Double) -> Double {
 func largestMove(_ trace: Trace) -> Double {
   guard let x = trace.x, let y = trace.y else { return 0 }
   return zip(x, y).map { (($0 - x[0]) * ($0 - x[0]) + ($1 - y[0]) * ($1 - y[0])).squareRoot() }.max() ?? 0
-}
-
-func median(_ values: [Double]) -> Double {
-  let sorted = values.sorted()
-  let n = sorted.count
-  return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
 }
 
 @Suite struct SynthesizerTests {

@@ -22,6 +22,11 @@ extension Trace {
   }
 }
 
+/// A dataset of `traces`, all from the file `test.csv`.
+public func dataset(_ traces: [Trace]) -> Dataset {
+  Dataset(traces: traces, origins: traces.map { _ in TraceOrigin(file: "test.csv") })
+}
+
 /// Whether `actual` is within `relative` of `expected`, relative to `max(|expected|, floor)`:
 /// a relative test that does not demand the impossible of values near zero.
 public func isClose(_ actual: Double, _ expected: Double, relative: Double, floor: Double = 1) -> Bool {

@@ -4,27 +4,23 @@
   import Darwin
 #endif
 
-/// Where tests find files: the repository's `samples/` and the shared real recordings that sit
-/// beside the repository as `../shared/realdata` (present in CI; may be absent elsewhere).
+/// Where tests find files: the repository's `samples/` and the shared real recordings (found as
+/// ``SharedData/realData`` finds them; present in CI, may be absent elsewhere), and temporary
+/// files.
 public enum TestData {
-  /// The repository root, derived from this file's path.
-  public static let repositoryRoot: String = {
-    var path = "\(#filePath)"
-    for _ in 0..<3 {  // …/Tests/TouchTestSupport/TestData.swift → …
-      if let slash = path.lastIndex(of: "/") { path = String(path[..<slash]) }
-    }
-    return path
-  }()
+  /// The repository root (``SharedData/repositoryRoot``).
+  public static var repositoryRoot: String { SharedData.repositoryRoot }
 
   /// `samples/` in the repository.
   public static var samples: String { repositoryRoot + "/samples" }
 
-  /// The shared real recordings (`../shared/realdata` beside the repository).
-  public static var realData: String { repositoryRoot + "/../shared/realdata" }
+  /// The shared real recordings (``SharedData/realData``); when they are absent, the path
+  /// `../shared/realdata` beside the repository, which does not exist.
+  public static var realData: String { SharedData.realData ?? repositoryRoot + "/../shared/realdata" }
 
   /// Whether the shared real recordings are present. Tests that need them are disabled with a
   /// message saying so when they are not, rather than passing silently.
-  public static var hasRealData: Bool { exists(realData) }
+  public static var hasRealData: Bool { SharedData.hasRealData }
 
   /// Whether a file or directory exists at `path`.
   public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }

@@ -5,17 +5,6 @@ import TouchTestSupport
 
 @testable import touchtrace
 
-/// Runs `touchtrace ARGS…` in-process; returns the exit code.
-func runCommand(_ arguments: [String]) -> Int32 {
-  do {
-    var command = try TouchTraceCommand.parseAsRoot(arguments)
-    try command.run()
-    return 0
-  } catch {
-    return TouchTraceCommand.exitCode(for: error).rawValue
-  }
-}
-
 @Suite("touchtrace inspect")
 struct InspectCommandTests {
   @Test func exitCodesFollowTheDocumentedTable() {
@@ -30,6 +19,7 @@ struct InspectCommandTests {
     #expect(runCommand(["inspect", directory + "/good.csv", "--format", "yaml"]) == 64)
     #expect(runCommand(["inspect", directory + "/good.csv", "--max-force", "-1"]) == 64)
     #expect(runCommand(["inspect"]) == 64)
+    #expect(runCommand(["inspect", directory + "/good.csv", "--only", "colour=red"]) == 64)
   }
 
   @Test func jsonAccountsForEveryTrace() throws {

@@ -37,15 +37,6 @@ struct SignalCommandTests {
     try command.run()
   }
 
-  static func exitCode(_ arguments: [String]) -> Int32 {
-    do {
-      try run(arguments)
-      return 0
-    } catch {
-      return TouchTraceCommand.exitCode(for: error).rawValue
-    }
-  }
-
   @Test func smoothWritesTheSameTracesWithSmoothedForce() throws {
     let dir = try Self.directory(["in.csv": Self.csv])
     defer { try? FileManager.default.removeItem(at: dir) }
@@ -91,12 +82,12 @@ struct SignalCommandTests {
     defer { try? FileManager.default.removeItem(at: dir) }
     let input = dir.appendingPathComponent("in.csv").path
     let out = dir.appendingPathComponent("o.csv").path
-    #expect(Self.exitCode(["smooth", input, "--method", "gaussian", "--window", "5", "--causal", "--output", out]) == 64)
-    #expect(Self.exitCode(["smooth", input, "--method", "median", "--output", out]) == 64)
-    #expect(Self.exitCode(["smooth", input, "--method", "gaussian", "--window", "5", "--window-seconds", "0.1", "--output", out]) == 64)
-    #expect(Self.exitCode(["smooth", input, "--method", "gaussian", "--window", "5", "--ends", "truncate", "--output", out]) == 64)
-    #expect(Self.exitCode(["smooth", input, "--method", "median", "--window", "5", "--order", "2", "--output", out]) == 64)
-    #expect(Self.exitCode(["features", input, "--level", "0.5", "--level-force", "2"]) == 64)
+    #expect(runCommand(["smooth", input, "--method", "gaussian", "--window", "5", "--causal", "--output", out]) == 64)
+    #expect(runCommand(["smooth", input, "--method", "median", "--output", out]) == 64)
+    #expect(runCommand(["smooth", input, "--method", "gaussian", "--window", "5", "--window-seconds", "0.1", "--output", out]) == 64)
+    #expect(runCommand(["smooth", input, "--method", "gaussian", "--window", "5", "--ends", "truncate", "--output", out]) == 64)
+    #expect(runCommand(["smooth", input, "--method", "median", "--window", "5", "--order", "2", "--output", out]) == 64)
+    #expect(runCommand(["features", input, "--level", "0.5", "--level-force", "2"]) == 64)
     #expect(!FileManager.default.fileExists(atPath: out))
   }
 
@@ -107,9 +98,9 @@ struct SignalCommandTests {
     let input = dir.appendingPathComponent("in.csv").path
     let out = dir.appendingPathComponent("o.csv").path
     // One sample: no sampling interval to convert 0.05 s with.
-    #expect(Self.exitCode(["smooth", input, "--method", "median", "--window-seconds", "0.05", "--output", out]) == 65)
+    #expect(runCommand(["smooth", input, "--method", "median", "--window-seconds", "0.05", "--output", out]) == 65)
     #expect(!FileManager.default.fileExists(atPath: out))
-    #expect(Self.exitCode(["smooth", input, "--method", "median", "--window-seconds", "0.05", "--skip-invalid", "--output", out]) == 0)
+    #expect(runCommand(["smooth", input, "--method", "median", "--window-seconds", "0.05", "--skip-invalid", "--output", out]) == 0)
     #expect(try TraceLoader.load([out]).traces.map(\.name) == ["a", "h"])
   }
 

@@ -16,23 +16,6 @@ private func temporaryPath(_ name: String) -> String {
   "/tmp/touchtrace-cli-\(getpid())-\(name)"
 }
 
-private func exists(_ path: String) -> Bool {
-  var info = stat()
-  return stat(path, &info) == 0
-}
-
-/// The exit code a command's `run()` ends with (0 when it returns normally).
-private func exitCode(_ run: () throws -> Void) -> Int32 {
-  do {
-    try run()
-    return 0
-  } catch let code as ExitCode {
-    return code.rawValue
-  } catch {
-    return -1
-  }
-}
-
 @Suite struct SynthCommandTests {
   @Test func writesLoadableCSVDeterministically() throws {
     let a = temporaryPath("a.csv")
@@ -101,11 +84,11 @@ private func exitCode(_ run: () throws -> Void) -> Int32 {
     try TraceFiles.write(Array(bad.utf8), to: input)
     let command = try TouchTraceCommand.Import.parse(["--from", "evemu", input, "--output", output])
     #expect(exitCode { try command.run() } == 65)
-    #expect(!exists(output))
+    #expect(!TestData.exists(output))
     // With --skip-invalid the contact is accounted as skipped and an empty trace file is written.
     let skipping = try TouchTraceCommand.Import.parse(["--from", "evemu", input, "--output", output, "--skip-invalid"])
     #expect(exitCode { try skipping.run() } == 0)
-    #expect(exists(output))
+    #expect(TestData.exists(output))
   }
 
   @Test func missingInputExits66() throws {
@@ -113,7 +96,7 @@ private func exitCode(_ run: () throws -> Void) -> Int32 {
       "--from", "getevent", temporaryPath("missing.txt"), "--output", temporaryPath("never.csv"),
     ])
     #expect(exitCode { try command.run() } == 66)
-    #expect(!exists(temporaryPath("never.csv")))
+    #expect(!TestData.exists(temporaryPath("never.csv")))
   }
 
   @Test(arguments: [

@@ -173,7 +173,8 @@ enum DecimalParser {
   /// number of bytes it spans. `nil` for anything else (the caller then reads
   /// the field the general way, which also produces the right error message).
   ///
-  /// Digits are read eight at a time while at least 16 bytes remain.
+  /// Digits are read eight at a time while eight bytes can be loaded; near the end of the buffer,
+  /// and for exponents, the byte loop takes over.
   @inline(__always)
   static func parsePrefix(
     _ start: UnsafePointer<UInt8>, limit: Int, powers: UnsafePointer<Double>, integerPowers: UnsafePointer<UInt64>
@@ -186,33 +187,41 @@ enum DecimalParser {
     }
     var mantissa: UInt64 = 0
     var digits = 0
-    var exponent = 0
+    var fractionDigits = 0
     let raw = UnsafeRawPointer(start)
-    if i + 16 <= limit {
-      // Integer part: up to 8 digits in one step (longer integer parts take the byte loop).
+    // Integer part, then fraction: runs of up to eight digits per load. A run of eight may go
+    // on, so load again; at most 19 digits in all keep the mantissa exact in 64 bits.
+    var inFraction = false
+    while true {
+      guard i + 9 <= limit else { return parsePrefixBytes(start, limit: limit) }
       let (n, values) = leadingDigits(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
-      guard n < 8 else { return parsePrefixBytes(start, limit: limit) }
-      if n > 0 { mantissa = digitsValue(values, count: n) }
-      i += n
-      digits = n
-      if start[i] == UInt8(ascii: ".") {
-        i += 1
-        let (m, fraction) = leadingDigits(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
-        guard m < 8 else { return parsePrefixBytes(start, limit: limit) }
-        if m > 0 {
-          mantissa = mantissa &* integerPowers[m] &+ digitsValue(fraction, count: m)
-        }
-        i += m
-        digits += m
-        exponent = -m
+      if n > 0 {
+        digits += n
+        guard digits <= 19 else { return nil }
+        mantissa = mantissa &* integerPowers[n] &+ digitsValue(values, count: n)
+        i += n
+        if inFraction { fractionDigits += n }
       }
-      guard digits > 0 else { return nil }
-      if start[i] | 0x20 == UInt8(ascii: "e") { return parsePrefixBytes(start, limit: limit) }
-    } else {
-      return parsePrefixBytes(start, limit: limit)
+      if n == 8 { continue }
+      if !inFraction && start[i] == UInt8(ascii: ".") {
+        inFraction = true
+        i += 1
+        continue
+      }
+      break
     }
-    // At most 14 digits here, so the mantissa converts exactly through the signed conversion.
-    let result = Double(Int64(bitPattern: mantissa)) / powers[-exponent]
+    guard digits > 0 else { return nil }
+    if i < limit, start[i] | 0x20 == UInt8(ascii: "e") { return parsePrefixBytes(start, limit: limit) }
+    let result: Double
+    if mantissa <= 1 << 53 && fractionDigits <= 22 {
+      // Both operands exact, so one IEEE division rounds correctly; below 2^53 the signed
+      // conversion is exact.
+      result = Double(Int64(bitPattern: mantissa)) / powers[fractionDigits]
+    } else if let exact = exactProduct(mantissa, exponent: -fractionDigits) {
+      result = exact  // 17–19 digits, e.g. the shortest form of 1/60
+    } else {
+      return nil
+    }
     return (negative ? -result : result, i)
   }
 

@@ -21,7 +21,7 @@ public import TouchCore
 /// ```
 ///
 /// The corresponding C function is `gsl_filter_gaussian`.
-public struct GaussianSmoothing: Hashable, Sendable {
+public struct GaussianSmoothing: Hashable, Sendable, WindowedSmoothing {
   /// The window: `K` samples, or seconds converted with the median interval.
   public var window: SmoothingWindow
   /// The number of standard deviations the half window spans (`σ = H/α` samples), > 0.
@@ -67,8 +67,7 @@ public struct GaussianSmoothing: Hashable, Sendable {
   /// - Throws: ``GSLError`` from `gsl_filter_gaussian_alloc` or `gsl_filter_gaussian`.
   /// - Complexity: O(n·K).
   public func apply(to values: [Double], interval: Double? = nil) throws(GSLError) -> [Double] {
-    guard !values.isEmpty else { return [] }
-    return try smoother(interval: interval).apply(to: values)
+    try filtered(values, interval: interval, using: smoother(length:))
   }
 
   /// Filters the force column of `trace` (force units, or force units per sample for
@@ -76,13 +75,7 @@ public struct GaussianSmoothing: Hashable, Sendable {
   ///
   /// - Throws: ``SignalError`` naming the trace.
   public func apply(to trace: Trace) throws(SignalError) -> [Double] {
-    guard !trace.isEmpty else { return [] }
-    let interval = try trace.interval(for: window)
-    do {
-      return try apply(to: trace.force, interval: interval)
-    } catch {
-      throw .gsl(error.inTrace(trace.name))
-    }
+    try filteredForce(of: trace, using: smoother(length:))
   }
 
   /// Filters the force column of every trace, reusing one GSL workspace while consecutive traces
@@ -90,23 +83,7 @@ public struct GaussianSmoothing: Hashable, Sendable {
   ///
   /// - Throws: ``SignalError`` naming the first trace that failed.
   public func apply(to traces: [Trace]) throws(SignalError) -> [[Double]] {
-    var results: [[Double]] = []
-    results.reserveCapacity(traces.count)
-    var current: GaussianSmoother?
-    for trace in traces {
-      guard !trace.isEmpty else {
-        results.append([])
-        continue
-      }
-      let k = length(interval: try trace.interval(for: window))
-      do {
-        if current?.length != k { current = try smoother(length: k) }
-        results.append(try current!.apply(to: trace.force))
-      } catch {
-        throw .gsl(error.inTrace(trace.name))
-      }
-    }
-    return results
+    try filteredForces(of: traces, using: smoother(length:))
   }
 
   /// A smoother owning the GSL workspace for this configuration at one window length.
@@ -128,7 +105,7 @@ public struct GaussianSmoothing: Hashable, Sendable {
 ///
 /// The corresponding C functions are `gsl_filter_gaussian_alloc`, `gsl_filter_gaussian` and
 /// `gsl_filter_gaussian_free`.
-public struct GaussianSmoother: ~Copyable {
+public struct GaussianSmoother: ~Copyable, WindowedFilter {
   /// The window length in samples (odd).
   public let length: Int
   /// The half window in standard deviations.
@@ -178,11 +155,8 @@ public struct GaussianSmoother: ~Copyable {
   /// has room for `values.count` elements.
   /// - Throws: ``GSLError`` from `gsl_filter_gaussian`.
   public func apply(to values: [Double], into output: inout [Double]) throws(GSLError) {
-    GSL.resize(&output, to: values.count)
-    guard !values.isEmpty else { return }
-    let status = GSL.withVectors(values, &output) { x, y in
+    try GSL.filter(values, into: &output, "gsl_filter_gaussian") { x, y in
       gsl_filter_gaussian(ends.filterEnd, alpha, derivative, x, y, workspace)
     }
-    try GSL.check(status, "gsl_filter_gaussian")
   }
 }

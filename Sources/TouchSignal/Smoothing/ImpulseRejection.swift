@@ -24,7 +24,7 @@ public import TouchCore
 ///
 /// The corresponding C function is `gsl_filter_impulse`; scales are GSL's (`gsl_movstat_mad`
 /// ×1.4826, interquartile range ×0.7413, Croux–Rousseeuw `S_n` and `Q_n`).
-public struct ImpulseRejection: Hashable, Sendable {
+public struct ImpulseRejection: Hashable, Sendable, WindowedSmoothing {
   /// The robust scale estimate of each window.
   public enum Scale: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// Median absolute deviation ×1.4826 (the classic Hampel filter).
@@ -100,14 +100,14 @@ public struct ImpulseRejection: Hashable, Sendable {
   /// - Throws: ``GSLError`` from `gsl_filter_impulse_alloc` or `gsl_filter_impulse`.
   public func detect(in values: [Double], interval: Double? = nil) throws(GSLError) -> Result {
     guard !values.isEmpty else { return Result(values: [], outliers: [], zeroScaleWindows: 0) }
-    var filter = try ImpulseFilter(length: length(interval: interval))
-    return try filter.apply(self, to: values)
+    var filter = try self.filter(length: length(interval: interval))
+    return try filter.detect(in: values)
   }
 
   /// Filters `values`.
   /// - Throws: ``GSLError`` from `gsl_filter_impulse_alloc` or `gsl_filter_impulse`.
   public func apply(to values: [Double], interval: Double? = nil) throws(GSLError) -> [Double] {
-    try detect(in: values, interval: interval).values
+    try filtered(values, interval: interval, using: filter(length:))
   }
 
   /// Filters the force column of `trace` and reports the outliers.
@@ -120,53 +120,46 @@ public struct ImpulseRejection: Hashable, Sendable {
   /// Filters the force column of `trace`, force units.
   /// - Throws: ``SignalError`` naming the trace.
   public func apply(to trace: Trace) throws(SignalError) -> [Double] {
-    try detect(in: trace).values
+    try filteredForce(of: trace, using: filter(length:))
   }
 
   /// Filters every trace's force, reusing one workspace while the window length stays the same.
   /// - Throws: ``SignalError`` naming the first trace that failed.
   public func apply(to traces: [Trace]) throws(SignalError) -> [[Double]] {
-    var results: [[Double]] = []
-    results.reserveCapacity(traces.count)
-    var current: ImpulseFilter?
-    for trace in traces {
-      guard !trace.isEmpty else {
-        results.append([])
-        continue
-      }
-      let k = length(interval: try trace.interval(for: window))
-      do {
-        if current?.length != k { current = try ImpulseFilter(length: k) }
-        results.append(try current!.apply(self, to: trace.force).values)
-      } catch {
-        throw .gsl(error.inTrace(trace.name))
-      }
-    }
-    return results
+    try filteredForces(of: traces, using: filter(length:))
   }
+
+  /// A filter owning the GSL workspace for windows of `length` samples.
+  func filter(length: Int) throws(GSLError) -> ImpulseFilter { try ImpulseFilter(self, length: length) }
 }
 
-/// The GSL impulse workspace with its scratch vectors; one per thread.
-struct ImpulseFilter: ~Copyable {
+/// The GSL impulse workspace with its scratch vectors, for one configuration; one per thread.
+struct ImpulseFilter: ~Copyable, WindowedFilter {
+  let configuration: ImpulseRejection
   let length: Int
   private let workspace: UnsafeMutablePointer<gsl_filter_impulse_workspace>
   private var filtered: [Double] = []
   private var medians: [Double] = []
   private var scales: [Double] = []
 
-  init(length: Int) throws(GSLError) {
+  init(_ configuration: ImpulseRejection, length: Int) throws(GSLError) {
     precondition(length >= 1, "window length must be at least 1")
     GSL.prepare()
     guard let workspace = gsl_filter_impulse_alloc(length | 1) else {
       throw GSL.allocationFailed("gsl_filter_impulse_alloc")
     }
+    self.configuration = configuration
     self.length = length | 1
     self.workspace = workspace
   }
 
   deinit { gsl_filter_impulse_free(workspace) }
 
-  mutating func apply(_ configuration: ImpulseRejection, to values: [Double]) throws(GSLError) -> ImpulseRejection.Result {
+  /// Filters `values`: outliers replaced by their window median.
+  mutating func apply(to values: [Double]) throws(GSLError) -> [Double] { try detect(in: values).values }
+
+  /// Filters `values` and reports the outliers.
+  mutating func detect(in values: [Double]) throws(GSLError) -> ImpulseRejection.Result {
     let n = values.count
     GSL.resize(&filtered, to: n)
     GSL.resize(&medians, to: n)

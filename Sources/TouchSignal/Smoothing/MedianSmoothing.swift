@@ -10,7 +10,7 @@ public import TouchCore
 /// the samples that exist).
 ///
 /// The corresponding C function is `gsl_filter_median`.
-public struct MedianSmoothing: Hashable, Sendable {
+public struct MedianSmoothing: Hashable, Sendable, WindowedSmoothing {
   /// The window: `K` samples (rounded up to odd), or seconds.
   public var window: SmoothingWindow
   /// What the window does past the ends.
@@ -38,39 +38,23 @@ public struct MedianSmoothing: Hashable, Sendable {
   /// - Throws: ``GSLError`` from `gsl_filter_median_alloc` or `gsl_filter_median`.
   /// - Complexity: O(n·log K).
   public func apply(to values: [Double], interval: Double? = nil) throws(GSLError) -> [Double] {
-    guard !values.isEmpty else { return [] }
-    return try MedianSmoother(length: length(interval: interval), ends: ends).apply(to: values)
+    try filtered(values, interval: interval, using: filter(length:))
   }
 
   /// Filters the force column of `trace`, force units.
   /// - Throws: ``SignalError`` naming the trace.
   public func apply(to trace: Trace) throws(SignalError) -> [Double] {
-    guard !trace.isEmpty else { return [] }
-    let interval = try trace.interval(for: window)
-    do { return try apply(to: trace.force, interval: interval) } catch { throw .gsl(error.inTrace(trace.name)) }
+    try filteredForce(of: trace, using: filter(length:))
   }
 
   /// Filters every trace's force, reusing one workspace while the window length stays the same.
   /// - Throws: ``SignalError`` naming the first trace that failed.
   public func apply(to traces: [Trace]) throws(SignalError) -> [[Double]] {
-    var results: [[Double]] = []
-    results.reserveCapacity(traces.count)
-    var current: MedianSmoother?
-    for trace in traces {
-      guard !trace.isEmpty else {
-        results.append([])
-        continue
-      }
-      let k = length(interval: try trace.interval(for: window))
-      do {
-        if current?.length != k { current = try MedianSmoother(length: k, ends: ends) }
-        results.append(try current!.apply(to: trace.force))
-      } catch {
-        throw .gsl(error.inTrace(trace.name))
-      }
-    }
-    return results
+    try filteredForces(of: traces, using: filter(length:))
   }
+
+  /// A filter owning the GSL workspace for windows of `length` samples.
+  func filter(length: Int) throws(GSLError) -> MedianSmoother { try MedianSmoother(length: length, ends: ends) }
 }
 
 /// A standard median filter that owns its GSL workspace (not copyable, not `Sendable`: one per
@@ -78,7 +62,7 @@ public struct MedianSmoothing: Hashable, Sendable {
 ///
 /// The corresponding C functions are `gsl_filter_median_alloc`, `gsl_filter_median` and
 /// `gsl_filter_median_free`.
-public struct MedianSmoother: ~Copyable {
+public struct MedianSmoother: ~Copyable, WindowedFilter {
   /// The window length in samples (odd).
   public let length: Int
   /// The end rule.
@@ -112,12 +96,7 @@ public struct MedianSmoother: ~Copyable {
   /// Filters `values` into `output`, reusing its storage.
   /// - Throws: ``GSLError`` from `gsl_filter_median`.
   public func apply(to values: [Double], into output: inout [Double]) throws(GSLError) {
-    GSL.resize(&output, to: values.count)
-    guard !values.isEmpty else { return }
-    let status = GSL.withVectors(values, &output) { x, y in
-      gsl_filter_median(ends.filterEnd, x, y, workspace)
-    }
-    try GSL.check(status, "gsl_filter_median")
+    try GSL.filter(values, into: &output, "gsl_filter_median") { x, y in gsl_filter_median(ends.filterEnd, x, y, workspace) }
   }
 }
 
@@ -129,7 +108,7 @@ public struct MedianSmoother: ~Copyable {
 /// ``EndHandling/padValue`` (default), ``EndHandling/padZero`` or ``EndHandling/truncate``.
 ///
 /// The corresponding C function is `gsl_filter_rmedian`.
-public struct RecursiveMedianSmoothing: Hashable, Sendable {
+public struct RecursiveMedianSmoothing: Hashable, Sendable, WindowedSmoothing {
   /// The window: `K` samples (rounded up to odd), or seconds.
   public var window: SmoothingWindow
   /// What the window does past the ends.
@@ -153,46 +132,30 @@ public struct RecursiveMedianSmoothing: Hashable, Sendable {
   /// Filters `values` (empty in, empty out).
   /// - Throws: ``GSLError`` from `gsl_filter_rmedian_alloc` or `gsl_filter_rmedian`.
   public func apply(to values: [Double], interval: Double? = nil) throws(GSLError) -> [Double] {
-    guard !values.isEmpty else { return [] }
-    return try RecursiveMedianSmoother(length: length(interval: interval), ends: ends).apply(to: values)
+    try filtered(values, interval: interval, using: filter(length:))
   }
 
   /// Filters the force column of `trace`, force units.
   /// - Throws: ``SignalError`` naming the trace.
   public func apply(to trace: Trace) throws(SignalError) -> [Double] {
-    guard !trace.isEmpty else { return [] }
-    let interval = try trace.interval(for: window)
-    do { return try apply(to: trace.force, interval: interval) } catch { throw .gsl(error.inTrace(trace.name)) }
+    try filteredForce(of: trace, using: filter(length:))
   }
 
   /// Filters every trace's force, reusing one workspace while the window length stays the same.
   /// - Throws: ``SignalError`` naming the first trace that failed.
   public func apply(to traces: [Trace]) throws(SignalError) -> [[Double]] {
-    var results: [[Double]] = []
-    results.reserveCapacity(traces.count)
-    var current: RecursiveMedianSmoother?
-    for trace in traces {
-      guard !trace.isEmpty else {
-        results.append([])
-        continue
-      }
-      let k = length(interval: try trace.interval(for: window))
-      do {
-        if current?.length != k { current = try RecursiveMedianSmoother(length: k, ends: ends) }
-        results.append(try current!.apply(to: trace.force))
-      } catch {
-        throw .gsl(error.inTrace(trace.name))
-      }
-    }
-    return results
+    try filteredForces(of: traces, using: filter(length:))
   }
+
+  /// A filter owning the GSL workspace for windows of `length` samples.
+  func filter(length: Int) throws(GSLError) -> RecursiveMedianSmoother { try RecursiveMedianSmoother(length: length, ends: ends) }
 }
 
 /// A recursive median filter that owns its GSL workspace (not copyable, not `Sendable`).
 ///
 /// The corresponding C functions are `gsl_filter_rmedian_alloc`, `gsl_filter_rmedian` and
 /// `gsl_filter_rmedian_free`.
-public struct RecursiveMedianSmoother: ~Copyable {
+public struct RecursiveMedianSmoother: ~Copyable, WindowedFilter {
   /// The window length in samples (odd).
   public let length: Int
   /// The end rule.
@@ -226,11 +189,6 @@ public struct RecursiveMedianSmoother: ~Copyable {
   /// Filters `values` into `output`, reusing its storage.
   /// - Throws: ``GSLError`` from `gsl_filter_rmedian`.
   public func apply(to values: [Double], into output: inout [Double]) throws(GSLError) {
-    GSL.resize(&output, to: values.count)
-    guard !values.isEmpty else { return }
-    let status = GSL.withVectors(values, &output) { x, y in
-      gsl_filter_rmedian(ends.filterEnd, x, y, workspace)
-    }
-    try GSL.check(status, "gsl_filter_rmedian")
+    try GSL.filter(values, into: &output, "gsl_filter_rmedian") { x, y in gsl_filter_rmedian(ends.filterEnd, x, y, workspace) }
   }
 }

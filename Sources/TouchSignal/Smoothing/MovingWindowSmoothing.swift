@@ -24,7 +24,7 @@ public enum WindowAlignment: String, Hashable, Sendable, CaseIterable, CustomStr
 ///
 /// The corresponding C functions are `gsl_movstat_alloc2`, `gsl_movstat_mean` and
 /// `gsl_movstat_median`.
-public struct MovingWindowSmoothing: Hashable, Sendable {
+public struct MovingWindowSmoothing: Hashable, Sendable, WindowedSmoothing {
   /// The statistic computed over each window.
   public enum Statistic: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// The arithmetic mean.
@@ -73,42 +73,24 @@ public struct MovingWindowSmoothing: Hashable, Sendable {
   ///   - interval: the sampling interval, seconds; required for a window in seconds.
   /// - Throws: ``GSLError`` from `gsl_movstat_alloc2` or the statistic.
   public func apply(to values: [Double], interval: Double? = nil) throws(GSLError) -> [Double] {
-    guard !values.isEmpty else { return [] }
-    return try MovingWindowSmoother(
-      statistic, length: length(interval: interval), alignment: alignment, ends: ends
-    ).apply(to: values)
+    try filtered(values, interval: interval, using: filter(length:))
   }
 
   /// Filters the force column of `trace`, force units.
   /// - Throws: ``SignalError`` naming the trace.
   public func apply(to trace: Trace) throws(SignalError) -> [Double] {
-    guard !trace.isEmpty else { return [] }
-    let interval = try trace.interval(for: window)
-    do { return try apply(to: trace.force, interval: interval) } catch { throw .gsl(error.inTrace(trace.name)) }
+    try filteredForce(of: trace, using: filter(length:))
   }
 
   /// Filters every trace's force, reusing one workspace while the window length stays the same.
   /// - Throws: ``SignalError`` naming the first trace that failed.
   public func apply(to traces: [Trace]) throws(SignalError) -> [[Double]] {
-    var results: [[Double]] = []
-    results.reserveCapacity(traces.count)
-    var current: MovingWindowSmoother?
-    for trace in traces {
-      guard !trace.isEmpty else {
-        results.append([])
-        continue
-      }
-      let k = length(interval: try trace.interval(for: window))
-      do {
-        if current?.length != k {
-          current = try MovingWindowSmoother(statistic, length: k, alignment: alignment, ends: ends)
-        }
-        results.append(try current!.apply(to: trace.force))
-      } catch {
-        throw .gsl(error.inTrace(trace.name))
-      }
-    }
-    return results
+    try filteredForces(of: traces, using: filter(length:))
+  }
+
+  /// A filter owning the GSL workspace for windows of `length` samples.
+  func filter(length: Int) throws(GSLError) -> MovingWindowSmoother {
+    try MovingWindowSmoother(statistic, length: length, alignment: alignment, ends: ends)
   }
 }
 
@@ -116,7 +98,7 @@ public struct MovingWindowSmoothing: Hashable, Sendable {
 ///
 /// The corresponding C functions are `gsl_movstat_alloc2`, `gsl_movstat_mean`,
 /// `gsl_movstat_median` and `gsl_movstat_free`.
-public struct MovingWindowSmoother: ~Copyable {
+public struct MovingWindowSmoother: ~Copyable, WindowedFilter {
   /// The statistic.
   public let statistic: MovingWindowSmoothing.Statistic
   /// The window length in samples.
@@ -162,16 +144,10 @@ public struct MovingWindowSmoother: ~Copyable {
   /// Filters `values` into `output`, reusing its storage.
   /// - Throws: ``GSLError`` from `gsl_movstat_mean` or `gsl_movstat_median`.
   public func apply(to values: [Double], into output: inout [Double]) throws(GSLError) {
-    GSL.resize(&output, to: values.count)
-    guard !values.isEmpty else { return }
     let end = ends.movstatEnd
     switch statistic {
-    case .mean:
-      let status = GSL.withVectors(values, &output) { x, y in gsl_movstat_mean(end, x, y, workspace) }
-      try GSL.check(status, "gsl_movstat_mean")
-    case .median:
-      let status = GSL.withVectors(values, &output) { x, y in gsl_movstat_median(end, x, y, workspace) }
-      try GSL.check(status, "gsl_movstat_median")
+    case .mean: try GSL.filter(values, into: &output, "gsl_movstat_mean") { x, y in gsl_movstat_mean(end, x, y, workspace) }
+    case .median: try GSL.filter(values, into: &output, "gsl_movstat_median") { x, y in gsl_movstat_median(end, x, y, workspace) }
     }
   }
 }

@@ -1,0 +1,169 @@
+import TouchCore
+import TouchEvaluation
+import TouchRecognizers
+public import TouchTuning
+
+/// Renders a paired comparison (`touchtrace compare`) as versioned JSON, a one-row CSV table or a
+/// Markdown summary.
+///
+/// Latency differences are `B − A` in seconds (positive: B acts later); undefined values are
+/// `null` in JSON and empty cells in CSV.
+public enum CompareReport {
+  /// The JSON format name.
+  public static let format = "touchtrace-compare"
+  /// The JSON schema version.
+  public static let version = 1
+
+  static let mcnemarRule =
+    "per-trace decisions (correct: no false positive and no false negative at any stage); b = only A correct, c = only B correct; b + c < 25: exact two-sided binomial p = min(1, 2·P(X ≤ min(b, c))), X ~ Bin(b + c, 1/2); otherwise chi-square with 1 degree of freedom of max(0, |b − c| − 1)² / (b + c) (continuity-corrected) or (b − c)² / (b + c)"
+
+  /// The JSON document (format `touchtrace-compare`, version 1): files, trace accounting, skipped
+  /// traces, the options, both configurations with their metrics, McNemar's test and the paired
+  /// latency difference with its bootstrap interval.
+  public static func json(_ run: ComparisonResult) -> JSONValue {
+    let dataset = run.evaluation.dataset
+    let options = run.evaluation.options
+    let c = run.comparison
+    let t = c.mcnemar
+    let d = c.latencyDifferences
+    return .object(
+      Accounting.header(format: format, version: version, dataset: dataset) + [
+        (
+          "options",
+          .object([
+            ("positive", .array(options.positives.map { .string($0.rawValue) })), ("stage2_positive", ["pop"]),
+            ("tolerance", .number(options.tolerance)), ("reference_rule", .string(options.referenceRule.description)),
+            ("group_by", .string(run.groups.key?.rawValue)), ("bootstrap", .int(run.bootstrap?.resamples ?? 0)),
+            ("confidence", .number(run.bootstrap?.confidence)), ("seed", .int(Int(run.seed))),
+            ("continuity_correction", .bool(run.continuityCorrection)), ("exact_below", .int(McNemarTest.exactBelow)),
+            ("mcnemar", .string(mcnemarRule)),
+            (
+              "latency_difference",
+              "for every reference time both configurations matched (stage 1): latency_B − latency_A = B's action − A's action, seconds"
+            ),
+          ])
+        ),
+        ("a", configuration(run.a, c.a, correct: t.bothCorrect + t.onlyA)),
+        ("b", configuration(run.b, c.b, correct: t.bothCorrect + t.onlyB)),
+        (
+          "mcnemar",
+          .object([
+            ("both_correct", .int(t.bothCorrect)), ("only_a_correct", .int(t.onlyA)), ("only_b_correct", .int(t.onlyB)),
+            ("neither_correct", .int(t.neither)), ("discordant", .int(t.discordant)), ("method", .string(t.method.rawValue)),
+            ("statistic", .number(t.statistic)), ("p_value", .number(t.pValue)),
+          ])
+        ),
+        (
+          "latency_difference",
+          .object([
+            ("pairs", .int(d.count)), ("traces", .int(c.tracesBothDetect)), ("mean", .number(d.mean)),
+            ("sd", .number(d.standardDeviation)), ("median", .number(d.median)), ("min", .number(d.minimum)),
+            ("max", .number(d.maximum)), ("b_earlier", .int(d.negative)), ("same", .int(d.zero)), ("a_earlier", .int(d.positive)),
+            ("mean_interval", interval(run)),
+          ])
+        ),
+      ])
+  }
+
+  static func configuration(_ configuration: Configuration, _ m: ConfigurationMetrics, correct: Int) -> JSONValue {
+    .object(
+      [("text", .string(text(configuration))), ("recognizer", .string(configuration.name))]
+        + EvaluationJSON.parameters(configuration) + [("correct_traces", .int(correct)), ("traces", .int(m.traces))]
+        + EvaluationJSON.stage(m.stage1))
+  }
+
+  static func interval(_ run: ComparisonResult) -> JSONValue {
+    guard let i = run.comparison.meanDifferenceInterval else { return .null }
+    return .object([
+      ("confidence", .number(i.confidence)), ("lower", .number(i.lower)), ("upper", .number(i.upper)),
+      ("resamples", .int(i.resamples)), ("defined", .int(i.defined)), ("unit", .string(run.groups.unit)),
+    ])
+  }
+
+  /// `deep-press:threshold=0.5`: the recognizer and the parameters given.
+  static func text(_ configuration: Configuration) -> String {
+    let given = Markdown.varied(configuration)
+    return given.isEmpty ? configuration.name : configuration.name + ":" + given.joined(separator: ",")
+  }
+
+  /// The CSV table: a header and one row, the JSON's names flattened with `_` (`a_f1`,
+  /// `mcnemar_p_value`, `latency_difference_mean_interval_lower`); the configurations' parameters
+  /// are in `a_text` and `b_text`.
+  public static func csv(_ run: ComparisonResult) -> [UInt8] {
+    guard case .object(let members) = json(run) else { preconditionFailure("an object") }
+    var flat: [(String, JSONValue)] = [("traces", .int(run.evaluation.traces.count))]
+    for (key, value) in members where ["a", "b", "mcnemar", "latency_difference"].contains(key) {
+      flat += value.flattened(prefix: key).filter { name, _ in
+        !name.hasPrefix("a_params") && !name.hasPrefix("b_params") && !name.hasSuffix("_varied")
+      }
+    }
+    return CSVWriter.table(header: flat.map(\.0), rows: [flat.map(\.1)])
+  }
+
+  /// The Markdown summary: both configurations' accuracy and latency, the 2 × 2 table of paired
+  /// decisions with McNemar's test, and the paired latency difference.
+  public static func markdown(_ run: ComparisonResult) -> String {
+    let dataset = run.evaluation.dataset
+    let c = run.comparison
+    let t = c.mcnemar
+    let d = c.latencyDifferences
+    var out = "# Compare\n\n"
+    out += Markdown.traces(dataset)
+    out += "- A: `\(text(run.a))`\n- B: `\(text(run.b))`\n\n"
+    out += "| | correct traces | F1 | precision | recall | FPR | TP | FP | FN | TN | p50 | p90 |\n"
+    out += "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n"
+    for (name, m, correct) in [("A", c.a, t.bothCorrect + t.onlyA), ("B", c.b, t.bothCorrect + t.onlyB)] {
+      let s = m.stage1
+      out += Markdown.row(
+        [name, "\(correct)"] + Markdown.accuracy(s) + Markdown.counts(s)
+          + [Markdown.seconds(s.latency.p50), Markdown.seconds(s.latency.p90)])
+    }
+    out += "\n## McNemar's test on per-trace decisions\n\n"
+    out += "A trace is decided correctly when the configuration has no false positive and no false negative on it.\n\n"
+    out += "| | B correct | B wrong |\n|---|--:|--:|\n"
+    out += "| A correct | \(t.bothCorrect) | \(t.onlyA) |\n| A wrong | \(t.onlyB) | \(t.neither) |\n\n"
+    switch t.method {
+    case .exactBinomial:
+      out += "\(t.discordant) discordant traces (< \(McNemarTest.exactBelow)): exact two-sided binomial test, "
+    case .chiSquareCorrected:
+      out += "\(t.discordant) discordant traces (≥ \(McNemarTest.exactBelow)): chi-square (1 df, continuity-corrected) = \(TextFormat.compact(t.statistic ?? 0)), "
+    case .chiSquare:
+      out += "\(t.discordant) discordant traces (≥ \(McNemarTest.exactBelow)): chi-square (1 df) = \(TextFormat.compact(t.statistic ?? 0)), "
+    }
+    out += "p = \(probability(t.pValue)).\n"
+    out += "\n## Latency difference (B − A)\n\n"
+    if d.count == 0 {
+      out += "No reference was matched by both configurations.\n"
+    } else {
+      out += "On \(d.count) references both matched (\(c.tracesBothDetect) traces): mean \(ms(d.mean)), sd \(ms(d.standardDeviation)), "
+      out += "median \(ms(d.median)), min \(ms(d.minimum)), max \(ms(d.maximum)); B earlier on \(d.negative), "
+      out += "same time on \(d.zero), A earlier on \(d.positive).\n"
+      if let i = c.meanDifferenceInterval {
+        out += "\n\(TextFormat.decimal(i.confidence * 100, 0))% bootstrap interval of the mean: "
+        if let lower = i.lower, let upper = i.upper { out += "\(ms(lower)) to \(ms(upper))" } else { out += "undefined" }
+        out += " (\(i.resamples) resamples of \(run.groups.count) \(run.groups.unit)s, seed \(run.seed); \(i.defined) with a pair).\n"
+      }
+    }
+    out += Markdown.skipped(dataset.skipped)
+    return out
+  }
+
+  /// A p-value: four significant digits, in scientific notation below 0.0001 (`3.082e-10`).
+  static func probability(_ p: Double) -> String {
+    guard p > 0 && p < 1e-4 else { return TextFormat.compact(p, significant: 4) }
+    var mantissa = p
+    var exponent = 0
+    while mantissa < 1 {
+      mantissa *= 10
+      exponent -= 1
+    }
+    var text = TextFormat.decimal(mantissa, 3)
+    if text.hasPrefix("10.") {  // rounding carried into a new digit
+      text = TextFormat.decimal(mantissa / 10, 3)
+      exponent += 1
+    }
+    return "\(text)e\(exponent)"
+  }
+
+  static func ms(_ x: Double?) -> String { x.map { TextFormat.decimal($0 * 1000, 1) + " ms" } ?? "–" }
+}

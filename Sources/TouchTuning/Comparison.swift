@@ -1,0 +1,117 @@
+public import TouchEvaluation
+import TouchRecognizers
+import TouchSignal
+
+extension Configuration {
+  /// Reads one configuration written `NAME` or `NAME:PARAM=VALUE,PARAM=VALUE,...`
+  /// (`touchtrace compare --a/--b`): a variant or `DEPENDENT+REQUIRED` composition, then
+  /// parameter values read as `--set` reads them (decimals or fractions such as `1/60`, `nan`,
+  /// `true`/`false`; `required.NAME` for the required variant). A list parameter's values go on
+  /// after its `=` (`zones:normalizedForceThreshholds=0.4,0.85`): a part without `=` continues the
+  /// previous value. Unnamed parameters keep their defaults; the named ones are the
+  /// configuration's ``Configuration/varied`` parameters.
+  ///
+  /// - Throws: `SweepPlanError` for an unknown recognizer or parameter, a value out of range or a
+  ///   malformed text.
+  public init(parsing text: String) throws(SweepPlanError) {
+    let (name, rest): (String, String?) = {
+      guard let colon = text.firstIndex(of: ":") else { return (text, nil) }
+      return (String(text[..<colon]), String(text[text.index(after: colon)...]))
+    }()
+    let spec = try RecognizerSpec(parsing: name)
+    var settings: [(name: String, value: String)] = []
+    if let rest, !rest.allSatisfy({ $0 == " " }) {
+      for part in rest.split(separator: ",", omittingEmptySubsequences: false) {
+        if let equals = part.firstIndex(of: "=") {
+          let key = part[..<equals].filter { $0 != " " }
+          guard !key.isEmpty else { throw SweepPlanError("'\(text)': a parameter name is missing before '='") }
+          settings.append((String(key), String(part[part.index(after: equals)...])))
+        } else if !settings.isEmpty {
+          settings[settings.count - 1].value += "," + part
+        } else {
+          throw SweepPlanError("'\(text)': expected NAME:PARAM=VALUE,PARAM=VALUE,...")
+        }
+      }
+    }
+    var values: [String: ParameterValue] = [:]
+    for (key, value) in settings {
+      guard values[key] == nil else { throw SweepPlanError("'\(text)': \(key) is given twice") }
+      do throws(ParameterError) {
+        values[key] = try spec.value(value, of: key)
+      } catch {
+        throw SweepPlanError("'\(text)': \(error.description)")
+      }
+    }
+    do throws(ParameterError) {
+      self.init(spec: spec, recognizer: try spec.makeRecognizer(values), varied: settings.map(\.name))
+    } catch {
+      throw SweepPlanError("'\(text)': \(error.description)")
+    }
+  }
+}
+
+/// Two configurations compared on the same traces (`touchtrace compare`): the run's context
+/// and the ``PairedComparison``.
+public struct ComparisonResult: Sendable {
+  /// The traces and truths.
+  public let evaluation: Evaluation
+  /// Configuration A.
+  public let a: Configuration
+  /// Configuration B.
+  public let b: Configuration
+  /// The bootstrap's resampling units.
+  public let groups: TraceGroups
+  /// The bootstrap; `nil` for none.
+  public let bootstrap: BootstrapOptions?
+  /// The seed of the bootstrap's MT19937 stream.
+  public let seed: UInt32
+  /// Whether McNemar's chi-square statistic is continuity-corrected.
+  public let continuityCorrection: Bool
+  /// The comparison.
+  public let comparison: PairedComparison
+
+  /// Replays every trace through `a` and `b` once each and compares them.
+  ///
+  /// - Parameters:
+  ///   - evaluation: the labelled traces (each needs the `groupBy` label).
+  ///   - a: configuration A.
+  ///   - b: configuration B.
+  ///   - groupBy: the label whose groups the bootstrap resamples whole; `nil`: traces.
+  ///   - bootstrap: resamples and confidence of the interval for the mean latency difference.
+  ///   - seed: the seed of the bootstrap's stream.
+  ///   - continuityCorrection: whether McNemar's chi-square statistic is continuity-corrected.
+  ///   - threads: threads for the replays and the bootstrap; the result does not depend on it.
+  /// - Throws: ``TuningError``: no trace, a missing group label, a trace a configuration cannot
+  ///   replay, a GSL failure.
+  public init(
+    evaluation: Evaluation, a: Configuration, b: Configuration, groupBy: GroupKey? = nil,
+    bootstrap: BootstrapOptions? = BootstrapOptions(), seed: UInt32 = 1, continuityCorrection: Bool = true, threads: Int = 1
+  ) throws(TuningError) {
+    guard !evaluation.traces.isEmpty else { throw .noTraces }
+    for configuration in [a, b] where configuration.recognizer.requiresMaximumForce {
+      if let trace = evaluation.traces.first(where: { $0.metadata.maxForce == nil }) {
+        throw .replay(.missingMaximumForce(trace: trace.name, variant: configuration.name))
+      }
+    }
+    let groups = try TraceGroups(traces: evaluation.traces, key: groupBy)
+    var random: RandomSource
+    do throws(GSLError) {
+      random = try RandomSource(seed: seed)
+    } catch {
+      throw .gsl(error)
+    }
+    let n = evaluation.traces.count
+    let outcomesA = Tuning.inTraceOrder(evaluation.outcomes(of: a.recognizer, threads: threads), count: n)
+    let outcomesB = Tuning.inTraceOrder(evaluation.outcomes(of: b.recognizer, threads: threads), count: n)
+    comparison = try PairedComparison(
+      a: outcomesA, shapeA: a.shape, b: outcomesB, shapeB: b.shape, truths: evaluation.truths, units: groups.members,
+      bootstrap: bootstrap, random: &random, continuityCorrection: continuityCorrection, threads: threads)
+    self.evaluation = evaluation
+    self.a = a
+    self.b = b
+    self.groups = groups
+    self.bootstrap = bootstrap
+    self.seed = seed
+    self.continuityCorrection = continuityCorrection
+  }
+}

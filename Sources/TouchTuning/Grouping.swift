@@ -1,0 +1,149 @@
+public import TouchCore
+public import TouchSignal
+
+/// The trace label that groups traces for cross-validation and the bootstrap: all traces of one
+/// user (or session, or device) stay together.
+public enum GroupKey: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+  /// `TraceMetadata.user`.
+  case user
+  /// `TraceMetadata.session`.
+  case session
+  /// `TraceMetadata.device`.
+  case device
+
+  /// The trace's label; `nil` when it has none (a missing or empty label).
+  public func label(of metadata: TraceMetadata) -> String? {
+    let value: String?
+    switch self {
+    case .user: value = metadata.user
+    case .session: value = metadata.session
+    case .device: value = metadata.device
+    }
+    guard let value, !value.isEmpty else { return nil }
+    return value
+  }
+
+  /// `user`, `session` or `device`.
+  public var description: String { rawValue }
+}
+
+/// Traces partitioned into groups: by a ``GroupKey``, or each trace its own group.
+///
+/// Groups are ordered by name (Swift's `String` order); each group lists its traces in ascending
+/// index order. Without a key, group `k` is trace `k`, named after it.
+public struct TraceGroups: Sendable, Hashable {
+  /// The grouping label; `nil` when every trace is its own group.
+  public let key: GroupKey?
+  /// The group names, in group order.
+  public let names: [String]
+  /// The trace indices of each group, ascending.
+  public let members: [[Int]]
+  /// The group of each trace.
+  public let groupOfTrace: [Int]
+
+  /// Groups `traces` by `key` (or one group per trace when `key` is `nil`).
+  ///
+  /// - Throws: ``TuningError/missingGroupLabel(trace:key:)`` when a trace has no label for `key`.
+  public init(traces: [Trace], key: GroupKey?) throws(TuningError) {
+    self.key = key
+    guard let key else {
+      names = traces.map(\.name)
+      members = traces.indices.map { [$0] }
+      groupOfTrace = Array(traces.indices)
+      return
+    }
+    var labels: [String] = []
+    labels.reserveCapacity(traces.count)
+    for trace in traces {
+      guard let label = key.label(of: trace.metadata) else {
+        throw .missingGroupLabel(trace: trace.name, key: key)
+      }
+      labels.append(label)
+    }
+    let sorted = Array(Set(labels)).sorted()
+    var index: [String: Int] = [:]
+    for (g, name) in sorted.enumerated() { index[name] = g }
+    var members = [[Int]](repeating: [], count: sorted.count)
+    var groupOfTrace = [Int](repeating: 0, count: traces.count)
+    for (k, label) in labels.enumerated() {
+      let g = index[label]!
+      members[g].append(k)
+      groupOfTrace[k] = g
+    }
+    self.names = sorted
+    self.members = members
+    self.groupOfTrace = groupOfTrace
+  }
+
+  /// The number of groups.
+  public var count: Int { names.count }
+
+  /// What one group is: the key's name, or `trace`.
+  public var unit: String { key?.rawValue ?? "trace" }
+}
+
+/// Which fold each group belongs to in grouped K-fold cross-validation.
+///
+/// The assignment depends only on the groups' names and sizes and the random stream:
+///
+/// 1. The groups, in name order, are shuffled (`RandomSource.shuffle`, one Fisher–Yates pass).
+/// 2. They are ordered by trace count, largest first; equal counts keep their shuffled order.
+/// 3. Each group in turn joins the fold with the fewest traces so far (the lowest-numbered such
+///    fold on a tie) — the greedy "largest first" rule that balances folds by trace count.
+///
+/// Every fold gets at least one group (the first K groups fill the K empty folds), and with as
+/// many folds as groups each fold holds exactly one group: leave-one-group-out.
+public struct FoldAssignment: Sendable, Hashable {
+  /// The number of folds, K ≥ 2.
+  public let folds: Int
+  /// The fold of each group (indexed like ``TraceGroups/names``).
+  public let foldOfGroup: [Int]
+  /// The fold of each trace.
+  public let foldOfTrace: [Int]
+
+  /// Assigns `groups` to `folds` folds, drawing the shuffle from `random`.
+  ///
+  /// - Precondition: `folds >= 2`.
+  /// - Throws: ``TuningError/tooFewGroups(by:groups:folds:)`` when there are fewer groups than
+  ///   folds.
+  public init(groups: TraceGroups, folds: Int, random: inout RandomSource) throws(TuningError) {
+    precondition(folds >= 2, "cross-validation needs at least 2 folds, got \(folds)")
+    guard groups.count >= folds else {
+      throw .tooFewGroups(by: groups.unit, groups: groups.count, folds: folds)
+    }
+    var shuffled = Array(0..<groups.count)
+    random.shuffle(&shuffled)
+    var position = [Int](repeating: 0, count: groups.count)
+    for (p, g) in shuffled.enumerated() { position[g] = p }
+    let order = shuffled.sorted { a, b in
+      let (na, nb) = (groups.members[a].count, groups.members[b].count)
+      return na != nb ? na > nb : position[a] < position[b]
+    }
+    var load = [Int](repeating: 0, count: folds)
+    var foldOfGroup = [Int](repeating: 0, count: groups.count)
+    for g in order {
+      var f = 0
+      for candidate in 1..<folds where load[candidate] < load[f] { f = candidate }
+      foldOfGroup[g] = f
+      load[f] += groups.members[g].count
+    }
+    self.folds = folds
+    self.foldOfGroup = foldOfGroup
+    self.foldOfTrace = groups.groupOfTrace.map { foldOfGroup[$0] }
+  }
+
+  /// The groups of fold `fold`, ascending.
+  public func groups(inFold fold: Int) -> [Int] {
+    foldOfGroup.indices.filter { foldOfGroup[$0] == fold }
+  }
+
+  /// The number of traces in each fold.
+  public var traceCounts: [Int] {
+    var counts = [Int](repeating: 0, count: folds)
+    for f in foldOfTrace { counts[f] += 1 }
+    return counts
+  }
+
+  /// Whether each fold holds exactly one group (leave-one-group-out).
+  public var isLeaveOneGroupOut: Bool { foldOfGroup.count == folds }
+}

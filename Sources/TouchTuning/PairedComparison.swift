@@ -1,0 +1,130 @@
+public import TouchEvaluation
+public import TouchSignal
+
+/// The distribution of paired differences, seconds.
+public struct PairedDifferences: Sendable, Hashable {
+  /// The differences, in trace order (then reference order within a trace).
+  public let values: [Double]
+  /// The number of pairs.
+  public var count: Int { values.count }
+  /// The mean (`gsl_stats_mean`); `nil` without pairs.
+  public let mean: Double?
+  /// The sample standard deviation, divisor n − 1 (`gsl_stats_sd`); `nil` below two pairs.
+  public let standardDeviation: Double?
+  /// The median (R type 7); `nil` without pairs.
+  public let median: Double?
+  /// The smallest difference; `nil` without pairs.
+  public let minimum: Double?
+  /// The largest difference; `nil` without pairs.
+  public let maximum: Double?
+  /// Pairs with a negative difference (B acted first).
+  public let negative: Int
+  /// Pairs with a zero difference (both acted at the same sample time).
+  public let zero: Int
+  /// Pairs with a positive difference (A acted first).
+  public let positive: Int
+
+  /// Summarizes `values`.
+  /// - Precondition: no value is NaN.
+  public init(_ values: [Double]) {
+    self.values = values
+    let d = Distribution(values)
+    mean = d.mean
+    standardDeviation = d.standardDeviation
+    median = d.median
+    minimum = d.min
+    maximum = d.max
+    negative = values.filter { $0 < 0 }.count
+    zero = values.filter { $0 == 0 }.count
+    positive = values.filter { $0 > 0 }.count
+  }
+}
+
+/// Two configurations scored on the same traces, compared pair by pair.
+///
+/// - **Decisions**: each trace is correct or not for each configuration
+///   (`TraceOutcome.isCorrect`: no false positive and no false negative at any stage); the
+///   2 × 2 table of paired decisions goes to ``McNemarTest``.
+/// - **Latency**: for every reference time that **both** configurations matched (stage 1), the
+///   difference `latency_B − latency_A` (= B's action − A's action), seconds; positive when B is
+///   slower. Summarized by ``PairedDifferences``, with a percentile bootstrap interval for the
+///   mean difference (resampling the units — traces or groups — with their pairs).
+public struct PairedComparison: Sendable {
+  /// Configuration A's metrics on the traces.
+  public let a: ConfigurationMetrics
+  /// Configuration B's metrics on the traces.
+  public let b: ConfigurationMetrics
+  /// The test on the paired decisions.
+  public let mcnemar: McNemarTest
+  /// `latency_B − latency_A` on references both matched, seconds.
+  public let latencyDifferences: PairedDifferences
+  /// Traces on which both matched at least one reference.
+  public let tracesBothDetect: Int
+  /// The bootstrap interval of the mean latency difference; `nil` when no bootstrap was asked for.
+  public let meanDifferenceInterval: ConfidenceInterval?
+
+  /// Compares outcomes of two configurations on the same traces.
+  ///
+  /// - Parameters:
+  ///   - a: A's outcomes, one per trace, in trace order.
+  ///   - shapeA: A's outcome shape.
+  ///   - b: B's outcomes, aligned with `a`.
+  ///   - shapeB: B's outcome shape.
+  ///   - truths: the evaluation's truths.
+  ///   - units: the bootstrap's resampling units (positions in the outcome lists).
+  ///   - bootstrap: resamples and confidence; `nil` for no interval.
+  ///   - random: the generator the resamples are drawn from.
+  ///   - continuityCorrection: whether McNemar's chi-square statistic is continuity-corrected.
+  ///   - threads: threads that score resamples.
+  /// - Precondition: `a` and `b` are aligned (same length, same trace at each position).
+  /// - Throws: ``TuningError/gsl(_:)`` when a GSL distribution function fails.
+  public init(
+    a: [TraceOutcome], shapeA: OutcomeShape, b: [TraceOutcome], shapeB: OutcomeShape, truths: [TraceTruth],
+    units: [[Int]], bootstrap: BootstrapOptions?, random: inout RandomSource, continuityCorrection: Bool = true,
+    threads: Int = 1
+  ) throws(TuningError) {
+    precondition(a.count == b.count && zip(a, b).allSatisfy { $0.trace == $1.trace }, "outcomes must be aligned")
+    self.a = ConfigurationMetrics(outcomes: a, truths: truths, shape: shapeA)
+    self.b = ConfigurationMetrics(outcomes: b, truths: truths, shape: shapeB)
+    do throws(GSLError) {
+      mcnemar = try McNemarTest(a: a.map(\.isCorrect), b: b.map(\.isCorrect), continuityCorrection: continuityCorrection)
+    } catch {
+      throw .gsl(error)
+    }
+    // Per position, the differences on references both matched.
+    // A reference is identified by its time and, for repeated times, its rank among them.
+    let perTrace: [[Double]] = zip(a, b).map { x, y in
+      var byReference: [Double: [Double]] = [:]
+      for match in x.stage1.matches { byReference[match.reference, default: []].append(match.latency) }
+      var differences: [Double] = []
+      var used: [Double: Int] = [:]
+      for match in y.stage1.matches {
+        let rank = used[match.reference, default: 0]
+        used[match.reference] = rank + 1
+        if let latencies = byReference[match.reference], rank < latencies.count {
+          differences.append(match.latency - latencies[rank])
+        }
+      }
+      return differences
+    }
+    latencyDifferences = PairedDifferences(perTrace.flatMap { $0 })
+    tracesBothDetect = perTrace.filter { !$0.isEmpty }.count
+    if let bootstrap, !units.isEmpty {
+      let values = Bootstrap.resampledValues(units: units, options: bootstrap, random: &random, threads: threads) { positions in
+        var sum = 0.0
+        var n = 0
+        for p in positions {
+          for d in perTrace[p] {
+            sum += d
+            n += 1
+          }
+        }
+        return [n == 0 ? nil : sum / Double(n)]
+      }
+      meanDifferenceInterval = Bootstrap.interval(
+        of: values.map { $0[0] }, estimate: latencyDifferences.mean, confidence: bootstrap.confidence)
+    } else {
+      meanDifferenceInterval = nil
+    }
+  }
+}

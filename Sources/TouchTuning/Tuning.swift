@@ -1,0 +1,302 @@
+public import TouchEvaluation
+import TouchSignal
+import TouchRecognizers
+
+/// What `touchtrace tune` does besides sweeping: the rule, the grouping, the cross-validation,
+/// the bootstrap and the seed.
+public struct TuningOptions: Sendable, Hashable {
+  /// The objective, bounds and tie rule.
+  public var rule: OperatingPointRule
+  /// The label that groups traces for cross-validation and the bootstrap; `nil`: every trace is
+  /// its own group.
+  public var groupBy: GroupKey?
+  /// The number of cross-validation folds: 0 for none, else ≥ 2.
+  public var folds: Int
+  /// The bootstrap; `nil` for none.
+  public var bootstrap: BootstrapOptions?
+  /// The seed of the one MT19937 stream that shuffles groups into folds and then draws the
+  /// bootstrap resamples.
+  public var seed: UInt32
+
+  /// Creates options.
+  /// - Precondition: `folds` is 0 or ≥ 2.
+  public init(
+    rule: OperatingPointRule, groupBy: GroupKey? = nil, folds: Int = 5, bootstrap: BootstrapOptions? = BootstrapOptions(),
+    seed: UInt32 = 1
+  ) {
+    precondition(folds == 0 || folds >= 2, "folds must be 0 (no cross-validation) or at least 2, got \(folds)")
+    self.rule = rule
+    self.groupBy = groupBy
+    self.folds = folds
+    self.bootstrap = bootstrap
+    self.seed = seed
+  }
+}
+
+/// One fold of a cross-validation: the operating point chosen on the other folds (the training
+/// part) and how it did on this one (the held-out part).
+public struct FoldResult: Sendable {
+  /// The fold number, from 0.
+  public let fold: Int
+  /// The held-out groups (indices into ``TraceGroups/names``).
+  public let groups: [Int]
+  /// Traces in the training part.
+  public let trainingTraces: Int
+  /// Traces in the held-out part.
+  public let heldOutTraces: Int
+  /// The configuration chosen on the training part; `nil` when none is eligible there.
+  public let chosen: Int?
+  /// Why nothing was chosen; `nil` when something was.
+  public let noChoiceReason: String?
+  /// The chosen configuration's metrics on the training part.
+  public let training: ConfigurationMetrics?
+  /// The chosen configuration's metrics on the held-out part.
+  public let heldOut: ConfigurationMetrics?
+  /// The rule's bounds the chosen configuration breaks on the held-out part (empty: it meets
+  /// them all); `nil` when nothing was chosen.
+  public let heldOutViolations: [String]?
+}
+
+/// The mean and standard deviation of a statistic over folds.
+public struct StatisticSummary: Sendable, Hashable {
+  /// The statistic.
+  public var statistic: TuningStatistic
+  /// The folds where it is defined (those that chose a configuration and whose held-out part
+  /// defines it).
+  public var count: Int
+  /// The mean over those folds; `nil` when there are none.
+  public var mean: Double?
+  /// The standard deviation over those folds (divisor n − 1); `nil` below two.
+  public var standardDeviation: Double?
+
+  /// Summarizes values (one per fold; `nil` where undefined).
+  public init(statistic: TuningStatistic, values: [Double?]) {
+    let d = Distribution(values.compactMap { $0 })
+    self.statistic = statistic
+    count = d.count
+    mean = d.mean
+    standardDeviation = d.standardDeviation
+  }
+}
+
+/// Grouped K-fold cross-validation of the tuning procedure.
+public struct CrossValidation: Sendable {
+  /// The folds each group belongs to.
+  public let assignment: FoldAssignment
+  /// The folds, in order.
+  public let folds: [FoldResult]
+  /// Held-out statistics over folds: mean ± sd (``TuningResult/statistics`` order).
+  public let summaries: [StatisticSummary]
+  /// Every fold's held-out outcomes (each scored by the configuration chosen without it),
+  /// scored together (stage 1) — sed_eval's advice: evaluate folds together, not only averaged.
+  /// `nil` when no fold chose a configuration.
+  public let pooled: ConfigurationMetrics?
+  /// The traces in ``pooled`` (all analyzed traces when every fold chose a configuration).
+  public let pooledTraces: Int
+  /// Bootstrap intervals of the pooled held-out statistics (``TuningResult/statistics`` order),
+  /// drawn with the same resamples as ``TuningResult/intervals``; `nil` without a bootstrap, when
+  /// a fold chose nothing, or when nothing was chosen on all traces.
+  public let pooledIntervals: [ConfidenceInterval]?
+}
+
+/// The outcome of tuning: every configuration scored, the chosen operating point, Pareto fronts,
+/// the cross-validation and the bootstrap.
+public struct TuningResult: Sendable {
+  /// The sweep (plan, per-configuration metrics on all traces, methods).
+  public let sweep: SweepResult
+  /// The options.
+  public let options: TuningOptions
+  /// The groups (traces when not grouped).
+  public let groups: TraceGroups
+  /// The statistics reported for folds and intervals: F1, precision, recall, FPR, p50 and p90
+  /// latency, and the cost per trace for the cost objective.
+  public let statistics: [TuningStatistic]
+  /// Each configuration's score on all traces (plan order).
+  public let scores: [OperatingPointScore]
+  /// The configuration chosen on all traces; `nil` when none is eligible.
+  public let chosen: Int?
+  /// Why nothing was chosen; `nil` when something was.
+  public let noChoiceReason: String?
+  /// The Pareto front of F1 against p90 latency over all configurations.
+  public let paretoFront: [ParetoPoint]
+  /// The Pareto front of each recognizer's configurations, in plan order.
+  public let paretoFronts: [(recognizer: RecognizerSpec, points: [ParetoPoint])]
+  /// The cross-validation; `nil` when `folds` is 0.
+  public let crossValidation: CrossValidation?
+  /// Bootstrap intervals of the chosen configuration's statistics (``statistics`` order);
+  /// `nil` without a bootstrap or a chosen configuration. They are conditional on the choice
+  /// made on the same traces, so optimistic; the cross-validation's held-out numbers are the
+  /// honest estimate.
+  public let intervals: [ConfidenceInterval]?
+
+  /// The metrics of configuration `c` on all traces.
+  public func metrics(_ c: Int) -> ConfigurationMetrics { sweep.metrics[c] }
+}
+
+/// Tuning: choose an operating point from one sweep, check it by grouped cross-validation,
+/// and put bootstrap intervals on it.
+///
+/// One sweep over all traces gives every configuration's per-trace outcomes; the training and
+/// held-out parts of each fold and every bootstrap resample are scored from those outcomes
+/// (TouchEvaluation's `ConfigurationMetrics(outcomes:truths:shape:)`, the sweep's own
+/// accumulator) — no trace is replayed twice. See the TuningMethods article for the definitions.
+public enum Tuning {
+  /// A shape that scores only stage 1 (what tuning statistics read), for outcome lists that mix
+  /// configurations.
+  static let stage1Shape = OutcomeShape(twoStage: false, reportsFlaps: false, isComposition: false)
+
+  /// Tunes `plan` on `evaluation`'s traces.
+  ///
+  /// - Parameters:
+  ///   - evaluation: the labelled traces (every one must have the grouping label).
+  ///   - plan: the configurations to choose from.
+  ///   - options: rule, grouping, folds, bootstrap, seed.
+  ///   - threads: threads for the sweep, the fold scoring and the bootstrap; the result does
+  ///     not depend on it.
+  ///   - progress: called with configurations done and the total during the sweep.
+  /// - Throws: ``TuningError`` — no trace, a missing group label, fewer groups than folds, a
+  ///   trace a configuration cannot replay, a GSL failure.
+  public static func run(
+    _ evaluation: Evaluation, plan: SweepPlan, options: TuningOptions, threads: Int = 1,
+    progress: ((Int, Int) -> Void)? = nil
+  ) throws(TuningError) -> TuningResult {
+    let n = evaluation.traces.count
+    guard n > 0 else { throw .noTraces }
+    let groups = try TraceGroups(traces: evaluation.traces, key: options.groupBy)
+    var random: RandomSource
+    do throws(GSLError) {
+      random = try RandomSource(seed: options.seed)
+    } catch {
+      throw .gsl(error)
+    }
+    let assignment: FoldAssignment? =
+      options.folds >= 2 ? try FoldAssignment(groups: groups, folds: options.folds, random: &random) : nil
+    let rule = options.rule
+    let truths = evaluation.truths
+    let k = assignment?.folds ?? 0
+    let foldOfTrace = assignment?.foldOfTrace ?? []
+    let configurations = plan.configurations
+
+    struct Candidate {
+      var score: OperatingPointScore
+      var outcomes: [TraceOutcome]
+      var training: ConfigurationMetrics?
+      var heldOut: ConfigurationMetrics?
+    }
+    var full = [ConfigurationMetrics?](repeating: nil, count: configurations.count)
+    var overall: Candidate?
+    var perFold = [Candidate?](repeating: nil, count: k)
+    var reachPerFold = [RuleReach](repeating: RuleReach(), count: k)
+    // Trace indices of each fold's training and held-out parts. Parts are scored as arrays
+    // (the accumulator iterates them fastest).
+    let heldOutTraces = (0..<k).map { fold in (0..<n).filter { foldOfTrace[$0] == fold } }
+    let trainingTraces = (0..<k).map { fold in (0..<n).filter { foldOfTrace[$0] != fold } }
+    let sweep: SweepResult
+    do throws(ReplayError) {
+      sweep = try evaluation.sweep(plan, threads: threads, progress: progress) { c, list in
+        let outcomes = Self.inTraceOrder(list, count: n)
+        let shape = configurations[c].shape
+        // Task 0: all traces; 1…K: the training part of fold t − 1.
+        let metrics = Parallel.map(items: 1 + k, threads: threads) { t -> ConfigurationMetrics in
+          if t == 0 { return ConfigurationMetrics(outcomes: outcomes, truths: truths, shape: shape) }
+          return ConfigurationMetrics(outcomes: trainingTraces[t - 1].map { outcomes[$0] }, truths: truths, shape: shape)
+        }
+        full[c] = metrics[0]
+        let score = rule.score(metrics[0], configuration: c)
+        if score.isEligible, overall.map({ rule.prefers(score, over: $0.score) }) ?? true {
+          overall = Candidate(score: score, outcomes: outcomes)
+        }
+        for fold in 0..<k {
+          reachPerFold[fold].add(metrics[1 + fold], objective: rule.objective)
+          let s = rule.score(metrics[1 + fold], configuration: c)
+          if s.isEligible, perFold[fold].map({ rule.prefers(s, over: $0.score) }) ?? true {
+            // The held-out part is scored only for the fold's best configuration so far.
+            let heldOut = ConfigurationMetrics(outcomes: heldOutTraces[fold].map { outcomes[$0] }, truths: truths, shape: shape)
+            perFold[fold] = Candidate(score: s, outcomes: outcomes, training: metrics[1 + fold], heldOut: heldOut)
+          }
+        }
+      }
+    } catch {
+      throw .replay(error)
+    }
+    let metrics = full.map { $0! }
+    let scores = metrics.enumerated().map { rule.score($1, configuration: $0) }
+    let chosen = rule.best(of: scores)?.configuration
+    precondition(chosen == overall?.score.configuration, "the running choice matches the final one")
+
+    // Pareto fronts on all traces.
+    func front(_ indices: some Sequence<Int>) -> [ParetoPoint] {
+      ParetoFront.front(of: indices.map { (configuration: $0, f1: metrics[$0].stage1.f1, latencyP90: metrics[$0].stage1.latency.p90) })
+    }
+    let paretoFront = front(configurations.indices)
+    let paretoFronts = plan.recognizers.map { spec in
+      (recognizer: spec, points: front(configurations.indices.filter { configurations[$0].spec == spec }))
+    }
+
+    var statistics = TuningStatistic.standard
+    if case .cost = rule.objective { statistics.append(rule.objective.statistic) }
+
+    // Cross-validation results.
+    var crossValidation: CrossValidation?
+    var pooledOutcomes: [TraceOutcome]?
+    if let assignment {
+      let counts = assignment.traceCounts
+      var folds: [FoldResult] = []
+      var pooled: [TraceOutcome] = []
+      for fold in 0..<k {
+        let candidate = perFold[fold]
+        let heldOutMetrics = candidate?.heldOut
+        folds.append(
+          FoldResult(
+            fold: fold, groups: assignment.groups(inFold: fold), trainingTraces: n - counts[fold], heldOutTraces: counts[fold],
+            chosen: candidate?.score.configuration,
+            noChoiceReason: candidate == nil
+              ? rule.explainNoChoice(reachPerFold[fold]) + " (on the training part)" : nil,
+            training: candidate?.training, heldOut: heldOutMetrics,
+            heldOutViolations: heldOutMetrics.map { rule.constraints.violations(of: $0.stage1) }))
+      }
+      // Pooled: each trace's outcome under the configuration its fold chose, in trace order.
+      var byTrace = [TraceOutcome?](repeating: nil, count: n)
+      for fold in 0..<k {
+        guard let candidate = perFold[fold] else { continue }
+        for t in heldOutTraces[fold] { byTrace[t] = candidate.outcomes[t] }
+      }
+      pooled = byTrace.compactMap { $0 }
+      let summaries = statistics.map { statistic in
+        StatisticSummary(statistic: statistic, values: folds.map { $0.heldOut.flatMap(statistic.value(of:)) })
+      }
+      let pooledMetrics = pooled.isEmpty ? nil : ConfigurationMetrics(outcomes: pooled, truths: truths, shape: stage1Shape)
+      if pooled.count == n { pooledOutcomes = pooled }
+      crossValidation = CrossValidation(
+        assignment: assignment, folds: folds, summaries: summaries, pooled: pooledMetrics, pooledTraces: pooled.count,
+        pooledIntervals: nil)
+    }
+
+    // Bootstrap of the chosen configuration (and of the pooled held-out outcomes, same draws).
+    var intervals: [[ConfidenceInterval]]?
+    if let bootstrap = options.bootstrap, let overall {
+      var lists = [overall.outcomes]
+      if let pooledOutcomes { lists.append(pooledOutcomes) }
+      intervals = Bootstrap.intervals(
+        of: statistics, outcomeLists: lists, truths: truths, units: groups.members, options: bootstrap, random: &random,
+        threads: threads)
+    }
+    if let cv = crossValidation, let intervals, intervals.count == 2 {
+      crossValidation = CrossValidation(
+        assignment: cv.assignment, folds: cv.folds, summaries: cv.summaries, pooled: cv.pooled, pooledTraces: cv.pooledTraces,
+        pooledIntervals: intervals[1])
+    }
+    return TuningResult(
+      sweep: sweep, options: options, groups: groups, statistics: statistics, scores: scores, chosen: chosen,
+      noChoiceReason: chosen == nil ? rule.explainNoChoice(metrics) : nil, paretoFront: paretoFront,
+      paretoFronts: paretoFronts, crossValidation: crossValidation, intervals: intervals?[0])
+  }
+
+  /// Outcomes placed at their trace's index.
+  static func inTraceOrder(_ outcomes: [TraceOutcome], count: Int) -> [TraceOutcome] {
+    if outcomes.count == count && outcomes.indices.allSatisfy({ outcomes[$0].trace == $0 }) { return outcomes }
+    var placed = [TraceOutcome?](repeating: nil, count: count)
+    for outcome in outcomes { placed[outcome.trace] = outcome }
+    return placed.map { $0! }
+  }
+}

@@ -1,0 +1,217 @@
+import ArgumentParser
+import TouchCore
+import TouchEvaluation
+import TouchReports
+import TouchTuning
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension TouchTraceCommand {
+  /// `touchtrace tune`: choose an operating point that generalizes.
+  struct Tune: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Choose a recognizer's operating point, cross-validated by group, with bootstrap intervals.",
+      discussion: """
+        Sweeps the configurations (as touchtrace sweep does: --recognizer, --vary, --set, \
+        --positive, --tolerance) once, then chooses the best configuration by --objective: f1 \
+        (highest F1), latency (lowest p90 latency, action − reference; needs --min-precision \
+        and/or --min-recall), fpr (highest recall; needs --max-fpr) or cost (lowest \
+        (--cost-fp × FP + --cost-fn × FN) per trace). --min-precision, --min-recall and \
+        --max-fpr bound any objective. Ties: higher F1, then lower p90 latency, then the earlier \
+        configuration (on an ascending grid the smaller value). When no configuration meets \
+        the bounds, the report says so, nothing is chosen or exported, and the exit code is 1.
+
+        Cross-validation (--folds K, default 5; 0 skips it): groups (--group-by user, session \
+        or device; without it every trace is its own group) are dealt into K folds balanced by \
+        trace count; each fold's operating point is chosen on the other folds and scored on \
+        it, reported per fold, as mean ± sd, and pooled. K equal to the number of groups is \
+        leave-one-group-out; fewer groups than folds is an error (exit 65). With --group-by, \
+        traces without the label are skipped (and counted).
+
+        Bootstrap (--bootstrap N resamples, default 1000; 0 skips it): percentile intervals \
+        (--confidence, default 0.95) for F1, precision, recall, FPR and p50/p90 latency of the \
+        chosen configuration and of the pooled held-out outcomes, resampling groups (or \
+        traces) with replacement from GSL's mt19937 seeded with --seed (default 1). The chosen \
+        configuration's intervals are conditional on choosing it on the same traces; the \
+        cross-validated numbers are the honest estimate.
+
+        Output: --format md, json (touchtrace-tune) or csv (one table: --table configurations, \
+        pareto, folds or summary); without --format, an --output ending in .md, .json or .csv \
+        picks it, else md on a terminal and json otherwise. --csv-dir writes all four tables. \
+        --export-json and --export-swift write the chosen configuration with its provenance. \
+        The same seed gives the same bytes whatever --threads.
+        """)
+
+    @OptionGroup var input: InputOptions
+
+    @OptionGroup var plan: PlanOptions
+
+    @OptionGroup var scoring: ScoringOptions
+
+    @Option(help: "What to optimize.")
+    var objective: ObjectiveName = .f1
+
+    @Option(help: ArgumentHelp("Lowest acceptable precision, 0...1.", valueName: "p"))
+    var minPrecision: Double?
+
+    @Option(help: ArgumentHelp("Lowest acceptable recall, 0...1.", valueName: "r"))
+    var minRecall: Double?
+
+    @Option(help: ArgumentHelp("Highest acceptable false-positive rate, 0...1.", valueName: "f"))
+    var maxFpr: Double?
+
+    @Option(help: ArgumentHelp("Cost of a false positive (--objective cost; default 1).", valueName: "c"))
+    var costFp: Double?
+
+    @Option(help: ArgumentHelp("Cost of a false negative (--objective cost; default 1).", valueName: "c"))
+    var costFn: Double?
+
+    @Option(help: "Keep each user's (session's, device's) traces together in folds and resamples.")
+    var groupBy: GroupName?
+
+    @Option(help: ArgumentHelp("Cross-validation folds (0: none).", valueName: "k"))
+    var folds = 5
+
+    @Option(help: ArgumentHelp("Bootstrap resamples (0: none).", valueName: "n"))
+    var bootstrap = 1000
+
+    @Option(help: ArgumentHelp("Confidence level of the bootstrap intervals.", valueName: "level"))
+    var confidence = 0.95
+
+    @Option(help: ArgumentHelp("Seed of the random stream (0...4294967295).", valueName: "s"))
+    var seed = 1
+
+    @Option(help: "Output format (default: from the --output ending, else md on a terminal, else json).")
+    var format: ReportFormat?
+
+    @Option(help: "The CSV table --format csv writes.")
+    var table: TableName = .configurations
+
+    @Option(help: ArgumentHelp("Write the report to this file instead of standard output.", valueName: "file"))
+    var output: String?
+
+    @Option(help: ArgumentHelp("Also write the JSON report to this file.", valueName: "file"))
+    var jsonOutput: String?
+
+    @Option(help: ArgumentHelp("Also write every CSV table to this directory (NAME.csv).", valueName: "dir"))
+    var csvDir: String?
+
+    @Option(help: ArgumentHelp("Write the chosen configuration as JSON (touchtrace-configuration).", valueName: "file"))
+    var exportJson: String?
+
+    @Option(help: ArgumentHelp("Write the chosen configuration as Swift source to paste into an app.", valueName: "file"))
+    var exportSwift: String?
+
+    @Option(help: ArgumentHelp("Threads to use (default: every core).", valueName: "n"))
+    var threads: Int?
+
+    @Flag(help: "No progress on standard error.")
+    var quiet = false
+
+    enum ObjectiveName: String, ExpressibleByArgument, CaseIterable {
+      case f1, latency, fpr, cost
+    }
+
+    enum TableName: String, ExpressibleByArgument, CaseIterable {
+      case configurations, pareto, folds, summary
+    }
+
+    func validate() throws {
+      _ = try plan.makePlan()
+      _ = try scoring.evaluationOptions()
+      _ = try tuningOptions()
+      try Scoring.validate(threads: threads)
+    }
+
+    /// The rule, grouping, folds, bootstrap and seed the flags describe.
+    func tuningOptions() throws(ValidationError) -> TuningOptions {
+      let objective: TuningObjective
+      switch self.objective {
+      case .f1: objective = .f1
+      case .latency: objective = .latency
+      case .fpr: objective = .fpr
+      case .cost: objective = .cost(falsePositive: costFp ?? 1, falseNegative: costFn ?? 1)
+      }
+      if self.objective != .cost, costFp != nil || costFn != nil {
+        throw ValidationError("--cost-fp and --cost-fn apply to --objective cost only")
+      }
+      let rule: OperatingPointRule
+      do throws(TuningRuleError) {
+        rule = try OperatingPointRule(
+          objective: objective,
+          constraints: TuningConstraints(minimumPrecision: minPrecision, minimumRecall: minRecall, maximumFalsePositiveRate: maxFpr))
+      } catch {
+        throw ValidationError(error.description)
+      }
+      guard folds == 0 || folds >= 2 else {
+        throw ValidationError("--folds must be 0 (no cross-validation) or at least 2, got \(folds)")
+      }
+      let resampling = try Scoring.resampling(bootstrap: bootstrap, confidence: confidence, seed: seed)
+      return TuningOptions(
+        rule: rule, groupBy: groupBy?.key, folds: folds, bootstrap: resampling.bootstrap, seed: resampling.seed)
+    }
+
+    func run() throws {
+      let plan = try self.plan.makePlan()
+      let options = try scoring.evaluationOptions()
+      let tuning = try tuningOptions()
+      let threads = self.threads ?? Scoring.cores
+      let format = ReportFormat.resolve(format, output: output)
+      try Console.run {
+        let evaluation = try Scoring.evaluation(
+          input, for: plan.configurations.map(\.recognizer), groupBy: tuning.groupBy, options: options, threads: threads,
+          command: "tune")
+        let progress = Progress(enabled: !quiet && Console.stderrIsTerminal, command: "tune")
+        let result: TuningResult
+        do throws(TuningError) {
+          result = try Tuning.run(evaluation, plan: plan, options: tuning, threads: threads) { progress.update($0, $1) }
+        } catch {
+          progress.finish()
+          throw DataError(description: "touchtrace tune: error: \(error.description)")
+        }
+        progress.finish()
+        let bytes: [UInt8]
+        switch format {
+        case .md: bytes = Array(TuneReport.markdown(result).utf8)
+        case .json: bytes = TuneReport.json(result).encoded()
+        case .csv: bytes = TuneReport.csv(result, table: table.table)
+        }
+        if let jsonOutput { try Console.emit(TuneReport.json(result).encoded(), to: jsonOutput) }
+        if let csvDir {
+          if mkdir(csvDir, 0o755) != 0 && errno != EEXIST {
+            Console.error("\(csvDir): error: cannot create directory: \(String(cString: strerror(errno)))")
+            throw Exit.failure
+          }
+          for table in TuneReport.Table.allCases {
+            try Console.emit(TuneReport.csv(result, table: table), to: csvDir + "/" + table.rawValue + ".csv")
+          }
+        }
+        let tool = "touchtrace \(TouchTraceVersion.current)"
+        if let exportJson, let document = TuneExport.json(result, tool: tool) { try Console.emit(document.encoded(), to: exportJson) }
+        if let exportSwift, let source = TuneExport.swift(result, tool: tool) { try Console.emit(Array(source.utf8), to: exportSwift) }
+        try Console.emit(bytes, to: output)
+        if let reason = result.noChoiceReason {
+          Console.error("touchtrace tune: error: \(reason)" + (exportJson != nil || exportSwift != nil ? "; nothing exported" : ""))
+          throw Exit.failure
+        }
+      }
+    }
+  }
+}
+
+extension TouchTraceCommand.Tune.TableName {
+  var table: TuneReport.Table {
+    switch self {
+    case .configurations: .configurations
+    case .pareto: .pareto
+    case .folds: .folds
+    case .summary: .summary
+    }
+  }
+}

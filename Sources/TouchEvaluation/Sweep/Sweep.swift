@@ -53,7 +53,7 @@ extension Evaluation {
   public func outcomes(of recognizer: AnyForceRecognizer, threads: Int = 1) -> [TraceOutcome] {
     let chunks = Chunks(self)
     return Parallel.map(items: chunks.count, threads: threads) { c in
-      specialized(recognizer, chunks.replay(c, tolerance: options.tolerance, shape: OutcomeShape(recognizer: recognizer), keep: true)).outcomes
+      recognizer.open(chunks.replay(c, tolerance: options.tolerance, shape: OutcomeShape(recognizer: recognizer), keep: true)).outcomes
     }.flatMap { $0 }
   }
 
@@ -123,7 +123,7 @@ extension Evaluation {
           case .replay(let index):
             let recognizer = configurations[index].recognizer
             return .replayed(
-              specialized(recognizer, pieces.replay(c, tolerance: options.tolerance, shape: configurations[index].shape, keep: keep)))
+              recognizer.open(pieces.replay(c, tolerance: options.tolerance, shape: configurations[index].shape, keep: keep)))
           case .onePass(let group):
             return .onePass(onePassChunk(group, range: pieces.range(c), keep: keep))
           }

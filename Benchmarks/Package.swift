@@ -31,6 +31,7 @@ let package = Package(
         .product(name: "TouchRecognizers", package: toolkit),
         .product(name: "TouchIO", package: toolkit),
         .product(name: "TouchSignal", package: toolkit),
+        .product(name: "TouchEvaluation", package: toolkit),
       ]),
     /// `make bench`'s summary table and `make bench-ci`'s Swift/C time-ratio gate.
     .executableTarget(

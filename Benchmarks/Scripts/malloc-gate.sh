@@ -5,6 +5,7 @@
 #                                 samples: zero at both sizes = nothing allocated per sample
 #   Kernel.<kernel>.hot.Swift     the product kernels
 #   Smoothing.*                   the smoothing workspaces with a reused output
+#   Sweep.K<k>.<hot|cold>.Swift   the product's one-pass sweep (TouchEvaluation), buffers from init
 # `thresholds check` only checks benchmarks that have a file, so this script first requires a
 # file for every gated benchmark (a new variant cannot slip through ungated).
 #
@@ -13,9 +14,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-targets=(RecognizerBenchmarks SmoothingBenchmarks)
-filters=('Replay\..*' 'Kernel\..*\.hot\.Swift' 'Smoothing\..*')
-gated='^(Replay\..*|Kernel\..*\.hot\.Swift|Smoothing\..*)$'
+targets=(RecognizerBenchmarks SmoothingBenchmarks SweepBenchmarks)
+filters=('Replay\..*' 'Kernel\..*\.hot\.Swift' 'Smoothing\..*' 'Sweep\..*\.Swift')
+gated='^(Replay\..*|Kernel\..*\.hot\.Swift|Smoothing\..*|Sweep\..*\.Swift)$'
 
 missing=0
 for target in "${targets[@]}"; do

@@ -143,6 +143,10 @@ public enum AnyForceRecognizer: Sendable {
   }
 
   /// Runs `visitor` on the concrete recognizer (a ``RequireToFail`` for compositions).
+  ///
+  /// Inlinable: compiled in the caller's module, so `visitor.visit` — and whatever replay loop
+  /// it runs — is specialized for each concrete recognizer type (static dispatch per sample).
+  @inlinable
   public func open<V: ForceRecognizerVisitor>(_ visitor: V) -> V.Output {
     switch self {
     case .shunkit(let r): visitor.visit(r)
@@ -175,9 +179,18 @@ public enum AnyForceRecognizer: Sendable {
   }
 
   /// Wraps the visited recognizer in a composition with a fixed dependent.
+  @usableFromInline
   struct Composer<D: ForceRecognizer, V: ForceRecognizerVisitor>: ForceRecognizerVisitor {
-    let dependent: D
-    let inner: V
+    @usableFromInline let dependent: D
+    @usableFromInline let inner: V
+
+    @inlinable
+    init(dependent: D, inner: V) {
+      self.dependent = dependent
+      self.inner = inner
+    }
+
+    @inlinable
     func visit<R: ForceRecognizer>(_ recognizer: R) -> V.Output {
       inner.visit(RequireToFail(dependent, requiringFailureOf: recognizer))
     }

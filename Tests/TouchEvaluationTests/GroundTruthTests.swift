@@ -2,6 +2,7 @@ import Testing
 import TouchCore
 import TouchEvaluation
 import TouchSignal
+import TouchTestSupport
 
 @Suite("Ground truth")
 struct GroundTruthTests {

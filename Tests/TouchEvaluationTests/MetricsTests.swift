@@ -3,6 +3,7 @@ import TouchCore
 import TouchEvaluation
 import TouchRecognizers
 import TouchSignal
+import TouchTestSupport
 
 /// Hand-built datasets scored end to end (replay → matching → metrics), against counts and
 /// latencies worked out by hand in the comments.

@@ -16,11 +16,6 @@ func trace(
     phase: phase, x: x, y: y)
 }
 
-/// A dataset of traces, all from `test.csv`.
-func dataset(_ traces: [Trace]) -> Dataset {
-  Dataset(traces: traces, origins: traces.map { _ in TraceOrigin(file: "test.csv") })
-}
-
 /// A random trace on the 1/60 force grid of an iPhone (force k/60, k = 0…400), with ties,
 /// plateaus (stationary samples), optional positions, sometimes cancelled, with a random intent
 /// and press_at times (pairs for pops).

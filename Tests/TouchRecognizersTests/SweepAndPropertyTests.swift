@@ -23,6 +23,26 @@ struct SweepTests {
     #expect(try AnyForceRecognizer(variant: "gt-deep-press").thresholdSweeps.isEmpty)
   }
 
+  /// Sweeps built from the same settings are equal and hash alike, also when a setting is NaN
+  /// ("no limit"), whatever the NaN's payload; different settings stay different.
+  @Test func sweepsWithNaNSettingsEqualThemselves() throws {
+    let unlimited = try #require(RNGHForceTouch(minForce: 0.2).thresholdSweeps.first)
+    let again = try #require(RNGHForceTouch(minForce: 0.2, maxForce: -Double.nan).thresholdSweeps.first)
+    let payload = try #require(RNGHForceTouch(minForce: 0.2, maxForce: Double(nan: 7, signaling: false)).thresholdSweeps.first)
+    let limited = try #require(RNGHForceTouch(minForce: 0.2, maxForce: 0.8).thresholdSweeps.first)
+    #expect(unlimited == again && unlimited == payload)
+    #expect(unlimited.hashValue == again.hashValue && unlimited.hashValue == payload.hashValue)
+    #expect(Set([unlimited, again, payload]).count == 1)
+    #expect(unlimited != limited)
+    #expect(limited == RNGHForceTouch(minForce: 0.2, maxForce: 0.8).thresholdSweeps.first)
+    // Every variant at its defaults: each sweep equals the same sweep built again.
+    for name in AnyForceRecognizer.names {
+      let a = try AnyForceRecognizer(variant: name).thresholdSweeps
+      let b = try AnyForceRecognizer(variant: name).thresholdSweeps
+      #expect(a == b, "\(name)")
+    }
+  }
+
   @Test func shunkitCandidatesAreMovedSamplesOrTheLiftWithTheTouchDownForce() {
     let sweep = ShunkitForceTouch().thresholdSweeps[0]
     let moved = makeTrace([4, 4, 5, 5, 0])

@@ -1,6 +1,7 @@
 // Threshold sweeps over K = 1, 64, 1000 thresholds: for each threshold, how many traces cross
-// it and their summed first-crossing latency (SweepResult). The C reference runs the running-max
-// merge sweep (one pass per trace); the numpy peer is timed by `bench-report summary`.
+// it and their summed first-crossing latency (SweepResult). The product's Swift sweep
+// (TouchEvaluation's one-pass kernel) and the C reference (the running-max merge sweep, one pass
+// per trace) on the same data; the numpy peer is timed by `bench-report summary`.
 import Benchmark
 import BenchSupport
 
@@ -46,13 +47,39 @@ let benchmarks: @Sendable () -> Void = {
       }
     }
 
-    // PRODUCT SWEEP KERNEL (to wire after merging the evaluation branch, issue 5):
-    // add `Sweep.K\(k).hot.Swift` and `Sweep.K\(k).cold.Swift`, shaped exactly like the two C
-    // benchmarks above, calling TouchEvaluation's one-pass running-max sweep on the same
-    // columns (`columns.t`, `columns.force`, `columns.offsets`) with `SweepSize.thresholds(k)`,
-    // strict `>`, into storage reserved before `startMeasurement()`; check once (outside the
-    // measurement) that its per-threshold counts and latency sums agree with `sweep.result`
-    // (`SweepResult.agrees(with:)`); and commit
-    // Thresholds/SweepBenchmarks.Sweep.K\(k).hot.Swift.p90.json = {"mallocCountTotal":0}.
+    // The product's sweep (TouchEvaluation's one-pass kernel with prepared levels), on the same
+    // data with its force column as Double (same values, same comparisons). Checked once against
+    // the C reference outside the measurement; storage is allocated by `SwiftSweep.init`.
+    let swift = SwiftSweep(thresholds: SweepSize.thresholds(k))
+    let hotChecked = Box(false), coldChecked = Box(false)
+    @Sendable func check(_ data: BenchData, _ replay: ReplayData, _ checked: Box<Bool>) {
+      guard !checked.value else { return }
+      data.withColumns { sweep.run($0) }
+      swift.run(replay.columns)
+      precondition(swift.result.agrees(with: sweep.result), "Sweep.K\(k): Swift and C results differ")
+      checked.value = true
+    }
+    Benchmark("Sweep.K\(k).hot.Swift") { benchmark in
+      check(Shared.hot, Shared.hotReplay, hotChecked)
+      let columns = Shared.hotReplay.columns
+      benchmark.startMeasurement()
+      let start = monotonicNanoseconds()
+      for _ in 0..<5 { swift.run(columns) }
+      let end = monotonicNanoseconds()
+      benchmark.stopMeasurement()
+      record(benchmark, samples: 5 * columns.samples, nanoseconds: end - start)
+    }
+    Benchmark("Sweep.K\(k).cold.Swift", configuration: coldConfiguration) { benchmark in
+      check(Shared.cold, Shared.coldReplay, coldChecked)
+      if flusher.value == nil { flusher.value = CacheFlusher() }
+      let columns = Shared.coldReplay.columns
+      flusher.value!.flush()
+      benchmark.startMeasurement()
+      let start = monotonicNanoseconds()
+      swift.run(columns)
+      let end = monotonicNanoseconds()
+      benchmark.stopMeasurement()
+      record(benchmark, samples: columns.samples, nanoseconds: end - start)
+    }
   }
 }

@@ -7,6 +7,8 @@ public enum Shared {
   public static let hot = BenchData(traces: 1000)
   /// The first 5 traces (≈ 1000 samples): the small size of the allocation proof.
   public static let small = hot.prefix(traces: 5)
+  /// The cold set with a `Double` force column, for the product sweep.
+  public static let coldReplay = ReplayData(cold)
   /// The in-cache block with a `Double` force column, for the replay harness.
   public static let hotReplay = ReplayData(hot)
   /// The small block with a `Double` force column.

@@ -1,12 +1,12 @@
 import CReference
+import TouchEvaluation
 
 /// The threshold sweep of the performance study (perf.md §3): for each of K thresholds θ, the
 /// number of traces whose force ever exceeds θ (strict `>`) and the sum over them of the latency
 /// (t at the first such sample − t at the trace's first sample, seconds).
 ///
-/// Implemented here by the C reference (running-max merge, one pass per trace) and by the numpy
-/// peer. The product's Swift sweep kernel lives in `TouchEvaluation` (issue 5) and is wired in
-/// where the suites say `PRODUCT SWEEP KERNEL`.
+/// Implemented by the product's one-pass kernel (``SwiftSweep``, `TouchEvaluation`'s
+/// `RunningMaxSweep`), the C reference (``CSweep``, running-max merge) and the numpy peer.
 public struct SweepResult: Sendable, Equatable {
   /// Traces crossing each threshold.
   public var count: [Int64]
@@ -92,4 +92,94 @@ public final class CSweep: @unchecked Sendable {
 
   /// The result of the last run.
   public var result: SweepResult { SweepResult(count: Array(count), latency: Array(latency)) }
+}
+
+/// The product's sweep: `TouchEvaluation`'s one-pass kernel (`RunningMaxSweep`, strict `>`,
+/// levels prepared once as `CrossingLevels`) per trace over the `Double` force column, and its
+/// steps summed into difference arrays. A trace's steps cover consecutive level ranges
+/// (0 ..< u₁, u₁ ..< u₂, …), so its count adds +1 at level 0 and −1 past its last step, and its
+/// latency adds each step's latency minus the previous step's at the step's first level:
+/// O(1) per step, one prefix sum over the K levels at the end. Every buffer is allocated in
+/// `init`; `run` allocates nothing.
+public final class SwiftSweep: @unchecked Sendable {
+  /// The thresholds, ascending.
+  public let thresholds: [Float]
+  /// The levels the kernel compares with: the thresholds widened to `Double` (so `force > level`
+  /// decides exactly as the C reference's Float comparison on the same Float-valued forces).
+  private let levels: CrossingLevels
+  private let steps: UnsafeMutableBufferPointer<CrossingStep>
+  private let count: UnsafeMutableBufferPointer<Int64>
+  private let latency: UnsafeMutableBufferPointer<Double>
+
+  /// Prepares a sweep over `thresholds` (ascending) for traces of at most `longestTrace` samples.
+  public init(thresholds: [Float], longestTrace: Int = 4096) {
+    self.thresholds = thresholds
+    levels = CrossingLevels(thresholds.map(Double.init))
+    let k = thresholds.count
+    steps = .allocate(capacity: Swift.max(1, Swift.min(longestTrace, k)))
+    steps.initialize(repeating: CrossingStep(lower: 0, upper: 0, position: 0))
+    count = .allocate(capacity: k + 1)
+    latency = .allocate(capacity: k + 1)
+    count.initialize(repeating: 0)
+    latency.initialize(repeating: 0)
+  }
+
+  deinit {
+    steps.deallocate()
+    count.deallocate()
+    latency.deallocate()
+  }
+
+  /// Sweeps `data` (zeroing the accumulators first); returns the count of the first threshold
+  /// (to keep the work observable), like ``CSweep/run(_:)``.
+  @discardableResult
+  public func run(_ data: ReplayColumns) -> Int64 {
+    let k = thresholds.count
+    count.update(repeating: 0)
+    latency.update(repeating: 0)
+    let offsets = data.offsets, t = data.t, force = data.force
+    let dc = count.baseAddress!, dl = latency.baseAddress!, out = steps.baseAddress!
+    let room = steps.count
+    levels.withUnsafeLevels { levels in
+      var j = 0
+      while j &+ 1 < offsets.count {
+        let start = offsets[j], end = offsets[j &+ 1]
+        precondition(Swift.min(end &- start, k) <= room, "trace longer than the sweep was prepared for")
+        let found = RunningMaxSweep.firstCrossings(
+          StrictlyAbove.self, quantities: force, range: start..<end, levels: levels, into: out)
+        if found > 0 {
+          let t0 = t[start]
+          var previous = 0.0
+          for s in 0..<found {
+            let step = out[s]
+            let l = t[step.position] - t0
+            dl[Int(step.lower)] += l - previous
+            previous = l
+          }
+          let last = Int(out[found &- 1].upper)
+          dc[0] &+= 1
+          dc[last] &-= 1
+          dl[last] -= previous
+        }
+        j &+= 1
+      }
+    }
+    // Prefix sums; a level no trace crossed has exactly zero latency (the difference array's
+    // terms need not cancel exactly in floating point).
+    var c: Int64 = 0
+    var l = 0.0
+    for level in 0..<k {
+      c &+= dc[level]
+      l += dl[level]
+      dc[level] = c
+      dl[level] = c == 0 ? 0 : l
+    }
+    return dc[0]
+  }
+
+  /// The result of the last run.
+  public var result: SweepResult {
+    let k = thresholds.count
+    return SweepResult(count: Array(count[0..<k]), latency: Array(latency[0..<k]))
+  }
 }

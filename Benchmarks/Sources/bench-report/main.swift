@@ -3,11 +3,14 @@
 //   bench-report summary [--rounds N] [--no-numpy] [--peer PATH] [--out FILE.md]
 //       Everything `make bench` summarizes: the four kernels in cache and cold (Swift product code
 //       vs the C reference, same data, same process, interleaved rounds), every recognizer variant
-//       through the replay harness, the threshold sweeps (C reference and numpy peer; the Swift
-//       sweep after TouchEvaluation is merged), CSV/JSON ingest, smoothing; with the targets.
+//       through the replay harness, the threshold sweeps (the product's one-pass kernel, the C
+//       reference and the numpy peer), CSV/JSON ingest, smoothing; with the targets.
 //   bench-report gate [--rounds N] [--max-ratio R]
-//       `make bench-ci`'s time gate: Swift/C time ratio per kernel (in cache and cold), median over
-//       interleaved rounds, fails above R (default 2) or when Swift and C events differ.
+//       `make bench-ci`'s time gate: Swift/C time ratio per kernel and per sweep size (in cache and
+//       cold), median over interleaved rounds, fails above R (default 2) or when Swift and C
+//       results differ.
+//   bench-report sweeps [--rounds N] [--no-numpy] [--peer PATH]
+//       The sweep section of the summary alone (Swift, C, numpy).
 //
 // Timings are medians: each round takes the median of its repetitions, the table gives the median
 // over rounds with the range of the rounds in brackets. The machine is shared, so single rounds
@@ -29,8 +32,8 @@ struct Options {
 
   init(_ arguments: [String]) throws(BenchError) {
     var rest = arguments.dropFirst()
-    guard let mode = rest.popFirst(), ["summary", "gate"].contains(mode) else {
-      throw BenchError("usage: bench-report summary|gate [--rounds N] [--no-numpy] [--peer PATH] [--out FILE] [--max-ratio R]")
+    guard let mode = rest.popFirst(), ["summary", "gate", "sweeps"].contains(mode) else {
+      throw BenchError("usage: bench-report summary|gate|sweeps [--rounds N] [--no-numpy] [--peer PATH] [--out FILE] [--max-ratio R]")
     }
     self.mode = mode
     while let option = rest.popFirst() {
@@ -237,41 +240,102 @@ func runNumpy(peer: String, data: BenchData) throws -> NumpyResults {
   return results
 }
 
-func measureSweeps(hot: BenchData, cold: BenchData, rounds: Int, numpy: NumpyResults?) -> (Table, [String]) {
+/// One sweep size measured: the product's Swift sweep and the C reference, side by side.
+struct SweepMeasurement {
+  var k: Int
+  var hotSwift: Series
+  var hotC: Series
+  var hotRatio: Series
+  var coldSwift: Series
+  var coldC: Series
+  var coldRatio: Series
+  /// Whether Swift's counts and latencies agree with C's (in cache and cold).
+  var agree: Bool
+  var result: SweepResult
+}
+
+/// Passes over the in-cache block per sweep timing.
+let sweepHotPasses = 5
+
+func measureSweeps(hot: BenchData, cold: BenchData, rounds: Int, coldRounds: Int) -> [SweepMeasurement] {
+  let flusher = CacheFlusher()
+  let hotReplay = ReplayData(hot), coldReplay = ReplayData(cold)
+  var results: [SweepMeasurement] = []
+  for k in SweepSize.all {
+    let c = CSweep(thresholds: SweepSize.thresholds(k))
+    let swift = SwiftSweep(thresholds: SweepSize.thresholds(k))
+    var agree = true
+    let (hs, hc, hr) = hot.withColumns { columns in
+      c.run(columns)
+      swift.run(hotReplay.columns)
+      agree = agree && swift.result.agrees(with: c.result)
+      let n = sweepHotPasses * columns.samples
+      return interleave(
+        rounds: rounds,
+        {
+          measure(reps: 5, samples: n) {
+            var total: Int64 = 0
+            for _ in 0..<sweepHotPasses { total &+= swift.run(hotReplay.columns) }
+            return Int(total)
+          }
+        },
+        {
+          measure(reps: 5, samples: n) {
+            var total: Int64 = 0
+            for _ in 0..<sweepHotPasses { total &+= c.run(columns) }
+            return Int(total)
+          }
+        })
+    }
+    let (cs, cc, cr) = cold.withColumns { columns in
+      let timed = interleave(
+        rounds: coldRounds,
+        { measure(reps: 3, samples: columns.samples, prepare: flusher.flush) { Int(swift.run(coldReplay.columns)) } },
+        { measure(reps: 3, samples: columns.samples, prepare: flusher.flush) { Int(c.run(columns)) } })
+      agree = agree && swift.result.agrees(with: c.result)
+      return timed
+    }
+    results.append(SweepMeasurement(
+      k: k, hotSwift: hs, hotC: hc, hotRatio: hr, coldSwift: cs, coldC: cc, coldRatio: cr, agree: agree,
+      result: c.result))
+  }
+  return results
+}
+
+/// The cold sweep targets of issue 7 (ns per sample), where there is one.
+func sweepTarget(_ k: Int) -> Double? { k == 64 ? 2.5 : k == 1000 ? 6 : nil }
+
+func sweepTable(_ sweeps: [SweepMeasurement], numpy: NumpyResults?) -> (Table, [String]) {
   var table = Table(header: [
-    "sweep", "C in cache", "C cold (median, range)", "cold ns/sample", "Swift (product kernel)", "numpy per trace",
-    "numpy/C", "target (Swift, cold)",
+    "sweep", "Swift in cache", "C in cache", "Swift cold (median, range)", "Swift cold ns/sample", "C cold ns/sample",
+    "Swift/C cold (in cache)", "numpy per trace", "numpy/Swift", "target (Swift, cold)", "met",
   ])
   var notes: [String] = []
-  let flusher = CacheFlusher()
-  for k in SweepSize.all {
-    let sweep = CSweep(thresholds: SweepSize.thresholds(k))
-    var hotSeries = Series(), coldSeries = Series()
-    hot.withColumns { columns in
-      for _ in 0..<rounds {
-        hotSeries.rounds.append(measure(reps: 5, samples: 5 * columns.samples) {
-          var total: Int64 = 0
-          for _ in 0..<5 { total &+= sweep.run(columns) }
-          return Int(total)
-        })
-      }
-    }
-    cold.withColumns { columns in
-      for _ in 0..<max(3, rounds / 2) {
-        coldSeries.rounds.append(measure(reps: 3, samples: columns.samples, prepare: flusher.flush) { Int(sweep.run(columns)) })
-      }
-    }
-    let result = sweep.result
+  for s in sweeps {
     var numpyText = "—", ratio = "—"
-    if let numpy, let ns = numpy.sweepNs[k], let theirs = numpy.sweep[k] {
+    var fasterThanNumpy: Bool?
+    if let numpy, let ns = numpy.sweepNs[s.k], let theirs = numpy.sweep[s.k] {
       numpyText = Format.fixed(ns, 1) + " ns"
-      ratio = Format.fixed(ns / coldSeries.median, 1) + "×"
-      notes.append("K = \(k): numpy and C \(theirs.agrees(with: result) ? "agree" : "DISAGREE") (\(result.summary))")
+      ratio = Format.fixed(ns / s.coldSwift.median, 1) + "×"
+      fasterThanNumpy = ns / s.coldSwift.median >= 10
+      notes.append("K = \(s.k): numpy and C \(theirs.agrees(with: s.result) ? "agree" : "DISAGREE") (\(s.result.summary))")
     }
-    let target = k == 64 ? "≤ 2.5 ns" : k == 1000 ? "≤ 6 ns" : ""
+    notes.append("K = \(s.k): Swift and C \(s.agree ? "agree" : "DISAGREE") (in cache and cold)")
+    var targets: [String] = []
+    var met = true
+    if let target = sweepTarget(s.k) {
+      targets.append("≤ \(Format.fixed(target, 1)) ns")
+      met = met && s.coldSwift.median <= target
+    }
+    if let fasterThanNumpy {
+      targets.append("≥ 10× numpy")
+      met = met && fasterThanNumpy
+    }
     table.add([
-      "K = \(k)", Format.fixed(hotSeries.median, 3) + " ns", Format.rateRange(coldSeries), Format.fixed(coldSeries.median, 3),
-      "pending (TouchEvaluation)", numpyText, ratio, target,
+      "K = \(s.k)", Format.fixed(s.hotSwift.median, 3) + " ns", Format.fixed(s.hotC.median, 3) + " ns",
+      Format.rateRange(s.coldSwift), Format.fixed(s.coldSwift.median, 3), Format.fixed(s.coldC.median, 3),
+      Format.fixed(s.coldRatio.median, 2) + "× (" + Format.fixed(s.hotRatio.median, 2) + "×)", numpyText, ratio,
+      targets.joined(separator: ", "), targets.isEmpty ? "" : met ? "yes" : "**no**",
     ])
   }
   return (table, notes)
@@ -353,8 +417,31 @@ func main() -> Int32 {
   let hot = cold.prefix(traces: 1000)
   say("Data: \(cold.samples) samples in \(cold.traces) traces (cold: one pass, caches flushed before each); in cache: the first \(hot.traces) traces, \(hot.samples) samples, \(hotPasses) passes per timing. Rounds: \(options.rounds).")
 
-  let kernels = measureKernels(hot: hot, cold: cold, rounds: options.rounds, coldRounds: max(3, options.rounds / 2))
+  let coldRounds = max(3, options.rounds / 2)
   var failures: [String] = []
+  if options.mode == "sweeps" {
+    var numpy: NumpyResults?
+    if options.numpy {
+      do { numpy = try runNumpy(peer: options.peer, data: cold) } catch {
+        say("numpy peer not run: \(error)")
+      }
+    }
+    let sweeps = measureSweeps(hot: hot, cold: cold, rounds: options.rounds, coldRounds: coldRounds)
+    let (text, notes) = sweepTable(sweeps, numpy: numpy)
+    say("")
+    say(text.text)
+    for note in notes {
+      say("")
+      say(note)
+      if note.contains("DISAGREE") { failures.append(note) }
+    }
+    if !failures.isEmpty {
+      say("FAILED: " + failures.joined(separator: "; "))
+      return 1
+    }
+    return 0
+  }
+  let kernels = measureKernels(hot: hot, cold: cold, rounds: options.rounds, coldRounds: coldRounds)
   for r in kernels where !r.agree {
     failures.append("\(r.kernel.rawValue) (\(r.cold ? "cold" : "in cache")): Swift and C events differ")
   }
@@ -369,10 +456,23 @@ func main() -> Int32 {
         Format.ratio(r.ratio), "\(r.digest.count) \(r.agree ? "=" : "≠")", ok ? "pass" : "**FAIL**",
       ])
     }
+    let sweeps = measureSweeps(hot: hot, cold: cold, rounds: options.rounds, coldRounds: coldRounds)
+    for s in sweeps {
+      for (cold, ratio) in [(false, s.hotRatio), (true, s.coldRatio)] {
+        let ok = ratio.median <= options.maxRatio
+        if !ok { failures.append("sweep K = \(s.k) (\(cold ? "cold" : "in cache")): Swift/C \(Format.fixed(ratio.median, 2))×") }
+        if !s.agree && cold { failures.append("sweep K = \(s.k): Swift and C results differ") }
+        table.add([
+          "sweep K = \(s.k)", cold ? "cold" : "in cache", Format.fixed((cold ? s.coldSwift : s.hotSwift).median, 3),
+          Format.fixed((cold ? s.coldC : s.hotC).median, 3), Format.ratio(ratio),
+          "Σcount \(s.result.count.reduce(0, +)) \(s.agree ? "=" : "≠")", ok ? "pass" : "**FAIL**",
+        ])
+      }
+    }
     say(table.text)
     say("")
     if failures.isEmpty {
-      say("Swift/C time gate: passed (\(kernels.count) kernel timings, \(Format.fixed(Double(monotonicNanoseconds() - started) / 1e9, 1)) s)")
+      say("Swift/C time gate: passed (\(kernels.count) kernel and \(2 * sweeps.count) sweep timings, \(Format.fixed(Double(monotonicNanoseconds() - started) / 1e9, 1)) s)")
       return 0
     }
     say("Swift/C time gate: FAILED: " + failures.joined(separator: "; "))
@@ -399,10 +499,11 @@ func main() -> Int32 {
     + " cold; Swift and C identical: \(kernels.allSatisfy(\.agree) ? "yes" : "NO")"
     + (numpy.map { ", numpy threshold \($0.thresholdEvents) events, identical: \($0.thresholdDigest == String(kernels.first { $0.kernel == .threshold && $0.cold }!.digest.hash, radix: 16) ? "yes" : "NO")" } ?? ""))
   say("")
-  say("### Sweeps (running-max merge; C reference and numpy per trace)")
+  say("### Sweeps (the product's one-pass kernel vs the C running-max merge and numpy per trace)")
   say("")
-  let (sweepTable, sweepNotes) = measureSweeps(hot: hot, cold: cold, rounds: options.rounds, numpy: numpy)
-  say(sweepTable.text)
+  let sweeps = measureSweeps(hot: hot, cold: cold, rounds: options.rounds, coldRounds: max(3, options.rounds / 2))
+  let (sweepText, sweepNotes) = sweepTable(sweeps, numpy: numpy)
+  say(sweepText.text)
   for note in sweepNotes {
     say("")
     say(note)

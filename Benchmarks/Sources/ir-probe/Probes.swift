@@ -8,23 +8,26 @@ struct Probe: Sendable {
   static let traces = 1000
 
   let name: String
-  let run: @Sendable (Columns, EventBuffers) -> Int
+  /// One pass: the in-cache block (Float force), event buffers, the same block with `Double` force.
+  let run: @Sendable (Columns, EventBuffers, ReplayColumns) -> Int
 
   static let all: [Probe] =
     Kernel.allCases.map { kernel in
-      Probe(name: "swift.\(kernel.rawValue)") { c, b in kernel.runSwift(c, into: b.swift) }
+      Probe(name: "swift.\(kernel.rawValue)") { c, b, _ in kernel.runSwift(c, into: b.swift) }
     }
     + Kernel.allCases.map { kernel in
-      Probe(name: "c.\(kernel.rawValue)") { c, b in kernel.runC(c, into: b.c) }
+      Probe(name: "c.\(kernel.rawValue)") { c, b, _ in kernel.runC(c, into: b.c) }
     }
     + SweepSize.all.map { k in
       let sweep = CSweep(thresholds: SweepSize.thresholds(k))
-      return Probe(name: "c.sweep\(k)") { c, _ in Int(sweep.run(c)) }
+      return Probe(name: "c.sweep\(k)") { c, _, _ in Int(sweep.run(c)) }
     }
-    // PRODUCT SWEEP KERNEL: add `swift.sweep1/64/1000` probes here once TouchEvaluation's
-    // one-pass sweep is merged (see README.md, "What remains to wire").
+    + SweepSize.all.map { k in
+      let sweep = SwiftSweep(thresholds: SweepSize.thresholds(k))
+      return Probe(name: "swift.sweep\(k)") { _, _, r in Int(sweep.run(r)) }
+    }
     + [
-      Probe(name: "canary.threshold-any") { c, b in Canary.firstCrossingThroughExistential(c, into: b.swift) },
-      Probe(name: "canary.hysteresis-call") { c, b in Canary.hysteresisWithCalls(c, into: b.swift) },
+      Probe(name: "canary.threshold-any") { c, b, _ in Canary.firstCrossingThroughExistential(c, into: b.swift) },
+      Probe(name: "canary.hysteresis-call") { c, b, _ in Canary.hysteresisWithCalls(c, into: b.swift) },
     ]
 }

@@ -26,8 +26,9 @@ else {
 
 let data = BenchData(traces: Probe.traces)
 let buffers = EventBuffers(for: data)
+let replay = ReplayData(data)
 var total = 0
 data.withColumns { columns in
-  for _ in 0..<passes { total &+= probe.run(columns, buffers) }
+  for _ in 0..<passes { total &+= probe.run(columns, buffers, replay.columns) }
 }
 print("\(probe.name): \(passes) passes over \(data.samples) samples, result \(total)")

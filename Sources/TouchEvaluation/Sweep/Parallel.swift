@@ -2,10 +2,12 @@ import Dispatch
 
 /// Runs independent pieces of work on several threads. Results never depend on the thread
 /// count: each piece's result goes to its own slot, and callers reduce in index order.
-enum Parallel {
+///
+/// Shared by the package's modules (evaluation sweeps, tuning, bootstrap); not public API.
+package enum Parallel {
   /// `body(0) … body(count − 1)`, computed on up to `threads` threads at once (inline, in order,
   /// with one thread or one item). Worker `w` computes items `w`, `w + W`, … .
-  static func map<T: Sendable>(items count: Int, threads: Int, _ body: @Sendable (Int) -> T) -> [T] {
+  package static func map<T: Sendable>(items count: Int, threads: Int, _ body: @Sendable (Int) -> T) -> [T] {
     let workers = Swift.min(Swift.max(threads, 1), count)
     if workers <= 1 { return (0..<count).map(body) }
     return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
@@ -21,8 +23,9 @@ enum Parallel {
     }
   }
 
-  /// `body` applied to consecutive ranges of `chunk` indices covering `0..<count`, in order.
-  static func map<T: Sendable>(count: Int, chunk: Int, threads: Int, _ body: @Sendable (Range<Int>) -> T) -> [T] {
+  /// `body` applied to consecutive ranges of `chunk` indices covering `0..<count`, in order (the
+  /// last range may be shorter), computed on up to `threads` threads.
+  package static func map<T: Sendable>(count: Int, chunk: Int, threads: Int, _ body: @Sendable (Range<Int>) -> T) -> [T] {
     let size = Swift.max(chunk, 1)
     let chunks = (count + size - 1) / size
     return map(items: chunks, threads: threads) { c in

@@ -43,24 +43,78 @@ public struct CrossingStep: Sendable, Hashable {
 ///
 /// Level `k` is crossed first at the first position whose quantity crosses it; since the test
 /// is monotone in the level, that is the first position at which the **running maximum**
-/// crosses it. The kernel keeps `p`, the lowest level not yet crossed, and compares each
-/// quantity with `levels[p]` only (one comparison per position). When a quantity crosses it, the
-/// new `p` — the first level it does not cross — is found by counting the crossed levels among
-/// the next eight without branches, and, when all eight are crossed, by galloping (probing
-/// 1, 2, 4, … levels further) and a branch-free binary search inside the last stretch; one
-/// ``CrossingStep`` records the range of levels crossed there. The scan stops once every level
-/// is crossed.
+/// crosses it. Each position where the running maximum crosses new levels gives one
+/// ``CrossingStep``: "levels `lower ..< upper` are first crossed here". The scan stops once
+/// every level is crossed.
 ///
-/// Cost per trace: O(n + m·log K) for n positions, K levels and m steps (m ≤ min(n, K)); a step
-/// costs about one mispredicted branch. The loops allocate nothing and call nothing; the test
-/// is a static type, inlined.
+/// Two ways to find the levels a quantity crosses:
+/// - with levels prepared as ``CrossingLevels`` (the fast path, for ``StrictlyAbove`` and
+///   ``AtOrAbove``): a bucket index by value answers in O(1) whatever K is, and the kernel
+///   skips eight positions at a time while nothing can cross, then follows the running maximum
+///   without a branch per step. Cost per trace: O(n), with no per-step search;
+/// - with levels as a plain buffer: it compares each quantity with the lowest uncrossed level
+///   and, when it crosses, counts the next eight levels without branches, galloping and
+///   binary-searching beyond. Cost per trace: O(n + m·log K) for m steps.
+///
+/// Both give identical steps (tests compare them with a direct scan per level on seeded data
+/// with ties, NaN and duplicates). The loops allocate nothing and call nothing; the test is a
+/// static type, inlined.
 ///
 /// ```swift
 /// // Levels 0.25, 0.5, 0.75 on quantities 0.1, 0.6, 0.4, 0.8 with `>=`:
 /// // steps (lower 0, upper 2, position 1) and (lower 2, upper 3, position 3).
+/// let levels = CrossingLevels([0.25, 0.5, 0.75])
+/// let found = levels.withUnsafeLevels { l in
+///   RunningMaxSweep.firstCrossings(AtOrAbove.self, quantities: q, range: 0..<4, levels: l, into: steps)
+/// }
 /// ```
 public enum RunningMaxSweep {
-  /// The steps of one trace whose quantities are `quantities[range]`.
+  /// The steps of one trace whose quantities are `quantities[range]`, with prepared levels.
+  ///
+  /// - Parameters:
+  ///   - test: the comparison (``StrictlyAbove`` or ``AtOrAbove`` use the bucket index; any
+  ///     other test is searched).
+  ///   - quantities: the compared quantity of every position (NaN never crosses).
+  ///   - range: the trace's positions, within `quantities`.
+  ///   - levels: the K levels, borrowed from ``CrossingLevels``.
+  ///   - steps: where the steps go, in order; room for `min(range.count, levels.count)`.
+  /// - Returns: the number of steps written. Levels from the last step's `upper` on (all of
+  ///   them when it returns 0) are never crossed.
+  /// - Complexity: O(n) for the indexed levels, O(n + m·log K) otherwise.
+  @inlinable
+  public static func firstCrossings<Test: CrossingTest>(
+    _ test: Test.Type, quantities: UnsafeBufferPointer<Double>, range: Range<Int>,
+    levels: UnsafeCrossingLevels, into steps: UnsafeMutablePointer<CrossingStep>
+  ) -> Int {
+    precondition(range.lowerBound >= 0 && range.upperBound <= quantities.count, "range outside the quantities")
+    guard levels.count > 0, !range.isEmpty else { return 0 }
+    let inclusive = Test.self == AtOrAbove.self
+    if levels.indexed && (inclusive || Test.self == StrictlyAbove.self) {
+      let q = quantities.baseAddress.unsafelyUnwrapped
+      switch (levels.window, levels.duplicates) {
+      case (1, false):
+        return indexedCrossings(
+          test, OneLevelPerBucket.self, DistinctLevels.self, quantities: q, range: range, levels: levels,
+          inclusive: inclusive, into: steps)
+      case (1, true):
+        return indexedCrossings(
+          test, OneLevelPerBucket.self, RepeatedLevels.self, quantities: q, range: range, levels: levels,
+          inclusive: inclusive, into: steps)
+      case (_, false):
+        return indexedCrossings(
+          test, TwoLevelsPerBucket.self, DistinctLevels.self, quantities: q, range: range, levels: levels,
+          inclusive: inclusive, into: steps)
+      case (_, true):
+        return indexedCrossings(
+          test, TwoLevelsPerBucket.self, RepeatedLevels.self, quantities: q, range: range, levels: levels,
+          inclusive: inclusive, into: steps)
+      }
+    }
+    return searchedCrossings(test, quantities: quantities, range: range, levels: levels.values, into: steps)
+  }
+
+  /// The steps of one trace whose quantities are `quantities[range]`, with levels as a plain
+  /// buffer (searched; see ``CrossingLevels`` for the O(1) index).
   ///
   /// - Parameters:
   ///   - test: the comparison (``StrictlyAbove`` or ``AtOrAbove``).
@@ -73,6 +127,18 @@ public enum RunningMaxSweep {
   /// - Complexity: O(n + m·log K).
   @inlinable
   public static func firstCrossings<Test: CrossingTest>(
+    _ test: Test.Type, quantities: UnsafeBufferPointer<Double>, range: Range<Int>,
+    levels: UnsafeBufferPointer<Double>, into steps: UnsafeMutablePointer<CrossingStep>
+  ) -> Int {
+    searchedCrossings(test, quantities: quantities, range: range, levels: levels, into: steps)
+  }
+
+  /// The search kernel: the lowest uncrossed level is compared with each quantity; on a
+  /// crossing, the next eight levels are counted without branches (the crossed ones are a
+  /// prefix), then, when all eight are crossed, galloping (1, 2, 4, … levels further) and a
+  /// branch-free binary search find the first uncrossed level.
+  @inlinable
+  static func searchedCrossings<Test: CrossingTest>(
     _ test: Test.Type, quantities: UnsafeBufferPointer<Double>, range: Range<Int>,
     levels: UnsafeBufferPointer<Double>, into steps: UnsafeMutablePointer<CrossingStep>
   ) -> Int {
@@ -131,6 +197,34 @@ public enum RunningMaxSweep {
   }
 
   /// The steps of many traces stored as one column: trace `j`'s positions are
+  /// `offsets[j] ..< offsets[j + 1]`, and every trace is compared with the same levels,
+  /// prepared once.
+  ///
+  /// - Parameters:
+  ///   - test: the comparison (``StrictlyAbove`` or ``AtOrAbove`` use the bucket index).
+  ///   - quantities: the compared quantities of all traces.
+  ///   - offsets: trace boundaries (traces + 1 elements, non-decreasing, within `quantities`).
+  ///   - levels: the K levels.
+  ///   - steps: where the steps go; room for Σ min(nⱼ, K).
+  ///   - stepOffsets: receives trace `j`'s steps as `stepOffsets[j] ..< stepOffsets[j + 1]`
+  ///     (offsets.count elements).
+  /// - Returns: the number of steps written.
+  /// - Precondition: `steps` and `stepOffsets` have the room stated.
+  /// - Complexity: O(Σ nⱼ) for the indexed levels.
+  @inlinable
+  public static func firstCrossings<Test: CrossingTest>(
+    _ test: Test.Type, quantities: UnsafeBufferPointer<Double>, offsets: UnsafeBufferPointer<Int>,
+    levels: CrossingLevels, steps: UnsafeMutableBufferPointer<CrossingStep>,
+    stepOffsets: UnsafeMutableBufferPointer<Int>
+  ) -> Int {
+    levels.withUnsafeLevels { l in
+      forEachTrace(offsets: offsets, levels: l.count, steps: steps, stepOffsets: stepOffsets) { range, out in
+        firstCrossings(test, quantities: quantities, range: range, levels: l, into: out)
+      }
+    }
+  }
+
+  /// The steps of many traces stored as one column: trace `j`'s positions are
   /// `offsets[j] ..< offsets[j + 1]`, and every trace is compared with the same levels.
   ///
   /// - Parameters:
@@ -150,10 +244,21 @@ public enum RunningMaxSweep {
     levels: UnsafeBufferPointer<Double>, steps: UnsafeMutableBufferPointer<CrossingStep>,
     stepOffsets: UnsafeMutableBufferPointer<Int>
   ) -> Int {
+    forEachTrace(offsets: offsets, levels: levels.count, steps: steps, stepOffsets: stepOffsets) { range, out in
+      searchedCrossings(test, quantities: quantities, range: range, levels: levels, into: out)
+    }
+  }
+
+  /// Runs `kernel` on every trace of `offsets` with its room in `steps`, filling `stepOffsets`.
+  @inlinable @inline(__always)
+  static func forEachTrace(
+    offsets: UnsafeBufferPointer<Int>, levels k: Int, steps: UnsafeMutableBufferPointer<CrossingStep>,
+    stepOffsets: UnsafeMutableBufferPointer<Int>, _ kernel: (Range<Int>, UnsafeMutablePointer<CrossingStep>) -> Int
+  ) -> Int {
     guard offsets.count > 0 else { return 0 }
     precondition(stepOffsets.count >= offsets.count, "stepOffsets needs one element per offset")
     guard let base = steps.baseAddress else {
-      precondition(levels.isEmpty || offsets.first == offsets.last, "no room for steps")
+      precondition(k == 0 || offsets.first == offsets.last, "no room for steps")
       for j in 0..<offsets.count { stepOffsets[j] = 0 }
       return 0
     }
@@ -161,8 +266,8 @@ public enum RunningMaxSweep {
     stepOffsets[0] = 0
     for j in 0..<(offsets.count - 1) {
       let range = offsets[j]..<offsets[j + 1]
-      precondition(steps.count - total >= Swift.min(range.count, levels.count), "no room for steps")
-      total &+= firstCrossings(test, quantities: quantities, range: range, levels: levels, into: base + total)
+      precondition(steps.count - total >= Swift.min(range.count, k), "no room for steps")
+      total &+= kernel(range, base + total)
       stepOffsets[j + 1] = total
     }
     return total

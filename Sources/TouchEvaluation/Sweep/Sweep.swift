@@ -53,7 +53,7 @@ extension Evaluation {
   public func outcomes(of recognizer: AnyForceRecognizer, threads: Int = 1) -> [TraceOutcome] {
     let chunks = Chunks(self)
     return Parallel.map(items: chunks.count, threads: threads) { c in
-      specialized(recognizer, chunks.replay(c, tolerance: options.tolerance, shape: OutcomeShape(recognizer: recognizer), keep: true)).outcomes
+      recognizer.open(chunks.replay(c, tolerance: options.tolerance, shape: OutcomeShape(recognizer: recognizer), keep: true)).outcomes
     }.flatMap { $0 }
   }
 
@@ -123,7 +123,7 @@ extension Evaluation {
           case .replay(let index):
             let recognizer = configurations[index].recognizer
             return .replayed(
-              specialized(recognizer, pieces.replay(c, tolerance: options.tolerance, shape: configurations[index].shape, keep: keep)))
+              recognizer.open(pieces.replay(c, tolerance: options.tolerance, shape: configurations[index].shape, keep: keep)))
           case .onePass(let group):
             return .onePass(onePassChunk(group, range: pieces.range(c), keep: keep))
           }
@@ -263,7 +263,7 @@ extension Evaluation {
     table.stepStart.reserveCapacity(range.count + 1)
     var quantities: [Double] = []
     var steps: [CrossingStep] = []
-    var levels: [Double] = []
+    var levels = CrossingLevels([])
     var levelsMaxForce = Double.nan
     var levelsReady = false
     let sweep = group.sweep
@@ -288,9 +288,9 @@ extension Evaluation {
       let sameLevels = levelsReady && (maxForce == levelsMaxForce || (maxForce.isNaN && levelsMaxForce.isNaN))
       if !sameLevels {
         switch sweep.scale {
-        case .raw, .normalized, .clampedNormalized: levels = group.thresholds
-        case .clampedRaw: levels = group.thresholds.map { Swift.min($0, maxForce) }
-        case .scaledThreshold: levels = group.thresholds.map { maxForce * $0 }
+        case .raw, .normalized, .clampedNormalized: levels = CrossingLevels(group.thresholds)
+        case .clampedRaw: levels = CrossingLevels(group.thresholds.map { Swift.min($0, maxForce) })
+        case .scaledThreshold: levels = CrossingLevels(group.thresholds.map { maxForce * $0 })
         }
         levelsMaxForce = maxForce
         levelsReady = true
@@ -298,7 +298,7 @@ extension Evaluation {
       let room = Swift.min(quantities.count, levels.count)
       if steps.count < room { steps = [CrossingStep](repeating: CrossingStep(lower: 0, upper: 0, position: 0), count: room) }
       let found = quantities.withUnsafeBufferPointer { q in
-        levels.withUnsafeBufferPointer { l in
+        levels.withUnsafeLevels { l in
           steps.withUnsafeMutableBufferPointer { s -> Int in
             guard let base = s.baseAddress else { return 0 }
             switch sweep.comparison {
@@ -611,9 +611,9 @@ enum SweepUnit: Sendable {
     let other = shape.twoStage || sweep.event == .stage2
       ? first.recognizer.thresholdSweeps.first(where: { $0.event == otherEvent }) : nil
     if (shape.twoStage || sweep.event == .stage2) && other == nil { return nil }
-    // Sweep descriptions are compared by their full text (every stored property, including the
-    // eligibility rule): unlike `==`, it treats NaN settings (no limit, off) as equal to themselves.
-    func same(_ a: ThresholdSweep?, _ b: ThresholdSweep?) -> Bool { String(describing: a) == String(describing: b) }
+    // Sweep descriptions are compared with `==` (every stored property, including the
+    // eligibility rule; NaN settings such as "no limit" equal themselves).
+    func same(_ a: ThresholdSweep?, _ b: ThresholdSweep?) -> Bool { a == b }
     var values: [Double] = []
     for c in members {
       let sweeps = configurations[c].recognizer.thresholdSweeps

@@ -131,31 +131,40 @@ public enum Replay {
   }
 
   /// Replays one trace through `recognizer` (no reset before or after), appending to
-  /// `context`. The caller checks the maximum force (see ``check(_:using:)``).
+  /// `context`. The caller checks the maximum force (see ``check(_:using:)``). The trace is
+  /// borrowed: its columns are read in place, nothing is copied or retained per trace.
   @inlinable
   public static func replayContact<R: ForceRecognizer>(
-    _ recognizer: inout R, trace: Trace, into context: inout GestureContext
+    _ recognizer: inout R, trace: borrowing Trace, into context: inout GestureContext
   ) {
     let cancelled = trace.phase.last == .cancelled
     let maxForce = trace.metadata.maxForce ?? .nan
     trace.t.withUnsafeBufferPointer { t in
       trace.force.withUnsafeBufferPointer { f in
-        if let x = trace.x, let y = trace.y {
-          x.withUnsafeBufferPointer { x in
-            y.withUnsafeBufferPointer { y in
-              replayContact(
-                &recognizer, t: t, force: f, x: x, y: y, cancelled: cancelled, maxForce: maxForce,
-                into: &context)
-            }
-          }
-        } else {
-          let none = UnsafeBufferPointer<Double>(start: nil, count: 0)
+        withPositions(trace.x, trace.y) { x, y in
           replayContact(
-            &recognizer, t: t, force: f, x: none, y: none, cancelled: cancelled, maxForce: maxForce,
+            &recognizer, t: t, force: f, x: x, y: y, cancelled: cancelled, maxForce: maxForce,
             into: &context)
         }
       }
     }
+  }
+
+  /// Runs `body` with the position columns borrowed, or with two empty buffers when either is
+  /// missing.
+  @inlinable @inline(__always)
+  static func withPositions(
+    _ x: borrowing [Double]?, _ y: borrowing [Double]?,
+    _ body: (UnsafeBufferPointer<Double>, UnsafeBufferPointer<Double>) -> Void
+  ) {
+    var done = false
+    x?.withUnsafeBufferPointer { x in
+      y?.withUnsafeBufferPointer { y in
+        body(x, y)
+        done = true
+      }
+    }
+    if !done { body(UnsafeBufferPointer(start: nil, count: 0), UnsafeBufferPointer(start: nil, count: 0)) }
   }
 
   /// Checks that `trace` can be replayed through `recognizer`.
@@ -225,15 +234,19 @@ public enum Replay {
     }
     log.reserve(traces: traces.count)
     var shared = recognizer
-    for k in traces.indices {
-      if carryingState {
-        replayContact(&shared, trace: traces[k], into: &log.context)
-        shared.reset()
-      } else {
-        var r = recognizer
-        replayContact(&r, trace: traces[k], into: &log.context)
+    // The traces are borrowed in place (an array subscript would copy each trace, retaining and
+    // releasing every column).
+    traces.withUnsafeBufferPointer { traces in
+      for k in traces.indices {
+        if carryingState {
+          replayContact(&shared, trace: traces[k], into: &log.context)
+          shared.reset()
+        } else {
+          var r = recognizer
+          replayContact(&r, trace: traces[k], into: &log.context)
+        }
+        log.closeTrace()
       }
-      log.closeTrace()
     }
   }
 }

@@ -15,6 +15,10 @@ public import TouchCore
 /// The comparison is monotone in the threshold, so a running maximum over the candidates'
 /// forces decides every threshold at once: threshold θ is crossed at the first candidate whose
 /// running maximum crosses θ.
+///
+/// Two sweeps are equal (`==`) when every stored property is, with NaN settings of the
+/// candidate rule (no limit, no cut, off) equal to themselves: two instances built from the
+/// same parameter values always compare equal.
 public struct ThresholdSweep: Sendable, Hashable {
   /// Which event the crossing gives.
   public enum Event: String, Sendable, Hashable {
@@ -74,6 +78,56 @@ public struct ThresholdSweep: Sendable, Hashable {
     /// cut when an earlier-or-same candidate already started the gesture (clamped pressure >
     /// `startedAbove`).
     case flutter(slop: Double, cumulative: Bool, startedAbove: Double)
+
+    /// Equal cases with equal settings, NaN equal to NaN (a NaN setting means "none").
+    @usableFromInline
+    static func == (a: Rule, b: Rule) -> Bool {
+      func same(_ x: Double, _ y: Double) -> Bool { x == y || (x.isNaN && y.isNaN) }
+      switch (a, b) {
+      case let (.delivered(b1, m1, s1, e1, z1), .delivered(b2, m2, s2, e2, z2)):
+        return b1 == b2 && m1 == m2 && s1 == s2 && e1 == e2 && z1 == z2
+      case (.shunkit, .shunkit):
+        return true
+      case let (.rngh(x), .rngh(y)):
+        return same(x, y)
+      case let (.hysteresis(x), .hysteresis(y)):
+        return same(x, y)
+      case let (.flutter(s1, c1, a1), .flutter(s2, c2, a2)):
+        return same(s1, s2) && c1 == c2 && same(a1, a2)
+      default:
+        return false
+      }
+    }
+
+    /// Hashes consistently with `==` (every NaN alike, −0 like +0).
+    @usableFromInline
+    func hash(into hasher: inout Hasher) {
+      func add(_ x: Double) {
+        if x.isNaN { hasher.combine(0x7FF8_0000_0000_0000 as UInt64) } else { hasher.combine(x == 0 ? 0 : x) }
+      }
+      switch self {
+      case let .delivered(began, moved, stationary, ended, skipZero):
+        hasher.combine(0)
+        hasher.combine(began)
+        hasher.combine(moved)
+        hasher.combine(stationary)
+        hasher.combine(ended)
+        hasher.combine(skipZero)
+      case .shunkit:
+        hasher.combine(1)
+      case let .rngh(maximum):
+        hasher.combine(2)
+        add(maximum)
+      case let .hysteresis(palm):
+        hasher.combine(3)
+        add(palm)
+      case let .flutter(slop, cumulative, startedAbove):
+        hasher.combine(4)
+        add(slop)
+        hasher.combine(cumulative)
+        add(startedAbove)
+      }
+    }
   }
 
   /// The variant's name.

@@ -35,6 +35,34 @@ struct StatisticsTests {
     }
   }
 
+  @Test func quickSummaryOfHandComputedValues() throws {
+    // Sorted: −1, 1, 2, 3. Mean 1.25; Σ(x − 1.25)² = 8.75, sd = √(8.75 / 3).
+    // numpy.percentile([3, 1, 2, -1], [50, 90, 100]) == [1.5, 2.7, 3.0]
+    let s = QuickSummary([3, 1, 2, -1], quantiles: [0.5, 0.9, 1])
+    #expect(s.count == 4 && s.min == -1 && s.max == 3 && s.negative == 1)
+    #expect(s.mean == 1.25)
+    #expect(abs(try #require(s.standardDeviation) - (8.75 / 3).squareRoot()) < 1e-12)
+    #expect(s.quantiles[0] == 1.5 && abs(s.quantiles[1] - 2.7) < 1e-12 && s.quantiles[2] == 3)
+    let one = QuickSummary([0.25], quantiles: [0.5, 0.99])
+    #expect(one.standardDeviation == nil && one.quantiles == [0.25, 0.25] && one.negative == 0)
+    let empty = QuickSummary([], quantiles: [0.5])
+    #expect(empty.count == 0 && empty.min == nil && empty.mean == nil && empty.quantiles.isEmpty)
+  }
+
+  @Test(arguments: [5, 6, 7])
+  func quickSummaryAgreesWithTheSortedDistribution(seed: UInt64) throws {
+    var rng = SplitMix64(seed: seed)
+    let n = Int.random(in: 2...3000, using: &rng)
+    let values = (0..<n).map { _ in Double(Int.random(in: -200...900, using: &rng)) / 3000 }
+    let s = QuickSummary(values, quantiles: [0.5, 0.9, 0.95, 0.99])
+    let d = Distribution(values)
+    for (p, q) in zip([0.5, 0.9, 0.95, 0.99], s.quantiles) { #expect(q == d.quantile(p)!, "p = \(p)") }
+    #expect(s.min == d.min && s.max == d.max && s.negative == d.sorted.filter { $0 < 0 }.count)
+    // Summed in another order: equal to rounding.
+    #expect(abs(try #require(s.mean) - d.mean!) < 1e-12)
+    #expect(abs(try #require(s.standardDeviation) - d.standardDeviation!) < 1e-12)
+  }
+
   @Test func selectionOnTinySamplesWhereRanksCoincide() {
     var rng = SplitMix64(seed: 9)
     for n in 1...9 {

@@ -5,9 +5,9 @@ import TouchSignal
 /// write `null`), never 0 or NaN.
 ///
 /// Quantiles interpolate linearly between order statistics (R type 7, NumPy's default), computed
-/// by `gsl_stats_quantile_from_sorted_data` through TouchSignal's `Distribution`; the mean and
-/// the standard deviation (divisor n − 1) by `gsl_stats_mean` and `gsl_stats_sd` over the
-/// sorted values.
+/// by selection (`gsl_stats_select`) through TouchSignal's `QuickSummary`; the mean and the
+/// standard deviation (divisor n − 1) by `gsl_stats_mean` and `gsl_stats_sd` over the values in
+/// the order given (trace order in the sweeps).
 public struct LatencySummary: Sendable, Hashable {
   /// The number of values.
   public var count: Int
@@ -30,20 +30,19 @@ public struct LatencySummary: Sendable, Hashable {
   /// How many values are negative (early actions, before the reference).
   public var early: Int
 
-  /// Summarizes `values` (any order).
+  /// Summarizes `values` (any order; the mean and standard deviation sum them in this order).
   /// - Precondition: no value is NaN.
   public init(_ values: [Double]) {
-    let d = Distribution(values)
-    count = d.count
-    mean = d.mean
-    standardDeviation = d.standardDeviation
-    minimum = d.min
-    p50 = d.quantile(0.5)
-    p90 = d.quantile(0.9)
-    p95 = d.quantile(0.95)
-    p99 = d.quantile(0.99)
-    maximum = d.max
-    early = d.sorted.prefix { $0 < 0 }.count
+    // Selection, not a sort: a sweep summarizes two latency sets per setting.
+    let s = QuickSummary(values, quantiles: [0.5, 0.9, 0.95, 0.99])
+    count = s.count
+    mean = s.mean
+    standardDeviation = s.standardDeviation
+    minimum = s.min
+    (p50, p90, p95, p99) = s.quantiles.isEmpty
+      ? (nil, nil, nil, nil) : (s.quantiles[0], s.quantiles[1], s.quantiles[2], s.quantiles[3])
+    maximum = s.max
+    early = s.negative
   }
 }
 

@@ -141,3 +141,48 @@ enum Selection {
     return result
   }
 }
+
+/// Count, extremes, mean, standard deviation and chosen quantiles of unsorted values, computed
+/// without sorting them: for summarizing many large sets (a sweep's latencies per setting).
+///
+/// The mean and standard deviation (`gsl_stats_mean`, `gsl_stats_sd_m`, divisor n − 1) run over
+/// the values in the order given; the quantiles are R type 7 (as ``Distribution/quantile(_:)``),
+/// found by selection (`gsl_stats_select`) in expected O(n) each instead of a sort.
+public struct QuickSummary: Sendable, Hashable {
+  /// The number of values.
+  public let count: Int
+  /// The smallest value; `nil` when empty.
+  public let min: Double?
+  /// The largest value; `nil` when empty.
+  public let max: Double?
+  /// The arithmetic mean; `nil` when empty.
+  public let mean: Double?
+  /// The sample standard deviation (divisor n − 1); `nil` with fewer than two values.
+  public let standardDeviation: Double?
+  /// The requested quantiles, in the order requested; empty when there are no values.
+  public let quantiles: [Double]
+  /// How many values are below zero.
+  public let negative: Int
+
+  /// Summarizes `values`, with the `p`-quantiles for every `p` in `probabilities`.
+  /// - Precondition: no value is NaN; every probability is in 0…1.
+  public init(_ values: [Double], quantiles probabilities: [Double]) {
+    precondition(!values.contains(where: \.isNaN), "a summary cannot hold NaN")
+    count = values.count
+    guard let extremes = MinMax.of(values) else {
+      (min, max, mean, standardDeviation, quantiles, negative) = (nil, nil, nil, nil, [], 0)
+      return
+    }
+    (min, max) = extremes
+    var below = 0
+    for v in values where v < 0 { below += 1 }
+    negative = below
+    (mean, standardDeviation) = values.withUnsafeBufferPointer { v in
+      // gsl_stats_sd would compute the mean again (a division per value).
+      let m = gsl_stats_mean(v.baseAddress, 1, v.count)
+      return (m, v.count >= 2 ? gsl_stats_sd_m(v.baseAddress, 1, v.count, m) : nil)
+    }
+    var work = values
+    quantiles = Selection.quantiles(&work, probabilities)
+  }
+}

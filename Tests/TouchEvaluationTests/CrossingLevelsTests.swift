@@ -194,7 +194,8 @@ struct CrossingLevelsTests {
   }
 
   /// Runs the prepared kernel and compares with a plain scan per level, and with the plain-
-  /// buffer kernel step by step.
+  /// buffer kernel step by step; the gathering entry point gives the same steps and the
+  /// companion column's value at each step's position.
   private func check<Test: CrossingTest>(
     _ test: Test.Type, _ quantities: [Double], _ levels: CrossingLevels, _ crosses: (Double, Double) -> Bool
   ) {
@@ -226,6 +227,26 @@ struct CrossingLevelsTests {
     }
     #expect(count == plainCount)
     #expect(Array(steps[0..<count]) == Array(plain[0..<plainCount]))
+    // A companion column that differs at every position (like times): 1000 + 0.25·i.
+    let companion = quantities.indices.map { 1000 + 0.25 * Double($0) }
+    var gatheredSteps = [CrossingStep](repeating: CrossingStep(lower: -1, upper: -1, position: -1), count: room)
+    var gathered = [Double](repeating: .nan, count: room)
+    let gatheredCount = quantities.withUnsafeBufferPointer { q in
+      companion.withUnsafeBufferPointer { c in
+        levels.withUnsafeLevels { l in
+          gatheredSteps.withUnsafeMutableBufferPointer { s in
+            gathered.withUnsafeMutableBufferPointer { g in
+              RunningMaxSweep.firstCrossings(
+                test, quantities: q, range: 0..<q.count, levels: l, into: s.baseAddress!,
+                gathering: c.baseAddress!, gatheredInto: g.baseAddress!)
+            }
+          }
+        }
+      }
+    }
+    #expect(gatheredCount == count)
+    #expect(Array(gatheredSteps[0..<gatheredCount]) == Array(steps[0..<count]))
+    #expect(Array(gathered[0..<gatheredCount]) == steps[0..<count].map { 1000 + 0.25 * Double($0.position) })
     for (a, b) in zip(steps[0..<count], steps[0..<count].dropFirst()) { #expect(a.upper == b.lower && a.position < b.position) }
     if count > 0 { #expect(steps[0].lower == 0) }
   }

@@ -95,11 +95,12 @@ public final class CSweep: @unchecked Sendable {
 }
 
 /// The product's sweep: `TouchEvaluation`'s one-pass kernel (`RunningMaxSweep`, strict `>`,
-/// levels prepared once as `CrossingLevels`) per trace over the `Double` force column, and its
-/// steps summed into difference arrays. A trace's steps cover consecutive level ranges
-/// (0 ..< u₁, u₁ ..< u₂, …), so its count adds +1 at level 0 and −1 past its last step, and its
-/// latency adds each step's latency minus the previous step's at the step's first level:
-/// O(1) per step, one prefix sum over the K levels at the end. Every buffer is allocated in
+/// levels prepared once as `CrossingLevels`) per trace over the `Double` force column, gathering
+/// the time of each step as it scans (so that cold time reads overlap the scan instead of
+/// waiting for a cache miss after it), and its steps summed into difference arrays. A trace's
+/// steps cover consecutive level ranges (0 ..< u₁, u₁ ..< u₂, …), so its count adds +1 at level
+/// 0 and −1 past its last step, and its latency adds each step's latency minus the previous
+/// step's at the step's first level: O(1) per step, one prefix sum over the K levels at the end. Every buffer is allocated in
 /// `init`; `run` allocates nothing.
 public final class SwiftSweep: @unchecked Sendable {
   /// The thresholds, ascending.
@@ -108,6 +109,8 @@ public final class SwiftSweep: @unchecked Sendable {
   /// decides exactly as the C reference's Float comparison on the same Float-valued forces).
   private let levels: CrossingLevels
   private let steps: UnsafeMutableBufferPointer<CrossingStep>
+  /// The time of each step (seconds), gathered by the kernel.
+  private let times: UnsafeMutableBufferPointer<Double>
   private let count: UnsafeMutableBufferPointer<Int64>
   private let latency: UnsafeMutableBufferPointer<Double>
 
@@ -118,6 +121,8 @@ public final class SwiftSweep: @unchecked Sendable {
     let k = thresholds.count
     steps = .allocate(capacity: Swift.max(1, Swift.min(longestTrace, k)))
     steps.initialize(repeating: CrossingStep(lower: 0, upper: 0, position: 0))
+    times = .allocate(capacity: steps.count)
+    times.initialize(repeating: 0)
     count = .allocate(capacity: k + 1)
     latency = .allocate(capacity: k + 1)
     count.initialize(repeating: 0)
@@ -126,6 +131,7 @@ public final class SwiftSweep: @unchecked Sendable {
 
   deinit {
     steps.deallocate()
+    times.deallocate()
     count.deallocate()
     latency.deallocate()
   }
@@ -139,20 +145,24 @@ public final class SwiftSweep: @unchecked Sendable {
     latency.update(repeating: 0)
     let offsets = data.offsets, t = data.t, force = data.force
     let dc = count.baseAddress!, dl = latency.baseAddress!, out = steps.baseAddress!
+    let at = times.baseAddress!, time = t.baseAddress!
     let room = steps.count
     levels.withUnsafeLevels { levels in
       var j = 0
       while j &+ 1 < offsets.count {
         let start = offsets[j], end = offsets[j &+ 1]
         precondition(Swift.min(end &- start, k) <= room, "trace longer than the sweep was prepared for")
+        // The trace's first time is read before the scan: the time column is then read in
+        // ascending order, which the hardware prefetcher follows.
+        let t0 = start < end ? t[start] : 0
         let found = RunningMaxSweep.firstCrossings(
-          StrictlyAbove.self, quantities: force, range: start..<end, levels: levels, into: out)
+          StrictlyAbove.self, quantities: force, range: start..<end, levels: levels, into: out,
+          gathering: time, gatheredInto: at)
         if found > 0 {
-          let t0 = t[start]
           var previous = 0.0
           for s in 0..<found {
             let step = out[s]
-            let l = t[step.position] - t0
+            let l = at[s] - t0
             dl[Int(step.lower)] += l - previous
             previous = l
           }

@@ -244,7 +244,7 @@ enum RepeatedLevels: LevelCount {
 }
 
 /// What the indexed kernel does besides recording steps: nothing, or copy a companion column's
-/// value at each step's position (``RunningMaxSweep/firstCrossings(_:quantities:range:levels:into:gathering:gatheredInto:)``).
+/// value at each step's position (`RunningMaxSweep.firstCrossings(…, gathering:gatheredInto:)`).
 @usableFromInline
 protocol StepCompanion {
   /// Copies the companion value at `position` to slot `slot` (the slot of the step that

@@ -92,8 +92,8 @@ public enum RunningMaxSweep {
   /// The steps of one trace whose quantities are `quantities[range]`, with prepared levels, and
   /// the value of a companion column (such as the trace's times) at each step.
   ///
-  /// Gives the same steps as ``firstCrossings(_:quantities:range:levels:into:)`` and, for each
-  /// step `s`, `gathered[s] = column[steps[s].position]`. The indexed kernel reads the column
+  /// Gives the same steps as the entry point without a companion and, for each step `s`,
+  /// `gathered[s] = column[steps[s].position]`. The indexed kernel reads the column
   /// while it scans, at the positions where the running maximum rises, so on data that is not in
   /// cache those reads overlap the scan; reading `column[position]` after the scan instead waits
   /// for a cache miss once per trace (the cold 1000-threshold benchmark sweep spent about a

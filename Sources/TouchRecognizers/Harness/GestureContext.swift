@@ -41,6 +41,13 @@ public struct GestureContext: Sendable {
       StateTransition(state: new, t: sample.t, index: sample.index, implicit: true, source: source))
   }
 
+  /// Ends a continuous gesture with the contact: `outcome` (`.ended` or `.cancelled`) once it has
+  /// begun, `.failed` while it is still possible (UIKit fails a recognizer that never began).
+  @inlinable
+  public mutating func finish(_ outcome: GestureState, at sample: TouchSample) {
+    setState(state == .possible ? .failed : outcome, at: sample)
+  }
+
   /// Records an action event at `sample`'s time and index.
   @inlinable
   public mutating func act(_ kind: ActionKind = .action, at sample: TouchSample, detail: Int = 0) {

@@ -92,7 +92,7 @@ public struct HysteresisLatch: ConfigurableRecognizer {
   mutating func handle(_ sample: TouchSample, _ context: inout GestureContext) {
     let n = sample.force / sample.maxForce
     if n > palmThreshold {  // false when palmThreshold is NaN
-      context.setState(context.state == .possible ? .failed : .cancelled, at: sample)
+      context.finish(.cancelled, at: sample)
       return
     }
     if pressed {
@@ -121,12 +121,12 @@ public struct HysteresisLatch: ConfigurableRecognizer {
 
   @inlinable
   public mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext) {
-    context.setState(context.state == .possible ? .failed : .ended, at: sample)
+    context.finish(.ended, at: sample)
   }
 
   @inlinable
   public mutating func touchesCancelled(_ sample: TouchSample, _ context: inout GestureContext) {
-    context.setState(context.state == .possible ? .failed : .cancelled, at: sample)
+    context.finish(.cancelled, at: sample)
   }
 
   @inlinable

@@ -84,13 +84,13 @@ public struct IOSLongPress: ConfigurableRecognizer {
   @inlinable
   public mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext) {
     deadline = .infinity
-    context.setState(context.state == .possible ? .failed : .ended, at: sample)
+    context.finish(.ended, at: sample)
   }
 
   @inlinable
   public mutating func touchesCancelled(_ sample: TouchSample, _ context: inout GestureContext) {
     deadline = .infinity
-    context.setState(context.state == .possible ? .failed : .cancelled, at: sample)
+    context.finish(.cancelled, at: sample)
   }
 
   @inlinable
@@ -225,13 +225,13 @@ public struct AndroidLongPress: ConfigurableRecognizer {
   @inlinable
   public mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext) {
     deadline = .infinity
-    context.setState(context.state == .possible ? .failed : .ended, at: sample)
+    context.finish(.ended, at: sample)
   }
 
   @inlinable
   public mutating func touchesCancelled(_ sample: TouchSample, _ context: inout GestureContext) {
     deadline = .infinity
-    context.setState(context.state == .possible ? .failed : .cancelled, at: sample)
+    context.finish(.cancelled, at: sample)
   }
 
   @inlinable

@@ -83,12 +83,12 @@ public struct PeekPop: ConfigurableRecognizer {
 
   @inlinable
   public mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext) {
-    context.setState(context.state == .possible ? .failed : .cancelled, at: sample)
+    context.finish(.cancelled, at: sample)
   }
 
   @inlinable
   public mutating func touchesCancelled(_ sample: TouchSample, _ context: inout GestureContext) {
-    context.setState(context.state == .possible ? .failed : .cancelled, at: sample)
+    context.finish(.cancelled, at: sample)
   }
 
   @inlinable

@@ -72,7 +72,7 @@ public struct RNGHForceTouch: ConfigurableRecognizer {
 
   @inlinable
   public mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext) {
-    context.setState(context.state == .possible ? .failed : .ended, at: sample)
+    context.finish(.ended, at: sample)
   }
 
   @inlinable

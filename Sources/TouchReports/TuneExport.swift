@@ -86,7 +86,7 @@ public enum TuneExport {
     return .object(members)
   }
 
-  static func variant(_ descriptor: VariantDescriptor) -> JSONValue {
+  static func variant(_ descriptor: RecognizerDescription) -> JSONValue {
     .object([
       ("name", .string(descriptor.name)), ("code", .string(descriptor.code)), ("title", .string(descriptor.title)),
       ("source", .string(descriptor.source)),

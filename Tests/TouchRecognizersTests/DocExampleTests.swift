@@ -6,7 +6,7 @@ import TouchRecognizers
 public struct FirstMovedCrossing: ConfigurableRecognizer {
   public let threshold: Double
 
-  public static let descriptor = VariantDescriptor(
+  public static let descriptor = RecognizerDescription(
     name: "first-moved-crossing", code: "", title: "First moved crossing", source: "example",
     style: .discrete, actionEvent: "recognized: the first moved sample with n >= threshold",
     rules: "Moved samples only: n >= threshold → recognized.",

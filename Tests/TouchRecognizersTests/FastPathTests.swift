@@ -6,7 +6,7 @@ import TouchTestSupport
 /// Forwards everything to `base` but never skips samples: the slow path as reference.
 struct NoFastPath<Base: ForceRecognizer>: ForceRecognizer {
   var base: Base
-  var variant: VariantDescriptor { base.variant }
+  var variant: RecognizerDescription { base.variant }
   var parameters: ParameterValues { base.parameters }
   var requiresMaximumForce: Bool { base.requiresMaximumForce }
   static var receivesStationary: Bool { Base.receivesStationary }

@@ -6,10 +6,10 @@ import TouchCore
 /// with the deadline kept separately). It can ask for stationary samples, set one timer, and
 /// finish on a given sample.
 struct Probe: ForceRecognizer {
-  static let descriptor = VariantDescriptor(
+  static let descriptor = RecognizerDescription(
     name: "probe", code: "", title: "probe", source: "tests", style: .continuous, actionEvent: "none",
     rules: "records deliveries", parameters: [])
-  var variant: VariantDescriptor { Self.descriptor }
+  var variant: RecognizerDescription { Self.descriptor }
   var parameters: ParameterValues { Self.descriptor.defaults }
   var requiresMaximumForce: Bool { false }
   static var usesTimers: Bool { true }
@@ -45,7 +45,7 @@ struct Probe: ForceRecognizer {
 /// The same probe, also receiving stationary samples.
 struct StationaryProbe: ForceRecognizer {
   var probe = Probe()
-  var variant: VariantDescriptor { probe.variant }
+  var variant: RecognizerDescription { probe.variant }
   var parameters: ParameterValues { probe.parameters }
   var requiresMaximumForce: Bool { false }
   static var receivesStationary: Bool { true }

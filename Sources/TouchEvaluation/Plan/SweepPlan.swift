@@ -112,7 +112,7 @@ public struct RecognizerSpec: Sendable, Hashable, CustomStringConvertible {
     return value
   }
 
-  static func descriptor(_ name: String) -> VariantDescriptor? {
+  static func descriptor(_ name: String) -> RecognizerDescription? {
     AnyForceRecognizer.variants.first { $0.name == name }
   }
 }

@@ -15,7 +15,7 @@
 /// contact.
 public protocol ForceRecognizer: Sendable {
   /// The variant's name, parameters and rules.
-  var variant: VariantDescriptor { get }
+  var variant: RecognizerDescription { get }
   /// The parameter values this instance was built with.
   var parameters: ParameterValues { get }
 
@@ -120,7 +120,7 @@ extension ForceRecognizer {
 /// are built from their parts instead).
 public protocol ConfigurableRecognizer: ForceRecognizer {
   /// The variant's name, parameters and rules.
-  static var descriptor: VariantDescriptor { get }
+  static var descriptor: RecognizerDescription { get }
   /// Builds the recognizer from values resolved against ``descriptor`` (every parameter
   /// present and in range).
   ///
@@ -130,7 +130,7 @@ public protocol ConfigurableRecognizer: ForceRecognizer {
 
 extension ConfigurableRecognizer {
   /// The variant's name, parameters and rules.
-  public var variant: VariantDescriptor { Self.descriptor }
+  public var variant: RecognizerDescription { Self.descriptor }
 
   /// Builds the recognizer with the given parameters set and the rest at their defaults.
   ///

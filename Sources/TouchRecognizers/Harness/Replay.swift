@@ -334,7 +334,7 @@ public struct ReplayLog: Sendable {
   }
 
   /// The result of trace `k` (0-based, in replay order).
-  public func result(_ k: Int, trace: String, variant: VariantDescriptor) -> ReplayResult {
+  public func result(_ k: Int, trace: String, variant: RecognizerDescription) -> ReplayResult {
     let span = spans[k]
     return ReplayResult(
       trace: trace, variant: variant,

@@ -19,7 +19,7 @@ public struct ReplayResult: Sendable, Hashable {
 
   /// Creates a result from events of both sources (split by their `source` field).
   public init(
-    trace: String, variant: VariantDescriptor, transitions: [StateTransition],
+    trace: String, variant: RecognizerDescription, transitions: [StateTransition],
     actions: [ActionEvent]
   ) {
     self.trace = trace
@@ -32,7 +32,7 @@ public struct ReplayResult: Sendable, Hashable {
   }
 
   /// Creates a result from a context that recorded exactly one trace.
-  public init(trace: String, variant: VariantDescriptor, context: GestureContext) {
+  public init(trace: String, variant: RecognizerDescription, context: GestureContext) {
     self.init(
       trace: trace, variant: variant, transitions: context.transitions, actions: context.actions)
   }

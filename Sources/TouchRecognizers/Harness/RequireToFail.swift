@@ -41,10 +41,10 @@ public struct RequireToFail<Dependent: ForceRecognizer, Required: ForceRecognize
   }
 
   /// `dependent+required`, with the required recognizer's parameters prefixed `required.`.
-  public var variant: VariantDescriptor {
+  public var variant: RecognizerDescription {
     let d = dependent.variant
     let r = required.variant
-    return VariantDescriptor(
+    return RecognizerDescription(
       name: "\(d.name)+\(r.name)", code: "require-to-fail",
       title: "\(d.title), requiring \(r.title) to fail", source: "\(d.source); \(r.source)",
       style: d.style, actionEvent: d.actionEvent + " — delayed until \(r.name) fails",

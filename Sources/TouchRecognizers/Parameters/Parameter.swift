@@ -112,18 +112,20 @@ public struct ParameterSpec: Sendable, Hashable {
   public var notANumberMeaning: String?
   /// One line saying what the parameter does.
   public var meaning: String
+  /// The values a sweep tries when the user names none (see ``ParameterGrid``).
+  public var grid: ParameterGrid
 
   /// Declares a number parameter.
   public static func number(
     _ name: String, _ unit: ParameterUnit, default value: Double,
     minimum: Double? = nil, inclusive minimumInclusive: Bool = true,
     maximum: Double? = nil, inclusive maximumInclusive: Bool = true,
-    nan: String? = nil, _ meaning: String
+    nan: String? = nil, grid: ParameterGrid? = nil, _ meaning: String
   ) -> ParameterSpec {
     ParameterSpec(
       name: name, kind: .number, unit: unit, defaultValue: .number(value), minimum: minimum,
       minimumInclusive: minimumInclusive, maximum: maximum, maximumInclusive: maximumInclusive,
-      notANumberMeaning: nan, meaning: meaning)
+      notANumberMeaning: nan, meaning: meaning, grid: grid ?? .standard(kind: .number, unit: unit))
   }
 
   /// Declares a flag parameter.
@@ -131,7 +133,7 @@ public struct ParameterSpec: Sendable, Hashable {
     ParameterSpec(
       name: name, kind: .flag, unit: .none, defaultValue: .flag(value), minimum: nil,
       minimumInclusive: true, maximum: nil, maximumInclusive: true, notANumberMeaning: nil,
-      meaning: meaning)
+      meaning: meaning, grid: .bothFlags)
   }
 
   /// Declares a list parameter; every element must lie in the range.
@@ -142,7 +144,15 @@ public struct ParameterSpec: Sendable, Hashable {
     ParameterSpec(
       name: name, kind: .list, unit: unit, defaultValue: .list(value), minimum: minimum,
       minimumInclusive: true, maximum: maximum, maximumInclusive: true, notANumberMeaning: nil,
-      meaning: meaning)
+      meaning: meaning, grid: .none)
+  }
+
+  /// The default grid's numbers for data whose maximum possible force is `maximumForce`, with
+  /// the values outside the valid range left out (empty for flags, lists and grids that need
+  /// an unknown maximum).
+  public func gridValues(maximumForce: Double?) -> [Double] {
+    guard case .number(let standard) = defaultValue else { return [] }
+    return grid.values(default: standard, maximumForce: maximumForce).filter(contains)
   }
 
   /// The valid range in interval notation, e.g. `[0, 1]`, `(0, inf)`; `true|false` for flags.
@@ -255,7 +265,7 @@ public struct ParameterValues: Sendable, Hashable, Sequence {
   /// The values in the variant's declaration order.
   public private(set) var entries: [Entry]
 
-  /// Creates values from entries (no validation; see ``VariantDescriptor/resolve(_:)``).
+  /// Creates values from entries (no validation; see ``RecognizerDescription/resolve(_:)``).
   public init(_ entries: [Entry]) { self.entries = entries }
 
   /// The value of `name`, or `nil` when the variant has no such parameter.

@@ -40,7 +40,7 @@ public struct DFContinuousForceTouch: ConfigurableRecognizer {
   @usableFromInline var timeoutDeadline = Double.infinity
 
   /// The variant's description.
-  public static let descriptor = VariantDescriptor(
+  public static let descriptor = RecognizerDescription(
     name: "df-continuous", code: "V6", title: "DFContinuousForceTouchGestureRecognizer (Fogg)",
     source:
       "foggzilla/DFContinuousForceTouchGestureRecognizer DFContinuousForceTouchGestureRecognizer/DFContinuousForceTouchGestureRecognizer.m @ d838b1e",

@@ -9,7 +9,7 @@ public struct YusugaForceTouch: ConfigurableRecognizer {
   public let forceSensitivity: Double
 
   /// The variant's description.
-  public static let descriptor = VariantDescriptor(
+  public static let descriptor = RecognizerDescription(
     name: "deep-press-yusuga", code: "V2-yusuga", title: "ForceTouchGestureRecognizer (yusuga)",
     source: "yusuga/ForceTouchGestureRecognizer Classes/ForceTouchGestureRecognizer/ForceTouchGestureRecognizer.m @ d5022a0",
     style: .discrete,
@@ -83,7 +83,7 @@ public struct ALGSqueeze: ConfigurableRecognizer {
   public let squeezeThreshhold: Double
 
   /// The variant's description.
-  public static let descriptor = VariantDescriptor(
+  public static let descriptor = RecognizerDescription(
     name: "deep-press-alg-squeeze", code: "V2-ALGSqueeze", title: "ALGSqueezeGestureRecognizer (Gallagher)",
     source: "algal/TouchVisualizer TouchVisualizer/ALGSqueezeGestureRecognizer.swift @ f18068a",
     style: .discrete,
@@ -178,7 +178,7 @@ public struct FrostyForceTouch: ConfigurableRecognizer {
   @usableFromInline var lastForce: Double = 0
 
   /// The variant's description.
-  public static let descriptor = VariantDescriptor(
+  public static let descriptor = RecognizerDescription(
     name: "deep-press-frosty", code: "V2-frosty", title: "ForceTouchGestureRecognizer (frosty)",
     source: "frosty/ForceTouchGestureRecognizer ForceTouchGestureRecognizer.swift @ 139a76a",
     style: .continuous,
@@ -263,7 +263,7 @@ public struct PSForceTouch: ConfigurableRecognizer {
   public let minimumForce: Double
 
   /// The variant's description.
-  public static let descriptor = VariantDescriptor(
+  public static let descriptor = RecognizerDescription(
     name: "deep-press-ps", code: "V2-PS", title: "PSForceTouchGestureRecognizer (Paraset)",
     source: "nolanbrown/PSForceTouchGestureRecognizer PSForceTouchGestureRecognizer.m @ 2c5a16f",
     style: .continuous,

@@ -13,7 +13,7 @@ public struct FlexMonkeyDeepPress: ConfigurableRecognizer {
   @usableFromInline var deepPressed = false
 
   /// The variant's description.
-  public static let descriptor = VariantDescriptor(
+  public static let descriptor = RecognizerDescription(
     name: "deep-press", code: "V2", title: "DeepPressGestureRecognizer (FlexMonkey)",
     source:
       "FlexMonkey/DeepPressGestureRecognizer DeepPressGestureRecognizer/deepPressGestureRecognizer/DeepPressGestureRecognizer.swift @ 112e556",

@@ -36,7 +36,7 @@ public struct FlutterForcePress: ConfigurableRecognizer {
   @usableFromInline var downY: Double = 0
 
   /// The variant's description.
-  public static let descriptor = VariantDescriptor(
+  public static let descriptor = RecognizerDescription(
     name: "flutter-force-press", code: "V4", title: "ForcePressGestureRecognizer (Flutter)",
     source: "flutter/flutter packages/flutter/lib/src/gestures/force_press.dart @ 016580d",
     style: .continuous,

@@ -20,7 +20,7 @@ public struct GTForceTouch: ConfigurableRecognizer {
   @usableFromInline var deepPressedAt: Double = 0
 
   /// The variant's description.
-  public static let descriptor = VariantDescriptor(
+  public static let descriptor = RecognizerDescription(
     name: "gt-deep-press", code: "V3", title: "GTForceTouchGestureRecognizer 1.1.2 (Travasoni)",
     source: "neobeppe/GTForceTouchGestureRecognizer Sources/GTForceTouchGestureRecognizer.swift @ 8b4dc99",
     style: .continuous,

@@ -26,7 +26,7 @@ public struct HysteresisLatch: ConfigurableRecognizer {
   @usableFromInline var pressed = false
 
   /// The variant's description.
-  public static let descriptor = VariantDescriptor(
+  public static let descriptor = RecognizerDescription(
     name: "hysteresis", code: "V7", title: "Hysteresis latch (libinput-style)",
     source: "wayland-project/libinput src/evdev-mt-touchpad.c (tp_unhover_pressure), src/evdev-tablet.c @ c5d6b3f",
     style: .continuous,

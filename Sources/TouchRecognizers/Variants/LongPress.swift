@@ -15,7 +15,7 @@ public struct IOSLongPress: ConfigurableRecognizer {
   @usableFromInline var deadline = Double.infinity
 
   /// The variant's description.
-  public static let descriptor = VariantDescriptor(
+  public static let descriptor = RecognizerDescription(
     name: "long-press", code: "V9", title: "UILongPressGestureRecognizer (UIKit)",
     source: "Apple UIKit UILongPressGestureRecognizer (minimumPressDuration 0.5 s, allowableMovement 10 pt)",
     style: .continuous,
@@ -127,7 +127,7 @@ public struct AndroidLongPress: ConfigurableRecognizer {
   @usableFromInline var deadline = Double.infinity
 
   /// The variant's description.
-  public static let descriptor = VariantDescriptor(
+  public static let descriptor = RecognizerDescription(
     name: "long-press-android", code: "V9-android", title: "Android long press (+ deep press)",
     source:
       "AOSP ViewConfiguration (DEFAULT_LONG_PRESS_TIMEOUT 400 ms, TOUCH_SLOP 8 dp), GestureDetector / View.onTouchEvent CLASSIFICATION_DEEP_PRESS; frameworks/base ab9efea",

@@ -23,7 +23,7 @@ public struct PeakRelease: ConfigurableRecognizer {
   @usableFromInline var previousValue: Double = 0
 
   /// The variant's description.
-  public static let descriptor = VariantDescriptor(
+  public static let descriptor = RecognizerDescription(
     name: "peak-release", code: "V10", title: "ForceTouchGestureRecognizer v0.3 (Ashley Mills)",
     source:
       "ashleymills/ForceTouchGestureRecognizer.swift ForceTouchGestureRecognizer.swift @ 6ffd430 (demo: Force Touch demo/…/ForceTouchGestureRecognizer.swift @ 376605f)",

@@ -14,7 +14,7 @@ public struct PeekPop: ConfigurableRecognizer {
   public let popThreshold: Double
 
   /// The variant's description.
-  public static let descriptor = VariantDescriptor(
+  public static let descriptor = RecognizerDescription(
     name: "peek-pop", code: "peek/pop", title: "Two-stage peek and pop",
     source: "community peek/pop figures (StackOverflow q. 35097830); UIPreviewInteraction's thresholds are undocumented",
     style: .continuous,

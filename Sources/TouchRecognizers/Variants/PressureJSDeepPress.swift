@@ -45,7 +45,7 @@ public struct PressureJSDeepPress: ConfigurableRecognizer {
   @usableFromInline var previousForce: Double = 0
 
   /// The variant's description.
-  public static let descriptor = VariantDescriptor(
+  public static let descriptor = RecognizerDescription(
     name: "pressure-js", code: "V8", title: "Pressure.js deep press (stuyam/pressure)",
     source: "stuyam/pressure src/adapters/adapter.js, src/adapters/adapter_3d_touch.js @ f0a35fb",
     style: .continuous,

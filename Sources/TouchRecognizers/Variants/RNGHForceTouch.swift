@@ -15,7 +15,7 @@ public struct RNGHForceTouch: ConfigurableRecognizer {
   @usableFromInline var activated = false
 
   /// The variant's description.
-  public static let descriptor = VariantDescriptor(
+  public static let descriptor = RecognizerDescription(
     name: "rngh-force", code: "V5", title: "ForceTouchGestureHandler (react-native-gesture-handler)",
     source: "software-mansion/react-native-gesture-handler apple/Handlers/RNForceTouchHandler.m @ 04e7898",
     style: .continuous,

@@ -22,7 +22,7 @@ public struct ShunkitForceTouch: ConfigurableRecognizer {
   @usableFromInline var force: Double = 0
 
   /// The variant's description.
-  public static let descriptor = VariantDescriptor(
+  public static let descriptor = RecognizerDescription(
     name: "shunkit", code: "V1", title: "ForceTouchGestureRecognizer (shunkit, \"milkit\")",
     source: "shunkit/ForceTouchGesture ForceTouchGesture/ForceTouchGestureRecognizer.swift @ 3e377de",
     style: .continuous,

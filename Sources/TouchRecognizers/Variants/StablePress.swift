@@ -41,7 +41,7 @@ public struct StablePress: ConfigurableRecognizer {
   @usableFromInline var everPressed = false
 
   /// The variant's description.
-  public static let descriptor = VariantDescriptor(
+  public static let descriptor = RecognizerDescription(
     name: "stable-press", code: "ours", title: "Stable press (dwell + tap guard + hysteresis + drag gate)",
     source: "TouchTrace (this package); see the DesigningStablePress article",
     style: .continuous,

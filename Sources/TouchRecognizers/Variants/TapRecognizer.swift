@@ -18,7 +18,7 @@ public struct TapRecognizer: ConfigurableRecognizer {
   @usableFromInline var deadline = Double.infinity
 
   /// The variant's description.
-  public static let descriptor = VariantDescriptor(
+  public static let descriptor = RecognizerDescription(
     name: "tap", code: "tap", title: "Single tap (UITapGestureRecognizer defaults)",
     source: "Apple UIKit UITapGestureRecognizer (numberOfTapsRequired 1, numberOfTouchesRequired 1; movement/duration limits undocumented)",
     style: .discrete,

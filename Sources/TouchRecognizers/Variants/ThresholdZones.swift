@@ -20,7 +20,7 @@ public struct ThresholdZones: ConfigurableRecognizer {
   @usableFromInline var last: Double = 0
 
   /// The variant's description.
-  public static let descriptor = VariantDescriptor(
+  public static let descriptor = RecognizerDescription(
     name: "zones", code: "V11", title: "ALG3DTouchThreshholdGestureRecognizer (Gallagher)",
     source: "algal/TouchVisualizer TouchVisualizer/ALG3DTouchThreshholdGestureRecognizer.swift @ 6774a44",
     style: .continuous,

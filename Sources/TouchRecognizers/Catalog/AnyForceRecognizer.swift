@@ -60,7 +60,7 @@ public enum AnyForceRecognizer: Sendable {
   indirect case requiringFailure(dependent: AnyForceRecognizer, required: AnyForceRecognizer)
 
   /// The descriptors of every variant, in listing order.
-  public static let variants: [VariantDescriptor] = [
+  public static let variants: [RecognizerDescription] = [
     ShunkitForceTouch.descriptor, FlexMonkeyDeepPress.descriptor, YusugaForceTouch.descriptor,
     ALGSqueeze.descriptor, FrostyForceTouch.descriptor, PSForceTouch.descriptor,
     GTForceTouch.descriptor, FlutterForcePress.descriptor, RNGHForceTouch.descriptor,
@@ -202,7 +202,7 @@ public enum AnyForceRecognizer: Sendable {
   }
 
   /// The variant's description.
-  public var variant: VariantDescriptor { open(Property { $0.variant }) }
+  public var variant: RecognizerDescription { open(Property { $0.variant }) }
 
   /// The variant's name.
   public var name: String { variant.name }

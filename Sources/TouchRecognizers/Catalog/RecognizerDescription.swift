@@ -1,6 +1,6 @@
 /// What a recognizer variant is: its name, where it comes from, its parameters and what its
 /// events mean.
-public struct VariantDescriptor: Sendable, Hashable {
+public struct RecognizerDescription: Sendable, Hashable {
   /// The name used on the command line (`shunkit`, `deep-press`, …).
   public var name: String
   /// The variant number in the reference table (`V1` …), or `ours` / empty.

@@ -33,7 +33,7 @@ public enum TuneExport {
       ("recognizer", .string(configuration.name)),
       ("variant", variant(configuration.recognizer.variant)),
     ]
-    if let required = configuration.spec.required, let descriptor = AnyForceRecognizer.variants.first(where: { $0.name == required }) {
+    if let required = configuration.spec.required, let descriptor = configuration.spec.catalog.entry(required)?.descriptor {
       members.append(("required", variant(descriptor)))
     }
     members += EvaluationJSON.parameters(configuration)

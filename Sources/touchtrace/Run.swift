@@ -68,11 +68,11 @@ extension TouchTraceCommand {
         guard let (name, value) = PlanOptions.setting(setting) else {
           throw ValidationError("--set expects NAME=VALUE, got '\(setting)'")
         }
-        if name.hasPrefix("required.") {
+        if let base = Composition.unprefixed(name) {
           guard requireFailureOf != nil else {
-            throw ValidationError("--set \(name): 'required.' parameters need --require-failure-of")
+            throw ValidationError("--set \(name): '\(Composition.requiredPrefix)' parameters need --require-failure-of")
           }
-          required.append((String(name.dropFirst("required.".count)), value))
+          required.append((base, value))
         } else {
           own.append((name, value))
         }
@@ -153,12 +153,9 @@ extension TouchTraceCommand {
       _ results: [ReplayResult], recognizer: AnyForceRecognizer, carryState: Bool, total: Int, dataset: Dataset
     ) -> JSONValue {
       let parameters: [(String, JSONValue)] = recognizer.parameters.map {
-        ($0.name, Recognizers.json($0.value))
+        ($0.name, CatalogReport.json(value: $0.value))
       }
-      let composed: Bool = {
-        if case .requiringFailure = recognizer { return true }
-        return false
-      }()
+      let composed = recognizer.isComposition
       let rows: [JSONValue] = results.map { r in
         var members: [(String, JSONValue)] = [
           ("trace", .string(r.trace)),

@@ -77,6 +77,7 @@ extension TouchTraceCommand {
           input, for: plan.configurations.map(\.recognizer), options: options, threads: threads, command: "sweep")
         let progress = Progress(enabled: !quiet && Console.stderrIsTerminal)
         let result: SweepResult
+        let plan = try self.plan.makePlan(following: evaluation, after: plan)
         do throws(ReplayError) {
           result = try evaluation.sweep(plan, threads: threads, progress: { progress.update($0, $1) })
         } catch {

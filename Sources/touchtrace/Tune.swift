@@ -169,6 +169,7 @@ extension TouchTraceCommand {
           command: "tune")
         let progress = Progress(enabled: !quiet && Console.stderrIsTerminal, command: "tune")
         let result: TuningResult
+        let plan = try self.plan.makePlan(following: evaluation, after: plan)
         do throws(TuningError) {
           result = try Tuning.run(evaluation, plan: plan, options: tuning, threads: threads) { progress.update($0, $1) }
         } catch {

@@ -1,3 +1,5 @@
+import TouchRecognizers
+
 /// One swept parameter: its name and the values it takes, from `NAME=START:STOP:STEP` or
 /// `NAME=V1,V2,...` (`touchtrace sweep --vary`).
 ///

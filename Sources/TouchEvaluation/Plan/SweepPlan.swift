@@ -1,24 +1,26 @@
+public import TouchCore
 public import TouchRecognizers
 
-/// A recognizer to sweep: a variant (`deep-press`) or a require-to-fail composition
-/// (`tap+deep-press`: the tap waits for deep-press to fail).
+/// A recognizer to sweep: a catalog variant (`deep-press`) or a require-to-fail composition
+/// (`tap+deep-press`: the tap waits for deep-press to fail; see ``Composition``), with the
+/// catalog it is built from.
 public struct RecognizerSpec: Sendable, Hashable, CustomStringConvertible {
   /// The variant (the dependent one of a composition).
   public var variant: String
   /// The variant a composition waits for; `nil` for a plain variant.
   public var required: String?
+  /// The catalog the names refer to (not part of equality).
+  public var catalog: RecognizerCatalog
 
   /// Reads `NAME` or `DEPENDENT+REQUIRED`.
   ///
   /// - Throws: ``SweepPlanError`` for an unknown variant or a composition
   ///   `AnyForceRecognizer.requiringFailure(of:)` refuses.
-  public init(parsing text: String) throws(SweepPlanError) {
-    let parts = text.trimmingSpaces.split(separator: "+", omittingEmptySubsequences: false).map(String.init)
-    guard parts.count <= 2, parts.allSatisfy({ !$0.isEmpty }) else {
+  public init(parsing text: String, catalog: RecognizerCatalog = .builtIn) throws(SweepPlanError) {
+    guard let (dependent, required) = Composition.split(text.trimmingSpaces) else {
       throw SweepPlanError("--recognizer: '\(text)' is not NAME or DEPENDENT+REQUIRED")
     }
-    variant = parts[0]
-    required = parts.count == 2 ? parts[1] : nil
+    self.init(variant: dependent, required: required, catalog: catalog)
     do throws(ParameterError) {
       _ = try makeRecognizer([:])
     } catch {
@@ -27,23 +29,35 @@ public struct RecognizerSpec: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// A plain variant or a composition, unchecked.
-  public init(variant: String, required: String? = nil) {
+  public init(variant: String, required: String? = nil, catalog: RecognizerCatalog = .builtIn) {
     self.variant = variant
     self.required = required
+    self.catalog = catalog
   }
 
-  /// Reads a comma-separated list; `all` stands for every variant (not compositions), in listing
-  /// order. Repeated names are kept once.
+  /// Equal names.
+  public static func == (a: RecognizerSpec, b: RecognizerSpec) -> Bool {
+    a.variant == b.variant && a.required == b.required
+  }
+
+  /// Hashes the names.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(variant)
+    hasher.combine(required)
+  }
+
+  /// Reads a comma-separated list; `all` stands for every variant of the catalog (not
+  /// compositions), in listing order. Repeated names are kept once.
   ///
   /// - Throws: ``SweepPlanError``.
-  public static func list(_ text: String) throws(SweepPlanError) -> [RecognizerSpec] {
+  public static func list(_ text: String, catalog: RecognizerCatalog = .builtIn) throws(SweepPlanError) -> [RecognizerSpec] {
     var specs: [RecognizerSpec] = []
     for part in text.split(separator: ",", omittingEmptySubsequences: false) {
       let name = String(part).trimmingSpaces
       if name == "all" {
-        specs += AnyForceRecognizer.names.map { RecognizerSpec(variant: $0) }
+        specs += catalog.names.map { RecognizerSpec(variant: $0, catalog: catalog) }
       } else {
-        specs.append(try RecognizerSpec(parsing: name))
+        specs.append(try RecognizerSpec(parsing: name, catalog: catalog))
       }
     }
     var seen = Set<RecognizerSpec>()
@@ -51,22 +65,16 @@ public struct RecognizerSpec: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// `variant` or `variant+required`: the name reports use (the recognizer's own name).
-  public var name: String { required.map { "\(variant)+\($0)" } ?? variant }
+  public var name: String { required.map { Composition.name(dependent: variant, required: $0) } ?? variant }
 
   /// The same as ``name``.
   public var description: String { name }
 
   /// The parameters: the variant's, then the required variant's prefixed `required.`.
   public var parameters: [ParameterSpec] {
-    var list = Self.descriptor(variant)?.parameters ?? []
-    if let required, let descriptor = Self.descriptor(required) {
-      list += descriptor.parameters.map { spec in
-        var copy = spec
-        copy.name = "required." + spec.name
-        return copy
-      }
-    }
-    return list
+    let own = descriptor(variant)?.parameters ?? []
+    guard let required, let other = descriptor(required) else { return own }
+    return Composition.parameters(dependent: own, required: other.parameters)
   }
 
   /// The declaration of parameter `name` (`required.NAME` for the required variant); `nil` when
@@ -80,14 +88,16 @@ public struct RecognizerSpec: Sendable, Hashable, CustomStringConvertible {
     var own: [String: ParameterValue] = [:]
     var other: [String: ParameterValue] = [:]
     for (key, value) in values {
-      if key.hasPrefix("required.") { other[String(key.dropFirst("required.".count))] = value } else { own[key] = value }
+      if let base = Composition.unprefixed(key) { other[base] = value } else { own[key] = value }
     }
     if required == nil, let key = other.keys.sorted().first {
-      throw ParameterError(variant: variant, parameter: "required." + key, .invalid("only a composition (NAME+REQUIRED) has required. parameters"))
+      throw ParameterError(
+        variant: variant, parameter: Composition.prefixed(key),
+        .invalid("only a composition (NAME+REQUIRED) has required. parameters"))
     }
-    let main = try AnyForceRecognizer(variant: variant, values: own)
+    let main = try catalog.recognizer(variant, values: own)
     guard let required else { return main }
-    return try main.requiringFailure(of: AnyForceRecognizer(variant: required, values: other))
+    return try main.requiringFailure(of: catalog.recognizer(required, values: other), catalog: catalog)
   }
 
   /// Reads `text` as a value of parameter `name`: numbers as decimals or fractions (`1/60`,
@@ -101,19 +111,19 @@ public struct RecognizerSpec: Sendable, Hashable, CustomStringConvertible {
     if spec.kind == .number, let r = ExactRational(text.trimmingSpaces), let x = r.nearestDouble {
       return .number(x)
     }
-    let owner = name.hasPrefix("required.") ? required! : variant
-    let base = name.hasPrefix("required.") ? String(name.dropFirst("required.".count)) : name
-    guard let descriptor = Self.descriptor(owner) else {
-      throw ParameterError(variant: owner, parameter: nil, .unknownVariant(known: AnyForceRecognizer.names))
-    }
-    guard let value = try descriptor.resolve(text: [(base, text)])[base] else {
-      throw ParameterError(variant: owner, parameter: base, .unknownParameter(known: descriptor.parameters.map(\.name)))
+    let base = Composition.unprefixed(name)
+    let owner = base == nil ? variant : required!
+    let descriptor = try catalog.requireEntry(owner).descriptor
+    let key = base ?? name
+    guard let value = try descriptor.resolve(text: [(key, text)])[key] else {
+      throw ParameterError(variant: owner, parameter: key, .unknownParameter(known: descriptor.parameters.map(\.name)))
     }
     return value
   }
 
-  static func descriptor(_ name: String) -> RecognizerDescription? {
-    AnyForceRecognizer.variants.first { $0.name == name }
+  /// The description of variant `name` in the catalog.
+  func descriptor(_ name: String) -> RecognizerDescription? {
+    catalog.entry(name)?.descriptor
   }
 }
 
@@ -195,8 +205,12 @@ public struct SweepPlan: Sendable {
   /// - Throws: ``SweepPlanError`` for an axis or setting no recognizer has, a setting that is
   ///   also an axis, an unreadable setting, a list parameter on an axis, too many
   ///   configurations, or a recognizer left without configurations.
+  ///
+  /// - Parameter maximumForce: the data's maximum possible force, force units, for default grids
+  ///   that follow it (``ParameterGrid/fractionsOfMaximumForce(steps:)``).
   public init(
-    recognizers: [RecognizerSpec], axes: [SweepAxis] = [], settings: [(name: String, value: String)] = []
+    recognizers: [RecognizerSpec], axes: [SweepAxis] = [], settings: [(name: String, value: String)] = [],
+    maximumForce: Double? = nil
   ) throws(SweepPlanError) {
     guard !recognizers.isEmpty else { throw SweepPlanError("--recognizer: no recognizer given") }
     for axis in axes where !recognizers.contains(where: { $0.parameter(axis.parameter) != nil }) {
@@ -229,7 +243,7 @@ public struct SweepPlan: Sendable {
         }
       }
       let own: [SweepAxis] =
-        axes.isEmpty ? (Self.defaultAxis(for: spec).map { [$0] } ?? []) : axes.filter { spec.parameter($0.parameter) != nil }
+        axes.isEmpty ? (Self.defaultAxis(for: spec, maximumForce: maximumForce).map { [$0] } ?? []) : axes.filter { spec.parameter($0.parameter) != nil }
       byRecognizer.append((spec, own))
       var columns: [[ParameterValue]] = []
       for axis in own {
@@ -299,37 +313,35 @@ public struct SweepPlan: Sendable {
     self.dropped = dropped
   }
 
-  /// The default grid of a recognizer: its main parameter over a range by unit; `nil` for
-  /// compositions and variants without a number parameter.
+  /// Whether `spec`'s default grid follows the data's maximum possible force.
+  public static func defaultGridFollowsMaximumForce(_ spec: RecognizerSpec) -> Bool {
+    guard spec.required == nil, let descriptor = spec.descriptor(spec.variant),
+      let name = descriptor.sweptByDefault, let main = descriptor.parameter(name)
+    else { return false }
+    return main.grid.followsMaximumForce
+  }
+
+  /// The maximum possible force default grids follow on `traces`: the largest any trace
+  /// declares (so that the grid spans every device of a mixed data set), force units; `nil`
+  /// when none declares one.
+  public static func maximumForce(of traces: [Trace]) -> Double? {
+    traces.compactMap(\.metadata.maxForce).max()
+  }
+
+  /// The default grid of a recognizer: the parameter its description sweeps by default
+  /// (``RecognizerDescription/sweptByDefault``) over that parameter's declared grid
+  /// (``ParameterSpec/grid``); `nil` for compositions, recognizers without a default sweep, and
+  /// grids relative to the maximum force when it is unknown.
   ///
-  /// The main parameter is the one its first threshold sweep varies (its first-crossing
-  /// threshold), else its first number parameter with a finite default in a force unit, else
-  /// its first number parameter with a finite non-zero default. Values: normalized force
-  /// 0.05, 0.10, …, 1 (k/20) plus the default when it is not among them; any other unit the
-  /// default × k/8 for k = 1…16 (computed as exact fractions of the default's decimal text). Values outside the parameter's range are dropped when the
-  /// configurations are built.
-  public static func defaultAxis(for spec: RecognizerSpec) -> SweepAxis? {
-    guard spec.required == nil, let descriptor = RecognizerSpec.descriptor(spec.variant),
-      let recognizer = try? spec.makeRecognizer([:])
+  /// - Parameter maximumForce: the data's maximum possible force, force units (for grids of
+  ///   raw-force parameters that follow it).
+  public static func defaultAxis(for spec: RecognizerSpec, maximumForce: Double? = nil) -> SweepAxis? {
+    guard spec.required == nil, let descriptor = spec.descriptor(spec.variant),
+      let name = descriptor.sweptByDefault, let main = descriptor.parameter(name)
     else { return nil }
-    let numbers = descriptor.parameters.filter {
-      guard $0.kind == .number, case .number(let x) = $0.defaultValue else { return false }
-      return x.isFinite
-    }
-    let main =
-      recognizer.thresholdSweeps.first.flatMap { sweep in numbers.first { $0.name == sweep.parameter } }
-      ?? numbers.first { $0.unit == .force || $0.unit == .normalizedForce }
-      ?? numbers.first { if case .number(let x) = $0.defaultValue { return x != 0 } else { return false } }
-    guard let main, case .number(let standard) = main.defaultValue else { return nil }
-    var values: [Double]
-    if main.unit == .normalizedForce {
-      values = (1...20).map { ExactRational(numerator: Int64($0), denominator: 20)!.nearestDouble! }
-      if !values.contains(standard) { values = (values + [standard]).sorted() }
-    } else {
-      // default × k/8 as exact fractions of the default's shortest decimal text.
-      guard standard != 0, let exact = ExactRational("\(standard)") else { return nil }
-      values = (1...16).compactMap { exact.multiplied(by: Int64($0))?.dividing(by: ExactRational(8))?.nearestDouble }
-    }
+    let values = main.grid.values(
+      default: { if case .number(let x) = main.defaultValue { x } else { .nan } }(), maximumForce: maximumForce)
+    guard !values.isEmpty else { return nil }
     let text = values.map(SweepAxis.text).joined(separator: ",")
     return SweepAxis(parameter: main.name, text: text, values: values.map { .number($0) })
   }

@@ -139,8 +139,7 @@ public struct OutcomeShape: Sendable, Hashable {
   /// The shape of `recognizer`'s outcomes.
   public init(recognizer: AnyForceRecognizer) {
     let variant = recognizer.variant
-    var composition = false
-    if case .requiringFailure = recognizer { composition = true }
-    self.init(twoStage: variant.stage2Event != nil, reportsFlaps: variant.reportsFlaps, isComposition: composition)
+    self.init(
+      twoStage: variant.stage2Event != nil, reportsFlaps: variant.reportsFlaps, isComposition: recognizer.isComposition)
   }
 }

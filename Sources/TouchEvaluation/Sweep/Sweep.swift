@@ -53,7 +53,7 @@ extension Evaluation {
   public func outcomes(of recognizer: AnyForceRecognizer, threads: Int = 1) -> [TraceOutcome] {
     let chunks = Chunks(self)
     return Parallel.map(items: chunks.count, threads: threads) { c in
-      recognizer.open(chunks.replay(c, tolerance: options.tolerance, shape: OutcomeShape(recognizer: recognizer), keep: true)).outcomes
+      chunks.replay(c, tolerance: options.tolerance, shape: OutcomeShape(recognizer: recognizer), keep: true).run(recognizer).outcomes
     }.flatMap { $0 }
   }
 
@@ -123,7 +123,7 @@ extension Evaluation {
           case .replay(let index):
             let recognizer = configurations[index].recognizer
             return .replayed(
-              recognizer.open(pieces.replay(c, tolerance: options.tolerance, shape: configurations[index].shape, keep: keep)))
+              pieces.replay(c, tolerance: options.tolerance, shape: configurations[index].shape, keep: keep).run(recognizer))
           case .onePass(let group):
             return .onePass(onePassChunk(group, range: pieces.range(c), keep: keep))
           }
@@ -272,26 +272,12 @@ extension Evaluation {
       let truth = truths[k]
       let candidates = sweep.candidates(in: trace)
       let maxForce = trace.metadata.maxForce ?? .nan
-      // The compared quantity and the levels, computed exactly as ThresholdSweep.crosses does.
+      // The compared quantity and the levels, by the sweep's own scale arithmetic.
       quantities.removeAll(keepingCapacity: true)
-      switch sweep.scale {
-      case .raw, .clampedRaw, .scaledThreshold:
-        for c in candidates { quantities.append(c.force) }
-      case .normalized:
-        for c in candidates { quantities.append(c.force / maxForce) }
-      case .clampedNormalized:
-        for c in candidates {
-          let p = c.force / maxForce
-          quantities.append(p.isNaN ? p : Swift.min(Swift.max(p, 0), 1))
-        }
-      }
+      for c in candidates { quantities.append(sweep.scale.quantity(force: c.force, maxForce: maxForce)) }
       let sameLevels = levelsReady && (maxForce == levelsMaxForce || (maxForce.isNaN && levelsMaxForce.isNaN))
       if !sameLevels {
-        switch sweep.scale {
-        case .raw, .normalized, .clampedNormalized: levels = CrossingLevels(group.thresholds)
-        case .clampedRaw: levels = CrossingLevels(group.thresholds.map { Swift.min($0, maxForce) })
-        case .scaledThreshold: levels = CrossingLevels(group.thresholds.map { maxForce * $0 })
-        }
+        levels = CrossingLevels(group.thresholds.map { sweep.scale.level(threshold: $0, maxForce: maxForce) })
         levelsMaxForce = maxForce
         levelsReady = true
       }
@@ -396,7 +382,7 @@ struct ReplayedChunk: Sendable {
 }
 
 /// Replays a chunk of traces through the concrete recognizer and scores them.
-struct ChunkReplay: ForceRecognizerVisitor {
+struct ChunkReplay {
   let traces: [Trace]
   let truths: [TraceTruth]
   let first: Int
@@ -404,10 +390,12 @@ struct ChunkReplay: ForceRecognizerVisitor {
   let shape: OutcomeShape
   let keep: Bool
 
-  func visit<R: ForceRecognizer>(_ recognizer: R) -> ReplayedChunk {
+  /// Replays the chunk through `recognizer` (one call into the code specialized for its concrete
+  /// type) and scores each trace.
+  func run(_ recognizer: AnyForceRecognizer) -> ReplayedChunk {
     var log = ReplayLog()
     do throws(ReplayError) {
-      try Replay.replay(traces: traces, using: recognizer, into: &log)
+      try recognizer.replay(traces: traces, into: &log)
     } catch {
       preconditionFailure("traces are checked before a sweep: \(error)")
     }
@@ -592,7 +580,7 @@ enum SweepUnit: Sendable {
   /// Whether a configuration's events are all described by threshold sweeps, one of them on
   /// `parameter`.
   static func eligible(_ configuration: Configuration, parameter: String) -> Bool {
-    if case .requiringFailure = configuration.recognizer { return false }
+    if configuration.recognizer.isComposition { return false }
     let variant = configuration.recognizer.variant
     guard variant.releaseEvent == nil else { return false }
     let sweeps = configuration.recognizer.thresholdSweeps

@@ -1,3 +1,5 @@
+public import TouchCore
+
 /// A recognizer the replay harness can drive: a value type whose methods mirror
 /// `UIGestureRecognizer`'s `touchesBegan/Moved/Ended/Cancelled` and `reset()`, plus a virtual-clock
 /// timer.
@@ -78,6 +80,29 @@ public protocol ForceRecognizer: Sendable {
   /// The threshold sweeps this instance supports: for each parameter in which the action (or
   /// stage-2) time is the first crossing of a force threshold. Empty by default.
   var thresholdSweeps: [ThresholdSweep] { get }
+
+  // MARK: Replay entry points
+  //
+  // The replay loops are requirements with default implementations so that a call through
+  // `any ForceRecognizer` (the open catalog, ``AnyForceRecognizer``) lands in the conformance's
+  // witness, where the loop is specialized for the concrete type: one dynamic call per replay,
+  // static dispatch per sample. Conformers never implement them.
+
+  /// Replays one trace through a fresh copy (``Replay/replay(trace:using:)``).
+  ///
+  /// - Throws: ``ReplayError``.
+  func replay(trace: Trace) throws(ReplayError) -> ReplayResult
+
+  /// Replays traces in order into a flat log (``Replay/replay(traces:using:carryingState:into:)``).
+  ///
+  /// - Throws: ``ReplayError`` (before any trace is replayed).
+  func replay(traces: [Trace], carryingState: Bool, into log: inout ReplayLog) throws(ReplayError)
+
+  /// Replays contacts stored as columns into a flat log
+  /// (``Replay/replay(t:force:offsets:maxForce:using:into:)``).
+  func replay(
+    t: UnsafeBufferPointer<Double>, force: UnsafeBufferPointer<Double>, offsets: UnsafeBufferPointer<Int>,
+    maxForce: Double, into log: inout ReplayLog)
 }
 
 extension ForceRecognizer {
@@ -112,14 +137,34 @@ extension ForceRecognizer {
   }
   /// No sweeps.
   public var thresholdSweeps: [ThresholdSweep] { [] }
+  /// Replays one trace through a fresh copy of `self`.
+  @inlinable
+  public func replay(trace: Trace) throws(ReplayError) -> ReplayResult {
+    try Replay.replay(trace: trace, using: self)
+  }
+  /// Replays traces through copies of `self` (or one instance, `carryingState`).
+  @inlinable
+  public func replay(traces: [Trace], carryingState: Bool, into log: inout ReplayLog) throws(ReplayError) {
+    try Replay.replay(traces: traces, using: self, carryingState: carryingState, into: &log)
+  }
+  /// Replays column-stored contacts through copies of `self`.
+  @inlinable
+  public func replay(
+    t: UnsafeBufferPointer<Double>, force: UnsafeBufferPointer<Double>, offsets: UnsafeBufferPointer<Int>,
+    maxForce: Double, into log: inout ReplayLog
+  ) {
+    Replay.replay(t: t, force: force, offsets: offsets, maxForce: maxForce, using: self, into: &log)
+  }
   /// The variant's name.
   public var name: String { variant.name }
 }
 
-/// A recognizer that can be built from parameter values by name (every variant; compositions
-/// are built from their parts instead).
+/// A recognizer that can be built from parameter values by name: what the catalog
+/// (``RecognizerCatalog``) lists. Every built-in variant is one; a package that depends on
+/// TouchRecognizers can write its own and add it to a catalog. Compositions are built from their
+/// parts instead.
 public protocol ConfigurableRecognizer: ForceRecognizer {
-  /// The variant's name, parameters and rules.
+  /// The recognizer's description: name, summary, source, stages, parameters and sweep.
   static var descriptor: RecognizerDescription { get }
   /// Builds the recognizer from values resolved against ``descriptor`` (every parameter
   /// present and in range).
@@ -148,12 +193,12 @@ extension ConfigurableRecognizer {
     try self.init(parameters: Self.descriptor.resolve(text: settings))
   }
 
-  /// Builds the recognizer from typed values (used by the memberwise-style initializers).
-  /// Invalid values are a programmer error and trap with the validation message.
-  @usableFromInline
-  static func checked(_ values: [String: ParameterValue]) -> Self {
+  /// Builds the recognizer from typed settings, the rest at their defaults (for memberwise-style
+  /// initializers: `Self.checked(Self.threshold(0.75))`). Invalid values are a programmer error
+  /// and trap with the validation message.
+  public static func checked(_ settings: ParameterSetting...) -> Self {
     do {
-      return try Self(parameters: descriptor.resolve(values))
+      return try Self(parameters: descriptor.resolve(settings))
     } catch {
       preconditionFailure(error.description)
     }

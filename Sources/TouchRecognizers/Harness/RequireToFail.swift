@@ -45,24 +45,21 @@ public struct RequireToFail<Dependent: ForceRecognizer, Required: ForceRecognize
     let d = dependent.variant
     let r = required.variant
     return RecognizerDescription(
-      name: "\(d.name)+\(r.name)", code: "require-to-fail",
-      title: "\(d.title), requiring \(r.title) to fail", source: "\(d.source); \(r.source)",
+      name: Composition.name(dependent: d.name, required: r.name), code: Composition.code,
+      title: "\(d.title), requiring \(r.title) to fail",
+      summary: "\(d.name) recognizes only after \(r.name) fails",
+      source: RecognizerSource(
+        library: "\(d.sourceInfo.library); \(r.sourceInfo.library)", version: nil, link: nil,
+        reference: "\(d.source); \(r.source)"),
       style: d.style, actionEvent: d.actionEvent + " — delayed until \(r.name) fails",
       stage2Event: d.stage2Event, releaseEvent: d.releaseEvent,
       rules: "\(d.name) recognizes only after \(r.name) fails; fails when \(r.name) recognizes.",
-      parameters: d.parameters
-        + r.parameters.map { spec in
-          var spec = spec
-          spec.name = "required." + spec.name
-          return spec
-        })
+      parameters: Composition.parameters(dependent: d.parameters, required: r.parameters))
   }
 
   /// The dependent's values, then the required one's prefixed `required.`.
   public var parameters: ParameterValues {
-    ParameterValues(
-      Array(dependent.parameters.entries)
-        + required.parameters.entries.map { ParameterValues.Entry(name: "required." + $0.name, value: $0.value) })
+    Composition.values(dependent: dependent.parameters, required: required.parameters)
   }
 
   /// Either needs it.

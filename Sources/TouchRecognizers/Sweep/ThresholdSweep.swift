@@ -49,6 +49,32 @@ public struct ThresholdSweep: Sendable, Hashable {
     case scaledThreshold
     /// `clamp(force / maxForce, 0, 1) ⋈ θ` (Flutter's inverse-lerp with minimum 0).
     case clampedNormalized
+
+    /// The quantity compared with the level: the force, or the force divided by the maximum
+    /// (clamped to 0…1 for ``clampedNormalized``). The one place this arithmetic is written.
+    @inlinable
+    public func quantity(force: Double, maxForce: Double) -> Double {
+      switch self {
+      case .raw, .clampedRaw, .scaledThreshold:
+        return force
+      case .normalized:
+        return force / maxForce
+      case .clampedNormalized:
+        let p = force / maxForce
+        return p.isNaN ? p : Swift.min(Swift.max(p, 0), 1)
+      }
+    }
+
+    /// The level the quantity is compared with: the threshold, clamped to the maximum
+    /// (``clampedRaw``) or scaled by it (``scaledThreshold``).
+    @inlinable
+    public func level(threshold: Double, maxForce: Double) -> Double {
+      switch self {
+      case .raw, .normalized, .clampedNormalized: threshold
+      case .clampedRaw: Swift.min(threshold, maxForce)
+      case .scaledThreshold: maxForce * threshold
+      }
+    }
   }
 
   /// A sample the variant compares, and the force it compares there (usually the sample's own;
@@ -60,39 +86,43 @@ public struct ThresholdSweep: Sendable, Hashable {
     public var force: Double
   }
 
-  /// Which samples are candidates (internal: the exact rule per variant family).
-  @usableFromInline
-  enum Rule: Sendable, Hashable {
-    /// Samples by delivery kind, optionally skipping force == 0.
+  /// Which samples are candidates: the one-pass rules, each generic (a recognizer names the one
+  /// it satisfies, with its settings). The event is the first candidate whose running maximum of
+  /// the compared quantity crosses the level.
+  public enum Rule: Sendable, Hashable, CustomStringConvertible {
+    /// First crossing among samples by delivery kind (touch-down, moved, stationary, lift),
+    /// optionally skipping samples with force 0.
     case delivered(began: Bool, moved: Bool, stationary: Bool, ended: Bool, skipZeroForce: Bool)
-    /// shunkit: moved samples; when there is none, the lift (if ended) with the touch-down force.
-    case shunkit
-    /// RNGH: moved samples, cut before the first whose normalized force exceeds `maxForce`
-    /// (RNGH's `TEST_MAX_IF_NOT_NAN`).
-    case rngh(maxForce: Double)
-    /// Began and moved samples, cut before the first with normalized force above `palm` (NaN =
-    /// no cut).
-    case hysteresis(palm: Double)
-    /// Flutter: down and moves, cut after the first move whose squared per-event (or cumulative)
-    /// displacement exceeds `slop`; nothing when maxForce ≤ 1. With `startedAbove` (not NaN), no
-    /// cut when an earlier-or-same candidate already started the gesture (clamped pressure >
-    /// `startedAbove`).
-    case flutter(slop: Double, cumulative: Bool, startedAbove: Double)
+    /// First crossing among moved samples; when none moved and the contact ends by lift, the lift
+    /// sample compared with the touch-down force (a decision taken at lift on the last force
+    /// seen).
+    case movedElseLiftAtTouchDownForce
+    /// First crossing among moved samples, cut before the first whose normalized force lies
+    /// beyond `limit` (above it for `limit ≥ 0`, below it for `limit < 0`; NaN: no cut).
+    case movedUntilNormalizedBeyond(limit: Double)
+    /// First crossing among the touch-down and moved samples, cut before the first whose
+    /// normalized force is above `limit` (NaN: no cut).
+    case beganAndMovedUntilNormalizedAbove(limit: Double)
+    /// First crossing among the touch-down and moved samples, cut after the first move whose
+    /// squared per-event (or, `cumulative`, the distance from touch-down beyond `slop`)
+    /// displacement exceeds `slop` — unless an earlier-or-same candidate already started the
+    /// gesture (clamped normalized force above `startedAbove`; NaN: never). No candidate when
+    /// the maximum force is at most 1.
+    case beganAndMovedUntilSlop(slop: Double, cumulative: Bool, startedAbove: Double)
 
     /// Equal cases with equal settings, NaN equal to NaN (a NaN setting means "none").
-    @usableFromInline
-    static func == (a: Rule, b: Rule) -> Bool {
+    public static func == (a: Rule, b: Rule) -> Bool {
       func same(_ x: Double, _ y: Double) -> Bool { x == y || (x.isNaN && y.isNaN) }
       switch (a, b) {
       case let (.delivered(b1, m1, s1, e1, z1), .delivered(b2, m2, s2, e2, z2)):
         return b1 == b2 && m1 == m2 && s1 == s2 && e1 == e2 && z1 == z2
-      case (.shunkit, .shunkit):
+      case (.movedElseLiftAtTouchDownForce, .movedElseLiftAtTouchDownForce):
         return true
-      case let (.rngh(x), .rngh(y)):
+      case let (.movedUntilNormalizedBeyond(x), .movedUntilNormalizedBeyond(y)):
         return same(x, y)
-      case let (.hysteresis(x), .hysteresis(y)):
+      case let (.beganAndMovedUntilNormalizedAbove(x), .beganAndMovedUntilNormalizedAbove(y)):
         return same(x, y)
-      case let (.flutter(s1, c1, a1), .flutter(s2, c2, a2)):
+      case let (.beganAndMovedUntilSlop(s1, c1, a1), .beganAndMovedUntilSlop(s2, c2, a2)):
         return same(s1, s2) && c1 == c2 && same(a1, a2)
       default:
         return false
@@ -100,8 +130,7 @@ public struct ThresholdSweep: Sendable, Hashable {
     }
 
     /// Hashes consistently with `==` (every NaN alike, −0 like +0).
-    @usableFromInline
-    func hash(into hasher: inout Hasher) {
+    public func hash(into hasher: inout Hasher) {
       func add(_ x: Double) {
         if x.isNaN { hasher.combine(0x7FF8_0000_0000_0000 as UInt64) } else { hasher.combine(x == 0 ? 0 : x) }
       }
@@ -113,19 +142,30 @@ public struct ThresholdSweep: Sendable, Hashable {
         hasher.combine(stationary)
         hasher.combine(ended)
         hasher.combine(skipZero)
-      case .shunkit:
+      case .movedElseLiftAtTouchDownForce:
         hasher.combine(1)
-      case let .rngh(maximum):
+      case let .movedUntilNormalizedBeyond(limit):
         hasher.combine(2)
-        add(maximum)
-      case let .hysteresis(palm):
+        add(limit)
+      case let .beganAndMovedUntilNormalizedAbove(limit):
         hasher.combine(3)
-        add(palm)
-      case let .flutter(slop, cumulative, startedAbove):
+        add(limit)
+      case let .beganAndMovedUntilSlop(slop, cumulative, startedAbove):
         hasher.combine(4)
         add(slop)
         hasher.combine(cumulative)
         add(startedAbove)
+      }
+    }
+
+    /// The rule's name, as the catalog prints it.
+    public var description: String {
+      switch self {
+      case .delivered: "first crossing of a level"
+      case .movedElseLiftAtTouchDownForce: "first crossing of a level, else a decision at lift"
+      case .movedUntilNormalizedBeyond: "first crossing of a level until force/max leaves a bound"
+      case .beganAndMovedUntilNormalizedAbove: "first crossing of a level until force/max exceeds a cut"
+      case .beganAndMovedUntilSlop: "first crossing of a level until the touch moves beyond a slop"
       }
     }
   }
@@ -145,10 +185,11 @@ public struct ThresholdSweep: Sendable, Hashable {
   /// What must hold for the other parameters (in words); the candidates use this instance's
   /// values of them.
   public var conditions: String
-  @usableFromInline var rule: Rule
+  /// Which samples are candidates.
+  public var rule: Rule
 
-  @usableFromInline
-  init(
+  /// Declares a one-pass sweep over `parameter` (see the type's contract).
+  public init(
     variant: String, parameter: String, event: Event = .action, comparison: Comparison,
     scale: Scale, eligibleSamples: String, conditions: String, rule: Rule
   ) {
@@ -173,26 +214,8 @@ public struct ThresholdSweep: Sendable, Hashable {
   ///   - maxForce: the trace's maximum possible force (ignored for ``Scale/raw``).
   @inlinable
   public func crosses(force: Double, threshold: Double, maxForce: Double) -> Bool {
-    let quantity: Double
-    let level: Double
-    switch scale {
-    case .raw:
-      quantity = force
-      level = threshold
-    case .clampedRaw:
-      quantity = force
-      level = Swift.min(threshold, maxForce)
-    case .normalized:
-      quantity = force / maxForce
-      level = threshold
-    case .scaledThreshold:
-      quantity = force
-      level = maxForce * threshold
-    case .clampedNormalized:
-      let p = force / maxForce
-      quantity = p.isNaN ? p : Swift.min(Swift.max(p, 0), 1)
-      level = threshold
-    }
+    let quantity = scale.quantity(force: force, maxForce: maxForce)
+    let level = scale.level(threshold: threshold, maxForce: maxForce)
     switch comparison {
     case .greaterThan: return quantity > level
     case .greaterThanOrEqual: return quantity >= level
@@ -225,12 +248,12 @@ public struct ThresholdSweep: Sendable, Hashable {
         }
       }
       if ended && endsByLift { add(n - 1) }
-    case .shunkit:
+    case .movedElseLiftAtTouchDownForce:
       if n > 1 {
         for i in 1..<(n - 1) where moved(i) { out.append(Candidate(index: i, force: f[i])) }
       }
       if out.isEmpty && endsByLift { out.append(Candidate(index: n - 1, force: f[0])) }
-    case .rngh(let maximum):
+    case .movedUntilNormalizedBeyond(let maximum):
       if n > 1 {
         for i in 1..<(n - 1) where moved(i) {
           let v = f[i] / maxForce
@@ -238,7 +261,7 @@ public struct ThresholdSweep: Sendable, Hashable {
           out.append(Candidate(index: i, force: f[i]))
         }
       }
-    case .hysteresis(let palm):
+    case .beganAndMovedUntilNormalizedAbove(let palm):
       func add(_ i: Int) -> Bool {
         if !palm.isNaN && f[i] / maxForce > palm { return false }
         out.append(Candidate(index: i, force: f[i]))
@@ -248,7 +271,7 @@ public struct ThresholdSweep: Sendable, Hashable {
       if n > 1 {
         for i in 1..<(n - 1) where moved(i) { if !add(i) { break } }
       }
-    case .flutter(let slop, let cumulative, let startedAbove):
+    case .beganAndMovedUntilSlop(let slop, let cumulative, let startedAbove):
       guard maxForce > 1 else { break }
       func pressure(_ i: Int) -> Double {
         let p = f[i] / maxForce

@@ -39,46 +39,54 @@ public struct DFContinuousForceTouch: ConfigurableRecognizer {
   @usableFromInline var delayDeadline = Double.infinity
   @usableFromInline var timeoutDeadline = Double.infinity
 
+  /// The `baseForceTouchPressure` parameter.
+  public static let baseForceTouchPressure = Parameter<Double>.number(
+    "baseForceTouchPressure", .force, default: 1.0, minimum: 0,
+    "initial force above which (after truncation) the delay timer starts")
+  /// The `triggeringForceTouchPressure` parameter.
+  public static let triggeringForceTouchPressure = Parameter<Double>.number(
+    "triggeringForceTouchPressure", .force, default: 2.5, minimum: 0,
+    "force that fires at once after a softer start (>=)")
+  /// The `forceTouchDelay` parameter.
+  public static let forceTouchDelay = Parameter<Double>.number(
+    "forceTouchDelay", .seconds, default: 0.5, minimum: 0, inclusive: false,
+    "dwell after detection before forceTouchRecognized")
+  /// The `timeout` parameter.
+  public static let timeout = Parameter<Double>.number(
+    "timeout", .seconds, default: 1.5, minimum: 0, inclusive: false,
+    "fail when no touch event arrives for this long")
+  /// The `faithfulIntTruncation` parameter.
+  public static let faithfulIntTruncation = Parameter<Bool>.flag("faithfulIntTruncation", default: true, "initialForce is an NSInteger (truncated)")
+  /// The `faithfulHardCodedStart` parameter.
+  public static let faithfulHardCodedStart = Parameter<Bool>.flag(
+    "faithfulHardCodedStart", default: true,
+    "detection starts at force > 1.0, ignoring baseForceTouchPressure")
+  /// The `faithfulUncancelledDelay` parameter.
+  public static let faithfulUncancelledDelay = Parameter<Bool>.flag(
+    "faithfulUncancelledDelay", default: true,
+    "the delay timer keeps running when the force drops")
+
   /// The variant's description.
   public static let descriptor = RecognizerDescription(
     name: "df-continuous", code: "V6", title: "DFContinuousForceTouchGestureRecognizer (Fogg)",
-    source:
-      "foggzilla/DFContinuousForceTouchGestureRecognizer DFContinuousForceTouchGestureRecognizer/DFContinuousForceTouchGestureRecognizer.m @ d838b1e",
+    summary: "Raw force over a base level starts a delay timer; a jump to the trigger fires at once; fails after inactivity.",
+    source: .github("foggzilla/DFContinuousForceTouchGestureRecognizer", files: "DFContinuousForceTouchGestureRecognizer/DFContinuousForceTouchGestureRecognizer.m", version: "d838b1e"),
     style: .discrete,
     actionEvent: "forceTouchRecognized: forceTouchDelay after a detection with trunc(force) > base, or a moved sample with force >= trigger after a softer detection",
     rules:
       "Detects at force > 1.0 (hard-coded); initialForce = trunc(force); if initialForce > base, a delay timer fires forceTouchRecognized (not cancelled when force drops); else a later moved sample with force >= trigger fires at once. Every event restarts a timeout → failed. Never leaves possible before lift; lift: detected → recognized, else cancelled.",
-    parameters: [
-      .number(
-        "baseForceTouchPressure", .force, default: 1.0, minimum: 0,
-        "initial force above which (after truncation) the delay timer starts"),
-      .number(
-        "triggeringForceTouchPressure", .force, default: 2.5, minimum: 0,
-        "force that fires at once after a softer start (>=)"),
-      .number(
-        "forceTouchDelay", .seconds, default: 0.5, minimum: 0, inclusive: false,
-        "dwell after detection before forceTouchRecognized"),
-      .number(
-        "timeout", .seconds, default: 1.5, minimum: 0, inclusive: false,
-        "fail when no touch event arrives for this long"),
-      .flag("faithfulIntTruncation", default: true, "initialForce is an NSInteger (truncated)"),
-      .flag(
-        "faithfulHardCodedStart", default: true,
-        "detection starts at force > 1.0, ignoring baseForceTouchPressure"),
-      .flag(
-        "faithfulUncancelledDelay", default: true,
-        "the delay timer keeps running when the force drops"),
-    ])
+    parameters: [Self.baseForceTouchPressure.spec, Self.triggeringForceTouchPressure.spec, Self.forceTouchDelay.spec, Self.timeout.spec, Self.faithfulIntTruncation.spec, Self.faithfulHardCodedStart.spec, Self.faithfulUncancelledDelay.spec],
+    sweptByDefault: Self.baseForceTouchPressure.name)
 
   /// Builds from resolved parameter values.
   public init(parameters: ParameterValues) throws(ParameterError) {
-    baseForceTouchPressure = parameters.number("baseForceTouchPressure")
-    triggeringForceTouchPressure = parameters.number("triggeringForceTouchPressure")
-    forceTouchDelay = parameters.number("forceTouchDelay")
-    timeout = parameters.number("timeout")
-    faithfulIntTruncation = parameters.flag("faithfulIntTruncation")
-    faithfulHardCodedStart = parameters.flag("faithfulHardCodedStart")
-    faithfulUncancelledDelay = parameters.flag("faithfulUncancelledDelay")
+    baseForceTouchPressure = parameters[Self.baseForceTouchPressure]
+    triggeringForceTouchPressure = parameters[Self.triggeringForceTouchPressure]
+    forceTouchDelay = parameters[Self.forceTouchDelay]
+    timeout = parameters[Self.timeout]
+    faithfulIntTruncation = parameters[Self.faithfulIntTruncation]
+    faithfulHardCodedStart = parameters[Self.faithfulHardCodedStart]
+    faithfulUncancelledDelay = parameters[Self.faithfulUncancelledDelay]
   }
 
   /// Creates the recognizer with the defaults except those given; invalid values trap.
@@ -87,25 +95,18 @@ public struct DFContinuousForceTouch: ConfigurableRecognizer {
     forceTouchDelay: Double = 0.5, timeout: Double = 1.5, faithfulIntTruncation: Bool = true,
     faithfulHardCodedStart: Bool = true, faithfulUncancelledDelay: Bool = true
   ) {
-    self = .checked([
-      "baseForceTouchPressure": .number(baseForceTouchPressure),
-      "triggeringForceTouchPressure": .number(triggeringForceTouchPressure),
-      "forceTouchDelay": .number(forceTouchDelay), "timeout": .number(timeout),
-      "faithfulIntTruncation": .flag(faithfulIntTruncation),
-      "faithfulHardCodedStart": .flag(faithfulHardCodedStart),
-      "faithfulUncancelledDelay": .flag(faithfulUncancelledDelay),
-    ])
+    self = .checked(Self.baseForceTouchPressure(baseForceTouchPressure), Self.triggeringForceTouchPressure(triggeringForceTouchPressure), Self.forceTouchDelay(forceTouchDelay), Self.timeout(timeout), Self.faithfulIntTruncation(faithfulIntTruncation), Self.faithfulHardCodedStart(faithfulHardCodedStart), Self.faithfulUncancelledDelay(faithfulUncancelledDelay))
   }
 
   /// The configured values.
   public var parameters: ParameterValues {
-    Self.descriptor.defaults.setting("baseForceTouchPressure", to: .number(baseForceTouchPressure))
-      .setting("triggeringForceTouchPressure", to: .number(triggeringForceTouchPressure))
-      .setting("forceTouchDelay", to: .number(forceTouchDelay))
-      .setting("timeout", to: .number(timeout))
-      .setting("faithfulIntTruncation", to: .flag(faithfulIntTruncation))
-      .setting("faithfulHardCodedStart", to: .flag(faithfulHardCodedStart))
-      .setting("faithfulUncancelledDelay", to: .flag(faithfulUncancelledDelay))
+    Self.descriptor.defaults.setting(Self.baseForceTouchPressure, to: baseForceTouchPressure)
+      .setting(Self.triggeringForceTouchPressure, to: triggeringForceTouchPressure)
+      .setting(Self.forceTouchDelay, to: forceTouchDelay)
+      .setting(Self.timeout, to: timeout)
+      .setting(Self.faithfulIntTruncation, to: faithfulIntTruncation)
+      .setting(Self.faithfulHardCodedStart, to: faithfulHardCodedStart)
+      .setting(Self.faithfulUncancelledDelay, to: faithfulUncancelledDelay)
   }
 
   /// Raw force only.

@@ -8,33 +8,36 @@ public struct YusugaForceTouch: ConfigurableRecognizer {
   /// Fraction of the maximum possible force, compared as `force >= max * forceSensitivity`.
   public let forceSensitivity: Double
 
+  /// The `forceSensitivity` parameter.
+  public static let forceSensitivity = Parameter<Double>.number(
+    "forceSensitivity", .normalizedForce, default: 1.0, minimum: 0, maximum: 1,
+    "fraction of the maximum possible force to reach, compared as force >= max * forceSensitivity")
+
   /// The variant's description.
   public static let descriptor = RecognizerDescription(
     name: "deep-press-yusuga", code: "V2-yusuga", title: "ForceTouchGestureRecognizer (yusuga)",
-    source: "yusuga/ForceTouchGestureRecognizer Classes/ForceTouchGestureRecognizer/ForceTouchGestureRecognizer.m @ d5022a0",
+    summary: "Recognized on the first moved sample with force >= max × forceSensitivity (default needs saturation).",
+    source: .github("yusuga/ForceTouchGestureRecognizer", files: "Classes/ForceTouchGestureRecognizer/ForceTouchGestureRecognizer.m", version: "d5022a0"),
     style: .discrete,
     actionEvent: "recognized: the first moved sample with force >= max * forceSensitivity",
     rules:
       "Discrete. Only moved samples: force >= maxForce * forceSensitivity (and maxForce > 0) → recognized. No touchesEnded: a contact below the level is never failed by the recognizer (the system fails it at the end). Default 1.0 needs saturation.",
-    parameters: [
-      .number(
-        "forceSensitivity", .normalizedForce, default: 1.0, minimum: 0, maximum: 1,
-        "fraction of the maximum possible force to reach, compared as force >= max * forceSensitivity")
-    ])
+    parameters: [Self.forceSensitivity.spec],
+    sweptByDefault: Self.forceSensitivity.name)
 
   /// Builds from resolved parameter values.
   public init(parameters: ParameterValues) throws(ParameterError) {
-    forceSensitivity = parameters.number("forceSensitivity")
+    forceSensitivity = parameters[Self.forceSensitivity]
   }
 
   /// Creates the recognizer; invalid values trap.
   public init(forceSensitivity: Double = 1.0) {
-    self = .checked(["forceSensitivity": .number(forceSensitivity)])
+    self = .checked(Self.forceSensitivity(forceSensitivity))
   }
 
   /// The configured values.
   public var parameters: ParameterValues {
-    Self.descriptor.defaults.setting("forceSensitivity", to: .number(forceSensitivity))
+    Self.descriptor.defaults.setting(Self.forceSensitivity, to: forceSensitivity)
   }
 
   /// Compares with the maximum possible force.
@@ -61,7 +64,7 @@ public struct YusugaForceTouch: ConfigurableRecognizer {
   public var thresholdSweeps: [ThresholdSweep] {
     [
       ThresholdSweep(
-        variant: Self.descriptor.name, parameter: "forceSensitivity", comparison: .greaterThanOrEqual,
+        variant: Self.descriptor.name, parameter: Self.forceSensitivity.name, comparison: .greaterThanOrEqual,
         scale: .scaledThreshold,
         eligibleSamples: "moved samples (index 1…n−2)", conditions: "none",
         rule: .delivered(began: false, moved: true, stationary: false, ended: false, skipZeroForce: false))
@@ -82,33 +85,36 @@ public struct ALGSqueeze: ConfigurableRecognizer {
   /// Normalized force needed, compared with `>=`.
   public let squeezeThreshhold: Double
 
+  /// The `squeezeThreshhold` parameter.
+  public static let squeezeThreshhold = Parameter<Double>.number(
+    "squeezeThreshhold", .normalizedForce, default: 0.5, minimum: 0, maximum: 1,
+    "fraction of the maximum possible force to reach (>=); the original's spelling")
+
   /// The variant's description.
   public static let descriptor = RecognizerDescription(
     name: "deep-press-alg-squeeze", code: "V2-ALGSqueeze", title: "ALGSqueezeGestureRecognizer (Gallagher)",
-    source: "algal/TouchVisualizer TouchVisualizer/ALGSqueezeGestureRecognizer.swift @ f18068a",
+    summary: "Recognized when force/max >= squeezeThreshhold on touch-down, moved, stationary or lift samples.",
+    source: .github("algal/TouchVisualizer", files: "TouchVisualizer/ALGSqueezeGestureRecognizer.swift", version: "f18068a"),
     style: .discrete,
     actionEvent: "recognized: the first began/moved/stationary/ended sample with force/max >= squeezeThreshhold",
     rules:
       "Discrete. While possible, every began, moved, stationary and ended sample: force/max >= squeezeThreshhold → recognized. Cancel → failed. A lift below the level leaves it possible (the system fails it).",
-    parameters: [
-      .number(
-        "squeezeThreshhold", .normalizedForce, default: 0.5, minimum: 0, maximum: 1,
-        "fraction of the maximum possible force to reach (>=); the original's spelling")
-    ])
+    parameters: [Self.squeezeThreshhold.spec],
+    sweptByDefault: Self.squeezeThreshhold.name)
 
   /// Builds from resolved parameter values.
   public init(parameters: ParameterValues) throws(ParameterError) {
-    squeezeThreshhold = parameters.number("squeezeThreshhold")
+    squeezeThreshhold = parameters[Self.squeezeThreshhold]
   }
 
   /// Creates the recognizer; invalid values trap.
   public init(squeezeThreshhold: Double = 0.5) {
-    self = .checked(["squeezeThreshhold": .number(squeezeThreshhold)])
+    self = .checked(Self.squeezeThreshhold(squeezeThreshhold))
   }
 
   /// The configured values.
   public var parameters: ParameterValues {
-    Self.descriptor.defaults.setting("squeezeThreshhold", to: .number(squeezeThreshhold))
+    Self.descriptor.defaults.setting(Self.squeezeThreshhold, to: squeezeThreshhold)
   }
 
   /// Normalized comparison.
@@ -157,7 +163,7 @@ public struct ALGSqueeze: ConfigurableRecognizer {
   public var thresholdSweeps: [ThresholdSweep] {
     [
       ThresholdSweep(
-        variant: Self.descriptor.name, parameter: "squeezeThreshhold", comparison: .greaterThanOrEqual,
+        variant: Self.descriptor.name, parameter: Self.squeezeThreshhold.name, comparison: .greaterThanOrEqual,
         scale: .normalized,
         eligibleSamples: "every sample, including the touch-down and the lift (not a cancelled last sample)",
         conditions: "none",
@@ -177,33 +183,36 @@ public struct FrostyForceTouch: ConfigurableRecognizer {
   public let forceThreshold: Double
   @usableFromInline var lastForce: Double = 0
 
+  /// The `forceThreshold` parameter.
+  public static let forceThreshold = Parameter<Double>.number(
+    "forceThreshold", .normalizedForce, default: 1.0, minimum: 0, maximum: 1,
+    "fraction of the maximum possible force to exceed, compared as force > max * forceThreshold")
+
   /// The variant's description.
   public static let descriptor = RecognizerDescription(
     name: "deep-press-frosty", code: "V2-frosty", title: "ForceTouchGestureRecognizer (frosty)",
-    source: "frosty/ForceTouchGestureRecognizer ForceTouchGestureRecognizer.swift @ 139a76a",
+    summary: "Began when force/max > forceThreshold on a moved sample; the default 1.0 never fires.",
+    source: .github("frosty/ForceTouchGestureRecognizer", files: "ForceTouchGestureRecognizer.swift", version: "139a76a"),
     style: .continuous,
     actionEvent: "ended: the first moved sample with force > max * forceThreshold",
     rules:
       "Began at touch-down; changed on a moved sample whose force changed; ended when force > maxForce * forceThreshold (strict); lift → cancelled. The default 1.0 never recognizes.",
-    parameters: [
-      .number(
-        "forceThreshold", .normalizedForce, default: 1.0, minimum: 0, maximum: 1,
-        "fraction of the maximum possible force to exceed, compared as force > max * forceThreshold")
-    ])
+    parameters: [Self.forceThreshold.spec],
+    sweptByDefault: Self.forceThreshold.name)
 
   /// Builds from resolved parameter values.
   public init(parameters: ParameterValues) throws(ParameterError) {
-    forceThreshold = parameters.number("forceThreshold")
+    forceThreshold = parameters[Self.forceThreshold]
   }
 
   /// Creates the recognizer; invalid values trap.
   public init(forceThreshold: Double = 1.0) {
-    self = .checked(["forceThreshold": .number(forceThreshold)])
+    self = .checked(Self.forceThreshold(forceThreshold))
   }
 
   /// The configured values.
   public var parameters: ParameterValues {
-    Self.descriptor.defaults.setting("forceThreshold", to: .number(forceThreshold))
+    Self.descriptor.defaults.setting(Self.forceThreshold, to: forceThreshold)
   }
 
   /// Compares with the maximum possible force.
@@ -244,7 +253,7 @@ public struct FrostyForceTouch: ConfigurableRecognizer {
   public var thresholdSweeps: [ThresholdSweep] {
     [
       ThresholdSweep(
-        variant: Self.descriptor.name, parameter: "forceThreshold", comparison: .greaterThan,
+        variant: Self.descriptor.name, parameter: Self.forceThreshold.name, comparison: .greaterThan,
         scale: .scaledThreshold,
         eligibleSamples: "moved samples (index 1…n−2)", conditions: "none",
         rule: .delivered(began: false, moved: true, stationary: false, ended: false, skipZeroForce: false))
@@ -262,33 +271,36 @@ public struct PSForceTouch: ConfigurableRecognizer {
   /// Normalized force needed, compared with `>=`.
   public let minimumForce: Double
 
+  /// The `minimumForce` parameter.
+  public static let minimumForce = Parameter<Double>.number(
+    "minimumForce", .normalizedForce, default: 0.0, minimum: 0, maximum: 1,
+    "normalized force to reach (>=); 0 recognizes any moved sample")
+
   /// The variant's description.
   public static let descriptor = RecognizerDescription(
     name: "deep-press-ps", code: "V2-PS", title: "PSForceTouchGestureRecognizer (Paraset)",
-    source: "nolanbrown/PSForceTouchGestureRecognizer PSForceTouchGestureRecognizer.m @ 2c5a16f",
+    summary: "Began on the first moved sample with force/max >= minimumForce (0: the first move).",
+    source: .github("nolanbrown/PSForceTouchGestureRecognizer", files: "PSForceTouchGestureRecognizer.m", version: "2c5a16f"),
     style: .continuous,
     actionEvent: "ended: the first moved sample with force/max >= minimumForce",
     rules:
       "Began at touch-down; every moved sample → changed, then ended when force/max >= minimumForce; lift or cancel → cancelled. The default 0.0 ends at the first moved sample.",
-    parameters: [
-      .number(
-        "minimumForce", .normalizedForce, default: 0.0, minimum: 0, maximum: 1,
-        "normalized force to reach (>=); 0 recognizes any moved sample")
-    ])
+    parameters: [Self.minimumForce.spec],
+    sweptByDefault: Self.minimumForce.name)
 
   /// Builds from resolved parameter values.
   public init(parameters: ParameterValues) throws(ParameterError) {
-    minimumForce = parameters.number("minimumForce")
+    minimumForce = parameters[Self.minimumForce]
   }
 
   /// Creates the recognizer; invalid values trap.
   public init(minimumForce: Double = 0.0) {
-    self = .checked(["minimumForce": .number(minimumForce)])
+    self = .checked(Self.minimumForce(minimumForce))
   }
 
   /// The configured values.
   public var parameters: ParameterValues {
-    Self.descriptor.defaults.setting("minimumForce", to: .number(minimumForce))
+    Self.descriptor.defaults.setting(Self.minimumForce, to: minimumForce)
   }
 
   /// Normalized comparison.
@@ -325,7 +337,7 @@ public struct PSForceTouch: ConfigurableRecognizer {
   public var thresholdSweeps: [ThresholdSweep] {
     [
       ThresholdSweep(
-        variant: Self.descriptor.name, parameter: "minimumForce", comparison: .greaterThanOrEqual,
+        variant: Self.descriptor.name, parameter: Self.minimumForce.name, comparison: .greaterThanOrEqual,
         scale: .normalized,
         eligibleSamples: "moved samples (index 1…n−2)", conditions: "none",
         rule: .delivered(began: false, moved: true, stationary: false, ended: false, skipZeroForce: false))

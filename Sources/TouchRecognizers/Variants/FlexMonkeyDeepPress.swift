@@ -12,35 +12,37 @@ public struct FlexMonkeyDeepPress: ConfigurableRecognizer {
   public let threshold: Double
   @usableFromInline var deepPressed = false
 
+  /// The `threshold` parameter.
+  public static let threshold = Parameter<Double>.number(
+    "threshold", .normalizedForce, default: 0.75, minimum: 0, maximum: 1,
+    "fraction of the maximum possible force to reach (>=); a required init argument, 0.75 in the README")
+
   /// The variant's description.
   public static let descriptor = RecognizerDescription(
     name: "deep-press", code: "V2", title: "DeepPressGestureRecognizer (FlexMonkey)",
-    source:
-      "FlexMonkey/DeepPressGestureRecognizer DeepPressGestureRecognizer/deepPressGestureRecognizer/DeepPressGestureRecognizer.swift @ 112e556",
+    summary: "Began at the first sample with force/max >= threshold, ended when it drops below; no hysteresis.",
+    source: .github("FlexMonkey/DeepPressGestureRecognizer", files: "DeepPressGestureRecognizer/deepPressGestureRecognizer/DeepPressGestureRecognizer.swift", version: "112e556"),
     style: .continuous,
     actionEvent: "began: the first began/moved sample with force ≠ 0 and force/max >= threshold",
     releaseEvent: "ended on the first later sample below the threshold (terminal, so at most one)",
     rules:
       "Ignores samples with force 0. Began when force/max >= threshold; ended when it drops below the same threshold (no hysteresis) or at lift; lift without crossing fails. touchesCancelled not overridden: a cancelled press leaves deepPressed set for the next contact.",
-    parameters: [
-      .number(
-        "threshold", .normalizedForce, default: 0.75, minimum: 0, maximum: 1,
-        "fraction of the maximum possible force to reach (>=); a required init argument, 0.75 in the README")
-    ])
+    parameters: [Self.threshold.spec],
+    sweptByDefault: Self.threshold.name)
 
   /// Builds from resolved parameter values.
   public init(parameters: ParameterValues) throws(ParameterError) {
-    threshold = parameters.number("threshold")
+    threshold = parameters[Self.threshold]
   }
 
   /// Creates the recognizer; invalid values trap.
   public init(threshold: Double = 0.75) {
-    self = .checked(["threshold": .number(threshold)])
+    self = .checked(Self.threshold(threshold))
   }
 
   /// The configured values.
   public var parameters: ParameterValues {
-    Self.descriptor.defaults.setting("threshold", to: .number(threshold))
+    Self.descriptor.defaults.setting(Self.threshold, to: threshold)
   }
 
   /// Normalized comparison.
@@ -118,7 +120,7 @@ public struct FlexMonkeyDeepPress: ConfigurableRecognizer {
   public var thresholdSweeps: [ThresholdSweep] {
     [
       ThresholdSweep(
-        variant: Self.descriptor.name, parameter: "threshold", comparison: .greaterThanOrEqual,
+        variant: Self.descriptor.name, parameter: Self.threshold.name, comparison: .greaterThanOrEqual,
         scale: .normalized,
         eligibleSamples: "the touch-down sample and moved samples (index 1…n−2), skipping force == 0",
         conditions: "a fresh instance per trace (a cancelled press carries over)",

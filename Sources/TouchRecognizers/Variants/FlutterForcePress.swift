@@ -35,45 +35,52 @@ public struct FlutterForcePress: ConfigurableRecognizer {
   @usableFromInline var downX: Double = 0
   @usableFromInline var downY: Double = 0
 
+  /// The `startPressure` parameter.
+  public static let startPressure = Parameter<Double>.number(
+    "startPressure", .normalizedForce, default: 0.4, minimum: 0, maximum: 1,
+    "interpolated pressure to exceed for onStart (strict >)")
+  /// The `peakPressure` parameter.
+  public static let peakPressure = Parameter<Double>.number(
+    "peakPressure", .normalizedForce, default: 0.85, minimum: 0, maximum: 1,
+    "interpolated pressure to exceed for onPeak (strict >); must be greater than startPressure")
+  /// The `touchSlop` parameter.
+  public static let touchSlop = Parameter<Double>.number(
+    "touchSlop", .points, default: 18, minimum: 0,
+    "hit slop for touch (kTouchSlop), logical pixels")
+  /// The `faithfulSlopTest` parameter.
+  public static let faithfulSlopTest = Parameter<Bool>.flag(
+    "faithfulSlopTest", default: true,
+    "compare the squared per-event delta with the unsquared slop; off: distance from touch-down > touchSlop")
+  /// The `aloneInArena` parameter.
+  public static let aloneInArena = Parameter<Bool>.flag(
+    "aloneInArena", default: false,
+    "the recognizer is alone in its gesture arena: accepted after the down event, no slop test")
+
   /// The variant's description.
   public static let descriptor = RecognizerDescription(
     name: "flutter-force-press", code: "V4", title: "ForcePressGestureRecognizer (Flutter)",
-    source: "flutter/flutter packages/flutter/lib/src/gestures/force_press.dart @ 016580d",
+    summary: "Flutter's two-stage press: start above startPressure, peak above peakPressure, rejected by movement before starting.",
+    source: .github("flutter/flutter", files: "packages/flutter/lib/src/gestures/force_press.dart", version: "016580d"),
     style: .continuous,
     actionEvent: "onStart: the first down/move with clamp(force/max) > startPressure (peek-like)",
     stage2Event: "onPeak: the first event after or at onStart with pressure > peakPressure (pop-like)",
     rules:
       "Rejects devices with max pressure <= 1. While possible: pressure > startPressure → started (onStart); else a move with squared per-event delta > touchSlop rejects. onPeak once at pressure > peakPressure. Lift: started → onEnd, possible → rejected.",
-    parameters: [
-      .number(
-        "startPressure", .normalizedForce, default: 0.4, minimum: 0, maximum: 1,
-        "interpolated pressure to exceed for onStart (strict >)"),
-      .number(
-        "peakPressure", .normalizedForce, default: 0.85, minimum: 0, maximum: 1,
-        "interpolated pressure to exceed for onPeak (strict >); must be greater than startPressure"),
-      .number(
-        "touchSlop", .points, default: 18, minimum: 0,
-        "hit slop for touch (kTouchSlop), logical pixels"),
-      .flag(
-        "faithfulSlopTest", default: true,
-        "compare the squared per-event delta with the unsquared slop; off: distance from touch-down > touchSlop"),
-      .flag(
-        "aloneInArena", default: false,
-        "the recognizer is alone in its gesture arena: accepted after the down event, no slop test"),
-    ])
+    parameters: [Self.startPressure.spec, Self.peakPressure.spec, Self.touchSlop.spec, Self.faithfulSlopTest.spec, Self.aloneInArena.spec],
+    sweptByDefault: Self.startPressure.name)
 
   /// Builds from resolved parameter values.
   ///
   /// - Throws: ``ParameterError`` when `peakPressure <= startPressure`.
   public init(parameters: ParameterValues) throws(ParameterError) {
-    startPressure = parameters.number("startPressure")
-    peakPressure = parameters.number("peakPressure")
-    touchSlop = parameters.number("touchSlop")
-    faithfulSlopTest = parameters.flag("faithfulSlopTest")
-    aloneInArena = parameters.flag("aloneInArena")
+    startPressure = parameters[Self.startPressure]
+    peakPressure = parameters[Self.peakPressure]
+    touchSlop = parameters[Self.touchSlop]
+    faithfulSlopTest = parameters[Self.faithfulSlopTest]
+    aloneInArena = parameters[Self.aloneInArena]
     guard peakPressure > startPressure else {
       throw ParameterError(
-        variant: Self.descriptor.name, parameter: "peakPressure",
+        variant: Self.descriptor.name, parameter: Self.peakPressure,
         .invalid("must be greater than startPressure (\(ParameterValue.text(startPressure))), got \(ParameterValue.text(peakPressure))"))
     }
   }
@@ -83,20 +90,16 @@ public struct FlutterForcePress: ConfigurableRecognizer {
     startPressure: Double = 0.4, peakPressure: Double = 0.85, touchSlop: Double = 18,
     faithfulSlopTest: Bool = true, aloneInArena: Bool = false
   ) {
-    self = .checked([
-      "startPressure": .number(startPressure), "peakPressure": .number(peakPressure),
-      "touchSlop": .number(touchSlop), "faithfulSlopTest": .flag(faithfulSlopTest),
-      "aloneInArena": .flag(aloneInArena),
-    ])
+    self = .checked(Self.startPressure(startPressure), Self.peakPressure(peakPressure), Self.touchSlop(touchSlop), Self.faithfulSlopTest(faithfulSlopTest), Self.aloneInArena(aloneInArena))
   }
 
   /// The configured values.
   public var parameters: ParameterValues {
-    Self.descriptor.defaults.setting("startPressure", to: .number(startPressure))
-      .setting("peakPressure", to: .number(peakPressure))
-      .setting("touchSlop", to: .number(touchSlop))
-      .setting("faithfulSlopTest", to: .flag(faithfulSlopTest))
-      .setting("aloneInArena", to: .flag(aloneInArena))
+    Self.descriptor.defaults.setting(Self.startPressure, to: startPressure)
+      .setting(Self.peakPressure, to: peakPressure)
+      .setting(Self.touchSlop, to: touchSlop)
+      .setting(Self.faithfulSlopTest, to: faithfulSlopTest)
+      .setting(Self.aloneInArena, to: aloneInArena)
   }
 
   /// Interpolated pressure needs the maximum.
@@ -177,17 +180,17 @@ public struct FlutterForcePress: ConfigurableRecognizer {
       : "the down event and moved samples (index 1…n−2) up to and including the first move whose displacement exceeds the slop"
     return [
       ThresholdSweep(
-        variant: Self.descriptor.name, parameter: "startPressure", comparison: .greaterThan,
+        variant: Self.descriptor.name, parameter: Self.startPressure.name, comparison: .greaterThan,
         scale: .clampedNormalized, eligibleSamples: moves + "; nothing when maxForce <= 1",
         conditions: "startPressure < peakPressure; touchSlop, faithfulSlopTest and aloneInArena as in this instance",
-        rule: .flutter(slop: slop, cumulative: cumulative, startedAbove: .nan)),
+        rule: .beganAndMovedUntilSlop(slop: slop, cumulative: cumulative, startedAbove: .nan)),
       ThresholdSweep(
-        variant: Self.descriptor.name, parameter: "peakPressure", event: .stage2,
+        variant: Self.descriptor.name, parameter: Self.peakPressure.name, event: .stage2,
         comparison: .greaterThan, scale: .clampedNormalized,
         eligibleSamples: moves
           + " — the slop cut applies only while this instance's startPressure has not been exceeded; nothing when maxForce <= 1",
         conditions: "peakPressure > startPressure (the peak sample is at or after onStart); startPressure as in this instance",
-        rule: .flutter(slop: slop, cumulative: cumulative, startedAbove: startPressure)),
+        rule: .beganAndMovedUntilSlop(slop: slop, cumulative: cumulative, startedAbove: startPressure)),
     ]
   }
 }

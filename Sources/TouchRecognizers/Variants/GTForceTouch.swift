@@ -19,46 +19,48 @@ public struct GTForceTouch: ConfigurableRecognizer {
   @usableFromInline var deepPressed = false
   @usableFromInline var deepPressedAt: Double = 0
 
+  /// The `threshold` parameter.
+  public static let threshold = Parameter<Double>.number(
+    "threshold", .normalizedForce, default: 0.75, minimum: 0, maximum: 1,
+    "fraction of the maximum possible force to reach (>=)")
+  /// The `hardTriggerMinTime` parameter.
+  public static let hardTriggerMinTime = Parameter<Double>.number(
+    "hardTriggerMinTime", .seconds, default: 0.5, minimum: 0,
+    "time over the threshold after which exact saturation ends the gesture early (strict >)")
+  /// The `faithfulStaleState` parameter.
+  public static let faithfulStaleState = Parameter<Bool>.flag(
+    "faithfulStaleState", default: true,
+    "deep-pressed survives a hard-trigger end into the next contact of the same instance")
+
   /// The variant's description.
   public static let descriptor = RecognizerDescription(
     name: "gt-deep-press", code: "V3", title: "GTForceTouchGestureRecognizer 1.1.2 (Travasoni)",
-    source: "neobeppe/GTForceTouchGestureRecognizer Sources/GTForceTouchGestureRecognizer.swift @ 8b4dc99",
+    summary: "Began at force/max >= threshold; ended on lift or at saturation held past hardTriggerMinTime; stale state carries over.",
+    source: .github("neobeppe/GTForceTouchGestureRecognizer", files: "Sources/GTForceTouchGestureRecognizer.swift", version: "8b4dc99"),
     style: .continuous,
     actionEvent: "ended: the lift after a crossing, or a sample with force/max == 1.0 more than hardTriggerMinTime after the crossing",
     rules:
       "Ignores force 0. Began at the first force/max >= threshold; ended (the action) at lift if crossed, or on a sample with force/max exactly 1.0 when t − t_cross > hardTriggerMinTime; lift without crossing fails. Stale deepPressed after a hard-trigger end makes the next plain tap fire.",
-    parameters: [
-      .number(
-        "threshold", .normalizedForce, default: 0.75, minimum: 0, maximum: 1,
-        "fraction of the maximum possible force to reach (>=)"),
-      .number(
-        "hardTriggerMinTime", .seconds, default: 0.5, minimum: 0,
-        "time over the threshold after which exact saturation ends the gesture early (strict >)"),
-      .flag(
-        "faithfulStaleState", default: true,
-        "deep-pressed survives a hard-trigger end into the next contact of the same instance"),
-    ])
+    parameters: [Self.threshold.spec, Self.hardTriggerMinTime.spec, Self.faithfulStaleState.spec],
+    sweptByDefault: Self.threshold.name)
 
   /// Builds from resolved parameter values.
   public init(parameters: ParameterValues) throws(ParameterError) {
-    threshold = parameters.number("threshold")
-    hardTriggerMinTime = parameters.number("hardTriggerMinTime")
-    faithfulStaleState = parameters.flag("faithfulStaleState")
+    threshold = parameters[Self.threshold]
+    hardTriggerMinTime = parameters[Self.hardTriggerMinTime]
+    faithfulStaleState = parameters[Self.faithfulStaleState]
   }
 
   /// Creates the recognizer; invalid values trap.
   public init(threshold: Double = 0.75, hardTriggerMinTime: Double = 0.5, faithfulStaleState: Bool = true) {
-    self = .checked([
-      "threshold": .number(threshold), "hardTriggerMinTime": .number(hardTriggerMinTime),
-      "faithfulStaleState": .flag(faithfulStaleState),
-    ])
+    self = .checked(Self.threshold(threshold), Self.hardTriggerMinTime(hardTriggerMinTime), Self.faithfulStaleState(faithfulStaleState))
   }
 
   /// The configured values.
   public var parameters: ParameterValues {
-    Self.descriptor.defaults.setting("threshold", to: .number(threshold))
-      .setting("hardTriggerMinTime", to: .number(hardTriggerMinTime))
-      .setting("faithfulStaleState", to: .flag(faithfulStaleState))
+    Self.descriptor.defaults.setting(Self.threshold, to: threshold)
+      .setting(Self.hardTriggerMinTime, to: hardTriggerMinTime)
+      .setting(Self.faithfulStaleState, to: faithfulStaleState)
   }
 
   /// Normalized comparison.

@@ -25,41 +25,48 @@ public struct HysteresisLatch: ConfigurableRecognizer {
   public let inclusiveRelease: Bool
   @usableFromInline var pressed = false
 
+  /// The `pressThreshold` parameter.
+  public static let pressThreshold = Parameter<Double>.number(
+    "pressThreshold", .normalizedForce, default: 0.12, minimum: 0, maximum: 1,
+    "normalized force that presses (>=); libinput touchpad: 12 % of the range")
+  /// The `releaseThreshold` parameter.
+  public static let releaseThreshold = Parameter<Double>.number(
+    "releaseThreshold", .normalizedForce, default: 0.10, minimum: 0, maximum: 1,
+    "normalized force below which a press releases (<); at most pressThreshold; libinput touchpad: 10 %")
+  /// The `palmThreshold` parameter.
+  public static let palmThreshold = Parameter<Double>.number(
+    "palmThreshold", .normalizedForce, default: .nan, minimum: 0, maximum: 1, nan: "off",
+    "normalized force above which the contact is rejected for good (>, sticky)")
+  /// The `strictPress` parameter.
+  public static let strictPress = Parameter<Bool>.flag("strictPress", default: false, "press with > (libinput measure tool) instead of >= (libinput core)")
+  /// The `inclusiveRelease` parameter.
+  public static let inclusiveRelease = Parameter<Bool>.flag("inclusiveRelease", default: false, "release with <= (libinput tablet) instead of < (touchpad)")
+
   /// The variant's description.
   public static let descriptor = RecognizerDescription(
     name: "hysteresis", code: "V7", title: "Hysteresis latch (libinput-style)",
-    source: "wayland-project/libinput src/evdev-mt-touchpad.c (tp_unhover_pressure), src/evdev-tablet.c @ c5d6b3f",
+    summary: "libinput-style latch: pressed at force/max >= pressThreshold, released below releaseThreshold; counts flaps.",
+    source: .github("wayland-project/libinput", files: "src/evdev-mt-touchpad.c (tp_unhover_pressure), src/evdev-tablet.c", version: "c5d6b3f"),
     style: .continuous,
     actionEvent: "each press: a touch-down or moved sample with force/max >= pressThreshold while released (first press = began)",
     releaseEvent: "force/max < releaseThreshold while pressed (a flap when the finger still touches)",
     rules:
       "Touch-down and moved samples: palm (n > palmThreshold, sticky) → failed/cancelled; released and n >= pressThreshold → press (action); pressed and n < releaseThreshold → release. Lift: ended if it ever pressed, else failed.",
-    parameters: [
-      .number(
-        "pressThreshold", .normalizedForce, default: 0.12, minimum: 0, maximum: 1,
-        "normalized force that presses (>=); libinput touchpad: 12 % of the range"),
-      .number(
-        "releaseThreshold", .normalizedForce, default: 0.10, minimum: 0, maximum: 1,
-        "normalized force below which a press releases (<); at most pressThreshold; libinput touchpad: 10 %"),
-      .number(
-        "palmThreshold", .normalizedForce, default: .nan, minimum: 0, maximum: 1, nan: "off",
-        "normalized force above which the contact is rejected for good (>, sticky)"),
-      .flag("strictPress", default: false, "press with > (libinput measure tool) instead of >= (libinput core)"),
-      .flag("inclusiveRelease", default: false, "release with <= (libinput tablet) instead of < (touchpad)"),
-    ])
+    parameters: [Self.pressThreshold.spec, Self.releaseThreshold.spec, Self.palmThreshold.spec, Self.strictPress.spec, Self.inclusiveRelease.spec],
+    sweptByDefault: Self.pressThreshold.name)
 
   /// Builds from resolved parameter values.
   ///
   /// - Throws: ``ParameterError`` when `releaseThreshold > pressThreshold`.
   public init(parameters: ParameterValues) throws(ParameterError) {
-    pressThreshold = parameters.number("pressThreshold")
-    releaseThreshold = parameters.number("releaseThreshold")
-    palmThreshold = parameters.number("palmThreshold")
-    strictPress = parameters.flag("strictPress")
-    inclusiveRelease = parameters.flag("inclusiveRelease")
+    pressThreshold = parameters[Self.pressThreshold]
+    releaseThreshold = parameters[Self.releaseThreshold]
+    palmThreshold = parameters[Self.palmThreshold]
+    strictPress = parameters[Self.strictPress]
+    inclusiveRelease = parameters[Self.inclusiveRelease]
     guard releaseThreshold <= pressThreshold else {
       throw ParameterError(
-        variant: Self.descriptor.name, parameter: "releaseThreshold",
+        variant: Self.descriptor.name, parameter: Self.releaseThreshold,
         .invalid("must not exceed pressThreshold (\(ParameterValue.text(pressThreshold))), got \(ParameterValue.text(releaseThreshold))"))
     }
   }
@@ -69,20 +76,16 @@ public struct HysteresisLatch: ConfigurableRecognizer {
     pressThreshold: Double = 0.12, releaseThreshold: Double = 0.10, palmThreshold: Double = .nan,
     strictPress: Bool = false, inclusiveRelease: Bool = false
   ) {
-    self = .checked([
-      "pressThreshold": .number(pressThreshold), "releaseThreshold": .number(releaseThreshold),
-      "palmThreshold": .number(palmThreshold), "strictPress": .flag(strictPress),
-      "inclusiveRelease": .flag(inclusiveRelease),
-    ])
+    self = .checked(Self.pressThreshold(pressThreshold), Self.releaseThreshold(releaseThreshold), Self.palmThreshold(palmThreshold), Self.strictPress(strictPress), Self.inclusiveRelease(inclusiveRelease))
   }
 
   /// The configured values.
   public var parameters: ParameterValues {
-    Self.descriptor.defaults.setting("pressThreshold", to: .number(pressThreshold))
-      .setting("releaseThreshold", to: .number(releaseThreshold))
-      .setting("palmThreshold", to: .number(palmThreshold))
-      .setting("strictPress", to: .flag(strictPress))
-      .setting("inclusiveRelease", to: .flag(inclusiveRelease))
+    Self.descriptor.defaults.setting(Self.pressThreshold, to: pressThreshold)
+      .setting(Self.releaseThreshold, to: releaseThreshold)
+      .setting(Self.palmThreshold, to: palmThreshold)
+      .setting(Self.strictPress, to: strictPress)
+      .setting(Self.inclusiveRelease, to: inclusiveRelease)
   }
 
   /// Normalized comparison.
@@ -166,12 +169,12 @@ public struct HysteresisLatch: ConfigurableRecognizer {
   public var thresholdSweeps: [ThresholdSweep] {
     [
       ThresholdSweep(
-        variant: Self.descriptor.name, parameter: "pressThreshold",
+        variant: Self.descriptor.name, parameter: Self.pressThreshold.name,
         comparison: strictPress ? .greaterThan : .greaterThanOrEqual, scale: .normalized,
         eligibleSamples:
           "the touch-down sample and moved samples (index 1…n−2), up to (not including) the first with force/max > palmThreshold",
         conditions: "releaseThreshold <= pressThreshold (the release does not affect the first press); palmThreshold and strictPress as in this instance",
-        rule: .hysteresis(palm: palmThreshold))
+        rule: .beganAndMovedUntilNormalizedAbove(limit: palmThreshold))
     ]
   }
 }

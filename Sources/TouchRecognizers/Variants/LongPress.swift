@@ -14,41 +14,45 @@ public struct IOSLongPress: ConfigurableRecognizer {
   @usableFromInline var downY: Double = 0
   @usableFromInline var deadline = Double.infinity
 
+  /// The `minimumPressDuration` parameter.
+  public static let minimumPressDuration = Parameter<Double>.number(
+    "minimumPressDuration", .seconds, default: 0.5, minimum: 0, inclusive: false,
+    "hold time before the gesture begins")
+  /// The `allowableMovement` parameter.
+  public static let allowableMovement = Parameter<Double>.number(
+    "allowableMovement", .points, default: 10, minimum: 0,
+    "movement allowed before the gesture begins (fails when farther)")
+
   /// The variant's description.
   public static let descriptor = RecognizerDescription(
     name: "long-press", code: "V9", title: "UILongPressGestureRecognizer (UIKit)",
-    source: "Apple UIKit UILongPressGestureRecognizer (minimumPressDuration 0.5 s, allowableMovement 10 pt)",
+    summary: "UIKit long press: fires minimumPressDuration after touch-down unless the touch moved beyond allowableMovement.",
+    source: RecognizerSource(
+      library: "Apple UIKit", version: nil, link: "https://developer.apple.com/documentation/uikit/uilongpressgesturerecognizer",
+      reference: "Apple UIKit UILongPressGestureRecognizer (minimumPressDuration 0.5 s, allowableMovement 10 pt)"),
     style: .continuous,
     actionEvent: "began: touch-down + minimumPressDuration, if the finger stayed within allowableMovement",
     rules:
       "A timer at touch-down + minimumPressDuration begins the gesture; before that, moving farther than allowableMovement from touch-down or lifting fails it. After began: changed on moves, ended at lift.",
-    parameters: [
-      .number(
-        "minimumPressDuration", .seconds, default: 0.5, minimum: 0, inclusive: false,
-        "hold time before the gesture begins"),
-      .number(
-        "allowableMovement", .points, default: 10, minimum: 0,
-        "movement allowed before the gesture begins (fails when farther)"),
-    ])
+    parameters: [Self.minimumPressDuration.spec, Self.allowableMovement.spec],
+    sweptByDefault: Self.minimumPressDuration.name,
+    canWaitForFailure: true)
 
   /// Builds from resolved parameter values.
   public init(parameters: ParameterValues) throws(ParameterError) {
-    minimumPressDuration = parameters.number("minimumPressDuration")
-    allowableMovement = parameters.number("allowableMovement")
+    minimumPressDuration = parameters[Self.minimumPressDuration]
+    allowableMovement = parameters[Self.allowableMovement]
   }
 
   /// Creates the recognizer; invalid values trap.
   public init(minimumPressDuration: Double = 0.5, allowableMovement: Double = 10) {
-    self = .checked([
-      "minimumPressDuration": .number(minimumPressDuration),
-      "allowableMovement": .number(allowableMovement),
-    ])
+    self = .checked(Self.minimumPressDuration(minimumPressDuration), Self.allowableMovement(allowableMovement))
   }
 
   /// The configured values.
   public var parameters: ParameterValues {
-    Self.descriptor.defaults.setting("minimumPressDuration", to: .number(minimumPressDuration))
-      .setting("allowableMovement", to: .number(allowableMovement))
+    Self.descriptor.defaults.setting(Self.minimumPressDuration, to: minimumPressDuration)
+      .setting(Self.allowableMovement, to: allowableMovement)
   }
 
   /// Time and position only.
@@ -126,34 +130,42 @@ public struct AndroidLongPress: ConfigurableRecognizer {
   @usableFromInline var downY: Double = 0
   @usableFromInline var deadline = Double.infinity
 
+  /// The `longPressTimeout` parameter.
+  public static let longPressTimeout = Parameter<Double>.number(
+    "longPressTimeout", .seconds, default: 0.4, minimum: 0, inclusive: false,
+    "hold time before the long press (400 ms; 500 ms before Android 12)")
+  /// The `touchSlop` parameter.
+  public static let touchSlop = Parameter<Double>.number("touchSlop", .points, default: 8, minimum: 0, "movement that cancels the pending long press (dp)")
+  /// The `deepPressThreshold` parameter.
+  public static let deepPressThreshold = Parameter<Double>.number(
+    "deepPressThreshold", .normalizedForce, default: .nan, minimum: 0, maximum: 1, nan: "off",
+    "normalized force standing in for the deep-press classifier (>=)")
+  /// The `faithfulDeepPressGate` parameter.
+  public static let faithfulDeepPressGate = Parameter<Bool>.flag(
+    "faithfulDeepPressGate", default: true,
+    "deep press accelerates only when longPressTimeout <= 0.4 s")
+
   /// The variant's description.
   public static let descriptor = RecognizerDescription(
     name: "long-press-android", code: "V9-android", title: "Android long press (+ deep press)",
-    source:
-      "AOSP ViewConfiguration (DEFAULT_LONG_PRESS_TIMEOUT 400 ms, TOUCH_SLOP 8 dp), GestureDetector / View.onTouchEvent CLASSIFICATION_DEEP_PRESS; frameworks/base ab9efea",
+    summary: "Android long press after longPressTimeout within the touch slop, optionally accelerated by a deep press.",
+    source: RecognizerSource(
+      library: "Android (AOSP frameworks/base)", version: "ab9efea", link: "https://android.googlesource.com/platform/frameworks/base",
+      reference: "AOSP ViewConfiguration (DEFAULT_LONG_PRESS_TIMEOUT 400 ms, TOUCH_SLOP 8 dp), GestureDetector / View.onTouchEvent CLASSIFICATION_DEEP_PRESS; frameworks/base ab9efea"),
     style: .continuous,
     actionEvent: "long press: min(touch-down + longPressTimeout, first moved sample with deep press) if within the slop",
     rules:
       "A timer at touch-down + longPressTimeout fires the long press; a move beyond touchSlop or a lift first cancels it. A moved sample with force/max >= deepPressThreshold fires it at once (only when longPressTimeout <= 0.4 s).",
-    parameters: [
-      .number(
-        "longPressTimeout", .seconds, default: 0.4, minimum: 0, inclusive: false,
-        "hold time before the long press (400 ms; 500 ms before Android 12)"),
-      .number("touchSlop", .points, default: 8, minimum: 0, "movement that cancels the pending long press (dp)"),
-      .number(
-        "deepPressThreshold", .normalizedForce, default: .nan, minimum: 0, maximum: 1, nan: "off",
-        "normalized force standing in for the deep-press classifier (>=)"),
-      .flag(
-        "faithfulDeepPressGate", default: true,
-        "deep press accelerates only when longPressTimeout <= 0.4 s"),
-    ])
+    parameters: [Self.longPressTimeout.spec, Self.touchSlop.spec, Self.deepPressThreshold.spec, Self.faithfulDeepPressGate.spec],
+    sweptByDefault: Self.longPressTimeout.name,
+    canWaitForFailure: true)
 
   /// Builds from resolved parameter values.
   public init(parameters: ParameterValues) throws(ParameterError) {
-    longPressTimeout = parameters.number("longPressTimeout")
-    touchSlop = parameters.number("touchSlop")
-    deepPressThreshold = parameters.number("deepPressThreshold")
-    faithfulDeepPressGate = parameters.flag("faithfulDeepPressGate")
+    longPressTimeout = parameters[Self.longPressTimeout]
+    touchSlop = parameters[Self.touchSlop]
+    deepPressThreshold = parameters[Self.deepPressThreshold]
+    faithfulDeepPressGate = parameters[Self.faithfulDeepPressGate]
   }
 
   /// Creates the recognizer; invalid values trap.
@@ -161,19 +173,15 @@ public struct AndroidLongPress: ConfigurableRecognizer {
     longPressTimeout: Double = 0.4, touchSlop: Double = 8, deepPressThreshold: Double = .nan,
     faithfulDeepPressGate: Bool = true
   ) {
-    self = .checked([
-      "longPressTimeout": .number(longPressTimeout), "touchSlop": .number(touchSlop),
-      "deepPressThreshold": .number(deepPressThreshold),
-      "faithfulDeepPressGate": .flag(faithfulDeepPressGate),
-    ])
+    self = .checked(Self.longPressTimeout(longPressTimeout), Self.touchSlop(touchSlop), Self.deepPressThreshold(deepPressThreshold), Self.faithfulDeepPressGate(faithfulDeepPressGate))
   }
 
   /// The configured values.
   public var parameters: ParameterValues {
-    Self.descriptor.defaults.setting("longPressTimeout", to: .number(longPressTimeout))
-      .setting("touchSlop", to: .number(touchSlop))
-      .setting("deepPressThreshold", to: .number(deepPressThreshold))
-      .setting("faithfulDeepPressGate", to: .flag(faithfulDeepPressGate))
+    Self.descriptor.defaults.setting(Self.longPressTimeout, to: longPressTimeout)
+      .setting(Self.touchSlop, to: touchSlop)
+      .setting(Self.deepPressThreshold, to: deepPressThreshold)
+      .setting(Self.faithfulDeepPressGate, to: faithfulDeepPressGate)
   }
 
   /// Whether deep press can accelerate the long press with these parameters.

@@ -22,47 +22,50 @@ public struct PeakRelease: ConfigurableRecognizer {
   @usableFromInline var maxValue: Double = 0
   @usableFromInline var previousValue: Double = 0
 
+  /// The `minimumValue` parameter.
+  public static let minimumValue = Parameter<Double>.number(
+    "minimumValue", .normalizedForce, default: 0, minimum: 0, maximum: 1,
+    "normalized force to exceed before the gesture begins (>); the README example uses 0.1")
+  /// The `tolerance` parameter.
+  public static let tolerance = Parameter<Double>.number(
+    "tolerance", .normalizedForce, default: 1, minimum: 0, maximum: 1,
+    "drop below the running maximum that ends the gesture")
+  /// The `endOnAnyDecrease` parameter.
+  public static let endOnAnyDecrease = Parameter<Bool>.flag(
+    "endOnAnyDecrease", default: false,
+    "the demo copy's rule: end when the force drops below the value stored one update earlier")
+
   /// The variant's description.
   public static let descriptor = RecognizerDescription(
     name: "peak-release", code: "V10", title: "ForceTouchGestureRecognizer v0.3 (Ashley Mills)",
-    source:
-      "ashleymills/ForceTouchGestureRecognizer.swift ForceTouchGestureRecognizer.swift @ 6ffd430 (demo: Force Touch demo/…/ForceTouchGestureRecognizer.swift @ 376605f)",
+    summary: "Began above minimumValue; ended when force falls tolerance below its running peak (a quick release commits).",
+    source: RecognizerSource(
+      library: "ashleymills/ForceTouchGestureRecognizer.swift", version: "6ffd430", link: "https://github.com/ashleymills/ForceTouchGestureRecognizer.swift",
+      reference: "ashleymills/ForceTouchGestureRecognizer.swift ForceTouchGestureRecognizer.swift @ 6ffd430 (demo: Force Touch demo/…/ForceTouchGestureRecognizer.swift @ 376605f)"),
     style: .continuous,
     actionEvent: "ended: the first moved sample below (lagged running max − tolerance) after began, or the lift",
     rules:
       "Moved samples only. Possible: n > minimumValue → began. Began/changed: n < maxValue − tolerance → ended; else maxValue = max(forceValue ?? 0, maxValue), forceValue = n, changed. Lift → ended. Default tolerance 1 never ends by a drop.",
-    parameters: [
-      .number(
-        "minimumValue", .normalizedForce, default: 0, minimum: 0, maximum: 1,
-        "normalized force to exceed before the gesture begins (>); the README example uses 0.1"),
-      .number(
-        "tolerance", .normalizedForce, default: 1, minimum: 0, maximum: 1,
-        "drop below the running maximum that ends the gesture"),
-      .flag(
-        "endOnAnyDecrease", default: false,
-        "the demo copy's rule: end when the force drops below the value stored one update earlier"),
-    ])
+    parameters: [Self.minimumValue.spec, Self.tolerance.spec, Self.endOnAnyDecrease.spec],
+    sweptByDefault: Self.minimumValue.name)
 
   /// Builds from resolved parameter values.
   public init(parameters: ParameterValues) throws(ParameterError) {
-    minimumValue = parameters.number("minimumValue")
-    tolerance = parameters.number("tolerance")
-    endOnAnyDecrease = parameters.flag("endOnAnyDecrease")
+    minimumValue = parameters[Self.minimumValue]
+    tolerance = parameters[Self.tolerance]
+    endOnAnyDecrease = parameters[Self.endOnAnyDecrease]
   }
 
   /// Creates the recognizer; invalid values trap.
   public init(minimumValue: Double = 0, tolerance: Double = 1, endOnAnyDecrease: Bool = false) {
-    self = .checked([
-      "minimumValue": .number(minimumValue), "tolerance": .number(tolerance),
-      "endOnAnyDecrease": .flag(endOnAnyDecrease),
-    ])
+    self = .checked(Self.minimumValue(minimumValue), Self.tolerance(tolerance), Self.endOnAnyDecrease(endOnAnyDecrease))
   }
 
   /// The configured values.
   public var parameters: ParameterValues {
-    Self.descriptor.defaults.setting("minimumValue", to: .number(minimumValue))
-      .setting("tolerance", to: .number(tolerance))
-      .setting("endOnAnyDecrease", to: .flag(endOnAnyDecrease))
+    Self.descriptor.defaults.setting(Self.minimumValue, to: minimumValue)
+      .setting(Self.tolerance, to: tolerance)
+      .setting(Self.endOnAnyDecrease, to: endOnAnyDecrease)
   }
 
   /// Normalized comparison.

@@ -13,46 +13,52 @@ public struct PeekPop: ConfigurableRecognizer {
   /// Normalized force for stage 2 (`>=`), at least ``peekThreshold``.
   public let popThreshold: Double
 
+  /// The `peekThreshold` parameter.
+  public static let peekThreshold = Parameter<Double>.number(
+    "peekThreshold", .normalizedForce, default: 0.2, minimum: 0, maximum: 1,
+    "normalized force for the peek (>=); community figure 0.20")
+  /// The `popThreshold` parameter.
+  public static let popThreshold = Parameter<Double>.number(
+    "popThreshold", .normalizedForce, default: 0.75, minimum: 0, maximum: 1,
+    "normalized force for the pop (>=); at least peekThreshold; community figure 0.75")
+
   /// The variant's description.
   public static let descriptor = RecognizerDescription(
     name: "peek-pop", code: "peek/pop", title: "Two-stage peek and pop",
-    source: "community peek/pop figures (StackOverflow q. 35097830); UIPreviewInteraction's thresholds are undocumented",
+    summary: "Two-stage press: peek at force/max >= peekThreshold, pop at force/max >= popThreshold.",
+    source: RecognizerSource(
+      library: "community figures", version: nil, link: "https://stackoverflow.com/questions/35097830",
+      reference: "community peek/pop figures (StackOverflow q. 35097830); UIPreviewInteraction's thresholds are undocumented"),
     style: .continuous,
     actionEvent: "peek (stage 1): the first touch-down/moved sample with force/max >= peekThreshold",
     stage2Event: "pop: the first touch-down/moved sample with force/max >= popThreshold (at or after the peek)",
     rules:
       "Touch-down and moved samples: force/max >= peekThreshold → began (peek); force/max >= popThreshold after (or at) the peek → ended (pop). Lift after a peek → cancelled, before → failed.",
-    parameters: [
-      .number(
-        "peekThreshold", .normalizedForce, default: 0.2, minimum: 0, maximum: 1,
-        "normalized force for the peek (>=); community figure 0.20"),
-      .number(
-        "popThreshold", .normalizedForce, default: 0.75, minimum: 0, maximum: 1,
-        "normalized force for the pop (>=); at least peekThreshold; community figure 0.75"),
-    ])
+    parameters: [Self.peekThreshold.spec, Self.popThreshold.spec],
+    sweptByDefault: Self.peekThreshold.name)
 
   /// Builds from resolved parameter values.
   ///
   /// - Throws: ``ParameterError`` when `popThreshold < peekThreshold`.
   public init(parameters: ParameterValues) throws(ParameterError) {
-    peekThreshold = parameters.number("peekThreshold")
-    popThreshold = parameters.number("popThreshold")
+    peekThreshold = parameters[Self.peekThreshold]
+    popThreshold = parameters[Self.popThreshold]
     guard popThreshold >= peekThreshold else {
       throw ParameterError(
-        variant: Self.descriptor.name, parameter: "popThreshold",
+        variant: Self.descriptor.name, parameter: Self.popThreshold,
         .invalid("must be at least peekThreshold (\(ParameterValue.text(peekThreshold))), got \(ParameterValue.text(popThreshold))"))
     }
   }
 
   /// Creates the recognizer; invalid values trap.
   public init(peekThreshold: Double = 0.2, popThreshold: Double = 0.75) {
-    self = .checked(["peekThreshold": .number(peekThreshold), "popThreshold": .number(popThreshold)])
+    self = .checked(Self.peekThreshold(peekThreshold), Self.popThreshold(popThreshold))
   }
 
   /// The configured values.
   public var parameters: ParameterValues {
-    Self.descriptor.defaults.setting("peekThreshold", to: .number(peekThreshold))
-      .setting("popThreshold", to: .number(popThreshold))
+    Self.descriptor.defaults.setting(Self.peekThreshold, to: peekThreshold)
+      .setting(Self.popThreshold, to: popThreshold)
   }
 
   /// Normalized comparison.
@@ -101,11 +107,11 @@ public struct PeekPop: ConfigurableRecognizer {
     let eligible = "the touch-down sample and moved samples (index 1…n−2)"
     return [
       ThresholdSweep(
-        variant: Self.descriptor.name, parameter: "peekThreshold", comparison: .greaterThanOrEqual,
+        variant: Self.descriptor.name, parameter: Self.peekThreshold.name, comparison: .greaterThanOrEqual,
         scale: .normalized, eligibleSamples: eligible, conditions: "peekThreshold <= popThreshold",
         rule: rule),
       ThresholdSweep(
-        variant: Self.descriptor.name, parameter: "popThreshold", event: .stage2,
+        variant: Self.descriptor.name, parameter: Self.popThreshold.name, event: .stage2,
         comparison: .greaterThanOrEqual, scale: .normalized, eligibleSamples: eligible,
         conditions: "popThreshold >= peekThreshold (the pop sample is at or after the peek)", rule: rule),
     ]

@@ -14,38 +14,42 @@ public struct RNGHForceTouch: ConfigurableRecognizer {
   /// Whether the handler activated in this contact (mirrors the began state for the fast path).
   @usableFromInline var activated = false
 
+  /// The `minForce` parameter.
+  public static let minForce = Parameter<Double>.number(
+    "minForce", .normalizedForce, default: 0.2, minimum: 0, maximum: 1,
+    "minimal normalized force to activate (>=)")
+  /// The `maxForce` parameter.
+  public static let maxForce = Parameter<Double>.number(
+    "maxForce", .normalizedForce, default: .nan, minimum: -1, maximum: 1, nan: "no limit",
+    "normalized force above which the handler fails (below it when negative)")
+
   /// The variant's description.
   public static let descriptor = RecognizerDescription(
     name: "rngh-force", code: "V5", title: "ForceTouchGestureHandler (react-native-gesture-handler)",
-    source: "software-mansion/react-native-gesture-handler apple/Handlers/RNForceTouchHandler.m @ 04e7898",
+    summary: "Active on the first moved sample with force/max >= minForce, optionally failing above maxForce.",
+    source: .github("software-mansion/react-native-gesture-handler", files: "apple/Handlers/RNForceTouchHandler.m", version: "04e7898"),
     style: .continuous,
     actionEvent: "began (activation): the first moved sample with force/max >= minForce",
     rules:
       "Only moved samples: TEST_MAX_IF_NOT_NAN(n, maxForce) → failed (also after activation); possible and n >= minForce → began. Lift: active → ended, else failed. The touch-down sample is never checked.",
-    parameters: [
-      .number(
-        "minForce", .normalizedForce, default: 0.2, minimum: 0, maximum: 1,
-        "minimal normalized force to activate (>=)"),
-      .number(
-        "maxForce", .normalizedForce, default: .nan, minimum: -1, maximum: 1, nan: "no limit",
-        "normalized force above which the handler fails (below it when negative)"),
-    ])
+    parameters: [Self.minForce.spec, Self.maxForce.spec],
+    sweptByDefault: Self.minForce.name)
 
   /// Builds from resolved parameter values.
   public init(parameters: ParameterValues) throws(ParameterError) {
-    minForce = parameters.number("minForce")
-    maxForce = parameters.number("maxForce")
+    minForce = parameters[Self.minForce]
+    maxForce = parameters[Self.maxForce]
   }
 
   /// Creates the recognizer; invalid values trap.
   public init(minForce: Double = 0.2, maxForce: Double = .nan) {
-    self = .checked(["minForce": .number(minForce), "maxForce": .number(maxForce)])
+    self = .checked(Self.minForce(minForce), Self.maxForce(maxForce))
   }
 
   /// The configured values.
   public var parameters: ParameterValues {
-    Self.descriptor.defaults.setting("minForce", to: .number(minForce))
-      .setting("maxForce", to: .number(maxForce))
+    Self.descriptor.defaults.setting(Self.minForce, to: minForce)
+      .setting(Self.maxForce, to: maxForce)
   }
 
   /// Normalized comparison.
@@ -109,11 +113,11 @@ public struct RNGHForceTouch: ConfigurableRecognizer {
   public var thresholdSweeps: [ThresholdSweep] {
     [
       ThresholdSweep(
-        variant: Self.descriptor.name, parameter: "minForce", comparison: .greaterThanOrEqual,
+        variant: Self.descriptor.name, parameter: Self.minForce.name, comparison: .greaterThanOrEqual,
         scale: .normalized,
         eligibleSamples: "moved samples (index 1…n−2), up to (not including) the first that fails the maxForce test",
         conditions: "maxForce as in this instance (NaN by default: no cut)",
-        rule: .rngh(maxForce: maxForce))
+        rule: .movedUntilNormalizedBeyond(limit: maxForce))
     ]
   }
 }

@@ -21,39 +21,43 @@ public struct ShunkitForceTouch: ConfigurableRecognizer {
   /// The force of the last began/moved sample, device units.
   @usableFromInline var force: Double = 0
 
+  /// The `minimumForce` parameter.
+  public static let minimumForce = Parameter<Double>.number(
+    "minimumForce", .force, default: 3.0, minimum: 0,
+    "raw force the touch must exceed (strict >); 3.0 is about 0.45 of the iPhone 6s maximum")
+  /// The `faithfulClamp` parameter.
+  public static let faithfulClamp = Parameter<Bool>.flag(
+    "faithfulClamp", default: true,
+    "clamp minimumForce to the maximum possible force at every touch-down, permanently (needs the trace's max force)")
+
   /// The variant's description.
   public static let descriptor = RecognizerDescription(
     name: "shunkit", code: "V1", title: "ForceTouchGestureRecognizer (shunkit, \"milkit\")",
-    source: "shunkit/ForceTouchGesture ForceTouchGesture/ForceTouchGestureRecognizer.swift @ 3e377de",
+    summary: "Raw force above minimumForce (strict >) on a moved sample ends the gesture; began at touch-down.",
+    source: .github("shunkit/ForceTouchGesture", files: "ForceTouchGesture/ForceTouchGestureRecognizer.swift", version: "3e377de"),
     style: .continuous,
     actionEvent: "ended: the first moved sample with force > minimumForce (or the lift, when the touch-down force is over it and no sample moved)",
     rules:
       "Began at touch-down; ended on the first moved sample with raw force > minimumForce (strict); at lift ended if the last began/moved force > minimumForce, else cancelled. minimumForce = min(minimumForce, maxForce) at each touch-down, and the clamp persists.",
-    parameters: [
-      .number(
-        "minimumForce", .force, default: 3.0, minimum: 0,
-        "raw force the touch must exceed (strict >); 3.0 is about 0.45 of the iPhone 6s maximum"),
-      .flag(
-        "faithfulClamp", default: true,
-        "clamp minimumForce to the maximum possible force at every touch-down, permanently (needs the trace's max force)"),
-    ])
+    parameters: [Self.minimumForce.spec, Self.faithfulClamp.spec],
+    sweptByDefault: Self.minimumForce.name)
 
   /// Builds from resolved parameter values.
   public init(parameters: ParameterValues) throws(ParameterError) {
-    minimumForce = parameters.number("minimumForce")
+    minimumForce = parameters[Self.minimumForce]
     configuredMinimumForce = minimumForce
-    faithfulClamp = parameters.flag("faithfulClamp")
+    faithfulClamp = parameters[Self.faithfulClamp]
   }
 
   /// Creates the recognizer; invalid values trap.
   public init(minimumForce: Double = 3.0, faithfulClamp: Bool = true) {
-    self = .checked(["minimumForce": .number(minimumForce), "faithfulClamp": .flag(faithfulClamp)])
+    self = .checked(Self.minimumForce(minimumForce), Self.faithfulClamp(faithfulClamp))
   }
 
   /// The configured values.
   public var parameters: ParameterValues {
-    Self.descriptor.defaults.setting("minimumForce", to: .number(configuredMinimumForce))
-      .setting("faithfulClamp", to: .flag(faithfulClamp))
+    Self.descriptor.defaults.setting(Self.minimumForce, to: configuredMinimumForce)
+      .setting(Self.faithfulClamp, to: faithfulClamp)
   }
 
   /// The clamp reads the maximum possible force.
@@ -114,12 +118,12 @@ public struct ShunkitForceTouch: ConfigurableRecognizer {
   public var thresholdSweeps: [ThresholdSweep] {
     [
       ThresholdSweep(
-        variant: Self.descriptor.name, parameter: "minimumForce", comparison: .greaterThan,
+        variant: Self.descriptor.name, parameter: Self.minimumForce.name, comparison: .greaterThan,
         scale: faithfulClamp ? .clampedRaw : .raw,
         eligibleSamples:
           "moved samples (index 1…n−2, force or x/y differs from the previous sample); when there is none and the trace ends by lift, the lift sample compared with the touch-down force",
         conditions: "a fresh instance per trace (the persistent clamp does not carry over)",
-        rule: .shunkit)
+        rule: .movedElseLiftAtTouchDownForce)
     ]
   }
 }

@@ -40,47 +40,57 @@ public struct StablePress: ConfigurableRecognizer {
   @usableFromInline var deadline = Double.infinity
   @usableFromInline var everPressed = false
 
+  /// The `pressThreshold` parameter.
+  public static let pressThreshold = Parameter<Double>.number(
+    "pressThreshold", .normalizedForce, default: 0.45, minimum: 0, maximum: 1,
+    "normalized force that arms a press (>=); about three times an average touch")
+  /// The `releaseThreshold` parameter.
+  public static let releaseThreshold = Parameter<Double>.number(
+    "releaseThreshold", .normalizedForce, default: 0.3, minimum: 0, maximum: 1,
+    "normalized force below which a press releases (<); at most pressThreshold")
+  /// The `dwellTime` parameter.
+  public static let dwellTime = Parameter<Double>.number(
+    "dwellTime", .seconds, default: 0.03, minimum: 0,
+    "time the force must stay at or above pressThreshold (a running-minimum filter)")
+  /// The `tapTimeout` parameter.
+  public static let tapTimeout = Parameter<Double>.number(
+    "tapTimeout", .seconds, default: 0.1, minimum: 0,
+    "shortest contact before a press can be recognized (Android's TAP_TIMEOUT)")
+  /// The `movementLimit` parameter.
+  public static let movementLimit = Parameter<Double>.number(
+    "movementLimit", .points, default: 10, minimum: 0, nan: "off",
+    "movement before the first press that marks the contact as a drag")
+  /// The `rearm` parameter.
+  public static let rearm = Parameter<Bool>.flag("rearm", default: true, "a released press can press again in the same contact")
+
   /// The variant's description.
   public static let descriptor = RecognizerDescription(
     name: "stable-press", code: "ours", title: "Stable press (dwell + tap guard + hysteresis + drag gate)",
-    source: "TouchTrace (this package); see the DesigningStablePress article",
+    summary: "Ours: dwell above pressThreshold, guarded against taps and drags, released below releaseThreshold.",
+    source: RecognizerSource(
+      library: "TouchTrace", version: nil, link: nil,
+      reference: "TouchTrace (this package); see the DesigningStablePress article"),
     style: .continuous,
     actionEvent: "press: max(crossing + dwellTime, touch-down + tapTimeout), if n stayed >= pressThreshold since the crossing",
     releaseEvent: "n fell below releaseThreshold (a flap when the finger still touches)",
     rules:
       "Before the first press, moving farther than movementLimit fails the contact. n >= pressThreshold arms; a sample below disarms. The press fires at max(arm time + dwellTime, touch-down + tapTimeout) by timer. Release at n < releaseThreshold; re-press allowed (rearm). Lift: ended if it pressed, else failed.",
-    parameters: [
-      .number(
-        "pressThreshold", .normalizedForce, default: 0.45, minimum: 0, maximum: 1,
-        "normalized force that arms a press (>=); about three times an average touch"),
-      .number(
-        "releaseThreshold", .normalizedForce, default: 0.3, minimum: 0, maximum: 1,
-        "normalized force below which a press releases (<); at most pressThreshold"),
-      .number(
-        "dwellTime", .seconds, default: 0.03, minimum: 0,
-        "time the force must stay at or above pressThreshold (a running-minimum filter)"),
-      .number(
-        "tapTimeout", .seconds, default: 0.1, minimum: 0,
-        "shortest contact before a press can be recognized (Android's TAP_TIMEOUT)"),
-      .number(
-        "movementLimit", .points, default: 10, minimum: 0, nan: "off",
-        "movement before the first press that marks the contact as a drag"),
-      .flag("rearm", default: true, "a released press can press again in the same contact"),
-    ])
+    parameters: [Self.pressThreshold.spec, Self.releaseThreshold.spec, Self.dwellTime.spec, Self.tapTimeout.spec, Self.movementLimit.spec, Self.rearm.spec],
+    sweptByDefault: Self.pressThreshold.name)
 
   /// Builds from resolved parameter values.
   ///
   /// - Throws: ``ParameterError`` when `releaseThreshold > pressThreshold`.
   public init(parameters: ParameterValues) throws(ParameterError) {
-    pressThreshold = parameters.number("pressThreshold")
-    releaseThreshold = parameters.number("releaseThreshold")
-    dwellTime = parameters.number("dwellTime")
-    tapTimeout = parameters.number("tapTimeout")
-    movementLimit = parameters.number("movementLimit")
-    rearm = parameters.flag("rearm")
+    pressThreshold = parameters[Self.pressThreshold]
+    releaseThreshold = parameters[Self.releaseThreshold]
+    dwellTime = parameters[Self.dwellTime]
+    tapTimeout = parameters[Self.tapTimeout]
+    movementLimit = parameters[Self.movementLimit]
+    rearm = parameters[Self.rearm]
     guard releaseThreshold <= pressThreshold else {
       throw ParameterError(
-        variant: Self.descriptor.name, parameter: "releaseThreshold",
+        variant: Self.descriptor.name, parameter: Self.releaseThreshold,
         .invalid("must not exceed pressThreshold (\(ParameterValue.text(pressThreshold))), got \(ParameterValue.text(releaseThreshold))"))
     }
   }
@@ -90,21 +100,17 @@ public struct StablePress: ConfigurableRecognizer {
     pressThreshold: Double = 0.45, releaseThreshold: Double = 0.3, dwellTime: Double = 0.03,
     tapTimeout: Double = 0.1, movementLimit: Double = 10, rearm: Bool = true
   ) {
-    self = .checked([
-      "pressThreshold": .number(pressThreshold), "releaseThreshold": .number(releaseThreshold),
-      "dwellTime": .number(dwellTime), "tapTimeout": .number(tapTimeout),
-      "movementLimit": .number(movementLimit), "rearm": .flag(rearm),
-    ])
+    self = .checked(Self.pressThreshold(pressThreshold), Self.releaseThreshold(releaseThreshold), Self.dwellTime(dwellTime), Self.tapTimeout(tapTimeout), Self.movementLimit(movementLimit), Self.rearm(rearm))
   }
 
   /// The configured values.
   public var parameters: ParameterValues {
-    Self.descriptor.defaults.setting("pressThreshold", to: .number(pressThreshold))
-      .setting("releaseThreshold", to: .number(releaseThreshold))
-      .setting("dwellTime", to: .number(dwellTime))
-      .setting("tapTimeout", to: .number(tapTimeout))
-      .setting("movementLimit", to: .number(movementLimit))
-      .setting("rearm", to: .flag(rearm))
+    Self.descriptor.defaults.setting(Self.pressThreshold, to: pressThreshold)
+      .setting(Self.releaseThreshold, to: releaseThreshold)
+      .setting(Self.dwellTime, to: dwellTime)
+      .setting(Self.tapTimeout, to: tapTimeout)
+      .setting(Self.movementLimit, to: movementLimit)
+      .setting(Self.rearm, to: rearm)
   }
 
   /// Normalized comparison.

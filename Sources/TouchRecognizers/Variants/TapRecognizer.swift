@@ -17,41 +17,45 @@ public struct TapRecognizer: ConfigurableRecognizer {
   @usableFromInline var downY: Double = 0
   @usableFromInline var deadline = Double.infinity
 
+  /// The `allowableMovement` parameter.
+  public static let allowableMovement = Parameter<Double>.number(
+    "allowableMovement", .points, default: 10, minimum: 0,
+    "movement allowed before the tap fails (our choice: UIKit's limit is private)")
+  /// The `maximumTapDuration` parameter.
+  public static let maximumTapDuration = Parameter<Double>.number(
+    "maximumTapDuration", .seconds, default: .nan, minimum: 0, inclusive: false, nan: "no limit",
+    "longest contact that is still a tap (our choice: no limit)")
+
   /// The variant's description.
   public static let descriptor = RecognizerDescription(
     name: "tap", code: "tap", title: "Single tap (UITapGestureRecognizer defaults)",
-    source: "Apple UIKit UITapGestureRecognizer (numberOfTapsRequired 1, numberOfTouchesRequired 1; movement/duration limits undocumented)",
+    summary: "A single tap: lift within the movement limit (and duration limit, when set) before anything else recognizes.",
+    source: RecognizerSource(
+      library: "Apple UIKit", version: nil, link: "https://developer.apple.com/documentation/uikit/uitapgesturerecognizer",
+      reference: "Apple UIKit UITapGestureRecognizer (numberOfTapsRequired 1, numberOfTouchesRequired 1; movement/duration limits undocumented)"),
     style: .discrete,
     actionEvent: "recognized: the lift, if the finger stayed within allowableMovement (and maximumTapDuration)",
     rules:
       "Discrete. Fails on a move farther than allowableMovement from touch-down or when held longer than maximumTapDuration (when set); recognized at lift; cancel fails.",
-    parameters: [
-      .number(
-        "allowableMovement", .points, default: 10, minimum: 0,
-        "movement allowed before the tap fails (our choice: UIKit's limit is private)"),
-      .number(
-        "maximumTapDuration", .seconds, default: .nan, minimum: 0, inclusive: false, nan: "no limit",
-        "longest contact that is still a tap (our choice: no limit)"),
-    ])
+    parameters: [Self.allowableMovement.spec, Self.maximumTapDuration.spec],
+    sweptByDefault: Self.allowableMovement.name,
+    canWaitForFailure: true)
 
   /// Builds from resolved parameter values.
   public init(parameters: ParameterValues) throws(ParameterError) {
-    allowableMovement = parameters.number("allowableMovement")
-    maximumTapDuration = parameters.number("maximumTapDuration")
+    allowableMovement = parameters[Self.allowableMovement]
+    maximumTapDuration = parameters[Self.maximumTapDuration]
   }
 
   /// Creates the recognizer; invalid values trap.
   public init(allowableMovement: Double = 10, maximumTapDuration: Double = .nan) {
-    self = .checked([
-      "allowableMovement": .number(allowableMovement),
-      "maximumTapDuration": .number(maximumTapDuration),
-    ])
+    self = .checked(Self.allowableMovement(allowableMovement), Self.maximumTapDuration(maximumTapDuration))
   }
 
   /// The configured values.
   public var parameters: ParameterValues {
-    Self.descriptor.defaults.setting("allowableMovement", to: .number(allowableMovement))
-      .setting("maximumTapDuration", to: .number(maximumTapDuration))
+    Self.descriptor.defaults.setting(Self.allowableMovement, to: allowableMovement)
+      .setting(Self.maximumTapDuration, to: maximumTapDuration)
   }
 
   /// Time and position only.

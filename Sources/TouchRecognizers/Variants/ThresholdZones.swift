@@ -19,48 +19,48 @@ public struct ThresholdZones: ConfigurableRecognizer {
   public let faithfulSingleReport: Bool
   @usableFromInline var last: Double = 0
 
+  /// The `normalizedForceThreshholds` parameter.
+  public static let normalizedForceThreshholds = Parameter<[Double]>.list(
+    "normalizedForceThreshholds", .normalizedForce, default: [0.4, 0.85], minimum: 0, maximum: 1,
+    "sorted, distinct thresholds (the original's spelling; default: Flutter's start/peak)")
+  /// The `faithfulSingleReport` parameter.
+  public static let faithfulSingleReport = Parameter<Bool>.flag(
+    "faithfulSingleReport", default: true,
+    "one report per update even when several thresholds are crossed")
+
   /// The variant's description.
   public static let descriptor = RecognizerDescription(
     name: "zones", code: "V11", title: "ALG3DTouchThreshholdGestureRecognizer (Gallagher)",
-    source: "algal/TouchVisualizer TouchVisualizer/ALG3DTouchThreshholdGestureRecognizer.swift @ 6774a44",
+    summary: "Reports every crossing of a sorted list of normalized force levels, up and down.",
+    source: .github("algal/TouchVisualizer", files: "TouchVisualizer/ALG3DTouchThreshholdGestureRecognizer.swift", version: "6774a44"),
     style: .continuous,
     actionEvent: "each report: the force reached or crossed a threshold (detail +k+1 up, −(k+1) down)",
     rules:
       "Began at touch-down (compared with an imputed 0), changed on moves, ended at lift. Every update that changes zone reports the threshold landed on, or the last one crossed in the direction of travel (one report per update).",
-    parameters: [
-      .list(
-        "normalizedForceThreshholds", .normalizedForce, default: [0.4, 0.85], minimum: 0, maximum: 1,
-        "sorted, distinct thresholds (the original's spelling; default: Flutter's start/peak)"),
-      .flag(
-        "faithfulSingleReport", default: true,
-        "one report per update even when several thresholds are crossed"),
-    ])
+    parameters: [Self.normalizedForceThreshholds.spec, Self.faithfulSingleReport.spec])
 
   /// Builds from resolved parameter values.
   ///
   /// - Throws: ``ParameterError`` when the thresholds are not sorted and distinct.
   public init(parameters: ParameterValues) throws(ParameterError) {
-    thresholds = parameters.list("normalizedForceThreshholds")
-    faithfulSingleReport = parameters.flag("faithfulSingleReport")
+    thresholds = parameters[Self.normalizedForceThreshholds]
+    faithfulSingleReport = parameters[Self.faithfulSingleReport]
     for k in thresholds.indices.dropFirst() where !(thresholds[k - 1] < thresholds[k]) {
       throw ParameterError(
-        variant: Self.descriptor.name, parameter: "normalizedForceThreshholds",
+        variant: Self.descriptor.name, parameter: Self.normalizedForceThreshholds,
         .invalid("thresholds must be sorted and distinct"))
     }
   }
 
   /// Creates the recognizer; invalid values trap.
   public init(thresholds: [Double] = [0.4, 0.85], faithfulSingleReport: Bool = true) {
-    self = .checked([
-      "normalizedForceThreshholds": .list(thresholds),
-      "faithfulSingleReport": .flag(faithfulSingleReport),
-    ])
+    self = .checked(Self.normalizedForceThreshholds(thresholds), Self.faithfulSingleReport(faithfulSingleReport))
   }
 
   /// The configured values.
   public var parameters: ParameterValues {
-    Self.descriptor.defaults.setting("normalizedForceThreshholds", to: .list(thresholds))
-      .setting("faithfulSingleReport", to: .flag(faithfulSingleReport))
+    Self.descriptor.defaults.setting(Self.normalizedForceThreshholds, to: thresholds)
+      .setting(Self.faithfulSingleReport, to: faithfulSingleReport)
   }
 
   /// Normalized comparison.

@@ -88,6 +88,6 @@ let package = Package(
       dependencies: ["TouchTuning", "TouchEvaluation", "TouchRecognizers", "TouchCore", "TouchSignal", "TouchTestSupport"]),
     .testTarget(
       name: "touchtraceTests",
-      dependencies: ["touchtrace", "TouchCore", "TouchIO", "TouchTestSupport"]),
+      dependencies: ["touchtrace", "TouchCore", "TouchIO", "TouchRecognizers", "TouchReports", "TouchTestSupport"]),
   ]
 )

@@ -1,5 +1,6 @@
 import Testing
 import TouchEvaluation
+import TouchRecognizers
 
 @Suite("Exact sweep grids")
 struct GridTests {

@@ -6,21 +6,24 @@ import TouchRecognizers
 public struct FirstMovedCrossing: ConfigurableRecognizer {
   public let threshold: Double
 
+  public static let threshold = Parameter<Double>.number(
+    "threshold", .normalizedForce, default: 0.5, minimum: 0, maximum: 1,
+    "normalized force to reach (>=)")
+
   public static let descriptor = RecognizerDescription(
-    name: "first-moved-crossing", code: "", title: "First moved crossing", source: "example",
+    name: "first-moved-crossing", code: "", title: "First moved crossing",
+    summary: "Recognized on the first moved sample with force/max >= threshold.",
+    source: RecognizerSource(library: "example", version: nil, link: nil, reference: "example"),
     style: .discrete, actionEvent: "recognized: the first moved sample with n >= threshold",
     rules: "Moved samples only: n >= threshold → recognized.",
-    parameters: [
-      .number("threshold", .normalizedForce, default: 0.5, minimum: 0, maximum: 1,
-              "normalized force to reach (>=)")
-    ])
+    parameters: [Self.threshold.spec], sweptByDefault: Self.threshold.name)
 
   public init(parameters: ParameterValues) throws(ParameterError) {
-    threshold = parameters.number("threshold")
+    threshold = parameters[Self.threshold]
   }
 
   public var parameters: ParameterValues {
-    Self.descriptor.defaults.setting("threshold", to: .number(threshold))
+    Self.descriptor.defaults.setting(Self.threshold, to: threshold)
   }
 
   public var requiresMaximumForce: Bool { true }

@@ -7,7 +7,9 @@ import TouchCore
 /// finish on a given sample.
 struct Probe: ForceRecognizer {
   static let descriptor = RecognizerDescription(
-    name: "probe", code: "", title: "probe", source: "tests", style: .continuous, actionEvent: "none",
+    name: "probe", code: "", title: "probe", summary: "records deliveries",
+    source: RecognizerSource(library: "tests", version: nil, link: nil, reference: "tests"), style: .continuous,
+    actionEvent: "none",
     rules: "records deliveries", parameters: [])
   var variant: RecognizerDescription { Self.descriptor }
   var parameters: ParameterValues { Self.descriptor.defaults }
@@ -165,11 +167,11 @@ struct HarnessTests {
     #expect(throws: ReplayError.missingMaximumForce(trace: "nomax", variant: "deep-press")) {
       try run(FlexMonkeyDeepPress(), trace)
     }
-    let any = AnyForceRecognizer.deepPress(FlexMonkeyDeepPress())
+    let any = AnyForceRecognizer(FlexMonkeyDeepPress())
     #expect(
       any.unsupportedReason(for: trace)
         == "recognizer 'deep-press' needs the trace's maximum possible force and the trace has none")
-    #expect(AnyForceRecognizer.dfContinuous(DFContinuousForceTouch()).unsupportedReason(for: trace) == nil)
+    #expect(AnyForceRecognizer(DFContinuousForceTouch()).unsupportedReason(for: trace) == nil)
   }
 
   @Test func batchReplayChecksEveryTraceBeforeReplaying() {

@@ -4,23 +4,42 @@ import TouchCore
 
 @Suite("Parameters and the variant registry")
 struct ParameterTests {
-  @Test func everyVariantIsListedOnceAndBuildsWithItsDefaults() throws {
-    let names = AnyForceRecognizer.names
+  @Test func everyCatalogEntryIsDescribedAndBuildsWithItsDefaults() throws {
+    let catalog = RecognizerCatalog.builtIn
+    let names = catalog.names
     #expect(Set(names).count == names.count)
-    #expect(
-      names == [
-        "shunkit", "deep-press", "deep-press-yusuga", "deep-press-alg-squeeze", "deep-press-frosty",
-        "deep-press-ps", "gt-deep-press", "flutter-force-press", "rngh-force", "df-continuous",
-        "hysteresis", "pressure-js", "long-press", "long-press-android", "peak-release", "zones",
-        "peek-pop", "tap", "stable-press",
-      ])
-    for descriptor in AnyForceRecognizer.variants {
-      let recognizer = try AnyForceRecognizer(variant: descriptor.name)
+    for entry in catalog.entries {
+      let descriptor = entry.descriptor
+      let recognizer = try catalog.recognizer(descriptor.name)
       #expect(recognizer.name == descriptor.name)
       #expect(recognizer.parameters == descriptor.defaults)
+      #expect(entry.standard.parameters == descriptor.defaults)
       #expect(!descriptor.parameters.isEmpty)
+      #expect(!descriptor.summary.isEmpty && !descriptor.summary.contains("\n"))
+      #expect(!descriptor.sourceInfo.library.isEmpty && !descriptor.source.isEmpty)
+      #expect(descriptor.stages.first?.kind == .action)
       for spec in descriptor.parameters { #expect(!spec.meaning.isEmpty) }
+      // The parameter swept by default is a number parameter with a grid.
+      if let swept = descriptor.sweptByDefault {
+        let spec = try #require(descriptor.parameter(swept))
+        #expect(spec.kind == .number && spec.grid != .none)
+      }
+      // Every one-pass sweep names a number parameter of the recognizer.
+      for sweep in entry.onePassSweeps { #expect(descriptor.parameter(sweep.parameter)?.kind == .number) }
     }
+  }
+
+  @Test func catalogRejectsRepeatedNamesAndAcceptsOutsideRecognizers() throws {
+    #expect(throws: RecognizerCatalog.CatalogError.duplicateName("deep-press")) {
+      try RecognizerCatalog.builtIn.adding(FlexMonkeyDeepPress.self)
+    }
+    #expect(throws: RecognizerCatalog.CatalogError.self) { try RecognizerCatalog([]).adding(FlexMonkeyDeepPress.self).adding(FlexMonkeyDeepPress.self) }
+    let extended = try RecognizerCatalog.builtIn.adding(FirstMovedCrossing.self)
+    #expect(extended.names.last == "first-moved-crossing")
+    #expect(extended.names.count == RecognizerCatalog.builtIn.names.count + 1)
+    let recognizer = try extended.recognizer("first-moved-crossing", settings: [("threshold", "0.25")])
+    #expect(recognizer.parameters[FirstMovedCrossing.threshold] == 0.25)
+    #expect(throws: ParameterError.self) { try RecognizerCatalog.builtIn.recognizer("first-moved-crossing") }
   }
 
   @Test(arguments: [

@@ -36,7 +36,7 @@ struct SweepTests {
     #expect(unlimited != limited)
     #expect(limited == RNGHForceTouch(minForce: 0.2, maxForce: 0.8).thresholdSweeps.first)
     // Every variant at its defaults: each sweep equals the same sweep built again.
-    for name in AnyForceRecognizer.names {
+    for name in RecognizerCatalog.builtIn.names {
       let a = try AnyForceRecognizer(variant: name).thresholdSweeps
       let b = try AnyForceRecognizer(variant: name).thresholdSweeps
       #expect(a == b, "\(name)")
@@ -61,7 +61,7 @@ struct SweepTests {
     let traces = (0..<60).map { randomTrace(&rng, id: "r\($0)", positions: $0 % 2 == 0) }
     let normalized = stride(from: 0.05, through: 1.0, by: 0.05).map { $0 } + [0.2, 0.45, 0.75, 0.5]
     let raw = [0.5, 1, 2, 2.5, 3, 3.5, 5, 6.65, 6.666666666666667]
-    for descriptor in AnyForceRecognizer.variants {
+    for descriptor in RecognizerCatalog.builtIn.descriptions {
       let base = try AnyForceRecognizer(variant: descriptor.name)
       for sweep in base.thresholdSweeps {
         var fired = 0
@@ -99,7 +99,7 @@ struct SweepTests {
 
 @Suite("Properties on seeded random traces")
 struct PropertyTests {
-  static let variants = AnyForceRecognizer.names + ["tap+deep-press", "long-press+pressure-js"]
+  static let variants = RecognizerCatalog.builtIn.names + ["tap+deep-press", "long-press+pressure-js"]
 
   func recognizer(_ name: String) throws -> AnyForceRecognizer {
     if let plus = name.firstIndex(of: "+") {

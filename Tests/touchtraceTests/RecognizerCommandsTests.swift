@@ -1,6 +1,8 @@
+import Foundation
 import Testing
 import TouchCore
 import TouchRecognizers
+import TouchReports
 @testable import touchtrace
 
 @Suite("touchtrace recognizers / run")
@@ -59,11 +61,46 @@ struct RecognizerCommandsTests {
     #expect(json.contains(#""events":[{"state":"began","t":0.5,"index":1},{"state":"ended","t":1.0,"index":2}]"#))
   }
 
-  @Test func recognizersListingNamesEveryVariant() {
-    let text = TouchTraceCommand.Recognizers.text()
-    for name in AnyForceRecognizer.names { #expect(text.contains("\n\(name)  [") || text.hasPrefix("\(name)  [")) }
-    let json = TouchTraceCommand.Recognizers.json().text(pretty: false)
-    #expect(json.hasPrefix(#"{"format":"touchtrace-recognizers","version":1,"variants":[{"name":"shunkit""#))
-    #expect(json.contains(#""name":"maxForce","kind":"number","unit":"normalized force","default":"nan""#))
+  @Test func recognizersMarkdownNamesEveryCatalogEntry() {
+    let text = CatalogReport.markdown(RecognizerCatalog.builtIn)
+    for d in RecognizerCatalog.builtIn.descriptions {
+      #expect(text.contains("\n| `\(d.name)` | \(d.code) |"))
+      #expect(text.contains("\n## `\(d.name)` — "))
+    }
+    // A flag's range keeps its table intact.
+    #expect(text.contains("true\\|false"))
+  }
+
+  @Test func recognizersJSONIsTheCatalogWithTheIssuesFields() throws {
+    let bytes = CatalogReport.json(RecognizerCatalog.builtIn).encoded()
+    let array = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [[String: Any]])
+    #expect(array.map { $0["name"] as? String } == RecognizerCatalog.builtIn.names.map(Optional.some))
+    for object in array {
+      let name = try #require(object["name"] as? String)
+      #expect((object["summary"] as? String)?.isEmpty == false, "\(name)")
+      let stages = try #require(object["stages"] as? [[String: Any]])
+      #expect(stages.first?["event"] as? String == "action")
+      let sweep = try #require(object["sweep"] as? [String: Any])
+      #expect(["one-pass", "replay"].contains(sweep["method"] as? String ?? ""))
+      let parameters = try #require(object["parameters"] as? [[String: Any]])
+      #expect(!parameters.isEmpty)
+      for p in parameters {
+        #expect(p["name"] is String && p["unit"] is String && p["default"] != nil)
+        #expect((p["range"] as? [Any])?.count == 2)
+        #expect(p["grid"] is [String: Any])
+      }
+    }
+    let rngh = try #require(array.first { $0["name"] as? String == "rngh-force" })
+    let maxForce = try #require((rngh["parameters"] as? [[String: Any]])?.first { $0["name"] as? String == "maxForce" })
+    #expect(maxForce["default"] as? String == "nan")
+    #expect(maxForce["unit"] as? String == "normalized force")
+    #expect((maxForce["range"] as? [Double]) == [0, 1])
+    // shunkit's raw-force grid follows the data's maximum force.
+    let shunkit = try #require(array.first { $0["name"] as? String == "shunkit" })
+    let minimumForce = try #require((shunkit["parameters"] as? [[String: Any]])?.first)
+    let grid = try #require(minimumForce["grid"] as? [String: Any])
+    #expect(grid["relative_to_max_force"] as? Bool == true)
+    #expect((grid["values"] as? [Double])?.first == 0.05)
+    #expect((shunkit["sweep"] as? [String: Any])?["method"] as? String == "one-pass")
   }
 }

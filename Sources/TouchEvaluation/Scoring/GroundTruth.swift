@@ -102,8 +102,8 @@ public struct TraceTruth: Sendable, Hashable {
   ///   `pop` with an odd number of `press_at` times, a positive whose references are empty, or a
   ///   failing reference rule.
   public static func resolve(_ trace: Trace, options: EvaluationOptions) -> Result<TraceTruth, TruthError> {
-    guard let intent = trace.metadata.intent else { return .failure(TruthError("no intent label")) }
-    guard let touchDown = trace.t.first else { return .failure(TruthError("no samples")) }
+    guard let intent = trace.metadata.intent else { return .failure(.noIntent) }
+    guard let touchDown = trace.t.first else { return .failure(.noSamples) }
     let positive = options.isPositive(intent)
     let pop = intent == .pop
     guard positive || pop else {
@@ -114,15 +114,14 @@ public struct TraceTruth: Sendable, Hashable {
     do throws(SignalError) {
       resolved = try options.referenceRule.resolvedReferenceTimes(for: trace)
     } catch {
-      return .failure(TruthError("reference rule failed: \(error)"))
+      return .failure(.referenceRuleFailed(error))
     }
     var stage1 = resolved.times
     var stage2: [Double] = []
     if pop {
       if resolved.source == .pressAt {
         guard stage1.count % 2 == 0 else {
-          return .failure(
-            TruthError("intent pop needs press_at as (peek, pop) pairs; found \(stage1.count) time\(stage1.count == 1 ? "" : "s")"))
+          return .failure(.unpairedPopReferences(count: stage1.count))
         }
         stage2 = stride(from: 1, to: stage1.count, by: 2).map { stage1[$0] }
         stage1 = stride(from: 0, to: stage1.count, by: 2).map { stage1[$0] }
@@ -131,20 +130,11 @@ public struct TraceTruth: Sendable, Hashable {
       }
     }
     guard !stage1.isEmpty else {
-      return .failure(TruthError("no reference time: no press_at and the reference rule finds no press"))
+      return .failure(.noReference)
     }
     return .success(
       TraceTruth(
         intent: intent, isPositive: positive, references: positive ? stage1 : [], stage2References: stage2,
         referenceSource: resolved.source, touchDown: touchDown))
   }
-}
-
-/// Why a trace cannot be scored (it is skipped with this reason).
-public struct TruthError: Error, Sendable, Hashable, CustomStringConvertible {
-  /// The reason, for the skipped-trace list.
-  public var description: String
-
-  /// Creates an error.
-  public init(_ description: String) { self.description = description }
 }

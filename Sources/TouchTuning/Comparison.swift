@@ -24,28 +24,28 @@ extension Configuration {
       for part in rest.split(separator: ",", omittingEmptySubsequences: false) {
         if let equals = part.firstIndex(of: "=") {
           let key = part[..<equals].filter { $0 != " " }
-          guard !key.isEmpty else { throw SweepPlanError("'\(text)': a parameter name is missing before '='") }
+          guard !key.isEmpty else { throw .missingParameterName(configuration: text) }
           settings.append((String(key), String(part[part.index(after: equals)...])))
         } else if !settings.isEmpty {
           settings[settings.count - 1].value += "," + part
         } else {
-          throw SweepPlanError("'\(text)': expected NAME:PARAM=VALUE,PARAM=VALUE,...")
+          throw .malformedConfiguration(text)
         }
       }
     }
     var values: [String: ParameterValue] = [:]
     for (key, value) in settings {
-      guard values[key] == nil else { throw SweepPlanError("'\(text)': \(key) is given twice") }
+      guard values[key] == nil else { throw .repeatedParameter(configuration: text, parameter: key) }
       do throws(ParameterError) {
         values[key] = try spec.value(value, of: key)
       } catch {
-        throw SweepPlanError("'\(text)': \(error.description)")
+        throw .invalidConfiguration(configuration: text, error)
       }
     }
     do throws(ParameterError) {
       self.init(spec: spec, recognizer: try spec.makeRecognizer(values), varied: settings.map(\.name))
     } catch {
-      throw SweepPlanError("'\(text)': \(error.description)")
+      throw .invalidConfiguration(configuration: text, error)
     }
   }
 }

@@ -49,7 +49,7 @@ struct PlanOptions: ParsableArguments {
       let axes = try self.axes.map { (text: String) throws(SweepPlanError) -> SweepAxis in try SweepAxis(parsing: text) }
       var fixed: [(name: String, value: String)] = []
       for text in settings {
-        guard let setting = Self.setting(text) else { throw SweepPlanError("--set expects NAME=VALUE, got '\(text)'") }
+        guard let setting = Self.setting(text) else { throw .malformedSetting(text) }
         fixed.append(setting)
       }
       return try SweepPlan(recognizers: specs, axes: axes, settings: fixed, maximumForce: maximumForce)

@@ -25,18 +25,18 @@ struct CrossingLevelsTests {
   /// The grids sweeps use are indexed (the O(1) path), and levels that no bucketing separates
   /// or that are not finite fall back to the search, with the same results (checked above).
   @Test func uniformGridsAreIndexedAndCrowdedLevelsSearched() {
-    #expect(CrossingLevels((0...60).map { Double($0) / 60 }).window == 1)
-    #expect(CrossingLevels(Self.closePairs(100)).window == 2)
-    #expect(CrossingLevels((0..<1000).map { Double(Float(0.1 + 6.4 * Double($0) / 999)) }).indexed)
-    #expect(CrossingLevels([1]).indexed)
-    #expect(CrossingLevels([2, 2, 2, 3]).indexed)
+    #expect(CrossingLevels((0...60).map { Double($0) / 60 }).layout.window == 1)
+    #expect(CrossingLevels(Self.closePairs(100)).layout.window == 2)
+    #expect(CrossingLevels((0..<1000).map { Double(Float(0.1 + 6.4 * Double($0) / 999)) }).layout.indexed)
+    #expect(CrossingLevels([1]).layout.indexed)
+    #expect(CrossingLevels([2, 2, 2, 3]).layout.indexed)
     // min(θ, maximum): many copies of the maximum.
-    #expect(CrossingLevels((0...420).map { min(Double($0) / 60, 20.0 / 3) }).indexed)
+    #expect(CrossingLevels((0...420).map { min(Double($0) / 60, 20.0 / 3) }).layout.indexed)
     // Three distinct levels closer together than 1/(64·K) of the range share a bucket.
-    #expect(!CrossingLevels([0, 1e-9, 2e-9, 3e-9, 1]).indexed)
-    #expect(!CrossingLevels([0, .nan]).indexed)
-    #expect(!CrossingLevels([0, .infinity]).indexed)
-    #expect(!CrossingLevels([]).indexed)
+    #expect(!CrossingLevels([0, 1e-9, 2e-9, 3e-9, 1]).layout.indexed)
+    #expect(!CrossingLevels([0, .nan]).layout.indexed)
+    #expect(!CrossingLevels([0, .infinity]).layout.indexed)
+    #expect(!CrossingLevels([]).layout.indexed)
   }
 
   /// A NaN next to a crossing inside one block of eight must not hide the crossing (the block

@@ -54,11 +54,11 @@ public struct SweepAxis: Sendable, Hashable, CustomStringConvertible {
   ///   than ``maximumPoints`` points.
   public init(parsing argument: String) throws(SweepPlanError) {
     guard let equals = argument.firstIndex(of: "="), equals != argument.startIndex else {
-      throw SweepPlanError("--vary expects NAME=START:STOP:STEP or NAME=V1,V2,..., got '\(argument)'")
+      throw .malformedAxis(argument: argument)
     }
     let name = String(argument[..<equals]).trimmingSpaces
     let spec = String(argument[argument.index(after: equals)...]).trimmingSpaces
-    guard !spec.isEmpty else { throw SweepPlanError("--vary \(name): no values given") }
+    guard !spec.isEmpty else { throw .noValues(parameter: name) }
     let values: [Value]
     if spec.contains(":") {
       values = try Self.range(spec, parameter: name).map { .number($0) }
@@ -67,7 +67,7 @@ public struct SweepAxis: Sendable, Hashable, CustomStringConvertible {
       var list: [Value] = []
       for part in spec.split(separator: ",", omittingEmptySubsequences: false) {
         let word = String(part).trimmingSpaces
-        guard !word.isEmpty else { throw SweepPlanError("--vary \(name): empty value in '\(spec)'") }
+        guard !word.isEmpty else { throw .emptyValue(parameter: name, list: spec) }
         let value = try Self.value(word, parameter: name)
         if seen.insert(value.description).inserted { list.append(value) }
       }
@@ -82,26 +82,25 @@ public struct SweepAxis: Sendable, Hashable, CustomStringConvertible {
   public static func range(_ spec: String, parameter: String = "value") throws(SweepPlanError) -> [Double] {
     let parts = spec.split(separator: ":", omittingEmptySubsequences: false).map { String($0).trimmingSpaces }
     guard parts.count == 3 else {
-      throw SweepPlanError("--vary \(parameter): a range is START:STOP:STEP, got '\(spec)'")
+      throw .malformedRange(parameter: parameter, range: spec)
     }
     var bounds: [ExactRational] = []
     for part in parts {
       guard let r = ExactRational(part) else {
-        throw SweepPlanError(
-          "--vary \(parameter): '\(part)' is not a decimal number or fraction (such as 0.05 or 1/60)")
+        throw .unreadableBound(parameter: parameter, text: part)
       }
       bounds.append(r)
     }
     let (start, stop, step) = (bounds[0], bounds[1], bounds[2])
-    guard step.numerator > 0 else { throw SweepPlanError("--vary \(parameter): the step must be positive, got \(parts[2])") }
+    guard step.numerator > 0 else { throw .nonPositiveStep(parameter: parameter, step: parts[2]) }
     guard start <= stop else {
-      throw SweepPlanError("--vary \(parameter): STOP (\(parts[1])) is below START (\(parts[0]))")
+      throw .stopBelowStart(parameter: parameter, start: parts[0], stop: parts[1])
     }
     guard let span = stop.subtracting(start), let steps = span.dividing(by: step) else {
-      throw SweepPlanError("--vary \(parameter): '\(spec)' needs fractions too large for 64-bit integers")
+      throw .rangeOverflow(parameter: parameter, range: spec)
     }
     guard steps.floor < Int64(maximumPoints) else {
-      throw SweepPlanError("--vary \(parameter): '\(spec)' has more than \(maximumPoints) points")
+      throw .tooManyPoints(parameter: parameter, range: spec, maximum: maximumPoints)
     }
     let count = Int(steps.floor) + 1
     var points: [Double] = []
@@ -109,7 +108,7 @@ public struct SweepAxis: Sendable, Hashable, CustomStringConvertible {
     for k in 0..<count {
       // start + k·step as one fraction, converted once.
       guard let offset = step.multiplied(by: Int64(k)), let point = start.adding(offset), let x = point.nearestDouble else {
-        throw SweepPlanError("--vary \(parameter): grid point \(k) of '\(spec)' needs more than 53 significant bits")
+        throw .imprecisePoint(parameter: parameter, range: spec, point: k)
       }
       points.append(x)
     }
@@ -126,12 +125,12 @@ public struct SweepAxis: Sendable, Hashable, CustomStringConvertible {
     }
     if let r = ExactRational(word) {
       guard let x = r.nearestDouble else {
-        throw SweepPlanError("--vary \(parameter): '\(word)' needs more than 53 significant bits")
+        throw .impreciseValue(parameter: parameter, value: word)
       }
       return .number(x)
     }
     guard word.allSatisfy({ $0.isLetter }) else {
-      throw SweepPlanError("--vary \(parameter): '\(word)' is not a number, a fraction or a word such as true")
+      throw .unreadableValue(parameter: parameter, value: word)
     }
     return .word(word)
   }
@@ -146,16 +145,6 @@ public struct SweepAxis: Sendable, Hashable, CustomStringConvertible {
     if abs(x) < 1e15, x == Double(Int64(x)) { return String(Int64(x)) }
     return "\(x)"
   }
-}
-
-/// A sweep request that cannot be carried out: an unknown recognizer or parameter, a value
-/// out of range, an unreadable grid. The command reports it as a usage error (exit 64).
-public struct SweepPlanError: Error, Sendable, Hashable, CustomStringConvertible {
-  /// The message, naming the flag, the parameter and what is valid.
-  public var description: String
-
-  /// Creates an error with its message.
-  public init(_ description: String) { self.description = description }
 }
 
 extension String {

@@ -18,13 +18,13 @@ public struct RecognizerSpec: Sendable, Hashable, CustomStringConvertible {
   ///   `AnyForceRecognizer.requiringFailure(of:)` refuses.
   public init(parsing text: String, catalog: RecognizerCatalog = .builtIn) throws(SweepPlanError) {
     guard let (dependent, required) = Composition.split(text.trimmingSpaces) else {
-      throw SweepPlanError("--recognizer: '\(text)' is not NAME or DEPENDENT+REQUIRED")
+      throw .malformedRecognizer(text)
     }
     self.init(variant: dependent, required: required, catalog: catalog)
     do throws(ParameterError) {
       _ = try makeRecognizer([:])
     } catch {
-      throw SweepPlanError("--recognizer: \(error.description)")
+      throw .unknownRecognizer(error)
     }
   }
 
@@ -212,21 +212,19 @@ public struct SweepPlan: Sendable {
     recognizers: [RecognizerSpec], axes: [SweepAxis] = [], settings: [(name: String, value: String)] = [],
     maximumForce: Double? = nil
   ) throws(SweepPlanError) {
-    guard !recognizers.isEmpty else { throw SweepPlanError("--recognizer: no recognizer given") }
+    guard !recognizers.isEmpty else { throw .noRecognizer }
     for axis in axes where !recognizers.contains(where: { $0.parameter(axis.parameter) != nil }) {
-      throw SweepPlanError(
-        "--vary \(axis.parameter): none of \(recognizers.map(\.name).joined(separator: ", ")) has this parameter")
+      throw .unknownAxis(parameter: axis.parameter, recognizers: recognizers.map(\.name))
     }
     for setting in settings where !recognizers.contains(where: { $0.parameter(setting.name) != nil }) {
-      throw SweepPlanError(
-        "--set \(setting.name): none of \(recognizers.map(\.name).joined(separator: ", ")) has this parameter")
+      throw .unknownSetting(parameter: setting.name, recognizers: recognizers.map(\.name))
     }
     for axis in axes {
       if settings.contains(where: { $0.name == axis.parameter }) {
-        throw SweepPlanError("\(axis.parameter) is both varied (--vary) and set (--set)")
+        throw .variedAndSet(parameter: axis.parameter)
       }
       if axes.filter({ $0.parameter == axis.parameter }).count > 1 {
-        throw SweepPlanError("--vary \(axis.parameter) is given more than once")
+        throw .repeatedAxis(parameter: axis.parameter)
       }
     }
     var configurations: [Configuration] = []
@@ -239,7 +237,7 @@ public struct SweepPlan: Sendable {
         do throws(ParameterError) {
           fixed[setting.name] = try spec.value(setting.value, of: setting.name)
         } catch {
-          throw SweepPlanError("--set \(setting.name)=\(setting.value): \(error.description)")
+          throw .invalidSetting(name: setting.name, value: setting.value, error)
         }
       }
       let own: [SweepAxis] =
@@ -249,7 +247,7 @@ public struct SweepPlan: Sendable {
       for axis in own {
         let parameter = spec.parameter(axis.parameter)!
         guard parameter.kind != .list else {
-          throw SweepPlanError("--vary \(axis.parameter): a list parameter cannot be varied; use --set")
+          throw .listAxis(parameter: axis.parameter)
         }
         var column: [ParameterValue] = []
         for value in axis.values {
@@ -259,12 +257,12 @@ public struct SweepPlan: Sendable {
             do throws(ParameterError) {
               column.append(try spec.value(w, of: axis.parameter))
             } catch {
-              throw SweepPlanError("--vary \(axis.parameter): \(error.description)")
+              throw .invalidAxisValue(parameter: axis.parameter, error)
             }
           case (_, .flag):
-            throw SweepPlanError("--vary \(axis.parameter): \(spec.name)'s \(axis.parameter) is a flag; give true,false")
+            throw .numberForFlag(parameter: axis.parameter, recognizer: spec.name)
           default:
-            throw SweepPlanError("--vary \(axis.parameter): \(spec.name)'s \(axis.parameter) is a number, got '\(value)'")
+            throw .wordForNumber(parameter: axis.parameter, recognizer: spec.name, value: value)
           }
         }
         columns.append(column)
@@ -272,10 +270,10 @@ public struct SweepPlan: Sendable {
       let count = columns.reduce(1) { $0.multipliedReportingOverflow(by: $1.count).overflow ? Int.max : $0 * $1.count }
       total = total.addingReportingOverflow(count).overflow ? Int.max : total + count
       guard total <= Self.maximumConfigurations else {
-        throw SweepPlanError("the sweep has more than \(Self.maximumConfigurations) configurations")
+        throw .tooManyConfigurations(maximum: Self.maximumConfigurations)
       }
       var made = 0
-      var firstReason: String?
+      var firstError: ParameterError?
       var index = [Int](repeating: 0, count: columns.count)
       for _ in 0..<count {
         var values = fixed
@@ -290,7 +288,7 @@ public struct SweepPlan: Sendable {
           made += 1
         } catch {
           dropped.append(DroppedConfiguration(recognizer: spec.name, values: labels, reason: error.description))
-          firstReason = firstReason ?? error.description
+          firstError = firstError ?? error
         }
         // Advance the odometer: the last axis fastest.
         var a = columns.count - 1
@@ -302,7 +300,7 @@ public struct SweepPlan: Sendable {
         }
       }
       guard made > 0 else {
-        throw SweepPlanError("\(spec.name): no valid configuration (\(firstReason ?? "empty grid"))")
+        throw .noValidConfiguration(recognizer: spec.name, firstError: firstError)
       }
     }
     self.recognizers = recognizers

@@ -102,8 +102,8 @@ public struct TraceTruth: Sendable, Hashable {
   ///   `pop` with an odd number of `press_at` times, a positive whose references are empty, or a
   ///   failing reference rule.
   public static func resolve(_ trace: Trace, options: EvaluationOptions) -> Result<TraceTruth, TruthError> {
-    guard let intent = trace.metadata.intent else { return .failure(TruthError("no intent label")) }
-    guard let touchDown = trace.t.first else { return .failure(TruthError("no samples")) }
+    guard let intent = trace.metadata.intent else { return .failure(.noIntent) }
+    guard let touchDown = trace.t.first else { return .failure(.noSamples) }
     let positive = options.isPositive(intent)
     let pop = intent == .pop
     guard positive || pop else {
@@ -114,15 +114,14 @@ public struct TraceTruth: Sendable, Hashable {
     do throws(SignalError) {
       resolved = try options.referenceRule.resolvedReferenceTimes(for: trace)
     } catch {
-      return .failure(TruthError("reference rule failed: \(error)"))
+      return .failure(.referenceRuleFailed(error))
     }
     var stage1 = resolved.times
     var stage2: [Double] = []
     if pop {
       if resolved.source == .pressAt {
         guard stage1.count % 2 == 0 else {
-          return .failure(
-            TruthError("intent pop needs press_at as (peek, pop) pairs; found \(stage1.count) time\(stage1.count == 1 ? "" : "s")"))
+          return .failure(.unpairedPopReferences(count: stage1.count))
         }
         stage2 = stride(from: 1, to: stage1.count, by: 2).map { stage1[$0] }
         stage1 = stride(from: 0, to: stage1.count, by: 2).map { stage1[$0] }
@@ -131,78 +130,11 @@ public struct TraceTruth: Sendable, Hashable {
       }
     }
     guard !stage1.isEmpty else {
-      return .failure(TruthError("no reference time: no press_at and the reference rule finds no press"))
+      return .failure(.noReference)
     }
     return .success(
       TraceTruth(
         intent: intent, isPositive: positive, references: positive ? stage1 : [], stage2References: stage2,
         referenceSource: resolved.source, touchDown: touchDown))
-  }
-}
-
-/// Why a trace cannot be scored (it is skipped with this reason).
-public struct TruthError: Error, Sendable, Hashable, CustomStringConvertible {
-  /// The reason, for the skipped-trace list.
-  public var description: String
-
-  /// Creates an error.
-  public init(_ description: String) { self.description = description }
-}
-
-/// Labelled traces ready for scoring: the dataset (traces that cannot be scored moved to its
-/// skipped list, with reasons) and each remaining trace's ``TraceTruth``.
-///
-/// ```swift
-/// let dataset = try TraceLoader.load(["samples/"])
-/// let evaluation = Evaluation(dataset: dataset, options: EvaluationOptions(tolerance: 0.25))
-/// let recognizer = try AnyForceRecognizer(variant: "deep-press")
-/// let outcomes = evaluation.outcomes(of: recognizer)                  // one per analyzed trace
-/// let metrics = evaluation.metrics(of: outcomes, shape: OutcomeShape(recognizer: recognizer))
-/// print(metrics.stage1.f1 ?? .nan, metrics.stage1.latency.p90 ?? .nan)  // seconds
-/// ```
-public struct Evaluation: Sendable {
-  /// The dataset: analyzed traces in `Dataset.traces`, every other input trace in
-  /// `Dataset.skipped`.
-  public let dataset: Dataset
-  /// The ground truth of each analyzed trace (parallel to `dataset.traces`).
-  public let truths: [TraceTruth]
-  /// The options.
-  public let options: EvaluationOptions
-
-  /// Resolves the ground truth of every trace (the reference rule runs on `threads` threads),
-  /// skipping traces that cannot be scored, with the reason (see
-  /// ``TraceTruth/resolve(_:options:)``).
-  public init(dataset: Dataset, options: EvaluationOptions = EvaluationOptions(), threads: Int = 1) {
-    let traces = dataset.traces
-    let results = Parallel.map(count: traces.count, chunk: 16, threads: threads) { range in
-      range.map { TraceTruth.resolve(traces[$0], options: options) }
-    }.flatMap { $0 }
-    var kept = dataset
-    var k = 0
-    kept.skipTraces { _ in
-      defer { k += 1 }
-      if case .failure(let error) = results[k] { return error.description }
-      return nil
-    }
-    self.dataset = kept
-    self.truths = results.compactMap { try? $0.get() }
-    self.options = options
-  }
-
-  /// The analyzed traces.
-  public var traces: [Trace] { dataset.traces }
-
-  /// How many analyzed traces have references from `press_at` and how many from the rule
-  /// (traces that need references: positives and pops).
-  public var referenceSources: (pressAt: Int, rule: Int) {
-    var counts = (pressAt: 0, rule: 0)
-    for truth in truths {
-      switch truth.referenceSource {
-      case .pressAt: counts.pressAt += 1
-      case .rule: counts.rule += 1
-      case nil: break
-      }
-    }
-    return counts
   }
 }

@@ -28,18 +28,8 @@ public struct CrossingLevels: Sendable {
   @usableFromInline let ends: [Int32]
   /// `buckets[b]`: how many distinct levels lie in buckets before `b`.
   @usableFromInline let buckets: [Int32]
-  /// The lowest level: bucket 0 starts there.
-  @usableFromInline let origin: Double
-  /// Buckets per unit of the levels.
-  @usableFromInline let scale: Double
-  /// The last bucket, as a `Double` (quantities above the highest level land there).
-  @usableFromInline let top: Double
-  /// The largest value below every level: the running maximum's start.
-  @usableFromInline let floor: Double
-  /// Whether the bucket index is used (otherwise the kernel searches).
-  @usableFromInline let indexed: Bool
-  /// The most distinct levels in one bucket (1 or 2; 0 when not indexed).
-  @usableFromInline let window: Int
+  /// How quantities map to buckets.
+  @usableFromInline let layout: BucketLayout
 
   /// The number of levels, K.
   public var count: Int { values.count }
@@ -59,7 +49,7 @@ public struct CrossingLevels: Sendable {
       levels.allSatisfy({ $0.isFinite }), lowest >= -limit, highest <= limit
     else {
       (distinct, ends, buckets) = ([], [], [])
-      (origin, scale, top, floor, indexed, window) = (0, 1, 0, 0, false, 0)
+      layout = BucketLayout(origin: 0, scale: 1, top: 0, floor: 0, indexed: false, window: 0)
       return
     }
     var distinct: [Double] = []
@@ -73,8 +63,6 @@ public struct CrossingLevels: Sendable {
       }
     }
     let u = distinct.count
-    origin = lowest
-    floor = lowest.nextDown
     var table: [Int32] = []
     var chosenScale = 1.0
     var chosenTop = 0.0
@@ -112,13 +100,12 @@ public struct CrossingLevels: Sendable {
         buckets *= 2
       }
     }
-    self.indexed = !table.isEmpty
-    self.window = chosenWindow
     self.distinct = distinct + [.nan, .nan]
     self.ends = ends
     self.buckets = table
-    scale = chosenScale
-    top = chosenTop
+    layout = BucketLayout(
+      origin: lowest, scale: chosenScale, top: chosenTop, floor: lowest.nextDown, indexed: !table.isEmpty,
+      window: chosenWindow)
   }
 
   /// Runs `body` with the prepared levels borrowed (valid only inside `body`).
@@ -131,8 +118,7 @@ public struct CrossingLevels: Sendable {
             try body(
               UnsafeCrossingLevels(
                 values: v, distinct: d.baseAddress, ends: e.baseAddress, buckets: b.baseAddress,
-                origin: origin, scale: scale, top: top, floor: floor,
-                indexed: indexed, window: window, duplicates: d.count != v.count + 2))
+                layout: layout, duplicates: d.count != v.count + 2))
           }
         }
       }
@@ -148,30 +134,19 @@ public struct UnsafeCrossingLevels {
   @usableFromInline let distinct: UnsafePointer<Double>?
   @usableFromInline let ends: UnsafePointer<Int32>?
   @usableFromInline let buckets: UnsafePointer<Int32>?
-  @usableFromInline let origin: Double
-  @usableFromInline let scale: Double
-  @usableFromInline let top: Double
-  @usableFromInline let floor: Double
-  @usableFromInline let indexed: Bool
-  @usableFromInline let window: Int
+  @usableFromInline let layout: BucketLayout
   @usableFromInline let duplicates: Bool
 
   @inlinable
   init(
     values: UnsafeBufferPointer<Double>, distinct: UnsafePointer<Double>?, ends: UnsafePointer<Int32>?,
-    buckets: UnsafePointer<Int32>?, origin: Double, scale: Double, top: Double, floor: Double, indexed: Bool,
-    window: Int, duplicates: Bool
+    buckets: UnsafePointer<Int32>?, layout: BucketLayout, duplicates: Bool
   ) {
     self.values = values
     self.distinct = distinct
     self.ends = ends
     self.buckets = buckets
-    self.origin = origin
-    self.scale = scale
-    self.top = top
-    self.floor = floor
-    self.indexed = indexed
-    self.window = window
+    self.layout = layout
     self.duplicates = duplicates
   }
 
@@ -185,6 +160,34 @@ public struct UnsafeCrossingLevels {
   static func bucket(_ x: Double, origin: Double, scale: Double, top: Double) -> Int {
     let offset = Swift.min((x - origin) * scale, top)
     return Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: (offset + 0x1p52).bitPattern))
+  }
+}
+
+/// How the prepared levels map quantities to buckets (shared by ``CrossingLevels`` and
+/// ``UnsafeCrossingLevels``).
+@usableFromInline
+struct BucketLayout: Sendable {
+  /// The lowest level: bucket 0 starts there.
+  @usableFromInline let origin: Double
+  /// Buckets per unit of the levels.
+  @usableFromInline let scale: Double
+  /// The last bucket, as a `Double` (quantities above the highest level land there).
+  @usableFromInline let top: Double
+  /// The largest value below every level: the running maximum's start.
+  @usableFromInline let floor: Double
+  /// Whether the bucket index is used (otherwise the kernel searches).
+  @usableFromInline let indexed: Bool
+  /// The most distinct levels in one bucket (1 or 2; 0 when not indexed).
+  @usableFromInline let window: Int
+
+  @inlinable
+  init(origin: Double, scale: Double, top: Double, floor: Double, indexed: Bool, window: Int) {
+    self.origin = origin
+    self.scale = scale
+    self.top = top
+    self.floor = floor
+    self.indexed = indexed
+    self.window = window
   }
 }
 
@@ -305,11 +308,11 @@ extension RunningMaxSweep {
     let distinct = levels.distinct.unsafelyUnwrapped
     let buckets = levels.buckets.unsafelyUnwrapped
     let ends = levels.ends.unsafelyUnwrapped
-    let origin = levels.origin, scale = levels.scale, top = levels.top
+    let origin = levels.layout.origin, scale = levels.layout.scale, top = levels.layout.top
     let raw = UnsafeRawPointer(quantities)
     var count = 0
     var p = 0
-    var maximum = levels.floor
+    var maximum = levels.layout.floor
     var i = range.lowerBound
     let end = range.upperBound
     while p < k && i < end {

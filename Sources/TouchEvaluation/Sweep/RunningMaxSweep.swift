@@ -130,9 +130,9 @@ public enum RunningMaxSweep {
     precondition(range.lowerBound >= 0 && range.upperBound <= quantities.count, "range outside the quantities")
     guard levels.count > 0, !range.isEmpty else { return 0 }
     let inclusive = Test.self == AtOrAbove.self
-    if levels.indexed && (inclusive || Test.self == StrictlyAbove.self) {
+    if levels.layout.indexed && (inclusive || Test.self == StrictlyAbove.self) {
       let q = quantities.baseAddress.unsafelyUnwrapped
-      switch (levels.window, levels.duplicates) {
+      switch (levels.layout.window, levels.duplicates) {
       case (1, false):
         return indexedCrossings(
           test, OneLevelPerBucket.self, DistinctLevels.self, quantities: q, range: range, levels: levels,

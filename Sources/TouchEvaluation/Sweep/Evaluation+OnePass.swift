@@ -1,0 +1,123 @@
+import TouchCore
+import TouchRecognizers
+
+extension Evaluation {
+  /// Levels per one-pass metrics task.
+  static let levelBlock = 16
+
+  /// The integer sums of every level of a one-pass group (K rows of ``CountVector/width``):
+  /// each step adds its tally to its range of levels through a difference array.
+  static func levelCounts(_ group: OnePassGroup, tables: [SweepItemResult]) -> [Int32] {
+    let k = group.thresholds.count
+    let width = CountVector.width
+    var sums = [Int32](repeating: 0, count: (k + 1) * width)
+    sums.withUnsafeMutableBufferPointer { v in
+      let base = v.baseAddress!
+      for item in tables {
+        guard case .onePass(let table) = item else { continue }
+        table.forEachRange(levels: k) { j, lower, upper, entry in
+          guard lower < upper else { return }
+          let tally = table.tallies[entry]
+          CountVector.add(tally, intent: table.intents[j], actualClass: table.classes[j], sign: 1, to: base + lower * width)
+          CountVector.add(tally, intent: table.intents[j], actualClass: table.classes[j], sign: -1, to: base + upper * width)
+        }
+      }
+      for level in stride(from: 1, through: k, by: 1) {
+        for f in 0..<width { base[level * width + f] &+= base[(level - 1) * width + f] }
+      }
+    }
+    return sums
+  }
+
+  /// The metrics of levels `levels` of a one-pass group: the sums from `counts`, the latencies
+  /// gathered from the steps covering each level.
+  static func levelMetrics(
+    _ group: OnePassGroup, levels: Range<Int>, counts: [Int32], tables: [SweepItemResult]
+  ) -> [ConfigurationMetrics] {
+    var accumulators = levels.map { _ in MetricsAccumulator(shape: group.shape) }
+    for item in tables {
+      guard case .onePass(let table) = item else { continue }
+      table.forEachRange(levels: group.thresholds.count) { _, lower, upper, entry in
+        let from = Swift.max(lower, levels.lowerBound)
+        let to = Swift.min(upper, levels.upperBound)
+        guard from < to else { return }
+        let tally = table.tallies[entry]
+        guard !tally.latency1.isNaN || !tally.latency2.isNaN else { return }
+        for level in from..<to { accumulators[level - levels.lowerBound].addLatencies(tally) }
+      }
+    }
+    return counts.withUnsafeBufferPointer { v in
+      levels.map { level in
+        var accumulator = accumulators[level - levels.lowerBound]
+        CountVector.apply(v.baseAddress! + level * CountVector.width, to: &accumulator.metrics, shape: group.shape)
+        return accumulator.finish()
+      }
+    }
+  }
+
+  /// One-pass tables of `traces[range]` for `group`.
+  func onePassChunk(_ group: OnePassGroup, range: Range<Int>, keep: Bool) -> OnePassTable {
+    var table = OnePassTable()
+    table.stepStart.reserveCapacity(range.count + 1)
+    var quantities: [Double] = []
+    var steps: [CrossingStep] = []
+    var levels = CrossingLevels([])
+    var levelsMaxForce = Double.nan
+    var levelsReady = false
+    let sweep = group.sweep
+    for k in range {
+      let trace = traces[k]
+      let truth = truths[k]
+      let candidates = sweep.candidates(in: trace)
+      let maxForce = trace.metadata.maxForce ?? .nan
+      // The compared quantity and the levels, by the sweep's own scale arithmetic.
+      quantities.removeAll(keepingCapacity: true)
+      for c in candidates { quantities.append(sweep.scale.quantity(force: c.force, maxForce: maxForce)) }
+      let sameLevels = levelsReady && (maxForce == levelsMaxForce || (maxForce.isNaN && levelsMaxForce.isNaN))
+      if !sameLevels {
+        levels = CrossingLevels(group.thresholds.map { sweep.scale.level(threshold: $0, maxForce: maxForce) })
+        levelsMaxForce = maxForce
+        levelsReady = true
+      }
+      let room = Swift.min(quantities.count, levels.count)
+      if steps.count < room { steps = [CrossingStep](repeating: CrossingStep(lower: 0, upper: 0, position: 0), count: room) }
+      let found = quantities.withUnsafeBufferPointer { q in
+        levels.withUnsafeLevels { l in
+          steps.withUnsafeMutableBufferPointer { s -> Int in
+            guard let base = s.baseAddress else { return 0 }
+            switch sweep.comparison {
+            case .greaterThan:
+              return RunningMaxSweep.firstCrossings(StrictlyAbove.self, quantities: q, range: 0..<q.count, levels: l, into: base)
+            case .greaterThanOrEqual:
+              return RunningMaxSweep.firstCrossings(AtOrAbove.self, quantities: q, range: 0..<q.count, levels: l, into: base)
+            }
+          }
+        }
+      }
+      // The other stage's event at its fixed threshold (a direct scan).
+      var otherEvents: [Double] = []
+      if let other = group.other,
+        let hit = other.candidates(in: trace).first(where: {
+          other.crosses(force: $0.force, threshold: group.otherThreshold, maxForce: maxForce)
+        })
+      {
+        otherEvents = [trace.t[hit.index]]
+      }
+      func outcome(_ events: [Double]) -> TraceOutcome {
+        let (stage1, stage2) = sweep.event == .action ? (events, otherEvents) : (otherEvents, events)
+        return Self.outcome(
+          trace: k, truth: truth, stage1: stage1, stage2: group.shape.twoStage ? stage2 : nil, flaps: nil,
+          addedLatency: nil, tolerance: options.tolerance)
+      }
+      table.intents.append(truth.intent)
+      table.classes.append(truth.actualClass)
+      for s in 0..<found {
+        table.uppers.append(steps[s].upper)
+        table.add(outcome([trace.t[candidates[steps[s].position].index]]), keep: keep)
+      }
+      table.add(outcome([]), keep: keep)
+      table.stepStart.append(Int32(table.uppers.count))
+    }
+    return table
+  }
+}

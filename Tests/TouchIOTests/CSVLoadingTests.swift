@@ -12,6 +12,18 @@ func loadCSV(_ text: String, file: String = "t.csv", options: LoadOptions = Load
   return try TraceLoader.read(&bytes, file: file, format: .csv, options: options)
 }
 
+/// Expects loading `text` to fail with `reason` at `position`.
+@discardableResult
+func expectCSVError(
+  _ text: String, options: LoadOptions = LoadOptions(), reason: TraceLoadError.Reason, at position: TextPosition,
+  sourceLocation: SourceLocation = #_sourceLocation
+) -> TraceLoadError? {
+  guard let error = csvError(text, options: options, sourceLocation: sourceLocation) else { return nil }
+  #expect(error.reason == reason, sourceLocation: sourceLocation)
+  #expect(error.position == position, sourceLocation: sourceLocation)
+  return error
+}
+
 /// The error loading `text` throws (fails the test if it loads).
 func csvError(_ text: String, options: LoadOptions = LoadOptions(), sourceLocation: SourceLocation = #_sourceLocation)
   -> TraceLoadError?
@@ -90,9 +102,8 @@ struct CSVLoadingTests {
   }
 
   @Test func notANumber() throws {
-    let error = try #require(csvError("trace,t,force\na,0,1\na,0.1,abc\n"))
-    #expect(error.reason == .trace(.notANumber(field: "force", text: "abc")))
-    #expect(error.position == TextPosition(line: 3, column: 7))
+    let error = try #require(expectCSVError("trace,t,force\na,0,1\na,0.1,abc\n",
+      reason: .trace(.notANumber(field: "force", text: "abc")), at: TextPosition(line: 3, column: 7)))
     #expect(error.trace == "a")
   }
 
@@ -104,15 +115,13 @@ struct CSVLoadingTests {
   }
 
   @Test func negativeForce() throws {
-    let error = try #require(csvError("trace,t,force\na,0,0\na,1,-0.5\n"))
-    #expect(error.reason == .trace(.negativeForce(-0.5)))
-    #expect(error.position == TextPosition(line: 3, column: 5))
+    expectCSVError("trace,t,force\na,0,0\na,1,-0.5\n",
+      reason: .trace(.negativeForce(-0.5)), at: TextPosition(line: 3, column: 5))
   }
 
   @Test func forceAboveMaximumBeyondTolerance() throws {
-    let error = try #require(csvError("trace,t,force,max_force\na,0,0,6\na,1,6.00001,6\n"))
-    #expect(error.reason == .trace(.forceAboveMaximum(force: 6.00001, maximum: 6)))
-    #expect(error.position == TextPosition(line: 3, column: 5))
+    expectCSVError("trace,t,force,max_force\na,0,0,6\na,1,6.00001,6\n",
+      reason: .trace(.forceAboveMaximum(force: 6.00001, maximum: 6)), at: TextPosition(line: 3, column: 5))
     // Within 1e-9 relative: accepted (sensors round; 6 * (1 + 5e-10) is inside the tolerance).
     let ok = try loadCSV("trace,t,force,max_force\na,0,0,6\na,1,6.000000003,6\n")
     #expect(ok.traces.count == 1)
@@ -127,23 +136,19 @@ struct CSVLoadingTests {
 
   @Test func timeMayRepeatButNotDecrease() throws {
     #expect(try loadCSV("trace,t,force\na,0.5,1\na,0.5,2\n").traces[0].t == [0.5, 0.5])
-    let error = try #require(csvError("trace,t,force\na,0.5,1\na,0.4,2\n"))
-    #expect(error.reason == .trace(.timeDecreasing(previous: 0.5, current: 0.4)))
-    #expect(error.position == TextPosition(line: 3, column: 3))
+    expectCSVError("trace,t,force\na,0.5,1\na,0.4,2\n",
+      reason: .trace(.timeDecreasing(previous: 0.5, current: 0.4)), at: TextPosition(line: 3, column: 3))
   }
 
   @Test func phaseOrder() throws {
-    let second = try #require(csvError("trace,t,force,phase\na,0,0,began\na,1,1,began\n"))
-    #expect(second.reason == .trace(.beganNotFirst(sample: 1)))
-    #expect(second.position == TextPosition(line: 3, column: 7))
+    expectCSVError("trace,t,force,phase\na,0,0,began\na,1,1,began\n",
+      reason: .trace(.beganNotFirst(sample: 1)), at: TextPosition(line: 3, column: 7))
 
-    let first = try #require(csvError("trace,t,force,phase\na,0,0,moved\n"))
-    #expect(first.reason == .trace(.firstNotBegan(.moved)))
-    #expect(first.position == TextPosition(line: 2, column: 7))
+    expectCSVError("trace,t,force,phase\na,0,0,moved\n",
+      reason: .trace(.firstNotBegan(.moved)), at: TextPosition(line: 2, column: 7))
 
-    let after = try #require(csvError("trace,t,force,phase\na,0,0,began\na,1,0,ended\na,2,0,moved\n"))
-    #expect(after.reason == .trace(.sampleAfterEnd(closedBy: .ended)))
-    #expect(after.position == TextPosition(line: 4, column: 7))
+    expectCSVError("trace,t,force,phase\na,0,0,began\na,1,0,ended\na,2,0,moved\n",
+      reason: .trace(.sampleAfterEnd(closedBy: .ended)), at: TextPosition(line: 4, column: 7))
 
     let word = try #require(csvError("trace,t,force,phase\na,0,0,down\n"))
     #expect(word.reason == .trace(.unknownPhase("down")))
@@ -151,24 +156,21 @@ struct CSVLoadingTests {
   }
 
   @Test func metadataMustBeConstantInsideATrace() throws {
-    let error = try #require(csvError("trace,t,force,intent\na,0,0,tap\na,1,1,press\n"))
-    #expect(error.reason == .trace(.metadataDiffers(field: "intent", first: "tap", now: "press")))
-    #expect(error.position == TextPosition(line: 3, column: 7))
+    expectCSVError("trace,t,force,intent\na,0,0,tap\na,1,1,press\n",
+      reason: .trace(.metadataDiffers(field: "intent", first: "tap", now: "press")), at: TextPosition(line: 3, column: 7))
     // Numbers spelled differently but equal are the same value.
     let same = try loadCSV("trace,t,force,max_force,press_at\na,0,0,6.5,0.5\na,1,1,6.50,5e-1\n")
     #expect(same.traces[0].metadata.maxForce == 6.5)
   }
 
   @Test func unknownIntent() throws {
-    let error = try #require(csvError("trace,t,force,intent\na,0,0,squeeze\n"))
-    #expect(error.reason == .trace(.unknownIntent("squeeze")))
-    #expect(error.position == TextPosition(line: 2, column: 7))
+    expectCSVError("trace,t,force,intent\na,0,0,squeeze\n",
+      reason: .trace(.unknownIntent("squeeze")), at: TextPosition(line: 2, column: 7))
   }
 
   @Test func pressAtMustLieInsideTheTraceAndIncrease() throws {
-    let outside = try #require(csvError("trace,t,force,press_at\na,0,0,2\na,1,1,2\n"))
-    #expect(outside.reason == .trace(.pressAtOutsideTrace(time: 2, start: 0, end: 1)))
-    #expect(outside.position == TextPosition(line: 2, column: 7))
+    expectCSVError("trace,t,force,press_at\na,0,0,2\na,1,1,2\n",
+      reason: .trace(.pressAtOutsideTrace(time: 2, start: 0, end: 1)), at: TextPosition(line: 2, column: 7))
     let order = try #require(csvError("trace,t,force,press_at\na,0,0,0.5;0.2\na,1,1,0.5;0.2\n"))
     #expect(order.reason == .trace(.pressAtNotIncreasing))
     let two = try loadCSV("trace,t,force,press_at\na,0,0,0.2; 0.5\na,1,1,0.2; 0.5\n")
@@ -176,35 +178,27 @@ struct CSVLoadingTests {
   }
 
   @Test func fieldCountMustMatchTheHeader() throws {
-    let fewer = try #require(csvError("trace,t,force\na,0,1\na,0.1\n"))
-    #expect(fewer.reason == .fieldCount(expected: 3, found: 2))
-    #expect(fewer.position == TextPosition(line: 3, column: 6))
-    let more = try #require(csvError("trace,t,force\na,0,1,9\n"))
-    #expect(more.reason == .fieldCount(expected: 3, found: 4))
-    #expect(more.position == TextPosition(line: 2, column: 7))
+    expectCSVError("trace,t,force\na,0,1\na,0.1\n",
+      reason: .fieldCount(expected: 3, found: 2), at: TextPosition(line: 3, column: 6))
+    expectCSVError("trace,t,force\na,0,1,9\n",
+      reason: .fieldCount(expected: 3, found: 4), at: TextPosition(line: 2, column: 7))
   }
 
   @Test func optionalColumnsArePresentOnAllSamplesOrNone() throws {
-    let error = try #require(csvError("trace,t,force,x\na,0,0,1\na,1,1,\n"))
-    #expect(error.reason == .trace(.partialColumn("x")))
-    #expect(error.position == TextPosition(line: 3, column: 7))
+    expectCSVError("trace,t,force,x\na,0,0,1\na,1,1,\n",
+      reason: .trace(.partialColumn("x")), at: TextPosition(line: 3, column: 7))
     let radius = try #require(csvError("trace,t,force,radius\na,0,0,-1\n"))
     #expect(radius.reason == .trace(.negativeRadius(-1)))
   }
 
   @Test func invalidContactNumber() throws {
-    let error = try #require(csvError("trace,touch,t,force\na,x,0,0\n"))
-    #expect(error.reason == .trace(.invalidTouch("x")))
-    #expect(error.position == TextPosition(line: 2, column: 3))
+    expectCSVError("trace,touch,t,force\na,x,0,0\n",
+      reason: .trace(.invalidTouch("x")), at: TextPosition(line: 2, column: 3))
   }
 
   @Test func quotingErrors() throws {
-    let open = try #require(csvError("trace,t,force\n\"a,0,1\n"))
-    #expect(open.reason == .unterminatedQuote)
-    #expect(open.position == TextPosition(line: 2, column: 1))
-    let after = try #require(csvError("trace,t,force\n\"a\"x,0,1\n"))
-    #expect(after.reason == .textAfterQuote)
-    #expect(after.position == TextPosition(line: 2, column: 4))
+    expectCSVError("trace,t,force\n\"a,0,1\n", reason: .unterminatedQuote, at: TextPosition(line: 2, column: 1))
+    expectCSVError("trace,t,force\n\"a\"x,0,1\n", reason: .textAfterQuote, at: TextPosition(line: 2, column: 4))
   }
 
   @Test func columnsCountUnicodeScalars() throws {

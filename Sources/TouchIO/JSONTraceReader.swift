@@ -154,6 +154,15 @@ extension JSONTraceReader {
 
     // MARK: Document
 
+    /// Skips a document value of the wrong JSON type (cursor on it) and throws
+    /// "'key' must be …, found …".
+    mutating func wrongType(_ key: StaticString, expected: String, found kind: JSONKind, at mark: JSONMark)
+      throws(TraceLoadError) -> Never
+    {
+      try scanner.skipValue()
+      throw documentError("'\(key)' must be \(expected), found \(found(kind, from: mark.offset))", at: mark)
+    }
+
     /// Notes a document key; throws when it was seen before.
     func firstTime(_ seen: inout Bool, _ key: StaticString, at keyMark: JSONMark) throws(TraceLoadError) {
       guard !seen else { throw documentError("key '\(key)' appears twice", at: keyMark) }
@@ -199,10 +208,7 @@ extension JSONTraceReader {
           if isFormat {
             try firstTime(&sawFormat, Doc.formatKey, at: keyMark)
             guard valueKind == .string else {
-              try scanner.skipValue()
-              throw documentError(
-                "'\(Doc.formatKey)' must be the string \"\(Doc.format)\", found \(found(valueKind, from: valueMark.offset))",
-                at: valueMark)
+              try wrongType(Doc.formatKey, expected: "the string \"\(Doc.format)\"", found: valueKind, at: valueMark)
             }
             let value = try scanner.readString()
             guard scanner.string(value, is: Doc.format) else {
@@ -212,10 +218,7 @@ extension JSONTraceReader {
           } else if isVersion {
             try firstTime(&sawVersion, Doc.versionKey, at: keyMark)
             guard valueKind == .number, scanner.nonJSONNumberWord() == nil else {
-              try scanner.skipValue()
-              throw documentError(
-                "'\(Doc.versionKey)' must be a number, found \(found(valueKind, from: valueMark.offset))",
-                at: valueMark)
+              try wrongType(Doc.versionKey, expected: "a number", found: valueKind, at: valueMark)
             }
             let version = try scanner.readNumber()
             guard version == .value(Double(Doc.version)) else {
@@ -226,10 +229,7 @@ extension JSONTraceReader {
           } else if isTraces {
             try firstTime(&sawTraces, Doc.tracesKey, at: keyMark)
             guard valueKind == .array else {
-              try scanner.skipValue()
-              throw documentError(
-                "'\(Doc.tracesKey)' must be an array of trace objects, found \(found(valueKind, from: valueMark.offset))",
-                at: valueMark)
+              try wrongType(Doc.tracesKey, expected: "an array of trace objects", found: valueKind, at: valueMark)
             }
             if sawFormat && sawVersion {
               try readTraceArray()

@@ -106,7 +106,7 @@ public enum TraceSchema {
     }
   }
 
-  /// The word a phase is written as in trace files: ``TouchCore/TouchPhase/name``
+  /// The word a phase is written as in trace files: `TouchPhase.name`
   /// (`began`, `moved`, `stationary`, `ended`, `cancelled`).
   public static func word(for phase: TouchPhase) -> String { phase.name }
 

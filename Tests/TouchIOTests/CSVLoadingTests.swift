@@ -24,6 +24,14 @@ func expectCSVError(
   return error
 }
 
+/// A new temporary directory holding `files` (name and contents, written in order); the caller
+/// removes it with `TestData.remove`.
+func temporaryDirectory(with files: KeyValuePairs<String, String>) -> String {
+  let directory = TestData.temporaryDirectory()
+  for (name, text) in files { TestData.write(text, to: directory + "/" + name) }
+  return directory
+}
+
 /// The error loading `text` throws (fails the test if it loads).
 func csvError(_ text: String, options: LoadOptions = LoadOptions(), sourceLocation: SourceLocation = #_sourceLocation)
   -> TraceLoadError?
@@ -276,11 +284,12 @@ struct CSVLoadingTests {
   }
 
   @Test func directoryWithOneBadFile() throws {
-    let directory = TestData.temporaryDirectory()
+    let directory = temporaryDirectory(with: [
+      "1-good.csv": "trace,t,force\na,0,1\na,1,2\nb,0,1\n",
+      "2-bad.csv": "trace,t,force\nc,0,1\nc,1,oops\nd,0,1\n",
+      "notes.txt": "not a trace file",
+    ])
     defer { TestData.remove(directory) }
-    TestData.write("trace,t,force\na,0,1\na,1,2\nb,0,1\n", to: directory + "/1-good.csv")
-    TestData.write("trace,t,force\nc,0,1\nc,1,oops\nd,0,1\n", to: directory + "/2-bad.csv")
-    TestData.write("not a trace file", to: directory + "/notes.txt")
 
     let strict = #expect(throws: TraceLoadError.self) { try TraceLoader.load([directory]) }
     #expect(strict?.description == "\(directory)/2-bad.csv:3:5: error: 'force' is not a number: 'oops' (trace 'c')")
@@ -293,12 +302,13 @@ struct CSVLoadingTests {
   }
 
   @Test func directoriesExpandToMatchingFilesInByteOrder() throws {
-    let directory = TestData.temporaryDirectory()
+    let directory = temporaryDirectory(with: [
+      "b.EVENTS": "x",
+      "a.events": "x",
+      "a.desc": "x",
+      ".hidden.events": "x",
+    ])
     defer { TestData.remove(directory) }
-    TestData.write("x", to: directory + "/b.EVENTS")
-    TestData.write("x", to: directory + "/a.events")
-    TestData.write("x", to: directory + "/a.desc")
-    TestData.write("x", to: directory + "/.hidden.events")
     #expect(try TraceFiles.expand([directory], extensions: [".events"]) == [directory + "/a.events", directory + "/b.EVENTS"])
     let none = #expect(throws: TraceLoadError.self) { try TraceFiles.expand([directory]) }
     #expect(none?.reason == .noTraceFiles)
@@ -311,10 +321,11 @@ struct CSVLoadingTests {
   }
 
   @Test func aTraceIdMayAppearInOnlyOneFile() throws {
-    let directory = TestData.temporaryDirectory()
+    let directory = temporaryDirectory(with: [
+      "1.csv": "trace,t,force\na,0,1\n",
+      "2.csv": "trace,t,force\nb,0,1\na,0,1\n",
+    ])
     defer { TestData.remove(directory) }
-    TestData.write("trace,t,force\na,0,1\n", to: directory + "/1.csv")
-    TestData.write("trace,t,force\nb,0,1\na,0,1\n", to: directory + "/2.csv")
     let error = #expect(throws: TraceLoadError.self) { try TraceLoader.load([directory]) }
     #expect(error?.reason == .duplicateTrace("a", firstFile: directory + "/1.csv"))
     #expect(error?.position == TextPosition(line: 3, column: 1))
@@ -323,10 +334,11 @@ struct CSVLoadingTests {
   // MARK: Labels file
 
   @Test func labelsFillInAndMayNotContradict() throws {
-    let directory = TestData.temporaryDirectory()
+    let directory = temporaryDirectory(with: [
+      "d.csv": "trace,t,force,intent\na,0,1,press\na,1,2,press\nb,0,1,\nb,1,1,\n",
+      "labels.txt": "trace,intent,press_at,user\na,,0.5,u1\nb,hold,,u2\n",
+    ])
     defer { TestData.remove(directory) }
-    TestData.write("trace,t,force,intent\na,0,1,press\na,1,2,press\nb,0,1,\nb,1,1,\n", to: directory + "/d.csv")
-    TestData.write("trace,intent,press_at,user\na,,0.5,u1\nb,hold,,u2\n", to: directory + "/labels.txt")
     let dataset = try TraceLoader.load([directory + "/d.csv"], options: LoadOptions(labels: directory + "/labels.txt"))
     #expect(dataset.traces[0].metadata.intent == .press)
     #expect(dataset.traces[0].metadata.pressAt == [0.5])

@@ -8,39 +8,14 @@ import TouchCore
   import Darwin
 #endif
 
-/// The columns a trace CSV file may have. Names are matched case-insensitively.
-enum CSVColumn: Int, CaseIterable {
-  case trace, t, force, phase, maxForce, x, y, radius, touch
-  case intent, pressAt, user, session, device, timeSynthesized
+/// The CSV reader's name for a column: a field of the trace schema, named by
+/// ``TraceSchema/Field/csvName`` (matched case-insensitively).
+private typealias CSVColumn = TraceSchema.Field
 
-  /// The column's name in the header row.
-  var name: String {
-    switch self {
-    case .trace: "trace"
-    case .t: "t"
-    case .force: "force"
-    case .phase: "phase"
-    case .maxForce: "max_force"
-    case .x: "x"
-    case .y: "y"
-    case .radius: "radius"
-    case .touch: "touch"
-    case .intent: "intent"
-    case .pressAt: "press_at"
-    case .user: "user"
-    case .session: "session"
-    case .device: "device"
-    case .timeSynthesized: "time_synthesized"
-    }
-  }
-
-  init?(name: String) {
-    guard let column = Self.allCases.first(where: { $0.name == name }) else { return nil }
-    self = column
-  }
-
-  /// Trace-level columns whose value must be the same on every row of a trace.
-  static let traceLevel: [CSVColumn] = [
+extension TraceSchema.Field {
+  /// Trace-level CSV columns whose value must be the same on every row of a trace, in the order
+  /// they are read and compared.
+  fileprivate static let csvTraceLevel: [Self] = [
     .maxForce, .intent, .pressAt, .user, .session, .device, .timeSynthesized,
   ]
 }
@@ -203,7 +178,7 @@ extension CSVTraceReader {
       var unknown: [String] = []
       for k in 0..<header.count {
         let name = tokenizer.string(k, in: header).lowercased()
-        if let column = CSVColumn(name: name) {
+        if let column = CSVColumn(csvName: name) {
           guard index[column.rawValue] < 0 else {
             throw TraceLoadError(
               .duplicateColumn(name), file: file, position: tokenizer.position(of: k, in: header))
@@ -213,9 +188,9 @@ extension CSVTraceReader {
           unknown.append(name)
         }
       }
-      for required in [CSVColumn.trace, .t, .force] where index[required.rawValue] < 0 {
+      for required in CSVColumn.required where index[required.rawValue] < 0 {
         throw TraceLoadError(
-          .missingColumn(required.name), file: file,
+          .missingColumn(required.csvName), file: file,
           position: TextPosition(line: headerLine, column: 1))
       }
       if !unknown.isEmpty {
@@ -225,7 +200,7 @@ extension CSVTraceReader {
             .warning, "ignoring unknown column\(unknown.count == 1 ? "" : "s") \(list)", file: file,
             position: TextPosition(line: headerLine, column: 1)))
       }
-      idField = index[CSVColumn.trace.rawValue]
+      idField = index[CSVColumn.id.rawValue]
       touchField = index[CSVColumn.touch.rawValue]
       tField = index[CSVColumn.t.rawValue]
       forceField = index[CSVColumn.force.rawValue]
@@ -253,12 +228,12 @@ extension CSVTraceReader {
         case .x: action = .x
         case .y: action = .y
         case .radius: action = .radius
-        case .trace, .touch, .maxForce, .intent, .pressAt, .user, .session, .device, .timeSynthesized:
+        case .id, .touch, .maxForce, .intent, .pressAt, .user, .session, .device, .timeSynthesized:
           action = .same
         }
         actions[k] = action.rawValue
       }
-      traceLevelFields = CSVColumn.traceLevel.compactMap { column in
+      traceLevelFields = CSVColumn.csvTraceLevel.compactMap { column in
         index[column.rawValue] >= 0 ? (column, index[column.rawValue]) : nil
       }
     }
@@ -317,7 +292,7 @@ extension CSVTraceReader {
           else { return false }
         case .phase:
           end = tokenizer.scanToFieldEnd(from: p, delimiter: delimiter)
-          guard let word = Self.phaseWord(base + p, end - p) else { return false }
+          guard let word = TraceSchema.phase(base + p, count: end - p) else { return false }
           phase = word
         case .skip:
           guard p >= count || base[p] != UInt8(ascii: "\"") else { return false }
@@ -389,7 +364,7 @@ extension CSVTraceReader {
       // Which trace: id plus contact number.
       guard row.length(idField) > 0 else {
         let error = TraceLoadError(
-          .trace(.emptyField("trace")), file: file, position: tokenizer.position(of: idField, in: row))
+          .trace(.emptyField(CSVColumn.id.csvName)), file: file, position: tokenizer.position(of: idField, in: row))
         guard options.skipInvalid else { throw error }
         if !anonymousOpen {
           anonymousOpen = true
@@ -498,34 +473,20 @@ extension CSVTraceReader {
     mutating func failNumber(_ row: CSVRow, _ field: Int, _ column: CSVColumn) throws(TraceLoadError) {
       let position = tokenizer.position(of: field, in: row)
       let length = row.length(field)
-      guard length > 0 else { return try fail(.emptyField(column.name), at: position) }
+      guard length > 0 else { return try fail(.emptyField(column.csvName), at: position) }
       let text = tokenizer.string(field, in: row)
       switch DecimalParser.parse(tokenizer.base + row.start(field), count: length) {
       case .value: return
-      case .invalid: try fail(.notANumber(field: column.name, text: text), at: position)
-      case .nan: try fail(.notANumberValue(field: column.name, text: text), at: position)
-      case .infinity: try fail(.infinite(field: column.name, text: text), at: position)
+      case .invalid: try fail(.notANumber(field: column.csvName, text: text), at: position)
+      case .nan: try fail(.notANumberValue(field: column.csvName, text: text), at: position)
+      case .infinity: try fail(.infinite(field: column.csvName, text: text), at: position)
       }
     }
 
     /// Parses the phase word of a row.
     @inline(__always)
     func phaseWord(_ row: CSVRow, _ field: Int) -> TouchPhase? {
-      Self.phaseWord(tokenizer.base + row.start(field), row.length(field))
-    }
-
-    /// Parses a phase word of `n` bytes at `p`.
-    @inline(__always)
-    static func phaseWord(_ p: UnsafePointer<UInt8>, _ n: Int) -> TouchPhase? {
-      @inline(__always) func matches(_ word: StaticString) -> Bool {
-        n == word.utf8CodeUnitCount && memcmp(p, word.utf8Start, n) == 0
-      }
-      switch n {
-      case 5: return matches("moved") ? .moved : matches("began") ? .began : matches("ended") ? .ended : nil
-      case 9: return matches("cancelled") ? .cancelled : nil
-      case 10: return matches("stationary") ? .stationary : nil
-      default: return nil
-      }
+      TraceSchema.phase(tokenizer.base + row.start(field), count: row.length(field))
     }
 
     /// Reads an optional per-sample column (x, y, radius): present on every row of a trace or
@@ -536,7 +497,7 @@ extension CSVTraceReader {
     {
       let present = row.length(field) > 0
       if present != has {
-        try fail(.partialColumn(column.name), at: tokenizer.position(of: field, in: row))
+        try fail(.partialColumn(column.csvName), at: tokenizer.position(of: field, in: row))
         return nil
       }
       return present ? try number(row, field, column) : nil
@@ -550,7 +511,7 @@ extension CSVTraceReader {
       var phase: TouchPhase?
       if phaseField >= 0 {
         guard row.length(phaseField) > 0 else {
-          return try fail(.emptyField("phase"), at: tokenizer.position(of: phaseField, in: row))
+          return try fail(.emptyField(CSVColumn.phase.csvName), at: tokenizer.position(of: phaseField, in: row))
         }
         guard let word = phaseWord(row, phaseField) else {
           return try fail(
@@ -608,7 +569,7 @@ extension CSVTraceReader {
       active.hasX = xField >= 0 && row.length(xField) > 0
       active.hasY = yField >= 0 && row.length(yField) > 0
       active.hasRadius = radiusField >= 0 && row.length(radiusField) > 0
-      for column in [CSVColumn.trace, .touch] where index[column.rawValue] >= 0 {
+      for column in [CSVColumn.id, .touch] where index[column.rawValue] >= 0 {
         active.firstStart[column.rawValue] = row.start(index[column.rawValue])
         active.firstLength[column.rawValue] = row.length(index[column.rawValue])
       }
@@ -636,8 +597,8 @@ extension CSVTraceReader {
         case .session: active.metadata.session = text
         case .device: active.metadata.device = text
         case .timeSynthesized:
-          guard let flag = Self.boolean(text) else {
-            return try fail(.invalidBoolean(field: column.name, text: text), at: position)
+          guard let flag = TraceSchema.boolean(text) else {
+            return try fail(.invalidBoolean(field: column.csvName, text: text), at: position)
           }
           active.metadata.timeSynthesized = flag
         default: continue
@@ -680,46 +641,17 @@ extension CSVTraceReader {
       }
       try fail(
         .metadataDiffers(
-          field: column.name, first: String(decoding: first, as: UTF8.self), now: tokenizer.string(field, in: row)),
+          field: column.csvName, first: String(decoding: first, as: UTF8.self), now: tokenizer.string(field, in: row)),
         at: tokenizer.position(of: field, in: row))
     }
 
     /// Parses a `;`-separated list of seconds.
     mutating func pressAt(_ row: CSVRow, _ field: Int, quiet: Bool = false) throws(TraceLoadError) -> [Double]? {
-      var times: [Double] = []
-      var s = row.start(field)
-      let end = row.end(field)
-      while s <= end {
-        var e = s
-        while e < end, tokenizer.base[e] != UInt8(ascii: ";") { e += 1 }
-        var a = s
-        var b = e
-        while a < b, tokenizer.base[a] == 0x20 { a += 1 }
-        while b > a, tokenizer.base[b - 1] == 0x20 { b -= 1 }
-        let text = String(decoding: UnsafeBufferPointer(start: tokenizer.base + a, count: b - a), as: UTF8.self)
-        let problem: TraceProblem?
-        switch DecimalParser.parse(tokenizer.base + a, count: b - a) {
-        case .value(let value):
-          times.append(value)
-          problem = nil
-        case .invalid: problem = b == a ? .emptyField("press_at") : .notANumber(field: "press_at", text: text)
-        case .nan: problem = .notANumberValue(field: "press_at", text: text)
-        case .infinity: problem = .infinite(field: "press_at", text: text)
-        }
-        if let problem {
-          if !quiet { try fail(problem, at: tokenizer.position(of: field, in: row)) }
-          return nil
-        }
-        s = e + 1
-      }
-      return times
-    }
-
-    static func boolean(_ text: String) -> Bool? {
-      switch text.lowercased() {
-      case "true", "1": true
-      case "false", "0": false
-      default: nil
+      switch TraceSchema.pressAtTimes(tokenizer.base + row.start(field), count: row.length(field)) {
+      case .success(let times): return times
+      case .failure(let failure):
+        if !quiet { try fail(failure.problem, at: tokenizer.position(of: field, in: row)) }
+        return nil
       }
     }
 

@@ -1,44 +1,9 @@
 import TouchCore
 
-/// The keys of a trace object in the JSON formats.
-enum JSONTraceKey: Int, CaseIterable {
-  case id, touch, intent, pressAt, user, session, device, maxForce, timeSynthesized
-  case t, force, phase, x, y, radius
-
-  /// The key as written in files.
-  var name: String {
-    switch self {
-    case .id: "id"
-    case .touch: "touch"
-    case .intent: "intent"
-    case .pressAt: "press_at"
-    case .user: "user"
-    case .session: "session"
-    case .device: "device"
-    case .maxForce: "max_force"
-    case .timeSynthesized: "time_synthesized"
-    case .t: "t"
-    case .force: "force"
-    case .phase: "phase"
-    case .x: "x"
-    case .y: "y"
-    case .radius: "radius"
-    }
-  }
-
-  private static let utf8Names: [[UInt8]] = allCases.map { Array($0.name.utf8) }
-
-  /// The key whose name is exactly `bytes`, if any.
-  init?(bytes: UnsafeBufferPointer<UInt8>) {
-    for (k, name) in Self.utf8Names.enumerated() where name.count == bytes.count {
-      if name.elementsEqual(bytes) {
-        self = Self.allCases[k]
-        return
-      }
-    }
-    return nil
-  }
-}
+/// The JSON reader's name for a key of a trace object: a field of the trace schema, named by
+/// ``TraceSchema/Field/jsonName``.
+private typealias JSONTraceKey = TraceSchema.Field
+private typealias Doc = TraceSchema.Document
 
 /// Reads the JSON document and JSON Lines trace formats.
 ///
@@ -189,32 +154,43 @@ extension JSONTraceReader {
 
     // MARK: Document
 
+    /// Skips a document value of the wrong JSON type (cursor on it) and throws
+    /// "'key' must be …, found …".
+    mutating func wrongType(_ key: StaticString, expected: String, found kind: JSONKind, at mark: JSONMark)
+      throws(TraceLoadError) -> Never
+    {
+      try scanner.skipValue()
+      throw documentError("'\(key)' must be \(expected), found \(found(kind, from: mark.offset))", at: mark)
+    }
+
+    /// Notes a document key; throws when it was seen before.
+    func firstTime(_ seen: inout Bool, _ key: StaticString, at keyMark: JSONMark) throws(TraceLoadError) {
+      guard !seen else { throw documentError("key '\(key)' appears twice", at: keyMark) }
+      seen = true
+    }
+
     mutating func readDocument() throws(TraceLoadError) {
       scanner.skipWhitespace()
       guard !scanner.atEnd else {
         throw scanner.syntaxError(
-          "the file is empty; expected a TouchTrace document {\"format\": \"touchtrace\", ...}",
+          "the file is empty; expected a TouchTrace document {\"\(Doc.formatKey)\": \"\(Doc.format)\", ...}",
           at: scanner.offset)
       }
       let documentStart = scanner.mark
       guard scanner.peek == UInt8(ascii: "{") else {
         guard let kind = scanner.kindHere() else { throw scanner.invalidValue() }
         var message =
-          "expected a TouchTrace document {\"format\": \"touchtrace\", \"version\": 1, \"traces\": [...]}, found \(kind.phrase)"
+          "expected a TouchTrace document \(Doc.example), found \(kind.phrase)"
         if kind == .array {
           message += " (for one trace object per line, use a .jsonl file)"
         }
         throw documentError(message, at: documentStart)
       }
-      scanner.offset += 1
-      scanner.skipWhitespace()
       var sawFormat = false
       var sawVersion = false
       var sawTraces = false
       var deferredTraces: JSONMark?
-      if scanner.peek == UInt8(ascii: "}") {
-        scanner.offset += 1
-      } else {
+      if !scanner.enter(closing: UInt8(ascii: "}")) {
         while true {
           guard scanner.peek == UInt8(ascii: "\"") else {
             throw scanner.unexpected(expected: "a key in double quotes")
@@ -225,47 +201,35 @@ extension JSONTraceReader {
           try scanner.expect(UInt8(ascii: ":"), "':' after the key")
           scanner.skipWhitespace()
           let valueMark = scanner.mark
-          let isFormat = scanner.string(key, is: "format")
-          let isVersion = scanner.string(key, is: "version")
-          let isTraces = scanner.string(key, is: "traces")
+          let isFormat = scanner.string(key, is: Doc.formatKey)
+          let isVersion = scanner.string(key, is: Doc.versionKey)
+          let isTraces = scanner.string(key, is: Doc.tracesKey)
           guard let valueKind = scanner.kindHere() else { throw scanner.invalidValue() }
           if isFormat {
-            guard !sawFormat else { throw documentError("key 'format' appears twice", at: keyMark) }
-            sawFormat = true
+            try firstTime(&sawFormat, Doc.formatKey, at: keyMark)
             guard valueKind == .string else {
-              try scanner.skipValue()
-              throw documentError(
-                "'format' must be the string \"touchtrace\", found \(found(valueKind, from: valueMark.offset))",
-                at: valueMark)
+              try wrongType(Doc.formatKey, expected: "the string \"\(Doc.format)\"", found: valueKind, at: valueMark)
             }
             let value = try scanner.readString()
-            guard scanner.string(value, is: "touchtrace") else {
+            guard scanner.string(value, is: Doc.format) else {
               throw documentError(
-                "'format' is \"\(scanner.string(value))\"; expected \"touchtrace\"", at: valueMark)
+                "'\(Doc.formatKey)' is \"\(scanner.string(value))\"; expected \"\(Doc.format)\"", at: valueMark)
             }
           } else if isVersion {
-            guard !sawVersion else { throw documentError("key 'version' appears twice", at: keyMark) }
-            sawVersion = true
+            try firstTime(&sawVersion, Doc.versionKey, at: keyMark)
             guard valueKind == .number, scanner.nonJSONNumberWord() == nil else {
-              try scanner.skipValue()
-              throw documentError(
-                "'version' must be a number, found \(found(valueKind, from: valueMark.offset))",
-                at: valueMark)
+              try wrongType(Doc.versionKey, expected: "a number", found: valueKind, at: valueMark)
             }
             let version = try scanner.readNumber()
-            guard version == .value(1) else {
+            guard version == .value(Double(Doc.version)) else {
               throw documentError(
-                "unsupported version \(scanner.sourceText(from: valueMark.offset, to: scanner.offset)); this reader supports version 1",
+                "unsupported version \(scanner.sourceText(from: valueMark.offset, to: scanner.offset)); this reader supports version \(Doc.version)",
                 at: valueMark)
             }
           } else if isTraces {
-            guard !sawTraces else { throw documentError("key 'traces' appears twice", at: keyMark) }
-            sawTraces = true
+            try firstTime(&sawTraces, Doc.tracesKey, at: keyMark)
             guard valueKind == .array else {
-              try scanner.skipValue()
-              throw documentError(
-                "'traces' must be an array of trace objects, found \(found(valueKind, from: valueMark.offset))",
-                at: valueMark)
+              try wrongType(Doc.tracesKey, expected: "an array of trace objects", found: valueKind, at: valueMark)
             }
             if sawFormat && sawVersion {
               try readTraceArray()
@@ -287,15 +251,9 @@ extension JSONTraceReader {
         throw scanner.syntaxError(
           "unexpected \(scanner.describeHere()) after the end of the document", at: scanner.offset)
       }
-      let example = "{\"format\": \"touchtrace\", \"version\": 1, \"traces\": [...]}"
-      guard sawFormat else {
-        throw documentError("missing key 'format'; a TouchTrace document is \(example)", at: documentStart)
-      }
-      guard sawVersion else {
-        throw documentError("missing key 'version'; a TouchTrace document is \(example)", at: documentStart)
-      }
-      guard sawTraces else {
-        throw documentError("missing key 'traces'; a TouchTrace document is \(example)", at: documentStart)
+      for (saw, key) in [(sawFormat, Doc.formatKey), (sawVersion, Doc.versionKey), (sawTraces, Doc.tracesKey)]
+      where !saw {
+        throw documentError("missing key '\(key)'; a TouchTrace document is \(Doc.example)", at: documentStart)
       }
       if let deferredTraces {
         scanner.reset(to: deferredTraces)
@@ -305,12 +263,7 @@ extension JSONTraceReader {
 
     /// Reads the `traces` array (cursor on its `[`).
     mutating func readTraceArray() throws(TraceLoadError) {
-      scanner.offset += 1
-      scanner.skipWhitespace()
-      if scanner.peek == UInt8(ascii: "]") {
-        scanner.offset += 1
-        return
-      }
+      if scanner.enter(closing: UInt8(ascii: "]")) { return }
       var record = 0
       while true {
         commit(try readRecord(record))
@@ -411,7 +364,7 @@ extension JSONTraceReader {
         var error = error
         error.record = record
         error.trace = draft.name
-        if error.field == nil { error.field = draft.currentKey?.name }
+        if error.field == nil { error.field = draft.currentKey?.jsonName }
         throw error
       }
       if draft.problem == nil { draft.problem = check(draft) }
@@ -457,25 +410,20 @@ extension JSONTraceReader {
       guard let kind = scanner.kindHere() else { throw scanner.invalidValue() }
       try scanner.skipValue()
       note(
-        &draft, .invalidDocument("'\(key.name)' must be \(expected), found \(found(kind, from: start.offset))"),
-        field: key.name, at: start)
+        &draft, .invalidDocument("'\(key.jsonName)' must be \(expected), found \(found(kind, from: start.offset))"),
+        field: key.jsonName, at: start)
     }
 
     /// Reads the members of a trace object.
     mutating func readMembers(into draft: inout Draft) throws(TraceLoadError) {
-      scanner.offset += 1
-      scanner.skipWhitespace()
-      if scanner.peek == UInt8(ascii: "}") {
-        scanner.offset += 1
-        return
-      }
+      if scanner.enter(closing: UInt8(ascii: "}")) { return }
       while true {
         guard scanner.peek == UInt8(ascii: "\"") else {
           throw scanner.unexpected(expected: "a key in double quotes")
         }
         let keyMark = scanner.mark
         let token = try scanner.readString()
-        let key = scanner.withBytes(of: token) { JSONTraceKey(bytes: $0) }
+        let key = scanner.withBytes(of: token) { JSONTraceKey(jsonName: $0) }
         scanner.skipWhitespace()
         try scanner.expect(UInt8(ascii: ":"), "':' after the key")
         scanner.skipWhitespace()
@@ -483,8 +431,8 @@ extension JSONTraceReader {
           draft.currentKey = key
           if draft.marks[key.rawValue] != nil {
             note(
-              &draft, .invalidDocument("key '\(key.name)' appears twice in one trace object"),
-              field: key.name, at: keyMark)
+              &draft, .invalidDocument("key '\(key.jsonName)' appears twice in one trace object"),
+              field: key.jsonName, at: keyMark)
             try scanner.skipValue()
           } else {
             draft.marks[key.rawValue] = scanner.mark
@@ -509,7 +457,7 @@ extension JSONTraceReader {
         }
         let id = scanner.string(try scanner.readString())
         guard !id.isEmpty else {
-          return note(&draft, .trace(.emptyField("id")), field: "id", at: start)
+          return note(&draft, .trace(.emptyField(key.jsonName)), field: key.jsonName, at: start)
         }
         draft.id = id
       case .touch:
@@ -525,7 +473,7 @@ extension JSONTraceReader {
         }
         note(
           &draft, .trace(.invalidTouch(scanner.sourceText(from: start.offset, to: scanner.offset))),
-          field: "touch", at: start)
+          field: key.jsonName, at: start)
       case .intent:
         if scanner.readNull() { return }
         guard scanner.peek == UInt8(ascii: "\"") else {
@@ -533,11 +481,11 @@ extension JSONTraceReader {
           try scanner.skipValue()
           return note(
             &draft, .trace(.unknownIntent(scanner.sourceText(from: start.offset, to: scanner.offset))),
-            field: "intent", at: start)
+            field: key.jsonName, at: start)
         }
         let word = scanner.string(try scanner.readString())
         guard let intent = Intent(name: word) else {
-          return note(&draft, .trace(.unknownIntent(word)), field: "intent", at: start)
+          return note(&draft, .trace(.unknownIntent(word)), field: key.jsonName, at: start)
         }
         draft.intent = intent
       case .user, .session, .device:
@@ -555,7 +503,7 @@ extension JSONTraceReader {
         if scanner.readNull() { return }
         guard let value = try readNumber(key, into: &draft) else { return }
         guard value > 0 else {
-          return note(&draft, .trace(.invalidMaximumForce(value)), field: key.name, at: start)
+          return note(&draft, .trace(.invalidMaximumForce(value)), field: key.jsonName, at: start)
         }
         draft.maxForce = value
       case .timeSynthesized:
@@ -601,8 +549,8 @@ extension JSONTraceReader {
         default:
           note(
             &draft,
-            .trace(.infinite(field: key.name, text: scanner.sourceText(from: start.offset, to: scanner.offset))),
-            field: key.name, at: start)
+            .trace(.infinite(field: key.jsonName, text: scanner.sourceText(from: start.offset, to: scanner.offset))),
+            field: key.jsonName, at: start)
           return nil
         }
       }
@@ -610,15 +558,15 @@ extension JSONTraceReader {
         note(
           &draft,
           .invalidJSON("'\(word)' is not a JSON value; JSON has no NaN or infinity (write a finite number)"),
-          field: key.name, at: start)
+          field: key.jsonName, at: start)
         return nil
       }
       guard scanner.kindHere() != nil else { throw scanner.invalidValue() }
       try scanner.skipValue()
       note(
         &draft,
-        .trace(.notANumber(field: key.name, text: scanner.sourceText(from: start.offset, to: scanner.offset))),
-        field: key.name, at: start)
+        .trace(.notANumber(field: key.jsonName, text: scanner.sourceText(from: start.offset, to: scanner.offset))),
+        field: key.jsonName, at: start)
       return nil
     }
 
@@ -631,14 +579,9 @@ extension JSONTraceReader {
         try wrongType(&draft, key, expected: "an array of numbers")
         return nil
       }
-      scanner.offset += 1
       var values: [Double] = []
       values.reserveCapacity(draft.t?.count ?? capacityHint)
-      scanner.skipWhitespace()
-      if scanner.peek == UInt8(ascii: "]") {
-        scanner.offset += 1
-        return values
-      }
+      if scanner.enter(closing: UInt8(ascii: "]")) { return values }
       while true {
         if let value = scanner.readPlainNumber() {
           values.append(value)
@@ -650,8 +593,8 @@ extension JSONTraceReader {
           } else {
             note(
               &draft,
-              .trace(.infinite(field: key.name, text: scanner.sourceText(from: start.offset, to: scanner.offset))),
-              field: key.name, at: start)
+              .trace(.infinite(field: key.jsonName, text: scanner.sourceText(from: start.offset, to: scanner.offset))),
+              field: key.jsonName, at: start)
             values.append(0)
           }
         } else {
@@ -680,22 +623,17 @@ extension JSONTraceReader {
         try wrongType(&draft, .phase, expected: "an array of phase words")
         return nil
       }
-      scanner.offset += 1
       var values: [TouchPhase] = []
       values.reserveCapacity(draft.t?.count ?? capacityHint)
-      scanner.skipWhitespace()
-      if scanner.peek == UInt8(ascii: "]") {
-        scanner.offset += 1
-        return values
-      }
+      if scanner.enter(closing: UInt8(ascii: "]")) { return values }
       while true {
         let start = scanner.mark
         if scanner.peek == UInt8(ascii: "\"") {
           let token = try scanner.readString()
-          if let phase = scanner.withBytes(of: token, Self.phaseWord) {
+          if let phase = scanner.withBytes(of: token, TraceSchema.phase) {
             values.append(phase)
           } else {
-            note(&draft, .trace(.unknownPhase(scanner.string(token))), field: "phase", at: start)
+            note(&draft, .trace(.unknownPhase(scanner.string(token))), field: JSONTraceKey.phase.jsonName, at: start)
             values.append(.moved)
           }
         } else {
@@ -703,7 +641,7 @@ extension JSONTraceReader {
           try scanner.skipValue()
           note(
             &draft, .trace(.unknownPhase(scanner.sourceText(from: start.offset, to: scanner.offset))),
-            field: "phase", at: start)
+            field: JSONTraceKey.phase.jsonName, at: start)
           values.append(.moved)
         }
         let next = scanner.offset + 1
@@ -718,28 +656,12 @@ extension JSONTraceReader {
       }
     }
 
-    @inline(__always)
-    static func phaseWord(_ bytes: UnsafeBufferPointer<UInt8>) -> TouchPhase? {
-      @inline(__always) func matches(_ word: StaticString) -> Bool {
-        let w = word.utf8Start
-        for k in 0..<bytes.count where bytes[k] != w[k] { return false }
-        return true
-      }
-      switch bytes.count {
-      case 5:
-        return matches("began") ? .began : matches("moved") ? .moved : matches("ended") ? .ended : nil
-      case 9: return matches("cancelled") ? .cancelled : nil
-      case 10: return matches("stationary") ? .stationary : nil
-      default: return nil
-      }
-    }
-
     // MARK: Checks after reading
 
     /// The rules that relate values: required keys, column lengths, the sample rules of
     /// `SampleValidator`, radius, and `press_at` against the trace's span.
     func check(_ draft: Draft) -> Problem? {
-      for key in [JSONTraceKey.id, .t, .force] {
+      for key in JSONTraceKey.required {
         let present: Bool
         switch key {
         case .id: present = draft.id != nil
@@ -748,7 +670,7 @@ extension JSONTraceReader {
         }
         if !present {
           return Problem(
-            reason: .invalidDocument("missing required key '\(key.name)'"), field: key.name,
+            reason: .invalidDocument("missing required key '\(key.jsonName)'"), field: key.jsonName,
             position: scanner.position(of: draft.start))
         }
       }
@@ -762,12 +684,12 @@ extension JSONTraceReader {
         guard let count, count != t.count else { continue }
         return Problem(
           reason: .invalidDocument(
-            "'\(key.name)' has \(count) value\(count == 1 ? "" : "s") but 't' has \(t.count)"),
-          field: key.name, position: scanner.position(of: draft.marks[key.rawValue]!))
+            "'\(key.jsonName)' has \(count) value\(count == 1 ? "" : "s") but 't' has \(t.count)"),
+          field: key.jsonName, position: scanner.position(of: draft.marks[key.rawValue]!))
       }
       guard !t.isEmpty else {
         return Problem(
-          reason: .trace(.emptyTrace), field: "t", position: scanner.position(of: draft.marks[JSONTraceKey.t.rawValue]!))
+          reason: .trace(.emptyTrace), field: JSONTraceKey.t.jsonName, position: scanner.position(of: draft.marks[JSONTraceKey.t.rawValue]!))
       }
       var validator = SampleValidator(maxForce: draft.maxForce ?? options.maxForce)
       let phase = draft.phase
@@ -780,11 +702,11 @@ extension JSONTraceReader {
             case "phase": .phase
             default: .force
             }
-          return Problem(reason: .trace(problem), field: key.name, position: elementPosition(key, i, in: draft))
+          return Problem(reason: .trace(problem), field: key.jsonName, position: elementPosition(key, i, in: draft))
         }
         if let radius, radius[i] < 0 {
           return Problem(
-            reason: .trace(.negativeRadius(radius[i])), field: "radius",
+            reason: .trace(.negativeRadius(radius[i])), field: JSONTraceKey.radius.jsonName,
             position: elementPosition(.radius, i, in: draft))
         }
       }
@@ -798,7 +720,7 @@ extension JSONTraceReader {
             (i > 0 && times[i] <= times[i - 1]) || times[i] < first || times[i] > last
           } ?? 0
         return Problem(
-          reason: .trace(problem), field: "press_at", position: elementPosition(.pressAt, i, in: draft))
+          reason: .trace(problem), field: JSONTraceKey.pressAt.jsonName, position: elementPosition(.pressAt, i, in: draft))
       }
       return nil
     }

@@ -3,7 +3,8 @@ public import TouchCore
 /// Writes traces in the JSON document and JSON Lines formats (see the TraceFileFormats
 /// article).
 ///
-/// Each trace is one compact JSON object on one line, its keys in a fixed order: `id`, `touch`,
+/// Each trace is one compact JSON object on one line, its keys (``TraceSchema/Field/jsonName``)
+/// in a fixed order, the order of ``TraceSchema/Field``: `id`, `touch`,
 /// `intent`, `press_at`, `user`, `session`, `device`, `max_force`, `time_synthesized`, `t`,
 /// `force`, `phase`, `x`, `y`, `radius`. Keys whose value is absent or the default (`touch` 0,
 /// no intent, no `press_at` times, `time_synthesized` false, phases equal to
@@ -19,7 +20,7 @@ public enum JSONTraceWriter {
   public static func document(_ traces: [Trace]) -> [UInt8] {
     var out: [UInt8] = []
     out.reserveCapacity(estimatedSize(of: traces))
-    out.append(contentsOf: #"{"format":"touchtrace","version":1,"traces":["#.utf8)
+    out.append(contentsOf: documentHead)
     for (k, trace) in traces.enumerated() {
       if k > 0 { out.append(UInt8(ascii: ",")) }
       out.append(0x0A)
@@ -44,6 +45,12 @@ public enum JSONTraceWriter {
     return out
   }
 
+  /// `{"format":"touchtrace","version":1,"traces":[`, from ``TraceSchema/Document``.
+  private static let documentHead: [UInt8] = {
+    typealias Doc = TraceSchema.Document
+    return Array("{\"\(Doc.formatKey)\":\"\(Doc.format)\",\"\(Doc.versionKey)\":\(Doc.version),\"\(Doc.tracesKey)\":[".utf8)
+  }()
+
   private static func estimatedSize(of traces: [Trace]) -> Int {
     traces.reduce(64) { size, trace in
       let columns = 2 + (trace.x == nil ? 0 : 1) + (trace.y == nil ? 0 : 1) + (trace.radius == nil ? 0 : 1)
@@ -54,57 +61,60 @@ public enum JSONTraceWriter {
   /// Appends one trace object (without a line break).
   static func append(_ trace: Trace, to out: inout [UInt8]) {
     let m = trace.metadata
-    out.append(contentsOf: #"{"id":"#.utf8)
+    out.append(UInt8(ascii: "{"))
+    appendKey(.id, first: true, to: &out)
     appendString(m.id, to: &out)
     if m.touch != 0 {
-      out.append(contentsOf: #","touch":"#.utf8)
+      appendKey(.touch, to: &out)
       out.append(contentsOf: String(m.touch).utf8)
     }
     if let intent = m.intent {
-      out.append(contentsOf: #","intent":"#.utf8)
+      appendKey(.intent, to: &out)
       appendString(intent.rawValue, to: &out)
     }
-    if !m.pressAt.isEmpty { appendColumn("press_at", m.pressAt, to: &out) }
-    if let user = m.user {
-      out.append(contentsOf: #","user":"#.utf8)
-      appendString(user, to: &out)
-    }
-    if let session = m.session {
-      out.append(contentsOf: #","session":"#.utf8)
-      appendString(session, to: &out)
-    }
-    if let device = m.device {
-      out.append(contentsOf: #","device":"#.utf8)
-      appendString(device, to: &out)
+    if !m.pressAt.isEmpty { appendColumn(.pressAt, m.pressAt, to: &out) }
+    for (key, text) in [(TraceSchema.Field.user, m.user), (.session, m.session), (.device, m.device)] {
+      guard let text else { continue }
+      appendKey(key, to: &out)
+      appendString(text, to: &out)
     }
     if let maxForce = m.maxForce {
-      out.append(contentsOf: #","max_force":"#.utf8)
+      appendKey(.maxForce, to: &out)
       NumberText.append(maxForce, to: &out)
     }
-    if m.timeSynthesized { out.append(contentsOf: #","time_synthesized":true"#.utf8) }
-    appendColumn("t", trace.t, to: &out)
-    appendColumn("force", trace.force, to: &out)
+    if m.timeSynthesized {
+      appendKey(.timeSynthesized, to: &out)
+      out.append(contentsOf: "true".utf8)
+    }
+    appendColumn(.t, trace.t, to: &out)
+    appendColumn(.force, trace.force, to: &out)
     if trace.phase != TouchPhase.defaultSequence(count: trace.count) {
-      out.append(contentsOf: #","phase":["#.utf8)
+      appendKey(.phase, to: &out)
+      out.append(UInt8(ascii: "["))
       for (i, phase) in trace.phase.enumerated() {
         if i > 0 { out.append(UInt8(ascii: ",")) }
-        out.append(UInt8(ascii: "\""))
-        out.append(contentsOf: phase.name.utf8)
-        out.append(UInt8(ascii: "\""))
+        appendString(TraceSchema.word(for: phase), to: &out)
       }
       out.append(UInt8(ascii: "]"))
     }
-    if let x = trace.x { appendColumn("x", x, to: &out) }
-    if let y = trace.y { appendColumn("y", y, to: &out) }
-    if let radius = trace.radius { appendColumn("radius", radius, to: &out) }
+    if let x = trace.x { appendColumn(.x, x, to: &out) }
+    if let y = trace.y { appendColumn(.y, y, to: &out) }
+    if let radius = trace.radius { appendColumn(.radius, radius, to: &out) }
     out.append(UInt8(ascii: "}"))
   }
 
+  /// Appends `,"key":` (without the comma for the first key of an object).
+  private static func appendKey(_ key: TraceSchema.Field, first: Bool = false, to out: inout [UInt8]) {
+    if !first { out.append(UInt8(ascii: ",")) }
+    out.append(UInt8(ascii: "\""))
+    out.append(contentsOf: key.jsonName.utf8)
+    out.append(contentsOf: "\":".utf8)
+  }
+
   /// Appends `,"key":[v0,v1,…]`.
-  private static func appendColumn(_ key: StaticString, _ values: [Double], to out: inout [UInt8]) {
-    out.append(contentsOf: ",\"".utf8)
-    out.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-    out.append(contentsOf: #"":["#.utf8)
+  private static func appendColumn(_ key: TraceSchema.Field, _ values: [Double], to out: inout [UInt8]) {
+    appendKey(key, to: &out)
+    out.append(UInt8(ascii: "["))
     for (i, value) in values.enumerated() {
       if i > 0 { out.append(UInt8(ascii: ",")) }
       NumberText.append(value, to: &out)

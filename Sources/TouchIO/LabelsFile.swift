@@ -57,7 +57,8 @@ public struct LabelsFile: Sendable {
     return try result.get()
   }
 
-  private static let columns = ["trace", "touch", "intent", "press_at", "user", "session", "device"]
+  /// The columns a labels file may have, named by ``TraceSchema/Field/csvName``.
+  private static let columns: [TraceSchema.Field] = [.id, .touch, .intent, .pressAt, .user, .session, .device]
 
   private static func parse(_ tokenizer: CSVTokenizer, file: String, options: LoadOptions)
     throws(TraceLoadError) -> LabelsFile
@@ -70,22 +71,23 @@ public struct LabelsFile: Sendable {
     defer { header.deallocate() }
     let headerLine = tokenizer.line
     try tokenizer.readRow(into: &header)
-    var index: [String: Int] = [:]
+    /// The known columns in header order, with their field indices.
+    var index: [(column: TraceSchema.Field, field: Int)] = []
     var unknown: [String] = []
     for k in 0..<header.count {
       let name = tokenizer.string(k, in: header).lowercased()
-      if columns.contains(name) {
-        guard index[name] == nil else {
+      if let column = TraceSchema.Field(csvName: name), columns.contains(column) {
+        guard !index.contains(where: { $0.column == column }) else {
           throw TraceLoadError(.duplicateColumn(name), file: file, position: tokenizer.position(of: k, in: header))
         }
-        index[name] = k
+        index.append((column, k))
       } else {
         unknown.append("'\(name)'")
       }
     }
-    guard let traceField = index["trace"] else {
+    guard let traceField = index.first(where: { $0.column == .id })?.field else {
       throw TraceLoadError(
-        .missingColumn("trace"), file: file, position: TextPosition(line: headerLine, column: 1))
+        .missingColumn(TraceSchema.Field.id.csvName), file: file, position: TextPosition(line: headerLine, column: 1))
     }
     var labels = LabelsFile(file: file, entries: [], diagnostics: [])
     if !unknown.isEmpty {
@@ -108,38 +110,27 @@ public struct LabelsFile: Sendable {
       func fail(_ problem: TraceProblem, _ k: Int) -> TraceLoadError {
         TraceLoadError(.trace(problem), file: file, position: tokenizer.position(of: k, in: row))
       }
-      guard row.length(traceField) > 0 else { throw fail(.emptyField("trace"), traceField) }
+      guard row.length(traceField) > 0 else { throw fail(.emptyField(TraceSchema.Field.id.csvName), traceField) }
       var entry = Entry(
         trace: tokenizer.string(traceField, in: row), position: tokenizer.position(of: 0, in: row),
         fieldPositions: [:])
-      for (name, k) in index where name != "trace" && row.length(k) > 0 {
+      for (column, k) in index where column != .id && row.length(k) > 0 {
         let text = tokenizer.string(k, in: row)
-        entry.fieldPositions[name] = tokenizer.position(of: k, in: row)
-        switch name {
-        case "touch":
+        entry.fieldPositions[column.csvName] = tokenizer.position(of: k, in: row)
+        switch column {
+        case .touch:
           guard let touch = Int(text), touch >= 0 else { throw fail(.invalidTouch(text), k) }
           entry.touch = touch
-        case "intent":
+        case .intent:
           guard let intent = Intent(name: text) else { throw fail(.unknownIntent(text), k) }
           entry.intent = intent
-        case "press_at":
-          var times: [Double] = []
-          for part in text.split(separator: ";", omittingEmptySubsequences: false) {
-            let item = part.trimmingSpaces
-            let parsed = Array(item.utf8).withUnsafeBufferPointer {
-              $0.baseAddress.map { base in DecimalParser.parse(base, count: item.utf8.count) } ?? .invalid
-            }
-            switch parsed {
-            case .value(let value): times.append(value)
-            case .invalid:
-              throw fail(item.isEmpty ? .emptyField("press_at") : .notANumber(field: "press_at", text: item), k)
-            case .nan: throw fail(.notANumberValue(field: "press_at", text: item), k)
-            case .infinity: throw fail(.infinite(field: "press_at", text: item), k)
-            }
+        case .pressAt:
+          switch TraceSchema.pressAtTimes(tokenizer.base + row.start(k), count: row.length(k)) {
+          case .success(let times): entry.pressAt = times
+          case .failure(let failure): throw fail(failure.problem, k)
           }
-          entry.pressAt = times
-        case "user": entry.user = text
-        case "session": entry.session = text
+        case .user: entry.user = text
+        case .session: entry.session = text
         default: entry.device = text
         }
       }
@@ -191,9 +182,10 @@ public struct LabelsFile: Sendable {
       for k in targets {
         var metadata = dataset.traces[k].metadata
         let traceName = metadata.name
-        func merge<T: Equatable>(_ field: String, _ current: inout T?, _ label: T?, _ show: (T) -> String)
-          throws(TraceLoadError)
-        {
+        func merge<T: Equatable>(
+          _ column: TraceSchema.Field, _ current: inout T?, _ label: T?, _ show: (T) -> String
+        ) throws(TraceLoadError) {
+          let field = column.csvName
           guard let label else { return }
           if let current, current != label {
             try report(
@@ -205,18 +197,18 @@ public struct LabelsFile: Sendable {
           }
           current = label
         }
-        try merge("intent", &metadata.intent, entry.intent) { $0.rawValue }
-        try merge("user", &metadata.user, entry.user) { $0 }
-        try merge("session", &metadata.session, entry.session) { $0 }
-        try merge("device", &metadata.device, entry.device) { $0 }
+        try merge(.intent, &metadata.intent, entry.intent) { $0.rawValue }
+        try merge(.user, &metadata.user, entry.user) { $0 }
+        try merge(.session, &metadata.session, entry.session) { $0 }
+        try merge(.device, &metadata.device, entry.device) { $0 }
         var pressAt: [Double]? = metadata.pressAt.isEmpty ? nil : metadata.pressAt
-        try merge("press_at", &pressAt, entry.pressAt) { $0.map { "\($0)" }.joined(separator: ";") }
+        try merge(.pressAt, &pressAt, entry.pressAt) { $0.map { "\($0)" }.joined(separator: ";") }
         metadata.pressAt = pressAt ?? []
         let trace = dataset.traces[k]
         if let problem = Trace.checkPressAt(metadata.pressAt, start: trace.t[0], end: trace.t[trace.count - 1]) {
           try report(
             TraceLoadError(
-              .trace(problem), file: file, position: entry.fieldPositions["press_at"] ?? entry.position,
+              .trace(problem), file: file, position: entry.fieldPositions[TraceSchema.Field.pressAt.csvName] ?? entry.position,
               trace: metadata.name),
             trace: k)
         }
@@ -229,14 +221,5 @@ public struct LabelsFile: Sendable {
       k += 1
       return failed[k]
     }
-  }
-}
-
-extension Substring {
-  var trimmingSpaces: String {
-    var s = self[...]
-    while s.first == " " { s = s.dropFirst() }
-    while s.last == " " { s = s.dropLast() }
-    return String(s)
   }
 }

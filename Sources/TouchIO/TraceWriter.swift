@@ -16,15 +16,16 @@ public enum TraceWriter {
 
   /// The CSV format: a header row, then one row per sample, traces one after the other.
   ///
-  /// Columns are `trace`, `t`, `force`, `phase`, then only those the traces use: `touch`,
-  /// `max_force`, `x`, `y`, `radius`, `intent`, `press_at`, `user`, `session`, `device`,
-  /// `time_synthesized`. Trace-level values repeat on every row of their trace.
+  /// Columns (named by ``TraceSchema/Field/csvName``) are `trace`, `t`, `force`, `phase`, then
+  /// only those the traces use: `touch`, `max_force`, `x`, `y`, `radius`, `intent`, `press_at`,
+  /// `user`, `session`, `device`, `time_synthesized`. Trace-level values repeat on every row of
+  /// their trace.
   ///
   /// - Parameters:
   ///   - traces: the traces to write, in order.
   ///   - delimiter: the field delimiter (`,` by default).
   public static func csv(_ traces: [Trace], delimiter: LoadOptions.Delimiter = .comma) -> [UInt8] {
-    var columns: [CSVColumn] = [.trace]
+    var columns: [TraceSchema.Field] = [.id]
     if traces.contains(where: { $0.metadata.touch != 0 }) { columns.append(.touch) }
     columns += [.t, .force, .phase]
     if traces.contains(where: { $0.metadata.maxForce != nil }) { columns.append(.maxForce) }
@@ -43,14 +44,14 @@ public enum TraceWriter {
     out.reserveCapacity(traces.reduce(64) { $0 + $1.count * 48 })
     for (k, column) in columns.enumerated() {
       if k > 0 { out.append(separator) }
-      out.append(contentsOf: column.name.utf8)
+      out.append(contentsOf: column.csvName.utf8)
     }
     out.append(0x0A)
     for trace in traces {
       let m = trace.metadata
       // Trace-level fields are the same on every row: encode them once.
-      var fixed: [CSVColumn: [UInt8]] = [:]
-      fixed[.trace] = field(m.id, separator: separator, first: true)
+      var fixed: [TraceSchema.Field: [UInt8]] = [:]
+      fixed[.id] = field(m.id, separator: separator, first: true)
       fixed[.touch] = Array(String(m.touch).utf8)
       fixed[.maxForce] = m.maxForce.map { Array(NumberText.shortest($0).utf8) } ?? []
       fixed[.intent] = m.intent.map { Array($0.rawValue.utf8) } ?? []
@@ -65,7 +66,7 @@ public enum TraceWriter {
           switch column {
           case .t: NumberText.append(trace.t[i], to: &out)
           case .force: NumberText.append(trace.force[i], to: &out)
-          case .phase: out.append(contentsOf: trace.phase[i].name.utf8)
+          case .phase: out.append(contentsOf: TraceSchema.word(for: trace.phase[i]).utf8)
           case .x: if let x = trace.x { NumberText.append(x[i], to: &out) }
           case .y: if let y = trace.y { NumberText.append(y[i], to: &out) }
           case .radius: if let r = trace.radius { NumberText.append(r[i], to: &out) }

@@ -12,6 +12,26 @@ func loadCSV(_ text: String, file: String = "t.csv", options: LoadOptions = Load
   return try TraceLoader.read(&bytes, file: file, format: .csv, options: options)
 }
 
+/// Expects loading `text` to fail with `reason` at `position`.
+@discardableResult
+func expectCSVError(
+  _ text: String, options: LoadOptions = LoadOptions(), reason: TraceLoadError.Reason, at position: TextPosition,
+  sourceLocation: SourceLocation = #_sourceLocation
+) -> TraceLoadError? {
+  guard let error = csvError(text, options: options, sourceLocation: sourceLocation) else { return nil }
+  #expect(error.reason == reason, sourceLocation: sourceLocation)
+  #expect(error.position == position, sourceLocation: sourceLocation)
+  return error
+}
+
+/// A new temporary directory holding `files` (name and contents, written in order); the caller
+/// removes it with `TestData.remove`.
+func temporaryDirectory(with files: KeyValuePairs<String, String>) -> String {
+  let directory = TestData.temporaryDirectory()
+  for (name, text) in files { TestData.write(text, to: directory + "/" + name) }
+  return directory
+}
+
 /// The error loading `text` throws (fails the test if it loads).
 func csvError(_ text: String, options: LoadOptions = LoadOptions(), sourceLocation: SourceLocation = #_sourceLocation)
   -> TraceLoadError?
@@ -90,9 +110,8 @@ struct CSVLoadingTests {
   }
 
   @Test func notANumber() throws {
-    let error = try #require(csvError("trace,t,force\na,0,1\na,0.1,abc\n"))
-    #expect(error.reason == .trace(.notANumber(field: "force", text: "abc")))
-    #expect(error.position == TextPosition(line: 3, column: 7))
+    let error = try #require(expectCSVError("trace,t,force\na,0,1\na,0.1,abc\n",
+      reason: .trace(.notANumber(field: "force", text: "abc")), at: TextPosition(line: 3, column: 7)))
     #expect(error.trace == "a")
   }
 
@@ -104,15 +123,13 @@ struct CSVLoadingTests {
   }
 
   @Test func negativeForce() throws {
-    let error = try #require(csvError("trace,t,force\na,0,0\na,1,-0.5\n"))
-    #expect(error.reason == .trace(.negativeForce(-0.5)))
-    #expect(error.position == TextPosition(line: 3, column: 5))
+    expectCSVError("trace,t,force\na,0,0\na,1,-0.5\n",
+      reason: .trace(.negativeForce(-0.5)), at: TextPosition(line: 3, column: 5))
   }
 
   @Test func forceAboveMaximumBeyondTolerance() throws {
-    let error = try #require(csvError("trace,t,force,max_force\na,0,0,6\na,1,6.00001,6\n"))
-    #expect(error.reason == .trace(.forceAboveMaximum(force: 6.00001, maximum: 6)))
-    #expect(error.position == TextPosition(line: 3, column: 5))
+    expectCSVError("trace,t,force,max_force\na,0,0,6\na,1,6.00001,6\n",
+      reason: .trace(.forceAboveMaximum(force: 6.00001, maximum: 6)), at: TextPosition(line: 3, column: 5))
     // Within 1e-9 relative: accepted (sensors round; 6 * (1 + 5e-10) is inside the tolerance).
     let ok = try loadCSV("trace,t,force,max_force\na,0,0,6\na,1,6.000000003,6\n")
     #expect(ok.traces.count == 1)
@@ -127,23 +144,19 @@ struct CSVLoadingTests {
 
   @Test func timeMayRepeatButNotDecrease() throws {
     #expect(try loadCSV("trace,t,force\na,0.5,1\na,0.5,2\n").traces[0].t == [0.5, 0.5])
-    let error = try #require(csvError("trace,t,force\na,0.5,1\na,0.4,2\n"))
-    #expect(error.reason == .trace(.timeDecreasing(previous: 0.5, current: 0.4)))
-    #expect(error.position == TextPosition(line: 3, column: 3))
+    expectCSVError("trace,t,force\na,0.5,1\na,0.4,2\n",
+      reason: .trace(.timeDecreasing(previous: 0.5, current: 0.4)), at: TextPosition(line: 3, column: 3))
   }
 
   @Test func phaseOrder() throws {
-    let second = try #require(csvError("trace,t,force,phase\na,0,0,began\na,1,1,began\n"))
-    #expect(second.reason == .trace(.beganNotFirst(sample: 1)))
-    #expect(second.position == TextPosition(line: 3, column: 7))
+    expectCSVError("trace,t,force,phase\na,0,0,began\na,1,1,began\n",
+      reason: .trace(.beganNotFirst(sample: 1)), at: TextPosition(line: 3, column: 7))
 
-    let first = try #require(csvError("trace,t,force,phase\na,0,0,moved\n"))
-    #expect(first.reason == .trace(.firstNotBegan(.moved)))
-    #expect(first.position == TextPosition(line: 2, column: 7))
+    expectCSVError("trace,t,force,phase\na,0,0,moved\n",
+      reason: .trace(.firstNotBegan(.moved)), at: TextPosition(line: 2, column: 7))
 
-    let after = try #require(csvError("trace,t,force,phase\na,0,0,began\na,1,0,ended\na,2,0,moved\n"))
-    #expect(after.reason == .trace(.sampleAfterEnd(closedBy: .ended)))
-    #expect(after.position == TextPosition(line: 4, column: 7))
+    expectCSVError("trace,t,force,phase\na,0,0,began\na,1,0,ended\na,2,0,moved\n",
+      reason: .trace(.sampleAfterEnd(closedBy: .ended)), at: TextPosition(line: 4, column: 7))
 
     let word = try #require(csvError("trace,t,force,phase\na,0,0,down\n"))
     #expect(word.reason == .trace(.unknownPhase("down")))
@@ -151,24 +164,21 @@ struct CSVLoadingTests {
   }
 
   @Test func metadataMustBeConstantInsideATrace() throws {
-    let error = try #require(csvError("trace,t,force,intent\na,0,0,tap\na,1,1,press\n"))
-    #expect(error.reason == .trace(.metadataDiffers(field: "intent", first: "tap", now: "press")))
-    #expect(error.position == TextPosition(line: 3, column: 7))
+    expectCSVError("trace,t,force,intent\na,0,0,tap\na,1,1,press\n",
+      reason: .trace(.metadataDiffers(field: "intent", first: "tap", now: "press")), at: TextPosition(line: 3, column: 7))
     // Numbers spelled differently but equal are the same value.
     let same = try loadCSV("trace,t,force,max_force,press_at\na,0,0,6.5,0.5\na,1,1,6.50,5e-1\n")
     #expect(same.traces[0].metadata.maxForce == 6.5)
   }
 
   @Test func unknownIntent() throws {
-    let error = try #require(csvError("trace,t,force,intent\na,0,0,squeeze\n"))
-    #expect(error.reason == .trace(.unknownIntent("squeeze")))
-    #expect(error.position == TextPosition(line: 2, column: 7))
+    expectCSVError("trace,t,force,intent\na,0,0,squeeze\n",
+      reason: .trace(.unknownIntent("squeeze")), at: TextPosition(line: 2, column: 7))
   }
 
   @Test func pressAtMustLieInsideTheTraceAndIncrease() throws {
-    let outside = try #require(csvError("trace,t,force,press_at\na,0,0,2\na,1,1,2\n"))
-    #expect(outside.reason == .trace(.pressAtOutsideTrace(time: 2, start: 0, end: 1)))
-    #expect(outside.position == TextPosition(line: 2, column: 7))
+    expectCSVError("trace,t,force,press_at\na,0,0,2\na,1,1,2\n",
+      reason: .trace(.pressAtOutsideTrace(time: 2, start: 0, end: 1)), at: TextPosition(line: 2, column: 7))
     let order = try #require(csvError("trace,t,force,press_at\na,0,0,0.5;0.2\na,1,1,0.5;0.2\n"))
     #expect(order.reason == .trace(.pressAtNotIncreasing))
     let two = try loadCSV("trace,t,force,press_at\na,0,0,0.2; 0.5\na,1,1,0.2; 0.5\n")
@@ -176,35 +186,27 @@ struct CSVLoadingTests {
   }
 
   @Test func fieldCountMustMatchTheHeader() throws {
-    let fewer = try #require(csvError("trace,t,force\na,0,1\na,0.1\n"))
-    #expect(fewer.reason == .fieldCount(expected: 3, found: 2))
-    #expect(fewer.position == TextPosition(line: 3, column: 6))
-    let more = try #require(csvError("trace,t,force\na,0,1,9\n"))
-    #expect(more.reason == .fieldCount(expected: 3, found: 4))
-    #expect(more.position == TextPosition(line: 2, column: 7))
+    expectCSVError("trace,t,force\na,0,1\na,0.1\n",
+      reason: .fieldCount(expected: 3, found: 2), at: TextPosition(line: 3, column: 6))
+    expectCSVError("trace,t,force\na,0,1,9\n",
+      reason: .fieldCount(expected: 3, found: 4), at: TextPosition(line: 2, column: 7))
   }
 
   @Test func optionalColumnsArePresentOnAllSamplesOrNone() throws {
-    let error = try #require(csvError("trace,t,force,x\na,0,0,1\na,1,1,\n"))
-    #expect(error.reason == .trace(.partialColumn("x")))
-    #expect(error.position == TextPosition(line: 3, column: 7))
+    expectCSVError("trace,t,force,x\na,0,0,1\na,1,1,\n",
+      reason: .trace(.partialColumn("x")), at: TextPosition(line: 3, column: 7))
     let radius = try #require(csvError("trace,t,force,radius\na,0,0,-1\n"))
     #expect(radius.reason == .trace(.negativeRadius(-1)))
   }
 
   @Test func invalidContactNumber() throws {
-    let error = try #require(csvError("trace,touch,t,force\na,x,0,0\n"))
-    #expect(error.reason == .trace(.invalidTouch("x")))
-    #expect(error.position == TextPosition(line: 2, column: 3))
+    expectCSVError("trace,touch,t,force\na,x,0,0\n",
+      reason: .trace(.invalidTouch("x")), at: TextPosition(line: 2, column: 3))
   }
 
   @Test func quotingErrors() throws {
-    let open = try #require(csvError("trace,t,force\n\"a,0,1\n"))
-    #expect(open.reason == .unterminatedQuote)
-    #expect(open.position == TextPosition(line: 2, column: 1))
-    let after = try #require(csvError("trace,t,force\n\"a\"x,0,1\n"))
-    #expect(after.reason == .textAfterQuote)
-    #expect(after.position == TextPosition(line: 2, column: 4))
+    expectCSVError("trace,t,force\n\"a,0,1\n", reason: .unterminatedQuote, at: TextPosition(line: 2, column: 1))
+    expectCSVError("trace,t,force\n\"a\"x,0,1\n", reason: .textAfterQuote, at: TextPosition(line: 2, column: 4))
   }
 
   @Test func columnsCountUnicodeScalars() throws {
@@ -282,11 +284,12 @@ struct CSVLoadingTests {
   }
 
   @Test func directoryWithOneBadFile() throws {
-    let directory = TestData.temporaryDirectory()
+    let directory = temporaryDirectory(with: [
+      "1-good.csv": "trace,t,force\na,0,1\na,1,2\nb,0,1\n",
+      "2-bad.csv": "trace,t,force\nc,0,1\nc,1,oops\nd,0,1\n",
+      "notes.txt": "not a trace file",
+    ])
     defer { TestData.remove(directory) }
-    TestData.write("trace,t,force\na,0,1\na,1,2\nb,0,1\n", to: directory + "/1-good.csv")
-    TestData.write("trace,t,force\nc,0,1\nc,1,oops\nd,0,1\n", to: directory + "/2-bad.csv")
-    TestData.write("not a trace file", to: directory + "/notes.txt")
 
     let strict = #expect(throws: TraceLoadError.self) { try TraceLoader.load([directory]) }
     #expect(strict?.description == "\(directory)/2-bad.csv:3:5: error: 'force' is not a number: 'oops' (trace 'c')")
@@ -299,12 +302,13 @@ struct CSVLoadingTests {
   }
 
   @Test func directoriesExpandToMatchingFilesInByteOrder() throws {
-    let directory = TestData.temporaryDirectory()
+    let directory = temporaryDirectory(with: [
+      "b.EVENTS": "x",
+      "a.events": "x",
+      "a.desc": "x",
+      ".hidden.events": "x",
+    ])
     defer { TestData.remove(directory) }
-    TestData.write("x", to: directory + "/b.EVENTS")
-    TestData.write("x", to: directory + "/a.events")
-    TestData.write("x", to: directory + "/a.desc")
-    TestData.write("x", to: directory + "/.hidden.events")
     #expect(try TraceFiles.expand([directory], extensions: [".events"]) == [directory + "/a.events", directory + "/b.EVENTS"])
     let none = #expect(throws: TraceLoadError.self) { try TraceFiles.expand([directory]) }
     #expect(none?.reason == .noTraceFiles)
@@ -317,10 +321,11 @@ struct CSVLoadingTests {
   }
 
   @Test func aTraceIdMayAppearInOnlyOneFile() throws {
-    let directory = TestData.temporaryDirectory()
+    let directory = temporaryDirectory(with: [
+      "1.csv": "trace,t,force\na,0,1\n",
+      "2.csv": "trace,t,force\nb,0,1\na,0,1\n",
+    ])
     defer { TestData.remove(directory) }
-    TestData.write("trace,t,force\na,0,1\n", to: directory + "/1.csv")
-    TestData.write("trace,t,force\nb,0,1\na,0,1\n", to: directory + "/2.csv")
     let error = #expect(throws: TraceLoadError.self) { try TraceLoader.load([directory]) }
     #expect(error?.reason == .duplicateTrace("a", firstFile: directory + "/1.csv"))
     #expect(error?.position == TextPosition(line: 3, column: 1))
@@ -329,10 +334,11 @@ struct CSVLoadingTests {
   // MARK: Labels file
 
   @Test func labelsFillInAndMayNotContradict() throws {
-    let directory = TestData.temporaryDirectory()
+    let directory = temporaryDirectory(with: [
+      "d.csv": "trace,t,force,intent\na,0,1,press\na,1,2,press\nb,0,1,\nb,1,1,\n",
+      "labels.txt": "trace,intent,press_at,user\na,,0.5,u1\nb,hold,,u2\n",
+    ])
     defer { TestData.remove(directory) }
-    TestData.write("trace,t,force,intent\na,0,1,press\na,1,2,press\nb,0,1,\nb,1,1,\n", to: directory + "/d.csv")
-    TestData.write("trace,intent,press_at,user\na,,0.5,u1\nb,hold,,u2\n", to: directory + "/labels.txt")
     let dataset = try TraceLoader.load([directory + "/d.csv"], options: LoadOptions(labels: directory + "/labels.txt"))
     #expect(dataset.traces[0].metadata.intent == .press)
     #expect(dataset.traces[0].metadata.pressAt == [0.5])

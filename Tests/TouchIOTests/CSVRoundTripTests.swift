@@ -97,25 +97,30 @@ struct CSVRoundTripTests {
     traces[2].force[0] = -1
     let broken = Self.interleaved(TraceWriter.csv(traces), seed: seed)
     for skip in [false, true] {
-      // Reading unescapes quoted fields in place: every read gets its own copy.
       let options = LoadOptions(skipInvalid: skip)
-      var a = bytes
-      var b = bytes
-      let fast = try CSVTraceReader(file: "f.csv", options: options).read(&a)
-      let general = try CSVTraceReader(file: "f.csv", options: options, fastPath: false).read(&b)
+      let (fast, general) = try Self.readBothPaths(bytes, options: options)
       #expect(fast.traces == general.traces)
       #expect(fast.origins == general.origins)
       #expect(fast.traces.count == traces.count)
       if skip {
-        var c = broken
-        var d = broken
-        let fastBroken = try CSVTraceReader(file: "f.csv", options: options).read(&c)
-        let generalBroken = try CSVTraceReader(file: "f.csv", options: options, fastPath: false).read(&d)
+        let (fastBroken, generalBroken) = try Self.readBothPaths(broken, options: options)
         #expect(fastBroken.traces == generalBroken.traces)
         #expect(fastBroken.skipped == generalBroken.skipped)
         #expect(fastBroken.skipped.count == 1)
       }
     }
+  }
+
+  /// Reads `bytes` with the fast row path and with the general one. Reading unescapes quoted
+  /// fields in place: each read gets its own copy.
+  static func readBothPaths(_ bytes: [UInt8], options: LoadOptions) throws(TraceLoadError)
+    -> (fast: Dataset, general: Dataset)
+  {
+    var a = bytes
+    var b = bytes
+    let fast = try CSVTraceReader(file: "f.csv", options: options).read(&a)
+    let general = try CSVTraceReader(file: "f.csv", options: options, fastPath: false).read(&b)
+    return (fast, general)
   }
 }
 

@@ -174,6 +174,12 @@ enum DecimalParser {
     return ((v & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) >> 32
   }
 
+  /// Whether `start..<start+limit` begins with `-`, and the length of that sign (0 or 1).
+  @inline(__always)
+  static func leadingMinus(_ start: UnsafePointer<UInt8>, limit: Int) -> (negative: Bool, length: Int) {
+    limit > 0 && start[0] == UInt8(ascii: "-") ? (true, 1) : (false, 0)
+  }
+
   /// Reads a plain decimal number of at most 19 digits at the start of `start..<start+limit`
   /// (Clinger's fast path, or the exact 128-bit path for long mantissas): the value and the
   /// number of bytes it spans. `nil` for anything else (the caller then reads
@@ -185,12 +191,8 @@ enum DecimalParser {
   static func parsePrefix(
     _ start: UnsafePointer<UInt8>, limit: Int, powers: UnsafePointer<Double>, integerPowers: UnsafePointer<UInt64>
   ) -> (Double, Int)? {
-    var i = 0
-    var negative = false
-    if limit > 0, start[0] == UInt8(ascii: "-") {
-      negative = true
-      i = 1
-    }
+    let (negative, signLength) = leadingMinus(start, limit: limit)
+    var i = signLength
     var mantissa: UInt64 = 0
     var digits = 0
     var fractionDigits = 0
@@ -234,12 +236,8 @@ enum DecimalParser {
   /// ``parsePrefix(_:limit:)`` one byte at a time (near the end of the buffer, long digit runs,
   /// exponents).
   static func parsePrefixBytes(_ start: UnsafePointer<UInt8>, limit: Int) -> (Double, Int)? {
-    var i = 0
-    var negative = false
-    if limit > 0, start[0] == UInt8(ascii: "-") {
-      negative = true
-      i = 1
-    }
+    let (negative, signLength) = leadingMinus(start, limit: limit)
+    var i = signLength
     var mantissa: UInt64 = 0
     let digitsStart = i
     i = accumulateDigits(start, from: i, to: limit, into: &mantissa)

@@ -160,6 +160,18 @@ struct JSONScanner {
   /// The next byte, or 0 at the end of the input.
   @inline(__always) var peek: UInt8 { offset < end ? base[offset] : 0 }
 
+  /// Enters an array or object (cursor on its opening bracket): consumes the bracket and the
+  /// whitespace after it, and returns `true` when `closing` follows at once (the value is empty;
+  /// the closing bracket is consumed too).
+  @inline(__always)
+  mutating func enter(closing: UInt8) -> Bool {
+    offset += 1
+    skipWhitespace()
+    guard peek == closing else { return false }
+    offset += 1
+    return true
+  }
+
   /// Skips whitespace; in line mode stops at a line break.
   @inline(__always)
   mutating func skipWhitespace() {
@@ -636,12 +648,7 @@ struct JSONScanner {
       _ = try readNumber()
     case UInt8(ascii: "{"):
       guard depth < Self.maximumDepth else { throw syntaxError("values nested too deeply", at: offset) }
-      offset += 1
-      skipWhitespace()
-      if peek == UInt8(ascii: "}") {
-        offset += 1
-        return
-      }
+      if enter(closing: UInt8(ascii: "}")) { return }
       while true {
         guard peek == UInt8(ascii: "\"") else { throw unexpected(expected: "a key in double quotes") }
         _ = try readString()
@@ -654,12 +661,7 @@ struct JSONScanner {
       }
     case UInt8(ascii: "["):
       guard depth < Self.maximumDepth else { throw syntaxError("values nested too deeply", at: offset) }
-      offset += 1
-      skipWhitespace()
-      if peek == UInt8(ascii: "]") {
-        offset += 1
-        return
-      }
+      if enter(closing: UInt8(ascii: "]")) { return }
       while true {
         try skipValue(depth: depth + 1)
         skipWhitespace()

@@ -166,20 +166,18 @@ public struct GesturePlan: Hashable, Sendable {
       builder.hold(rng.uniform(0, 0.02))
       builder.release(over: rng.uniform(0.03, 0.07), residual: rng.uniform(0.02, 0.1))
     case .press:
-      builder.ramp(to: rng.uniform(0.3, 0.8), over: rng.uniform(0.04, 0.1))
-      builder.hold(rng.uniform(0.05, 0.25))
+      builder.lightContact(&rng)
       builder.ramp(to: rng.uniform(2.2, 4.0), over: rng.uniform(0.12, 0.35), isPress: true)
       builder.hold(rng.uniform(0.15, 0.5))
-      builder.release(over: rng.uniform(0.06, 0.16), residual: rng.uniform(0.02, 0.1))
+      builder.pressRelease(&rng)
     case .pop:
-      builder.ramp(to: rng.uniform(0.3, 0.8), over: rng.uniform(0.04, 0.1))
-      builder.hold(rng.uniform(0.05, 0.25))
+      builder.lightContact(&rng)
       let peek = rng.uniform(1.6, 2.6)
       builder.ramp(to: peek, over: rng.uniform(0.12, 0.3), isPress: true)
       builder.hold(rng.uniform(0.15, 0.4))
       builder.ramp(to: rng.uniform(4.2, 6.5), over: rng.uniform(0.1, 0.25), isPress: true)
       builder.hold(rng.uniform(0.1, 0.3))
-      builder.release(over: rng.uniform(0.06, 0.16), residual: rng.uniform(0.02, 0.1))
+      builder.pressRelease(&rng)
     case .hold:
       builder.ramp(to: rng.uniform(0.4, 1.2), over: rng.uniform(0.05, 0.12))
       builder.hold(rng.uniform(0.6, 1.5))
@@ -250,6 +248,18 @@ public struct GesturePlan: Hashable, Sendable {
       segments.append(ForceSegment(start: time, end: time + span, from: level, to: residual))
       time += span
       level = residual
+    }
+
+    /// The light first contact a press or a pop starts with: a ramp to 0.3…0.8 N over
+    /// 0.04…0.1 s, then a dwell of 0.05…0.25 s (drawn in that order).
+    mutating func lightContact(_ rng: inout SynthRandom) {
+      ramp(to: rng.uniform(0.3, 0.8), over: rng.uniform(0.04, 0.1))
+      hold(rng.uniform(0.05, 0.25))
+    }
+
+    /// The release that ends a press or a pop: over 0.06…0.16 s to a residual of 0.02…0.1 N.
+    mutating func pressRelease(_ rng: inout SynthRandom) {
+      release(over: rng.uniform(0.06, 0.16), residual: rng.uniform(0.02, 0.1))
     }
 
     func plan(_ kind: GestureKind) -> GesturePlan {

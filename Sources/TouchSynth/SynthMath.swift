@@ -98,22 +98,21 @@ enum SynthMath {
   /// Taylor series of sin r to r^21 in Horner form, |r| ≤ π/4:
   /// sin r = r (1 − r²/(2·3) (1 − r²/(4·5) (1 − …))).
   private static func sinKernel(_ r: Double) -> Double {
-    let r2 = r * r
-    var t = 1.0
-    var n = 21.0
-    while n >= 3 {
-      t = 1 - r2 / (n * (n - 1)) * t
-      n -= 2
-    }
-    return r * t
+    r * alternatingSeries(r * r, from: 21)
   }
 
   /// Taylor series of cos r to r^20 in Horner form, |r| ≤ π/4:
   /// cos r = 1 − r²/(1·2) (1 − r²/(3·4) (1 − …)).
   private static func cosKernel(_ r: Double) -> Double {
-    let r2 = r * r
+    alternatingSeries(r * r, from: 20)
+  }
+
+  /// The Horner form both kernels share, `1 − r²/((m−1)·m) (1 − r²/((m+1)(m+2)) (1 − … (1 −
+  /// r²/((n−1)·n))))` for `m` = 2 (cosine, even `n`) or 3 (sine, odd `n`), evaluated from the
+  /// innermost term `n` outwards.
+  private static func alternatingSeries(_ r2: Double, from n: Double) -> Double {
     var t = 1.0
-    var n = 20.0
+    var n = n
     while n >= 2 {
       t = 1 - r2 / (n * (n - 1)) * t
       n -= 2

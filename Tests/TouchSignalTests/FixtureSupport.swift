@@ -16,6 +16,29 @@ enum Fixture {
   struct Cases<Case: Decodable>: Decodable {
     var cases: [Case]
   }
+
+  /// Loads the cases of `Fixtures/<name>`, expects `count` of them, and compares the output
+  /// `smooth` computes for each case with the case's expected values (see ``expectAllClose``).
+  /// - Returns: the cases, for further checks.
+  @discardableResult
+  static func expectCases<Case: Decodable & ReferenceCase>(
+    _ name: String, count: Int, _ smooth: (Case) throws -> (output: [Double], context: String),
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws -> [Case] {
+    let cases = try load(name, as: Cases<Case>.self).cases
+    #expect(cases.count == count, sourceLocation: sourceLocation)
+    for c in cases {
+      let (output, context) = try smooth(c)
+      expectAllClose(output, c.expected, context, sourceLocation: sourceLocation)
+    }
+    return cases
+  }
+}
+
+/// A fixture case with reference output values.
+protocol ReferenceCase {
+  /// The reference output, one value per input sample.
+  var expected: [Double] { get }
 }
 
 extension EndHandling {

@@ -13,20 +13,26 @@ struct LogisticFitTests {
     p.map { [$0.base, $0.amplitude, $0.midpoint, $0.slope] }
   }
 
-  @Test func recoversTheParametersOfANoiselessRamp() throws {
+  /// Fits the reference's `force` column with the default fitting, expecting convergence: the
+  /// reference, the fit and its parameters as `[base, amplitude, midpoint, slope]`.
+  static func fitReference(
+    _ force: KeyPath<Reference, [Double]>, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws -> (reference: Reference, fit: LogisticFit, found: [Double]) {
     let reference = try Fixture.load("logistic.json", as: Reference.self)
-    let fit = LogisticFitting().fit(t: reference.t, force: reference.clean)
-    #expect(fit.isConverged, "\(fit.status)")
-    let found = try #require(Self.values(fit.parameters))
+    let fit = LogisticFitting().fit(t: reference.t, force: reference[keyPath: force])
+    #expect(fit.isConverged, "\(fit.status)", sourceLocation: sourceLocation)
+    let found = try #require(values(fit.parameters), sourceLocation: sourceLocation)
+    return (reference, fit, found)
+  }
+
+  @Test func recoversTheParametersOfANoiselessRamp() throws {
+    let (reference, fit, found) = try Self.fitReference(\.clean)
     for (value, truth) in zip(found, reference.truth) { #expect(isClose(value, truth, relative: 1e-6), "\(found)") }
     #expect(try #require(fit.rmsResidual) < 1e-9)
   }
 
   @Test func agreesWithScipyOnANoisyRampAndStaysNearTheTruth() throws {
-    let reference = try Fixture.load("logistic.json", as: Reference.self)
-    let fit = LogisticFitting().fit(t: reference.t, force: reference.noisy)
-    #expect(fit.isConverged, "\(fit.status)")
-    let found = try #require(Self.values(fit.parameters))
+    let (reference, fit, found) = try Self.fitReference(\.noisy)
     // The same least-squares minimum as scipy.optimize.curve_fit.
     for (value, scipy) in zip(found, reference.scipy_fit) { #expect(isClose(value, scipy, relative: 1e-6), "\(found)") }
     #expect(isClose(try #require(fit.rmsResidual), reference.scipy_rms, relative: 1e-9))

@@ -6,66 +6,55 @@ import TouchSignal
 /// ends included, within 1e-9 relative to max(|reference|, 1) force units.
 @Suite("Smoothing against SciPy references")
 struct SmoothingFixtureTests {
-  struct GaussianCase: Decodable {
+  struct GaussianCase: Decodable, ReferenceCase {
     var signal: String, K: Int, alpha: Double, order: Int, ends: String, input: [Double], expected: [Double]
   }
 
   @Test func gaussianMatchesTheDocumentedKernel() throws {
-    let fixture = try Fixture.load("gaussian.json", as: Fixture.Cases<GaussianCase>.self)
-    #expect(fixture.cases.count == 24)
-    for c in fixture.cases {
+    try Fixture.expectCases("gaussian.json", count: 24) { (c: GaussianCase) in
       let smoothing = GaussianSmoothing(
         window: .samples(c.K), alpha: c.alpha, derivative: c.order, ends: EndHandling(fixture: c.ends))
-      let output = try smoothing.apply(to: c.input)
-      expectAllClose(output, c.expected, "gaussian \(c.signal) K=\(c.K) alpha=\(c.alpha) order=\(c.order) \(c.ends)")
+      return (try smoothing.apply(to: c.input), "gaussian \(c.signal) K=\(c.K) alpha=\(c.alpha) order=\(c.order) \(c.ends)")
     }
   }
 
-  struct SavitzkyGolayCase: Decodable {
+  struct SavitzkyGolayCase: Decodable, ReferenceCase {
     var K: Int, order: Int, derivative: Int, ends: String, delta: Double, input: [Double], expected: [Double]
   }
 
   @Test func savitzkyGolayMatchesScipy() throws {
-    let fixture = try Fixture.load("savgol.json", as: Fixture.Cases<SavitzkyGolayCase>.self)
-    #expect(fixture.cases.count == 30)
-    for c in fixture.cases {
+    try Fixture.expectCases("savgol.json", count: 30) { (c: SavitzkyGolayCase) in
       let sg = SavitzkyGolay(
         window: .samples(c.K), order: c.order, derivative: c.derivative, ends: EndHandling(fixture: c.ends))
-      let output = try sg.apply(to: c.input, interval: c.delta)
-      expectAllClose(output, c.expected, "savgol K=\(c.K) order=\(c.order) deriv=\(c.derivative) \(c.ends)")
+      return (try sg.apply(to: c.input, interval: c.delta), "savgol K=\(c.K) order=\(c.order) deriv=\(c.derivative) \(c.ends)")
     }
   }
 
-  struct MedianCase: Decodable {
+  struct MedianCase: Decodable, ReferenceCase {
     var signal: String, kind: String, K: Int, ends: String, input: [Double], expected: [Double]
   }
 
   @Test func medianAndRecursiveMedianMatchReferences() throws {
-    let fixture = try Fixture.load("median.json", as: Fixture.Cases<MedianCase>.self)
-    #expect(fixture.cases.count == 30)
-    for c in fixture.cases {
+    try Fixture.expectCases("median.json", count: 30) { (c: MedianCase) in
       let ends = EndHandling(fixture: c.ends)
       let output =
         c.kind == "median"
         ? try MedianSmoothing(window: .samples(c.K), ends: ends).apply(to: c.input)
         : try RecursiveMedianSmoothing(window: .samples(c.K), ends: ends).apply(to: c.input)
-      expectAllClose(output, c.expected, "\(c.kind) \(c.signal) K=\(c.K) \(c.ends)")
+      return (output, "\(c.kind) \(c.signal) K=\(c.K) \(c.ends)")
     }
   }
 
-  struct MovingCase: Decodable {
+  struct MovingCase: Decodable, ReferenceCase {
     var signal: String, statistic: String, K: Int, alignment: String, ends: String, input: [Double], expected: [Double]
   }
 
   @Test func movingMeanAndMedianMatchNumpyWindows() throws {
-    let fixture = try Fixture.load("movstat.json", as: Fixture.Cases<MovingCase>.self)
-    #expect(fixture.cases.count == 72)
-    for c in fixture.cases {
+    try Fixture.expectCases("movstat.json", count: 72) { (c: MovingCase) in
       let smoothing = MovingWindowSmoothing(
         MovingWindowSmoothing.Statistic(rawValue: c.statistic)!, window: .samples(c.K),
         alignment: WindowAlignment(rawValue: c.alignment)!, ends: EndHandling(fixture: c.ends))
-      let output = try smoothing.apply(to: c.input)
-      expectAllClose(output, c.expected, "moving \(c.statistic) \(c.signal) K=\(c.K) \(c.alignment) \(c.ends)")
+      return (try smoothing.apply(to: c.input), "moving \(c.statistic) \(c.signal) K=\(c.K) \(c.alignment) \(c.ends)")
     }
   }
 
@@ -89,19 +78,16 @@ struct SmoothingFixtureTests {
     }
   }
 
-  struct EMACase: Decodable {
+  struct EMACase: Decodable, ReferenceCase {
     var alpha: Double, input: [Double], expected: [Double]
   }
 
   @Test func exponentialMovingAverageMatchesLfilter() throws {
-    let fixture = try Fixture.load("ema.json", as: Fixture.Cases<EMACase>.self)
-    #expect(fixture.cases.count == 3)
-    for c in fixture.cases {
-      let output = ExponentialMovingAverage(.alpha(c.alpha)).apply(to: c.input)
-      expectAllClose(output, c.expected, "ema alpha=\(c.alpha)")
+    let cases = try Fixture.expectCases("ema.json", count: 3) { (c: EMACase) in
+      (ExponentialMovingAverage(.alpha(c.alpha)).apply(to: c.input), "ema alpha=\(c.alpha)")
     }
     // span 7 ↔ alpha 2/(7+1), the third case
-    let c = fixture.cases[2]
+    let c = try #require(cases.count == 3 ? cases[2] : nil)
     expectAllClose(ExponentialMovingAverage(.span(7)).apply(to: c.input), c.expected, "ema span 7")
   }
 }

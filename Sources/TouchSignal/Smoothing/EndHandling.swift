@@ -47,3 +47,11 @@ public enum EndHandling: String, Hashable, Sendable, CaseIterable, CustomStringC
     }
   }
 }
+
+extension EndHandling {
+  /// Traps unless `self` is one of `supported` (a programmer error): `method` names the method in
+  /// the message.
+  func require(in supported: [EndHandling], by method: String) {
+    precondition(supported.contains(self), "\(method) does not support \(self) ends")
+  }
+}

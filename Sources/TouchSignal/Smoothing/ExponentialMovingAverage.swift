@@ -18,7 +18,7 @@ public import TouchCore
 ///
 /// Ends: there is nothing to pad. The average starts at the first sample (no run-in from 0) and
 /// never looks ahead, so the last output uses only the past.
-public struct ExponentialMovingAverage: Hashable, Sendable {
+public struct ExponentialMovingAverage: SmoothingMethod {
   /// How much each new sample weighs.
   public enum Weighting: Hashable, Sendable, CustomStringConvertible {
     /// A fixed weight per sample, `0 < α ≤ 1`.
@@ -99,8 +99,9 @@ public struct ExponentialMovingAverage: Hashable, Sendable {
     return output
   }
 
-  /// Averages the force column of `trace`, force units.
-  public func apply(to trace: Trace) -> [Double] {
-    apply(to: trace.force, times: trace.t)
+  /// Averages the force column of every trace, force units (the sample times weigh a time
+  /// constant); never fails.
+  public func apply(to traces: [Trace]) -> [[Double]] {
+    traces.map { apply(to: $0.force, times: $0.t) }
   }
 }

@@ -1,5 +1,4 @@
 internal import CGSL
-public import TouchCore
 
 /// Gaussian smoothing (and Gaussian derivatives) of a signal, as a reusable configuration.
 ///
@@ -21,7 +20,7 @@ public import TouchCore
 /// ```
 ///
 /// The corresponding C function is `gsl_filter_gaussian`.
-public struct GaussianSmoothing: Hashable, Sendable, WindowedSmoothing {
+public struct GaussianSmoothing: WindowedSmoothing {
   /// The window: `K` samples, or seconds converted with the median interval.
   public var window: SmoothingWindow
   /// The number of standard deviations the half window spans (`σ = H/α` samples), > 0.
@@ -48,45 +47,22 @@ public struct GaussianSmoothing: Hashable, Sendable, WindowedSmoothing {
     window.validate()
     precondition(alpha > 0 && alpha.isFinite, "alpha must be positive, got \(alpha)")
     precondition((0...10).contains(derivative), "derivative order must be 0...10, got \(derivative)")
-    precondition(Self.supportedEnds.contains(ends), "Gaussian smoothing supports pad-value and pad-zero ends, not \(ends)")
+    ends.require(in: Self.supportedEnds, by: "Gaussian smoothing")
     self.window = window
     self.alpha = alpha
     self.derivative = derivative
     self.ends = ends
   }
 
-  /// The window length in samples (odd) for a sampling interval (seconds; needed for windows in
-  /// seconds).
-  public func length(interval: Double?) -> Int { window.length(centered: true, interval: interval) }
-
-  /// Filters `values`, one output per input (empty in, empty out).
-  ///
-  /// - Parameters:
-  ///   - values: the signal, one value per sample.
-  ///   - interval: the sampling interval, seconds; required when ``window`` is in seconds.
-  /// - Throws: ``GSLError`` from `gsl_filter_gaussian_alloc` or `gsl_filter_gaussian`.
-  /// - Complexity: O(n·K).
-  public func apply(to values: [Double], interval: Double? = nil) throws(GSLError) -> [Double] {
-    try filtered(values, interval: interval, using: smoother(length:))
-  }
-
-  /// Filters the force column of `trace` (force units, or force units per sample for
-  /// derivatives).
-  ///
-  /// - Throws: ``SignalError`` naming the trace.
-  public func apply(to trace: Trace) throws(SignalError) -> [Double] {
-    try filteredForce(of: trace, using: smoother(length:))
-  }
-
-  /// Filters the force column of every trace, reusing one GSL workspace while consecutive traces
-  /// need the same window length (always, for windows in samples).
-  ///
-  /// - Throws: ``SignalError`` naming the first trace that failed.
-  public func apply(to traces: [Trace]) throws(SignalError) -> [[Double]] {
-    try filteredForces(of: traces, using: smoother(length:))
+  /// A smoother owning the GSL workspace for this configuration at windows of `length` samples.
+  /// - Throws: ``GSLError`` when `gsl_filter_gaussian_alloc` returns NULL.
+  public func makeSmoother(length: Int) throws(GSLError) -> any Smoother & ~Copyable {
+    try smoother(length: length)
   }
 
   /// A smoother owning the GSL workspace for this configuration at one window length.
+  /// - Parameter interval: the sampling interval, seconds; required when ``window`` is in seconds.
+  /// - Throws: ``GSLError`` when `gsl_filter_gaussian_alloc` returns NULL.
   public func smoother(interval: Double? = nil) throws(GSLError) -> GaussianSmoother {
     try smoother(length: length(interval: interval))
   }
@@ -105,7 +81,7 @@ public struct GaussianSmoothing: Hashable, Sendable, WindowedSmoothing {
 ///
 /// The corresponding C functions are `gsl_filter_gaussian_alloc`, `gsl_filter_gaussian` and
 /// `gsl_filter_gaussian_free`.
-public struct GaussianSmoother: ~Copyable, WindowedFilter {
+public struct GaussianSmoother: ~Copyable, Smoother {
   /// The window length in samples (odd).
   public let length: Int
   /// The half window in standard deviations.
@@ -114,7 +90,7 @@ public struct GaussianSmoother: ~Copyable, WindowedFilter {
   public let derivative: Int
   /// The end rule.
   public let ends: EndHandling
-  private let workspace: UnsafeMutablePointer<gsl_filter_gaussian_workspace>
+  private let workspace: GSLWorkspace<gsl_filter_gaussian_workspace>
 
   /// Allocates the workspace.
   ///
@@ -128,27 +104,13 @@ public struct GaussianSmoother: ~Copyable, WindowedFilter {
     precondition(length >= 1, "window length must be at least 1, got \(length)")
     precondition(alpha > 0 && alpha.isFinite, "alpha must be positive, got \(alpha)")
     precondition((0...10).contains(derivative), "derivative order must be 0...10, got \(derivative)")
-    precondition(GaussianSmoothing.supportedEnds.contains(ends), "Gaussian smoothing supports pad-value and pad-zero ends, not \(ends)")
-    GSL.prepare()
+    ends.require(in: GaussianSmoothing.supportedEnds, by: "Gaussian smoothing")
     let k = length | 1
-    guard let workspace = gsl_filter_gaussian_alloc(k) else {
-      throw GSL.allocationFailed("gsl_filter_gaussian_alloc")
-    }
+    self.workspace = try GSLWorkspace("gsl_filter_gaussian_alloc", { gsl_filter_gaussian_alloc(k) }, free: gsl_filter_gaussian_free)
     self.length = k
     self.alpha = alpha
     self.derivative = derivative
     self.ends = ends
-    self.workspace = workspace
-  }
-
-  deinit { gsl_filter_gaussian_free(workspace) }
-
-  /// Filters `values` into a new array (empty in, empty out).
-  /// - Throws: ``GSLError`` from `gsl_filter_gaussian`.
-  public func apply(to values: [Double]) throws(GSLError) -> [Double] {
-    var output: [Double] = []
-    try apply(to: values, into: &output)
-    return output
   }
 
   /// Filters `values` into `output`, reusing `output`'s storage: no allocation when it already
@@ -156,7 +118,7 @@ public struct GaussianSmoother: ~Copyable, WindowedFilter {
   /// - Throws: ``GSLError`` from `gsl_filter_gaussian`.
   public func apply(to values: [Double], into output: inout [Double]) throws(GSLError) {
     try GSL.filter(values, into: &output, "gsl_filter_gaussian") { x, y in
-      gsl_filter_gaussian(ends.filterEnd, alpha, derivative, x, y, workspace)
+      gsl_filter_gaussian(ends.filterEnd, alpha, derivative, x, y, workspace.pointer)
     }
   }
 }

@@ -24,7 +24,7 @@ public import TouchCore
 ///
 /// The corresponding C function is `gsl_filter_impulse`; scales are GSL's (`gsl_movstat_mad`
 /// ×1.4826, interquartile range ×0.7413, Croux–Rousseeuw `S_n` and `Q_n`).
-public struct ImpulseRejection: Hashable, Sendable, WindowedSmoothing {
+public struct ImpulseRejection: WindowedSmoothing {
   /// The robust scale estimate of each window.
   public enum Scale: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// Median absolute deviation ×1.4826 (the classic Hampel filter).
@@ -82,16 +82,13 @@ public struct ImpulseRejection: Hashable, Sendable, WindowedSmoothing {
     window.validate()
     precondition(threshold >= 0 && threshold.isFinite, "threshold must be ≥ 0, got \(threshold)")
     precondition(minimumScale >= 0 && minimumScale.isFinite, "minimum scale must be ≥ 0, got \(minimumScale)")
-    precondition(Self.supportedEnds.contains(ends), "impulse rejection does not support \(ends) ends")
+    ends.require(in: Self.supportedEnds, by: "impulse rejection")
     self.window = window
     self.threshold = threshold
     self.scale = scale
     self.minimumScale = minimumScale
     self.ends = ends
   }
-
-  /// The window length in samples (odd).
-  public func length(interval: Double?) -> Int { window.length(centered: true, interval: interval) }
 
   /// Filters `values` and reports the outliers (empty in, empty out).
   /// - Parameters:
@@ -100,14 +97,7 @@ public struct ImpulseRejection: Hashable, Sendable, WindowedSmoothing {
   /// - Throws: ``GSLError`` from `gsl_filter_impulse_alloc` or `gsl_filter_impulse`.
   public func detect(in values: [Double], interval: Double? = nil) throws(GSLError) -> Result {
     guard !values.isEmpty else { return Result(values: [], outliers: [], zeroScaleWindows: 0) }
-    var filter = try self.filter(length: length(interval: interval))
-    return try filter.detect(in: values)
-  }
-
-  /// Filters `values`.
-  /// - Throws: ``GSLError`` from `gsl_filter_impulse_alloc` or `gsl_filter_impulse`.
-  public func apply(to values: [Double], interval: Double? = nil) throws(GSLError) -> [Double] {
-    try filtered(values, interval: interval, using: filter(length:))
+    return try ImpulseFilter(self, length: length(interval: interval)).detect(in: values)
   }
 
   /// Filters the force column of `trace` and reports the outliers.
@@ -117,56 +107,42 @@ public struct ImpulseRejection: Hashable, Sendable, WindowedSmoothing {
     do { return try detect(in: trace.force, interval: interval) } catch { throw .gsl(error.inTrace(trace.name)) }
   }
 
-  /// Filters the force column of `trace`, force units.
-  /// - Throws: ``SignalError`` naming the trace.
-  public func apply(to trace: Trace) throws(SignalError) -> [Double] {
-    try filteredForce(of: trace, using: filter(length:))
+  /// A smoother for windows of `length` samples that replaces outliers by their window median.
+  /// - Throws: ``GSLError`` when `gsl_filter_impulse_alloc` returns NULL.
+  public func makeSmoother(length: Int) throws(GSLError) -> any Smoother & ~Copyable {
+    try ImpulseFilter(self, length: length)
   }
-
-  /// Filters every trace's force, reusing one workspace while the window length stays the same.
-  /// - Throws: ``SignalError`` naming the first trace that failed.
-  public func apply(to traces: [Trace]) throws(SignalError) -> [[Double]] {
-    try filteredForces(of: traces, using: filter(length:))
-  }
-
-  /// A filter owning the GSL workspace for windows of `length` samples.
-  func filter(length: Int) throws(GSLError) -> ImpulseFilter { try ImpulseFilter(self, length: length) }
 }
 
-/// The GSL impulse workspace with its scratch vectors, for one configuration; one per thread.
-struct ImpulseFilter: ~Copyable, WindowedFilter {
+/// The GSL impulse workspace for one configuration; one per thread.
+struct ImpulseFilter: ~Copyable, Smoother {
   let configuration: ImpulseRejection
   let length: Int
-  private let workspace: UnsafeMutablePointer<gsl_filter_impulse_workspace>
-  private var filtered: [Double] = []
-  private var medians: [Double] = []
-  private var scales: [Double] = []
+  private let workspace: GSLWorkspace<gsl_filter_impulse_workspace>
 
   init(_ configuration: ImpulseRejection, length: Int) throws(GSLError) {
     precondition(length >= 1, "window length must be at least 1")
-    GSL.prepare()
-    guard let workspace = gsl_filter_impulse_alloc(length | 1) else {
-      throw GSL.allocationFailed("gsl_filter_impulse_alloc")
-    }
+    let k = length | 1
+    self.workspace = try GSLWorkspace("gsl_filter_impulse_alloc", { gsl_filter_impulse_alloc(k) }, free: gsl_filter_impulse_free)
     self.configuration = configuration
-    self.length = length | 1
-    self.workspace = workspace
+    self.length = k
   }
 
-  deinit { gsl_filter_impulse_free(workspace) }
-
-  /// Filters `values`: outliers replaced by their window median.
-  mutating func apply(to values: [Double]) throws(GSLError) -> [Double] { try detect(in: values).values }
+  /// Filters `values` into `output`: outliers replaced by their window median.
+  func apply(to values: [Double], into output: inout [Double]) throws(GSLError) {
+    output = try detect(in: values).values
+  }
 
   /// Filters `values` and reports the outliers.
-  mutating func detect(in values: [Double]) throws(GSLError) -> ImpulseRejection.Result {
+  func detect(in values: [Double]) throws(GSLError) -> ImpulseRejection.Result {
     let n = values.count
-    GSL.resize(&filtered, to: n)
-    GSL.resize(&medians, to: n)
-    GSL.resize(&scales, to: n)
     guard n > 0 else { return ImpulseRejection.Result(values: [], outliers: [], zeroScaleWindows: 0) }
+    // Scratch for GSL's filtered values, window medians and scales.
+    var filtered = [Double](repeating: 0, count: n)
+    var medians = [Double](repeating: 0, count: n)
+    var scales = [Double](repeating: 0, count: n)
     var outlierCount = 0
-    let workspace = self.workspace
+    let workspace = self.workspace.pointer
     let status = values.withUnsafeBufferPointer { x in
       filtered.withUnsafeMutableBufferPointer { y in
         medians.withUnsafeMutableBufferPointer { m in

@@ -1,5 +1,4 @@
 internal import CGSL
-public import TouchCore
 
 /// Where a moving window sits relative to the sample it produces.
 public enum WindowAlignment: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
@@ -24,7 +23,7 @@ public enum WindowAlignment: String, Hashable, Sendable, CaseIterable, CustomStr
 ///
 /// The corresponding C functions are `gsl_movstat_alloc2`, `gsl_movstat_mean` and
 /// `gsl_movstat_median`.
-public struct MovingWindowSmoothing: Hashable, Sendable, WindowedSmoothing {
+public struct MovingWindowSmoothing: WindowedSmoothing {
   /// The statistic computed over each window.
   public enum Statistic: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// The arithmetic mean.
@@ -55,7 +54,7 @@ public struct MovingWindowSmoothing: Hashable, Sendable, WindowedSmoothing {
     ends: EndHandling = .padValue
   ) {
     window.validate()
-    precondition(Self.supportedEnds.contains(ends), "moving \(statistic) does not support \(ends) ends")
+    ends.require(in: Self.supportedEnds, by: "moving \(statistic)")
     self.statistic = statistic
     self.window = window
     self.alignment = alignment
@@ -67,29 +66,9 @@ public struct MovingWindowSmoothing: Hashable, Sendable, WindowedSmoothing {
     window.length(centered: alignment == .centered, interval: interval)
   }
 
-  /// Filters `values` (empty in, empty out).
-  /// - Parameters:
-  ///   - values: the signal, one value per sample.
-  ///   - interval: the sampling interval, seconds; required for a window in seconds.
-  /// - Throws: ``GSLError`` from `gsl_movstat_alloc2` or the statistic.
-  public func apply(to values: [Double], interval: Double? = nil) throws(GSLError) -> [Double] {
-    try filtered(values, interval: interval, using: filter(length:))
-  }
-
-  /// Filters the force column of `trace`, force units.
-  /// - Throws: ``SignalError`` naming the trace.
-  public func apply(to trace: Trace) throws(SignalError) -> [Double] {
-    try filteredForce(of: trace, using: filter(length:))
-  }
-
-  /// Filters every trace's force, reusing one workspace while the window length stays the same.
-  /// - Throws: ``SignalError`` naming the first trace that failed.
-  public func apply(to traces: [Trace]) throws(SignalError) -> [[Double]] {
-    try filteredForces(of: traces, using: filter(length:))
-  }
-
-  /// A filter owning the GSL workspace for windows of `length` samples.
-  func filter(length: Int) throws(GSLError) -> MovingWindowSmoother {
+  /// A ``MovingWindowSmoother`` for windows of `length` samples.
+  /// - Throws: ``GSLError`` when `gsl_movstat_alloc2` returns NULL.
+  public func makeSmoother(length: Int) throws(GSLError) -> any Smoother & ~Copyable {
     try MovingWindowSmoother(statistic, length: length, alignment: alignment, ends: ends)
   }
 }
@@ -98,7 +77,7 @@ public struct MovingWindowSmoothing: Hashable, Sendable, WindowedSmoothing {
 ///
 /// The corresponding C functions are `gsl_movstat_alloc2`, `gsl_movstat_mean`,
 /// `gsl_movstat_median` and `gsl_movstat_free`.
-public struct MovingWindowSmoother: ~Copyable, WindowedFilter {
+public struct MovingWindowSmoother: ~Copyable, Smoother {
   /// The statistic.
   public let statistic: MovingWindowSmoothing.Statistic
   /// The window length in samples.
@@ -107,7 +86,7 @@ public struct MovingWindowSmoother: ~Copyable, WindowedFilter {
   public let alignment: WindowAlignment
   /// The end rule.
   public let ends: EndHandling
-  private let workspace: UnsafeMutablePointer<gsl_movstat_workspace>
+  private let workspace: GSLWorkspace<gsl_movstat_workspace>
 
   /// Allocates the workspace: a centred window of `length` samples (an even length becomes odd)
   /// or a trailing one of exactly `length` samples.
@@ -117,28 +96,14 @@ public struct MovingWindowSmoother: ~Copyable, WindowedFilter {
     ends: EndHandling = .padValue
   ) throws(GSLError) {
     precondition(length >= 1, "window length must be at least 1, got \(length)")
-    precondition(MovingWindowSmoothing.supportedEnds.contains(ends), "moving windows do not support \(ends) ends")
-    GSL.prepare()
+    ends.require(in: MovingWindowSmoothing.supportedEnds, by: "a moving window")
     let k = alignment == .centered ? length | 1 : length
     let (before, after) = alignment == .centered ? (k / 2, k / 2) : (k - 1, 0)
-    guard let workspace = gsl_movstat_alloc2(before, after) else {
-      throw GSL.allocationFailed("gsl_movstat_alloc2")
-    }
+    self.workspace = try GSLWorkspace("gsl_movstat_alloc2", { gsl_movstat_alloc2(before, after) }, free: gsl_movstat_free)
     self.statistic = statistic
     self.length = k
     self.alignment = alignment
     self.ends = ends
-    self.workspace = workspace
-  }
-
-  deinit { gsl_movstat_free(workspace) }
-
-  /// Filters `values` into a new array.
-  /// - Throws: ``GSLError`` from `gsl_movstat_mean` or `gsl_movstat_median`.
-  public func apply(to values: [Double]) throws(GSLError) -> [Double] {
-    var output: [Double] = []
-    try apply(to: values, into: &output)
-    return output
   }
 
   /// Filters `values` into `output`, reusing its storage.
@@ -146,8 +111,8 @@ public struct MovingWindowSmoother: ~Copyable, WindowedFilter {
   public func apply(to values: [Double], into output: inout [Double]) throws(GSLError) {
     let end = ends.movstatEnd
     switch statistic {
-    case .mean: try GSL.filter(values, into: &output, "gsl_movstat_mean") { x, y in gsl_movstat_mean(end, x, y, workspace) }
-    case .median: try GSL.filter(values, into: &output, "gsl_movstat_median") { x, y in gsl_movstat_median(end, x, y, workspace) }
+    case .mean: try GSL.filter(values, into: &output, "gsl_movstat_mean") { x, y in gsl_movstat_mean(end, x, y, workspace.pointer) }
+    case .median: try GSL.filter(values, into: &output, "gsl_movstat_median") { x, y in gsl_movstat_median(end, x, y, workspace.pointer) }
     }
   }
 }

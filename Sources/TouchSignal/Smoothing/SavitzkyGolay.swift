@@ -24,7 +24,7 @@ public import TouchCore
 ///
 /// Units: for ``derivative`` 1 the output is per second when the sampling interval is known
 /// (traces: the median interval; arrays: the `interval` argument), per sample otherwise.
-public struct SavitzkyGolay: Hashable, Sendable {
+public struct SavitzkyGolay: SmoothingMethod {
   /// The window: `K` samples (odd; an even `K` becomes `K + 1`), or seconds.
   public var window: SmoothingWindow
   /// The polynomial degree, `0 ≤ order < K`.
@@ -50,7 +50,7 @@ public struct SavitzkyGolay: Hashable, Sendable {
     if case .samples(let k) = window {
       precondition((k | 1) > order, "a window of \(k | 1) samples cannot fit a degree-\(order) polynomial")
     }
-    precondition(Self.supportedEnds.contains(ends), "Savitzky-Golay does not support \(ends) ends")
+    ends.require(in: Self.supportedEnds, by: "Savitzky-Golay")
     self.window = window
     self.order = order
     self.derivative = derivative
@@ -93,19 +93,8 @@ public struct SavitzkyGolay: Hashable, Sendable {
     return filter.apply(to: values, ends: ends, interval: interval)
   }
 
-  /// Filters the force column of `trace`: force units, or force units per second for the
-  /// derivative (divided by the median interval).
-  /// - Throws: ``SignalError`` naming the trace.
-  public func apply(to trace: Trace) throws(SignalError) -> [Double] {
-    guard !trace.isEmpty else { return [] }
-    do {
-      return try apply(to: trace.force, interval: try interval(of: trace))
-    } catch {
-      throw error.inTrace(trace.name)
-    }
-  }
-
-  /// Filters every trace's force, computing the weights once per distinct window length.
+  /// Filters every trace's force, computing the weights once per distinct window length: force
+  /// units, or force units per second for the derivative (divided by the median interval).
   /// - Throws: ``SignalError`` naming the first trace that failed.
   public func apply(to traces: [Trace]) throws(SignalError) -> [[Double]] {
     var filters: [Int: SavitzkyGolayFilter] = [:]
@@ -255,7 +244,7 @@ public struct SavitzkyGolayFilter: Hashable, Sendable {
   public func apply(to values: [Double], ends: EndHandling = .polynomialFit, interval: Double? = nil) -> [Double] {
     let n = values.count
     guard n > 0 else { return [] }
-    precondition(SavitzkyGolay.supportedEnds.contains(ends), "Savitzky-Golay does not support \(ends) ends")
+    ends.require(in: SavitzkyGolay.supportedEnds, by: "Savitzky-Golay")
     precondition(ends != .polynomialFit || n >= length, "polynomial-fit ends need at least \(length) samples")
     let k = length
     let h = k / 2

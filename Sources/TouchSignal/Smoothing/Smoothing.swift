@@ -12,7 +12,7 @@ public import TouchCore
 /// | ``moving(_:)`` | trailing windows only | pad-value, pad-zero, truncate |
 /// | ``savitzkyGolay(_:)`` | no | polynomial-fit, pad-value, pad-zero |
 /// | ``exponential(_:)`` | yes | none needed |
-public enum Smoothing: Hashable, Sendable {
+public enum Smoothing: SmoothingMethod {
   /// Gaussian kernel (`gsl_filter_gaussian`).
   case gaussian(GaussianSmoothing)
   /// Standard median (`gsl_filter_median`).
@@ -37,23 +37,9 @@ public enum Smoothing: Hashable, Sendable {
     }
   }
 
-  /// Smooths the force column of `trace`: one value per sample, force units (per second for a
-  /// Savitzky–Golay derivative, per sample for a Gaussian derivative).
-  /// - Throws: ``SignalError`` naming the trace.
-  public func apply(to trace: Trace) throws(SignalError) -> [Double] {
-    switch self {
-    case .gaussian(let s): try s.apply(to: trace)
-    case .median(let s): try s.apply(to: trace)
-    case .recursiveMedian(let s): try s.apply(to: trace)
-    case .impulse(let s): try s.apply(to: trace)
-    case .moving(let s): try s.apply(to: trace)
-    case .savitzkyGolay(let s): try s.apply(to: trace)
-    case .exponential(let s): s.apply(to: trace)
-    }
-  }
-
-  /// Smooths the force column of every trace, reusing GSL workspaces (and Savitzky–Golay weights)
-  /// across traces that need the same window length.
+  /// Smooths the force column of every trace with the wrapped method, reusing GSL workspaces (and
+  /// Savitzky–Golay weights) across traces that need the same window length: force units (per
+  /// second for a Savitzky–Golay derivative, per sample for a Gaussian derivative).
   /// - Throws: ``SignalError`` naming the first trace that failed.
   public func apply(to traces: [Trace]) throws(SignalError) -> [[Double]] {
     switch self {
@@ -63,7 +49,7 @@ public enum Smoothing: Hashable, Sendable {
     case .impulse(let s): try s.apply(to: traces)
     case .moving(let s): try s.apply(to: traces)
     case .savitzkyGolay(let s): try s.apply(to: traces)
-    case .exponential(let s): traces.map { s.apply(to: $0) }
+    case .exponential(let s): s.apply(to: traces)
     }
   }
 }

@@ -38,7 +38,7 @@ struct PlanAndDeterminismTests {
       } catch { return "\(error)" }
     }
     #expect(message { _ = try RecognizerSpec.list("deep-pres") }.contains("unknown recognizer 'deep-pres'"))
-    #expect(message { _ = try RecognizerSpec.list("deep-press+tap") }.contains("only tap, long-press"))
+    #expect(message { _ = try RecognizerSpec.list("deep-press+tap") }.contains("only long-press, long-press-android, tap can wait"))
     #expect(
       message {
         _ = try SweepPlan(recognizers: [RecognizerSpec(variant: "deep-press")], axes: [SweepAxis(parsing: "thresh=0.5")])
@@ -69,7 +69,19 @@ struct PlanAndDeterminismTests {
     #expect(grids["deep-press"]?.map(\.parameter) == ["threshold"])
     #expect(grids["deep-press"]?.first?.values.count == 20)
     #expect(grids["hysteresis"]?.first?.values.count == 21)  // 0.05 … 1 plus the default 0.12
-    #expect(grids["shunkit"]?.first?.values.map(\.description).prefix(3) == ["0.375", "0.75", "1.125"])
+    // A raw-force grid follows the data's maximum force: none without it (defaults only) …
+    #expect(grids["shunkit"]?.isEmpty == true)
+    #expect(plan.configurations.filter { $0.name == "shunkit" }.count == 1)
+    // … k/20 of it with it: on 3D Touch (20/3) the points are exactly k/3 (equal to quantized
+    // forces 20k/60 to the last bit), the default 3.0 among them.
+    let iPhone = try SweepPlan(recognizers: RecognizerSpec.list("shunkit"), maximumForce: 20.0 / 3)
+    let points = try #require(iPhone.axesByRecognizer.first?.axes.first?.values)
+    #expect(points.count == 20)
+    #expect(points.prefix(3).map(\.description) == [SweepAxis.Value.number(20.0 / 60), .number(40.0 / 60), .number(1)].map(\.description))
+    #expect(points.contains(.number(3.0)) && points.last == .number(20.0 / 3))
+    let tablet = try SweepPlan(recognizers: RecognizerSpec.list("shunkit"), maximumForce: 1023)
+    // On a tablet (1023) the grid spans 51.15 … 1023, with the library's default 3.0 kept.
+    #expect(tablet.axesByRecognizer.first?.axes.first?.values.prefix(3) == [.number(3), .number(51.15), .number(102.3)])
     #expect(grids["long-press-android"]?.first?.parameter == "longPressTimeout")
     #expect(grids["long-press-android"]?.first?.values[5].description == "0.3")
     #expect(grids["zones"]?.isEmpty == true)

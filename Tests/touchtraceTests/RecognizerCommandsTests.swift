@@ -94,7 +94,7 @@ struct RecognizerCommandsTests {
     let maxForce = try #require((rngh["parameters"] as? [[String: Any]])?.first { $0["name"] as? String == "maxForce" })
     #expect(maxForce["default"] as? String == "nan")
     #expect(maxForce["unit"] as? String == "normalized force")
-    #expect((maxForce["range"] as? [Double]) == [0, 1])
+    #expect((maxForce["range"] as? [Double]) == [-1, 1])
     // shunkit's raw-force grid follows the data's maximum force.
     let shunkit = try #require(array.first { $0["name"] as? String == "shunkit" })
     let minimumForce = try #require((shunkit["parameters"] as? [[String: Any]])?.first)

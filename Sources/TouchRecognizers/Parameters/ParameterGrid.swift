@@ -53,8 +53,7 @@ public enum ParameterGrid: Sendable, Hashable {
       return values
     case .fractionsOfMaximumForce(let steps):
       guard steps > 0, let maximumForce, maximumForce.isFinite, maximumForce > 0 else { return [] }
-      // k·max/steps as one correctly rounded operation on the exact product where it is exact.
-      var values = (1...steps).map { Double($0) * maximumForce / Double(steps) }
+      var values = (1...steps).map { Self.fraction($0, of: maximumForce, steps: steps) }
       if standard.isFinite, standard <= maximumForce, !values.contains(standard) {
         values = (values + [standard]).sorted()
       }
@@ -69,6 +68,26 @@ public enum ParameterGrid: Sendable, Hashable {
     case .bothFlags, .none:
       return []
     }
+  }
+
+  /// `k/steps` of `maximum`, exactly: when `maximum` is the double nearest to a fraction `p/q`
+  /// with a small denominator (20/3 on 3D Touch, 1023 on a tablet), the point is the double
+  /// nearest to `k·p / (steps·q)`, so it equals a quantized force of the same value (`20/60`
+  /// read from a file) to the last bit; otherwise `k·maximum/steps` rounded once.
+  static func fraction(_ k: Int, of maximum: Double, steps: Int) -> Double {
+    if maximum < 1e12 {
+      for q in 1...1000 {
+        let p = Int64(maximum * Double(q) + 0.5)
+        guard Double(p) / Double(q) == maximum else { continue }
+        if let exact = ExactRational(numerator: p, denominator: Int64(q))?.multiplied(by: Int64(k))?
+          .dividing(by: ExactRational(Int64(steps)))?.nearestDouble
+        {
+          return exact
+        }
+        break
+      }
+    }
+    return Double(k) * maximum / Double(steps)
   }
 
   /// The rule in words, for the catalog (`k/20, k = 1…20`, `k/20 of the maximum force`, …).

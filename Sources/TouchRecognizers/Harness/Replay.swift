@@ -50,7 +50,7 @@ public enum Replay {
   /// appending to `context`.
   ///
   /// The columns must have equal lengths, except `x` and `y`, which are either empty (no
-  /// positions) or as long as `t`. This is the inner loop every other replay function uses; a
+  /// positions) or as long as `t`, and `radius`, empty (no radius) or as long as `t`. This is the inner loop every other replay function uses; a
   /// benchmark can call it directly.
   ///
   /// - Parameters:
@@ -59,6 +59,9 @@ public enum Replay {
   ///   - force: forces, device units.
   ///   - x: horizontal positions, points, or empty.
   ///   - y: vertical positions, points, or empty.
+  ///   - radius: touch radii (`majorRadius`), points, or empty. A change of radius alone is not a
+  ///     move (the delivery rule compares force and position); recognizers that read the radius
+  ///     take stationary samples to see it.
   ///   - cancelled: whether the last sample is a cancellation rather than a lift.
   ///   - maxForce: the trace's maximum possible force; NaN when unknown.
   ///   - context: where the transitions and actions are appended.
@@ -66,19 +69,21 @@ public enum Replay {
   @inlinable
   public static func replayContact<R: ForceRecognizer>(
     _ recognizer: inout R, t: UnsafeBufferPointer<Double>, force: UnsafeBufferPointer<Double>,
-    x: UnsafeBufferPointer<Double>, y: UnsafeBufferPointer<Double>, cancelled: Bool,
+    x: UnsafeBufferPointer<Double>, y: UnsafeBufferPointer<Double>,
+    radius: UnsafeBufferPointer<Double> = UnsafeBufferPointer(start: nil, count: 0), cancelled: Bool,
     maxForce: Double, into context: inout GestureContext
   ) {
     let n = t.count
     guard n > 0 else { return }
     precondition(force.count == n, "force and t differ in length")
     let hasPosition = x.count == n && y.count == n
+    let hasRadius = radius.count == n
     context.stored = .possible
 
     @inline(__always) func sample(_ i: Int) -> TouchSample {
       TouchSample(
         index: i, t: t[i], force: force[i], maxForce: maxForce,
-        x: hasPosition ? x[i] : 0, y: hasPosition ? y[i] : 0)
+        x: hasPosition ? x[i] : 0, y: hasPosition ? y[i] : 0, radius: hasRadius ? radius[i] : .nan)
     }
     /// Fires every timer due at or before `limit`; `true` when the recognizer finished.
     @inline(__always) func fireTimers(upTo limit: Double, last: Int) -> Bool {
@@ -141,30 +146,29 @@ public enum Replay {
     let maxForce = trace.metadata.maxForce ?? .nan
     trace.t.withUnsafeBufferPointer { t in
       trace.force.withUnsafeBufferPointer { f in
-        withPositions(trace.x, trace.y) { x, y in
-          replayContact(
-            &recognizer, t: t, force: f, x: x, y: y, cancelled: cancelled, maxForce: maxForce,
-            into: &context)
+        // A missing column is an empty buffer; positions count only when both x and y are there.
+        withOptional(trace.x) { x in
+          withOptional(trace.y) { y in
+            withOptional(trace.radius) { r in
+              replayContact(
+                &recognizer, t: t, force: f, x: x, y: y, radius: r, cancelled: cancelled, maxForce: maxForce,
+                into: &context)
+            }
+          }
         }
       }
     }
   }
 
-  /// Runs `body` with the position columns borrowed, or with two empty buffers when either is
-  /// missing.
+  /// Runs `body` with an optional column borrowed, or with an empty buffer when it is missing.
   @inlinable @inline(__always)
-  static func withPositions(
-    _ x: borrowing [Double]?, _ y: borrowing [Double]?,
-    _ body: (UnsafeBufferPointer<Double>, UnsafeBufferPointer<Double>) -> Void
-  ) {
+  static func withOptional(_ column: borrowing [Double]?, _ body: (UnsafeBufferPointer<Double>) -> Void) {
     var done = false
-    x?.withUnsafeBufferPointer { x in
-      y?.withUnsafeBufferPointer { y in
-        body(x, y)
-        done = true
-      }
+    column?.withUnsafeBufferPointer { c in
+      body(c)
+      done = true
     }
-    if !done { body(UnsafeBufferPointer(start: nil, count: 0), UnsafeBufferPointer(start: nil, count: 0)) }
+    if !done { body(UnsafeBufferPointer(start: nil, count: 0)) }
   }
 
   /// Checks that `trace` can be replayed through `recognizer`.

@@ -15,16 +15,21 @@ public struct TouchSample: Sendable, Hashable {
   public var x: Double
   /// Vertical position, points; 0 when the trace has no positions.
   public var y: Double
+  /// Touch radius (`UITouch.majorRadius`), points; NaN when the trace has no radius column.
+  public var radius: Double
 
   /// Creates a sample.
   @inlinable
-  public init(index: Int, t: Double, force: Double, maxForce: Double, x: Double = 0, y: Double = 0) {
+  public init(
+    index: Int, t: Double, force: Double, maxForce: Double, x: Double = 0, y: Double = 0, radius: Double = .nan
+  ) {
     self.index = index
     self.t = t
     self.force = force
     self.maxForce = maxForce
     self.x = x
     self.y = y
+    self.radius = radius
   }
 
   /// Force divided by the maximum possible force (0…1 on a valid trace), as

@@ -24,6 +24,7 @@ extension RecognizerCatalog {
         PeakRelease.self,
         ThresholdZones.self,
         PeekPop.self,
+        RadiusPeekPop.self,
         TapRecognizer.self,
         StablePress.self,
       ])

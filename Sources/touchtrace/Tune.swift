@@ -4,14 +4,6 @@ import TouchEvaluation
 import TouchReports
 import TouchTuning
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 extension TouchTraceCommand {
   /// `touchtrace tune`: choose an operating point that generalizes.
   struct Tune: ParsableCommand {
@@ -78,23 +70,12 @@ extension TouchTraceCommand {
     @Option(help: ArgumentHelp("Cross-validation folds (0: none).", valueName: "k"))
     var folds = 5
 
-    @Option(help: ArgumentHelp("Bootstrap resamples (0: none).", valueName: "n"))
-    var bootstrap = 1000
+    @OptionGroup var resampling: ResamplingOptions
 
-    @Option(help: ArgumentHelp("Confidence level of the bootstrap intervals.", valueName: "level"))
-    var confidence = 0.95
-
-    @Option(help: ArgumentHelp("Seed of the random stream (0...4294967295).", valueName: "s"))
-    var seed = 1
-
-    @Option(help: "Output format (default: from the --output ending, else md on a terminal, else json).")
-    var format: ReportFormat?
+    @OptionGroup var report: ReportOutputOptions
 
     @Option(help: "The CSV table --format csv writes.")
     var table: TableName = .configurations
-
-    @Option(help: ArgumentHelp("Write the report to this file instead of standard output.", valueName: "file"))
-    var output: String?
 
     @Option(help: ArgumentHelp("Also write the JSON report to this file.", valueName: "file"))
     var jsonOutput: String?
@@ -108,8 +89,7 @@ extension TouchTraceCommand {
     @Option(help: ArgumentHelp("Write the chosen configuration as Swift source to paste into an app.", valueName: "file"))
     var exportSwift: String?
 
-    @Option(help: ArgumentHelp("Threads to use (default: every core).", valueName: "n"))
-    var threads: Int?
+    @OptionGroup var threads: ThreadOptions
 
     @Flag(help: "No progress on standard error.")
     var quiet = false
@@ -126,7 +106,6 @@ extension TouchTraceCommand {
       _ = try plan.makePlan()
       _ = try scoring.evaluationOptions()
       _ = try tuningOptions()
-      try Scoring.validate(threads: threads)
     }
 
     /// The rule, grouping, folds, bootstrap and seed the flags describe.
@@ -152,7 +131,7 @@ extension TouchTraceCommand {
       guard folds == 0 || folds >= 2 else {
         throw ValidationError("--folds must be 0 (no cross-validation) or at least 2, got \(folds)")
       }
-      let resampling = try Scoring.resampling(bootstrap: bootstrap, confidence: confidence, seed: seed)
+      let resampling = try self.resampling.resampling()
       return TuningOptions(
         rule: rule, groupBy: groupBy?.key, folds: folds, bootstrap: resampling.bootstrap, seed: resampling.seed)
     }
@@ -161,8 +140,7 @@ extension TouchTraceCommand {
       let plan = try self.plan.makePlan()
       let options = try scoring.evaluationOptions()
       let tuning = try tuningOptions()
-      let threads = self.threads ?? Scoring.cores
-      let format = ReportFormat.resolve(format, output: output)
+      let threads = self.threads.count
       try Console.run {
         let evaluation = try Scoring.evaluation(
           input, for: plan.configurations.map(\.recognizer), groupBy: tuning.groupBy, options: options, threads: threads,
@@ -177,17 +155,15 @@ extension TouchTraceCommand {
         }
         progress.finish()
         let bytes: [UInt8]
-        switch format {
+        switch report.resolvedFormat {
         case .md: bytes = Array(TuneReport.markdown(result).utf8)
         case .json: bytes = TuneReport.json(result).encoded()
         case .csv: bytes = TuneReport.csv(result, table: table.table)
+        case let format: FormatOption<ReportOutputOptions>.unreachable(format)
         }
         if let jsonOutput { try Console.emit(TuneReport.json(result).encoded(), to: jsonOutput) }
         if let csvDir {
-          if mkdir(csvDir, 0o755) != 0 && errno != EEXIST {
-            Console.error("\(csvDir): error: cannot create directory: \(String(cString: strerror(errno)))")
-            throw Exit.failure
-          }
+          try Console.makeDirectory(csvDir)
           for table in TuneReport.Table.allCases {
             try Console.emit(TuneReport.csv(result, table: table), to: csvDir + "/" + table.rawValue + ".csv")
           }
@@ -195,7 +171,7 @@ extension TouchTraceCommand {
         let tool = "touchtrace \(TouchTraceVersion.current)"
         if let exportJson, let document = TuneExport.json(result, tool: tool) { try Console.emit(document.encoded(), to: exportJson) }
         if let exportSwift, let source = TuneExport.swift(result, tool: tool) { try Console.emit(Array(source.utf8), to: exportSwift) }
-        try Console.emit(bytes, to: output)
+        try report.emit(bytes)
         if let reason = result.noChoiceReason {
           Console.error("touchtrace tune: error: \(reason)" + (exportJson != nil || exportSwift != nil ? "; nothing exported" : ""))
           throw Exit.failure

@@ -1,0 +1,44 @@
+import ArgumentParser
+import TouchEvaluation
+import TouchRecognizers
+
+/// `--recognizer`, `--vary` and `--set`: the configurations of a sweep (shared by `sweep` and
+/// `tune`).
+struct PlanOptions: ParsableArguments {
+  @Option(
+    help: ArgumentHelp(
+      "Recognizers: comma-separated names, `all`, or DEPENDENT+REQUIRED compositions.", valueName: "name,..."))
+  var recognizer: String
+
+  @Option(
+    name: .customLong("vary"),
+    help: ArgumentHelp("Sweep a parameter: NAME=START:STOP:STEP or NAME=V1,V2,... (repeatable).", valueName: "name=grid"))
+  var axes: [String] = []
+
+  @Option(
+    name: .customLong("set"),
+    help: ArgumentHelp("Fix a parameter: NAME=VALUE (repeatable; required.NAME for compositions).", valueName: "name=value"))
+  var settings: [String] = []
+
+  /// The configurations the options describe.
+  func makePlan() throws(ValidationError) -> SweepPlan {
+    do throws(SweepPlanError) {
+      let specs = try RecognizerSpec.list(recognizer)
+      let axes = try self.axes.map { (text: String) throws(SweepPlanError) -> SweepAxis in try SweepAxis(parsing: text) }
+      var fixed: [(name: String, value: String)] = []
+      for text in settings {
+        guard let setting = Self.setting(text) else { throw SweepPlanError("--set expects NAME=VALUE, got '\(text)'") }
+        fixed.append(setting)
+      }
+      return try SweepPlan(recognizers: specs, axes: axes, settings: fixed)
+    } catch {
+      throw ValidationError(error.description)
+    }
+  }
+
+  /// `NAME=VALUE` split at the first `=`; `nil` without an `=` or without a name.
+  static func setting(_ text: String) -> (name: String, value: String)? {
+    guard let equals = text.firstIndex(of: "="), equals != text.startIndex else { return nil }
+    return (String(text[..<equals]), String(text[text.index(after: equals)...]))
+  }
+}

@@ -7,7 +7,7 @@ final class Progress: @unchecked Sendable {
   private var lastShown = ContinuousClock.now
 
   /// A progress line prefixed `touchtrace COMMAND:`, shown only when `enabled`.
-  init(enabled: Bool, command: String = "sweep") {
+  init(enabled: Bool, command: String) {
     self.enabled = enabled
     self.command = command
   }

@@ -47,8 +47,7 @@ extension TouchTraceCommand {
 
     @OptionGroup var threads: ThreadOptions
 
-    @Flag(help: "No progress on standard error.")
-    var quiet = false
+    @OptionGroup var progress: ProgressOptions
 
     func validate() throws {
       _ = try makePlan()
@@ -68,7 +67,7 @@ extension TouchTraceCommand {
       try Console.run {
         let evaluation = try Scoring.evaluation(
           input, for: plan.configurations.map(\.recognizer), options: options, threads: threads, command: "sweep")
-        let progress = Progress(enabled: !quiet && Console.stderrIsTerminal)
+        let progress = self.progress.progress(command: "sweep")
         let result: SweepResult
         do throws(ReplayError) {
           result = try evaluation.sweep(plan, threads: threads, progress: { progress.update($0, $1) })

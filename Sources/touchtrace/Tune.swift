@@ -46,23 +46,7 @@ extension TouchTraceCommand {
 
     @OptionGroup var scoring: ScoringOptions
 
-    @Option(help: "What to optimize.")
-    var objective: ObjectiveName = .f1
-
-    @Option(help: ArgumentHelp("Lowest acceptable precision, 0...1.", valueName: "p"))
-    var minPrecision: Double?
-
-    @Option(help: ArgumentHelp("Lowest acceptable recall, 0...1.", valueName: "r"))
-    var minRecall: Double?
-
-    @Option(help: ArgumentHelp("Highest acceptable false-positive rate, 0...1.", valueName: "f"))
-    var maxFpr: Double?
-
-    @Option(help: ArgumentHelp("Cost of a false positive (--objective cost; default 1).", valueName: "c"))
-    var costFp: Double?
-
-    @Option(help: ArgumentHelp("Cost of a false negative (--objective cost; default 1).", valueName: "c"))
-    var costFn: Double?
+    @OptionGroup var objective: ObjectiveOptions
 
     @Option(help: "Keep each user's (session's, device's) traces together in folds and resamples.")
     var groupBy: GroupName?
@@ -91,12 +75,7 @@ extension TouchTraceCommand {
 
     @OptionGroup var threads: ThreadOptions
 
-    @Flag(help: "No progress on standard error.")
-    var quiet = false
-
-    enum ObjectiveName: String, ExpressibleByArgument, CaseIterable {
-      case f1, latency, fpr, cost
-    }
+    @OptionGroup var progress: ProgressOptions
 
     enum TableName: String, ExpressibleByArgument, CaseIterable {
       case configurations, pareto, folds, summary
@@ -110,24 +89,7 @@ extension TouchTraceCommand {
 
     /// The rule, grouping, folds, bootstrap and seed the flags describe.
     func tuningOptions() throws(ValidationError) -> TuningOptions {
-      let objective: TuningObjective
-      switch self.objective {
-      case .f1: objective = .f1
-      case .latency: objective = .latency
-      case .fpr: objective = .fpr
-      case .cost: objective = .cost(falsePositive: costFp ?? 1, falseNegative: costFn ?? 1)
-      }
-      if self.objective != .cost, costFp != nil || costFn != nil {
-        throw ValidationError("--cost-fp and --cost-fn apply to --objective cost only")
-      }
-      let rule: OperatingPointRule
-      do throws(TuningRuleError) {
-        rule = try OperatingPointRule(
-          objective: objective,
-          constraints: TuningConstraints(minimumPrecision: minPrecision, minimumRecall: minRecall, maximumFalsePositiveRate: maxFpr))
-      } catch {
-        throw ValidationError(error.description)
-      }
+      let rule = try objective.rule()
       guard folds == 0 || folds >= 2 else {
         throw ValidationError("--folds must be 0 (no cross-validation) or at least 2, got \(folds)")
       }
@@ -145,7 +107,7 @@ extension TouchTraceCommand {
         let evaluation = try Scoring.evaluation(
           input, for: plan.configurations.map(\.recognizer), groupBy: tuning.groupBy, options: options, threads: threads,
           command: "tune")
-        let progress = Progress(enabled: !quiet && Console.stderrIsTerminal, command: "tune")
+        let progress = self.progress.progress(command: "tune")
         let result: TuningResult
         do throws(TuningError) {
           result = try Tuning.run(evaluation, plan: plan, options: tuning, threads: threads) { progress.update($0, $1) }

@@ -9,7 +9,7 @@ enum OutputFormat: String, CaseIterable, Sendable {
   case text
   /// Markdown.
   case md
-  /// JSON (one pretty-printed document).
+  /// JSON (one document).
   case json
   /// JSON Lines (one object a line).
   case jsonl
@@ -25,7 +25,7 @@ protocol FormatChoice {
 
 /// `--format`: one of the formats `Choice` accepts. Any other value is refused by the parser,
 /// whose message lists the accepted ones (`Please provide one of 'text' and 'json'.`).
-struct FormatOption<Choice: FormatChoice>: ExpressibleByArgument, Equatable, Sendable {
+struct FormatOption<Choice: FormatChoice>: ExpressibleByArgument, Sendable {
   /// The chosen format, one of `Choice.formats`.
   let format: OutputFormat
 

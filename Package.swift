@@ -47,7 +47,7 @@ let package = Package(
       swiftSettings: checks),
     /// Renders summaries and results as text, Markdown, JSON and CSV.
     .target(
-      name: "TouchReports", dependencies: ["TouchCore", "TouchIO", "TouchSignal", "TouchEvaluation", "TouchTuning"],
+      name: "TouchReports", dependencies: ["TouchCore", "TouchRecognizers", "TouchIO", "TouchSignal", "TouchEvaluation", "TouchTuning"],
       swiftSettings: checks),
     /// The `touchtrace` command: parses arguments, calls the libraries, prints.
     .executableTarget(

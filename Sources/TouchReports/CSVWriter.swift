@@ -6,24 +6,26 @@ import TouchIO
 /// Cells are scalars: `null` and non-finite numbers are empty cells (a missing value; pandas reads
 /// them as NaN, R as NA), numbers are in their shortest round-trip form, booleans are `true` and
 /// `false`, and text is quoted (RFC 4180) when it holds a comma, quote, line break or edge spaces,
-/// or is empty (so an empty string does not read as a missing value).
+/// or is empty (so an empty string does not read as a missing value). With
+/// `quotingCommentMarks`, text in the first column that starts with `#` is quoted too, so readers
+/// that take such lines for comments (TouchIO's among them) keep the row.
 enum CSVWriter {
   /// The table with `header` as its first row.
   /// - Precondition: every cell is a scalar (not an array or object).
-  static func table(header: [String], rows: [[JSONValue]]) -> [UInt8] {
+  static func table(header: [String], rows: [[JSONValue]], quotingCommentMarks: Bool = false) -> [UInt8] {
     var out: [UInt8] = []
-    appendRow(header.map { .string($0) }, to: &out)
-    for row in rows { appendRow(row, to: &out) }
+    appendRow(header.map { .string($0) }, quotingCommentMarks: quotingCommentMarks, to: &out)
+    for row in rows { appendRow(row, quotingCommentMarks: quotingCommentMarks, to: &out) }
     return out
   }
 
   /// Appends one row of scalar cells and its line feed.
-  private static func appendRow(_ cells: [JSONValue], to out: inout [UInt8]) {
+  private static func appendRow(_ cells: [JSONValue], quotingCommentMarks: Bool, to out: inout [UInt8]) {
     for (k, cell) in cells.enumerated() {
       if k > 0 { out.append(UInt8(ascii: ",")) }
       switch cell {
       case .null: break
-      case .string(let text): appendField(text, to: &out)
+      case .string(let text): appendField(text, quotingCommentMark: quotingCommentMarks && k == 0, to: &out)
       case .int(let value): out.append(contentsOf: String(value).utf8)
       case .number(let value): if value.isFinite { NumberText.append(value, to: &out) }
       case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
@@ -33,13 +35,13 @@ enum CSVWriter {
     out.append(0x0A)
   }
 
-  /// Appends a text field, quoted when it holds a comma, quote, line break or edge spaces, or is
-  /// empty.
-  private static func appendField(_ text: String, to out: inout [UInt8]) {
+  /// Appends a text field, quoted when it holds a comma, quote, line break or edge spaces, is
+  /// empty, or (`quotingCommentMark`) starts with `#`.
+  private static func appendField(_ text: String, quotingCommentMark: Bool, to out: inout [UInt8]) {
     let bytes = Array(text.utf8)
     let quote = UInt8(ascii: "\"")
     let needsQuotes =
-      bytes.isEmpty || bytes.first == 0x20 || bytes.last == 0x20
+      bytes.isEmpty || bytes.first == 0x20 || bytes.last == 0x20 || (quotingCommentMark && bytes.first == UInt8(ascii: "#"))
       || bytes.contains { $0 == UInt8(ascii: ",") || $0 == quote || $0 == 0x0A || $0 == 0x0D }
     guard needsQuotes else { return out.append(contentsOf: bytes) }
     out.append(quote)

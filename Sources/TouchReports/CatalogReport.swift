@@ -76,15 +76,6 @@ public enum CatalogReport {
     return out
   }
 
-  /// A parameter value as JSON: numbers (NaN as the string "nan"), booleans, arrays.
-  public static func json(value: ParameterValue) -> JSONValue {
-    switch value {
-    case .number(let x): x.isNaN ? "nan" : .number(x)
-    case .flag(let b): .bool(b)
-    case .list(let xs): .array(xs.map { .number($0) })
-    }
-  }
-
   /// The grid as JSON: its rule, whether it follows the data's maximum force, and its points
   /// (for a grid relative to the maximum force, the fractions of it).
   static func json(grid p: ParameterSpec) -> JSONValue {
@@ -115,7 +106,7 @@ public enum CatalogReport {
         let parameters: [JSONValue] = d.parameters.map { p in
           .object([
             ("name", .string(p.name)), ("kind", .string(p.kind.rawValue)), ("unit", .string(p.unit.rawValue)),
-            ("default", json(value: p.defaultValue)),
+            ("default", EvaluationJSON.parameter(p.defaultValue, infinityAsNull: true)),
             ("range", p.kind == .flag ? [false, true] : [.number(p.minimum), .number(p.maximum)]),
             ("minimum_inclusive", .bool(p.minimumInclusive)), ("maximum_inclusive", .bool(p.maximumInclusive)),
             ("nan_meaning", .string(p.notANumberMeaning)), ("range_text", .string(p.rangeText)),

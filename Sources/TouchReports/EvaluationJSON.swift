@@ -26,11 +26,11 @@ enum EvaluationJSON {
     return names
   }
 
-  /// A parameter value in JSON: a number (`"inf"`, `"-inf"` or `"nan"` as text), a boolean or an
-  /// array of numbers.
-  static func parameter(_ value: ParameterValue) -> JSONValue {
+  /// A parameter value in JSON: a number (`"inf"`, `"-inf"` or `"nan"` as text; infinities as
+  /// `null` when `infinityAsNull`), a boolean or an array of numbers.
+  static func parameter(_ value: ParameterValue, infinityAsNull: Bool = false) -> JSONValue {
     switch value {
-    case .number(let x): x.isFinite ? .number(x) : .string(SweepAxisText.text(x))
+    case .number(let x): x.isFinite || (infinityAsNull && !x.isNaN) ? .number(x) : .string(SweepAxisText.text(x))
     case .flag(let b): .bool(b)
     case .list(let xs): .array(xs.map { .number($0) })
     }

@@ -23,9 +23,7 @@ public enum TuneExport {
   ///   - result: the tuning.
   ///   - tool: the tool and version that tuned it (`touchtrace 0.1.0`).
   public static func json(_ result: TuningResult, tool: String) -> JSONValue? {
-    guard let c = result.chosen else { return nil }
-    let configuration = result.sweep.configurations[c]
-    let evaluation = result.sweep.evaluation
+    guard let (c, configuration, evaluation) = chosen(result) else { return nil }
     let dataset = evaluation.dataset
     let specs = configuration.spec.parameters
     var members: [(String, JSONValue)] = [
@@ -93,6 +91,13 @@ public enum TuneExport {
     ])
   }
 
+  /// The chosen configuration's index and description and the evaluation it was tuned on;
+  /// `nil` when no configuration was chosen.
+  private static func chosen(_ result: TuningResult) -> (Int, Configuration, Evaluation)? {
+    guard let c = result.chosen else { return nil }
+    return (c, result.sweep.configurations[c], result.sweep.evaluation)
+  }
+
   /// Swift source describing the chosen configuration: a comment block with the provenance,
   /// then a caseless `enum` (`TunedDeepPress` for `deep-press`) holding the variant's name and
   /// one typed `static let` per parameter (`Double`, `Bool` or `[Double]`), each documented with
@@ -102,9 +107,7 @@ public enum TuneExport {
   ///   - result: the tuning.
   ///   - tool: the tool and version that tuned it (`touchtrace 0.1.0`).
   public static func swift(_ result: TuningResult, tool: String) -> String? {
-    guard let c = result.chosen else { return nil }
-    let configuration = result.sweep.configurations[c]
-    let evaluation = result.sweep.evaluation
+    guard let (c, configuration, evaluation) = chosen(result) else { return nil }
     let dataset = evaluation.dataset
     let rule = result.options.rule
     let descriptor = configuration.recognizer.variant

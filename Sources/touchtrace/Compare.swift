@@ -42,32 +42,18 @@ extension TouchTraceCommand {
     @Option(help: "Resample each user's (session's, device's) traces together.")
     var groupBy: GroupName?
 
-    @Option(help: ArgumentHelp("Bootstrap resamples for the mean latency difference (0: none).", valueName: "n"))
-    var bootstrap = 1000
-
-    @Option(help: ArgumentHelp("Confidence level of the bootstrap interval.", valueName: "level"))
-    var confidence = 0.95
-
-    @Option(help: ArgumentHelp("Seed of the random stream (0...4294967295).", valueName: "s"))
-    var seed = 1
+    @OptionGroup var resampling: ResamplingOptions
 
     @Flag(inversion: .prefixedNo, help: "Continuity-correct McNemar's chi-square statistic.")
     var continuityCorrection = true
 
-    @Option(help: "Output format (default: from the --output ending, else md on a terminal, else json).")
-    var format: ReportFormat?
+    @OptionGroup var report: ReportOutputOptions
 
-    @Option(help: ArgumentHelp("Write the report to this file instead of standard output.", valueName: "file"))
-    var output: String?
-
-    @Option(help: ArgumentHelp("Threads to use (default: every core).", valueName: "n"))
-    var threads: Int?
+    @OptionGroup var threads: ThreadOptions
 
     func validate() throws {
       _ = try configurations()
       _ = try scoring.evaluationOptions()
-      _ = try Scoring.resampling(bootstrap: bootstrap, confidence: confidence, seed: seed)
-      try Scoring.validate(threads: threads)
     }
 
     /// Configurations A and B.
@@ -82,9 +68,8 @@ extension TouchTraceCommand {
     func run() throws {
       let (a, b) = try configurations()
       let options = try scoring.evaluationOptions()
-      let resampling = try Scoring.resampling(bootstrap: bootstrap, confidence: confidence, seed: seed)
-      let threads = self.threads ?? Scoring.cores
-      let format = ReportFormat.resolve(format, output: output)
+      let resampling = try self.resampling.resampling()
+      let threads = self.threads.count
       let key = groupBy?.key
       try Console.run {
         let evaluation = try Scoring.evaluation(
@@ -98,12 +83,13 @@ extension TouchTraceCommand {
           throw DataError(description: "touchtrace compare: error: \(error.description)")
         }
         let bytes: [UInt8]
-        switch format {
+        switch report.resolvedFormat {
         case .md: bytes = Array(CompareReport.markdown(run).utf8)
         case .json: bytes = CompareReport.json(run).encoded()
         case .csv: bytes = CompareReport.csv(run)
+        case let format: FormatOption<ReportOutputOptions>.unreachable(format)
         }
-        try Console.emit(bytes, to: output)
+        try report.emit(bytes)
       }
     }
   }

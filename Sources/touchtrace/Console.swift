@@ -72,6 +72,15 @@ enum Console {
     }
   }
 
+  /// Creates the directory `path` unless it exists; on failure prints
+  /// `PATH: error: cannot create directory: REASON` and exits with code 1.
+  static func makeDirectory(_ path: String) throws(ExitCode) {
+    if mkdir(path, 0o755) != 0 && errno != EEXIST {
+      error("\(path): error: cannot create directory: \(String(cString: strerror(errno)))")
+      throw Exit.failure
+    }
+  }
+
   /// Runs a command body, printing library errors as diagnostics and exiting with the
   /// documented code: 65 bad data, 66 missing or unreadable input, 1 anything else.
   static func run(_ body: () throws -> Void) throws {

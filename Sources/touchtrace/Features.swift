@@ -6,7 +6,7 @@ import TouchSignal
 
 extension TouchTraceCommand {
   /// `touchtrace features`: one row of force-curve features per trace.
-  struct Features: ParsableCommand {
+  struct Features: ParsableCommand, DefaultFormatChoice {
     static let configuration = CommandConfiguration(
       abstract: "Compute force-curve features per trace: peak, rise, rate, impulse, peaks, saturation, logistic onset, reference time.",
       discussion: """
@@ -19,11 +19,11 @@ extension TouchTraceCommand {
 
     @OptionGroup var input: InputOptions
 
-    @Option(help: "Output format.")
-    var format: Format = .csv
+    @OptionGroup var output: OutputOptions<Self>
 
-    @Option(help: ArgumentHelp("Output file (default: standard output).", valueName: "file"))
-    var output: String?
+    static let formats: [OutputFormat] = [.csv, .json]
+    static let defaultFormat = OutputFormat.csv
+    static let outputHelp = "Output file (default: standard output)."
 
     @Option(help: ArgumentHelp("Level for time_above_level_s as a fraction of each trace's peak (default 0.5).", valueName: "fraction"))
     var level: Double?
@@ -36,10 +36,6 @@ extension TouchTraceCommand {
 
     @Option(help: ArgumentHelp("Minimum peak prominence for peak_count, as a fraction of each trace's peak.", valueName: "fraction"))
     var minProminence: Double = 0.2
-
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-      case csv, json
-    }
 
     func validate() throws {
       let levels = [level, levelNormalized, levelForce].compactMap { $0 }
@@ -70,12 +66,13 @@ extension TouchTraceCommand {
         }
         let rows = zip(dataset.traces, features).map { FeaturesReport.Row(trace: $0, features: $1) }
         let bytes =
-          switch format {
+          switch output.format {
           case .csv: FeaturesReport.csv(rows)
           case .json: FeaturesReport.json(rows, dataset: dataset, extraction: extraction).encoded()
+          case let format: FormatOption<Self>.unreachable(format)
           }
-        try Console.emit(bytes, to: output)
-        if format == .csv {
+        try output.emit(bytes)
+        if output.format == .csv {
           Console.error(
             "touchtrace features: \(dataset.total) traces: \(dataset.traces.count) analyzed, \(dataset.skipped.count) skipped")
         }

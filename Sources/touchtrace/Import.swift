@@ -26,11 +26,7 @@ extension TouchTraceCommand {
     @Argument(help: ArgumentHelp("Recording files (use shell patterns for many).", valueName: "path"))
     var paths: [String]
 
-    @Option(help: ArgumentHelp("Output file, or - for standard output.", valueName: "path"))
-    var output: String
-
-    @Option(help: "Output format (default: from the output file's extension; csv for -).")
-    var format: OutputFormat?
+    @OptionGroup var output: TraceOutputOptions
 
     @Flag(help: "Skip invalid contacts, reporting each with its reason, instead of stopping at the first.")
     var skipInvalid = false
@@ -97,7 +93,7 @@ extension TouchTraceCommand {
       try Console.run {
         let dataset = try TraceImporter.load(paths, from: from, options: importOptions)
         Console.report(dataset)
-        try OutputFormat.write(dataset.traces, format: format, to: output)
+        try output.write(dataset.traces)
         Console.error(
           "imported \(dataset.total) contact\(dataset.total == 1 ? "" : "s") from \(dataset.files.count) file\(dataset.files.count == 1 ? "" : "s"): "
             + "\(dataset.traces.count) written, \(dataset.skipped.count) skipped")

@@ -6,7 +6,7 @@ import TouchSignal
 
 extension TouchTraceCommand {
   /// `touchtrace inspect`: a summary of a dataset.
-  struct Inspect: ParsableCommand {
+  struct Inspect: ParsableCommand, DefaultFormatChoice {
     static let configuration = CommandConfiguration(
       abstract: "Summarize a dataset: traces, samples, timing, force range and quantization, labels.",
       discussion: """
@@ -16,26 +16,23 @@ extension TouchTraceCommand {
 
     @OptionGroup var input: InputOptions
 
-    @Option(help: "Output format.")
-    var format: Format = .text
+    @OptionGroup var output: OutputOptions<Self>
 
-    @Option(help: ArgumentHelp("Write the summary to this file instead of standard output.", valueName: "file"))
-    var output: String?
-
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-      case text, json
-    }
+    static let formats: [OutputFormat] = [.text, .json]
+    static let defaultFormat = OutputFormat.text
+    static let outputHelp = "Write the summary to this file instead of standard output."
 
     func run() throws {
       try Console.run {
         let dataset = try input.load()
         let summary = DatasetSummary(dataset)
         let bytes: [UInt8] =
-          switch format {
+          switch output.format {
           case .text: Array(InspectReport.text(summary).utf8)
           case .json: InspectReport.json(summary, diagnostics: dataset.diagnostics).encoded()
+          case let format: FormatOption<Self>.unreachable(format)
           }
-        try Console.emit(bytes, to: output)
+        try output.emit(bytes)
       }
     }
   }

@@ -4,7 +4,7 @@ import TouchReports
 
 extension TouchTraceCommand {
   /// `touchtrace recognizers`: the recognizer catalog.
-  struct Recognizers: ParsableCommand {
+  struct Recognizers: ParsableCommand, FormatChoice {
     static let configuration = CommandConfiguration(
       abstract: "List the recognizer catalog: summaries, sources, stages, parameters (units, defaults, ranges, grids), sweeps.",
       discussion: """
@@ -16,18 +16,18 @@ extension TouchTraceCommand {
         Example: touchtrace recognizers --format json
         """)
 
-    @Option(help: "Output format: md (Markdown, the default; `text` is accepted for it) or json.")
-    var format: Format = .md
+    /// Markdown (`text` is accepted for it) or JSON.
+    static let formats: [OutputFormat] = [.md, .text, .json]
 
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-      case md, text, json
-    }
+    @Option(help: "Output format: md (Markdown; `text` is the same) or json (an array, one object per recognizer).")
+    var format = FormatOption<Self>(.md)
 
     func run() throws {
       let catalog = RecognizerCatalog.builtIn
-      switch format {
+      switch format.format {
       case .md, .text: Console.print(CatalogReport.markdown(catalog))
       case .json: Console.write(CatalogReport.json(catalog).encoded())
+      case let f: FormatOption<Self>.unreachable(f)
       }
     }
   }

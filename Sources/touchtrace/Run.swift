@@ -7,7 +7,7 @@ import TouchReports
 extension TouchTraceCommand {
   /// `touchtrace run`: replays traces through one recognizer variant and prints, per trace, the
   /// state transitions and the action event.
-  struct Run: ParsableCommand {
+  struct Run: ParsableCommand, DefaultFormatChoice {
     static let configuration = CommandConfiguration(
       abstract: "Replay traces through a recognizer and print its state transitions and action event.",
       discussion: """
@@ -46,15 +46,11 @@ extension TouchTraceCommand {
         """)
     var carryState = false
 
-    @Option(help: "Output format.")
-    var format: Format = .json
+    @OptionGroup var output: OutputOptions<Self>
 
-    @Option(help: ArgumentHelp("Write the output to this file instead of standard output.", valueName: "file"))
-    var output: String?
-
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-      case json, csv
-    }
+    static let formats: [OutputFormat] = [.json, .csv]
+    static let defaultFormat = OutputFormat.json
+    static let outputHelp = "Write the output to this file instead of standard output."
 
     func validate() throws {
       _ = try makeRecognizer()
@@ -90,19 +86,15 @@ extension TouchTraceCommand {
       let recognizer = try makeRecognizer()
       try Console.run {
         var dataset = try input.load()
-        let total = dataset.total
         try Scoring.requireMaximumForce(&dataset, for: [recognizer], skipInvalid: input.skipInvalid)
         let results = try replay(dataset.traces, through: recognizer)
         let bytes: [UInt8]
-        switch format {
-        case .json:
-          bytes = Self.json(
-            results, recognizer: recognizer, carryState: carryState, total: total, dataset: dataset
-          ).encoded()
-        case .csv:
-          bytes = Self.csv(results)
+        switch output.format {
+        case .json: bytes = RunReport.json(results, recognizer: recognizer, carryState: carryState, dataset: dataset).encoded()
+        case .csv: bytes = RunReport.csv(results)
+        case let format: FormatOption<Self>.unreachable(format)
         }
-        try Console.emit(bytes, to: output)
+        try output.emit(bytes)
       }
     }
 
@@ -122,103 +114,6 @@ extension TouchTraceCommand {
       } catch {
         throw DataError(description: "error: \(error.description)")
       }
-    }
-
-    static func number(_ value: Double?) -> JSONValue { .number(value) }
-
-    static func transitions(_ list: [StateTransition]) -> JSONValue {
-      .array(
-        list.map { e in
-          var members: [(String, JSONValue)] = [
-            ("state", .string(e.state.name)), ("t", .number(e.t)), ("index", .int(e.index)),
-          ]
-          if e.implicit { members.append(("implicit", true)) }
-          return .object(members)
-        })
-    }
-
-    static func actions(_ list: [ActionEvent]) -> JSONValue {
-      .array(
-        list.map { a in
-          var members: [(String, JSONValue)] = [
-            ("kind", .string(a.kind.name)), ("t", .number(a.t)), ("index", .int(a.index)),
-          ]
-          if a.detail != 0 { members.append(("detail", .int(a.detail))) }
-          return .object(members)
-        })
-    }
-
-    /// The JSON document (format `touchtrace-run`, version 1).
-    static func json(
-      _ results: [ReplayResult], recognizer: AnyForceRecognizer, carryState: Bool, total: Int, dataset: Dataset
-    ) -> JSONValue {
-      let parameters: [(String, JSONValue)] = recognizer.parameters.map {
-        ($0.name, CatalogReport.json(value: $0.value))
-      }
-      let composed = recognizer.isComposition
-      let rows: [JSONValue] = results.map { r in
-        var members: [(String, JSONValue)] = [
-          ("trace", .string(r.trace)),
-          ("action_t", number(r.action?.t)), ("action_index", .int(r.action?.index)),
-          ("stage2_t", number(r.stage2?.t)), ("stage2_index", .int(r.stage2?.index)),
-          ("flaps", .int(r.flaps)), ("final_state", .string(r.finalState.name)),
-          ("events", transitions(r.transitions)), ("actions", actions(r.actions)),
-        ]
-        if composed {
-          members.append(("held_t", number(r.held?.t)))
-          members.append(("added_latency", number(r.addedLatency)))
-          members.append(("required_events", transitions(r.requiredTransitions)))
-          members.append(("required_actions", actions(r.requiredActions)))
-        }
-        return .object(members)
-      }
-      return .object([
-        ("format", "touchtrace-run"), ("version", 1),
-        (
-          "recognizer",
-          .object([("name", .string(recognizer.name)), ("parameters", .object(parameters))])
-        ),
-        ("carry_state", .bool(carryState)),
-        ("traces", Accounting.traces(total: total, analyzed: dataset.traces.count, skipped: dataset.skipped.count)),
-        ("skipped", Accounting.skipped(dataset.skipped)),
-        ("results", .array(rows)),
-      ])
-    }
-
-    /// One row per trace: `trace,action_t,action_index,stage2_t,stage2_index,actions,flaps,final_state,held_t,added_latency`.
-    static func csv(_ results: [ReplayResult]) -> [UInt8] {
-      var out = Array(
-        "trace,action_t,action_index,stage2_t,stage2_index,actions,flaps,final_state,held_t,added_latency\n".utf8)
-      func field(_ value: Double?) {
-        out.append(UInt8(ascii: ","))
-        if let value { NumberText.append(value, to: &out) }
-      }
-      func field(_ value: Int?) {
-        out.append(UInt8(ascii: ","))
-        if let value { out.append(contentsOf: String(value).utf8) }
-      }
-      for r in results {
-        let name = r.trace
-        if name.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) || name.hasPrefix(" ")
-          || name.hasSuffix(" ") || name.hasPrefix("#")
-        {
-          out.append(contentsOf: ("\"" + name.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\"").utf8)
-        } else {
-          out.append(contentsOf: name.utf8)
-        }
-        field(r.action?.t)
-        field(r.action?.index)
-        field(r.stage2?.t)
-        field(r.stage2?.index)
-        field(r.allActions.count)
-        field(r.flaps)
-        out.append(UInt8(ascii: ","))
-        out.append(contentsOf: r.finalState.name.utf8)
-        field(r.held?.t)
-        field(r.held == nil ? nil : r.addedLatency)
-        out.append(0x0A)
-      }
-      return out
     }
   }
 }

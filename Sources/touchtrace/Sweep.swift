@@ -37,11 +37,7 @@ extension TouchTraceCommand {
 
     @OptionGroup var scoring: ScoringOptions
 
-    @Option(help: "Output format (default: from the --output ending, else md on a terminal, else json).")
-    var format: ReportFormat?
-
-    @Option(help: ArgumentHelp("Write the report to this file instead of standard output.", valueName: "file"))
-    var output: String?
+    @OptionGroup var report: ReportOutputOptions
 
     @Option(help: ArgumentHelp("Also write the JSON report to this file.", valueName: "file"))
     var jsonOutput: String?
@@ -49,16 +45,13 @@ extension TouchTraceCommand {
     @Option(help: ArgumentHelp("Also write the CSV report to this file.", valueName: "file"))
     var csvOutput: String?
 
-    @Option(help: ArgumentHelp("Threads to use (default: every core).", valueName: "n"))
-    var threads: Int?
+    @OptionGroup var threads: ThreadOptions
 
-    @Flag(help: "No progress on standard error.")
-    var quiet = false
+    @OptionGroup var progress: ProgressOptions
 
     func validate() throws {
       _ = try makePlan()
       _ = try evaluationOptions()
-      try Scoring.validate(threads: threads)
     }
 
     /// The configurations the options describe.
@@ -70,12 +63,11 @@ extension TouchTraceCommand {
     func run() throws {
       let plan = try makePlan()
       let options = try evaluationOptions()
-      let threads = self.threads ?? Scoring.cores
-      let format = ReportFormat.resolve(format, output: output)
+      let threads = self.threads.count
       try Console.run {
         let evaluation = try Scoring.evaluation(
           input, for: plan.configurations.map(\.recognizer), options: options, threads: threads, command: "sweep")
-        let progress = Progress(enabled: !quiet && Console.stderrIsTerminal)
+        let progress = self.progress.progress(command: "sweep")
         let result: SweepResult
         let plan = try self.plan.makePlan(following: evaluation, after: plan)
         do throws(ReplayError) {
@@ -85,14 +77,15 @@ extension TouchTraceCommand {
         }
         progress.finish()
         let bytes: [UInt8]
-        switch format {
+        switch report.resolvedFormat {
         case .md: bytes = Array(SweepReport.markdown(result).utf8)
         case .json: bytes = SweepReport.json(result).encoded()
         case .csv: bytes = SweepReport.csv(result)
+        case let format: FormatOption<ReportOutputOptions>.unreachable(format)
         }
         if let jsonOutput { try Console.emit(SweepReport.json(result).encoded(), to: jsonOutput) }
         if let csvOutput { try Console.emit(SweepReport.csv(result), to: csvOutput) }
-        try Console.emit(bytes, to: output)
+        try report.emit(bytes)
       }
     }
   }

@@ -36,11 +36,7 @@ extension TouchTraceCommand {
     @Option(help: ArgumentHelp("Random seed (0 … 2^64-1).", valueName: "s"))
     var seed: UInt64 = 1
 
-    @Option(help: ArgumentHelp("Output file, or - for standard output.", valueName: "path"))
-    var output: String
-
-    @Option(help: "Output format (default: from the output file's extension; csv for -).")
-    var format: OutputFormat?
+    @OptionGroup var output: TraceOutputOptions
 
     func validate() throws {
       guard DeviceProfile.named(profile) != nil else {
@@ -61,28 +57,8 @@ extension TouchTraceCommand {
         let weights = try mix.map { text throws(IntentMixError) in try IntentMix(parsing: text) } ?? .uniform
         let synthesizer = Synthesizer(profile: device, seed: seed, userCount: users, mix: weights)
         let traces = synthesizer.generate(count: count)
-        try OutputFormat.write(traces, format: format, to: output)
+        try output.write(traces)
       }
     }
-  }
-}
-
-/// The trace file formats commands write.
-enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-  case csv, json, jsonl
-
-  var traceFormat: TraceFiles.Format {
-    switch self {
-    case .csv: .csv
-    case .json: .json
-    case .jsonl: .jsonl
-    }
-  }
-
-  /// Writes `traces` to `output` (`-`: standard output) in `format`, else the format the file's
-  /// extension names, else CSV on standard output.
-  static func write(_ traces: [Trace], format: OutputFormat?, to output: String) throws(FileWriteError) {
-    let fileFormat = format?.traceFormat ?? (output == "-" ? .csv : TraceFiles.Format(path: output))
-    try Console.emit(TraceWriter.encode(traces, as: fileFormat), to: output)
   }
 }

@@ -4,14 +4,6 @@ import TouchEvaluation
 import TouchReports
 import TouchTuning
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 extension TouchTraceCommand {
   /// `touchtrace tune`: choose an operating point that generalizes.
   struct Tune: ParsableCommand {
@@ -54,23 +46,7 @@ extension TouchTraceCommand {
 
     @OptionGroup var scoring: ScoringOptions
 
-    @Option(help: "What to optimize.")
-    var objective: ObjectiveName = .f1
-
-    @Option(help: ArgumentHelp("Lowest acceptable precision, 0...1.", valueName: "p"))
-    var minPrecision: Double?
-
-    @Option(help: ArgumentHelp("Lowest acceptable recall, 0...1.", valueName: "r"))
-    var minRecall: Double?
-
-    @Option(help: ArgumentHelp("Highest acceptable false-positive rate, 0...1.", valueName: "f"))
-    var maxFpr: Double?
-
-    @Option(help: ArgumentHelp("Cost of a false positive (--objective cost; default 1).", valueName: "c"))
-    var costFp: Double?
-
-    @Option(help: ArgumentHelp("Cost of a false negative (--objective cost; default 1).", valueName: "c"))
-    var costFn: Double?
+    @OptionGroup var objective: ObjectiveOptions
 
     @Option(help: "Keep each user's (session's, device's) traces together in folds and resamples.")
     var groupBy: GroupName?
@@ -78,23 +54,12 @@ extension TouchTraceCommand {
     @Option(help: ArgumentHelp("Cross-validation folds (0: none).", valueName: "k"))
     var folds = 5
 
-    @Option(help: ArgumentHelp("Bootstrap resamples (0: none).", valueName: "n"))
-    var bootstrap = 1000
+    @OptionGroup var resampling: ResamplingOptions
 
-    @Option(help: ArgumentHelp("Confidence level of the bootstrap intervals.", valueName: "level"))
-    var confidence = 0.95
-
-    @Option(help: ArgumentHelp("Seed of the random stream (0...4294967295).", valueName: "s"))
-    var seed = 1
-
-    @Option(help: "Output format (default: from the --output ending, else md on a terminal, else json).")
-    var format: ReportFormat?
+    @OptionGroup var report: ReportOutputOptions
 
     @Option(help: "The CSV table --format csv writes.")
     var table: TableName = .configurations
-
-    @Option(help: ArgumentHelp("Write the report to this file instead of standard output.", valueName: "file"))
-    var output: String?
 
     @Option(help: ArgumentHelp("Also write the JSON report to this file.", valueName: "file"))
     var jsonOutput: String?
@@ -108,15 +73,9 @@ extension TouchTraceCommand {
     @Option(help: ArgumentHelp("Write the chosen configuration as Swift source to paste into an app.", valueName: "file"))
     var exportSwift: String?
 
-    @Option(help: ArgumentHelp("Threads to use (default: every core).", valueName: "n"))
-    var threads: Int?
+    @OptionGroup var threads: ThreadOptions
 
-    @Flag(help: "No progress on standard error.")
-    var quiet = false
-
-    enum ObjectiveName: String, ExpressibleByArgument, CaseIterable {
-      case f1, latency, fpr, cost
-    }
+    @OptionGroup var progress: ProgressOptions
 
     enum TableName: String, ExpressibleByArgument, CaseIterable {
       case configurations, pareto, folds, summary
@@ -126,33 +85,15 @@ extension TouchTraceCommand {
       _ = try plan.makePlan()
       _ = try scoring.evaluationOptions()
       _ = try tuningOptions()
-      try Scoring.validate(threads: threads)
     }
 
     /// The rule, grouping, folds, bootstrap and seed the flags describe.
     func tuningOptions() throws(ValidationError) -> TuningOptions {
-      let objective: TuningObjective
-      switch self.objective {
-      case .f1: objective = .f1
-      case .latency: objective = .latency
-      case .fpr: objective = .fpr
-      case .cost: objective = .cost(falsePositive: costFp ?? 1, falseNegative: costFn ?? 1)
-      }
-      if self.objective != .cost, costFp != nil || costFn != nil {
-        throw ValidationError("--cost-fp and --cost-fn apply to --objective cost only")
-      }
-      let rule: OperatingPointRule
-      do throws(TuningRuleError) {
-        rule = try OperatingPointRule(
-          objective: objective,
-          constraints: TuningConstraints(minimumPrecision: minPrecision, minimumRecall: minRecall, maximumFalsePositiveRate: maxFpr))
-      } catch {
-        throw ValidationError(error.description)
-      }
+      let rule = try objective.rule()
       guard folds == 0 || folds >= 2 else {
         throw ValidationError("--folds must be 0 (no cross-validation) or at least 2, got \(folds)")
       }
-      let resampling = try Scoring.resampling(bootstrap: bootstrap, confidence: confidence, seed: seed)
+      let resampling = try self.resampling.resampling()
       return TuningOptions(
         rule: rule, groupBy: groupBy?.key, folds: folds, bootstrap: resampling.bootstrap, seed: resampling.seed)
     }
@@ -161,13 +102,12 @@ extension TouchTraceCommand {
       let plan = try self.plan.makePlan()
       let options = try scoring.evaluationOptions()
       let tuning = try tuningOptions()
-      let threads = self.threads ?? Scoring.cores
-      let format = ReportFormat.resolve(format, output: output)
+      let threads = self.threads.count
       try Console.run {
         let evaluation = try Scoring.evaluation(
           input, for: plan.configurations.map(\.recognizer), groupBy: tuning.groupBy, options: options, threads: threads,
           command: "tune")
-        let progress = Progress(enabled: !quiet && Console.stderrIsTerminal, command: "tune")
+        let progress = self.progress.progress(command: "tune")
         let result: TuningResult
         let plan = try self.plan.makePlan(following: evaluation, after: plan)
         do throws(TuningError) {
@@ -178,17 +118,15 @@ extension TouchTraceCommand {
         }
         progress.finish()
         let bytes: [UInt8]
-        switch format {
+        switch report.resolvedFormat {
         case .md: bytes = Array(TuneReport.markdown(result).utf8)
         case .json: bytes = TuneReport.json(result).encoded()
         case .csv: bytes = TuneReport.csv(result, table: table.table)
+        case let format: FormatOption<ReportOutputOptions>.unreachable(format)
         }
         if let jsonOutput { try Console.emit(TuneReport.json(result).encoded(), to: jsonOutput) }
         if let csvDir {
-          if mkdir(csvDir, 0o755) != 0 && errno != EEXIST {
-            Console.error("\(csvDir): error: cannot create directory: \(String(cString: strerror(errno)))")
-            throw Exit.failure
-          }
+          try Console.makeDirectory(csvDir)
           for table in TuneReport.Table.allCases {
             try Console.emit(TuneReport.csv(result, table: table), to: csvDir + "/" + table.rawValue + ".csv")
           }
@@ -196,7 +134,7 @@ extension TouchTraceCommand {
         let tool = "touchtrace \(TouchTraceVersion.current)"
         if let exportJson, let document = TuneExport.json(result, tool: tool) { try Console.emit(document.encoded(), to: exportJson) }
         if let exportSwift, let source = TuneExport.swift(result, tool: tool) { try Console.emit(Array(source.utf8), to: exportSwift) }
-        try Console.emit(bytes, to: output)
+        try report.emit(bytes)
         if let reason = result.noChoiceReason {
           Console.error("touchtrace tune: error: \(reason)" + (exportJson != nil || exportSwift != nil ? "; nothing exported" : ""))
           throw Exit.failure

@@ -38,7 +38,7 @@ struct RecognizerCommandsTests {
       force: [0, 3.0, 181.0 / 60, 0])
     let quiet = Trace(metadata: TraceMetadata(id: "q", maxForce: 20.0 / 3), t: [0, 0.01], force: [0, 0])
     let results = try AnyForceRecognizer(variant: "shunkit").replay(traces: [trace, quiet])
-    let text = String(decoding: TouchTraceCommand.Run.csv(results), as: UTF8.self)
+    let text = String(decoding: RunReport.csv(results), as: UTF8.self)
     #expect(
       text == """
         trace,action_t,action_index,stage2_t,stage2_index,actions,flaps,final_state,held_t,added_latency
@@ -48,14 +48,20 @@ struct RecognizerCommandsTests {
         """)
   }
 
+  @Test func csvQuotesTraceNamesThatWouldReadAsComments() throws {
+    let trace = Trace(metadata: TraceMetadata(id: "#1", maxForce: 20.0 / 3), t: [0, 0.01], force: [0, 0])
+    let results = try AnyForceRecognizer(variant: "shunkit").replay(traces: [trace])
+    let text = String(decoding: RunReport.csv(results), as: UTF8.self)
+    #expect(text.hasSuffix("\n\"#1\",,,,,0,,cancelled,,\n"))
+  }
+
   @Test func jsonCarriesAccountingEventsAndAction() throws {
     let trace = Trace(
       metadata: TraceMetadata(id: "p", maxForce: 20.0 / 3), t: [0, 0.5, 1], force: [0, 5, 0])
     let recognizer = try AnyForceRecognizer(variant: "deep-press")
     let results = try recognizer.replay(traces: [trace])
     let dataset = Dataset(traces: [trace], origins: [TraceOrigin(file: "p.csv")])
-    let json = TouchTraceCommand.Run.json(results, recognizer: recognizer, carryState: false, total: 1, dataset: dataset)
-      .text(pretty: false)
+    let json = RunReport.json(results, recognizer: recognizer, carryState: false, dataset: dataset).text(pretty: false)
     #expect(json.contains(#""traces":{"total":1,"analyzed":1,"skipped":0}"#))
     #expect(json.contains(#""trace":"p","action_t":0.5,"action_index":1"#))
     #expect(json.contains(#""events":[{"state":"began","t":0.5,"index":1},{"state":"ended","t":1.0,"index":2}]"#))

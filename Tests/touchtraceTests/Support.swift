@@ -1,4 +1,5 @@
 import ArgumentParser
+import TouchTestSupport
 
 @testable import touchtrace
 
@@ -19,4 +20,13 @@ func exitCode(_ body: () throws -> Void) -> Int32 {
   } catch {
     return TouchTraceCommand.exitCode(for: error).rawValue
   }
+}
+
+/// Runs `body` with the path of a fresh temporary directory, holding `traces` as `t.csv` when
+/// given, and removes the directory afterwards.
+func inTemporaryDirectory<T>(writing traces: String? = nil, _ body: (_ directory: String) throws -> T) rethrows -> T {
+  let directory = TestData.temporaryDirectory()
+  defer { TestData.remove(directory) }
+  if let traces { TestData.write(traces, to: directory + "/t.csv") }
+  return try body(directory)
 }

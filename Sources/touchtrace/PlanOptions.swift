@@ -1,0 +1,55 @@
+import ArgumentParser
+import TouchEvaluation
+import TouchRecognizers
+
+/// `--recognizer`, `--vary` and `--set`: the configurations of a sweep (shared by `sweep` and
+/// `tune`).
+struct PlanOptions: ParsableArguments {
+  @Option(
+    help: ArgumentHelp(
+      "Recognizers: comma-separated names, `all`, or DEPENDENT+REQUIRED compositions.", valueName: "name,..."))
+  var recognizer: String
+
+  @Option(
+    name: .customLong("vary"),
+    help: ArgumentHelp("Sweep a parameter: NAME=START:STOP:STEP or NAME=V1,V2,... (repeatable).", valueName: "name=grid"))
+  var axes: [String] = []
+
+  @Option(
+    name: .customLong("set"),
+    help: ArgumentHelp("Fix a parameter: NAME=VALUE (repeatable; required.NAME for compositions).", valueName: "name=value"))
+  var settings: [String] = []
+
+  /// The configurations the options describe, once the data is loaded: default grids that follow
+  /// the maximum possible force (raw-force parameters) use the analyzed traces' largest; `plan`
+  /// (built before loading) is returned when no default grid depends on it.
+  func makePlan(following evaluation: Evaluation, after plan: SweepPlan) throws(ValidationError) -> SweepPlan {
+    guard plan.axes.isEmpty, plan.recognizers.contains(where: { SweepPlan.defaultGridFollowsMaximumForce($0) }) else {
+      return plan
+    }
+    return try makePlan(maximumForce: SweepPlan.maximumForce(of: evaluation.dataset.traces))
+  }
+
+  /// The configurations the options describe (default grids relative to the maximum force
+  /// need `maximumForce`, force units; without it such recognizers run at their defaults).
+  func makePlan(maximumForce: Double? = nil) throws(ValidationError) -> SweepPlan {
+    do throws(SweepPlanError) {
+      let specs = try RecognizerSpec.list(recognizer)
+      let axes = try self.axes.map { (text: String) throws(SweepPlanError) -> SweepAxis in try SweepAxis(parsing: text) }
+      var fixed: [(name: String, value: String)] = []
+      for text in settings {
+        guard let setting = Self.setting(text) else { throw .malformedSetting(text) }
+        fixed.append(setting)
+      }
+      return try SweepPlan(recognizers: specs, axes: axes, settings: fixed, maximumForce: maximumForce)
+    } catch {
+      throw ValidationError(error.description)
+    }
+  }
+
+  /// `NAME=VALUE` split at the first `=`; `nil` without an `=` or without a name.
+  static func setting(_ text: String) -> (name: String, value: String)? {
+    guard let equals = text.firstIndex(of: "="), equals != text.startIndex else { return nil }
+    return (String(text[..<equals]), String(text[text.index(after: equals)...]))
+  }
+}

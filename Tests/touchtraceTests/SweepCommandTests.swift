@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TouchRecognizers
 import TouchTestSupport
 
 @testable import touchtrace
@@ -161,7 +162,7 @@ struct SweepCommandTests {
       let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
       #expect(report["traces"] as? [String: Int] == ["total": 343, "analyzed": 343, "skipped": 0])
       let names = Set(((report["results"] as? [[String: Any]]) ?? []).compactMap { $0["recognizer"] as? String })
-      #expect(names.count == 20)
+      #expect(names == Set(RecognizerCatalog.builtIn.names + ["tap+deep-press"]))
     }
   }
 

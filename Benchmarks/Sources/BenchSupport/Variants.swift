@@ -51,61 +51,28 @@ public final class ReplayData: @unchecked Sendable {
   }
 }
 
-/// One variant of `AnyForceRecognizer`, at its default parameters, replayed through the full
-/// UIKit-faithful harness (`Replay.replay(t:force:offsets:maxForce:using:into:)`) specialized for
-/// its concrete type (one closure call per pass over the data, static dispatch per sample).
+/// One recognizer of the catalog, at its default parameters, replayed through the full
+/// UIKit-faithful harness (`Replay.replay(t:force:offsets:maxForce:using:into:)`). The call goes
+/// through the catalog's `AnyForceRecognizer` — one dynamic call per pass into the conformance's
+/// replay entry point, which is specialized for the concrete type (static dispatch per sample).
 public struct VariantReplay: Sendable {
-  /// The variant's name (`touchtrace recognizers`).
+  /// The recognizer's name (`touchtrace recognizers`).
   public let name: String
-  /// Replays every trace of `columns` into `log` (appending; clear it first).
-  public let run: @Sendable (ReplayColumns, inout ReplayLog) -> Void
+  /// The recognizer at its defaults.
+  public let recognizer: AnyForceRecognizer
 
-  /// Every variant, in listing order.
-  public static let all: [VariantReplay] = AnyForceRecognizer.names.map { name in
-    do {
-      return VariantReplay(name: name, recognizer: try AnyForceRecognizer(variant: name))
-    } catch {
-      preconditionFailure("variant \(name): \(error)")
-    }
+  /// Every recognizer of the built-in catalog, in listing order.
+  public static let all: [VariantReplay] = RecognizerCatalog.builtIn.entries.map {
+    VariantReplay(name: $0.name, recognizer: $0.standard)
   }
 
   /// The variant's name as a benchmark name part (letters, digits, `-` only).
   public var benchmarkName: String { String(name.map { $0.isLetter || $0.isNumber ? $0 : "-" }) }
 
-  init(name: String, recognizer: AnyForceRecognizer) {
-    self.name = name
-    // Switch here, in this module, so that each closure is specialized for the concrete type.
-    switch recognizer {
-    case .shunkit(let r): run = Self.runner(r)
-    case .deepPress(let r): run = Self.runner(r)
-    case .yusuga(let r): run = Self.runner(r)
-    case .algSqueeze(let r): run = Self.runner(r)
-    case .frosty(let r): run = Self.runner(r)
-    case .ps(let r): run = Self.runner(r)
-    case .gtDeepPress(let r): run = Self.runner(r)
-    case .flutterForcePress(let r): run = Self.runner(r)
-    case .rnghForce(let r): run = Self.runner(r)
-    case .dfContinuous(let r): run = Self.runner(r)
-    case .hysteresis(let r): run = Self.runner(r)
-    case .pressureJS(let r): run = Self.runner(r)
-    case .longPress(let r): run = Self.runner(r)
-    case .longPressAndroid(let r): run = Self.runner(r)
-    case .peakRelease(let r): run = Self.runner(r)
-    case .zones(let r): run = Self.runner(r)
-    case .peekPop(let r): run = Self.runner(r)
-    case .tap(let r): run = Self.runner(r)
-    case .stablePress(let r): run = Self.runner(r)
-    case .requiringFailure:
-      preconditionFailure("compositions are not listed variants")
-    }
-  }
-
+  /// Replays every trace of `columns` into `log` (appending; clear it first).
   @inline(__always)
-  static func runner<R: ForceRecognizer>(_ recognizer: R) -> @Sendable (ReplayColumns, inout ReplayLog) -> Void {
-    { columns, log in
-      Replay.replay(
-        t: columns.t, force: columns.force, offsets: columns.offsets, maxForce: BenchData.maxForce,
-        using: recognizer, into: &log)
-    }
+  public func run(_ columns: ReplayColumns, _ log: inout ReplayLog) {
+    recognizer.replay(
+      t: columns.t, force: columns.force, offsets: columns.offsets, maxForce: BenchData.maxForce, into: &log)
   }
 }

@@ -90,4 +90,22 @@ enum Canary {
     }
     return count
   }
+
+  /// `deep-press` replayed through generic code the optimizer may not specialize: every
+  /// per-sample callback goes through the witness table, which is what a catalog recognizer
+  /// would cost if its replay were not compiled in its own conformance.
+  @inline(never)
+  static func replayUnspecialized(_ columns: ReplayColumns) -> Int {
+    var log = ReplayLog()
+    replayGeneric(FlexMonkeyDeepPress(), columns, into: &log)
+    return log.count
+  }
+
+  @inline(never)
+  @_semantics("optimize.sil.specialize.generic.never")
+  static func replayGeneric<R: ForceRecognizer>(_ recognizer: R, _ columns: ReplayColumns, into log: inout ReplayLog) {
+    Replay.replay(
+      t: columns.t, force: columns.force, offsets: columns.offsets, maxForce: BenchData.maxForce, using: recognizer,
+      into: &log)
+  }
 }

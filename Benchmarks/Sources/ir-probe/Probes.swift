@@ -26,8 +26,23 @@ struct Probe: Sendable {
       let sweep = SwiftSweep(thresholds: SweepSize.thresholds(k))
       return Probe(name: "swift.sweep\(k)") { _, _, r in Int(sweep.run(r)) }
     }
+    + VariantReplay.all.map { variant in
+      // Every catalog recognizer through the harness; the log keeps its storage across passes.
+      let log = LogBox()
+      return Probe(name: "replay.\(variant.benchmarkName)") { _, _, r in
+        log.value.removeAll()
+        variant.run(r, &log.value)
+        return log.value.count
+      }
+    }
     + [
+      Probe(name: "canary.replay-unspecialized") { _, _, r in Canary.replayUnspecialized(r) },
       Probe(name: "canary.threshold-any") { c, b, _ in Canary.firstCrossingThroughExistential(c, into: b.swift) },
       Probe(name: "canary.hysteresis-call") { c, b, _ in Canary.hysteresisWithCalls(c, into: b.swift) },
     ]
+}
+
+/// A replay log that a probe reuses from pass to pass.
+final class LogBox: @unchecked Sendable {
+  var value = ReplayLog()
 }

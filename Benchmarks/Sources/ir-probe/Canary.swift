@@ -91,13 +91,13 @@ enum Canary {
     return count
   }
 
-  /// `deep-press` replayed through generic code the optimizer may not specialize: every
+  /// `stable-press` replayed through generic code the optimizer may not specialize: every
   /// per-sample callback goes through the witness table, which is what a catalog recognizer
   /// would cost if its replay were not compiled in its own conformance.
   @inline(never)
   static func replayUnspecialized(_ columns: ReplayColumns) -> Int {
     var log = ReplayLog()
-    replayGeneric(FlexMonkeyDeepPress(), columns, into: &log)
+    replayGeneric(StablePress(), columns, into: &log)
     return log.count
   }
 

@@ -36,6 +36,10 @@ struct Probe: Sendable {
       }
     }
     + [
+      // The same replays called directly on the concrete type (specialized in this module): the
+      // reference that the catalog's dynamic call per pass costs nothing per sample.
+      Probe(name: "direct.stable-press") { _, _, r in Direct.replay(StablePress(), r) },
+      Probe(name: "direct.pressure-js") { _, _, r in Direct.replay(PressureJSDeepPress(), r) },
       Probe(name: "canary.replay-unspecialized") { _, _, r in Canary.replayUnspecialized(r) },
       Probe(name: "canary.threshold-any") { c, b, _ in Canary.firstCrossingThroughExistential(c, into: b.swift) },
       Probe(name: "canary.hysteresis-call") { c, b, _ in Canary.hysteresisWithCalls(c, into: b.swift) },
@@ -45,4 +49,18 @@ struct Probe: Sendable {
 /// A replay log that a probe reuses from pass to pass.
 final class LogBox: @unchecked Sendable {
   var value = ReplayLog()
+}
+
+/// Replays called on a concrete recognizer type, specialized here.
+enum Direct {
+  static let log = LogBox()
+
+  @inline(__always)
+  static func replay<R: ForceRecognizer>(_ recognizer: R, _ columns: ReplayColumns) -> Int {
+    log.value.removeAll()
+    Replay.replay(
+      t: columns.t, force: columns.force, offsets: columns.offsets, maxForce: BenchData.maxForce, using: recognizer,
+      into: &log.value)
+    return log.value.count
+  }
 }

@@ -17,6 +17,7 @@ let package = Package(
     .library(name: "TouchEvaluation", targets: ["TouchEvaluation"]),
     .library(name: "TouchTuning", targets: ["TouchTuning"]),
     .library(name: "TouchReports", targets: ["TouchReports"]),
+    .library(name: "TouchTraceCLI", targets: ["TouchTraceCLI"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
@@ -49,15 +50,18 @@ let package = Package(
     .target(
       name: "TouchReports", dependencies: ["TouchCore", "TouchRecognizers", "TouchIO", "TouchSignal", "TouchEvaluation", "TouchTuning"],
       swiftSettings: checks),
-    /// The `touchtrace` command: parses arguments, calls the libraries, prints.
-    .executableTarget(
-      name: "touchtrace",
+    /// The `touchtrace` command line as a library: parses arguments, calls the libraries, prints;
+    /// runs with any recognizer catalog (`TouchTraceTool.main(catalog:)`).
+    .target(
+      name: "TouchTraceCLI",
       dependencies: [
         "TouchCore", "TouchRecognizers", "TouchIO", "TouchSignal", "TouchSynth", "TouchImport",
         "TouchEvaluation", "TouchTuning", "TouchReports",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: checks),
+    /// The `touchtrace` executable: the command line with the built-in catalog.
+    .executableTarget(name: "touchtrace", dependencies: ["TouchTraceCLI"], swiftSettings: checks),
 
     // MARK: - Implementation details
 
@@ -88,6 +92,6 @@ let package = Package(
       dependencies: ["TouchTuning", "TouchEvaluation", "TouchRecognizers", "TouchCore", "TouchSignal", "TouchTestSupport"]),
     .testTarget(
       name: "touchtraceTests",
-      dependencies: ["touchtrace", "TouchCore", "TouchIO", "TouchRecognizers", "TouchReports", "TouchTestSupport"]),
+      dependencies: ["TouchTraceCLI", "TouchCore", "TouchIO", "TouchRecognizers", "TouchReports", "TouchTestSupport"]),
   ]
 )

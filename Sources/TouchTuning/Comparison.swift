@@ -1,5 +1,5 @@
 public import TouchEvaluation
-import TouchRecognizers
+public import TouchRecognizers
 import TouchSignal
 
 extension Configuration {
@@ -11,14 +11,15 @@ extension Configuration {
   /// previous value. Unnamed parameters keep their defaults; the named ones are the
   /// configuration's ``Configuration/varied`` parameters.
   ///
+  /// - Parameter catalog: the recognizers the name refers to.
   /// - Throws: `SweepPlanError` for an unknown recognizer or parameter, a value out of range or a
   ///   malformed text.
-  public init(parsing text: String) throws(SweepPlanError) {
+  public init(parsing text: String, catalog: RecognizerCatalog = .builtIn) throws(SweepPlanError) {
     let (name, rest): (String, String?) = {
       guard let colon = text.firstIndex(of: ":") else { return (text, nil) }
       return (String(text[..<colon]), String(text[text.index(after: colon)...]))
     }()
-    let spec = try RecognizerSpec(parsing: name)
+    let spec = try RecognizerSpec(parsing: name, catalog: catalog)
     var settings: [(name: String, value: String)] = []
     if let rest, !rest.allSatisfy({ $0 == " " }) {
       for part in rest.split(separator: ",", omittingEmptySubsequences: false) {

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TouchTestSupport
 
-@testable import touchtrace
+@testable import TouchTraceCLI
 
 @Suite("touchtrace inspect")
 struct InspectCommandTests {

@@ -3,7 +3,7 @@ import Testing
 import TouchCore
 import TouchRecognizers
 import TouchReports
-@testable import touchtrace
+@testable import TouchTraceCLI
 
 @Suite("touchtrace recognizers / run")
 struct RecognizerCommandsTests {

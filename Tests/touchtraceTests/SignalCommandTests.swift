@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TouchCore
 import TouchIO
-@testable import touchtrace
+@testable import TouchTraceCLI
 
 /// `touchtrace smooth` and `touchtrace features` end to end on small CSV files.
 @Suite("smooth and features commands")

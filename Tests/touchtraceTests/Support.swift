@@ -1,14 +1,11 @@
 import ArgumentParser
 import TouchTestSupport
 
-@testable import touchtrace
+@testable import TouchTraceCLI
 
 /// Runs `touchtrace ARGS…` in-process; returns the exit code.
 func runCommand(_ arguments: [String]) -> Int32 {
-  exitCode {
-    var command = try TouchTraceCommand.parseAsRoot(arguments)
-    try command.run()
-  }
+  TouchTraceTool.run(arguments)
 }
 
 /// The exit code `touchtrace` ends with when it runs `body`: 0 when `body` returns, else the code

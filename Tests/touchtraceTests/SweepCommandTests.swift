@@ -3,7 +3,7 @@ import Testing
 import TouchRecognizers
 import TouchTestSupport
 
-@testable import touchtrace
+@testable import TouchTraceCLI
 
 @Suite("touchtrace sweep")
 struct SweepCommandTests {

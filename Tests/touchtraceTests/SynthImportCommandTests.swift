@@ -9,7 +9,7 @@ import TouchCore
 import TouchIO
 import TouchTestSupport
 
-@testable import touchtrace
+@testable import TouchTraceCLI
 
 /// A fresh path in the temporary directory.
 private func temporaryPath(_ name: String) -> String {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TouchTestSupport
 
-@testable import touchtrace
+@testable import TouchTraceCLI
 
 /// Reads a JSON file as a dictionary.
 func jsonObject(_ path: String) throws -> [String: Any] {

@@ -23,7 +23,7 @@ extension TouchTraceCommand {
     var format = FormatOption<Self>(.md)
 
     func run() throws {
-      let catalog = RecognizerCatalog.builtIn
+      let catalog = TouchTraceTool.catalog
       switch format.format {
       case .md, .text: Console.print(CatalogReport.markdown(catalog))
       case .json: Console.write(CatalogReport.json(catalog).encoded())

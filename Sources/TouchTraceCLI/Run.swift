@@ -74,9 +74,10 @@ extension TouchTraceCommand {
         }
       }
       do throws(ParameterError) {
-        let main = try AnyForceRecognizer(variant: recognizer, settings: own)
+        let catalog = TouchTraceTool.catalog
+        let main = try catalog.recognizer(recognizer, settings: own)
         guard let requireFailureOf else { return main }
-        return try main.requiringFailure(of: AnyForceRecognizer(variant: requireFailureOf, settings: required))
+        return try main.requiringFailure(of: catalog.recognizer(requireFailureOf, settings: required), catalog: catalog)
       } catch {
         throw ValidationError(error.description)
       }

@@ -59,7 +59,9 @@ extension TouchTraceCommand {
     /// Configurations A and B.
     func configurations() throws(ValidationError) -> (a: Configuration, b: Configuration) {
       do throws(SweepPlanError) {
-        return (try Configuration(parsing: a), try Configuration(parsing: b))
+        return (
+          try Configuration(parsing: a, catalog: TouchTraceTool.catalog),
+          try Configuration(parsing: b, catalog: TouchTraceTool.catalog))
       } catch {
         throw ValidationError("--a/--b: \(error.description)")
       }

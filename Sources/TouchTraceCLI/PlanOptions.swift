@@ -34,7 +34,7 @@ struct PlanOptions: ParsableArguments {
   /// need `maximumForce`, force units; without it such recognizers run at their defaults).
   func makePlan(maximumForce: Double? = nil) throws(ValidationError) -> SweepPlan {
     do throws(SweepPlanError) {
-      let specs = try RecognizerSpec.list(recognizer)
+      let specs = try RecognizerSpec.list(recognizer, catalog: TouchTraceTool.catalog)
       let axes = try self.axes.map { (text: String) throws(SweepPlanError) -> SweepAxis in try SweepAxis(parsing: text) }
       var fixed: [(name: String, value: String)] = []
       for text in settings {

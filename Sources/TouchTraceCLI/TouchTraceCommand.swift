@@ -1,0 +1,69 @@
+import ArgumentParser
+public import TouchRecognizers
+
+/// The `touchtrace` command line as a library: run it with the built-in recognizer catalog, or
+/// with a catalog that adds recognizers of your own.
+///
+/// ```swift
+/// // main.swift of a package that depends on TouchTrace
+/// import TouchRecognizers
+/// import TouchTraceCLI
+///
+/// TouchTraceTool.main(catalog: try RecognizerCatalog.builtIn.adding(MyPress.self))
+/// ```
+///
+/// Every command (`recognizers`, `run`, `sweep`, `tune`, `compare`) then lists and builds the
+/// recognizers of that catalog, compositions `A+B` included.
+public enum TouchTraceTool {
+  /// The catalog the commands use: the built-in one unless ``main(catalog:arguments:)`` or
+  /// ``run(_:catalog:)`` binds another for the command they run (a task-local value, so commands
+  /// run side by side in one process, as tests do, each see their own).
+  @TaskLocal public static var catalog = RecognizerCatalog.builtIn
+
+  /// Parses `arguments` (the process's own when `nil`) and runs the command with `catalog`; on an
+  /// error it exits with the command's exit code (documented in `touchtrace --help`), on success
+  /// it returns.
+  public static func main(catalog: RecognizerCatalog = .builtIn, arguments: [String]? = nil) {
+    $catalog.withValue(catalog) { TouchTraceCommand.main(arguments) }
+  }
+
+  /// Runs one command with `catalog` in this process and returns its exit code (0 on success),
+  /// printing as the tool does: for tests and for tools that embed `touchtrace`.
+  public static func run(_ arguments: [String], catalog: RecognizerCatalog = .builtIn) -> Int32 {
+    $catalog.withValue(catalog) {
+      do {
+        var command = try TouchTraceCommand.parseAsRoot(arguments)
+        try command.run()
+        return 0
+      } catch {
+        return TouchTraceCommand.exitCode(for: error).rawValue
+      }
+    }
+  }
+}
+
+/// The `touchtrace` command: measures which force-press recognizer, at which thresholds,
+/// recognizes what users mean, and how fast.
+struct TouchTraceCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "touchtrace",
+    abstract: "Measure force-press recognizers on recorded touch traces.",
+    discussion: """
+      Reads traces from CSV, JSON and JSON Lines files (see the README for the formats), \
+      replays them through force-press recognizer variants and reports accuracy and latency.
+
+      Exit codes: 0 success; 64 usage error; 65 bad input data (PATH:LINE:COL: error: …); \
+      66 an input file is missing or unreadable; 1 anything else.
+      """,
+    version: TouchTraceVersion.current,
+    subcommands: [
+      Inspect.self, Recognizers.self, Run.self, Sweep.self, Tune.self, Compare.self, Smooth.self, Features.self, Synth.self,
+      Import.self,
+    ]
+  )
+}
+
+/// The version string printed by `touchtrace --version`.
+enum TouchTraceVersion {
+  static let current = "0.1.0"
+}

@@ -21,18 +21,18 @@ struct PlanOptions: ParsableArguments {
   var settings: [String] = []
 
   /// The configurations the options describe, once the data is loaded: default grids that follow
-  /// the maximum possible force (raw-force parameters) use the analyzed traces' largest; `plan`
-  /// (built before loading) is returned when no default grid depends on it.
+  /// the maximum possible force (raw-force parameters) use the analyzed traces' maxima; `plan`
+  /// (built before loading) is returned when no default grid depends on them.
   func makePlan(following evaluation: Evaluation, after plan: SweepPlan) throws(ValidationError) -> SweepPlan {
     guard plan.axes.isEmpty, plan.recognizers.contains(where: { SweepPlan.defaultGridFollowsMaximumForce($0) }) else {
       return plan
     }
-    return try makePlan(maximumForce: SweepPlan.maximumForce(of: evaluation.dataset.traces))
+    return try makePlan(maximumForces: SweepPlan.maximumForces(of: evaluation.dataset.traces))
   }
 
-  /// The configurations the options describe (default grids relative to the maximum force
-  /// need `maximumForce`, force units; without it such recognizers run at their defaults).
-  func makePlan(maximumForce: Double? = nil) throws(ValidationError) -> SweepPlan {
+  /// The configurations the options describe (default grids relative to the maximum force need
+  /// `maximumForces`, force units; without them such recognizers run at their defaults).
+  func makePlan(maximumForces: [Double] = []) throws(ValidationError) -> SweepPlan {
     do throws(SweepPlanError) {
       let specs = try RecognizerSpec.list(recognizer, catalog: TouchTraceTool.catalog)
       let axes = try self.axes.map { (text: String) throws(SweepPlanError) -> SweepAxis in try SweepAxis(parsing: text) }
@@ -41,7 +41,7 @@ struct PlanOptions: ParsableArguments {
         guard let setting = Self.setting(text) else { throw .malformedSetting(text) }
         fixed.append(setting)
       }
-      return try SweepPlan(recognizers: specs, axes: axes, settings: fixed, maximumForce: maximumForce)
+      return try SweepPlan(recognizers: specs, axes: axes, settings: fixed, maximumForces: maximumForces)
     } catch {
       throw ValidationError(error.description)
     }

@@ -74,14 +74,19 @@ struct PlanAndDeterminismTests {
     #expect(plan.configurations.filter { $0.name == "shunkit" }.count == 1)
     // … k/20 of it with it: on 3D Touch (20/3) the points are exactly k/3 (equal to quantized
     // forces 20k/60 to the last bit), the default 3.0 among them.
-    let iPhone = try SweepPlan(recognizers: RecognizerSpec.list("shunkit"), maximumForce: 20.0 / 3)
+    let iPhone = try SweepPlan(recognizers: RecognizerSpec.list("shunkit"), maximumForces: [20.0 / 3])
     let points = try #require(iPhone.axesByRecognizer.first?.axes.first?.values)
     #expect(points.count == 20)
     #expect(points.prefix(3).map(\.description) == [SweepAxis.Value.number(20.0 / 60), .number(40.0 / 60), .number(1)].map(\.description))
     #expect(points.contains(.number(3.0)) && points.last == .number(20.0 / 3))
-    let tablet = try SweepPlan(recognizers: RecognizerSpec.list("shunkit"), maximumForce: 1023)
+    let tablet = try SweepPlan(recognizers: RecognizerSpec.list("shunkit"), maximumForces: [1023])
     // On a tablet (1023) the grid spans 51.15 … 1023, with the library's default 3.0 kept.
     #expect(tablet.axesByRecognizer.first?.axes.first?.values.prefix(3) == [.number(3), .number(51.15), .number(102.3)])
+    // Mixed devices: each device's grid (Android pressure 0…1 and 3D Touch), merged.
+    let mixed = try SweepPlan(recognizers: RecognizerSpec.list("shunkit"), maximumForces: [1, 20.0 / 3])
+    let merged = try #require(mixed.axesByRecognizer.first?.axes.first?.values)
+    #expect(merged.count == 20 + 20 - 1)  // 1.0 is on both grids; 3.0 is on the 3D Touch one
+    #expect(merged.first == .number(0.05) && merged.last == .number(20.0 / 3))
     #expect(grids["long-press-android"]?.first?.parameter == "longPressTimeout")
     #expect(grids["long-press-android"]?.first?.values[5].description == "0.3")
     #expect(grids["zones"]?.isEmpty == true)

@@ -2,7 +2,7 @@ import Testing
 import TouchCore
 import TouchRecognizers
 
-/// The example of the WritingARecognizer article, verbatim, so the article stays compilable.
+/// The example of the AddingARecognizer article, verbatim, so the article stays compilable.
 public struct FirstMovedCrossing: ConfigurableRecognizer {
   public let threshold: Double
 

@@ -1,5 +1,5 @@
 import Testing
-import TouchRecognizers
+@_spi(Benchmarks) import TouchRecognizers
 import TouchTestSupport
 
 /// The kernels scan several samples per branch and smooth two traces side by side; these tests

@@ -1,7 +1,7 @@
 import Testing
 import TouchCore
 import TouchTestSupport
-@testable import TouchRecognizers
+@_spi(Benchmarks) @testable import TouchRecognizers
 
 @Suite("Threshold sweep metadata")
 struct SweepTests {

@@ -1,5 +1,5 @@
 import CReference
-public import TouchRecognizers
+@_spi(Benchmarks) public import TouchRecognizers
 
 /// The four reference recognizer kernels, with the parameters of the performance study.
 public enum Kernel: String, CaseIterable, Sendable {

@@ -18,7 +18,7 @@
 import BenchSupport
 import Foundation
 import TouchIO
-import TouchRecognizers
+@_spi(Benchmarks) import TouchRecognizers
 import TouchSignal
 
 struct Options {

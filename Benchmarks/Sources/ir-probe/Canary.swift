@@ -1,5 +1,5 @@
 import BenchSupport
-import TouchRecognizers
+@_spi(Benchmarks) import TouchRecognizers
 
 /// Deliberately slow copies of two kernels, kept only to prove that the instruction gate catches
 /// the mistakes it exists for (they never ship in the product):

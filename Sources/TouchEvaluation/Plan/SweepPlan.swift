@@ -206,11 +206,11 @@ public struct SweepPlan: Sendable {
   ///   also an axis, an unreadable setting, a list parameter on an axis, too many
   ///   configurations, or a recognizer left without configurations.
   ///
-  /// - Parameter maximumForce: the data's maximum possible force, force units, for default grids
-  ///   that follow it (``ParameterGrid/fractionsOfMaximumForce(steps:)``).
+  /// - Parameter maximumForces: the data's maximum possible forces (one per device kind), force
+  ///   units, for default grids that follow them (``ParameterGrid/fractionsOfMaximumForce(steps:)``).
   public init(
     recognizers: [RecognizerSpec], axes: [SweepAxis] = [], settings: [(name: String, value: String)] = [],
-    maximumForce: Double? = nil
+    maximumForces: [Double] = []
   ) throws(SweepPlanError) {
     guard !recognizers.isEmpty else { throw .noRecognizer }
     for axis in axes where !recognizers.contains(where: { $0.parameter(axis.parameter) != nil }) {
@@ -241,7 +241,7 @@ public struct SweepPlan: Sendable {
         }
       }
       let own: [SweepAxis] =
-        axes.isEmpty ? (Self.defaultAxis(for: spec, maximumForce: maximumForce).map { [$0] } ?? []) : axes.filter { spec.parameter($0.parameter) != nil }
+        axes.isEmpty ? (Self.defaultAxis(for: spec, maximumForces: maximumForces).map { [$0] } ?? []) : axes.filter { spec.parameter($0.parameter) != nil }
       byRecognizer.append((spec, own))
       var columns: [[ParameterValue]] = []
       for axis in own {
@@ -319,26 +319,33 @@ public struct SweepPlan: Sendable {
     return main.grid.followsMaximumForce
   }
 
-  /// The maximum possible force default grids follow on `traces`: the largest any trace
-  /// declares (so that the grid spans every device of a mixed data set), force units; `nil`
-  /// when none declares one.
-  public static func maximumForce(of traces: [Trace]) -> Double? {
-    traces.compactMap(\.metadata.maxForce).max()
+  /// The maximum possible forces default grids follow on `traces`: every distinct one a trace
+  /// declares, in increasing order, force units (empty when none declares one).
+  public static func maximumForces(of traces: [Trace]) -> [Double] {
+    Array(Set(traces.compactMap(\.metadata.maxForce))).sorted()
   }
 
   /// The default grid of a recognizer: the parameter its description sweeps by default
   /// (``RecognizerDescription/sweptByDefault``) over that parameter's declared grid
   /// (``ParameterSpec/grid``); `nil` for compositions, recognizers without a default sweep, and
-  /// grids relative to the maximum force when it is unknown.
+  /// grids relative to the maximum force when none is known.
   ///
-  /// - Parameter maximumForce: the data's maximum possible force, force units (for grids of
-  ///   raw-force parameters that follow it).
-  public static func defaultAxis(for spec: RecognizerSpec, maximumForce: Double? = nil) -> SweepAxis? {
+  /// A grid relative to the maximum force is the union of its points for each of
+  /// `maximumForces` (data from several kinds of device gets each device's grid: k/20 of 1.0
+  /// for Android pressure, of 20/3 for 3D Touch, of 255 for a touchpad).
+  ///
+  /// - Parameter maximumForces: the data's maximum possible forces, force units.
+  public static func defaultAxis(for spec: RecognizerSpec, maximumForces: [Double] = []) -> SweepAxis? {
     guard spec.required == nil, let descriptor = spec.descriptor(spec.variant),
       let name = descriptor.sweptByDefault, let main = descriptor.parameter(name)
     else { return nil }
-    let values = main.grid.values(
-      default: { if case .number(let x) = main.defaultValue { x } else { .nan } }(), maximumForce: maximumForce)
+    let standard: Double = if case .number(let x) = main.defaultValue { x } else { .nan }
+    let values: [Double]
+    if main.grid.followsMaximumForce {
+      values = Array(Set(maximumForces.flatMap { main.grid.values(default: standard, maximumForce: $0) })).sorted()
+    } else {
+      values = main.grid.values(default: standard, maximumForce: nil)
+    }
     guard !values.isEmpty else { return nil }
     let text = values.map(SweepAxis.text).joined(separator: ",")
     return SweepAxis(parameter: main.name, text: text, values: values.map { .number($0) })

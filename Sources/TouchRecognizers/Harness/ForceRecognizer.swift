@@ -6,7 +6,7 @@ public import TouchCore
 ///
 /// Rules for conformers (the hot path): a struct whose state is enums and numbers; `@inlinable`
 /// mutating methods; no allocation, existential, class or closure per sample. Parameters are
-/// validated once, at construction. See the WritingARecognizer article.
+/// validated once, at construction. See the AddingARecognizer article.
 ///
 /// The harness calls ``touchesBegan(_:_:)`` for the first sample, ``touchesMoved(_:_:)`` for a
 /// later sample whose force or position changed, ``touchesStationary(_:_:)`` for an unchanged

@@ -12,7 +12,10 @@
 ///
 /// Force columns are generic over `Float` or `Double` (the study used `Float`); thresholds have
 /// the column's type. The per-sample loops allocate nothing and call nothing.
-public enum ForceKernels {
+///
+/// System programming interface for the benchmarks and tests (`@_spi(Benchmarks) import
+/// TouchRecognizers`), not public API.
+@_spi(Benchmarks) public enum ForceKernels {
   /// One kernel event.
   public struct Event: Sendable, Hashable {
     /// The trace number (position in `offsets`).

@@ -41,29 +41,3 @@ public enum TouchTraceTool {
     }
   }
 }
-
-/// The `touchtrace` command: measures which force-press recognizer, at which thresholds,
-/// recognizes what users mean, and how fast.
-struct TouchTraceCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(
-    commandName: "touchtrace",
-    abstract: "Measure force-press recognizers on recorded touch traces.",
-    discussion: """
-      Reads traces from CSV, JSON and JSON Lines files (see the README for the formats), \
-      replays them through force-press recognizer variants and reports accuracy and latency.
-
-      Exit codes: 0 success; 64 usage error; 65 bad input data (PATH:LINE:COL: error: …); \
-      66 an input file is missing or unreadable; 1 anything else.
-      """,
-    version: TouchTraceVersion.current,
-    subcommands: [
-      Inspect.self, Recognizers.self, Run.self, Sweep.self, Tune.self, Compare.self, Smooth.self, Features.self, Synth.self,
-      Import.self,
-    ]
-  )
-}
-
-/// The version string printed by `touchtrace --version`.
-enum TouchTraceVersion {
-  static let current = "0.1.0"
-}

@@ -47,8 +47,14 @@ public enum CatalogReport {
       out += "- **Source:** \(d.sourceInfo.library)\(version)\(link) — \(d.source)\n"
       out += "- **Style:** \(d.style.rawValue)\n"
       for stage in d.stages {
+        let label =
+          switch stage.kind {
+          case .action: "Action"
+          case .stage2: "Stage 2"
+          case .release: "Release"
+          }
         let flaps = stage.kind == .release ? " (flaps are counted)" : ""
-        out += "- **\(stage.kind.rawValue):** \(stage.meaning)\(flaps)\n"
+        out += "- **\(label):** \(stage.meaning)\(flaps)\n"
       }
       out += "- **Rules:** \(d.rules)\n"
       out += "- **Sweep:** \(sweepSummary(entry))\n"

@@ -2,7 +2,12 @@
 import PackageDescription
 
 /// Debug builds (and therefore `swift test`) check internal invariants; release builds do not.
-let checks: [SwiftSetting] = [.define("TOUCH_INTERNAL_CHECKS", .when(configuration: .debug))]
+let checks: [SwiftSetting] = [
+  .define("TOUCH_INTERNAL_CHECKS", .when(configuration: .debug)),
+  // `import` is internal unless written `public import`: the compiler checks that a module's public
+  // API names only modules it imports publicly (Scripts/check-imports.py checks the declared ones).
+  .enableUpcomingFeature("InternalImportsByDefault"),
+]
 
 let package = Package(
   name: "TouchTrace",
@@ -92,6 +97,9 @@ let package = Package(
       dependencies: ["TouchTuning", "TouchEvaluation", "TouchRecognizers", "TouchCore", "TouchSignal", "TouchTestSupport"]),
     .testTarget(
       name: "touchtraceTests",
-      dependencies: ["TouchTraceCLI", "TouchCore", "TouchIO", "TouchRecognizers", "TouchReports", "TouchTestSupport"]),
+      dependencies: [
+        "TouchTraceCLI", "TouchCore", "TouchIO", "TouchRecognizers", "TouchReports", "TouchTestSupport",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]),
   ]
 )

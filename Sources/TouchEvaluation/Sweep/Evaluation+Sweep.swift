@@ -1,5 +1,5 @@
 import TouchCore
-import TouchRecognizers
+public import TouchRecognizers
 
 extension Evaluation {
   /// Traces per work item.

@@ -27,7 +27,7 @@ struct RadiusPeekPopTests {
 
   @Test func aFasterDisplayCommitsSooner() throws {
     let t = trace(times: [0, 0.1, 0.3, 2.0], radius: [5, 5, 10, 10])
-    let values = try RadiusPeekPop.descriptor.resolve([RadiusPeekPop.frameRate(120)])
+    let values = try RadiusPeekPop.descriptor.resolve(settings: [RadiusPeekPop.frameRate(120)])
     let result = try Replay.replay(trace: t, using: RadiusPeekPop(parameters: values))
     #expect(result.action?.t == 0.2 + 50.0 / 120)
   }
@@ -49,7 +49,7 @@ struct RadiusPeekPopTests {
     #expect(states(result) == ["began@1", "cancelled@3"])
     #expect(result.action == nil)
     // With the ratio at 0.7 the same growth commits.
-    let looser = try RadiusPeekPop.descriptor.resolve([RadiusPeekPop.commitRatio(0.7)])
+    let looser = try RadiusPeekPop.descriptor.resolve(settings: [RadiusPeekPop.commitRatio(0.7)])
     let committed = try Replay.replay(
       trace: trace(times: [0, 0.1, 0.3, 3.0], radius: [5, 5, 8, 8]), using: RadiusPeekPop(parameters: looser))
     #expect(committed.action?.t == 0.2 + 50.0 / 60)
@@ -64,7 +64,7 @@ struct RadiusPeekPopTests {
 
   @Test func commitProgressBelowPreviewIsRejected() {
     #expect(throws: ParameterError.self) {
-      try RadiusPeekPop(parameters: RadiusPeekPop.descriptor.resolve([RadiusPeekPop.commitProgress(0.5)]))
+      try RadiusPeekPop(parameters: RadiusPeekPop.descriptor.resolve(settings: [RadiusPeekPop.commitProgress(0.5)]))
     }
   }
 

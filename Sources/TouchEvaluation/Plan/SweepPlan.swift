@@ -2,7 +2,7 @@ public import TouchCore
 public import TouchRecognizers
 
 /// A recognizer to sweep: a catalog variant (`deep-press`) or a require-to-fail composition
-/// (`tap+deep-press`: the tap waits for deep-press to fail; see ``Composition``), with the
+/// (`tap+deep-press`: the tap waits for deep-press to fail; see `Composition`), with the
 /// catalog it is built from.
 public struct RecognizerSpec: Sendable, Hashable, CustomStringConvertible {
   /// The variant (the dependent one of a composition).
@@ -180,7 +180,7 @@ public struct DroppedConfiguration: Sendable, Hashable, CustomStringConvertible 
 /// - An axis or a setting applies to every listed recognizer that has a parameter of that name;
 ///   naming a parameter none of them has is an error.
 /// - A recognizer that has none of the axes is evaluated once, at its defaults and settings.
-/// - Without any axis, each recognizer gets its default grid (``defaultAxis(for:)``).
+/// - Without any axis, each recognizer gets its default grid (``defaultAxis(for:maximumForces:)``).
 /// - Grid points whose values the recognizer rejects are dropped and listed in ``dropped``; a
 ///   recognizer left without any configuration is an error.
 public struct SweepPlan: Sendable {
@@ -206,8 +206,12 @@ public struct SweepPlan: Sendable {
   ///   also an axis, an unreadable setting, a list parameter on an axis, too many
   ///   configurations, or a recognizer left without configurations.
   ///
-  /// - Parameter maximumForces: the data's maximum possible forces (one per device kind), force
-  ///   units, for default grids that follow them (``ParameterGrid/fractionsOfMaximumForce(steps:)``).
+  /// - Parameters:
+  ///   - recognizers: the recognizers, in order.
+  ///   - axes: the swept parameters (empty: each recognizer's default grid).
+  ///   - settings: the fixed parameter values (`name`, `value` as text).
+  ///   - maximumForces: the data's maximum possible forces (one per device kind), force units, for
+  ///     default grids that follow them (`ParameterGrid.fractionsOfMaximumForce(steps:)`).
   public init(
     recognizers: [RecognizerSpec], axes: [SweepAxis] = [], settings: [(name: String, value: String)] = [],
     maximumForces: [Double] = []
@@ -326,15 +330,17 @@ public struct SweepPlan: Sendable {
   }
 
   /// The default grid of a recognizer: the parameter its description sweeps by default
-  /// (``RecognizerDescription/sweptByDefault``) over that parameter's declared grid
-  /// (``ParameterSpec/grid``); `nil` for compositions, recognizers without a default sweep, and
+  /// (`RecognizerDescription/sweptByDefault`) over that parameter's declared grid
+  /// (`ParameterSpec/grid`); `nil` for compositions, recognizers without a default sweep, and
   /// grids relative to the maximum force when none is known.
   ///
   /// A grid relative to the maximum force is the union of its points for each of
   /// `maximumForces` (data from several kinds of device gets each device's grid: k/20 of 1.0
   /// for Android pressure, of 20/3 for 3D Touch, of 255 for a touchpad).
   ///
-  /// - Parameter maximumForces: the data's maximum possible forces, force units.
+  /// - Parameters:
+  ///   - spec: the recognizer.
+  ///   - maximumForces: the data's maximum possible forces, force units.
   public static func defaultAxis(for spec: RecognizerSpec, maximumForces: [Double] = []) -> SweepAxis? {
     guard spec.required == nil, let descriptor = spec.descriptor(spec.variant),
       let name = descriptor.sweptByDefault, let main = descriptor.parameter(name)

@@ -42,7 +42,9 @@ public struct AnyForceRecognizer: Sendable {
   /// The composition's replay is generic over both parts rather than specialized for each pair:
   /// per sample it calls each part through its witness table.
   ///
-  /// - Parameter catalog: the catalog whose recognizers that can wait are named in the error.
+  /// - Parameters:
+  ///   - required: the recognizer that must fail first.
+  ///   - catalog: the catalog whose recognizers that can wait are named in the error.
   /// - Throws: ``ParameterError`` when this recognizer cannot wait for another, or either side is
   ///   already a composition.
   public func requiringFailure(

@@ -146,7 +146,7 @@ public struct RecognizerDescription: Sendable, Hashable {
   /// wins), each checked.
   ///
   /// - Throws: ``ParameterError``.
-  public func resolve(_ settings: [ParameterSetting]) throws(ParameterError) -> ParameterValues {
+  public func resolve(settings: [ParameterSetting]) throws(ParameterError) -> ParameterValues {
     var values: [String: ParameterValue] = [:]
     for setting in settings { values[setting.name] = setting.value }
     return try resolve(values)

@@ -198,7 +198,7 @@ extension ConfigurableRecognizer {
   /// and trap with the validation message.
   public static func checked(_ settings: ParameterSetting...) -> Self {
     do {
-      return try Self(parameters: descriptor.resolve(settings))
+      return try Self(parameters: descriptor.resolve(settings: settings))
     } catch {
       preconditionFailure(error.description)
     }

@@ -61,7 +61,7 @@ public struct Parameter<Value: ParameterRepresentable>: Sendable, Hashable {
   public var name: String { spec.name }
 
   /// The setting `name = value`, for ``ConfigurableRecognizer/checked(_:)`` and
-  /// ``RecognizerDescription/resolve(_:)``.
+  /// ``RecognizerDescription/resolve(settings:)``.
   public func callAsFunction(_ value: Value) -> ParameterSetting {
     ParameterSetting(name: spec.name, value: value.parameterValue)
   }

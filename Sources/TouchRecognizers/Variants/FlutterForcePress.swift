@@ -21,7 +21,7 @@
 public struct FlutterForcePress: ConfigurableRecognizer {
   /// Interpolated pressure to exceed for `onStart` (strict `>`).
   public let startPressure: Double
-  /// Interpolated pressure to exceed for `onPeak` (strict `>`); greater than ``startPressure``.
+  /// Interpolated pressure to exceed for `onPeak` (strict `>`); greater than `startPressure`.
   public let peakPressure: Double
   /// Hit slop, logical pixels (points); 18 for touch (`kTouchSlop`).
   public let touchSlop: Double

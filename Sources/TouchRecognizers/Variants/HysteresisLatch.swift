@@ -13,9 +13,9 @@
 /// ends the contact: ended when it ever pressed, else failed. States: possible → began (first
 /// press) → changed (each later release or press) → ended.
 public struct HysteresisLatch: ConfigurableRecognizer {
-  /// Normalized force that presses (`>=`, or `>` with ``strictPress``).
+  /// Normalized force that presses (`>=`, or `>` with `strictPress`).
   public let pressThreshold: Double
-  /// Normalized force below which a press releases (`<`, or `<=` with ``inclusiveRelease``).
+  /// Normalized force below which a press releases (`<`, or `<=` with `inclusiveRelease`).
   public let releaseThreshold: Double
   /// Normalized force above which the contact is rejected for good (`>`); NaN: off.
   public let palmThreshold: Double

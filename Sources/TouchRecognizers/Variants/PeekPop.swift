@@ -10,7 +10,7 @@
 public struct PeekPop: ConfigurableRecognizer {
   /// Normalized force for stage 1 (`>=`).
   public let peekThreshold: Double
-  /// Normalized force for stage 2 (`>=`), at least ``peekThreshold``.
+  /// Normalized force for stage 2 (`>=`), at least `peekThreshold`.
   public let popThreshold: Double
 
   /// The `peekThreshold` parameter.

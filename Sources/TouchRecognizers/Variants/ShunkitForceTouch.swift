@@ -12,7 +12,7 @@
 ///   without any moved sample whose touch-down force is over the threshold ends at lift.
 /// - cancel: cancelled. `reset()` sets the last force to 0 (not `minimumForce`).
 public struct ShunkitForceTouch: ConfigurableRecognizer {
-  /// The threshold in force units; clamped at every touch-down when ``faithfulClamp``.
+  /// The threshold in force units; clamped at every touch-down when `faithfulClamp`.
   public var minimumForce: Double
   /// The threshold as configured (before any clamp).
   public let configuredMinimumForce: Double

@@ -7,7 +7,7 @@
 // exactly the allocations of the replay loop itself; zero at both sizes proves there are none
 // per sample (or per trace). The kernels write into preallocated buffers: zero as well.
 import Benchmark
-import BenchSupport
+@_spi(Benchmarks) import BenchSupport
 import TouchRecognizers
 
 /// Millions of samples per second, from the timing the closure takes itself.

@@ -54,7 +54,7 @@ extension BenchData {
 /// its capacity, and the runners below trap when that happens).
 public final class EventBuffers: @unchecked Sendable {
   /// The Swift kernels' events.
-  public let swift: UnsafeMutableBufferPointer<ForceKernels.Event>
+  @_spi(Benchmarks) public let swift: UnsafeMutableBufferPointer<ForceKernels.Event>
   /// The C kernels' events.
   public let c: UnsafeMutableBufferPointer<ttc_event>
 
@@ -105,7 +105,7 @@ extension Kernel {
   /// Runs the product kernel (`TouchRecognizers.ForceKernels`) once over `data`; returns the
   /// number of events.
   @inlinable @inline(__always)
-  public func runSwift(_ data: Columns, into events: UnsafeMutableBufferPointer<ForceKernels.Event>) -> Int {
+  @_spi(Benchmarks) public func runSwift(_ data: Columns, into events: UnsafeMutableBufferPointer<ForceKernels.Event>) -> Int {
     switch self {
     case .threshold:
       ForceKernels.firstCrossing(force: data.force, offsets: data.offsets, threshold: Kernel.crossingLevel, into: events)

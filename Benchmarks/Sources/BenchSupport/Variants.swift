@@ -1,3 +1,4 @@
+public import TouchCore
 public import TouchRecognizers
 
 /// Borrowed columns for the replay harness (force as `Double`, as `Replay` reads it).
@@ -45,6 +46,18 @@ public final class ReplayData: @unchecked Sendable {
     force.deallocate()
   }
 
+  /// The same contacts as `Trace` values (each ends by a lift, no positions, maximum force
+  /// ``BenchData/maxForce``): what the tool replays (`touchtrace sweep`, `run`).
+  public lazy var traces: [Trace] = {
+    let phases = { (n: Int) in TouchPhase.defaultSequence(count: n) }
+    return (0..<(offsets.count - 1)).map { k in
+      let range = offsets[k]..<offsets[k + 1]
+      return Trace(
+        metadata: TraceMetadata(id: "b\(k)", maxForce: BenchData.maxForce), t: Array(t[range]),
+        force: Array(force[range]), phase: phases(range.count))
+    }
+  }()
+
   /// The columns.
   public var columns: ReplayColumns {
     ReplayColumns(offsets: UnsafeBufferPointer(offsets), t: UnsafeBufferPointer(t), force: UnsafeBufferPointer(force))
@@ -68,6 +81,17 @@ public struct VariantReplay: Sendable {
 
   /// The variant's name as a benchmark name part (letters, digits, `-` only).
   public var benchmarkName: String { String(name.map { $0.isLetter || $0.isNumber ? $0 : "-" }) }
+
+  /// Replays `traces` into `log` as the tool does (`AnyForceRecognizer.replay(traces:into:)`:
+  /// one dynamic call into the conformance's specialized loop), appending; clear it first.
+  @inline(__always)
+  public func run(traces: [Trace], _ log: inout ReplayLog) {
+    do throws(ReplayError) {
+      try recognizer.replay(traces: traces, into: &log)
+    } catch {
+      preconditionFailure("benchmark traces carry their maximum force: \(error)")
+    }
+  }
 
   /// Replays every trace of `columns` into `log` (appending; clear it first).
   @inline(__always)

@@ -15,7 +15,7 @@
 // Timings are medians: each round takes the median of its repetitions, the table gives the median
 // over rounds with the range of the rounds in brackets. The machine is shared, so single rounds
 // swing; ratios are taken within each round.
-import BenchSupport
+@_spi(Benchmarks) import BenchSupport
 import Foundation
 import TouchIO
 @_spi(Benchmarks) import TouchRecognizers

@@ -1,4 +1,4 @@
-import BenchSupport
+@_spi(Benchmarks) import BenchSupport
 @_spi(Benchmarks) import TouchRecognizers
 
 /// Deliberately slow copies of two kernels, kept only to prove that the instruction gate catches

@@ -1,4 +1,4 @@
-import BenchSupport
+@_spi(Benchmarks) import BenchSupport
 import CReference
 import TouchRecognizers
 
@@ -8,8 +8,9 @@ struct Probe: Sendable {
   static let traces = 1000
 
   let name: String
-  /// One pass: the in-cache block (Float force), event buffers, the same block with `Double` force.
-  let run: @Sendable (Columns, EventBuffers, ReplayColumns) -> Int
+  /// One pass: the in-cache block (Float force), event buffers, the same block with `Double` force
+  /// (its columns, and as `Trace` values).
+  let run: @Sendable (Columns, EventBuffers, ReplayData) -> Int
 
   static let all: [Probe] =
     Kernel.allCases.map { kernel in
@@ -24,23 +25,34 @@ struct Probe: Sendable {
     }
     + SweepSize.all.map { k in
       let sweep = SwiftSweep(thresholds: SweepSize.thresholds(k))
-      return Probe(name: "swift.sweep\(k)") { _, _, r in Int(sweep.run(r)) }
+      return Probe(name: "swift.sweep\(k)") { _, _, r in Int(sweep.run(r.columns)) }
     }
     + VariantReplay.all.map { variant in
       // Every catalog recognizer through the harness; the log keeps its storage across passes.
       let log = LogBox()
       return Probe(name: "replay.\(variant.benchmarkName)") { _, _, r in
         log.value.removeAll()
-        variant.run(r, &log.value)
+        variant.run(r.columns, &log.value)
+        return log.value.count
+      }
+    }
+    + VariantReplay.all.map { variant in
+      // The same through the trace path the tool takes (`touchtrace sweep`, `run`).
+      let log = LogBox()
+      return Probe(name: "traces.\(variant.benchmarkName)") { _, _, r in
+        log.value.removeAll()
+        variant.run(traces: r.traces, &log.value)
         return log.value.count
       }
     }
     + [
       // The same replays called directly on the concrete type (specialized in this module): the
       // reference that the catalog's dynamic call per pass costs nothing per sample.
-      Probe(name: "direct.stable-press") { _, _, r in Direct.replay(StablePress(), r) },
-      Probe(name: "direct.pressure-js") { _, _, r in Direct.replay(PressureJSDeepPress(), r) },
-      Probe(name: "canary.replay-unspecialized") { _, _, r in Canary.replayUnspecialized(r) },
+      Probe(name: "direct.stable-press") { _, _, r in Direct.replay(StablePress(), r.columns) },
+      Probe(name: "direct.pressure-js") { _, _, r in Direct.replay(PressureJSDeepPress(), r.columns) },
+      Probe(name: "direct-traces.stable-press") { _, _, r in Direct.replay(StablePress(), tracesOf: r) },
+      Probe(name: "direct-traces.pressure-js") { _, _, r in Direct.replay(PressureJSDeepPress(), tracesOf: r) },
+      Probe(name: "canary.replay-unspecialized") { _, _, r in Canary.replayUnspecialized(r.columns) },
       Probe(name: "canary.threshold-any") { c, b, _ in Canary.firstCrossingThroughExistential(c, into: b.swift) },
       Probe(name: "canary.hysteresis-call") { c, b, _ in Canary.hysteresisWithCalls(c, into: b.swift) },
     ]
@@ -61,6 +73,17 @@ enum Direct {
     Replay.replay(
       t: columns.t, force: columns.force, offsets: columns.offsets, maxForce: BenchData.maxForce, using: recognizer,
       into: &log.value)
+    return log.value.count
+  }
+
+  @inline(__always)
+  static func replay<R: ForceRecognizer>(_ recognizer: R, tracesOf data: ReplayData) -> Int {
+    log.value.removeAll()
+    do throws(ReplayError) {
+      try Replay.replay(traces: data.traces, using: recognizer, into: &log.value)
+    } catch {
+      preconditionFailure("\(error)")
+    }
     return log.value.count
   }
 }

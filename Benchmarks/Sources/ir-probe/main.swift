@@ -29,6 +29,6 @@ let buffers = EventBuffers(for: data)
 let replay = ReplayData(data)
 var total = 0
 data.withColumns { columns in
-  for _ in 0..<passes { total &+= probe.run(columns, buffers, replay.columns) }
+  for _ in 0..<passes { total &+= probe.run(columns, buffers, replay) }
 }
 print("\(probe.name): \(passes) passes over \(data.samples) samples, result \(total)")

@@ -10,8 +10,7 @@ public struct IOSLongPress: ConfigurableRecognizer {
   public let minimumPressDuration: Double
   /// Movement allowed before the gesture begins, points (fails when the distance is greater).
   public let allowableMovement: Double
-  @usableFromInline var downX: Double = 0
-  @usableFromInline var downY: Double = 0
+  @usableFromInline var down = TouchOrigin()
   @usableFromInline var deadline = Double.infinity
 
   /// The `minimumPressDuration` parameter.
@@ -66,17 +65,14 @@ public struct IOSLongPress: ConfigurableRecognizer {
 
   @inlinable
   public mutating func touchesBegan(_ sample: TouchSample, _ context: inout GestureContext) {
-    downX = sample.x
-    downY = sample.y
+    down.record(sample)
     deadline = sample.t + minimumPressDuration
   }
 
   @inlinable
   public mutating func touchesMoved(_ sample: TouchSample, _ context: inout GestureContext) {
     if context.state == .possible {
-      let dx = sample.x - downX
-      let dy = sample.y - downY
-      if dx * dx + dy * dy > allowableMovement * allowableMovement {
+      if down.isFarther(sample, than: allowableMovement) {
         deadline = .infinity
         context.setState(.failed, at: sample)
       }
@@ -100,8 +96,7 @@ public struct IOSLongPress: ConfigurableRecognizer {
   @inlinable
   public mutating func timerFired(_ sample: TouchSample, _ context: inout GestureContext) {
     deadline = .infinity
-    context.setState(.began, at: sample)
-    context.act(at: sample)
+    context.setState(.began, acting: .action, at: sample)
   }
 
   @inlinable
@@ -126,8 +121,7 @@ public struct AndroidLongPress: ConfigurableRecognizer {
   public let deepPressThreshold: Double
   /// Deep press accelerates only when `longPressTimeout <= 0.4 s`.
   public let faithfulDeepPressGate: Bool
-  @usableFromInline var downX: Double = 0
-  @usableFromInline var downY: Double = 0
+  @usableFromInline var down = TouchOrigin()
   @usableFromInline var deadline = Double.infinity
 
   /// The `longPressTimeout` parameter.
@@ -201,14 +195,12 @@ public struct AndroidLongPress: ConfigurableRecognizer {
   @inlinable
   mutating func fire(_ sample: TouchSample, _ context: inout GestureContext) {
     deadline = .infinity
-    context.setState(.began, at: sample)
-    context.act(at: sample)
+    context.setState(.began, acting: .action, at: sample)
   }
 
   @inlinable
   public mutating func touchesBegan(_ sample: TouchSample, _ context: inout GestureContext) {
-    downX = sample.x
-    downY = sample.y
+    down.record(sample)
     deadline = sample.t + longPressTimeout
   }
 
@@ -218,9 +210,7 @@ public struct AndroidLongPress: ConfigurableRecognizer {
       context.setState(.changed, at: sample)
       return
     }
-    let dx = sample.x - downX
-    let dy = sample.y - downY
-    if dx * dx + dy * dy > touchSlop * touchSlop {
+    if down.isFarther(sample, than: touchSlop) {
       deadline = .infinity
       context.setState(.failed, at: sample)
       return

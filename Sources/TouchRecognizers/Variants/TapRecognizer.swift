@@ -13,8 +13,7 @@ public struct TapRecognizer: ConfigurableRecognizer {
   public let allowableMovement: Double
   /// Longest contact that is still a tap, seconds; NaN: no limit.
   public let maximumTapDuration: Double
-  @usableFromInline var downX: Double = 0
-  @usableFromInline var downY: Double = 0
+  @usableFromInline var down = TouchOrigin()
   @usableFromInline var deadline = Double.infinity
 
   /// The `allowableMovement` parameter.
@@ -69,21 +68,13 @@ public struct TapRecognizer: ConfigurableRecognizer {
 
   @inlinable
   public mutating func touchesBegan(_ sample: TouchSample, _ context: inout GestureContext) {
-    downX = sample.x
-    downY = sample.y
+    down.record(sample)
     deadline = maximumTapDuration.isNaN ? .infinity : sample.t + maximumTapDuration
   }
 
   @inlinable
-  func movedTooFar(_ sample: TouchSample) -> Bool {
-    let dx = sample.x - downX
-    let dy = sample.y - downY
-    return dx * dx + dy * dy > allowableMovement * allowableMovement
-  }
-
-  @inlinable
   public mutating func touchesMoved(_ sample: TouchSample, _ context: inout GestureContext) {
-    if movedTooFar(sample) {
+    if down.isFarther(sample, than: allowableMovement) {
       deadline = .infinity
       context.setState(.failed, at: sample)
     }
@@ -92,11 +83,10 @@ public struct TapRecognizer: ConfigurableRecognizer {
   @inlinable
   public mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext) {
     deadline = .infinity
-    if movedTooFar(sample) {
+    if down.isFarther(sample, than: allowableMovement) {
       context.setState(.failed, at: sample)
     } else {
-      context.setState(.ended, at: sample)
-      context.act(at: sample)
+      context.setState(.ended, acting: .action, at: sample)
     }
   }
 

@@ -15,6 +15,16 @@ extension GestureContext {
   }
 }
 
+extension TouchSample {
+  /// `force / maxForce`, or `nil` for a sample with force 0 or maximum 0 (the FlexMonkey lineage
+  /// ignores those samples).
+  @inlinable
+  var nonZeroNormalizedForce: Double? {
+    guard force != 0, maxForce != 0 else { return nil }
+    return force / maxForce
+  }
+}
+
 /// Where the contact touched down, and the movement test against it (tap, long press, drag
 /// gates): a sample is too far when its Euclidean distance from the touch-down position is
 /// greater than the limit (strict `>`, compared squared).
@@ -39,6 +49,54 @@ struct TouchOrigin: Sendable {
     let dx = sample.x - x
     let dy = sample.y - y
     return dx * dx + dy * dy > limit * limit
+  }
+}
+
+/// A contact held from touch-down within a movement limit, with one pending timer: the state of
+/// the tap and long-press recognizers (where it touched down, and when the timer fires).
+@usableFromInline
+struct HoldGate: Sendable {
+  /// The touch-down position.
+  @usableFromInline var origin = TouchOrigin()
+  /// The pending deadline, seconds; `.infinity` when none.
+  @usableFromInline var deadline = Double.infinity
+
+  @inlinable init() {}
+
+  /// Touch-down: records the position and sets the timer.
+  @inlinable
+  mutating func touchDown(_ sample: TouchSample, deadline: Double) {
+    origin.record(sample)
+    self.deadline = deadline
+  }
+
+  /// Cancels the timer.
+  @inlinable
+  mutating func stop() { deadline = .infinity }
+
+  /// Cancels the timer and fails the gesture when `sample` lies farther than `limit` points from
+  /// the touch-down position; returns whether it did.
+  @inlinable @discardableResult
+  mutating func failIfFarther(_ sample: TouchSample, than limit: Double, _ context: inout GestureContext) -> Bool {
+    guard origin.isFarther(sample, than: limit) else { return false }
+    deadline = .infinity
+    context.setState(.failed, at: sample)
+    return true
+  }
+
+  /// Cancels the timer and sets the state.
+  @inlinable
+  mutating func stop(_ state: GestureState, at sample: TouchSample, _ context: inout GestureContext) {
+    deadline = .infinity
+    context.setState(state, at: sample)
+  }
+
+  /// Cancels the timer and ends a continuous gesture with the contact
+  /// (``GestureContext/finish(_:at:)``).
+  @inlinable
+  mutating func finish(_ outcome: GestureState, at sample: TouchSample, _ context: inout GestureContext) {
+    deadline = .infinity
+    context.finish(outcome, at: sample)
   }
 }
 

@@ -51,8 +51,7 @@ public struct FlexMonkeyDeepPress: ConfigurableRecognizer, UniformSampleRecogniz
   /// Evaluates a touch-down or moved sample.
   @inlinable
   public mutating func handle(_ sample: TouchSample, _ context: inout GestureContext) {
-    guard sample.force != 0, sample.maxForce != 0 else { return }
-    let n = sample.force / sample.maxForce
+    guard let n = sample.nonZeroNormalizedForce else { return }
     if !deepPressed && n >= threshold {
       context.setState(.began, acting: .action, at: sample)
       deepPressed = true

@@ -13,8 +13,7 @@ public struct TapRecognizer: ConfigurableRecognizer {
   public let allowableMovement: Double
   /// Longest contact that is still a tap, seconds; NaN: no limit.
   public let maximumTapDuration: Double
-  @usableFromInline var down = TouchOrigin()
-  @usableFromInline var deadline = Double.infinity
+  @usableFromInline var hold = HoldGate()
 
   /// The `allowableMovement` parameter.
   public static let allowableMovement = Parameter<Double>.number(
@@ -64,44 +63,36 @@ public struct TapRecognizer: ConfigurableRecognizer {
   @inlinable public static var usesTimers: Bool { true }
 
   /// The duration deadline, when set.
-  @inlinable public var timerDeadline: Double { deadline }
+  @inlinable public var timerDeadline: Double { hold.deadline }
 
   @inlinable
   public mutating func touchesBegan(_ sample: TouchSample, _ context: inout GestureContext) {
-    down.record(sample)
-    deadline = maximumTapDuration.isNaN ? .infinity : sample.t + maximumTapDuration
+    hold.touchDown(sample, deadline: maximumTapDuration.isNaN ? .infinity : sample.t + maximumTapDuration)
   }
 
   @inlinable
   public mutating func touchesMoved(_ sample: TouchSample, _ context: inout GestureContext) {
-    if down.isFarther(sample, than: allowableMovement) {
-      deadline = .infinity
-      context.setState(.failed, at: sample)
-    }
+    hold.failIfFarther(sample, than: allowableMovement, &context)
   }
 
   @inlinable
   public mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext) {
-    deadline = .infinity
-    if down.isFarther(sample, than: allowableMovement) {
-      context.setState(.failed, at: sample)
-    } else {
-      context.setState(.ended, acting: .action, at: sample)
+    if !hold.failIfFarther(sample, than: allowableMovement, &context) {
+      hold.stop(.ended, at: sample, &context)
+      context.act(at: sample)
     }
   }
 
   @inlinable
   public mutating func touchesCancelled(_ sample: TouchSample, _ context: inout GestureContext) {
-    deadline = .infinity
-    context.setState(.failed, at: sample)
+    hold.stop(.failed, at: sample, &context)
   }
 
   @inlinable
   public mutating func timerFired(_ sample: TouchSample, _ context: inout GestureContext) {
-    deadline = .infinity
-    context.setState(.failed, at: sample)
+    hold.stop(.failed, at: sample, &context)
   }
 
   @inlinable
-  public mutating func reset() { deadline = .infinity }
+  public mutating func reset() { hold.stop() }
 }

@@ -228,8 +228,10 @@ extension ConfigurableRecognizer {
 }
 
 /// A recognizer that evaluates the touch-down sample and every moved sample by the same rule,
-/// ``handle(_:_:)``: the default ``ForceRecognizer/touchesBegan(_:_:)`` and
-/// ``ForceRecognizer/touchesMoved(_:_:)`` both call it (a conformer that does more at touch-down
+/// ``handle(_:_:)``: the default ``ForceRecognizer/touchesBegan(_:_:)``,
+/// ``ForceRecognizer/touchesMoved(_:_:)`` and ``ForceRecognizer/touchesStationary(_:_:)`` call it
+/// (the harness delivers stationary samples only to a recognizer whose
+/// ``ForceRecognizer/receivesStationary`` is `true`; a conformer that does more at touch-down
 /// implements `touchesBegan` itself).
 public protocol UniformSampleRecognizer: ForceRecognizer {
   /// Evaluates a touch-down or moved sample.
@@ -246,6 +248,13 @@ extension UniformSampleRecognizer {
   /// Evaluates a moved sample with ``handle(_:_:)``.
   @inlinable
   public mutating func touchesMoved(_ sample: TouchSample, _ context: inout GestureContext) {
+    handle(sample, &context)
+  }
+
+  /// Evaluates a stationary sample with ``handle(_:_:)`` (delivered only when
+  /// ``ForceRecognizer/receivesStationary``).
+  @inlinable
+  public mutating func touchesStationary(_ sample: TouchSample, _ context: inout GestureContext) {
     handle(sample, &context)
   }
 }

@@ -127,11 +127,6 @@ public struct ALGSqueeze: ConfigurableRecognizer, UniformSampleRecognizer {
   }
 
   @inlinable
-  public mutating func touchesStationary(_ sample: TouchSample, _ context: inout GestureContext) {
-    handle(sample, &context)
-  }
-
-  @inlinable
   public mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext) {
     handle(sample, &context)
   }

@@ -69,69 +69,67 @@
   // samples per branch (the comparisons are combined without branching), then one at a time. The
   // comparisons are exactly the kernels' own, so NaN behaves as in a sample-by-sample loop.
 
-  /// The first index in `i..<end` with `force > level`, or `end`.
+  /// What a scan waits for: `hit` is 1 for a sample meeting the condition, else 0 (a number, so
+  /// that four samples combine without branching).
+  @usableFromInline
+  protocol ScanCondition {
+    associatedtype F: BinaryFloatingPoint
+    func hit(_ f: F) -> UInt8
+  }
+
+  /// One comparison with a level (the test is a constant at every call site, so it folds away).
+  @usableFromInline
+  struct Level<F: BinaryFloatingPoint>: ScanCondition {
+    @usableFromInline
+    enum Test {
+      /// `force > level`.
+      case above
+      /// `force < level`.
+      case below
+      /// `!(force > level)` (NaN included).
+      case notAbove
+    }
+    @usableFromInline let test: Test
+    @usableFromInline let level: F
+    @inlinable init(_ test: Test, _ level: F) {
+      self.test = test
+      self.level = level
+    }
+    @inlinable @inline(__always) func hit(_ f: F) -> UInt8 {
+      switch test {
+      case .above: UInt8(f > level ? 1 : 0)
+      case .below: UInt8(f < level ? 1 : 0)
+      case .notAbove: UInt8(f > level ? 0 : 1)
+      }
+    }
+  }
+
+  /// `force > high || force < low`.
+  @usableFromInline
+  struct Outside<F: BinaryFloatingPoint>: ScanCondition {
+    @usableFromInline let low: F
+    @usableFromInline let high: F
+    @inlinable init(low: F, high: F) {
+      self.low = low
+      self.high = high
+    }
+    @inlinable @inline(__always) func hit(_ f: F) -> UInt8 { UInt8(f > high ? 1 : 0) | UInt8(f < low ? 1 : 0) }
+  }
+
+  /// The first index in `i..<end` whose force meets `condition`, or `end`.
   @inlinable @inline(__always)
-  static func firstAbove<F: BinaryFloatingPoint>(
-    _ force: UnsafeBufferPointer<F>, _ level: F, from i: Int, to end: Int
+  static func first<C: ScanCondition>(
+    _ force: UnsafeBufferPointer<C.F>, _ condition: C, from i: Int, to end: Int
   ) -> Int {
     var i = i
     while i &+ 4 <= end {
       let hit =
-        UInt8(force[i] > level ? 1 : 0) | UInt8(force[i &+ 1] > level ? 1 : 0)
-        | UInt8(force[i &+ 2] > level ? 1 : 0) | UInt8(force[i &+ 3] > level ? 1 : 0)
+        condition.hit(force[i]) | condition.hit(force[i &+ 1]) | condition.hit(force[i &+ 2])
+        | condition.hit(force[i &+ 3])
       if hit != 0 { break }
       i &+= 4
     }
-    while i < end && !(force[i] > level) { i &+= 1 }
-    return i
-  }
-
-  /// The first index in `i..<end` with `force < level`, or `end`.
-  @inlinable @inline(__always)
-  static func firstBelow<F: BinaryFloatingPoint>(
-    _ force: UnsafeBufferPointer<F>, _ level: F, from i: Int, to end: Int
-  ) -> Int {
-    var i = i
-    while i &+ 4 <= end {
-      let hit =
-        UInt8(force[i] < level ? 1 : 0) | UInt8(force[i &+ 1] < level ? 1 : 0)
-        | UInt8(force[i &+ 2] < level ? 1 : 0) | UInt8(force[i &+ 3] < level ? 1 : 0)
-      if hit != 0 { break }
-      i &+= 4
-    }
-    while i < end && !(force[i] < level) { i &+= 1 }
-    return i
-  }
-
-  /// The first index in `i..<end` with `force > high` or `force < low`, or `end`.
-  @inlinable @inline(__always)
-  static func firstOutside<F: BinaryFloatingPoint>(
-    _ force: UnsafeBufferPointer<F>, low: F, high: F, from i: Int, to end: Int
-  ) -> Int {
-    @inline(__always) func out(_ f: F) -> UInt8 { UInt8(f > high ? 1 : 0) | UInt8(f < low ? 1 : 0) }
-    var i = i
-    while i &+ 4 <= end {
-      if out(force[i]) | out(force[i &+ 1]) | out(force[i &+ 2]) | out(force[i &+ 3]) != 0 { break }
-      i &+= 4
-    }
-    while i < end && out(force[i]) == 0 { i &+= 1 }
-    return i
-  }
-
-  /// The first index in `i..<end` with `!(force > level)`, or `end`.
-  @inlinable @inline(__always)
-  static func firstNotAbove<F: BinaryFloatingPoint>(
-    _ force: UnsafeBufferPointer<F>, _ level: F, from i: Int, to end: Int
-  ) -> Int {
-    var i = i
-    while i &+ 4 <= end {
-      let all =
-        UInt8(force[i] > level ? 1 : 0) & UInt8(force[i &+ 1] > level ? 1 : 0)
-        & UInt8(force[i &+ 2] > level ? 1 : 0) & UInt8(force[i &+ 3] > level ? 1 : 0)
-      if all == 0 { break }
-      i &+= 4
-    }
-    while i < end && force[i] > level { i &+= 1 }
+    while i < end && condition.hit(force[i]) == 0 { i &+= 1 }
     return i
   }
 
@@ -149,7 +147,7 @@
     guard offsets.count > 1 else { return 0 }
     for k in 0..<(offsets.count - 1) {
       let end = offsets[k + 1]
-      let i = firstAbove(force, threshold, from: offsets[k], to: end)
+      let i = first(force, Level(.above, threshold), from: offsets[k], to: end)
       if i < end { emit(&count, events, trace: k, kind: Kind.crossing, index: i) }
     }
     return count
@@ -174,14 +172,14 @@
       let end = offsets[k + 1]
       // One scan per state, each for the sample that leaves it.
       while true {
-        i = firstAbove(force, peek, from: i, to: end)  // idle
+        i = first(force, Level(.above, peek), from: i, to: end)  // idle
         guard i < end else { break }
         emit(&count, events, trace: k, kind: Kind.peek, index: i)
-        i = firstOutside(force, low: release, high: pop, from: i &+ 1, to: end)  // peeked
+        i = first(force, Outside(low: release, high: pop), from: i &+ 1, to: end)  // peeked
         guard i < end else { break }
         if force[i] > pop {
           emit(&count, events, trace: k, kind: Kind.pop, index: i)
-          i = firstBelow(force, release, from: i &+ 1, to: end)  // popped
+          i = first(force, Level(.below, release), from: i &+ 1, to: end)  // popped
           guard i < end else { break }
           emit(&count, events, trace: k, kind: Kind.popReleased, index: i)
         } else {
@@ -349,14 +347,14 @@
       var i = offsets[k]
       let end = offsets[k + 1]
       while true {
-        i = firstAbove(force, level, from: i, to: end)  // outside an episode
+        i = first(force, Level(.above, level), from: i, to: end)  // outside an episode
         guard i < end else { break }
         let start = t[i]  // an episode starts; it fires at most once
         while i < end && force[i] > level && !(t[i] - start >= duration) { i &+= 1 }
         guard i < end else { break }
         if force[i] > level {
           emit(&count, events, trace: k, kind: Kind.dwell, index: i)
-          i = firstNotAbove(force, level, from: i &+ 1, to: end)  // fired: wait for the end
+          i = first(force, Level(.notAbove, level), from: i &+ 1, to: end)  // fired: wait for the end
           guard i < end else { break }
         }
         i &+= 1  // force[i] is not above the level: the episode is over

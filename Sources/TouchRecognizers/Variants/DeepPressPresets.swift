@@ -49,8 +49,7 @@ public struct YusugaForceTouch: ConfigurableRecognizer {
   @inlinable
   public mutating func touchesMoved(_ sample: TouchSample, _ context: inout GestureContext) {
     if sample.maxForce > 0 && sample.force >= sample.maxForce * forceSensitivity {
-      context.setState(.ended, at: sample)
-      context.act(at: sample)
+      context.setState(.ended, acting: .action, at: sample)
     }
   }
 
@@ -63,11 +62,7 @@ public struct YusugaForceTouch: ConfigurableRecognizer {
   /// `forceSensitivity`: the first moved sample with `force >= max * forceSensitivity`.
   public var thresholdSweeps: [ThresholdSweep] {
     [
-      ThresholdSweep(
-        variant: Self.descriptor.name, parameter: Self.forceSensitivity.name, comparison: .greaterThanOrEqual,
-        scale: .scaledThreshold,
-        eligibleSamples: "moved samples (index 1…n−2)", conditions: "none",
-        rule: .delivered(began: false, moved: true, stationary: false, ended: false, skipZeroForce: false))
+      ThresholdSweep.firstMovedSample(Self.descriptor, Self.forceSensitivity, comparison: .greaterThanOrEqual, scale: .scaledThreshold)
     ]
   }
 }
@@ -81,7 +76,7 @@ public struct YusugaForceTouch: ConfigurableRecognizer {
 /// so the stationary branch of the original never runs on a device; the harness still delivers
 /// stationary samples to it, which cannot change the outcome (a stationary sample repeats the
 /// previous force).
-public struct ALGSqueeze: ConfigurableRecognizer {
+public struct ALGSqueeze: ConfigurableRecognizer, UniformSampleRecognizer {
   /// Normalized force needed, compared with `>=`.
   public let squeezeThreshhold: Double
 
@@ -123,32 +118,17 @@ public struct ALGSqueeze: ConfigurableRecognizer {
   /// Stationary samples are checked too.
   @inlinable public static var receivesStationary: Bool { true }
 
+  /// Evaluates a touch-down, moved, stationary or lift sample.
   @inlinable
-  mutating func check(_ sample: TouchSample, _ context: inout GestureContext) {
+  public mutating func handle(_ sample: TouchSample, _ context: inout GestureContext) {
     if sample.force / sample.maxForce >= squeezeThreshhold {
-      context.setState(.ended, at: sample)
-      context.act(at: sample)
+      context.setState(.ended, acting: .action, at: sample)
     }
   }
 
   @inlinable
-  public mutating func touchesBegan(_ sample: TouchSample, _ context: inout GestureContext) {
-    check(sample, &context)
-  }
-
-  @inlinable
-  public mutating func touchesMoved(_ sample: TouchSample, _ context: inout GestureContext) {
-    check(sample, &context)
-  }
-
-  @inlinable
-  public mutating func touchesStationary(_ sample: TouchSample, _ context: inout GestureContext) {
-    check(sample, &context)
-  }
-
-  @inlinable
   public mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext) {
-    check(sample, &context)
+    handle(sample, &context)
   }
 
   @inlinable
@@ -163,7 +143,7 @@ public struct ALGSqueeze: ConfigurableRecognizer {
   public var thresholdSweeps: [ThresholdSweep] {
     [
       ThresholdSweep(
-        variant: Self.descriptor.name, parameter: Self.squeezeThreshhold.name, comparison: .greaterThanOrEqual,
+        Self.descriptor, Self.squeezeThreshhold, comparison: .greaterThanOrEqual,
         scale: .normalized,
         eligibleSamples: "every sample, including the touch-down and the lift (not a cancelled last sample)",
         conditions: "none",
@@ -231,8 +211,7 @@ public struct FrostyForceTouch: ConfigurableRecognizer {
       context.setState(.changed, at: sample)
     }
     if sample.force > sample.maxForce * forceThreshold {
-      context.setState(.ended, at: sample)
-      context.act(at: sample)
+      context.setState(.ended, acting: .action, at: sample)
     }
   }
 
@@ -252,11 +231,7 @@ public struct FrostyForceTouch: ConfigurableRecognizer {
   /// `forceThreshold`: the first moved sample with `force > max * forceThreshold`.
   public var thresholdSweeps: [ThresholdSweep] {
     [
-      ThresholdSweep(
-        variant: Self.descriptor.name, parameter: Self.forceThreshold.name, comparison: .greaterThan,
-        scale: .scaledThreshold,
-        eligibleSamples: "moved samples (index 1…n−2)", conditions: "none",
-        rule: .delivered(began: false, moved: true, stationary: false, ended: false, skipZeroForce: false))
+      ThresholdSweep.firstMovedSample(Self.descriptor, Self.forceThreshold, comparison: .greaterThan, scale: .scaledThreshold)
     ]
   }
 }
@@ -315,8 +290,7 @@ public struct PSForceTouch: ConfigurableRecognizer {
   public mutating func touchesMoved(_ sample: TouchSample, _ context: inout GestureContext) {
     context.setState(.changed, at: sample)
     if sample.force / sample.maxForce >= minimumForce {
-      context.setState(.ended, at: sample)
-      context.act(at: sample)
+      context.setState(.ended, acting: .action, at: sample)
     }
   }
 
@@ -336,11 +310,7 @@ public struct PSForceTouch: ConfigurableRecognizer {
   /// `minimumForce`: the first moved sample with `force / max >= minimumForce`.
   public var thresholdSweeps: [ThresholdSweep] {
     [
-      ThresholdSweep(
-        variant: Self.descriptor.name, parameter: Self.minimumForce.name, comparison: .greaterThanOrEqual,
-        scale: .normalized,
-        eligibleSamples: "moved samples (index 1…n−2)", conditions: "none",
-        rule: .delivered(began: false, moved: true, stationary: false, ended: false, skipZeroForce: false))
+      ThresholdSweep.firstMovedSample(Self.descriptor, Self.minimumForce, comparison: .greaterThanOrEqual, scale: .normalized)
     ]
   }
 }

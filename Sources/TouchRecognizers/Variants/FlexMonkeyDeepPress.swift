@@ -7,7 +7,7 @@
 /// deep-pressed, else failed; deep-pressed is cleared. `touchesCancelled` is not overridden, so a
 /// cancelled deep press keeps `deepPressed` set and the next contact of a reused instance starts
 /// deep-pressed (its first non-zero sample below the threshold ends it).
-public struct FlexMonkeyDeepPress: ConfigurableRecognizer {
+public struct FlexMonkeyDeepPress: ConfigurableRecognizer, UniformSampleRecognizer {
   /// Normalized force needed, compared with `>=`.
   public let threshold: Double
   @usableFromInline var deepPressed = false
@@ -48,29 +48,17 @@ public struct FlexMonkeyDeepPress: ConfigurableRecognizer {
   /// Normalized comparison.
   public var requiresMaximumForce: Bool { true }
 
+  /// Evaluates a touch-down or moved sample.
   @inlinable
-  mutating func handle(_ sample: TouchSample, _ context: inout GestureContext) {
-    guard sample.force != 0, sample.maxForce != 0 else { return }
-    let n = sample.force / sample.maxForce
+  public mutating func handle(_ sample: TouchSample, _ context: inout GestureContext) {
+    guard let n = sample.nonZeroNormalizedForce else { return }
     if !deepPressed && n >= threshold {
-      context.setState(.began, at: sample)
-      context.act(at: sample)
+      context.setState(.began, acting: .action, at: sample)
       deepPressed = true
     } else if deepPressed && n < threshold {
-      context.setState(.ended, at: sample)
-      context.act(.release, at: sample)
+      context.setState(.ended, acting: .release, at: sample)
       deepPressed = false
     }
-  }
-
-  @inlinable
-  public mutating func touchesBegan(_ sample: TouchSample, _ context: inout GestureContext) {
-    handle(sample, &context)
-  }
-
-  @inlinable
-  public mutating func touchesMoved(_ sample: TouchSample, _ context: inout GestureContext) {
-    handle(sample, &context)
   }
 
   @inlinable
@@ -92,39 +80,26 @@ public struct FlexMonkeyDeepPress: ConfigurableRecognizer {
   public mutating func skipInertSamples(
     force: UnsafeBufferPointer<Double>, from: Int, to: Int, maxForce: Double
   ) -> Int {
-    var i = from
     if deepPressed {
       let bound = FastPathBound.atMost(threshold, maxForce: maxForce)
-      while i < to {
-        let f = force[i]
-        if f != 0 && f <= bound { break }
-        i &+= 1
-      }
-    } else {
-      let bound = FastPathBound.atLeast(threshold, maxForce: maxForce)
-      if bound > 0 {
-        // f >= bound > 0 implies f != 0: one comparison per sample.
-        while i < to && force[i] < bound { i &+= 1 }
-      } else {
-        while i < to {
-          let f = force[i]
-          if f != 0 && f >= bound { break }
-          i &+= 1
-        }
-      }
+      return ForceScan.firstNonZero(force, atLeast: false, bound, from: from, to: to)
     }
-    return i
+    let bound = FastPathBound.atLeast(threshold, maxForce: maxForce)
+    // f >= bound > 0 implies f != 0: one comparison per sample.
+    return bound > 0
+      ? ForceScan.firstNotBelow(force, bound, from: from, to: to)
+      : ForceScan.firstNonZero(force, atLeast: true, bound, from: from, to: to)
   }
 
   /// `threshold`: the first began/moved sample with force ≠ 0 and `force / max >= threshold`.
   public var thresholdSweeps: [ThresholdSweep] {
     [
       ThresholdSweep(
-        variant: Self.descriptor.name, parameter: Self.threshold.name, comparison: .greaterThanOrEqual,
+        Self.descriptor, Self.threshold, comparison: .greaterThanOrEqual,
         scale: .normalized,
         eligibleSamples: "the touch-down sample and moved samples (index 1…n−2), skipping force == 0",
         conditions: "a fresh instance per trace (a cancelled press carries over)",
-        rule: .delivered(began: true, moved: true, stationary: false, ended: false, skipZeroForce: true))
+        rule: .touchDownAndMoved(skipZeroForce: true))
     ]
   }
 }

@@ -30,10 +30,8 @@ public struct FlutterForcePress: ConfigurableRecognizer {
   /// Whether the recognizer is alone in its gesture arena (then no slop test after the down).
   public let aloneInArena: Bool
   @usableFromInline var stage: UInt8 = 0  // 0 possible, 1 accepted (alone), 2 started, 3 peaked
-  @usableFromInline var lastX: Double = 0
-  @usableFromInline var lastY: Double = 0
-  @usableFromInline var downX: Double = 0
-  @usableFromInline var downY: Double = 0
+  @usableFromInline var last = TouchOrigin()  // the previous event's position
+  @usableFromInline var down = TouchOrigin()
 
   /// The `startPressure` parameter.
   public static let startPressure = Parameter<Double>.number(
@@ -78,11 +76,7 @@ public struct FlutterForcePress: ConfigurableRecognizer {
     touchSlop = parameters[Self.touchSlop]
     faithfulSlopTest = parameters[Self.faithfulSlopTest]
     aloneInArena = parameters[Self.aloneInArena]
-    guard peakPressure > startPressure else {
-      throw ParameterError(
-        variant: Self.descriptor.name, parameter: Self.peakPressure,
-        .invalid("must be greater than startPressure (\(ParameterValue.text(startPressure))), got \(ParameterValue.text(peakPressure))"))
-    }
+    try Self.require(Self.peakPressure, .greaterThan, Self.startPressure, in: parameters)
   }
 
   /// Creates the recognizer; invalid values trap.
@@ -109,15 +103,14 @@ public struct FlutterForcePress: ConfigurableRecognizer {
   mutating func handle(_ sample: TouchSample, isDown: Bool, _ context: inout GestureContext) {
     var p = sample.force / sample.maxForce
     if !p.isNaN { p = Swift.min(Swift.max(p, 0), 1) }
-    let dx = sample.x - (faithfulSlopTest ? lastX : downX)
-    let dy = sample.y - (faithfulSlopTest ? lastY : downY)
-    lastX = sample.x
-    lastY = sample.y
+    let from = faithfulSlopTest ? last : down
+    let dx = sample.x - from.x
+    let dy = sample.y - from.y
+    last.record(sample)
     if stage == 0 {
       if p > startPressure {
         stage = 2
-        context.setState(.began, at: sample)
-        context.act(at: sample)
+        context.setState(.began, acting: .action, at: sample)
       } else if !isDown {
         let d2 = dx * dx + dy * dy
         if faithfulSlopTest ? d2 > touchSlop : d2 > touchSlop * touchSlop {
@@ -128,13 +121,11 @@ public struct FlutterForcePress: ConfigurableRecognizer {
     }
     if stage == 1 && p > startPressure {
       stage = 2
-      context.setState(.began, at: sample)
-      context.act(at: sample)
+      context.setState(.began, acting: .action, at: sample)
     }
     if stage == 2 && p > peakPressure {
       stage = 3
-      context.setState(.changed, at: sample)
-      context.act(.stage2, at: sample)
+      context.setState(.changed, acting: .stage2, at: sample)
     }
   }
 
@@ -144,10 +135,8 @@ public struct FlutterForcePress: ConfigurableRecognizer {
       context.setState(.failed, at: sample)
       return
     }
-    downX = sample.x
-    downY = sample.y
-    lastX = sample.x
-    lastY = sample.y
+    down.record(sample)
+    last.record(sample)
     handle(sample, isDown: true, &context)
     if aloneInArena && stage == 0 { stage = 1 }
   }
@@ -180,12 +169,12 @@ public struct FlutterForcePress: ConfigurableRecognizer {
       : "the down event and moved samples (index 1…n−2) up to and including the first move whose displacement exceeds the slop"
     return [
       ThresholdSweep(
-        variant: Self.descriptor.name, parameter: Self.startPressure.name, comparison: .greaterThan,
+        Self.descriptor, Self.startPressure, comparison: .greaterThan,
         scale: .clampedNormalized, eligibleSamples: moves + "; nothing when maxForce <= 1",
         conditions: "startPressure < peakPressure; touchSlop, faithfulSlopTest and aloneInArena as in this instance",
         rule: .beganAndMovedUntilSlop(slop: slop, cumulative: cumulative, startedAbove: .nan)),
       ThresholdSweep(
-        variant: Self.descriptor.name, parameter: Self.peakPressure.name, event: .stage2,
+        Self.descriptor, Self.peakPressure, event: .stage2,
         comparison: .greaterThan, scale: .clampedNormalized,
         eligibleSamples: moves
           + " — the slop cut applies only while this instance's startPressure has not been exceeded; nothing when maxForce <= 1",

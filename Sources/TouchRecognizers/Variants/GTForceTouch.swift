@@ -9,7 +9,7 @@
 /// nothing more of that contact, so the next contact of the same instance starts deep-pressed
 /// and ends at its lift — a plain tap fires the action. Cancels are not handled (the flag also
 /// survives them). With `faithfulStaleState` off, `reset()` clears it (as the 2017 version did).
-public struct GTForceTouch: ConfigurableRecognizer {
+public struct GTForceTouch: ConfigurableRecognizer, UniformSampleRecognizer {
   /// Normalized force needed, compared with `>=`.
   public let threshold: Double
   /// Minimum time over the threshold before saturation triggers, seconds (strict `>`).
@@ -66,10 +66,10 @@ public struct GTForceTouch: ConfigurableRecognizer {
   /// Normalized comparison.
   public var requiresMaximumForce: Bool { true }
 
+  /// Evaluates a touch-down or moved sample.
   @inlinable
-  mutating func handle(_ sample: TouchSample, _ context: inout GestureContext) {
-    guard sample.force != 0, sample.maxForce != 0 else { return }
-    let n = sample.force / sample.maxForce
+  public mutating func handle(_ sample: TouchSample, _ context: inout GestureContext) {
+    guard let n = sample.nonZeroNormalizedForce else { return }
     if !deepPressed && n >= threshold {
       deepPressed = true
       deepPressedAt = sample.t
@@ -77,26 +77,14 @@ public struct GTForceTouch: ConfigurableRecognizer {
       return
     }
     if deepPressed && sample.t - deepPressedAt > hardTriggerMinTime && n == 1.0 {
-      context.setState(.ended, at: sample)
-      context.act(at: sample)
+      context.setState(.ended, acting: .action, at: sample)
     }
-  }
-
-  @inlinable
-  public mutating func touchesBegan(_ sample: TouchSample, _ context: inout GestureContext) {
-    handle(sample, &context)
-  }
-
-  @inlinable
-  public mutating func touchesMoved(_ sample: TouchSample, _ context: inout GestureContext) {
-    handle(sample, &context)
   }
 
   @inlinable
   public mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext) {
     if deepPressed {
-      context.setState(.ended, at: sample)
-      context.act(at: sample)
+      context.setState(.ended, acting: .action, at: sample)
     } else {
       context.setState(.failed, at: sample)
     }

@@ -12,7 +12,7 @@
 /// The touch-down and moved samples are evaluated (palm first, then press or release); the lift
 /// ends the contact: ended when it ever pressed, else failed. States: possible → began (first
 /// press) → changed (each later release or press) → ended.
-public struct HysteresisLatch: ConfigurableRecognizer {
+public struct HysteresisLatch: ConfigurableRecognizer, UniformSampleRecognizer {
   /// Normalized force that presses (`>=`, or `>` with `strictPress`).
   public let pressThreshold: Double
   /// Normalized force below which a press releases (`<`, or `<=` with `inclusiveRelease`).
@@ -64,11 +64,7 @@ public struct HysteresisLatch: ConfigurableRecognizer {
     palmThreshold = parameters[Self.palmThreshold]
     strictPress = parameters[Self.strictPress]
     inclusiveRelease = parameters[Self.inclusiveRelease]
-    guard releaseThreshold <= pressThreshold else {
-      throw ParameterError(
-        variant: Self.descriptor.name, parameter: Self.releaseThreshold,
-        .invalid("must not exceed pressThreshold (\(ParameterValue.text(pressThreshold))), got \(ParameterValue.text(releaseThreshold))"))
-    }
+    try Self.require(Self.releaseThreshold, .atMost, Self.pressThreshold, in: parameters)
   }
 
   /// Creates the recognizer; invalid values trap.
@@ -91,8 +87,9 @@ public struct HysteresisLatch: ConfigurableRecognizer {
   /// Normalized comparison.
   public var requiresMaximumForce: Bool { true }
 
+  /// Evaluates a touch-down or moved sample.
   @inlinable
-  mutating func handle(_ sample: TouchSample, _ context: inout GestureContext) {
+  public mutating func handle(_ sample: TouchSample, _ context: inout GestureContext) {
     let n = sample.force / sample.maxForce
     if n > palmThreshold {  // false when palmThreshold is NaN
       context.finish(.cancelled, at: sample)
@@ -101,24 +98,17 @@ public struct HysteresisLatch: ConfigurableRecognizer {
     if pressed {
       if inclusiveRelease ? n <= releaseThreshold : n < releaseThreshold {
         pressed = false
-        context.setState(.changed, at: sample)
-        context.act(.release, at: sample)
+        context.setState(.changed, acting: .release, at: sample)
       }
     } else if strictPress ? n > pressThreshold : n >= pressThreshold {
       pressed = true
-      context.setState(context.state == .possible ? .began : .changed, at: sample)
-      context.act(at: sample)
+      context.setState(context.state == .possible ? .began : .changed, acting: .action, at: sample)
     }
   }
 
   @inlinable
   public mutating func touchesBegan(_ sample: TouchSample, _ context: inout GestureContext) {
     pressed = false
-    handle(sample, &context)
-  }
-
-  @inlinable
-  public mutating func touchesMoved(_ sample: TouchSample, _ context: inout GestureContext) {
     handle(sample, &context)
   }
 
@@ -144,32 +134,22 @@ public struct HysteresisLatch: ConfigurableRecognizer {
     force: UnsafeBufferPointer<Double>, from: Int, to: Int, maxForce: Double
   ) -> Int {
     // Raw-force bounds slightly widened (see ``FastPathBound``); the harness decides exactly.
-    var i = from
     let palm = FastPathBound.atLeast(palmThreshold, maxForce: maxForce)  // NaN: never true
     if pressed {
       let release = FastPathBound.atMost(releaseThreshold, maxForce: maxForce)
-      if palm.isNaN {
-        while i < to && force[i] > release { i &+= 1 }
-      } else {
-        while i < to {
-          let f = force[i]
-          if f >= palm || f <= release { break }
-          i &+= 1
-        }
-      }
-    } else {
-      let press = FastPathBound.atLeast(pressThreshold, maxForce: maxForce)
-      let upper = palm.isNaN ? press : Swift.min(palm, press)
-      while i < to && force[i] < upper { i &+= 1 }
+      return palm.isNaN
+        ? ForceScan.firstNotAbove(force, release, from: from, to: to)
+        : ForceScan.firstOutside(force, atLeast: palm, atMost: release, from: from, to: to)
     }
-    return i
+    let press = FastPathBound.atLeast(pressThreshold, maxForce: maxForce)
+    return ForceScan.firstNotBelow(force, palm.isNaN ? press : Swift.min(palm, press), from: from, to: to)
   }
 
   /// `pressThreshold`: the first press.
   public var thresholdSweeps: [ThresholdSweep] {
     [
       ThresholdSweep(
-        variant: Self.descriptor.name, parameter: Self.pressThreshold.name,
+        Self.descriptor, Self.pressThreshold,
         comparison: strictPress ? .greaterThan : .greaterThanOrEqual, scale: .normalized,
         eligibleSamples:
           "the touch-down sample and moved samples (index 1…n−2), up to (not including) the first with force/max > palmThreshold",

@@ -10,9 +10,7 @@ public struct IOSLongPress: ConfigurableRecognizer {
   public let minimumPressDuration: Double
   /// Movement allowed before the gesture begins, points (fails when the distance is greater).
   public let allowableMovement: Double
-  @usableFromInline var downX: Double = 0
-  @usableFromInline var downY: Double = 0
-  @usableFromInline var deadline = Double.infinity
+  @usableFromInline var hold = HoldGate()
 
   /// The `minimumPressDuration` parameter.
   public static let minimumPressDuration = Parameter<Double>.number(
@@ -62,24 +60,17 @@ public struct IOSLongPress: ConfigurableRecognizer {
   @inlinable public static var usesTimers: Bool { true }
 
   /// The pending deadline.
-  @inlinable public var timerDeadline: Double { deadline }
+  @inlinable public var timerDeadline: Double { hold.deadline }
 
   @inlinable
   public mutating func touchesBegan(_ sample: TouchSample, _ context: inout GestureContext) {
-    downX = sample.x
-    downY = sample.y
-    deadline = sample.t + minimumPressDuration
+    hold.touchDown(sample, deadline: sample.t + minimumPressDuration)
   }
 
   @inlinable
   public mutating func touchesMoved(_ sample: TouchSample, _ context: inout GestureContext) {
     if context.state == .possible {
-      let dx = sample.x - downX
-      let dy = sample.y - downY
-      if dx * dx + dy * dy > allowableMovement * allowableMovement {
-        deadline = .infinity
-        context.setState(.failed, at: sample)
-      }
+      hold.failIfFarther(sample, than: allowableMovement, &context)
     } else {
       context.setState(.changed, at: sample)
     }
@@ -87,25 +78,22 @@ public struct IOSLongPress: ConfigurableRecognizer {
 
   @inlinable
   public mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext) {
-    deadline = .infinity
-    context.finish(.ended, at: sample)
+    hold.finish(.ended, at: sample, &context)
   }
 
   @inlinable
   public mutating func touchesCancelled(_ sample: TouchSample, _ context: inout GestureContext) {
-    deadline = .infinity
-    context.finish(.cancelled, at: sample)
+    hold.finish(.cancelled, at: sample, &context)
   }
 
   @inlinable
   public mutating func timerFired(_ sample: TouchSample, _ context: inout GestureContext) {
-    deadline = .infinity
-    context.setState(.began, at: sample)
+    hold.stop(.began, at: sample, &context)
     context.act(at: sample)
   }
 
   @inlinable
-  public mutating func reset() { deadline = .infinity }
+  public mutating func reset() { hold.stop() }
 }
 
 /// V9 `long-press-android`: Android's long press (GestureDetector / View) with the optional
@@ -126,9 +114,7 @@ public struct AndroidLongPress: ConfigurableRecognizer {
   public let deepPressThreshold: Double
   /// Deep press accelerates only when `longPressTimeout <= 0.4 s`.
   public let faithfulDeepPressGate: Bool
-  @usableFromInline var downX: Double = 0
-  @usableFromInline var downY: Double = 0
-  @usableFromInline var deadline = Double.infinity
+  @usableFromInline var hold = HoldGate()
 
   /// The `longPressTimeout` parameter.
   public static let longPressTimeout = Parameter<Double>.number(
@@ -196,20 +182,17 @@ public struct AndroidLongPress: ConfigurableRecognizer {
   @inlinable public static var usesTimers: Bool { true }
 
   /// The pending deadline.
-  @inlinable public var timerDeadline: Double { deadline }
+  @inlinable public var timerDeadline: Double { hold.deadline }
 
   @inlinable
   mutating func fire(_ sample: TouchSample, _ context: inout GestureContext) {
-    deadline = .infinity
-    context.setState(.began, at: sample)
+    hold.stop(.began, at: sample, &context)
     context.act(at: sample)
   }
 
   @inlinable
   public mutating func touchesBegan(_ sample: TouchSample, _ context: inout GestureContext) {
-    downX = sample.x
-    downY = sample.y
-    deadline = sample.t + longPressTimeout
+    hold.touchDown(sample, deadline: sample.t + longPressTimeout)
   }
 
   @inlinable
@@ -218,13 +201,7 @@ public struct AndroidLongPress: ConfigurableRecognizer {
       context.setState(.changed, at: sample)
       return
     }
-    let dx = sample.x - downX
-    let dy = sample.y - downY
-    if dx * dx + dy * dy > touchSlop * touchSlop {
-      deadline = .infinity
-      context.setState(.failed, at: sample)
-      return
-    }
+    if hold.failIfFarther(sample, than: touchSlop, &context) { return }
     if deepPressEnabled && sample.force / sample.maxForce >= deepPressThreshold {
       fire(sample, &context)
     }
@@ -232,14 +209,12 @@ public struct AndroidLongPress: ConfigurableRecognizer {
 
   @inlinable
   public mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext) {
-    deadline = .infinity
-    context.finish(.ended, at: sample)
+    hold.finish(.ended, at: sample, &context)
   }
 
   @inlinable
   public mutating func touchesCancelled(_ sample: TouchSample, _ context: inout GestureContext) {
-    deadline = .infinity
-    context.finish(.cancelled, at: sample)
+    hold.finish(.cancelled, at: sample, &context)
   }
 
   @inlinable
@@ -248,5 +223,5 @@ public struct AndroidLongPress: ConfigurableRecognizer {
   }
 
   @inlinable
-  public mutating func reset() { deadline = .infinity }
+  public mutating func reset() { hold.stop() }
 }

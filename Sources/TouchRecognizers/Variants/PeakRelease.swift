@@ -84,16 +84,14 @@ public struct PeakRelease: ConfigurableRecognizer {
     let stored = forceValue.isNaN ? 0 : forceValue
     if endOnAnyDecrease {
       if value < previousValue {
-        context.setState(.ended, at: sample)
-        context.act(at: sample)
+        context.setState(.ended, acting: .action, at: sample)
       } else {
         previousValue = stored
         forceValue = value
         context.setState(.changed, at: sample)
       }
     } else if value < maxValue - tolerance {
-      context.setState(.ended, at: sample)
-      context.act(at: sample)
+      context.setState(.ended, acting: .action, at: sample)
     } else {
       maxValue = Swift.max(stored, maxValue)
       forceValue = value
@@ -104,8 +102,7 @@ public struct PeakRelease: ConfigurableRecognizer {
   @inlinable
   public mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext) {
     if context.state == .began || context.state == .changed {
-      context.setState(.ended, at: sample)
-      context.act(at: sample)
+      context.setState(.ended, acting: .action, at: sample)
     }
   }
 

@@ -7,7 +7,7 @@
 /// not undo a peek (as on iOS, only lifting dismisses it). States: possible → began (peek) →
 /// ended (pop, terminal); lift after a peek without pop → cancelled; lift without a peek →
 /// failed.
-public struct PeekPop: ConfigurableRecognizer {
+public struct PeekPop: ConfigurableRecognizer, UniformSampleRecognizer {
   /// Normalized force for stage 1 (`>=`).
   public let peekThreshold: Double
   /// Normalized force for stage 2 (`>=`), at least `peekThreshold`.
@@ -43,11 +43,7 @@ public struct PeekPop: ConfigurableRecognizer {
   public init(parameters: ParameterValues) throws(ParameterError) {
     peekThreshold = parameters[Self.peekThreshold]
     popThreshold = parameters[Self.popThreshold]
-    guard popThreshold >= peekThreshold else {
-      throw ParameterError(
-        variant: Self.descriptor.name, parameter: Self.popThreshold,
-        .invalid("must be at least peekThreshold (\(ParameterValue.text(peekThreshold))), got \(ParameterValue.text(popThreshold))"))
-    }
+    try Self.require(Self.popThreshold, .atLeast, Self.peekThreshold, in: parameters)
   }
 
   /// Creates the recognizer; invalid values trap.
@@ -64,27 +60,16 @@ public struct PeekPop: ConfigurableRecognizer {
   /// Normalized comparison.
   public var requiresMaximumForce: Bool { true }
 
+  /// Evaluates a touch-down or moved sample.
   @inlinable
-  mutating func handle(_ sample: TouchSample, _ context: inout GestureContext) {
+  public mutating func handle(_ sample: TouchSample, _ context: inout GestureContext) {
     let n = sample.force / sample.maxForce
     if context.state == .possible && n >= peekThreshold {
-      context.setState(.began, at: sample)
-      context.act(at: sample)
+      context.setState(.began, acting: .action, at: sample)
     }
     if context.state == .began && n >= popThreshold {
-      context.setState(.ended, at: sample)
-      context.act(.stage2, at: sample)
+      context.setState(.ended, acting: .stage2, at: sample)
     }
-  }
-
-  @inlinable
-  public mutating func touchesBegan(_ sample: TouchSample, _ context: inout GestureContext) {
-    handle(sample, &context)
-  }
-
-  @inlinable
-  public mutating func touchesMoved(_ sample: TouchSample, _ context: inout GestureContext) {
-    handle(sample, &context)
   }
 
   @inlinable
@@ -102,16 +87,15 @@ public struct PeekPop: ConfigurableRecognizer {
 
   /// `peekThreshold` (action) and `popThreshold` (stage 2).
   public var thresholdSweeps: [ThresholdSweep] {
-    let rule = ThresholdSweep.Rule.delivered(
-      began: true, moved: true, stationary: false, ended: false, skipZeroForce: false)
+    let rule = ThresholdSweep.Rule.touchDownAndMoved()
     let eligible = "the touch-down sample and moved samples (index 1…n−2)"
     return [
       ThresholdSweep(
-        variant: Self.descriptor.name, parameter: Self.peekThreshold.name, comparison: .greaterThanOrEqual,
+        Self.descriptor, Self.peekThreshold, comparison: .greaterThanOrEqual,
         scale: .normalized, eligibleSamples: eligible, conditions: "peekThreshold <= popThreshold",
         rule: rule),
       ThresholdSweep(
-        variant: Self.descriptor.name, parameter: Self.popThreshold.name, event: .stage2,
+        Self.descriptor, Self.popThreshold, event: .stage2,
         comparison: .greaterThanOrEqual, scale: .normalized, eligibleSamples: eligible,
         conditions: "popThreshold >= peekThreshold (the pop sample is at or after the peek)", rule: rule),
     ]

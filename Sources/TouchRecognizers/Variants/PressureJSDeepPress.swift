@@ -109,13 +109,11 @@ public struct PressureJSDeepPress: ConfigurableRecognizer {
     if force >= deepPressThreshold {
       if pressed && !deepPressed {
         deepPressed = true
-        context.setState(.changed, at: sample)
-        context.act(at: sample)
+        context.setState(.changed, acting: .action, at: sample)
       }
     } else if pressed && deepPressed {
       deepPressed = false
-      context.setState(.changed, at: sample)
-      context.act(.release, at: sample)
+      context.setState(.changed, acting: .release, at: sample)
     }
   }
 

@@ -69,8 +69,7 @@ public struct RNGHForceTouch: ConfigurableRecognizer {
     }
     if context.state == .possible && n >= minForce {
       activated = true
-      context.setState(.began, at: sample)
-      context.act(at: sample)
+      context.setState(.began, acting: .action, at: sample)
     }
   }
 
@@ -90,30 +89,22 @@ public struct RNGHForceTouch: ConfigurableRecognizer {
   public mutating func skipInertSamples(
     force: UnsafeBufferPointer<Double>, from: Int, to: Int, maxForce limit: Double
   ) -> Int {
-    var i = from
     // Before activation both tests matter; after it only the maxForce test. Raw-force bounds
     // are slightly widened (see ``FastPathBound``); the harness decides exactly.
     let activation = activated ? Double.infinity : FastPathBound.atLeast(minForce, maxForce: limit)
     let above = maxForce >= 0 ? FastPathBound.atLeast(maxForce, maxForce: limit) : Double.infinity
     let below = maxForce < 0 ? FastPathBound.atMost(maxForce, maxForce: limit) : -Double.infinity
     let upper = Swift.min(activation, above)
-    if below == -Double.infinity {
-      while i < to && force[i] < upper { i &+= 1 }
-    } else {
-      while i < to {
-        let f = force[i]
-        if f >= upper || f <= below { break }
-        i &+= 1
-      }
-    }
-    return i
+    return below == -Double.infinity
+      ? ForceScan.firstNotBelow(force, upper, from: from, to: to)
+      : ForceScan.firstOutside(force, atLeast: upper, atMost: below, from: from, to: to)
   }
 
   /// `minForce`: the first moved sample with `force / max >= minForce`.
   public var thresholdSweeps: [ThresholdSweep] {
     [
       ThresholdSweep(
-        variant: Self.descriptor.name, parameter: Self.minForce.name, comparison: .greaterThanOrEqual,
+        Self.descriptor, Self.minForce, comparison: .greaterThanOrEqual,
         scale: .normalized,
         eligibleSamples: "moved samples (index 1…n−2), up to (not including) the first that fails the maxForce test",
         conditions: "maxForce as in this instance (NaN by default: no cut)",

@@ -99,11 +99,7 @@ public struct RadiusPeekPop: ConfigurableRecognizer {
     progressStepUp = parameters[Self.progressStepUp]
     progressStepDown = parameters[Self.progressStepDown]
     frameRate = parameters[Self.frameRate]
-    guard commitProgress >= previewProgress else {
-      throw ParameterError(
-        variant: Self.descriptor.name, parameter: Self.commitProgress,
-        .invalid("must be at least previewProgress (\(ParameterValue.text(previewProgress))), got \(ParameterValue.text(commitProgress))"))
-    }
+    try Self.require(Self.commitProgress, .atLeast, Self.previewProgress, in: parameters)
   }
 
   /// Creates the recognizer at the library's constants (change them through
@@ -177,8 +173,7 @@ public struct RadiusPeekPop: ConfigurableRecognizer {
       }
       if progress >= commitProgress {
         deadline = .infinity
-        context.setState(.ended, at: sample)
-        context.act(at: sample)
+        context.setState(.ended, acting: .action, at: sample)
         return
       }
     }

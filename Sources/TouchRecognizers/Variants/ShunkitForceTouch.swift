@@ -74,16 +74,14 @@ public struct ShunkitForceTouch: ConfigurableRecognizer {
   public mutating func touchesMoved(_ sample: TouchSample, _ context: inout GestureContext) {
     force = sample.force
     if force > minimumForce {
-      context.setState(.ended, at: sample)
-      context.act(at: sample)
+      context.setState(.ended, acting: .action, at: sample)
     }
   }
 
   @inlinable
   public mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext) {
     if force > minimumForce {
-      context.setState(.ended, at: sample)
-      context.act(at: sample)
+      context.setState(.ended, acting: .action, at: sample)
     } else {
       context.setState(.cancelled, at: sample)
     }
@@ -107,9 +105,7 @@ public struct ShunkitForceTouch: ConfigurableRecognizer {
   public mutating func skipInertSamples(
     force column: UnsafeBufferPointer<Double>, from: Int, to: Int, maxForce: Double
   ) -> Int {
-    let threshold = minimumForce
-    var i = from
-    while i < to && !(column[i] > threshold) { i &+= 1 }
+    let i = ForceScan.firstAbove(column, minimumForce, from: from, to: to)
     if i > from { force = column[i - 1] }
     return i
   }
@@ -118,7 +114,7 @@ public struct ShunkitForceTouch: ConfigurableRecognizer {
   public var thresholdSweeps: [ThresholdSweep] {
     [
       ThresholdSweep(
-        variant: Self.descriptor.name, parameter: Self.minimumForce.name, comparison: .greaterThan,
+        Self.descriptor, Self.minimumForce, comparison: .greaterThan,
         scale: faithfulClamp ? .clampedRaw : .raw,
         eligibleSamples:
           "moved samples (index 1…n−2, force or x/y differs from the previous sample); when there is none and the trace ends by lift, the lift sample compared with the touch-down force",

@@ -19,7 +19,7 @@
 /// States: possible → began (first press) → changed (later releases and presses) → ended at
 /// lift; a contact without a press fails. See the DesigningStablePress article for the reasoning behind
 /// the defaults (chosen a priori, not fitted to any dataset).
-public struct StablePress: ConfigurableRecognizer {
+public struct StablePress: ConfigurableRecognizer, UniformSampleRecognizer {
   /// Normalized force that arms a press (`>=`).
   public let pressThreshold: Double
   /// Normalized force below which a press releases (`<`).
@@ -34,8 +34,7 @@ public struct StablePress: ConfigurableRecognizer {
   public let rearm: Bool
 
   @usableFromInline var downT: Double = 0
-  @usableFromInline var downX: Double = 0
-  @usableFromInline var downY: Double = 0
+  @usableFromInline var down = TouchOrigin()
   @usableFromInline var phase: UInt8 = 0  // 0 idle, 1 arming, 2 pressed, 3 done (no rearm)
   @usableFromInline var deadline = Double.infinity
   @usableFromInline var everPressed = false
@@ -88,11 +87,7 @@ public struct StablePress: ConfigurableRecognizer {
     tapTimeout = parameters[Self.tapTimeout]
     movementLimit = parameters[Self.movementLimit]
     rearm = parameters[Self.rearm]
-    guard releaseThreshold <= pressThreshold else {
-      throw ParameterError(
-        variant: Self.descriptor.name, parameter: Self.releaseThreshold,
-        .invalid("must not exceed pressThreshold (\(ParameterValue.text(pressThreshold))), got \(ParameterValue.text(releaseThreshold))"))
-    }
+    try Self.require(Self.releaseThreshold, .atMost, Self.pressThreshold, in: parameters)
   }
 
   /// Creates the recognizer; invalid values trap.
@@ -127,16 +122,14 @@ public struct StablePress: ConfigurableRecognizer {
     phase = 2
     deadline = .infinity
     everPressed = true
-    context.setState(context.state == .possible ? .began : .changed, at: sample)
-    context.act(at: sample)
+    context.setState(context.state == .possible ? .began : .changed, acting: .action, at: sample)
   }
 
+  /// Evaluates a touch-down or moved sample.
   @inlinable
-  mutating func evaluate(_ sample: TouchSample, _ context: inout GestureContext) {
+  public mutating func handle(_ sample: TouchSample, _ context: inout GestureContext) {
     if !everPressed && !movementLimit.isNaN {
-      let dx = sample.x - downX
-      let dy = sample.y - downY
-      if dx * dx + dy * dy > movementLimit * movementLimit {
+      if down.isFarther(sample, than: movementLimit) {
         deadline = .infinity
         context.setState(.failed, at: sample)
         return
@@ -162,8 +155,7 @@ public struct StablePress: ConfigurableRecognizer {
     case 2:
       if n < releaseThreshold {
         phase = rearm ? 0 : 3
-        context.setState(.changed, at: sample)
-        context.act(.release, at: sample)
+        context.setState(.changed, acting: .release, at: sample)
       }
     default:
       break
@@ -173,17 +165,11 @@ public struct StablePress: ConfigurableRecognizer {
   @inlinable
   public mutating func touchesBegan(_ sample: TouchSample, _ context: inout GestureContext) {
     downT = sample.t
-    downX = sample.x
-    downY = sample.y
+    down.record(sample)
     phase = 0
     everPressed = false
     deadline = .infinity
-    evaluate(sample, &context)
-  }
-
-  @inlinable
-  public mutating func touchesMoved(_ sample: TouchSample, _ context: inout GestureContext) {
-    evaluate(sample, &context)
+    handle(sample, &context)
   }
 
   @inlinable

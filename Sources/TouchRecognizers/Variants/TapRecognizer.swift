@@ -13,9 +13,7 @@ public struct TapRecognizer: ConfigurableRecognizer {
   public let allowableMovement: Double
   /// Longest contact that is still a tap, seconds; NaN: no limit.
   public let maximumTapDuration: Double
-  @usableFromInline var downX: Double = 0
-  @usableFromInline var downY: Double = 0
-  @usableFromInline var deadline = Double.infinity
+  @usableFromInline var hold = HoldGate()
 
   /// The `allowableMovement` parameter.
   public static let allowableMovement = Parameter<Double>.number(
@@ -65,53 +63,36 @@ public struct TapRecognizer: ConfigurableRecognizer {
   @inlinable public static var usesTimers: Bool { true }
 
   /// The duration deadline, when set.
-  @inlinable public var timerDeadline: Double { deadline }
+  @inlinable public var timerDeadline: Double { hold.deadline }
 
   @inlinable
   public mutating func touchesBegan(_ sample: TouchSample, _ context: inout GestureContext) {
-    downX = sample.x
-    downY = sample.y
-    deadline = maximumTapDuration.isNaN ? .infinity : sample.t + maximumTapDuration
-  }
-
-  @inlinable
-  func movedTooFar(_ sample: TouchSample) -> Bool {
-    let dx = sample.x - downX
-    let dy = sample.y - downY
-    return dx * dx + dy * dy > allowableMovement * allowableMovement
+    hold.touchDown(sample, deadline: maximumTapDuration.isNaN ? .infinity : sample.t + maximumTapDuration)
   }
 
   @inlinable
   public mutating func touchesMoved(_ sample: TouchSample, _ context: inout GestureContext) {
-    if movedTooFar(sample) {
-      deadline = .infinity
-      context.setState(.failed, at: sample)
-    }
+    hold.failIfFarther(sample, than: allowableMovement, &context)
   }
 
   @inlinable
   public mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext) {
-    deadline = .infinity
-    if movedTooFar(sample) {
-      context.setState(.failed, at: sample)
-    } else {
-      context.setState(.ended, at: sample)
+    if !hold.failIfFarther(sample, than: allowableMovement, &context) {
+      hold.stop(.ended, at: sample, &context)
       context.act(at: sample)
     }
   }
 
   @inlinable
   public mutating func touchesCancelled(_ sample: TouchSample, _ context: inout GestureContext) {
-    deadline = .infinity
-    context.setState(.failed, at: sample)
+    hold.stop(.failed, at: sample, &context)
   }
 
   @inlinable
   public mutating func timerFired(_ sample: TouchSample, _ context: inout GestureContext) {
-    deadline = .infinity
-    context.setState(.failed, at: sample)
+    hold.stop(.failed, at: sample, &context)
   }
 
   @inlinable
-  public mutating func reset() { deadline = .infinity }
+  public mutating func reset() { hold.stop() }
 }

@@ -117,20 +117,23 @@ public struct ThresholdZones: ConfigurableRecognizer {
     context.setState(.began, at: sample)
   }
 
+  /// Reports the move from the last force to `sample`'s, remembers it and sets `state`.
   @inlinable
-  public mutating func touchesMoved(_ sample: TouchSample, _ context: inout GestureContext) {
+  mutating func update(_ sample: TouchSample, _ state: GestureState, _ context: inout GestureContext) {
     let n = sample.normalizedForce
     report(from: last, to: n, at: sample, &context)
     last = n
-    context.setState(.changed, at: sample)
+    context.setState(state, at: sample)
+  }
+
+  @inlinable
+  public mutating func touchesMoved(_ sample: TouchSample, _ context: inout GestureContext) {
+    update(sample, .changed, &context)
   }
 
   @inlinable
   public mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext) {
-    let n = sample.normalizedForce
-    report(from: last, to: n, at: sample, &context)
-    last = n
-    context.setState(.ended, at: sample)
+    update(sample, .ended, &context)
   }
 
   @inlinable

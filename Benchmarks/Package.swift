@@ -32,6 +32,7 @@ let package = Package(
         .product(name: "TouchIO", package: toolkit),
         .product(name: "TouchSignal", package: toolkit),
         .product(name: "TouchEvaluation", package: toolkit),
+        .product(name: "TouchSynth", package: toolkit),
       ]),
     /// `make bench`'s summary table and `make bench-ci`'s Swift/C time-ratio gate.
     .executableTarget(

@@ -76,7 +76,7 @@ let package = Package(
     // MARK: - Tests
 
     .target(
-      name: "TouchTestSupport", dependencies: ["TouchCore"], path: "Tests/TouchTestSupport"),
+      name: "TouchTestSupport", dependencies: ["TouchCore", "TouchSynth"], path: "Tests/TouchTestSupport"),
     .testTarget(name: "TouchCoreTests", dependencies: ["TouchCore", "TouchTestSupport"]),
     .testTarget(
       name: "TouchRecognizersTests", dependencies: ["TouchRecognizers", "TouchCore", "TouchTestSupport"]),

@@ -32,6 +32,7 @@ let package = Package(
         .product(name: "TouchIO", package: toolkit),
         .product(name: "TouchSignal", package: toolkit),
         .product(name: "TouchEvaluation", package: toolkit),
+        .product(name: "TouchSynth", package: toolkit),
       ]),
     /// `make bench`'s summary table and `make bench-ci`'s Swift/C time-ratio gate.
     .executableTarget(
@@ -47,32 +48,24 @@ let package = Package(
 
     // MARK: - package-benchmark suites (Benchmarks/<Suite>/)
 
-    .executableTarget(
-      name: "RecognizerBenchmarks",
-      dependencies: [
-        "BenchSupport", .product(name: "TouchRecognizers", package: toolkit), .product(name: "Benchmark", package: "benchmark"),
-      ],
-      path: "Benchmarks/RecognizerBenchmarks",
-      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
-    .executableTarget(
-      name: "SweepBenchmarks",
-      dependencies: ["BenchSupport", .product(name: "Benchmark", package: "benchmark")],
-      path: "Benchmarks/SweepBenchmarks",
-      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
-    .executableTarget(
-      name: "IngestBenchmarks",
-      dependencies: [
-        "BenchSupport", .product(name: "TouchCore", package: toolkit), .product(name: "TouchIO", package: toolkit),
-        .product(name: "Benchmark", package: "benchmark"),
-      ],
-      path: "Benchmarks/IngestBenchmarks",
-      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
-    .executableTarget(
-      name: "SmoothingBenchmarks",
-      dependencies: [
-        "BenchSupport", .product(name: "TouchSignal", package: toolkit), .product(name: "Benchmark", package: "benchmark"),
-      ],
-      path: "Benchmarks/SmoothingBenchmarks",
-      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+    /// What every suite shares: the per-sample metrics and the measured-interval timing.
+    .target(
+      name: "SuiteSupport",
+      dependencies: ["BenchSupport", .product(name: "Benchmark", package: "benchmark")]),
+    suite("RecognizerBenchmarks", toolkitProducts: ["TouchRecognizers"]),
+    suite("SweepBenchmarks", toolkitProducts: []),
+    suite("IngestBenchmarks", toolkitProducts: ["TouchCore", "TouchIO"]),
+    suite("SmoothingBenchmarks", toolkitProducts: ["TouchSignal"]),
   ]
 )
+
+/// One package-benchmark suite: the executable in Benchmarks/`name`/, run by the benchmark plugin,
+/// with the shared support targets and the toolkit products it imports.
+func suite(_ name: String, toolkitProducts: [String]) -> Target {
+  .executableTarget(
+    name: name,
+    dependencies: ["BenchSupport", "SuiteSupport", .product(name: "Benchmark", package: "benchmark")]
+      + toolkitProducts.map { .product(name: $0, package: toolkit) },
+    path: "Benchmarks/\(name)",
+    plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")])
+}

@@ -1,33 +1,28 @@
-/// The synthesizer's random numbers: SplitMix64 (Steele, Lea & Flood, "Fast splittable
-/// pseudorandom number generators", OOPSLA 2014), with every conversion to floating point
+/// The synthesizer's random numbers: ``SplitMix64``, with every conversion to floating point
 /// written out here, so a seed gives the same numbers on every platform and Swift version.
 ///
 /// The standard library's `Double.random(in:using:)` and `shuffle(using:)` are not used: their
 /// algorithms are not specified and could change between releases.
 public struct SynthRandom: RandomNumberGenerator, Sendable {
-  private var state: UInt64
+  private var bits: SplitMix64
 
   /// A generator started from `seed`.
   public init(seed: UInt64) {
-    state = seed
+    bits = SplitMix64(seed: seed)
   }
 
   /// An independent generator for one `stream` of a seed (for example one trace), so that
   /// what one stream draws does not depend on how many numbers another stream drew.
   public init(seed: UInt64, stream: UInt64) {
-    var mixer = SynthRandom(seed: seed ^ 0x6A09_E667_F3BC_C909)
+    var mixer = SplitMix64(seed: seed ^ 0x6A09_E667_F3BC_C909)
     let a = mixer.next()
-    var streamMixer = SynthRandom(seed: stream &* 0x9E37_79B9_7F4A_7C15 ^ a)
-    state = streamMixer.next() ^ mixer.next()
+    var streamMixer = SplitMix64(seed: stream &* 0x9E37_79B9_7F4A_7C15 ^ a)
+    bits = SplitMix64(seed: streamMixer.next() ^ mixer.next())
   }
 
-  /// The next 64 random bits.
+  /// The next 64 random bits (``SplitMix64``).
   public mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
+    bits.next()
   }
 
   /// A uniform number in [0, 1) with 53 random bits.

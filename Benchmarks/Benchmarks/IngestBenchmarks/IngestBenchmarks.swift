@@ -3,11 +3,11 @@
 // traces. Throughput in MB/s of file and in samples/s.
 import Benchmark
 import BenchSupport
+import SuiteSupport
 import TouchCore
 import TouchIO
 
 let megabytesPerSecond = BenchmarkMetric.custom("MB/s", polarity: .prefersLarger, useScalingFactor: false)
-let samplesPerSecond = BenchmarkMetric.custom("Msamples/s", polarity: .prefersLarger, useScalingFactor: false)
 
 let benchmarks: @Sendable () -> Void = {
   Benchmark.defaultConfiguration = .init(

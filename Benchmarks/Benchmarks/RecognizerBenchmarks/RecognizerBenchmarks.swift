@@ -8,19 +8,8 @@
 // per sample (or per trace). The kernels write into preallocated buffers: zero as well.
 import Benchmark
 @_spi(Benchmarks) import BenchSupport
+import SuiteSupport
 import TouchRecognizers
-
-/// Millions of samples per second, from the timing the closure takes itself.
-let samplesPerSecond = BenchmarkMetric.custom("Msamples/s", polarity: .prefersLarger, useScalingFactor: false)
-/// Picoseconds per sample (1000 = 1 ns).
-let picosecondsPerSample = BenchmarkMetric.custom("ps/sample", polarity: .prefersSmaller, useScalingFactor: false)
-
-/// Records the per-sample metrics of one measured interval.
-func record(_ benchmark: Benchmark, samples: Int, nanoseconds: UInt64) {
-  let ns = Double(max(nanoseconds, 1))
-  benchmark.measurement(samplesPerSecond, Int((Double(samples) / ns * 1e3).rounded()))
-  benchmark.measurement(picosecondsPerSample, Int((ns * 1e3 / Double(samples)).rounded()))
-}
 
 let benchmarks: @Sendable () -> Void = {
   let metrics: [BenchmarkMetric] = [.wallClock, .mallocCountTotal, samplesPerSecond, picosecondsPerSample]
@@ -36,13 +25,8 @@ let benchmarks: @Sendable () -> Void = {
         let columns = data.columns
         if log.value.count == 0 { variant.run(columns, &log.value) }  // reserve the log's storage
         log.value.removeAll()
-        benchmark.startMeasurement()
-        let start = monotonicNanoseconds()
-        variant.run(columns, &log.value)
-        let end = monotonicNanoseconds()
-        benchmark.stopMeasurement()
+        measure(benchmark, samples: columns.samples) { variant.run(columns, &log.value) }
         blackHole(log.value.count)
-        record(benchmark, samples: columns.samples, nanoseconds: end - start)
       }
     }
   }
@@ -51,28 +35,16 @@ let benchmarks: @Sendable () -> Void = {
 
   let hotBuffers = EventBuffers(for: Shared.hot)
   for kernel in Kernel.allCases {
-    Benchmark("Kernel.\(kernel.rawValue).hot.Swift") { benchmark in
-      Shared.hot.withColumns { columns in
-        var events = 0
-        benchmark.startMeasurement()
-        let start = monotonicNanoseconds()
-        for _ in 0..<Shared.hotPasses { events &+= kernel.runSwift(columns, into: hotBuffers.swift) }
-        let end = monotonicNanoseconds()
-        benchmark.stopMeasurement()
-        blackHole(events)
-        record(benchmark, samples: Shared.hotPasses * columns.samples, nanoseconds: end - start)
-      }
-    }
-    Benchmark("Kernel.\(kernel.rawValue).hot.C") { benchmark in
-      Shared.hot.withColumns { columns in
-        var events = 0
-        benchmark.startMeasurement()
-        let start = monotonicNanoseconds()
-        for _ in 0..<Shared.hotPasses { events &+= kernel.runC(columns, into: hotBuffers.c) }
-        let end = monotonicNanoseconds()
-        benchmark.stopMeasurement()
-        blackHole(events)
-        record(benchmark, samples: Shared.hotPasses * columns.samples, nanoseconds: end - start)
+    for implementation in KernelImplementation.allCases {
+      Benchmark("Kernel.\(kernel.rawValue).hot.\(implementation.rawValue)") { benchmark in
+        Shared.hot.withColumns { columns in
+          let events = measure(benchmark, samples: Shared.hotPasses * columns.samples) {
+            var events = 0
+            for _ in 0..<Shared.hotPasses { events &+= kernel.run(implementation, columns, into: hotBuffers) }
+            return events
+          }
+          blackHole(events)
+        }
       }
     }
   }
@@ -90,28 +62,13 @@ let benchmarks: @Sendable () -> Void = {
     return coldBuffers.value!
   }
   for kernel in Kernel.allCases {
-    Benchmark("Kernel.\(kernel.rawValue).cold.Swift", configuration: coldConfiguration) { benchmark in
-      let buffers = prepareCold()
-      Shared.cold.withColumns { columns in
-        benchmark.startMeasurement()
-        let start = monotonicNanoseconds()
-        let events = kernel.runSwift(columns, into: buffers.swift)
-        let end = monotonicNanoseconds()
-        benchmark.stopMeasurement()
-        blackHole(events)
-        record(benchmark, samples: columns.samples, nanoseconds: end - start)
-      }
-    }
-    Benchmark("Kernel.\(kernel.rawValue).cold.C", configuration: coldConfiguration) { benchmark in
-      let buffers = prepareCold()
-      Shared.cold.withColumns { columns in
-        benchmark.startMeasurement()
-        let start = monotonicNanoseconds()
-        let events = kernel.runC(columns, into: buffers.c)
-        let end = monotonicNanoseconds()
-        benchmark.stopMeasurement()
-        blackHole(events)
-        record(benchmark, samples: columns.samples, nanoseconds: end - start)
+    for implementation in KernelImplementation.allCases {
+      Benchmark("Kernel.\(kernel.rawValue).cold.\(implementation.rawValue)", configuration: coldConfiguration) {
+        benchmark in
+        let buffers = prepareCold()
+        Shared.cold.withColumns { columns in
+          blackHole(measure(benchmark, samples: columns.samples) { kernel.run(implementation, columns, into: buffers) })
+        }
       }
     }
   }

@@ -3,16 +3,8 @@
 // array, as a caller smoothing a dataset trace by trace. Allocation gate: 0 in the measured loop.
 import Benchmark
 import BenchSupport
+import SuiteSupport
 import TouchSignal
-
-let samplesPerSecond = BenchmarkMetric.custom("Msamples/s", polarity: .prefersLarger, useScalingFactor: false)
-let nanosecondsPerSample = BenchmarkMetric.custom("ns/sample", polarity: .prefersSmaller, useScalingFactor: false)
-
-func record(_ benchmark: Benchmark, samples: Int, nanoseconds: UInt64) {
-  let ns = Double(max(nanoseconds, 1))
-  benchmark.measurement(samplesPerSecond, Int((Double(samples) / ns * 1e3).rounded()))
-  benchmark.measurement(nanosecondsPerSample, Int((ns / Double(samples)).rounded()))
-}
 
 let benchmarks: @Sendable () -> Void = {
   Benchmark.defaultConfiguration = .init(
@@ -24,33 +16,24 @@ let benchmarks: @Sendable () -> Void = {
     return traces.value!
   }
 
-  Benchmark("Smoothing.gaussian.K\(SmoothingData.gaussianLength)") { benchmark in
-    let traces = forces()
-    let samples = traces.reduce(0) { $0 + $1.count }
-    let smoother = try GaussianSmoother(length: SmoothingData.gaussianLength, alpha: 3)
-    var output: [Double] = []
-    output.reserveCapacity(512)
-    benchmark.startMeasurement()
-    let start = monotonicNanoseconds()
-    for trace in traces { try smoother.apply(to: trace, into: &output) }
-    let end = monotonicNanoseconds()
-    benchmark.stopMeasurement()
-    blackHole(output)
-    record(benchmark, samples: samples, nanoseconds: end - start)
+  /// Smooths every trace into one reused output array; the smoother is made outside the measurement.
+  func smoothingBenchmark<S: Smoother & ~Copyable>(_ name: String, _ makeSmoother: @escaping @Sendable () throws -> S) {
+    Benchmark(name) { benchmark in
+      let traces = forces()
+      let samples = traces.reduce(0) { $0 + $1.count }
+      let smoother = try makeSmoother()
+      var output: [Double] = []
+      output.reserveCapacity(512)
+      try measure(benchmark, samples: samples, in: .nanoseconds) {
+        for trace in traces { try smoother.apply(to: trace, into: &output) }
+      }
+      blackHole(output)
+    }
   }
-
-  Benchmark("Smoothing.median.K\(SmoothingData.medianLength)") { benchmark in
-    let traces = forces()
-    let samples = traces.reduce(0) { $0 + $1.count }
-    let smoother = try MedianSmoother(length: SmoothingData.medianLength)
-    var output: [Double] = []
-    output.reserveCapacity(512)
-    benchmark.startMeasurement()
-    let start = monotonicNanoseconds()
-    for trace in traces { try smoother.apply(to: trace, into: &output) }
-    let end = monotonicNanoseconds()
-    benchmark.stopMeasurement()
-    blackHole(output)
-    record(benchmark, samples: samples, nanoseconds: end - start)
+  smoothingBenchmark("Smoothing.gaussian.K\(SmoothingData.gaussianLength)") {
+    try GaussianSmoother(length: SmoothingData.gaussianLength, alpha: 3)
+  }
+  smoothingBenchmark("Smoothing.median.K\(SmoothingData.medianLength)") {
+    try MedianSmoother(length: SmoothingData.medianLength)
   }
 }

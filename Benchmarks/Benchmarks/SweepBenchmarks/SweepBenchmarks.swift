@@ -4,15 +4,7 @@
 // per trace) on the same data; the numpy peer is timed by `bench-report summary`.
 import Benchmark
 import BenchSupport
-
-let samplesPerSecond = BenchmarkMetric.custom("Msamples/s", polarity: .prefersLarger, useScalingFactor: false)
-let picosecondsPerSample = BenchmarkMetric.custom("ps/sample", polarity: .prefersSmaller, useScalingFactor: false)
-
-func record(_ benchmark: Benchmark, samples: Int, nanoseconds: UInt64) {
-  let ns = Double(max(nanoseconds, 1))
-  benchmark.measurement(samplesPerSecond, Int((Double(samples) / ns * 1e3).rounded()))
-  benchmark.measurement(picosecondsPerSample, Int((ns * 1e3 / Double(samples)).rounded()))
-}
+import SuiteSupport
 
 let benchmarks: @Sendable () -> Void = {
   let metrics: [BenchmarkMetric] = [.wallClock, .mallocCountTotal, samplesPerSecond, picosecondsPerSample]
@@ -26,24 +18,16 @@ let benchmarks: @Sendable () -> Void = {
     let sweep = CSweep(thresholds: SweepSize.thresholds(k))
     Benchmark("Sweep.K\(k).hot.C") { benchmark in
       Shared.hot.withColumns { columns in
-        benchmark.startMeasurement()
-        let start = monotonicNanoseconds()
-        for _ in 0..<5 { sweep.run(columns) }
-        let end = monotonicNanoseconds()
-        benchmark.stopMeasurement()
-        record(benchmark, samples: 5 * columns.samples, nanoseconds: end - start)
+        measure(benchmark, samples: SweepSize.hotPasses * columns.samples) {
+          for _ in 0..<SweepSize.hotPasses { sweep.run(columns) }
+        }
       }
     }
     Benchmark("Sweep.K\(k).cold.C", configuration: coldConfiguration) { benchmark in
       if flusher.value == nil { flusher.value = CacheFlusher() }
       flusher.value!.flush()
       Shared.cold.withColumns { columns in
-        benchmark.startMeasurement()
-        let start = monotonicNanoseconds()
-        sweep.run(columns)
-        let end = monotonicNanoseconds()
-        benchmark.stopMeasurement()
-        record(benchmark, samples: columns.samples, nanoseconds: end - start)
+        measure(benchmark, samples: columns.samples) { _ = sweep.run(columns) }
       }
     }
 
@@ -54,7 +38,7 @@ let benchmarks: @Sendable () -> Void = {
     let hotChecked = Box(false), coldChecked = Box(false)
     @Sendable func check(_ data: BenchData, _ replay: ReplayData, _ checked: Box<Bool>) {
       guard !checked.value else { return }
-      data.withColumns { sweep.run($0) }
+      data.withColumns { _ = sweep.run($0) }
       swift.run(replay.columns)
       precondition(swift.result.agrees(with: sweep.result), "Sweep.K\(k): Swift and C results differ")
       checked.value = true
@@ -62,24 +46,16 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("Sweep.K\(k).hot.Swift") { benchmark in
       check(Shared.hot, Shared.hotReplay, hotChecked)
       let columns = Shared.hotReplay.columns
-      benchmark.startMeasurement()
-      let start = monotonicNanoseconds()
-      for _ in 0..<5 { swift.run(columns) }
-      let end = monotonicNanoseconds()
-      benchmark.stopMeasurement()
-      record(benchmark, samples: 5 * columns.samples, nanoseconds: end - start)
+      measure(benchmark, samples: SweepSize.hotPasses * columns.samples) {
+        for _ in 0..<SweepSize.hotPasses { swift.run(columns) }
+      }
     }
     Benchmark("Sweep.K\(k).cold.Swift", configuration: coldConfiguration) { benchmark in
       check(Shared.cold, Shared.coldReplay, coldChecked)
       if flusher.value == nil { flusher.value = CacheFlusher() }
       let columns = Shared.coldReplay.columns
       flusher.value!.flush()
-      benchmark.startMeasurement()
-      let start = monotonicNanoseconds()
-      swift.run(columns)
-      let end = monotonicNanoseconds()
-      benchmark.stopMeasurement()
-      record(benchmark, samples: columns.samples, nanoseconds: end - start)
+      measure(benchmark, samples: columns.samples) { swift.run(columns) }
     }
   }
 }

@@ -4,35 +4,24 @@
   import Darwin
 #endif
 
-/// SplitMix64: a small, fast, seedable generator (the same stream on every platform).
-public struct SplitMix64: Sendable {
-  private var state: UInt64
+import TouchSynth
 
-  /// Starts the stream at `seed`.
-  public init(seed: UInt64) { state = seed }
-
-  /// The next 64 random bits.
-  public mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-
+/// The draws the benchmark data use, on the toolkit's SplitMix64 stream (as the performance
+/// study wrote them: the integer by modulo, the normal from the C library's `log` and `cos`).
+extension SplitMix64 {
   /// Uniform in [0, 1), 53 bits.
-  public mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
+  mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
 
   /// Uniform in [a, b).
-  public mutating func uniform(_ a: Double, _ b: Double) -> Double { a + (b - a) * unit() }
+  mutating func uniform(_ a: Double, _ b: Double) -> Double { a + (b - a) * unit() }
 
   /// Uniform integer in `range`.
-  public mutating func int(in range: ClosedRange<Int>) -> Int {
+  mutating func int(in range: ClosedRange<Int>) -> Int {
     range.lowerBound + Int(next() % UInt64(range.count))
   }
 
   /// Standard normal (Box–Muller, one value per call).
-  public mutating func normal() -> Double {
+  mutating func normal() -> Double {
     let u = max(unit(), 0x1p-60)
     return (-2 * log(u)).squareRoot() * cos(2 * Double.pi * unit())
   }

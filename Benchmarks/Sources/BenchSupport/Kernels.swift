@@ -25,6 +25,14 @@ public enum Kernel: String, CaseIterable, Sendable {
   public var readsTime: Bool { self == .dwell }
 }
 
+/// The two implementations of every ``Kernel``: the product's and the C reference.
+public enum KernelImplementation: String, CaseIterable, Sendable {
+  /// The product kernel, `TouchRecognizers.ForceKernels` (``Kernel/runSwift(_:into:)``).
+  case swift = "Swift"
+  /// The C reference (``Kernel/runC(_:into:)``).
+  case c = "C"
+}
+
 /// Borrowed columns of a ``BenchData`` (valid while the data lives; see ``BenchData/withColumns(_:)``).
 public struct Columns {
   /// Trace boundaries.
@@ -137,6 +145,16 @@ extension Kernel {
       return ttc_ema_threshold(f, o, n, Kernel.alpha, Kernel.emaThreshold, Kernel.rearm, e, cap)
     case .dwell:
       return ttc_dwell(data.t.baseAddress!, f, o, n, Kernel.level, Kernel.duration, e, cap)
+    }
+  }
+
+  /// Runs `implementation` once over `data`, into its buffer of `buffers`; returns the number of
+  /// events.
+  @inlinable @inline(__always)
+  public func run(_ implementation: KernelImplementation, _ data: Columns, into buffers: EventBuffers) -> Int {
+    switch implementation {
+    case .swift: runSwift(data, into: buffers.swift)
+    case .c: runC(data, into: buffers.c)
     }
   }
 

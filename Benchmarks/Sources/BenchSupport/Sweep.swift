@@ -45,6 +45,8 @@ public struct SweepResult: Sendable, Equatable {
 public enum SweepSize {
   /// K = 1, 64, 1000.
   public static let all = [1, 64, 1000]
+  /// Passes over the in-cache block per sweep timing.
+  public static let hotPasses = 5
 
   /// The thresholds for `k`: `0.1 + 6.4·j/(K−1)` as Float32 (sorted), and for K = 1 the threshold
   /// recognizer's level 1.0 (so that K = 1 cross-checks the threshold kernel's event count).

@@ -28,26 +28,34 @@ func measure(reps: Int, samples: Int, prepare: () -> Void = {}, _ body: () -> In
   return median(runs)
 }
 
-/// Measures two implementations side by side for `rounds` rounds, alternating which goes first;
-/// returns both series and the per-round ratios a/b.
-func interleave(
-  rounds: Int, _ a: () -> Double, _ b: () -> Double
-) -> (a: Series, b: Series, ratio: Series) {
-  var sa = Series(), sb = Series(), ratio = Series()
-  for round in 0..<rounds {
-    let x: Double, y: Double
-    if round % 2 == 0 {
-      x = a()
-      y = b()
-    } else {
-      y = b()
-      x = a()
+/// The product's Swift and the C reference timed side by side on the same task.
+struct SwiftVsC {
+  /// The Swift implementation's timings.
+  var swift: Series
+  /// The C reference's timings.
+  var c: Series
+  /// The per-round ratios Swift/C.
+  var ratio: Series
+
+  /// Measures `swift` and `c` side by side for `rounds` rounds, alternating which goes first.
+  init(rounds: Int, swift: () -> Double, c: () -> Double) {
+    self.swift = Series()
+    self.c = Series()
+    ratio = Series()
+    for round in 0..<rounds {
+      let x: Double, y: Double
+      if round % 2 == 0 {
+        x = swift()
+        y = c()
+      } else {
+        y = c()
+        x = swift()
+      }
+      self.swift.rounds.append(x)
+      self.c.rounds.append(y)
+      ratio.rounds.append(x / y)
     }
-    sa.rounds.append(x)
-    sb.rounds.append(y)
-    ratio.rounds.append(x / y)
   }
-  return (sa, sb, ratio)
 }
 
 /// Formatting helpers.

@@ -96,15 +96,10 @@ func run(_ program: String, _ arguments: [String]) throws -> String {
 struct KernelResult {
   var kernel: Kernel
   var cold: Bool
-  var swift: Series
-  var c: Series
-  var ratio: Series
+  var timing: SwiftVsC
   var digest: EventDigest
   var agree: Bool
 }
-
-/// Passes over the in-cache block per timing (≈ 4 M samples).
-let hotPasses = 20
 
 func measureKernels(hot: BenchData, cold: BenchData, rounds: Int, coldRounds: Int) -> [KernelResult] {
   var results: [KernelResult] = []
@@ -112,24 +107,15 @@ func measureKernels(hot: BenchData, cold: BenchData, rounds: Int, coldRounds: In
   hot.withColumns { columns in
     for kernel in Kernel.allCases {
       let d = kernel.digests(columns, hotBuffers)
-      let n = hotPasses * columns.samples
-      let (s, c, r) = interleave(
-        rounds: rounds,
-        {
-          measure(reps: 5, samples: n) {
-            var e = 0
-            for _ in 0..<hotPasses { e &+= kernel.runSwift(columns, into: hotBuffers.swift) }
-            return e
-          }
-        },
-        {
-          measure(reps: 5, samples: n) {
-            var e = 0
-            for _ in 0..<hotPasses { e &+= kernel.runC(columns, into: hotBuffers.c) }
-            return e
-          }
-        })
-      results.append(KernelResult(kernel: kernel, cold: false, swift: s, c: c, ratio: r, digest: d.swift, agree: d.swift == d.c))
+      func timed(_ implementation: KernelImplementation) -> Double {
+        measure(reps: 5, samples: Shared.hotPasses * columns.samples) {
+          var e = 0
+          for _ in 0..<Shared.hotPasses { e &+= kernel.run(implementation, columns, into: hotBuffers) }
+          return e
+        }
+      }
+      let timing = SwiftVsC(rounds: rounds, swift: { timed(.swift) }, c: { timed(.c) })
+      results.append(KernelResult(kernel: kernel, cold: false, timing: timing, digest: d.swift, agree: d.swift == d.c))
     }
   }
   let flusher = CacheFlusher()
@@ -137,11 +123,13 @@ func measureKernels(hot: BenchData, cold: BenchData, rounds: Int, coldRounds: In
   cold.withColumns { columns in
     for kernel in Kernel.allCases {
       let d = kernel.digests(columns, coldBuffers)
-      let (s, c, r) = interleave(
-        rounds: coldRounds,
-        { measure(reps: 3, samples: columns.samples, prepare: flusher.flush) { kernel.runSwift(columns, into: coldBuffers.swift) } },
-        { measure(reps: 3, samples: columns.samples, prepare: flusher.flush) { kernel.runC(columns, into: coldBuffers.c) } })
-      results.append(KernelResult(kernel: kernel, cold: true, swift: s, c: c, ratio: r, digest: d.swift, agree: d.swift == d.c))
+      func timed(_ implementation: KernelImplementation) -> Double {
+        measure(reps: 3, samples: columns.samples, prepare: flusher.flush) {
+          kernel.run(implementation, columns, into: coldBuffers)
+        }
+      }
+      let timing = SwiftVsC(rounds: coldRounds, swift: { timed(.swift) }, c: { timed(.c) })
+      results.append(KernelResult(kernel: kernel, cold: true, timing: timing, digest: d.swift, agree: d.swift == d.c))
     }
   }
   return results
@@ -164,14 +152,14 @@ func kernelTable(_ results: [KernelResult], numpyThreshold: Double?) -> Table {
     let target = r.cold ? 400e6 : hotTarget(r.kernel)
     let targetText = "≥ " + (target >= 1e9 ? Format.fixed(target / 1e9, 0) + " G/s" : Format.fixed(target / 1e6, 0) + " M/s")
       + (r.cold ? "" : ", ≤ 1.25× C")
-    let met = r.swift.rate >= target && (r.cold || r.ratio.median <= 1.25)
+    let met = r.timing.swift.rate >= target && (r.cold || r.timing.ratio.median <= 1.25)
     var numpy = ""
     if r.kernel == .threshold, r.cold, let np = numpyThreshold {
-      numpy = Format.fixed(np, 2) + " ns: " + Format.fixed(np / r.swift.median, 1) + "×"
+      numpy = Format.fixed(np, 2) + " ns: " + Format.fixed(np / r.timing.swift.median, 1) + "×"
     }
     table.add([
-      r.kernel.rawValue, r.cold ? "cold" : "in cache", Format.rateRange(r.swift), Format.fixed(r.swift.median, 3),
-      Format.rate(nsPerSample: r.c.median), Format.ratio(r.ratio), numpy, targetText, met ? "yes" : "**no**",
+      r.kernel.rawValue, r.cold ? "cold" : "in cache", Format.rateRange(r.timing.swift), Format.fixed(r.timing.swift.median, 3),
+      Format.rate(nsPerSample: r.timing.c.median), Format.ratio(r.timing.ratio), numpy, targetText, met ? "yes" : "**no**",
     ])
   }
   return table
@@ -243,19 +231,14 @@ func runNumpy(peer: String, data: BenchData) throws -> NumpyResults {
 /// One sweep size measured: the product's Swift sweep and the C reference, side by side.
 struct SweepMeasurement {
   var k: Int
-  var hotSwift: Series
-  var hotC: Series
-  var hotRatio: Series
-  var coldSwift: Series
-  var coldC: Series
-  var coldRatio: Series
+  /// In cache.
+  var hot: SwiftVsC
+  /// Caches flushed before each run.
+  var cold: SwiftVsC
   /// Whether Swift's counts and latencies agree with C's (in cache and cold).
   var agree: Bool
   var result: SweepResult
 }
-
-/// Passes over the in-cache block per sweep timing.
-let sweepHotPasses = 5
 
 func measureSweeps(hot: BenchData, cold: BenchData, rounds: Int, coldRounds: Int) -> [SweepMeasurement] {
   let flusher = CacheFlusher()
@@ -265,39 +248,29 @@ func measureSweeps(hot: BenchData, cold: BenchData, rounds: Int, coldRounds: Int
     let c = CSweep(thresholds: SweepSize.thresholds(k))
     let swift = SwiftSweep(thresholds: SweepSize.thresholds(k))
     var agree = true
-    let (hs, hc, hr) = hot.withColumns { columns in
+    let hotTiming = hot.withColumns { columns in
       c.run(columns)
       swift.run(hotReplay.columns)
       agree = agree && swift.result.agrees(with: c.result)
-      let n = sweepHotPasses * columns.samples
-      return interleave(
-        rounds: rounds,
-        {
-          measure(reps: 5, samples: n) {
-            var total: Int64 = 0
-            for _ in 0..<sweepHotPasses { total &+= swift.run(hotReplay.columns) }
-            return Int(total)
-          }
-        },
-        {
-          measure(reps: 5, samples: n) {
-            var total: Int64 = 0
-            for _ in 0..<sweepHotPasses { total &+= c.run(columns) }
-            return Int(total)
-          }
-        })
+      func timed(_ run: () -> Int64) -> Double {
+        measure(reps: 5, samples: SweepSize.hotPasses * columns.samples) {
+          var total: Int64 = 0
+          for _ in 0..<SweepSize.hotPasses { total &+= run() }
+          return Int(total)
+        }
+      }
+      return SwiftVsC(rounds: rounds, swift: { timed { swift.run(hotReplay.columns) } }, c: { timed { c.run(columns) } })
     }
-    let (cs, cc, cr) = cold.withColumns { columns in
-      let timed = interleave(
-        rounds: coldRounds,
-        { measure(reps: 3, samples: columns.samples, prepare: flusher.flush) { Int(swift.run(coldReplay.columns)) } },
-        { measure(reps: 3, samples: columns.samples, prepare: flusher.flush) { Int(c.run(columns)) } })
+    let coldTiming = cold.withColumns { columns in
+      func timed(_ run: () -> Int64) -> Double {
+        measure(reps: 3, samples: columns.samples, prepare: flusher.flush) { Int(run()) }
+      }
+      let timing = SwiftVsC(
+        rounds: coldRounds, swift: { timed { swift.run(coldReplay.columns) } }, c: { timed { c.run(columns) } })
       agree = agree && swift.result.agrees(with: c.result)
-      return timed
+      return timing
     }
-    results.append(SweepMeasurement(
-      k: k, hotSwift: hs, hotC: hc, hotRatio: hr, coldSwift: cs, coldC: cc, coldRatio: cr, agree: agree,
-      result: c.result))
+    results.append(SweepMeasurement(k: k, hot: hotTiming, cold: coldTiming, agree: agree, result: c.result))
   }
   return results
 }
@@ -316,8 +289,8 @@ func sweepTable(_ sweeps: [SweepMeasurement], numpy: NumpyResults?) -> (Table, [
     var fasterThanNumpy: Bool?
     if let numpy, let ns = numpy.sweepNs[s.k], let theirs = numpy.sweep[s.k] {
       numpyText = Format.fixed(ns, 1) + " ns"
-      ratio = Format.fixed(ns / s.coldSwift.median, 1) + "×"
-      fasterThanNumpy = ns / s.coldSwift.median >= 10
+      ratio = Format.fixed(ns / s.cold.swift.median, 1) + "×"
+      fasterThanNumpy = ns / s.cold.swift.median >= 10
       notes.append("K = \(s.k): numpy and C \(theirs.agrees(with: s.result) ? "agree" : "DISAGREE") (\(s.result.summary))")
     }
     notes.append("K = \(s.k): Swift and C \(s.agree ? "agree" : "DISAGREE") (in cache and cold)")
@@ -325,16 +298,16 @@ func sweepTable(_ sweeps: [SweepMeasurement], numpy: NumpyResults?) -> (Table, [
     var met = true
     if let target = sweepTarget(s.k) {
       targets.append("≤ \(Format.fixed(target, 1)) ns")
-      met = met && s.coldSwift.median <= target
+      met = met && s.cold.swift.median <= target
     }
     if let fasterThanNumpy {
       targets.append("≥ 10× numpy")
       met = met && fasterThanNumpy
     }
     table.add([
-      "K = \(s.k)", Format.fixed(s.hotSwift.median, 3) + " ns", Format.fixed(s.hotC.median, 3) + " ns",
-      Format.rateRange(s.coldSwift), Format.fixed(s.coldSwift.median, 3), Format.fixed(s.coldC.median, 3),
-      Format.fixed(s.coldRatio.median, 2) + "× (" + Format.fixed(s.hotRatio.median, 2) + "×)", numpyText, ratio,
+      "K = \(s.k)", Format.fixed(s.hot.swift.median, 3) + " ns", Format.fixed(s.hot.c.median, 3) + " ns",
+      Format.rateRange(s.cold.swift), Format.fixed(s.cold.swift.median, 3), Format.fixed(s.cold.c.median, 3),
+      Format.fixed(s.cold.ratio.median, 2) + "× (" + Format.fixed(s.hot.ratio.median, 2) + "×)", numpyText, ratio,
       targets.joined(separator: ", "), targets.isEmpty ? "" : met ? "yes" : "**no**",
     ])
   }
@@ -415,7 +388,7 @@ func main() -> Int32 {
   say("Machine: \(machineDescription())")
   let cold = BenchData(atLeast: 20_000_000)
   let hot = cold.prefix(traces: 1000)
-  say("Data: \(cold.samples) samples in \(cold.traces) traces (cold: one pass, caches flushed before each); in cache: the first \(hot.traces) traces, \(hot.samples) samples, \(hotPasses) passes per timing. Rounds: \(options.rounds).")
+  say("Data: \(cold.samples) samples in \(cold.traces) traces (cold: one pass, caches flushed before each); in cache: the first \(hot.traces) traces, \(hot.samples) samples, \(Shared.hotPasses) passes per timing. Rounds: \(options.rounds).")
 
   let coldRounds = max(3, options.rounds / 2)
   var failures: [String] = []
@@ -449,22 +422,22 @@ func main() -> Int32 {
     say("")
     var table = Table(header: ["kernel", "data", "Swift ns/sample", "C ns/sample", "Swift/C (median, range)", "events (Swift = C)", "gate ≤ \(Format.fixed(options.maxRatio, 2))×"])
     for r in kernels {
-      let ok = r.ratio.median <= options.maxRatio
-      if !ok { failures.append("\(r.kernel.rawValue) (\(r.cold ? "cold" : "in cache")): Swift/C \(Format.fixed(r.ratio.median, 2))×") }
+      let ok = r.timing.ratio.median <= options.maxRatio
+      if !ok { failures.append("\(r.kernel.rawValue) (\(r.cold ? "cold" : "in cache")): Swift/C \(Format.fixed(r.timing.ratio.median, 2))×") }
       table.add([
-        r.kernel.rawValue, r.cold ? "cold" : "in cache", Format.fixed(r.swift.median, 3), Format.fixed(r.c.median, 3),
-        Format.ratio(r.ratio), "\(r.digest.count) \(r.agree ? "=" : "≠")", ok ? "pass" : "**FAIL**",
+        r.kernel.rawValue, r.cold ? "cold" : "in cache", Format.fixed(r.timing.swift.median, 3), Format.fixed(r.timing.c.median, 3),
+        Format.ratio(r.timing.ratio), "\(r.digest.count) \(r.agree ? "=" : "≠")", ok ? "pass" : "**FAIL**",
       ])
     }
     let sweeps = measureSweeps(hot: hot, cold: cold, rounds: options.rounds, coldRounds: coldRounds)
     for s in sweeps {
-      for (cold, ratio) in [(false, s.hotRatio), (true, s.coldRatio)] {
-        let ok = ratio.median <= options.maxRatio
-        if !ok { failures.append("sweep K = \(s.k) (\(cold ? "cold" : "in cache")): Swift/C \(Format.fixed(ratio.median, 2))×") }
+      for (cold, timing) in [(false, s.hot), (true, s.cold)] {
+        let ok = timing.ratio.median <= options.maxRatio
+        if !ok { failures.append("sweep K = \(s.k) (\(cold ? "cold" : "in cache")): Swift/C \(Format.fixed(timing.ratio.median, 2))×") }
         if !s.agree && cold { failures.append("sweep K = \(s.k): Swift and C results differ") }
         table.add([
-          "sweep K = \(s.k)", cold ? "cold" : "in cache", Format.fixed((cold ? s.coldSwift : s.hotSwift).median, 3),
-          Format.fixed((cold ? s.coldC : s.hotC).median, 3), Format.ratio(ratio),
+          "sweep K = \(s.k)", cold ? "cold" : "in cache", Format.fixed(timing.swift.median, 3),
+          Format.fixed(timing.c.median, 3), Format.ratio(timing.ratio),
           "Σcount \(s.result.count.reduce(0, +)) \(s.agree ? "=" : "≠")", ok ? "pass" : "**FAIL**",
         ])
       }

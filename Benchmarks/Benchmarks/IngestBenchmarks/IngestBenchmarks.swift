@@ -2,7 +2,7 @@
 // 10 000 traces (≈ 2 M samples, the CSV ≈ 70 MB) in the page cache: read, parse, validate, build
 // traces. Throughput in MB/s of file and in samples/s.
 import Benchmark
-import BenchSupport
+@_spi(Benchmarks) import BenchSupport
 import SuiteSupport
 import TouchCore
 import TouchIO

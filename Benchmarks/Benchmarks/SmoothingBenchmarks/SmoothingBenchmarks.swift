@@ -2,7 +2,7 @@
 // the 1000 traces of the in-cache block (150–250 samples each), one reusable workspace and output
 // array, as a caller smoothing a dataset trace by trace. Allocation gate: 0 in the measured loop.
 import Benchmark
-import BenchSupport
+@_spi(Benchmarks) import BenchSupport
 import SuiteSupport
 import TouchSignal
 

@@ -3,7 +3,7 @@
 // (TouchEvaluation's one-pass kernel) and the C reference (the running-max merge sweep, one pass
 // per trace) on the same data; the numpy peer is timed by `bench-report summary`.
 import Benchmark
-import BenchSupport
+@_spi(Benchmarks) import BenchSupport
 import SuiteSupport
 
 let benchmarks: @Sendable () -> Void = {

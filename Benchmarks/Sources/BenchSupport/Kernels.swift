@@ -151,7 +151,7 @@ extension Kernel {
   /// Runs `implementation` once over `data`, into its buffer of `buffers`; returns the number of
   /// events.
   @inlinable @inline(__always)
-  public func run(_ implementation: KernelImplementation, _ data: Columns, into buffers: EventBuffers) -> Int {
+  @_spi(Benchmarks) public func run(_ implementation: KernelImplementation, _ data: Columns, into buffers: EventBuffers) -> Int {
     switch implementation {
     case .swift: runSwift(data, into: buffers.swift)
     case .c: runC(data, into: buffers.c)

@@ -1,4 +1,4 @@
-import BenchSupport
+@_spi(Benchmarks) import BenchSupport
 
 /// Where results go so the optimizer keeps the work.
 nonisolated(unsafe) var sink = 0

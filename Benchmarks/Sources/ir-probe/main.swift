@@ -5,7 +5,7 @@
 // generation.
 //
 //   ir-probe <kernel> <passes>      kernels: see `ir-probe list`
-import BenchSupport
+@_spi(Benchmarks) import BenchSupport
 
 #if canImport(Glibc)
   import Glibc

@@ -12,10 +12,10 @@ reference, measured and printed for comparison (a drift of more than 10 % from t
 is reported, not failed: it means the toolchain changed and the ceilings should be reviewed).
 
 A row whose kernel ends in `.*` is a pattern: every probe `ir-probe list` names with that prefix and
-no row of its own gets its ceiling. So every recognizer of the catalog is gated (`replay.*`) the
+no row of its own gets its ceiling. So every recognizer of the catalog is gated (`traces.*`) the
 moment it is listed, and a recorded row tightens the gate for one.
 
-Replay probes (`replay.*`, `direct.*`, `canary.replay-*`) run 1 and 3 passes (they are slower under
+Replay probes (`traces.*`, `direct*`, `canary.replay-*`) run 1 and 3 passes (they are slower under
 callgrind); kernels 1 and 11.
 
 Usage: instruction-gate.py IR_PROBE [GATES_FILE]     exit 0 = all within, 1 = gate failed
@@ -44,7 +44,7 @@ def instructions(probe, kernel, passes):
 
 
 def passes(kernel):
-    return 3 if kernel.startswith(("replay.", "direct.", "canary.replay")) else PASSES
+    return 3 if kernel.startswith(("traces.", "direct", "canary.replay")) else PASSES
 
 
 def per_sample(probe, kernel):

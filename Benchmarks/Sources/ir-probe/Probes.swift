@@ -28,16 +28,8 @@ struct Probe: Sendable {
       return Probe(name: "swift.sweep\(k)") { _, _, r in Int(sweep.run(r.columns)) }
     }
     + VariantReplay.all.map { variant in
-      // Every catalog recognizer through the harness; the log keeps its storage across passes.
-      let log = LogBox()
-      return Probe(name: "replay.\(variant.benchmarkName)") { _, _, r in
-        log.value.removeAll()
-        variant.run(r.columns, &log.value)
-        return log.value.count
-      }
-    }
-    + VariantReplay.all.map { variant in
-      // The same through the trace path the tool takes (`touchtrace sweep`, `run`).
+      // Every catalog recognizer through the harness, by the trace path the tool takes
+      // (`touchtrace sweep`, `run`); the log keeps its storage across passes.
       let log = LogBox()
       return Probe(name: "traces.\(variant.benchmarkName)") { _, _, r in
         log.value.removeAll()

@@ -246,14 +246,14 @@ extension UniformSampleRecognizer {
   }
 
   /// Evaluates a moved sample with ``handle(_:_:)``.
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func touchesMoved(_ sample: TouchSample, _ context: inout GestureContext) {
     handle(sample, &context)
   }
 
   /// Evaluates a stationary sample with ``handle(_:_:)`` (delivered only when
   /// ``ForceRecognizer/receivesStationary``).
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func touchesStationary(_ sample: TouchSample, _ context: inout GestureContext) {
     handle(sample, &context)
   }

@@ -99,7 +99,7 @@ public struct FlutterForcePress: ConfigurableRecognizer {
   /// Interpolated pressure needs the maximum.
   public var requiresMaximumForce: Bool { true }
 
-  @inlinable
+  @inlinable @inline(__always)
   mutating func handle(_ sample: TouchSample, isDown: Bool, _ context: inout GestureContext) {
     var p = sample.force / sample.maxForce
     if !p.isNaN { p = Swift.min(Swift.max(p, 0), 1) }

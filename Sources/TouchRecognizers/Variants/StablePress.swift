@@ -126,7 +126,7 @@ public struct StablePress: ConfigurableRecognizer, UniformSampleRecognizer {
   }
 
   /// Evaluates a touch-down or moved sample.
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func handle(_ sample: TouchSample, _ context: inout GestureContext) {
     if !everPressed && !movementLimit.isNaN {
       if down.isFarther(sample, than: movementLimit) {

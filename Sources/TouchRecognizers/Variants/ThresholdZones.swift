@@ -79,7 +79,7 @@ public struct ThresholdZones: ConfigurableRecognizer {
     return z
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   func report(from previous: Double, to current: Double, at sample: TouchSample, _ context: inout GestureContext) {
     guard current != previous, let a = zone(previous), let b = zone(current), a != b else { return }
     let up = b > a
@@ -118,7 +118,7 @@ public struct ThresholdZones: ConfigurableRecognizer {
   }
 
   /// Reports the move from the last force to `sample`'s, remembers it and sets `state`.
-  @inlinable
+  @inlinable @inline(__always)
   mutating func update(_ sample: TouchSample, _ state: GestureState, _ context: inout GestureContext) {
     let n = sample.normalizedForce
     report(from: last, to: n, at: sample, &context)

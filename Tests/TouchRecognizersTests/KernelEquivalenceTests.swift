@@ -43,7 +43,12 @@ struct KernelEquivalenceTests {
     return d
   }
 
-  static func run(_ d: Data, _ body: (UnsafeBufferPointer<Double>, UnsafeBufferPointer<Float>, UnsafeBufferPointer<Int>, UnsafeMutableBufferPointer<Event>) -> Int) -> [Event] {
+  /// A kernel's call: times, forces, trace offsets and the output buffer in; the event count out.
+  typealias Kernel = @Sendable (
+    UnsafeBufferPointer<Double>, UnsafeBufferPointer<Float>, UnsafeBufferPointer<Int>, UnsafeMutableBufferPointer<Event>
+  ) -> Int
+
+  static func run(_ d: Data, _ body: Kernel) -> [Event] {
     var out = [Event](repeating: Event(trace: -1, kind: -1, index: -1), count: d.force.count + 1)
     let n = d.t.withUnsafeBufferPointer { t in
       d.force.withUnsafeBufferPointer { f in
@@ -57,76 +62,78 @@ struct KernelEquivalenceTests {
     (0..<(d.offsets.count - 1)).map { (Int32($0), d.offsets[$0]..<d.offsets[$0 + 1]) }
   }
 
-  @Test(arguments: 0..<200 as Range<UInt64>)
-  func firstCrossing(seed: UInt64) {
-    let d = Self.data(seed: seed)
-    var expected: [Event] = []
-    for (k, range) in Self.traces(d) {
-      if let i = range.first(where: { d.force[$0] > 1.0 }) { expected.append(Event(trace: k, kind: 0, index: i)) }
-    }
-    #expect(Self.run(d) { ForceKernels.firstCrossing(force: $1, offsets: $2, threshold: 1.0, into: $3) } == expected)
+  /// A kernel and the sample-by-sample state machine it must agree with.
+  struct KernelCase: Sendable, CustomTestStringConvertible {
+    var testDescription: String
+    /// Walks one trace's sample range of the data and reports each event as `(kind, index)`.
+    var reference: @Sendable (Data, Range<Int>, (Int32, Int) -> Void) -> Void
+    var kernel: Kernel
   }
 
-  @Test(arguments: 0..<200 as Range<UInt64>)
-  func hysteresis(seed: UInt64) {
-    let d = Self.data(seed: seed)
-    var expected: [Event] = []
-    for (k, range) in Self.traces(d) {
-      var state = 0
-      for i in range {
-        let f = d.force[i]
-        if state == 0 {
-          if f > 1.5 { expected.append(Event(trace: k, kind: 1, index: i)); state = 1 }
-        } else if state == 1 {
-          if f > 3.0 { expected.append(Event(trace: k, kind: 2, index: i)); state = 2 }
-          else if f < 1.0 { expected.append(Event(trace: k, kind: 3, index: i)); state = 0 }
-        } else if f < 1.0 {
-          expected.append(Event(trace: k, kind: 4, index: i)); state = 0
+  static let kernels: [KernelCase] = [
+    KernelCase(
+      testDescription: "firstCrossing",
+      reference: { d, range, emit in
+        if let i = range.first(where: { d.force[$0] > 1.0 }) { emit(0, i) }
+      },
+      kernel: { ForceKernels.firstCrossing(force: $1, offsets: $2, threshold: 1.0, into: $3) }),
+    KernelCase(
+      testDescription: "hysteresis",
+      reference: { d, range, emit in
+        var state = 0
+        for i in range {
+          let f = d.force[i]
+          if state == 0 {
+            if f > 1.5 { emit(1, i); state = 1 }
+          } else if state == 1 {
+            if f > 3.0 { emit(2, i); state = 2 }
+            else if f < 1.0 { emit(3, i); state = 0 }
+          } else if f < 1.0 {
+            emit(4, i); state = 0
+          }
         }
-      }
-    }
-    let actual = Self.run(d) { ForceKernels.hysteresis(force: $1, offsets: $2, peek: 1.5, pop: 3.0, release: 1.0, into: $3) }
-    #expect(actual == expected)
-  }
+      },
+      kernel: { ForceKernels.hysteresis(force: $1, offsets: $2, peek: 1.5, pop: 3.0, release: 1.0, into: $3) }),
+    KernelCase(
+      testDescription: "emaThreshold",
+      reference: { d, range, emit in
+        var s: Float = 0
+        var armed = true
+        for i in range {
+          s += 0.5 * (d.force[i] - s)
+          if armed {
+            if s > 1.3 { emit(5, i); armed = false }
+          } else if s < 1.1 {
+            armed = true
+          }
+        }
+      },
+      kernel: { ForceKernels.emaThreshold(force: $1, offsets: $2, alpha: 0.5, threshold: 1.3, rearm: 1.1, into: $3) }),
+    KernelCase(
+      testDescription: "dwell",
+      reference: { d, range, emit in
+        var inside = false, fired = false
+        var start = 0.0
+        for i in range {
+          if d.force[i] > 1.0 {
+            if !inside { inside = true; fired = false; start = d.t[i] }
+            if !fired && d.t[i] - start >= 0.02 { emit(6, i); fired = true }
+          } else {
+            inside = false
+          }
+        }
+      },
+      kernel: { ForceKernels.dwell(t: $0, force: $1, offsets: $2, level: 1.0, duration: 0.02, into: $3) }),
+  ]
 
-  @Test(arguments: 0..<200 as Range<UInt64>)
-  func emaThreshold(seed: UInt64) {
+  @Test(arguments: kernels, 0..<200 as Range<UInt64>)
+  func kernelMatchesItsReference(_ c: KernelCase, seed: UInt64) {
     let d = Self.data(seed: seed)
     var expected: [Event] = []
     for (k, range) in Self.traces(d) {
-      var s: Float = 0
-      var armed = true
-      for i in range {
-        s += 0.5 * (d.force[i] - s)
-        if armed {
-          if s > 1.3 { expected.append(Event(trace: k, kind: 5, index: i)); armed = false }
-        } else if s < 1.1 {
-          armed = true
-        }
-      }
+      c.reference(d, range) { expected.append(Event(trace: k, kind: $0, index: $1)) }
     }
-    let actual = Self.run(d) { ForceKernels.emaThreshold(force: $1, offsets: $2, alpha: 0.5, threshold: 1.3, rearm: 1.1, into: $3) }
-    #expect(actual == expected)
-  }
-
-  @Test(arguments: 0..<200 as Range<UInt64>)
-  func dwell(seed: UInt64) {
-    let d = Self.data(seed: seed)
-    var expected: [Event] = []
-    for (k, range) in Self.traces(d) {
-      var inside = false, fired = false
-      var start = 0.0
-      for i in range {
-        if d.force[i] > 1.0 {
-          if !inside { inside = true; fired = false; start = d.t[i] }
-          if !fired && d.t[i] - start >= 0.02 { expected.append(Event(trace: k, kind: 6, index: i)); fired = true }
-        } else {
-          inside = false
-        }
-      }
-    }
-    let actual = Self.run(d) { ForceKernels.dwell(t: $0, force: $1, offsets: $2, level: 1.0, duration: 0.02, into: $3) }
-    #expect(actual == expected)
+    #expect(Self.run(d, c.kernel) == expected)
   }
 
   @Test func dataExerciseManyEventsPerTrace() {

@@ -7,23 +7,26 @@ import TouchTestSupport
 
 /// One committed sample file and the `touchtrace synth` arguments that made it.
 struct SampleFile: CustomTestStringConvertible, Sendable {
+  /// Every sample file has the same users, drawn from the same seed.
+  static let users = 6
+  static let seed: UInt64 = 8
+
   var file: String
   var profile: String
   var count: Int
-  var users: Int
-  var seed: UInt64
 
   var command: String {
-    "touchtrace synth --profile \(profile) --count \(count) --users \(users) --seed \(seed) --output samples/\(file)"
+    "touchtrace synth --profile \(profile) --count \(count) --users \(Self.users) --seed \(Self.seed)"
+      + " --output samples/\(file)"
   }
   var testDescription: String { file }
 }
 
 /// samples/README.md lists the same commands (checked below).
 let sampleFiles: [SampleFile] = [
-  .init(file: "synth-iphone6s.csv", profile: "iphone6s", count: 175, users: 6, seed: 8),
-  .init(file: "synth-android.csv", profile: "android", count: 84, users: 6, seed: 8),
-  .init(file: "synth-touchpad.csv", profile: "touchpad", count: 84, users: 6, seed: 8),
+  .init(file: "synth-iphone6s.csv", profile: "iphone6s", count: 175),
+  .init(file: "synth-android.csv", profile: "android", count: 84),
+  .init(file: "synth-touchpad.csv", profile: "touchpad", count: 84),
 ]
 
 @Suite struct SamplesTests {
@@ -33,7 +36,8 @@ let sampleFiles: [SampleFile] = [
   func committedSamplesRegenerateByteForByte(_ sample: SampleFile) throws {
     // The same calls the synth command makes (default mix, CSV by the file extension).
     let profile = try #require(DeviceProfile.named(sample.profile))
-    let traces = Synthesizer(profile: profile, seed: sample.seed, userCount: sample.users).generate(count: sample.count)
+    let synthesizer = Synthesizer(profile: profile, seed: SampleFile.seed, userCount: SampleFile.users)
+    let traces = synthesizer.generate(count: sample.count)
     let regenerated = TraceWriter.encode(traces, as: TraceFiles.Format(path: sample.file))
     let committed = try TraceFiles.read(Self.directory + "/" + sample.file)
     #expect(regenerated.count == committed.count)

@@ -20,6 +20,12 @@ let swiftCompiler: String? = {
 
 @Suite("touchtrace tune")
 struct TuneCommandTests {
+  /// Runs `touchtrace tune` quietly on the committed samples with `recognizer`, `options` and
+  /// `--output output`; returns the exit code.
+  static func tuneSamples(_ recognizer: String, _ options: [String], output: String) -> Int32 {
+    runCommand(["tune", TestData.samples, "--recognizer", recognizer] + options + ["--output", output, "--quiet"])
+  }
+
   /// Presses and taps by three users; deep-press at 0.5 gets a, d and e right and fires on b
   /// (a hard tap), at 0.9 it misses every press.
   static let traces = """
@@ -148,11 +154,12 @@ struct TuneCommandTests {
     try inTemporaryDirectory { directory in
       func run(threads: String, seed: String, format: String) throws -> Data {
         let out = directory + "/out-\(threads)-\(seed).\(format)"
-        let code = runCommand([
-          "tune", TestData.samples, "--recognizer", "deep-press,stable-press,peek-pop", "--vary", "threshold=0.2:0.8:0.1",
-          "--vary", "pressThreshold=0.3:0.6:0.1", "--group-by", "user", "--folds", "3", "--bootstrap", "200", "--seed", seed,
-          "--threads", threads, "--format", format, "--output", out, "--quiet",
-        ])
+        let code = Self.tuneSamples(
+          "deep-press,stable-press,peek-pop",
+          [
+            "--vary", "threshold=0.2:0.8:0.1", "--vary", "pressThreshold=0.3:0.6:0.1", "--group-by", "user", "--folds", "3",
+            "--bootstrap", "200", "--seed", seed, "--threads", threads, "--format", format,
+          ], output: out)
         #expect(code == 0)
         return try Data(contentsOf: URL(fileURLWithPath: out))
       }
@@ -171,10 +178,9 @@ struct TuneCommandTests {
     try inTemporaryDirectory { directory in
       let tables = directory + "/tables"
       #expect(
-        runCommand([
-          "tune", TestData.samples, "--recognizer", "deep-press,zones", "--group-by", "device", "--folds", "3",
-          "--bootstrap", "100", "--csv-dir", tables, "--output", directory + "/r.md", "--quiet",
-        ]) == 0)
+        Self.tuneSamples(
+          "deep-press,zones", ["--group-by", "device", "--folds", "3", "--bootstrap", "100", "--csv-dir", tables],
+          output: directory + "/r.md") == 0)
       let expectedRows = ["configurations": 21, "folds": 3, "summary": 6]
       for name in ["configurations", "pareto", "folds", "summary"] {
         let text = try String(contentsOfFile: "\(tables)/\(name).csv", encoding: .utf8)
@@ -207,10 +213,10 @@ struct TuneCommandTests {
         let swift = directory + "/Tuned\(k).swift"
         let json = directory + "/tuned\(k).json"
         #expect(
-          runCommand([
-            "tune", TestData.samples, "--recognizer", recognizer, "--vary", vary, "--folds", "0", "--bootstrap", "50",
-            "--export-swift", swift, "--export-json", json, "--output", directory + "/r.json", "--quiet",
-          ]) == 0)
+          Self.tuneSamples(
+            recognizer,
+            ["--vary", vary, "--folds", "0", "--bootstrap", "50", "--export-swift", swift, "--export-json", json],
+            output: directory + "/r.json") == 0)
         let source = try String(contentsOfFile: swift, encoding: .utf8)
         #expect(source.hasPrefix("// Force-press configuration tuned by touchtrace "))
         #expect(source.contains("\nenum \(type) {\n  /// The recognizer, as touchtrace names it.\n  static let variant = \"\(recognizer)\"\n"))
@@ -245,10 +251,9 @@ struct TuneCommandTests {
     try inTemporaryDirectory { directory in
       let out = directory + "/r.md"
       #expect(
-        runCommand([
-          "tune", TestData.samples, "--recognizer", "deep-press,stable-press", "--group-by", "user", "--folds", "6",
-          "--bootstrap", "200", "--seed", "1", "--output", out, "--quiet",
-        ]) == 0)
+        Self.tuneSamples(
+          "deep-press,stable-press", ["--group-by", "user", "--folds", "6", "--bootstrap", "200", "--seed", "1"],
+          output: out) == 0)
       let text = try String(contentsOfFile: out, encoding: .utf8)
       #expect(text.hasPrefix("# Tune\n"))
       #expect(text.contains("## Cross-validation (6 folds by user, leave-one-user-out)"))

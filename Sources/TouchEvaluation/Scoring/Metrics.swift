@@ -182,26 +182,18 @@ public struct ConfigurationMetrics: Sendable, Hashable {
 }
 
 /// The integer part of one trace's stage outcome, as the sums use it.
-struct StageTally: Sendable, Hashable {
-  var truePositives: Int32
-  var falsePositives: Int32
-  var falseNegatives: Int32
-  var trueNegatives: Int32
-  var references: Int32
-  var actions: Int32
-  var isPositive: Bool
+typealias StageTally = StageCounts<Int32>
 
+extension StageCounts<Int32> {
   init(_ s: StageOutcome) {
-    truePositives = Int32(s.truePositives)
-    falsePositives = Int32(s.falsePositives)
-    falseNegatives = Int32(s.falseNegatives)
-    trueNegatives = Int32(s.trueNegatives)
-    references = Int32(s.references)
-    actions = Int32(s.actions)
-    isPositive = s.isPositive
+    self.init(
+      isPositive: s.isPositive, actions: Int32(s.actions), references: Int32(s.references),
+      matched: Int32(s.matches.count))
   }
+}
 
-  /// Adds the tally to `m`.
+extension StageCounts {
+  /// Adds the counts to `m`.
   func add(to m: inout StageMetrics, intent: Intent) {
     m.truePositives += Int(truePositives)
     m.falsePositives += Int(falsePositives)

@@ -65,16 +65,36 @@ public struct StageOutcome: Sendable, Hashable {
     }
   }
 
+  /// The outcome's counts (the rules below).
+  var counts: StageCounts<Int> {
+    StageCounts(isPositive: isPositive, actions: actions, references: references, matched: matches.count)
+  }
   /// Matched actions (positives only).
-  public var truePositives: Int { isPositive ? matches.count : 0 }
+  public var truePositives: Int { counts.truePositives }
   /// Unmatched actions of a positive trace; 1 for a negative trace with any action.
-  public var falsePositives: Int { isPositive ? actions - matches.count : (actions > 0 ? 1 : 0) }
+  public var falsePositives: Int { counts.falsePositives }
   /// Unmatched references (positives only).
-  public var falseNegatives: Int { isPositive ? references - matches.count : 0 }
+  public var falseNegatives: Int { counts.falseNegatives }
   /// 1 for a negative trace without any action, else 0.
-  public var trueNegatives: Int { !isPositive && actions == 0 ? 1 : 0 }
+  public var trueNegatives: Int { counts.trueNegatives }
   /// Whether the stage got this trace entirely right: no false positive and no false negative.
   public var isCorrect: Bool { falsePositives == 0 && falseNegatives == 0 }
+}
+
+/// The integer part of a ``StageOutcome`` and the one statement of its counting rules: a
+/// positive trace counts per event, a negative trace once. `Count` is `Int` for the outcome
+/// itself and `Int32` for the fixed-size tallies of the sums.
+struct StageCounts<Count: FixedWidthInteger & Sendable>: Sendable, Hashable {
+  var isPositive: Bool
+  var actions: Count
+  var references: Count
+  /// The matched pairs.
+  var matched: Count
+
+  var truePositives: Count { isPositive ? matched : 0 }
+  var falsePositives: Count { isPositive ? actions - matched : (actions > 0 ? 1 : 0) }
+  var falseNegatives: Count { isPositive ? references - matched : 0 }
+  var trueNegatives: Count { !isPositive && actions == 0 ? 1 : 0 }
 }
 
 /// What one configuration did on one trace, scored.

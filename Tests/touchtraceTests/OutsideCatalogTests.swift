@@ -5,39 +5,40 @@ import TouchRecognizers
 @testable import TouchTraceCLI
 import TouchTestSupport
 
-/// A recognizer written outside the toolkit: recognized on the first moved sample whose
-/// normalized force reaches `level`.
-struct LevelPress: ConfigurableRecognizer {
+/// A recognizer written outside the toolkit, two-stage: the action on the first touch-down or
+/// moved sample whose normalized force reaches `level`, stage 2 when it reaches `popLevel`.
+struct LevelPress: ConfigurableRecognizer, UniformSampleRecognizer {
   static let level = Parameter<Double>.number(
-    "level", .normalizedForce, default: 0.5, minimum: 0, maximum: 1, "normalized force to reach (>=)")
+    "level", .normalizedForce, default: 0.5, minimum: 0, maximum: 1, "normalized force of the action (>=)")
+  static let popLevel = Parameter<Double>.number(
+    "popLevel", .normalizedForce, default: 0.9, minimum: 0, maximum: 1, "normalized force of stage 2 (>=)")
 
   static let descriptor = RecognizerDescription(
     name: "level-press", code: "", title: "Level press (a test's own recognizer)",
-    summary: "Recognized on the first moved sample with force/max >= level.",
+    summary: "Two levels of force/max: the action at level, stage 2 at popLevel.",
     source: RecognizerSource(library: "touchtraceTests", version: nil, link: nil, reference: "OutsideCatalogTests.swift"),
-    style: .discrete, actionEvent: "recognized: the first moved sample with force/max >= level",
-    rules: "Moved samples: force/max >= level → recognized; lift → failed.",
-    parameters: [Self.level.spec], sweptByDefault: Self.level.name)
+    style: .continuous, actionEvent: "began: force/max >= level", stage2Event: "ended: force/max >= popLevel",
+    rules: "Touch-down and moved samples: force/max >= level → began (action); >= popLevel → ended (stage 2).",
+    parameters: [Self.level.spec, Self.popLevel.spec], sweptByDefault: Self.level.name)
 
   let level: Double
+  let popLevel: Double
+  let parameters: ParameterValues
 
-  init(parameters: ParameterValues) throws(ParameterError) { level = parameters[Self.level] }
-
-  var parameters: ParameterValues { Self.descriptor.defaults.setting(Self.level, to: level) }
+  init(parameters: ParameterValues) throws(ParameterError) {
+    (level, popLevel, self.parameters) = (parameters[Self.level], parameters[Self.popLevel], parameters)
+  }
 
   var requiresMaximumForce: Bool { true }
 
-  mutating func touchesBegan(_ sample: TouchSample, _ context: inout GestureContext) {}
-
-  mutating func touchesMoved(_ sample: TouchSample, _ context: inout GestureContext) {
-    if sample.normalizedForce >= level {
-      context.setState(.ended, at: sample)
-      context.act(at: sample)
-    }
+  mutating func handle(_ sample: TouchSample, _ context: inout GestureContext) {
+    let n = sample.normalizedForce
+    if context.state == .possible && n >= level { context.setState(.began, acting: .action, at: sample) }
+    if context.state == .began && n >= popLevel { context.setState(.ended, acting: .stage2, at: sample) }
   }
 
   mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext) {
-    context.setState(.failed, at: sample)
+    context.finish(.cancelled, at: sample)
   }
 
   mutating func reset() {}

@@ -139,20 +139,5 @@ public struct SweepAxis: Sendable, Hashable, CustomStringConvertible {
   public var description: String { "\(parameter)=\(text)" }
 
   /// The shortest text that reads back to `x`: `3`, `0.75`, `nan`, `inf`.
-  static func text(_ x: Double) -> String {
-    if x.isNaN { return "nan" }
-    if x.isInfinite { return x < 0 ? "-inf" : "inf" }
-    if abs(x) < 1e15, x == Double(Int64(x)) { return String(Int64(x)) }
-    return "\(x)"
-  }
-}
-
-extension String {
-  /// The string without leading and trailing spaces and tabs.
-  var trimmingSpaces: String {
-    var s = Substring(self)
-    while let c = s.first, c == " " || c == "\t" { s.removeFirst() }
-    while let c = s.last, c == " " || c == "\t" { s.removeLast() }
-    return String(s)
-  }
+  static func text(_ x: Double) -> String { ParameterValue.text(x) }
 }

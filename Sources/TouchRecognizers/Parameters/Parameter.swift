@@ -54,7 +54,7 @@ public enum ParameterValue: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The shortest text that reads back to `value` (`nan`, `inf` for the special values).
-  static func text(_ value: Double) -> String {
+  package static func text(_ value: Double) -> String {
     if value.isNaN { return "nan" }
     if value.isInfinite { return value < 0 ? "-inf" : "inf" }
     // (No `rounded()`: it calls libm, which clients of this module need not link.)
@@ -243,8 +243,9 @@ public struct ParameterSpec: Sendable, Hashable {
 }
 
 extension String {
-  /// The string without leading and trailing spaces and tabs.
-  var trimmingSpaces: String {
+  /// The string without leading and trailing spaces and tabs (for every module of the package
+  /// that reads settings written as text).
+  package var trimmingSpaces: String {
     var s = Substring(self)
     while let c = s.first, c == " " || c == "\t" { s.removeFirst() }
     while let c = s.last, c == " " || c == "\t" { s.removeLast() }

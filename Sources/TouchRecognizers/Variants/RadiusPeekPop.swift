@@ -88,32 +88,24 @@ public struct RadiusPeekPop: ConfigurableRecognizer {
     ],
     sweptByDefault: Self.commitRatio.name)
 
+  /// The parameter values the recognizer was built with.
+  public let parameters: ParameterValues
+
   /// Builds from resolved parameter values.
   ///
   /// - Throws: ``ParameterError`` when `commitProgress < previewProgress`.
   public init(parameters: ParameterValues) throws(ParameterError) {
-    delay = parameters[Self.delay]
-    commitRatio = parameters[Self.commitRatio]
-    previewProgress = parameters[Self.previewProgress]
-    commitProgress = parameters[Self.commitProgress]
-    progressStepUp = parameters[Self.progressStepUp]
-    progressStepDown = parameters[Self.progressStepDown]
-    frameRate = parameters[Self.frameRate]
     try Self.require(Self.commitProgress, .atLeast, Self.previewProgress, in: parameters)
+    self.parameters = parameters
+    (delay, commitRatio, frameRate) = (parameters[Self.delay], parameters[Self.commitRatio], parameters[Self.frameRate])
+    (previewProgress, commitProgress) = (parameters[Self.previewProgress], parameters[Self.commitProgress])
+    (progressStepUp, progressStepDown) = (parameters[Self.progressStepUp], parameters[Self.progressStepDown])
   }
 
   /// Creates the recognizer at the library's constants (change them through
   /// ``init(parameters:)``); invalid values trap.
   public init(delay: Double = 0.2, commitRatio: Double = 0.6) {
     self = .checked(Self.delay(delay), Self.commitRatio(commitRatio))
-  }
-
-  /// The configured values.
-  public var parameters: ParameterValues {
-    Self.descriptor.defaults.setting(Self.delay, to: delay).setting(Self.commitRatio, to: commitRatio)
-      .setting(Self.previewProgress, to: previewProgress).setting(Self.commitProgress, to: commitProgress)
-      .setting(Self.progressStepUp, to: progressStepUp).setting(Self.progressStepDown, to: progressStepDown)
-      .setting(Self.frameRate, to: frameRate)
   }
 
   /// Radius only: no force comparison.
@@ -181,22 +173,19 @@ public struct RadiusPeekPop: ConfigurableRecognizer {
     deadline = began + Double(frame) / frameRate
   }
 
+  /// Lift or cancel: the pending timer stops; cancelled after the preview, failed before it.
   @inlinable
-  public mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext) {
+  mutating func end(_ sample: TouchSample, _ context: inout GestureContext) {
     deadline = .infinity
     context.finish(.cancelled, at: sample)
   }
 
   @inlinable
-  public mutating func touchesCancelled(_ sample: TouchSample, _ context: inout GestureContext) {
-    deadline = .infinity
-    context.finish(.cancelled, at: sample)
-  }
+  public mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext) { end(sample, &context) }
 
   @inlinable
-  public mutating func reset() {
-    deadline = .infinity
-    progress = 0
-    target = 0
-  }
+  public mutating func touchesCancelled(_ sample: TouchSample, _ context: inout GestureContext) { end(sample, &context) }
+
+  @inlinable
+  public mutating func reset() { (deadline, progress, target) = (.infinity, 0, 0) }
 }

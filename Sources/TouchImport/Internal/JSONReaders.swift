@@ -81,9 +81,9 @@ struct PointerEventsReader {
       do throws(TraceLoadError) {
         let record = try Record(node, index: r, file: file)
         guard Self.contactTypes.contains(record.type) else { continue }
-        let origin = start ?? record.timeStamp
+        let origin = start ?? record.timeStamp.value
         start = origin
-        let t = (record.timeStamp - origin) / 1000
+        let t = (record.timeStamp.value - origin) / 1000
         let id = record.pointerId
         if record.type == "pointerdown" {
           if var open = down[id] {
@@ -105,11 +105,11 @@ struct PointerEventsReader {
             &contact,
             TraceLoadError(
               .trace(.partialColumn("clientX")), file: file,
-              position: record.positionAt ?? node.position, record: r))
+              position: record.position?.at ?? node.position, record: r))
         } else {
           try collector.append(
-            &contact, t: t, force: record.pressure, x: (record.position?.x ?? 0) * scale,
-            y: (record.position?.y ?? 0) * scale, tAt: record.timeStampAt, forceAt: record.pressureAt)
+            &contact, t: t, force: record.pressure.value, x: (record.position?.x ?? 0) * scale,
+            y: (record.position?.y ?? 0) * scale, tAt: record.timeStamp.at, forceAt: record.pressure.at)
         }
         switch record.type {
         case "pointerup", "pointercancel":
@@ -142,17 +142,18 @@ struct PointerEventsReader {
     id == id.rounded() && abs(id) < 1e15 ? String(Int64(id)) : "\(id)"
   }
 
+  /// A number of a record and where it is written.
+  private typealias Located = (value: Double, at: TextPosition)
+
   /// The fields of one record, checked.
   private struct Record {
     var type: String
-    var pointerId: Double
-    var timeStamp: Double
-    var timeStampAt: TextPosition
-    var pressure: Double
-    var pressureAt: TextPosition
-    var position: (x: Double, y: Double)?
-    var positionAt: TextPosition?
     var pointerType: String?
+    var pointerId: Double = 0
+    var timeStamp: Located
+    var pressure: Located
+    /// `clientX`, `clientY`, and where `clientX` is written.
+    var position: (x: Double, y: Double, at: TextPosition)?
 
     static func pointerId(of node: JSONNode) -> Double? {
       guard let member = node.member("pointerId"), case .number(let id) = member.value.kind else { return nil }
@@ -174,7 +175,7 @@ struct PointerEventsReader {
         }
         return text
       }
-      func number(_ key: String) throws(TraceLoadError) -> (Double, TextPosition)? {
+      func number(_ key: String) throws(TraceLoadError) -> Located? {
         guard let member = node.member(key) else { return nil }
         guard case .number(let value) = member.value.kind else {
           throw fail("'\(key)' must be a number, found \(member.value.typeName)", member.value.position)
@@ -184,28 +185,19 @@ struct PointerEventsReader {
       type = try string("type", required: true)!
       pointerType = try string("pointerType", required: false)
       guard PointerEventsReader.contactTypes.contains(type) else {
-        pointerId = 0
-        timeStamp = 0
-        timeStampAt = node.position
-        pressure = 0
-        pressureAt = node.position
+        (timeStamp, pressure) = ((0, node.position), (0, node.position))
         return
       }
       guard let id = try number("pointerId") else { throw fail("missing 'pointerId'", node.position) }
       guard let time = try number("timeStamp") else { throw fail("missing 'timeStamp'", node.position) }
       guard let pressure = try number("pressure") else { throw fail("missing 'pressure'", node.position) }
-      pointerId = id.0
-      timeStamp = time.0
-      timeStampAt = time.1
-      self.pressure = pressure.0
-      pressureAt = pressure.1
+      (pointerId, timeStamp, self.pressure) = (id.value, time, pressure)
       let x = try number("clientX")
       let y = try number("clientY")
       if let x, let y {
-        position = (x.0, y.0)
-        positionAt = x.1
+        position = (x.value, y.value, x.at)
       } else if let given = x ?? y {
-        throw fail("'\(x == nil ? "clientY" : "clientX")' without '\(x == nil ? "clientX" : "clientY")'", given.1)
+        throw fail("'\(x == nil ? "clientY" : "clientX")' without '\(x == nil ? "clientX" : "clientY")'", given.at)
       }
     }
   }

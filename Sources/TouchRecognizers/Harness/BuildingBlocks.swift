@@ -53,15 +53,16 @@ struct TouchOrigin: Sendable {
 }
 
 /// A contact held from touch-down within a movement limit, with one pending timer: the state of
-/// the tap and long-press recognizers (where it touched down, and when the timer fires).
-@usableFromInline
-struct HoldGate: Sendable {
+/// the tap and long-press recognizers (where it touched down, and when the timer fires). Its
+/// operations are internal to TouchRecognizers.
+public struct HoldGate: Sendable {
   /// The touch-down position.
   @usableFromInline var origin = TouchOrigin()
   /// The pending deadline, seconds; `.infinity` when none.
   @usableFromInline var deadline = Double.infinity
 
-  @inlinable init() {}
+  /// No touch yet, no timer.
+  @inlinable public init() {}
 
   /// Touch-down: records the position and sets the timer.
   @inlinable
@@ -257,4 +258,33 @@ extension UniformSampleRecognizer {
   public mutating func touchesStationary(_ sample: TouchSample, _ context: inout GestureContext) {
     handle(sample, &context)
   }
+}
+
+/// A continuous gesture decided by a hold — UIKit's and Android's long press: the lift ends it, a
+/// cancel cancels it (each fails it while still possible), the pending timer is the hold's, and
+/// `reset()` stops it.
+public protocol HoldRecognizer: ForceRecognizer {
+  /// The hold: touch-down position and pending timer.
+  var hold: HoldGate { get set }
+}
+
+extension HoldRecognizer {
+  /// The hold's pending timer.
+  @inlinable public var timerDeadline: Double { hold.deadline }
+
+  /// Lift: ended (failed while still possible).
+  @inlinable
+  public mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext) {
+    hold.finish(.ended, at: sample, &context)
+  }
+
+  /// Cancel: cancelled (failed while still possible).
+  @inlinable
+  public mutating func touchesCancelled(_ sample: TouchSample, _ context: inout GestureContext) {
+    hold.finish(.cancelled, at: sample, &context)
+  }
+
+  /// Stops the timer.
+  @inlinable
+  public mutating func reset() { hold.stop() }
 }

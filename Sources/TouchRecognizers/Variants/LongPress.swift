@@ -5,12 +5,13 @@
 /// touch-down position fails it, and a lift fails it. The timer fires at the exact deadline even
 /// when no sample arrives (a resting finger sends none). After it begins, movement is free;
 /// moves → changed; lift → ended; cancel → cancelled.
-public struct IOSLongPress: ConfigurableRecognizer {
+public struct IOSLongPress: ConfigurableRecognizer, HoldRecognizer {
   /// Hold time before the gesture begins, seconds.
   public let minimumPressDuration: Double
   /// Movement allowed before the gesture begins, points (fails when the distance is greater).
   public let allowableMovement: Double
-  @usableFromInline var hold = HoldGate()
+  /// The hold: touch-down position and the pending long-press timer.
+  public var hold = HoldGate()
 
   /// The `minimumPressDuration` parameter.
   public static let minimumPressDuration = Parameter<Double>.number(
@@ -60,7 +61,6 @@ public struct IOSLongPress: ConfigurableRecognizer {
   @inlinable public static var usesTimers: Bool { true }
 
   /// The pending deadline.
-  @inlinable public var timerDeadline: Double { hold.deadline }
 
   @inlinable
   public mutating func touchesBegan(_ sample: TouchSample, _ context: inout GestureContext) {
@@ -77,23 +77,10 @@ public struct IOSLongPress: ConfigurableRecognizer {
   }
 
   @inlinable
-  public mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext) {
-    hold.finish(.ended, at: sample, &context)
-  }
-
-  @inlinable
-  public mutating func touchesCancelled(_ sample: TouchSample, _ context: inout GestureContext) {
-    hold.finish(.cancelled, at: sample, &context)
-  }
-
-  @inlinable
   public mutating func timerFired(_ sample: TouchSample, _ context: inout GestureContext) {
     hold.stop(.began, at: sample, &context)
     context.act(at: sample)
   }
-
-  @inlinable
-  public mutating func reset() { hold.stop() }
 }
 
 /// V9 `long-press-android`: Android's long press (GestureDetector / View) with the optional
@@ -105,7 +92,7 @@ public struct IOSLongPress: ConfigurableRecognizer {
 /// `force / max >= deepPressThreshold`; it fires the pending long press at once — and only when
 /// `longPressTimeout <= 0.4 s`, the platform's enabling rule (`faithfulDeepPressGate`). NaN
 /// disables it. Lift or slop before firing → failed; after firing: lift → ended.
-public struct AndroidLongPress: ConfigurableRecognizer {
+public struct AndroidLongPress: ConfigurableRecognizer, HoldRecognizer {
   /// Hold time before the long press, seconds (`ViewConfiguration.getLongPressTimeout`).
   public let longPressTimeout: Double
   /// Movement that cancels the pending long press, points (dp).
@@ -114,7 +101,8 @@ public struct AndroidLongPress: ConfigurableRecognizer {
   public let deepPressThreshold: Double
   /// Deep press accelerates only when `longPressTimeout <= 0.4 s`.
   public let faithfulDeepPressGate: Bool
-  @usableFromInline var hold = HoldGate()
+  /// The hold: touch-down position and the pending long-press timer.
+  public var hold = HoldGate()
 
   /// The `longPressTimeout` parameter.
   public static let longPressTimeout = Parameter<Double>.number(
@@ -182,7 +170,6 @@ public struct AndroidLongPress: ConfigurableRecognizer {
   @inlinable public static var usesTimers: Bool { true }
 
   /// The pending deadline.
-  @inlinable public var timerDeadline: Double { hold.deadline }
 
   @inlinable
   mutating func fire(_ sample: TouchSample, _ context: inout GestureContext) {
@@ -208,20 +195,7 @@ public struct AndroidLongPress: ConfigurableRecognizer {
   }
 
   @inlinable
-  public mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext) {
-    hold.finish(.ended, at: sample, &context)
-  }
-
-  @inlinable
-  public mutating func touchesCancelled(_ sample: TouchSample, _ context: inout GestureContext) {
-    hold.finish(.cancelled, at: sample, &context)
-  }
-
-  @inlinable
   public mutating func timerFired(_ sample: TouchSample, _ context: inout GestureContext) {
     fire(sample, &context)
   }
-
-  @inlinable
-  public mutating func reset() { hold.stop() }
 }

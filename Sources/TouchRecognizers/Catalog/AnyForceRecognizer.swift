@@ -15,10 +15,18 @@ public import TouchCore
 public struct AnyForceRecognizer: Sendable {
   /// The recognizer.
   public let base: any ForceRecognizer
+  /// For a composition: its replay specialized for the pair (see ``CompositionReplay``).
+  private let composition: CompositionReplay?
 
   /// Wraps a recognizer.
   public init(_ base: some ForceRecognizer) {
     self.base = base
+    composition = nil
+  }
+
+  private init(_ composition: CompositionReplay) {
+    base = composition.recognizer
+    self.composition = composition
   }
 
   /// Builds the built-in variant `name` from parameter values (the rest at their defaults).
@@ -39,8 +47,9 @@ public struct AnyForceRecognizer: Sendable {
   /// This recognizer (one that ``RecognizerDescription/canWaitForFailure``: a tap or long press)
   /// waiting for `required` to fail (see ``RequireToFail`` and ``Composition``).
   ///
-  /// The composition's replay is generic over both parts rather than specialized for each pair:
-  /// per sample it calls each part through its witness table.
+  /// The composition's replay is specialized for the pair when the dependent is a built-in tap
+  /// or long press (``ForceRecognizer/compositionReplay(waiting:)``); with a dependent of your
+  /// own it is generic over it.
   ///
   /// - Parameters:
   ///   - required: the recognizer that must fail first.
@@ -51,15 +60,7 @@ public struct AnyForceRecognizer: Sendable {
     of required: AnyForceRecognizer, catalog: RecognizerCatalog = .builtIn
   ) throws(ParameterError) -> AnyForceRecognizer {
     try Composition.check(dependent: variant, required: required.variant, catalog: catalog)
-    return AnyForceRecognizer(Self.compose(base, required.base))
-  }
-
-  private static func compose<D: ForceRecognizer>(_ dependent: D, _ required: any ForceRecognizer) -> any ForceRecognizer {
-    compose(dependent, required)
-  }
-
-  private static func compose<D: ForceRecognizer, R: ForceRecognizer>(_ dependent: D, _ required: R) -> any ForceRecognizer {
-    RequireToFail(dependent, requiringFailureOf: required)
+    return AnyForceRecognizer(required.base.compositionReplay(waiting: base))
   }
 
   /// The variant's description.
@@ -100,7 +101,7 @@ public struct AnyForceRecognizer: Sendable {
   /// - Throws: ``ReplayError`` (before any trace is replayed).
   public func replay(traces: [Trace], carryingState: Bool = false) throws(ReplayError) -> [ReplayResult] {
     var log = ReplayLog()
-    try base.replay(traces: traces, carryingState: carryingState, into: &log)
+    try replay(traces: traces, carryingState: carryingState, into: &log)
     let variant = self.variant
     return traces.indices.map { log.result($0, trace: traces[$0].name, variant: variant) }
   }
@@ -109,7 +110,11 @@ public struct AnyForceRecognizer: Sendable {
   ///
   /// - Throws: ``ReplayError`` (before any trace is replayed).
   public func replay(traces: [Trace], carryingState: Bool = false, into log: inout ReplayLog) throws(ReplayError) {
-    try base.replay(traces: traces, carryingState: carryingState, into: &log)
+    if let composition {
+      try composition.replay(traces, carryingState, &log)
+    } else {
+      try base.replay(traces: traces, carryingState: carryingState, into: &log)
+    }
   }
 
   /// Replays contacts stored as columns into a flat log (see

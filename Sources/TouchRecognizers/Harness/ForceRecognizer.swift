@@ -98,6 +98,11 @@ public protocol ForceRecognizer: Sendable {
   /// - Throws: ``ReplayError`` (before any trace is replayed).
   func replay(traces: [Trace], carryingState: Bool, into log: inout ReplayLog) throws(ReplayError)
 
+  /// The replay of `dependent` waiting for this recognizer to fail (``RequireToFail``), compiled
+  /// for both concrete types: the composition's loop specialized where this type conforms, for
+  /// each built-in dependent (tap, the long presses); generic for any other.
+  func compositionReplay(waiting dependent: any ForceRecognizer) -> CompositionReplay
+
   /// Replays contacts stored as columns into a flat log
   /// (``Replay/replay(t:force:offsets:maxForce:using:into:)``).
   func replay(
@@ -146,6 +151,16 @@ extension ForceRecognizer {
   @inlinable
   public func replay(traces: [Trace], carryingState: Bool, into log: inout ReplayLog) throws(ReplayError) {
     try Replay.replay(traces: traces, using: self, carryingState: carryingState, into: &log)
+  }
+  /// The composition's replay, specialized for the built-in dependents.
+  @inlinable
+  public func compositionReplay(waiting dependent: any ForceRecognizer) -> CompositionReplay {
+    switch dependent {
+    case let d as TapRecognizer: CompositionReplay(RequireToFail(d, requiringFailureOf: self))
+    case let d as IOSLongPress: CompositionReplay(RequireToFail(d, requiringFailureOf: self))
+    case let d as AndroidLongPress: CompositionReplay(RequireToFail(d, requiringFailureOf: self))
+    default: CompositionReplay.generic(dependent, self)
+    }
   }
   /// Replays column-stored contacts through copies of `self`.
   @inlinable
@@ -202,5 +217,31 @@ extension ConfigurableRecognizer {
     } catch {
       preconditionFailure(error.description)
     }
+  }
+}
+
+/// How a require-to-fail composition replays traces: a function made where both recognizer types
+/// are concrete, so the loop inside is specialized for the pair (one call per replay, none per
+/// sample).
+public struct CompositionReplay: Sendable {
+  /// The composed recognizer.
+  public let recognizer: any ForceRecognizer
+  /// Replays traces (each through a fresh copy, or one instance carrying state) into a log.
+  public let replay: @Sendable ([Trace], Bool, inout ReplayLog) throws(ReplayError) -> Void
+
+  /// The replay of `composition`, specialized for its type where this is called with it concrete.
+  @inlinable
+  public init<C: ForceRecognizer>(_ composition: C) {
+    recognizer = composition
+    replay = { traces, carryingState, log throws(ReplayError) in
+      try Replay.replay(traces: traces, using: composition, carryingState: carryingState, into: &log)
+    }
+  }
+
+  /// `dependent` waiting for `required`, generic over both (for dependents outside the built-ins).
+  @usableFromInline
+  static func generic<R: ForceRecognizer>(_ dependent: any ForceRecognizer, _ required: R) -> CompositionReplay {
+    func make<D: ForceRecognizer>(_ d: D) -> CompositionReplay { CompositionReplay(RequireToFail(d, requiringFailureOf: required)) }
+    return make(dependent)
   }
 }

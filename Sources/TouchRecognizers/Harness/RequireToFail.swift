@@ -86,7 +86,7 @@ public struct RequireToFail<Dependent: ForceRecognizer, Required: ForceRecognize
   }
 
   /// Copies the required recognizer's new records into the outer context and updates the outcome.
-  @inlinable
+  @inlinable @inline(__always)
   mutating func absorbRequired(_ context: inout GestureContext) {
     while copiedTransitions < b.transitions.count {
       let transition = b.transitions[copiedTransitions]
@@ -146,7 +146,7 @@ public struct RequireToFail<Dependent: ForceRecognizer, Required: ForceRecognize
     case began, moved, stationary, ended, cancelled, timer
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   static func send<R: ForceRecognizer>(
     _ delivery: Delivery, _ sample: TouchSample, to recognizer: inout R, _ context: inout GestureContext
   ) {
@@ -161,7 +161,7 @@ public struct RequireToFail<Dependent: ForceRecognizer, Required: ForceRecognize
     }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   mutating func deliver(_ delivery: Delivery, _ sample: TouchSample, _ context: inout GestureContext) {
     if delivery == .began {
       a.stored = .possible
@@ -175,32 +175,32 @@ public struct RequireToFail<Dependent: ForceRecognizer, Required: ForceRecognize
     settleDependent(at: sample, &context)
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func touchesBegan(_ sample: TouchSample, _ context: inout GestureContext) {
     deliver(.began, sample, &context)
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func touchesMoved(_ sample: TouchSample, _ context: inout GestureContext) {
     deliver(.moved, sample, &context)
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func touchesStationary(_ sample: TouchSample, _ context: inout GestureContext) {
     deliver(.stationary, sample, &context)
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext) {
     deliver(.ended, sample, &context)
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func touchesCancelled(_ sample: TouchSample, _ context: inout GestureContext) {
     deliver(.cancelled, sample, &context)
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func timerFired(_ sample: TouchSample, _ context: inout GestureContext) {
     deliver(.timer, sample, &context)
   }

@@ -69,7 +69,7 @@ public struct TabletColumns: Hashable, Sendable, CustomStringConvertible {
   /// Creates a mapping.
   /// - Precondition: exactly one force field and one time field, at most one each of x, y, group.
   public init(roles: [Role]) {
-    precondition(Self.problem(roles) == nil, Self.problem(roles) ?? "")
+    precondition(Self.problem(roles) == nil, Self.problem(roles)?.description ?? "")
     self.roles = roles
   }
 
@@ -80,22 +80,21 @@ public struct TabletColumns: Hashable, Sendable, CustomStringConvertible {
     for word in text.split(separator: ",", omittingEmptySubsequences: false) {
       let name = word.lowercased().trimmingCharacters(" ")
       guard let role = Role(rawValue: name == "skip" ? "-" : name) else {
-        throw TabletColumnsError(
-          message: "unknown column role '\(name)' (expected \(Role.allCases.map(\.rawValue).joined(separator: ", ")))")
+        throw .unknownRole(name)
       }
       roles.append(role)
     }
-    if let problem = Self.problem(roles) { throw TabletColumnsError(message: problem) }
+    if let problem = Self.problem(roles) { throw problem }
     self.roles = roles
   }
 
-  private static func problem(_ roles: [Role]) -> String? {
+  private static func problem(_ roles: [Role]) -> TabletColumnsError? {
     func count(_ role: Role) -> Int { roles.filter { $0 == role }.count }
     let times = roles.filter { $0.unitsPerSecond != nil }.count
-    if count(.force) != 1 { return "the columns need exactly one 'force' field" }
-    if times != 1 { return "the columns need exactly one time field (t, t_ms or t_us)" }
-    for role in [Role.x, .y, .group] where count(role) > 1 { return "'\(role.rawValue)' appears more than once" }
-    if (count(.x) == 1) != (count(.y) == 1) { return "give both 'x' and 'y' or neither" }
+    if count(.force) != 1 { return .forceCount }
+    if times != 1 { return .timeCount }
+    for role in [Role.x, .y, .group] where count(role) > 1 { return .repeated(role) }
+    if (count(.x) == 1) != (count(.y) == 1) { return .unpairedPosition }
     return nil
   }
 
@@ -104,11 +103,29 @@ public struct TabletColumns: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A `--columns` text that cannot be read.
-public struct TabletColumnsError: Error, Hashable, Sendable, CustomStringConvertible {
-  /// What is wrong.
-  public var message: String
-  /// The message.
-  public var description: String { message }
+public enum TabletColumnsError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// A role name that is not one of ``TabletColumns/Role``.
+  case unknownRole(String)
+  /// Not exactly one `force` field.
+  case forceCount
+  /// Not exactly one time field.
+  case timeCount
+  /// `x`, `y` or `group` more than once.
+  case repeated(TabletColumns.Role)
+  /// `x` without `y` or the reverse.
+  case unpairedPosition
+
+  /// What is wrong, in one line.
+  public var description: String {
+    switch self {
+    case .unknownRole(let name):
+      "unknown column role '\(name)' (expected \(TabletColumns.Role.allCases.map(\.rawValue).joined(separator: ", ")))"
+    case .forceCount: "the columns need exactly one 'force' field"
+    case .timeCount: "the columns need exactly one time field (t, t_ms or t_us)"
+    case .repeated(let role): "'\(role.rawValue)' appears more than once"
+    case .unpairedPosition: "give both 'x' and 'y' or neither"
+    }
+  }
 }
 
 /// How recordings are imported.

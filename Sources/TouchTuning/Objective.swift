@@ -175,12 +175,29 @@ public struct TuningConstraints: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// An option combination that does not define an operating point (a usage error).
-public struct TuningRuleError: Error, Sendable, Hashable, CustomStringConvertible {
-  /// The message, naming the flags.
-  public var description: String
+public enum TuningRuleError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// A bound (`--min-precision`, `--min-recall`, `--max-fpr`) outside 0…1.
+  case boundOutOfRange(flag: String, value: Double)
+  /// `--objective latency` without a minimum precision or recall.
+  case latencyNeedsBound
+  /// `--objective fpr` without a maximum false-positive rate.
+  case fprNeedsBound
+  /// A cost that is negative or not finite.
+  case invalidCosts(falsePositive: Double, falseNegative: Double)
+  /// Both costs 0.
+  case zeroCosts
 
-  /// Creates an error.
-  public init(_ description: String) { self.description = description }
+  /// The message, naming the flags.
+  public var description: String {
+    switch self {
+    case .boundOutOfRange(let flag, let value): "\(flag) must be a number in 0...1, got \(value)"
+    case .latencyNeedsBound:
+      "--objective latency needs --min-precision and/or --min-recall (otherwise the fastest configuration wins whatever it gets wrong)"
+    case .fprNeedsBound: "--objective fpr needs --max-fpr (the highest recall is reached by acting on everything)"
+    case .invalidCosts(let fp, let fn): "--cost-fp and --cost-fn must be finite numbers ≥ 0, got \(fp) and \(fn)"
+    case .zeroCosts: "--cost-fp and --cost-fn cannot both be 0"
+    }
+  }
 }
 
 /// How one configuration scores under an ``OperatingPointRule``.
@@ -243,25 +260,24 @@ public struct OperatingPointRule: Sendable, Hashable {
       ("--max-fpr", constraints.maximumFalsePositiveRate),
     ] {
       if let bound, !(bound >= 0 && bound <= 1) {
-        throw TuningRuleError("\(flag) must be a number in 0...1, got \(bound)")
+        throw .boundOutOfRange(flag: flag, value: bound)
       }
     }
     switch objective {
     case .f1: break
     case .latency:
       guard constraints.minimumPrecision != nil || constraints.minimumRecall != nil else {
-        throw TuningRuleError(
-          "--objective latency needs --min-precision and/or --min-recall (otherwise the fastest configuration wins whatever it gets wrong)")
+        throw .latencyNeedsBound
       }
     case .fpr:
       guard constraints.maximumFalsePositiveRate != nil else {
-        throw TuningRuleError("--objective fpr needs --max-fpr (the highest recall is reached by acting on everything)")
+        throw .fprNeedsBound
       }
     case .cost(let fp, let fn):
       guard fp >= 0 && fp.isFinite && fn >= 0 && fn.isFinite else {
-        throw TuningRuleError("--cost-fp and --cost-fn must be finite numbers ≥ 0, got \(fp) and \(fn)")
+        throw .invalidCosts(falsePositive: fp, falseNegative: fn)
       }
-      guard fp > 0 || fn > 0 else { throw TuningRuleError("--cost-fp and --cost-fn cannot both be 0") }
+      guard fp > 0 || fn > 0 else { throw .zeroCosts }
     }
     self.objective = objective
     self.constraints = constraints

@@ -2,7 +2,7 @@
 SWIFT ?= swift
 TOUCHTRACE = .build/release/touchtrace
 
-.PHONY: setup build run test bench bench-ci docs clean
+.PHONY: setup build run test example bench bench-ci docs clean
 
 setup:
 	@Scripts/setup.sh
@@ -20,6 +20,12 @@ run: build
 test: setup
 	$(SWIFT) test
 
+# The example package: touchtrace with a recognizer of your own (Examples/CustomRecognizer), built
+# and checked against an independent implementation of its rules on samples/.
+example: setup
+	cd Examples/CustomRecognizer && $(SWIFT) build
+	python3 Examples/CustomRecognizer/check.py Examples/CustomRecognizer/.build/debug/custom-touchtrace samples/*.csv
+
 # Benchmarks (the nested package Benchmarks/, see Benchmarks/README.md): every suite with a
 # summary table, and the deterministic gates CI runs.
 bench: setup
@@ -33,4 +39,4 @@ docs: setup
 	Scripts/check-docs.sh
 
 clean:
-	rm -rf .build out Benchmarks/.build
+	rm -rf .build out Benchmarks/.build Examples/CustomRecognizer/.build

@@ -92,7 +92,8 @@ public struct AnyForceRecognizer: Sendable {
   ///
   /// - Throws: ``ReplayError``.
   public func replay(trace: Trace) throws(ReplayError) -> ReplayResult {
-    try base.replay(trace: trace)
+    // The batch path, so a composition runs its specialized loop here too.
+    try replay(traces: [trace])[0]
   }
 
   /// Replays traces in order, each through a fresh copy or, with `carryingState`, all through one

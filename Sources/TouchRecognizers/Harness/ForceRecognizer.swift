@@ -88,11 +88,6 @@ public protocol ForceRecognizer: Sendable {
   // witness, where the loop is specialized for the concrete type: one dynamic call per replay,
   // static dispatch per sample. Conformers never implement them.
 
-  /// Replays one trace through a fresh copy (``Replay/replay(trace:using:)``).
-  ///
-  /// - Throws: ``ReplayError``.
-  func replay(trace: Trace) throws(ReplayError) -> ReplayResult
-
   /// Replays traces in order into a flat log (``Replay/replay(traces:using:carryingState:into:)``).
   ///
   /// - Throws: ``ReplayError`` (before any trace is replayed).
@@ -142,11 +137,6 @@ extension ForceRecognizer {
   }
   /// No sweeps.
   public var thresholdSweeps: [ThresholdSweep] { [] }
-  /// Replays one trace through a fresh copy of `self`.
-  @inlinable
-  public func replay(trace: Trace) throws(ReplayError) -> ReplayResult {
-    try Replay.replay(trace: trace, using: self)
-  }
   /// Replays traces through copies of `self` (or one instance, `carryingState`).
   @inlinable
   public func replay(traces: [Trace], carryingState: Bool, into log: inout ReplayLog) throws(ReplayError) {

@@ -9,19 +9,24 @@ public struct ExampleFirstCrossing: ConfigurableRecognizer {
 
   /// Normalized force to reach (`>=`), 0…1. Default 0.5.
   public static let threshold = Parameter<Double>.number(
-    "threshold", .normalizedForce, default: 0.5, minimum: 0, maximum: 1,
+    "threshold",  // the name `--set` and `--vary` use
+    .normalizedForce,  // its unit: force / maximum possible force
+    default: 0.5, minimum: 0, maximum: 1,  // `sweep` tries k/20 by default (the unit's grid)
     "normalized force to reach (>=) on a delivered sample")
 
   // MARK: Description: what `recognizers` prints and what `run`/`sweep`/`tune`/`compare` use.
 
   /// Name, summary, source, what the action is, the rules and the parameters.
   public static let descriptor = RecognizerDescription(
-    name: "example-first-crossing", code: "example", title: "Example: first crossing of a level",
+    name: "example-first-crossing",  // what `--recognizer` takes
+    code: "example", title: "Example: first crossing of a level",
     summary: "Acts at the first delivered sample, touch-down included, with force/max >= threshold.",
+    // Where the logic comes from: here, this file (no published library, version or page).
     source: RecognizerSource(
       library: "TouchTrace Examples/CustomRecognizer", version: nil, link: nil,
       reference: "Examples/CustomRecognizer/Sources/custom-touchtrace/ExampleFirstCrossing.swift"),
-    style: .discrete,
+    style: .discrete,  // possible → recognized or failed, no began/changed
+    // The moment an app would act: what `sweep` scores and times.
     actionEvent: "recognized: the first touch-down, moved or lift sample with force/max >= threshold",
     rules: "Touch-down, moved and lift samples: force/max >= threshold → recognized (the action). A lift below it fails.",
     parameters: [Self.threshold.spec],

@@ -2,7 +2,7 @@
 SWIFT ?= swift
 TOUCHTRACE = .build/release/touchtrace
 
-.PHONY: setup build run test example bench bench-ci docs clean
+.PHONY: setup build run test example check-filters bench bench-ci docs clean
 
 setup:
 	@Scripts/setup.sh
@@ -25,6 +25,12 @@ test: setup
 example: setup
 	cd Examples/CustomRecognizer && $(SWIFT) build
 	python3 Examples/CustomRecognizer/check.py Examples/CustomRecognizer/.build/debug/custom-touchtrace samples/*.csv
+
+# A causal filter in front of a recognizer equals the filter applied to the recording first:
+# ema/deep-press against deep-press on traces an independent script EMA-filtered beforehand.
+check-filters: setup
+	$(SWIFT) build --product touchtrace
+	python3 Scripts/check-filter-equivalence.py .build/debug/touchtrace samples/*.csv
 
 # Benchmarks (the nested package Benchmarks/, see Benchmarks/README.md): every suite with a
 # summary table, and the deterministic gates CI runs.

@@ -79,7 +79,8 @@ let package = Package(
       name: "TouchTestSupport", dependencies: ["TouchCore", "TouchSynth"], path: "Tests/TouchTestSupport"),
     .testTarget(name: "TouchCoreTests", dependencies: ["TouchCore", "TouchTestSupport"]),
     .testTarget(
-      name: "TouchRecognizersTests", dependencies: ["TouchRecognizers", "TouchCore", "TouchTestSupport"]),
+      name: "TouchRecognizersTests", dependencies: ["TouchRecognizers", "TouchCore", "TouchTestSupport"],
+      resources: [.copy("Fixtures")]),
     .testTarget(name: "TouchIOTests", dependencies: ["TouchIO", "TouchCore", "TouchTestSupport"]),
     .testTarget(
       name: "TouchSignalTests", dependencies: ["TouchSignal", "TouchCore", "TouchTestSupport"],

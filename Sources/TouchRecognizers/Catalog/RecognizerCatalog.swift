@@ -22,6 +22,21 @@ public struct RecognizerCatalog: Sendable {
     public let standard: AnyForceRecognizer
     private let make: @Sendable (ParameterValues) throws(ParameterError) -> AnyForceRecognizer
 
+    /// An entry made from parts: what a ``Resolver`` returns for a name it makes on the fly.
+    ///
+    /// - Parameters:
+    ///   - descriptor: the description (its name is the full name, `exec:./mine.py`).
+    ///   - standard: the recognizer at its default parameters.
+    ///   - make: builds the recognizer from values resolved against `descriptor`.
+    public init(
+      descriptor: RecognizerDescription, standard: AnyForceRecognizer,
+      make: @escaping @Sendable (ParameterValues) throws(ParameterError) -> AnyForceRecognizer
+    ) {
+      self.descriptor = descriptor
+      self.standard = standard
+      self.make = make
+    }
+
     /// The entry for recognizer type `type`.
     ///
     /// - Precondition: `type` can be built at its declared defaults.
@@ -55,20 +70,28 @@ public struct RecognizerCatalog: Sendable {
   public enum CatalogError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Two recognizers share a name.
     case duplicateName(String)
-    /// A name that the command line cannot address: empty, or holding `+`, `,`, `=` or a space.
+    /// A name that the command line cannot address: empty, or holding `+`, `,`, `=`, `/`, `:` or
+    /// a space.
     case invalidName(String)
 
     /// One line naming the problem.
     public var description: String {
       switch self {
       case .duplicateName(let name): "two recognizers are named '\(name)'"
-      case .invalidName(let name): "'\(name)' cannot name a recognizer (it must be non-empty, without '+', ',', '=' or spaces)"
+      case .invalidName(let name):
+        "'\(name)' cannot name a recognizer (it must be non-empty, without '+', ',', '=', '/', ':' or spaces)"
       }
     }
   }
 
+  /// Makes the entry of a name that is not in the list (`exec:./mine.py`), or returns `nil` when
+  /// the name is not of its form; throws when it is of its form but unusable.
+  public typealias Resolver = @Sendable (_ name: String, _ catalog: RecognizerCatalog) throws(ParameterError) -> Entry?
+
   /// The entries, in listing order.
   public private(set) var entries: [Entry]
+  /// The resolvers, tried in order for names not in ``entries``.
+  private var resolvers: [Resolver] = []
 
   /// A catalog of `types`, in that order.
   ///
@@ -89,7 +112,7 @@ public struct RecognizerCatalog: Sendable {
 
   private mutating func add(_ entry: Entry) throws(CatalogError) {
     let name = entry.name
-    guard !name.isEmpty, !name.contains(where: { $0 == Composition.separator || $0 == "," || $0 == "=" || $0 == " " })
+    guard !name.isEmpty, !name.contains(where: { $0 == Composition.separator || ",= /:".contains($0) })
     else { throw .invalidName(name) }
     guard !entries.contains(where: { $0.name == name }) else { throw .duplicateName(name) }
     entries.append(entry)
@@ -101,17 +124,29 @@ public struct RecognizerCatalog: Sendable {
   /// The descriptions, in listing order.
   public var descriptions: [RecognizerDescription] { entries.map(\.descriptor) }
 
-  /// The entry named `name`, or `nil`.
-  public func entry(_ name: String) -> Entry? { entries.first { $0.name == name } }
+  /// This catalog with `resolver` tried (after those it has) for names that are not in the list:
+  /// how the command line adds `exec:COMMAND` recognizers.
+  public func resolving(_ resolver: @escaping Resolver) -> RecognizerCatalog {
+    var copy = self
+    copy.resolvers.append(resolver)
+    return copy
+  }
 
-  /// The entry named `name`.
+  /// The entry named `name`, or `nil` (see ``requireEntry(_:)``).
+  public func entry(_ name: String) -> Entry? { try? requireEntry(name) }
+
+  /// The entry named `name`: one of the list, one a resolver makes (``resolving(_:)``), or a
+  /// recognizer behind a causal filter, `FILTER/NAME` (``CausalFilter``).
   ///
-  /// - Throws: ``ParameterError/Reason/unknownVariant(known:)``.
+  /// - Throws: ``ParameterError``: ``ParameterError/Reason/unknownVariant(known:)`` for a name
+  ///   nothing makes, or why a resolver or the filter syntax refused it.
   public func requireEntry(_ name: String) throws(ParameterError) -> Entry {
-    guard let entry = entry(name) else {
-      throw ParameterError(variant: name, parameter: nil, .unknownVariant(known: names))
+    if let entry = entries.first(where: { $0.name == name }) { return entry }
+    for resolver in resolvers {
+      if let entry = try resolver(name, self) { return entry }
     }
-    return entry
+    if let entry = try FilteredEntry.entry(name, catalog: self) { return entry }
+    throw ParameterError(variant: name, parameter: nil, .unknownVariant(known: names))
   }
 
   /// Builds recognizer `name` with `values` set, the rest at their defaults.

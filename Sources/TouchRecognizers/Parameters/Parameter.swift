@@ -83,6 +83,8 @@ public enum ParameterUnit: String, Sendable, Hashable {
   case seconds = "s"
   /// Milliseconds.
   case milliseconds = "ms"
+  /// Hertz (a filter's cutoff frequency).
+  case hertz = "Hz"
   /// Points (UIKit) or density-independent pixels (Android) or logical pixels (Flutter); the
   /// harness treats all three as the trace's x/y unit.
   case points = "pt"

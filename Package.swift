@@ -21,6 +21,7 @@ let package = Package(
     .library(name: "TouchImport", targets: ["TouchImport"]),
     .library(name: "TouchEvaluation", targets: ["TouchEvaluation"]),
     .library(name: "TouchTuning", targets: ["TouchTuning"]),
+    .library(name: "TouchExec", targets: ["TouchExec"]),
     .library(name: "TouchReports", targets: ["TouchReports"]),
     .library(name: "TouchTraceCLI", targets: ["TouchTraceCLI"]),
   ],
@@ -51,6 +52,9 @@ let package = Package(
     .target(
       name: "TouchTuning", dependencies: ["TouchCore", "TouchRecognizers", "TouchEvaluation", "TouchSignal"],
       swiftSettings: checks),
+    /// Recognizers in other processes, in any language: `exec:COMMAND` over JSON Lines.
+    .target(
+      name: "TouchExec", dependencies: ["TouchCore", "TouchRecognizers", "TouchIO"], swiftSettings: checks),
     /// Renders summaries and results as text, Markdown, JSON and CSV.
     .target(
       name: "TouchReports", dependencies: ["TouchCore", "TouchRecognizers", "TouchIO", "TouchSignal", "TouchEvaluation", "TouchTuning"],
@@ -61,7 +65,7 @@ let package = Package(
       name: "TouchTraceCLI",
       dependencies: [
         "TouchCore", "TouchRecognizers", "TouchIO", "TouchSignal", "TouchSynth", "TouchImport",
-        "TouchEvaluation", "TouchTuning", "TouchReports",
+        "TouchEvaluation", "TouchTuning", "TouchReports", "TouchExec",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: checks),

@@ -102,8 +102,14 @@ public struct ComparisonResult: Sendable {
       throw .gsl(error)
     }
     let n = evaluation.traces.count
-    let outcomesA = Tuning.inTraceOrder(evaluation.outcomes(of: a.recognizer, threads: threads), count: n)
-    let outcomesB = Tuning.inTraceOrder(evaluation.outcomes(of: b.recognizer, threads: threads), count: n)
+    let outcomesA: [TraceOutcome]
+    let outcomesB: [TraceOutcome]
+    do throws(ReplayError) {
+      outcomesA = Tuning.inTraceOrder(try evaluation.outcomes(of: a.recognizer, threads: threads), count: n)
+      outcomesB = Tuning.inTraceOrder(try evaluation.outcomes(of: b.recognizer, threads: threads), count: n)
+    } catch {
+      throw .replay(error)
+    }
     comparison = try PairedComparison(
       a: outcomesA, shapeA: a.shape, b: outcomesB, shapeB: b.shape, truths: evaluation.truths, units: groups.members,
       bootstrap: bootstrap, random: &random, continuityCorrection: continuityCorrection, threads: threads)

@@ -46,14 +46,14 @@ public struct RecognizerSpec: Sendable, Hashable, CustomStringConvertible {
     hasher.combine(required)
   }
 
-  /// Reads a comma-separated list; `all` stands for every variant of the catalog (not
-  /// compositions), in listing order. Repeated names are kept once.
+  /// Reads a comma-separated list (commas inside quotes, in an `exec:` command, do not
+  /// separate); `all` stands for every variant of the catalog (not compositions), in listing
+  /// order. Repeated names are kept once.
   ///
   /// - Throws: ``SweepPlanError``.
   public static func list(_ text: String, catalog: RecognizerCatalog = .builtIn) throws(SweepPlanError) -> [RecognizerSpec] {
     var specs: [RecognizerSpec] = []
-    for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-      let name = String(part).trimmingSpaces
+    for name in Composition.items(text) {
       if name == "all" {
         specs += catalog.names.map { RecognizerSpec(variant: $0, catalog: catalog) }
       } else {
@@ -79,7 +79,16 @@ public struct RecognizerSpec: Sendable, Hashable, CustomStringConvertible {
 
   /// The declaration of parameter `name` (`required.NAME` for the required variant); `nil` when
   /// there is none.
-  public func parameter(_ name: String) -> ParameterSpec? { parameters.first { $0.name == name } }
+  public func parameter(_ name: String) -> ParameterSpec? {
+    if let declared = parameters.first(where: { $0.name == name }) { return declared }
+    // Recognizers that accept any parameter (`exec:`): the required one's prefixed, else the variant's.
+    if let base = Composition.unprefixed(name), let required {
+      guard var spec = descriptor(required)?.parameter(base) else { return nil }
+      spec.name = name
+      return spec
+    }
+    return descriptor(variant)?.parameter(name)
+  }
 
   /// Builds the recognizer with `values` set (keys as in ``parameters``) and the rest at defaults.
   ///

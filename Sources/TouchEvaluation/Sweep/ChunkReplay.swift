@@ -5,6 +5,9 @@ import TouchRecognizers
 struct ReplayedChunk: Sendable {
   var accumulator: MetricsAccumulator
   var outcomes: [TraceOutcome]
+  /// Why the recognizer could not replay the chunk (an external recognizer failed); the sums
+  /// are then empty.
+  var failure: ReplayError?
 }
 
 /// Replays a chunk of traces through the concrete recognizer and scores them.
@@ -20,13 +23,15 @@ struct ChunkReplay {
   /// type) and scores each trace.
   func run(_ recognizer: AnyForceRecognizer) -> ReplayedChunk {
     var log = ReplayLog()
+    var result = ReplayedChunk(accumulator: MetricsAccumulator(shape: shape), outcomes: [])
     do throws(ReplayError) {
+      // (The maximum force is checked before a sweep: what can fail here is an external recognizer.)
       try recognizer.replay(traces: traces, into: &log)
     } catch {
-      preconditionFailure("traces are checked before a sweep: \(error)")
+      result.failure = error
+      return result
     }
     let actions = log.actions
-    var result = ReplayedChunk(accumulator: MetricsAccumulator(shape: shape), outcomes: [])
     if keep { result.outcomes.reserveCapacity(traces.count) }
     var stage1: [Double] = []
     var stage2: [Double] = []

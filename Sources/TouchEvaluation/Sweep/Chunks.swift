@@ -11,12 +11,14 @@ struct Chunks: Sendable {
     let size = Evaluation.chunk
     total = evaluation.traces.count
     let count = (total + size - 1) / size
-    // Replay copies each trace it is given; traces stripped to what a replay reads (columns and
-    // maximum force: no names or labels to retain and release) make those copies cheaper.
+    // Replay copies each trace it is given; traces stripped to what a replay reads (columns,
+    // maximum force, and the id and contact an `exec:` recognizer is told: no labels to retain
+    // and release) make those copies cheaper.
     traces = (0..<count).map { c in
       evaluation.traces[(c * size)..<Swift.min(evaluation.traces.count, (c + 1) * size)].map { trace in
         Trace(
-          metadata: TraceMetadata(id: "", maxForce: trace.metadata.maxForce), t: trace.t, force: trace.force,
+          metadata: TraceMetadata(id: trace.metadata.id, touch: trace.metadata.touch, maxForce: trace.metadata.maxForce),
+          t: trace.t, force: trace.force,
           phase: trace.phase, x: trace.x, y: trace.y)
       }
     }

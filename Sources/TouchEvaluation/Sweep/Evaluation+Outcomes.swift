@@ -6,11 +6,15 @@ extension Evaluation {
   /// - Precondition: `recognizer` can replay every analyzed trace (see
   ///   `AnyForceRecognizer.unsupportedReason(for:)`).
   /// - Returns: one outcome per analyzed trace, in trace order.
-  public func outcomes(of recognizer: AnyForceRecognizer, threads: Int = 1) -> [TraceOutcome] {
+  /// - Throws: `ReplayError.external(trace:variant:message:)` when an external (`exec:`)
+  ///   recognizer fails.
+  public func outcomes(of recognizer: AnyForceRecognizer, threads: Int = 1) throws(ReplayError) -> [TraceOutcome] {
     let chunks = Chunks(self)
-    return Parallel.map(items: chunks.count, threads: threads) { c in
-      chunks.replay(c, tolerance: options.tolerance, shape: OutcomeShape(recognizer: recognizer), keep: true).run(recognizer).outcomes
-    }.flatMap { $0 }
+    let replayed = Parallel.map(items: chunks.count, threads: threads) { c in
+      chunks.replay(c, tolerance: options.tolerance, shape: OutcomeShape(recognizer: recognizer), keep: true).run(recognizer)
+    }
+    if let failure = replayed.lazy.compactMap(\.failure).first { throw failure }
+    return replayed.flatMap(\.outcomes)
   }
 
   /// Scores `outcomes` (one configuration's, any subset of traces, repeats allowed).

@@ -24,7 +24,8 @@ extension Evaluation {
   ///   - perConfiguration: when given, called on the calling thread once per configuration with
   ///     its index and per-trace outcomes (in an order that depends only on the plan).
   /// - Throws: `ReplayError.missingMaximumForce(trace:variant:)` when a configuration cannot
-  ///   replay a trace (checked before any work).
+  ///   replay a trace (checked before any work); `ReplayError.external(trace:variant:message:)`
+  ///   when an external (`exec:`) recognizer fails (the first failing chunk's error).
   public func sweep(
     _ plan: SweepPlan, threads: Int = 1, progress: ((Int, Int) -> Void)? = nil,
     perConfiguration: ((Int, [TraceOutcome]) -> Void)? = nil
@@ -42,6 +43,7 @@ extension Evaluation {
       let end = Self.batchEnd(units, from: u, perBatch: perBatch)
       let batch = Array(units[u..<end])
       let computed = replayChunks(batch, configurations: configurations, pieces: pieces, keep: keep, threads: threads)
+      try Self.throwFirstFailure(computed)
       Self.collectMetrics(batch, computed: computed, configurations: configurations, threads: threads, into: &metrics)
       if let perConfiguration {
         Self.reportOutcomes(
@@ -53,6 +55,16 @@ extension Evaluation {
     }
     return SweepResult(
       evaluation: self, plan: plan, metrics: metrics.map { $0! }, methods: Self.methods(of: units, count: configurations.count))
+  }
+
+  /// Throws the failure of the first chunk (in chunk, then unit order) whose recognizer could
+  /// not replay it.
+  static func throwFirstFailure(_ computed: [[SweepItemResult]]) throws(ReplayError) {
+    for chunk in computed {
+      for item in chunk {
+        if case .replayed(let replayed) = item, let failure = replayed.failure { throw failure }
+      }
+    }
   }
 
   /// Throws when a configuration needs the maximum force and a trace has none.

@@ -1,3 +1,4 @@
+public import TouchRecognizers
 /// The result of a sweep: every configuration of the plan with its metrics.
 public struct SweepResult: Sendable {
   /// The evaluation swept (traces, truths, options).
@@ -14,8 +15,11 @@ public struct SweepResult: Sendable {
 
   /// The per-trace outcomes of configuration `index` (replayed again; the one-pass path gives
   /// the same outcomes, which the tests check).
-  public func outcomes(configuration index: Int, threads: Int = 1) -> [TraceOutcome] {
-    evaluation.outcomes(of: plan.configurations[index].recognizer, threads: threads)
+  ///
+  /// - Throws: `ReplayError.external(trace:variant:message:)` when an external (`exec:`)
+  ///   recognizer fails.
+  public func outcomes(configuration index: Int, threads: Int = 1) throws(ReplayError) -> [TraceOutcome] {
+    try evaluation.outcomes(of: plan.configurations[index].recognizer, threads: threads)
   }
 }
 

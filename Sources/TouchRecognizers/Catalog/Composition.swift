@@ -16,10 +16,42 @@ public enum Composition {
 
   /// The two names of `DEPENDENT+REQUIRED`, or the one name of `NAME` (`required` is `nil`);
   /// `nil` when the text is neither (an empty part, more than one `+`).
+  ///
+  /// A name with a scheme (`exec:COMMAND`) runs to the end of the text, whatever its command
+  /// holds: `exec:…` alone is one name, and `tap+exec:…` splits at the first `+`.
   public static func split(_ text: String) -> (dependent: String, required: String?)? {
-    let parts = text.split(separator: separator, omittingEmptySubsequences: false).map(String.init)
-    guard parts.count <= 2, parts.allSatisfy({ !$0.isEmpty }) else { return nil }
-    return (parts[0], parts.count == 2 ? parts[1] : nil)
+    let colon = text.firstIndex(of: ":")
+    guard let plus = text.firstIndex(of: separator), colon.map({ plus < $0 }) ?? true else {
+      return text.isEmpty ? nil : (text, nil)
+    }
+    let dependent = String(text[..<plus])
+    let required = String(text[text.index(after: plus)...])
+    guard !dependent.isEmpty, !required.isEmpty, !required.contains(separator) || required.contains(":") else {
+      return nil
+    }
+    return (dependent, required)
+  }
+
+  /// The items of a comma-separated list of recognizers, each trimmed: commas inside single or
+  /// double quotes (in an `exec:` command) do not separate.
+  public static func items(_ text: String) -> [String] {
+    var items: [String] = []
+    var current = ""
+    var quote: Character?
+    for c in text {
+      if let q = quote {
+        if c == q { quote = nil }
+      } else if c == "'" || c == "\"" {
+        quote = c
+      } else if c == "," {
+        items.append(current.trimmingSpaces)
+        current = ""
+        continue
+      }
+      current.append(c)
+    }
+    items.append(current.trimmingSpaces)
+    return items
   }
 
   /// `required.NAME`.

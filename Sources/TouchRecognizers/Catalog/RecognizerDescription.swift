@@ -81,6 +81,10 @@ public struct RecognizerDescription: Sendable, Hashable {
   /// Whether the recognizer can wait for another to fail (the dependent side of a
   /// require-to-fail composition `A+B`: a tap or a long press).
   public var canWaitForFailure: Bool
+  /// Whether any parameter name is accepted (as a number, sent to the recognizer as given):
+  /// recognizers that live outside the tool (`exec:`), whose parameters it cannot know.
+  /// Undeclared parameters have no default and are absent unless set.
+  public var acceptsAnyParameter = false
 
   /// Creates a description.
   public init(
@@ -116,9 +120,12 @@ public struct RecognizerDescription: Sendable, Hashable {
   /// Whether the variant can release a press mid-contact (and so reports flaps).
   public var reportsFlaps: Bool { releaseEvent != nil }
 
-  /// The declaration of `name`, or `nil`.
+  /// The declaration of `name`, or `nil`. With ``acceptsAnyParameter``, an undeclared name is a
+  /// number parameter without unit, range or default.
   public func parameter(_ name: String) -> ParameterSpec? {
-    parameters.first { $0.name == name }
+    if let declared = parameters.first(where: { $0.name == name }) { return declared }
+    guard acceptsAnyParameter, !name.isEmpty else { return nil }
+    return .number(name, .none, default: .nan, nan: "not set", grid: ParameterGrid.none, "a parameter of the recognizer, sent as given")
   }
 
   /// The default values of every parameter.

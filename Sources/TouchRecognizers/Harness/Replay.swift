@@ -5,6 +5,10 @@ public enum ReplayError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The recognizer compares normalized force (or clamps to the maximum) and the trace has no
   /// maximum possible force.
   case missingMaximumForce(trace: String, variant: String)
+  /// A recognizer that runs outside the process (an `exec:` recognizer) failed while deciding
+  /// on `trace`: it exited, wrote something the protocol does not allow, or fell silent.
+  /// `message` says what happened, with what the recognizer wrote to its standard error.
+  case external(trace: String, variant: String, message: String)
 
   /// `trace 'id': recognizer 'deep-press' needs the maximum possible force …`.
   public var description: String {
@@ -12,6 +16,8 @@ public enum ReplayError: Error, Sendable, Hashable, CustomStringConvertible {
     case .missingMaximumForce(let trace, let variant):
       "trace '\(trace)': recognizer '\(variant)' needs the trace's maximum possible force "
         + "(give a max_force column or --max-force)"
+    case .external(let trace, let variant, let message):
+      "recognizer '\(variant)' on trace '\(trace)': \(message)"
     }
   }
 
@@ -20,6 +26,8 @@ public enum ReplayError: Error, Sendable, Hashable, CustomStringConvertible {
     switch self {
     case .missingMaximumForce(_, let variant):
       "recognizer '\(variant)' needs the trace's maximum possible force and the trace has none"
+    case .external(_, let variant, let message):
+      "recognizer '\(variant)': \(message)"
     }
   }
 }

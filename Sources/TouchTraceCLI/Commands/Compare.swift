@@ -51,9 +51,13 @@ extension TouchTraceCommand {
 
     @OptionGroup var threads: ThreadOptions
 
+    @OptionGroup var exec: ExecOptions
+
     func validate() throws {
-      _ = try configurations()
-      _ = try scoring.evaluationOptions()
+      try exec.withCatalog(tolerance: scoring.tolerance, closing: false) {
+        _ = try configurations()
+        _ = try scoring.evaluationOptions()
+      }
     }
 
     /// Configurations A and B.
@@ -68,6 +72,10 @@ extension TouchTraceCommand {
     }
 
     func run() throws {
+      try exec.withCatalog(tolerance: scoring.tolerance) { try compare() }
+    }
+
+    func compare() throws {
       let (a, b) = try configurations()
       let options = try scoring.evaluationOptions()
       let resampling = try self.resampling.resampling()
@@ -82,6 +90,7 @@ extension TouchTraceCommand {
             evaluation: evaluation, a: a, b: b, groupBy: key, bootstrap: resampling.bootstrap, seed: resampling.seed,
             continuityCorrection: continuityCorrection, threads: threads)
         } catch {
+          if case .replay(let replay) = error { throw DataError.replay(replay, command: "compare") }
           throw DataError(description: "touchtrace compare: error: \(error.description)")
         }
         let bytes: [UInt8]

@@ -1,4 +1,5 @@
 import ArgumentParser
+import TouchEvaluation
 import TouchCore
 import TouchIO
 import TouchRecognizers
@@ -48,12 +49,14 @@ extension TouchTraceCommand {
 
     @OptionGroup var output: OutputOptions<Self>
 
+    @OptionGroup var exec: ExecOptions
+
     static let formats: [OutputFormat] = [.json, .csv]
     static let defaultFormat = OutputFormat.json
     static let outputHelp = "Write the output to this file instead of standard output."
 
     func validate() throws {
-      _ = try makeRecognizer()
+      try exec.withCatalog(tolerance: EvaluationOptions.defaultTolerance, closing: false) { _ = try makeRecognizer() }
     }
 
     /// The recognizer the options describe.
@@ -84,6 +87,10 @@ extension TouchTraceCommand {
     }
 
     func run() throws {
+      try exec.withCatalog(tolerance: EvaluationOptions.defaultTolerance) { try replayAll() }
+    }
+
+    func replayAll() throws {
       let recognizer = try makeRecognizer()
       try Console.run {
         var dataset = try input.load()
@@ -113,7 +120,7 @@ extension TouchTraceCommand {
         }
         return results
       } catch {
-        throw DataError(description: "error: \(error.description)")
+        throw DataError.replay(error, command: "run")
       }
     }
   }

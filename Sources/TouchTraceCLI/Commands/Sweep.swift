@@ -45,13 +45,17 @@ extension TouchTraceCommand {
     @Option(help: ArgumentHelp("Also write the CSV report to this file.", valueName: "file"))
     var csvOutput: String?
 
+    @OptionGroup var exec: ExecOptions
+
     @OptionGroup var threads: ThreadOptions
 
     @OptionGroup var progress: ProgressOptions
 
     func validate() throws {
-      _ = try makePlan()
-      _ = try evaluationOptions()
+      try exec.withCatalog(tolerance: scoring.tolerance, closing: false) {
+        _ = try makePlan()
+        _ = try evaluationOptions()
+      }
     }
 
     /// The configurations the options describe.
@@ -61,6 +65,10 @@ extension TouchTraceCommand {
     func evaluationOptions() throws(ValidationError) -> EvaluationOptions { try scoring.evaluationOptions() }
 
     func run() throws {
+      try exec.withCatalog(tolerance: scoring.tolerance) { try sweep() }
+    }
+
+    func sweep() throws {
       let plan = try makePlan()
       let options = try evaluationOptions()
       let threads = self.threads.count
@@ -73,7 +81,8 @@ extension TouchTraceCommand {
         do throws(ReplayError) {
           result = try evaluation.sweep(plan, threads: threads, progress: { progress.update($0, $1) })
         } catch {
-          throw DataError(description: "error: \(error.description)")
+          progress.finish()
+          throw DataError.replay(error, command: "sweep")
         }
         progress.finish()
         let bytes: [UInt8]

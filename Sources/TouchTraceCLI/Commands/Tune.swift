@@ -77,14 +77,18 @@ extension TouchTraceCommand {
 
     @OptionGroup var progress: ProgressOptions
 
+    @OptionGroup var exec: ExecOptions
+
     enum TableName: String, ExpressibleByArgument, CaseIterable {
       case configurations, pareto, folds, summary
     }
 
     func validate() throws {
-      _ = try plan.makePlan()
-      _ = try scoring.evaluationOptions()
-      _ = try tuningOptions()
+      try exec.withCatalog(tolerance: scoring.tolerance, closing: false) {
+        _ = try plan.makePlan()
+        _ = try scoring.evaluationOptions()
+        _ = try tuningOptions()
+      }
     }
 
     /// The rule, grouping, folds, bootstrap and seed the flags describe.
@@ -99,6 +103,10 @@ extension TouchTraceCommand {
     }
 
     func run() throws {
+      try exec.withCatalog(tolerance: scoring.tolerance) { try tune() }
+    }
+
+    func tune() throws {
       let plan = try self.plan.makePlan()
       let options = try scoring.evaluationOptions()
       let tuning = try tuningOptions()
@@ -114,6 +122,7 @@ extension TouchTraceCommand {
           result = try Tuning.run(evaluation, plan: plan, options: tuning, threads: threads) { progress.update($0, $1) }
         } catch {
           progress.finish()
+          if case .replay(let replay) = error { throw DataError.replay(replay, command: "tune") }
           throw DataError(description: "touchtrace tune: error: \(error.description)")
         }
         progress.finish()

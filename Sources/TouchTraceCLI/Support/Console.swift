@@ -1,6 +1,7 @@
 import ArgumentParser
 import TouchCore
 import TouchIO
+import TouchRecognizers
 
 #if canImport(Glibc)
   import Glibc
@@ -16,6 +17,8 @@ enum Exit {
   static let dataError = ExitCode(65)
   /// An input file is missing or unreadable.
   static let noInput = ExitCode(66)
+  /// An external (`exec:`) recognizer failed: it exited, broke the protocol or fell silent.
+  static let unavailable = ExitCode(69)
   /// Anything else (e.g. an output file that cannot be written).
   static let failure = ExitCode.failure
 }
@@ -82,7 +85,8 @@ enum Console {
   }
 
   /// Runs a command body, printing library errors as diagnostics and exiting with the
-  /// documented code: 65 bad data, 66 missing or unreadable input, 1 anything else.
+  /// documented code: 65 bad data, 66 missing or unreadable input, 69 an external recognizer
+  /// failed, 1 anything else.
   static func run(_ body: () throws -> Void) throws {
     do {
       try body()
@@ -95,6 +99,9 @@ enum Console {
     } catch let error as DataError {
       Console.error(error.description)
       throw Exit.dataError
+    } catch let error as ExternalRecognizerError {
+      Console.error(error.description)
+      throw Exit.unavailable
     }
   }
 }
@@ -110,5 +117,19 @@ enum Console {
 /// A problem with the data found after loading (for example a trace a recognizer cannot use),
 /// reported with exit code 65.
 struct DataError: Error, CustomStringConvertible {
+  var description: String
+
+  /// The error to throw for a replay that failed in `command`: an external recognizer's failure
+  /// (exit 69), or a problem with the data (exit 65).
+  static func replay(_ error: ReplayError, command: String) -> any Error {
+    if case .external = error {
+      return ExternalRecognizerError(description: "touchtrace \(command): error: \(error.description)")
+    }
+    return DataError(description: "touchtrace \(command): error: \(error.description)")
+  }
+}
+
+/// An external (`exec:`) recognizer failed; reported with exit code 69, and no report is written.
+struct ExternalRecognizerError: Error, CustomStringConvertible {
   var description: String
 }

@@ -1,0 +1,37 @@
+import ArgumentParser
+import TouchExec
+import TouchRecognizers
+
+/// `--exec-timeout`, and the catalog that makes `exec:COMMAND` recognizers (shared by `run`,
+/// `sweep`, `tune` and `compare`).
+struct ExecOptions: ParsableArguments {
+  @Option(
+    name: .customLong("exec-timeout"),
+    help: ArgumentHelp(
+      "exec: recognizers: seconds a command may stay silent while an answer is due (default 10).", valueName: "s"))
+  var timeout: Double = 10
+
+  func validate() throws {
+    guard timeout > 0, timeout.isFinite else {
+      throw ValidationError("--exec-timeout must be a number of seconds > 0, got \(timeout)")
+    }
+  }
+
+  /// Runs `body` with the tool's catalog extended by `exec:` names (actions allowed up to
+  /// `tolerance` seconds after the lift), then, when `closing`, closes the commands' processes
+  /// (`validate()` leaves them running for `run()`: each command starts once).
+  func withCatalog<T>(tolerance: Double, closing: Bool = true, _ body: () throws -> T) throws -> T {
+    defer { if closing { ExecRecognizers.closeAll() } }
+    let catalog = TouchTraceTool.catalog.resolving(ExecRecognizers.resolver(timeout: timeout, tolerance: tolerance))
+    do {
+      return try TouchTraceTool.$catalog.withValue(catalog) { try body() }
+    } catch {
+      // A command that cannot start is not a usage error: exit 69, as when it fails later.
+      if let failure = ExecRecognizers.startFailure {
+        Console.error("touchtrace: error: \(failure)")
+        throw Exit.unavailable
+      }
+      throw error
+    }
+  }
+}

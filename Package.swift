@@ -105,6 +105,7 @@ let package = Package(
       dependencies: [
         "TouchTraceCLI", "TouchCore", "TouchIO", "TouchRecognizers", "TouchReports", "TouchTestSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ]),
+      ],
+      resources: [.copy("Fixtures")]),
   ]
 )

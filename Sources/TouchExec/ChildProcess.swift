@@ -32,6 +32,8 @@ final class ChildProcess: @unchecked Sendable {
   private static let errorTailLimit = 8192
   /// Set once the child is known to have exited (its status, as `waitpid` gives it).
   private var exitStatus: Int32?
+  /// The `seq` of the next request: requests are numbered through the child's session.
+  var nextSeq = 0
 
   /// Starts `command`.
   ///

@@ -8,7 +8,7 @@ import TouchRecognizers
 ///
 /// 1. The tool writes the hello line `{"touchtrace":"exec","version":1}`; the child answers one
 ///    line, an object with `"touchtrace":"exec"` and `"version":1`, and optionally `"stages"`
-///    (1, the default, or 2 for a two-stage recognizer) and `"name"`.
+///    (1, the default, or 2 for a two-stage recognizer), `"needs_max_force"` and `"name"`.
 /// 2. Then one request line per (configuration, contact), one answer line per request, in
 ///    request order. Requests are written ahead of the answers (a batch at a time), so a child
 ///    must read and answer line by line, flushing each answer.
@@ -26,6 +26,9 @@ public enum ExecProtocol {
     var stages: Int
     /// The name the child gives, if any.
     var name: String?
+    /// Whether it needs the maximum possible force (traces without one are then refused, or
+    /// skipped with `--skip-invalid`, as for built-ins that normalize force).
+    var needsMaximumForce: Bool
   }
 
   /// Reads the child's hello answer.
@@ -47,7 +50,14 @@ public enum ExecProtocol {
     }
     var name: String?
     if case .string(let n)? = node.member("name")?.value.kind { name = n }
-    return Hello(stages: stages, name: name)
+    var needs = false
+    if let member = node.member("needs_max_force") {
+      guard case .bool(let b) = member.value.kind else {
+        throw ChildFailure(message: "its hello answer gives \"needs_max_force\" other than true or false")
+      }
+      needs = b
+    }
+    return Hello(stages: stages, name: name, needsMaximumForce: needs)
   }
 
   /// Appends the request line for one contact: `seq`, `id`, `touch`, `params`, `max_force` and

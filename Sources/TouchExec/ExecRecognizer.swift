@@ -27,8 +27,9 @@ public struct ExecRecognizer: ForceRecognizer {
     self.pool = pool
   }
 
-  /// Decisions need no maximum force (it is sent, null when unknown).
-  public var requiresMaximumForce: Bool { false }
+  /// Whether the command said, in its hello, that it needs the maximum possible force
+  /// (`"needs_max_force": true`); otherwise traces without one are sent with null.
+  public var requiresMaximumForce: Bool { pool.hello.needsMaximumForce }
 
   // MARK: Batch path: what `run`, `sweep`, `tune` and `compare` call.
 
@@ -77,19 +78,21 @@ public struct ExecRecognizer: ForceRecognizer {
 
   /// The command's decisions on `traces`, each checked against its contact.
   func decisions(_ traces: [Trace]) throws(ReplayError) -> [ActionScript] {
-    var request: [UInt8] = []
-    for (k, trace) in traces.enumerated() {
-      ExecProtocol.appendRequest(seq: k, trace: trace, params: parameters, to: &request)
-    }
     var scripts: [ActionScript] = []
     scripts.reserveCapacity(traces.count)
     var current = 0
     do throws(ChildFailure) {
       try pool.withChild { child throws(ChildFailure) in
+        let first = child.nextSeq
+        var request: [UInt8] = []
+        for (k, trace) in traces.enumerated() {
+          ExecProtocol.appendRequest(seq: first + k, trace: trace, params: parameters, to: &request)
+        }
+        child.nextSeq += traces.count
         try child.exchange(request, expecting: traces.count, timeout: pool.timeout) { line, k throws(ChildFailure) in
           current = k  // the request whose answer this is (or, after it, the next one due)
           let trace = traces[k]
-          let script = try ExecProtocol.readAnswer(line, seq: k, trace: trace)
+          let script = try ExecProtocol.readAnswer(line, seq: first + k, trace: trace)
           if let problem = script.problem(touchDown: trace.t.first ?? 0, lift: trace.t.last ?? 0, slack: slack) {
             throw ChildFailure(message: "\(problem): \(ExecProtocol.excerpt(line))")
           }

@@ -41,7 +41,7 @@ struct MetricsTests {
     #expect(evaluation.traces.map(\.name) == ["A", "B", "C", "D", "E", "H", "I"])
     #expect(evaluation.dataset.skipped.map(\.reason) == ["no intent label"])
     let recognizer = try AnyForceRecognizer(variant: "deep-press", settings: [("threshold", "0.5")])
-    let outcomes = evaluation.outcomes(of: recognizer)
+    let outcomes = try evaluation.outcomes(of: recognizer)
     let m = evaluation.metrics(of: outcomes, shape: OutcomeShape(recognizer: recognizer))
     let s = m.stage1
     #expect((s.truePositives, s.falsePositives, s.falseNegatives, s.trueNegatives) == (3, 3, 2, 1))
@@ -73,7 +73,7 @@ struct MetricsTests {
     // No positives, no actions: precision, recall, F1 undefined; FPR 0 over one negative.
     let evaluation = Evaluation(dataset: dataset([trace("E", t: [0, 0.1, 0.2], force: [0, 0.1, 0], intent: .hold)]))
     let recognizer = try AnyForceRecognizer(variant: "deep-press")
-    let m = evaluation.metrics(of: evaluation.outcomes(of: recognizer), shape: OutcomeShape(recognizer: recognizer))
+    let m = evaluation.metrics(of: try evaluation.outcomes(of: recognizer), shape: OutcomeShape(recognizer: recognizer))
     #expect(m.stage1.precision == nil && m.stage1.recall == nil && m.stage1.f1 == nil)
     #expect(m.stage1.accuracy == 1 && m.stage1.falsePositiveRate == 0)
     let l = m.stage1.latency
@@ -101,7 +101,7 @@ struct MetricsTests {
     let evaluation = Evaluation(dataset: dataset(traces))
     let recognizer = try AnyForceRecognizer(
       variant: "hysteresis", settings: [("pressThreshold", "0.5"), ("releaseThreshold", "0.2")])
-    let outcomes = evaluation.outcomes(of: recognizer)
+    let outcomes = try evaluation.outcomes(of: recognizer)
     #expect(outcomes.map(\.stage1.actions) == [2, 1, 2])
     #expect(outcomes.map(\.flaps) == [2, 1, 2])
     let m = evaluation.metrics(of: outcomes, shape: OutcomeShape(recognizer: recognizer))
@@ -134,7 +134,7 @@ struct MetricsTests {
     let evaluation = Evaluation(dataset: dataset(traces))
     #expect(evaluation.truths[0].references == [0.2] && evaluation.truths[0].stage2References == [0.5])
     let recognizer = try AnyForceRecognizer(variant: "peek-pop", settings: [("peekThreshold", "0.3"), ("popThreshold", "0.7")])
-    let m = evaluation.metrics(of: evaluation.outcomes(of: recognizer), shape: OutcomeShape(recognizer: recognizer))
+    let m = evaluation.metrics(of: try evaluation.outcomes(of: recognizer), shape: OutcomeShape(recognizer: recognizer))
     let s1 = m.stage1
     #expect((s1.truePositives, s1.falsePositives, s1.falseNegatives, s1.trueNegatives) == (4, 1, 0, 1))
     let s2 = try #require(m.stage2)

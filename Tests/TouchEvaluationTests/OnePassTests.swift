@@ -85,7 +85,7 @@ struct OnePassTests {
       #expect(onePass.count == plan.configurations.count)
       var fired = 0
       for (c, configuration) in plan.configurations.enumerated() {
-        let replayed = evaluation.outcomes(of: configuration.recognizer)
+        let replayed = try evaluation.outcomes(of: configuration.recognizer)
         #expect(onePass[c] == replayed, "\(variant) \(parameter)=\(configuration.parameters[parameter]!)")
         #expect(result.metrics[c] == evaluation.metrics(of: replayed, shape: configuration.shape))
         fired += replayed.filter { $0.stage1.actions > 0 || ($0.stage2?.actions ?? 0) > 0 }.count

@@ -82,8 +82,8 @@ public struct RecognizerSpec: Sendable, Hashable, CustomStringConvertible {
   public func parameter(_ name: String) -> ParameterSpec? {
     if let declared = parameters.first(where: { $0.name == name }) { return declared }
     // Recognizers that accept any parameter (`exec:`): the required one's prefixed, else the variant's.
-    if let base = Composition.unprefixed(name), let required {
-      guard var spec = descriptor(required)?.parameter(base) else { return nil }
+    if let base = Composition.unprefixed(name) {
+      guard let required, var spec = descriptor(required)?.parameter(base) else { return nil }
       spec.name = name
       return spec
     }
@@ -189,7 +189,8 @@ public struct DroppedConfiguration: Sendable, Hashable, CustomStringConvertible 
 /// - An axis or a setting applies to every listed recognizer that has a parameter of that name;
 ///   naming a parameter none of them has is an error.
 /// - A recognizer that has none of the axes is evaluated once, at its defaults and settings.
-/// - Without any axis, each recognizer gets its default grid (``defaultAxis(for:maximumForces:)``).
+/// - Without any axis, each recognizer gets its default grid (``defaultAxis(for:maximumForces:)``),
+///   unless a setting fixes that parameter.
 /// - Grid points whose values the recognizer rejects are dropped and listed in ``dropped``; a
 ///   recognizer left without any configuration is an error.
 public struct SweepPlan: Sendable {
@@ -253,8 +254,12 @@ public struct SweepPlan: Sendable {
           throw .invalidSetting(name: setting.name, value: setting.value, error)
         }
       }
+      // Without axes, the default grid, unless that parameter is set.
+      let standard = Self.defaultAxis(for: spec, maximumForces: maximumForces).flatMap { axis in
+        settings.contains { $0.name == axis.parameter } ? nil : axis
+      }
       let own: [SweepAxis] =
-        axes.isEmpty ? (Self.defaultAxis(for: spec, maximumForces: maximumForces).map { [$0] } ?? []) : axes.filter { spec.parameter($0.parameter) != nil }
+        axes.isEmpty ? (standard.map { [$0] } ?? []) : axes.filter { spec.parameter($0.parameter) != nil }
       byRecognizer.append((spec, own))
       var columns: [[ParameterValue]] = []
       for axis in own {

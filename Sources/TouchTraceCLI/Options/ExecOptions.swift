@@ -27,7 +27,9 @@ struct ExecOptions: ParsableArguments {
       return try TouchTraceTool.$catalog.withValue(catalog) { try body() }
     } catch {
       // A command that cannot start is not a usage error: exit 69, as when it fails later.
-      if let failure = ExecRecognizers.startFailure {
+      let startFailure = ExecRecognizers.startFailure
+      ExecRecognizers.closeAll()
+      if let failure = startFailure {
         Console.error("touchtrace: error: \(failure)")
         throw Exit.unavailable
       }

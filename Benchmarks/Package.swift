@@ -8,11 +8,17 @@ import PackageDescription
 // The root package is found by path. Its identity is given explicitly (`name:`), so the products
 // below resolve whatever the clone's directory is called.
 let toolkit = "TouchTrace"
+/// Examples/CustomRecognizer: `example-first-crossing` in its library product `ExampleRecognizers`.
+let userPackage = "CustomRecognizer"
 
 let package = Package(
   name: "TouchTraceBenchmarks",
   dependencies: [
     .package(name: toolkit, path: ".."),
+    // A recognizer of a user's own package (issue 13: its throughput against the built-in of the
+    // same logic). That package depends on the toolkit by the same path (`../..` from there), so
+    // SwiftPM sees one toolkit package.
+    .package(name: userPackage, path: "../Examples/CustomRecognizer"),
     // Only the malloc interposer: the default RuntimeInterposer trait needs a package that is
     // not available here (and is only for ARC metrics, which these benchmarks do not use).
     .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
@@ -33,6 +39,7 @@ let package = Package(
         .product(name: "TouchSignal", package: toolkit),
         .product(name: "TouchEvaluation", package: toolkit),
         .product(name: "TouchSynth", package: toolkit),
+        .product(name: "ExampleRecognizers", package: userPackage),
       ]),
     /// `make bench`'s summary table and `make bench-ci`'s Swift/C time-ratio gate.
     .executableTarget(

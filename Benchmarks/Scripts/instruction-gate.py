@@ -15,8 +15,13 @@ A row whose kernel ends in `.*` is a pattern: every probe `ir-probe list` names 
 no row of its own gets its ceiling. So every recognizer of the catalog is gated (`traces.*`) the
 moment it is listed, and a recorded row tightens the gate for one.
 
-Replay probes (`traces.*`, `direct*`, `canary.replay-*`) run 1 and 3 passes (they are slower under
-callgrind); kernels 1 and 11.
+A row whose kernel is `A/B` is a ratio: A's instructions per sample over B's (each measured once,
+whether or not it has a row of its own), gated against the row's ceiling like a kernel. Issue 13's
+row `user.example-first-crossing/traces.deep-press-alg-squeeze` holds a recognizer of a user's own
+package within 1.5x the built-in of the same logic.
+
+Replay probes (`traces.*`, `user.*`, `direct*`, `canary.replay-*`) run 1 and 3 passes (they are
+slower under callgrind); kernels 1 and 11.
 
 Usage: instruction-gate.py IR_PROBE [GATES_FILE]     exit 0 = all within, 1 = gate failed
 """
@@ -44,13 +49,21 @@ def instructions(probe, kernel, passes):
 
 
 def passes(kernel):
-    return 3 if kernel.startswith(("traces.", "direct", "canary.replay")) else PASSES
+    return 3 if kernel.startswith(("traces.", "user.", "direct", "canary.replay")) else PASSES
+
+
+MEASURED = {}
 
 
 def per_sample(probe, kernel):
-    one, samples = instructions(probe, kernel, 1)
-    many, _ = instructions(probe, kernel, passes(kernel))
-    return (many - one) / ((passes(kernel) - 1) * samples)
+    if "/" in kernel:
+        numerator, denominator = kernel.split("/", 1)
+        return per_sample(probe, numerator) / per_sample(probe, denominator)
+    if kernel not in MEASURED:
+        one, samples = instructions(probe, kernel, 1)
+        many, _ = instructions(probe, kernel, passes(kernel))
+        MEASURED[kernel] = (many - one) / ((passes(kernel) - 1) * samples)
+    return MEASURED[kernel]
 
 
 def main():
@@ -68,6 +81,10 @@ def main():
             (patterns if kernel.endswith(".*") else rows).append(row)
     listed = subprocess.run([binary, "list"], capture_output=True, text=True, check=True).stdout.split()
     named = {row[0] for row in rows}
+    for kernel, _, _, _ in rows:
+        for part in kernel.split("/") if "/" in kernel else []:
+            if part not in listed:
+                raise SystemExit(f"instruction gate: {kernel}: no probe {part}")
     for pattern, _, ceiling, expect in patterns:
         prefix = pattern[:-1]
         matches = [name for name in listed if name.startswith(prefix) and name not in named]
@@ -79,7 +96,8 @@ def main():
         probe = os.path.join(tmp, "ir-probe")
         subprocess.run(["strip", "-g", "-o", probe, binary], check=True)
         failures = []
-        print(f"{'kernel':30} {'Ir/sample':>10} {'recorded':>9} {'ceiling':>8}  result")
+        width = max([30] + [len(row[0]) for row in rows])
+        print(f"{'kernel':{width}} {'Ir/sample':>10} {'recorded':>9} {'ceiling':>8}  result")
         for kernel, recorded, ceiling, expect in rows:
             ir = per_sample(probe, kernel)
             if expect == "ref" and recorded is None:
@@ -90,14 +108,16 @@ def main():
             elif expect == "pass":
                 result = "pass" if ir <= ceiling else "FAIL: above the ceiling"
                 if ir > ceiling:
-                    failures.append(f"{kernel} needs {ir:.2f} instructions per sample, ceiling {ceiling}")
+                    what = "has the ratio" if "/" in kernel else "needs"
+                    unit = "" if "/" in kernel else " instructions per sample"
+                    failures.append(f"{kernel} {what} {ir:.2f}{unit}, ceiling {ceiling}")
             else:
                 result = "canary caught" if ir > ceiling else "FAIL: the canary passed, the gate is blind"
                 if ir <= ceiling:
                     failures.append(f"canary {kernel} ({ir:.2f}) stays under its ceiling {ceiling}")
             shown = "-" if ceiling is None else f"{ceiling:.1f}"
             shown_recorded = "-" if recorded is None else f"{recorded:.2f}"
-            print(f"{kernel:30} {ir:10.2f} {shown_recorded:>9} {shown:>8}  {result}", flush=True)
+            print(f"{kernel:{width}} {ir:10.2f} {shown_recorded:>9} {shown:>8}  {result}", flush=True)
     if failures:
         print("instruction gate: FAILED: " + "; ".join(failures))
         return 1

@@ -5,17 +5,27 @@ import PackageDescription
 
 let package = Package(
   name: "CustomRecognizer",
-  products: [.executable(name: "custom-touchtrace", targets: ["custom-touchtrace"])],
+  products: [
+    .executable(name: "custom-touchtrace", targets: ["custom-touchtrace"]),
+    // The recognizer alone, for other packages (TouchTrace's Benchmarks/ measures it from here).
+    .library(name: "ExampleRecognizers", targets: ["ExampleRecognizers"]),
+  ],
   dependencies: [
     // TouchTrace itself, by relative path (in your project: its URL and a version).
     .package(name: "TouchTrace", path: "../..")
   ],
   targets: [
+    /// The recognizer: ExampleFirstCrossing.swift.
+    .target(
+      name: "ExampleRecognizers",
+      dependencies: [.product(name: "TouchRecognizers", package: "TouchTrace")]),
+    /// The command: `touchtrace` with the recognizer in its catalog (main.swift).
     .executableTarget(
       name: "custom-touchtrace",
       dependencies: [
+        "ExampleRecognizers",
         .product(name: "TouchRecognizers", package: "TouchTrace"),
         .product(name: "TouchTraceCLI", package: "TouchTrace"),
-      ])
+      ]),
   ]
 )

@@ -1,5 +1,6 @@
-// Recognizers: every variant through the UIKit-faithful replay harness, and the four product
-// kernels against the C reference, in cache and cold.
+// Recognizers: every variant through the UIKit-faithful replay harness, a user package's recognizer
+// against the built-in of the same logic, and the four product kernels against the C reference, in
+// cache and cold.
 //
 // Allocation gate (Thresholds/RecognizerBenchmarks.*.p90.json, mallocCountTotal = 0): each
 // `Replay.<variant>.1k` and `.200k` replays about 1 000 and 200 000 samples into a log whose
@@ -28,6 +29,24 @@ let benchmarks: @Sendable () -> Void = {
         measure(benchmark, samples: columns.samples) { variant.run(columns, &log.value) }
         blackHole(log.value.count)
       }
+    }
+  }
+
+  // MARK: A recognizer of a user's own package against the built-in of the same logic
+
+  // Issue 13: Examples/CustomRecognizer's `example-first-crossing` (in the catalog as its tool builds
+  // it) and `deep-press-alg-squeeze`, both by the trace path the tool takes
+  // (`AnyForceRecognizer.replay(traces:into:)`) over the same in-cache `Trace` values (199 826
+  // samples). Not allocation-gated (the `Replay.*` rows are); the instruction gate holds the ratio.
+  for variant in [VariantReplay.userPackage, VariantReplay.userPackageBuiltIn] {
+    let log = Box(ReplayLog())
+    Benchmark("UserPackage.\(variant.benchmarkName).200k") { benchmark in
+      let traces = Shared.hotReplay.traces
+      let samples = Shared.hotReplay.columns.samples
+      if log.value.count == 0 { variant.run(traces: traces, &log.value) }  // reserve the log's storage
+      log.value.removeAll()
+      measure(benchmark, samples: samples) { variant.run(traces: traces, &log.value) }
+      blackHole(log.value.count)
     }
   }
 

@@ -1,3 +1,4 @@
+import ExampleRecognizers
 public import TouchCore
 public import TouchRecognizers
 
@@ -78,6 +79,24 @@ public struct VariantReplay: Sendable {
   public static let all: [VariantReplay] = RecognizerCatalog.builtIn.entries.map {
     VariantReplay(name: $0.name, recognizer: $0.standard)
   }
+
+  /// A recognizer of a user's own package, in the catalog as that package's tool builds it
+  /// (`custom-touchtrace`: `RecognizerCatalog.builtIn.adding(ExampleFirstCrossing.self)`), at its
+  /// defaults: Examples/CustomRecognizer's `example-first-crossing` (library `ExampleRecognizers`),
+  /// the logic of the built-in ``userPackageBuiltIn`` written outside TouchTrace.
+  public static let userPackage: VariantReplay = {
+    do throws(RecognizerCatalog.CatalogError) {
+      let catalog = try RecognizerCatalog.builtIn.adding(ExampleFirstCrossing.self)
+      let entry = catalog.entry(ExampleFirstCrossing.descriptor.name)!
+      return VariantReplay(name: entry.name, recognizer: entry.standard)
+    } catch {
+      preconditionFailure("the example recognizer joins the built-in catalog: \(error)")
+    }
+  }()
+
+  /// The built-in recognizer with the same logic as ``userPackage`` (same rule, same default level
+  /// 0.5): `deep-press-alg-squeeze`.
+  public static let userPackageBuiltIn: VariantReplay = all.first { $0.name == "deep-press-alg-squeeze" }!
 
   /// The variant's name as a benchmark name part (letters, digits, `-` only).
   public var benchmarkName: String { String(name.map { $0.isLetter || $0.isNumber ? $0 : "-" }) }

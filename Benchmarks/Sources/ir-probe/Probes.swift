@@ -27,16 +27,7 @@ struct Probe: Sendable {
       let sweep = SwiftSweep(thresholds: SweepSize.thresholds(k))
       return Probe(name: "swift.sweep\(k)") { _, _, r in Int(sweep.run(r.columns)) }
     }
-    + VariantReplay.all.map { variant in
-      // Every catalog recognizer through the harness, by the trace path the tool takes
-      // (`touchtrace sweep`, `run`); the log keeps its storage across passes.
-      let log = LogBox()
-      return Probe(name: "traces.\(variant.benchmarkName)") { _, _, r in
-        log.value.removeAll()
-        variant.run(traces: r.traces, &log.value)
-        return log.value.count
-      }
-    }
+    + traceReplays
     + [
       // The same replays called directly on the concrete type (specialized in this module): the
       // reference that the catalog's dynamic call per pass costs nothing per sample.
@@ -48,6 +39,27 @@ struct Probe: Sendable {
       Probe(name: "canary.threshold-any") { c, b, _ in Canary.firstCrossingThroughExistential(c, into: b.swift) },
       Probe(name: "canary.hysteresis-call") { c, b, _ in Canary.hysteresisWithCalls(c, into: b.swift) },
     ]
+}
+
+extension Probe {
+  /// Every catalog recognizer through the harness, by the trace path the tool takes
+  /// (`touchtrace sweep`, `run`), then a recognizer of a user's own package (Examples/CustomRecognizer)
+  /// by the same path, in the catalog as that package's tool builds it: issue 13 gates it against
+  /// the built-in of the same logic (`traces.deep-press-alg-squeeze`).
+  static let traceReplays: [Probe] =
+    VariantReplay.all.map { replaying($0, as: "traces.\($0.benchmarkName)") }
+    + [replaying(VariantReplay.userPackage, as: "user.\(VariantReplay.userPackage.benchmarkName)")]
+}
+
+/// A probe replaying `variant` over the block's `Trace` values as the tool does
+/// (`VariantReplay.run(traces:_:)`); the log keeps its storage across passes.
+private func replaying(_ variant: VariantReplay, as name: String) -> Probe {
+  let log = LogBox()
+  return Probe(name: name) { _, _, r in
+    log.value.removeAll()
+    variant.run(traces: r.traces, &log.value)
+    return log.value.count
+  }
 }
 
 /// A replay log that a probe reuses from pass to pass.

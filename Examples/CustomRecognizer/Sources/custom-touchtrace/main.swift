@@ -1,4 +1,5 @@
 // `custom-touchtrace`: the whole `touchtrace` command with ExampleFirstCrossing in the catalog.
+import ExampleRecognizers
 import TouchRecognizers
 import TouchTraceCLI
 

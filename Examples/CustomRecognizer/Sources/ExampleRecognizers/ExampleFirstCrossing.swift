@@ -24,7 +24,7 @@ public struct ExampleFirstCrossing: ConfigurableRecognizer {
     // Where the logic comes from: here, this file (no published library, version or page).
     source: RecognizerSource(
       library: "TouchTrace Examples/CustomRecognizer", version: nil, link: nil,
-      reference: "Examples/CustomRecognizer/Sources/custom-touchtrace/ExampleFirstCrossing.swift"),
+      reference: "Examples/CustomRecognizer/Sources/ExampleRecognizers/ExampleFirstCrossing.swift"),
     style: .discrete,  // possible → recognized or failed, no began/changed
     // The moment an app would act: what `sweep` scores and times.
     actionEvent: "recognized: the first touch-down, moved or lift sample with force/max >= threshold",

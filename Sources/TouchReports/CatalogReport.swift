@@ -79,6 +79,23 @@ public enum CatalogReport {
     out += "\(dependents.joined(separator: ", ")) can wait for another recognizer to fail: "
     out += "`NAME\(Composition.separator)OTHER` in `sweep`/`tune`/`compare`, `--require-failure-of OTHER` in `run`; "
     out += "the other's parameters are named `\(Composition.requiredPrefix)NAME`, and the wait is reported as added latency.\n"
+    out += "\n## Causal filters\n\n"
+    out += "Any recognizer can be preceded by a causal filter on force, `FILTER/NAME` (`ema/deep-press`): it restarts at "
+    out += "touch-down, sees every sample, keeps force within [0, max], and its parameters are named `FILTER.NAME` "
+    out += "(`--vary ema.alpha=0.1:0.9:0.1`). Zero-phase smoothers (those of `touchtrace smooth`) read later samples and "
+    out += "are refused here.\n\n"
+    out += row(["filter", "rule", "parameter", "unit", "default", "range", "meaning"])
+    out += row(["---", "---", "---", "---", "---", "---", "---"])
+    for kind in CausalFilterKind.allCases {
+      for p in kind.parameters {
+        out += row(["`\(kind.rawValue)`", kind.rule, "`\(kind.prefixed(p.name))`", p.unit.rawValue, "\(p.defaultValue)", p.rangeText, p.meaning])
+      }
+    }
+    out += "\n## Recognizers in other processes\n\n"
+    out += "`exec:COMMAND` (in `run`, `sweep`, `tune`, `compare`, and `NAME+exec:COMMAND`) starts COMMAND through /bin/sh "
+    out += "and asks it, contact by contact, when it acts (JSON Lines; the protocol is the ExecProtocol article of the "
+    out += "TouchExec module, Sources/TouchExec/Documentation.docc/ExecProtocol.md). It takes parameters of any name; "
+    out += "`--exec-timeout` bounds its silence.\n"
     return out
   }
 

@@ -83,7 +83,9 @@ public enum CompareReport {
   /// `deep-press:threshold=0.5`: the recognizer and the parameters given.
   static func text(_ configuration: Configuration) -> String {
     let given = Markdown.varied(configuration)
-    return given.isEmpty ? configuration.name : configuration.name + ":" + given.joined(separator: ",")
+    return given.isEmpty
+      ? configuration.name
+      : configuration.name + Configuration.parameterSeparator(for: configuration.name) + given.joined(separator: ",")
   }
 
   /// The CSV table: a header and one row, the JSON's names flattened with `_` (`a_f1`,

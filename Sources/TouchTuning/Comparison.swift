@@ -11,14 +11,15 @@ extension Configuration {
   /// previous value. Unnamed parameters keep their defaults; the named ones are the
   /// configuration's ``Configuration/varied`` parameters.
   ///
+  ///
+  /// A name with a scheme (`exec:COMMAND`, whose command may hold `:`) runs to `::`, after which
+  /// its parameters follow: `exec:python3 mine.py::threshold=0.5`.
+  ///
   /// - Parameter catalog: the recognizers the name refers to.
   /// - Throws: `SweepPlanError` for an unknown recognizer or parameter, a value out of range or a
   ///   malformed text.
   public init(parsing text: String, catalog: RecognizerCatalog = .builtIn) throws(SweepPlanError) {
-    let (name, rest): (String, String?) = {
-      guard let colon = text.firstIndex(of: ":") else { return (text, nil) }
-      return (String(text[..<colon]), String(text[text.index(after: colon)...]))
-    }()
+    let (name, rest) = Self.split(text, catalog: catalog)
     let spec = try RecognizerSpec(parsing: name, catalog: catalog)
     var settings: [(name: String, value: String)] = []
     if let rest, !rest.allSatisfy({ $0 == " " }) {
@@ -48,6 +49,31 @@ extension Configuration {
     } catch {
       throw .invalidConfiguration(configuration: text, error)
     }
+  }
+
+  /// What separates the name from the parameters in a configuration's text: `::` after a name
+  /// with a scheme (`exec:COMMAND`), else `:` (the inverse of ``init(parsing:catalog:)``).
+  public static func parameterSeparator(for name: String) -> String { name.contains(":") ? "::" : ":" }
+
+  /// The name and the parameter text of `NAME:PARAMS`, or of `SCHEME:COMMAND::PARAMS` when the
+  /// word before the first `:` (after any `DEPENDENT+` and `FILTER/`) is not a recognizer of
+  /// `catalog` but a scheme such as `exec`.
+  static func split(_ text: String, catalog: RecognizerCatalog) -> (name: String, rest: String?) {
+    guard let colon = text.firstIndex(of: ":") else { return (text, nil) }
+    let head = text[..<colon]
+    let word = head.split(whereSeparator: { $0 == Composition.separator || $0 == "/" }).last.map(String.init) ?? ""
+    let isScheme = !word.isEmpty && word.allSatisfy(\.isLetter) && catalog.entry(word) == nil
+    guard isScheme else { return (String(head), String(text[text.index(after: colon)...])) }
+    // The last `::` after the scheme's colon.
+    var separator: String.Index?
+    var i = text.index(after: colon)
+    while i < text.endIndex {
+      let next = text.index(after: i)
+      if text[i] == ":", next < text.endIndex, text[next] == ":" { separator = i }
+      i = next
+    }
+    guard let separator else { return (text, nil) }
+    return (String(text[..<separator]), String(text[text.index(separator, offsetBy: 2)...]))
   }
 }
 

@@ -135,6 +135,20 @@ import TouchTestSupport
     }
   }
 
+  @Test func compareTakesAnExecConfigurationWithItsParametersAfterTwoColons() throws {
+    try inTemporaryDirectory { directory in
+      let output = directory + "/compare.json"
+      let exec = "exec:python3 \(Self.root)/Examples/exec/deep_press.py::threshold=0.5"
+      #expect(runCommand(["compare", Self.samples, "--a", "deep-press:threshold=0.5", "--b", exec, "--format", "json", "--output", output]) == 0)
+      let text = try String(contentsOfFile: output, encoding: .utf8)
+      #expect(text.contains("deep_press.py::threshold=0.5"), "the report writes the configuration as given")
+      let root = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+      let mcnemar = try #require(root["mcnemar"] as? [String: Any])
+      #expect(mcnemar["discordant"] as? Int == 0, "the re-implementation decides every trace alike: \(mcnemar)")
+      #expect(mcnemar["both_correct"] as? Int ?? 0 > 0)
+    }
+  }
+
   @Test func anUnknownCommandIsReportedBeforeAnyData() throws {
     var code: Int32 = 0
     let message = try captureStandardError {

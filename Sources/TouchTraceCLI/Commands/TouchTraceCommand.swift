@@ -11,7 +11,7 @@ struct TouchTraceCommand: ParsableCommand {
       replays them through force-press recognizer variants and reports accuracy and latency.
 
       Exit codes: 0 success; 64 usage error; 65 bad input data (PATH:LINE:COL: error: …); \
-      66 an input file is missing or unreadable; 1 anything else.
+      66 an input file is missing or unreadable; 69 an exec: recognizer failed; 1 anything else.
       """,
     version: TouchTraceVersion.current,
     subcommands: [

@@ -7,7 +7,8 @@ import TouchRecognizers
 struct PlanOptions: ParsableArguments {
   @Option(
     help: ArgumentHelp(
-      "Recognizers: comma-separated names, `all`, or DEPENDENT+REQUIRED compositions.", valueName: "name,..."))
+      "Recognizers: comma-separated names, `all`, DEPENDENT+REQUIRED compositions, FILTER/NAME (a causal filter in front: ema, movmean, one-euro), exec:COMMAND (a recognizer in another process).",
+      valueName: "name,..."))
   var recognizer: String
 
   @Option(

@@ -26,17 +26,8 @@ final class ExecPool: Sendable {
   private init(command: String, timeout: Double) throws(ChildFailure) {
     self.command = command
     self.timeout = timeout
-    let child = try ChildProcess(command: command)
-    var hello: ExecProtocol.Hello?
-    do throws(ChildFailure) {
-      try child.exchange(ExecProtocol.hello, expecting: 1, timeout: timeout) { line, _ throws(ChildFailure) in
-        hello = try ExecProtocol.readHello(line)
-      }
-    } catch {
-      child.terminate()
-      throw Self.withStandardError(error, of: child)
-    }
-    self.hello = hello!
+    let (child, hello) = try Self.start(command: command, timeout: timeout)
+    self.hello = hello
     state.withLock {
       $0.idle.append(child)
       $0.started = 1
@@ -70,17 +61,8 @@ final class ExecPool: Sendable {
     if let failure { throw failure }
     var child = idle
     if child == nil {
-      let fresh = try ChildProcess(command: command)
-      do throws(ChildFailure) {
-        try fresh.exchange(ExecProtocol.hello, expecting: 1, timeout: timeout) { line, _ throws(ChildFailure) in
-          _ = try ExecProtocol.readHello(line)
-        }
-      } catch {
-        fresh.terminate()
-        throw Self.withStandardError(error, of: fresh)
-      }
+      child = try Self.start(command: command, timeout: timeout).child
       state.withLock { $0.started += 1 }
-      child = fresh
     }
     let result: T
     do throws(ChildFailure) {
@@ -93,6 +75,21 @@ final class ExecPool: Sendable {
     }
     state.withLock { $0.idle.append(child!) }
     return result
+  }
+
+  /// Starts a child and exchanges hellos.
+  private static func start(command: String, timeout: Double) throws(ChildFailure) -> (child: ChildProcess, hello: ExecProtocol.Hello) {
+    let child = try ChildProcess(command: command)
+    var hello: ExecProtocol.Hello?
+    do throws(ChildFailure) {
+      try child.exchange(ExecProtocol.hello, expecting: 1, timeout: timeout) { line, _ throws(ChildFailure) in
+        hello = try ExecProtocol.readHello(line)
+      }
+    } catch {
+      child.terminate()
+      throw withStandardError(error, of: child)
+    }
+    return (child, hello!)
   }
 
   /// `failure` with what the child wrote to standard error appended.

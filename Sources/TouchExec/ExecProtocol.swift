@@ -41,13 +41,7 @@ public enum ExecProtocol {
     guard case .number(let v)? = node.member("version")?.value.kind, v == Double(version) else {
       throw ChildFailure(message: "it speaks another protocol version (this tool speaks version \(version)): \(excerpt(line))")
     }
-    var stages = 1
-    if let member = node.member("stages") {
-      guard case .number(let s) = member.value.kind, s == 1 || s == 2 else {
-        throw ChildFailure(message: "its hello answer gives \"stages\" other than 1 or 2")
-      }
-      stages = Int(s)
-    }
+    let stages = try stage(node.member("stages"), default: 1, "its hello answer gives \"stages\"")
     var name: String?
     if case .string(let n)? = node.member("name")?.value.kind { name = n }
     var needs = false
@@ -167,13 +161,7 @@ public enum ExecProtocol {
       guard case .object = item.kind, case .number(let t)? = item.member("t")?.value.kind else {
         throw ChildFailure(message: "an action is not an object with a number \"t\" (seconds): \(excerpt(line))")
       }
-      var stage = 1
-      if let s = item.member("stage") {
-        guard case .number(let value) = s.value.kind, value == 1 || value == 2 else {
-          throw ChildFailure(message: "an action has \"stage\" \(s.value.text) (1 or 2)")
-        }
-        stage = Int(value)
-      }
+      let stage = try stage(item.member("stage"), default: 1, "an action has \"stage\"")
       actions.append(ActionScript.Action(t: t, stage: stage))
     }
     var failed: Double?
@@ -185,6 +173,16 @@ public enum ExecProtocol {
       }
     }
     return ActionScript(actions: actions, failedAt: failed)
+  }
+
+  /// A stage number, 1 or 2 (`fallback` when the member is absent); `what` starts the message
+  /// for any other value.
+  private static func stage(_ member: JSONNode.Member?, default fallback: Int, _ what: String) throws(ChildFailure) -> Int {
+    guard let member else { return fallback }
+    guard case .number(let value) = member.value.kind, value == 1 || value == 2 else {
+      throw ChildFailure(message: "\(what) \(member.value.text) (1 or 2)")
+    }
+    return Int(value)
   }
 
   private static func parse(_ line: ArraySlice<UInt8>, what: String) throws(ChildFailure) -> JSONNode {
@@ -207,34 +205,11 @@ public enum ExecProtocol {
 
   /// A JSON number: the shortest text that reads back to `x`; `null` for NaN and infinities.
   static func appendNumber(_ x: Double, to out: inout [UInt8]) {
-    guard x.isFinite else {
-      out.append(contentsOf: "null".utf8)
-      return
-    }
-    if abs(x) < 1e15, x == Double(Int64(x)) {
-      out.append(contentsOf: String(Int64(x)).utf8)
-    } else {
-      out.append(contentsOf: x.description.utf8)
-    }
+    if x.isFinite { NumberText.append(x, to: &out) } else { out.append(contentsOf: "null".utf8) }
   }
 
-  /// A JSON string.
-  static func appendString(_ s: String, to out: inout [UInt8]) {
-    out.append(UInt8(ascii: "\""))
-    for byte in s.utf8 {
-      switch byte {
-      case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
-      case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
-      case 0..<0x20:
-        let hex = Array("0123456789abcdef".utf8)
-        out.append(contentsOf: #"\u00"#.utf8)
-        out.append(hex[Int(byte >> 4)])
-        out.append(hex[Int(byte & 15)])
-      default: out.append(byte)
-      }
-    }
-    out.append(UInt8(ascii: "\""))
-  }
+  /// A JSON string (escaped as trace files escape it).
+  static func appendString(_ s: String, to out: inout [UInt8]) { JSONTraceWriter.appendString(s, to: &out) }
 }
 
 extension JSONNode {

@@ -124,7 +124,7 @@ public enum JSONTraceWriter {
 
   /// Appends `text` as a JSON string: `"` and `\` escaped, control characters as `\n`, `\t`,
   /// … or `\u00XX`, everything else as UTF-8.
-  static func appendString(_ text: String, to out: inout [UInt8]) {
+  package static func appendString(_ text: String, to out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
     for byte in text.utf8 {
       switch byte {

@@ -50,32 +50,25 @@ import TouchTestSupport
     #expect(acted > 0, "a comparison without a single action proves little")
   }
 
-  @Test func pythonDeepPressEqualsTheBuiltIn() throws {
-    let exec = "exec:python3 \(Self.root)/Examples/exec/deep_press.py"
-    let (code, results) = try sweep(["--recognizer", "deep-press,\(exec)", "--vary", "threshold=0.1:0.9:0.1"])
+  /// The examples (Python, node) and a recognizer written from the protocol page alone
+  /// (peek_pop_from_spec.py: from Documentation.docc/ExecProtocol.md and the rule text of
+  /// `touchtrace recognizers`, without the examples or the code; two stages, declared in its
+  /// hello), each against the built-in it re-implements, over a grid.
+  @Test(arguments: [
+    ("deep-press", "python3 \(root)/Examples/exec/deep_press.py", ["--vary", "threshold=0.1:0.9:0.1"]),
+    (
+      "hysteresis", "node \(root)/Examples/exec/hysteresis.js",
+      ["--vary", "pressThreshold=0.1:0.7:0.2", "--vary", "releaseThreshold=0.05,0.1", "--set", "palmThreshold=0.9"]
+    ),
+    (
+      "peek-pop", "python3 \(fixtures)/peek_pop_from_spec.py",
+      ["--vary", "peekThreshold=0.1,0.2,0.3,0.5", "--vary", "popThreshold=0.5,0.75,0.9"]
+    ),
+  ])
+  func aReimplementationEqualsTheBuiltIn(builtIn: String, command: String, grid: [String]) throws {
+    let (code, results) = try sweep(["--recognizer", "\(builtIn),exec:\(command)"] + grid)
     #expect(code == 0)
-    expectSame(results, "deep-press", exec)
-  }
-
-  @Test func nodeHysteresisEqualsTheBuiltIn() throws {
-    let exec = "exec:node \(Self.root)/Examples/exec/hysteresis.js"
-    let (code, results) = try sweep([
-      "--recognizer", "hysteresis,\(exec)", "--vary", "pressThreshold=0.1:0.7:0.2", "--vary", "releaseThreshold=0.05,0.1",
-      "--set", "palmThreshold=0.9",
-    ])
-    #expect(code == 0)
-    expectSame(results, "hysteresis", exec)
-  }
-
-  @Test func aRecognizerWrittenFromTheProtocolPageAloneEqualsTheBuiltIn() throws {
-    // peek_pop_from_spec.py was written from Documentation.docc/ExecProtocol.md and the rule text
-    // of `touchtrace recognizers`, without the examples or the code: two stages, declared in its hello.
-    let exec = "exec:python3 \(Self.fixtures)/peek_pop_from_spec.py"
-    let (code, results) = try sweep([
-      "--recognizer", "peek-pop,\(exec)", "--vary", "peekThreshold=0.1,0.2,0.3,0.5", "--vary", "popThreshold=0.5,0.75,0.9",
-    ])
-    #expect(code == 0)
-    expectSame(results, "peek-pop", exec)
+    expectSame(results, builtIn, "exec:\(command)")
   }
 
   @Test func compositionsAndFiltersTakeExecRecognizers() throws {

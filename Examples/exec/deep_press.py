@@ -4,7 +4,7 @@
     touchtrace sweep samples/ --recognizer 'exec:python3 Examples/exec/deep_press.py' \
         --vary threshold=0.1:0.9:0.1
 
-It speaks the exec protocol (Sources/TouchExec/Documentation.docc/ExecProtocol.md): a hello
+It speaks the exec protocol (Sources/TouchExec/Documentation.docc/TheExecProtocol.md): a hello
 line, then one answer per request, in order. Rule: on each delivered sample (phase `began` or
 `moved`), force / max_force >= threshold with force != 0 is the action; the press then ends for
 the contact. Parameter: threshold (normalized force, default 0.75).

@@ -4,7 +4,7 @@
 //   touchtrace sweep samples/ --recognizer 'exec:node Examples/exec/hysteresis.js' \
 //       --vary pressThreshold=0.1:0.5:0.1 --set releaseThreshold=0.08
 //
-// It speaks the exec protocol (Sources/TouchExec/Documentation.docc/ExecProtocol.md): a hello
+// It speaks the exec protocol (Sources/TouchExec/Documentation.docc/TheExecProtocol.md): a hello
 // line, then one answer per request, in order. Rule, on each delivered sample (phase `began` or
 // `moved`), with n = force / max_force: n > palmThreshold rejects the contact for good (before
 // any press the recognizer fails there); released and n >= pressThreshold presses (an action);

@@ -3,8 +3,8 @@ import TouchIO
 import TouchRecognizers
 
 /// The `exec:` protocol, version 1: JSON Lines over the child's standard input and output.
-/// The full description, with a schema, is the ExecProtocol article of the TouchExec catalog
-/// (`Sources/TouchExec/Documentation.docc/ExecProtocol.md`).
+/// The full description, with a schema, is the article "The exec protocol" of the TouchExec catalog
+/// (`Sources/TouchExec/Documentation.docc/TheExecProtocol.md`).
 ///
 /// 1. The tool writes the hello line `{"touchtrace":"exec","version":1}`; the child answers one
 ///    line, an object with `"touchtrace":"exec"` and `"version":1`, and optionally `"stages"`

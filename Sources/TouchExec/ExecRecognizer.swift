@@ -4,10 +4,10 @@ public import TouchRecognizers
 /// A recognizer in another process, in any language: `exec:COMMAND` on the command line. The
 /// command is started through `/bin/sh -c` (once per thread that replays at the same time, and
 /// reused), and decides on each contact through the ``ExecProtocol`` (JSON Lines); the harness
-/// then records its decisions (``ScriptPlayback``), so reports, sweeps and compositions treat it
+/// then records its decisions (`ScriptPlayback`), so reports, sweeps and compositions treat it
 /// like any recognizer.
 ///
-/// Parameters: any name (``RecognizerDescription/acceptsAnyParameter``), as numbers, sent in
+/// Parameters: any name (`acceptsAnyParameter`), as numbers, sent in
 /// every request. Every contact is sent once per configuration.
 public struct ExecRecognizer: ForceRecognizer {
   /// `exec:COMMAND`, its stages as the command declared them, any parameter accepted.
@@ -35,7 +35,7 @@ public struct ExecRecognizer: ForceRecognizer {
 
   /// Asks the command for every trace's decisions, then records them.
   ///
-  /// - Throws: ``ReplayError/external(trace:variant:message:)`` when the command fails.
+  /// - Throws: `external(trace:variant:message:)` when the command fails.
   public func replay(traces: [Trace], carryingState: Bool, into log: inout ReplayLog) throws(ReplayError) {
     let scripts = try decisions(traces)
     ScriptPlayback.replay(traces: traces, scripts: scripts, variant: variant, parameters: parameters, into: &log)

@@ -1,6 +1,6 @@
 public import TouchRecognizers
 
-/// `exec:COMMAND` recognizers for a catalog (``RecognizerCatalog/resolving(_:)``), and the
+/// `exec:COMMAND` recognizers for a catalog (`resolving(_:)`), and the
 /// lifetime of their processes.
 public enum ExecRecognizers {
   /// What starts a name of an external recognizer: `exec:`.

@@ -93,8 +93,8 @@ public enum CatalogReport {
     }
     out += "\n## Recognizers in other processes\n\n"
     out += "`exec:COMMAND` (in `run`, `sweep`, `tune`, `compare`, and `NAME+exec:COMMAND`) starts COMMAND through /bin/sh "
-    out += "and asks it, contact by contact, when it acts (JSON Lines; the protocol is the ExecProtocol article of the "
-    out += "TouchExec module, Sources/TouchExec/Documentation.docc/ExecProtocol.md). It takes parameters of any name; "
+    out += "and asks it, contact by contact, when it acts (JSON Lines; the protocol is the article \"The exec protocol\" of the "
+    out += "TouchExec module, Sources/TouchExec/Documentation.docc/TheExecProtocol.md). It takes parameters of any name; "
     out += "`--exec-timeout` bounds its silence.\n"
     return out
   }

@@ -51,7 +51,7 @@ import TouchTestSupport
   }
 
   /// The examples (Python, node) and a recognizer written from the protocol page alone
-  /// (peek_pop_from_spec.py: from Documentation.docc/ExecProtocol.md and the rule text of
+  /// (peek_pop_from_spec.py: from Documentation.docc/TheExecProtocol.md and the rule text of
   /// `touchtrace recognizers`, without the examples or the code; two stages, declared in its
   /// hello), each against the built-in it re-implements, over a grid.
   @Test(arguments: [

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # peek-pop as a TouchTrace exec recognizer.
-# Written from the exec protocol page (Sources/TouchExec/Documentation.docc/ExecProtocol.md)
+# Written from the exec protocol page (Sources/TouchExec/Documentation.docc/TheExecProtocol.md)
 # and the `peek-pop` rule text of `touchtrace recognizers --format md/json` alone;
 # no TouchTrace source, examples or tests were read.  Standard library only.
 #

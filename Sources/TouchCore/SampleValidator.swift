@@ -4,9 +4,26 @@
 /// Rules: time never decreases (equal is allowed); force is finite, ≥ 0 and at most the maximum
 /// possible force (1e-9 relative tolerance); when phases are given, the first sample is `began`,
 /// no later sample is `began`, and nothing follows `ended` or `cancelled`.
+///
+/// Time must also keep the resolution the analysis needs, 1 µs (recognizer timers are 10 ms,
+/// sample intervals 1–17 ms, latencies are reported to 0.1 ms):
+/// - every time lies within ±``maximumTimeMagnitude`` (2³² s ≈ 136 years), where the spacing of
+///   representable Doubles is at most 2⁻²⁰ s ≈ 0.95 µs; Unix times (about 1.8e9 s today, up to
+///   the year 2106) fit, nanosecond or microsecond counts read as seconds do not;
+/// - a trace spans at most ``maximumTimeSpan`` (1e6 s ≈ 11.6 days) from its first sample to its
+///   last, which bounds the work of everything that steps through time (resampling grids,
+///   recognizer timers). One contact lasts seconds; a longer span means times in the wrong unit.
+///
+/// Such times are refused, not repaired: rebase them (subtract the first time of the trace) or
+/// convert them to seconds.
 public struct SampleValidator: Sendable {
   /// Relative tolerance for force above the maximum possible force.
   public static var maximumForceTolerance: Double { 1e-9 }
+  /// The largest magnitude of a sample time, seconds: 2³² = 4 294 967 296 s. Below it Doubles
+  /// are at most 2⁻²⁰ s (0.95 µs) apart.
+  public static var maximumTimeMagnitude: Double { 4_294_967_296 }
+  /// The longest time span of one trace, seconds (last time − first time): 1e6 s.
+  public static var maximumTimeSpan: Double { 1e6 }
 
   /// The number of samples checked so far.
   public var count: Int { checked }
@@ -14,6 +31,9 @@ public struct SampleValidator: Sendable {
   /// The maximum possible force the forces are checked against; `nil` when unknown.
   public let maxForce: Double?
   @usableFromInline var lastT = -Double.infinity
+  /// The latest time allowed: the first time plus ``maximumTimeSpan`` (before the first sample,
+  /// ``maximumTimeMagnitude``).
+  @usableFromInline var latestT = SampleValidator.maximumTimeMagnitude
   @usableFromInline var closedBy: TouchPhase?
   @usableFromInline let forceLimit: Double
 
@@ -42,14 +62,18 @@ public struct SampleValidator: Sendable {
   /// returns `false` and changes nothing (``check(t:force:phase:)`` then says why).
   @inlinable @inline(__always)
   public mutating func accept(t: Double, force: Double, phase: TouchPhase?) -> Bool {
-    // `t >= lastT` and `force <= forceLimit` are false for NaN; infinities fail `isFinite`.
-    guard closedBy == nil, t >= lastT, t.isFinite, force >= 0, force <= forceLimit, force.isFinite else {
+    // `t >= lastT` and `force <= forceLimit` are false for NaN; infinities fail `t <= latestT`
+    // and `isFinite`.
+    guard closedBy == nil, t >= lastT, t <= latestT, t >= -Self.maximumTimeMagnitude, force >= 0,
+      force <= forceLimit, force.isFinite
+    else {
       return false
     }
     if let phase {
       guard (checked == 0) == (phase == .began) else { return false }
       if phase == .ended || phase == .cancelled { closedBy = phase }
     }
+    if checked == 0 { latestT = Swift.min(t + Self.maximumTimeSpan, Self.maximumTimeMagnitude) }
     lastT = t
     checked += 1
     return true
@@ -64,6 +88,8 @@ public struct SampleValidator: Sendable {
     if !force.isFinite { return .infinite(field: "force", text: "\(force)") }
     if let closedBy { return .sampleAfterEnd(closedBy: closedBy) }
     if t < lastT { return .timeDecreasing(previous: lastT, current: t) }
+    if abs(t) > Self.maximumTimeMagnitude { return .timeOutOfRange(t) }
+    if t > latestT { return .timeSpanTooLong(first: latestT - Self.maximumTimeSpan, current: t) }
     if force < 0 { return .negativeForce(force) }
     if let maxForce, force > forceLimit { return .forceAboveMaximum(force: force, maximum: maxForce) }
     if let phase {

@@ -16,6 +16,12 @@ public enum TraceProblem: Hashable, Sendable, CustomStringConvertible {
   case invalidMaximumForce(Double)
   /// Sample time goes backwards (equal times are allowed).
   case timeDecreasing(previous: Double, current: Double)
+  /// A sample time beyond ±``SampleValidator/maximumTimeMagnitude`` seconds, where times lose
+  /// the 1 µs resolution the analysis needs.
+  case timeOutOfRange(Double)
+  /// A sample more than ``SampleValidator/maximumTimeSpan`` seconds after the first sample of
+  /// its trace (`first` and `current` in seconds).
+  case timeSpanTooLong(first: Double, current: Double)
   /// A `began` sample that is not the first sample of its trace.
   case beganNotFirst(sample: Int)
   /// The first sample of a trace is not `began`.
@@ -54,7 +60,7 @@ public enum TraceProblem: Hashable, Sendable, CustomStringConvertible {
       field
     case .negativeForce, .forceAboveMaximum: "force"
     case .invalidMaximumForce: "max_force"
-    case .timeDecreasing: "t"
+    case .timeDecreasing, .timeOutOfRange, .timeSpanTooLong: "t"
     case .beganNotFirst, .firstNotBegan, .sampleAfterEnd, .unknownPhase: "phase"
     case .unknownIntent: "intent"
     case .invalidTouch: "touch"
@@ -77,6 +83,10 @@ public enum TraceProblem: Hashable, Sendable, CustomStringConvertible {
     case .invalidMaximumForce(let value): "max_force must be positive, got \(value)"
     case .timeDecreasing(let previous, let current):
       "t decreases from \(previous) s to \(current) s"
+    case .timeOutOfRange(let t):
+      "t \(t) s is beyond ±\(Self.whole(SampleValidator.maximumTimeMagnitude)) s, where times lose 1 µs resolution; rebase times (subtract the first time) or convert them to seconds"
+    case .timeSpanTooLong(let first, let current):
+      "t \(current) s is \(current - first) s after the trace's first sample (at most \(Self.whole(SampleValidator.maximumTimeSpan)) s); are the times in seconds? Convert or rebase them"
     case .beganNotFirst(let sample):
       "phase 'began' at sample \(sample + 1); only the first sample of a trace may be 'began'"
     case .firstNotBegan(let phase):
@@ -99,5 +109,10 @@ public enum TraceProblem: Hashable, Sendable, CustomStringConvertible {
       "press_at \(time) s lies outside the trace (\(start) s to \(end) s)"
     case .emptyTrace: "trace has no samples"
     }
+  }
+
+  /// A limit written without a fractional part when it has none (`4294967296`, not `4.294967296e9`).
+  static func whole(_ value: Double) -> String {
+    Int(exactly: value).map(String.init) ?? "\(value)"
   }
 }

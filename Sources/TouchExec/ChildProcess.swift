@@ -140,7 +140,7 @@ final class ChildProcess: @unchecked Sendable {
         terminate()
         throw ChildFailure(message: "wrote nothing for \(ParameterText.seconds(timeout)) (--exec-timeout) while answer \(received + 1) of \(count) was due")
       }
-      let ready = poll(&fds, nfds_t(fds.count), Int32(min(left * 1000 + 1, 1e9)))
+      let ready = poll(&fds, nfds_t(fds.count), Self.milliseconds(left))
       if ready < 0 {
         if errno == EINTR { continue }
         terminate()
@@ -208,6 +208,13 @@ final class ChildProcess: @unchecked Sendable {
     }
   }
 
+  /// A poll timeout for `seconds`: whole milliseconds, rounded down, plus one, at most 1e9 ms
+  /// (NaN gives 1).
+  static func milliseconds(_ seconds: Double) -> Int32 {
+    let ms = Swift.min(seconds * 1000 + 1, 1e9).rounded(.down)
+    return ms >= 1 ? Int32(exactly: ms) ?? 1 : 1
+  }
+
   /// What the child wrote to standard error (its last 8 KiB, invalid UTF-8 repaired, trimmed),
   /// after waiting up to `seconds` for the rest of it.
   func standardError(waiting seconds: Double = 0.5) -> String {
@@ -215,7 +222,7 @@ final class ChildProcess: @unchecked Sendable {
     while errors >= 0 {
       var fd = pollfd(fd: errors, events: Int16(POLLIN), revents: 0)
       let left = deadline - Self.now()
-      guard left > 0, poll(&fd, 1, Int32(left * 1000) + 1) > 0 else { break }
+      guard left > 0, poll(&fd, 1, Self.milliseconds(left)) > 0 else { break }
       if !drainErrors() {
         close(errors)
         errors = -1
@@ -279,6 +286,6 @@ final class ChildProcess: @unchecked Sendable {
 enum ParameterText {
   /// `10 s`, `0.5 s`.
   static func seconds(_ x: Double) -> String {
-    x == Double(Int(exactly: x) ?? -1) ? "\(Int(x)) s" : "\(x) s"
+    Int(exactly: x).map { "\($0) s" } ?? "\(x) s"
   }
 }

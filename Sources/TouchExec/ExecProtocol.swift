@@ -182,7 +182,7 @@ public enum ExecProtocol {
     guard case .number(let value) = member.value.kind, value == 1 || value == 2 else {
       throw ChildFailure(message: "\(what) \(member.value.text) (1 or 2)")
     }
-    return Int(value)
+    return value == 1 ? 1 : 2
   }
 
   private static func parse(_ line: ArraySlice<UInt8>, what: String) throws(ChildFailure) -> JSONNode {

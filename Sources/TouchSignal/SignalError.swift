@@ -14,13 +14,15 @@ public enum SignalError: Error, Hashable, Sendable, CustomStringConvertible {
   /// A level or feature defined relative to the maximum possible force, on a trace whose maximum
   /// possible force is unknown.
   case noMaximumForce(trace: String?, operation: String)
+  /// A uniform grid (resampling) would need more than `limit` points (`rate` in hertz).
+  case gridTooLarge(trace: String?, rate: Double, limit: Int)
 
   /// The trace the error concerns, when known.
   public var trace: String? {
     switch self {
     case .gsl(let error): error.trace
     case .noSamplingInterval(let trace), .tooFewSamples(let trace, _, _, _),
-      .noMaximumForce(let trace, _):
+      .noMaximumForce(let trace, _), .gridTooLarge(let trace, _, _):
       trace
     }
   }
@@ -34,6 +36,8 @@ public enum SignalError: Error, Hashable, Sendable, CustomStringConvertible {
       .tooFewSamples(trace: trace ?? name, operation: operation, needed: needed, available: available)
     case .noMaximumForce(let trace, let operation):
       .noMaximumForce(trace: trace ?? name, operation: operation)
+    case .gridTooLarge(let trace, let rate, let limit):
+      .gridTooLarge(trace: trace ?? name, rate: rate, limit: limit)
     }
   }
 
@@ -56,6 +60,8 @@ public enum SignalError: Error, Hashable, Sendable, CustomStringConvertible {
       return "\(operation) needs at least \(needed) samples, has \(available)"
     case .noMaximumForce(_, let operation):
       return "\(operation) needs the maximum possible force (max_force), which is unknown"
+    case .gridTooLarge(_, let rate, let limit):
+      return "resampling at \(rate) Hz would need more than \(limit) grid points (lower the rate or set a maximum gap)"
     }
   }
 }

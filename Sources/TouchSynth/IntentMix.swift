@@ -52,7 +52,8 @@ public struct IntentMix: Hashable, Sendable, CustomStringConvertible {
   public func counts(total: Int) -> [GestureKind: Int] {
     precondition(total >= 0, "the total must not be negative")
     let sum = weights.reduce(0, +)
-    var counts = weights.map { Int((Double(total) * $0 / sum).rounded(.down)) }
+    // Each share lies in 0...total.
+    var counts = weights.map { Int(exactly: (Double(total) * $0 / sum).rounded(.down)) ?? 0 }
     let remainders = weights.enumerated().map { (offset: $0.offset, value: Double(total) * $0.element / sum - Double(counts[$0.offset])) }
     var missing = total - counts.reduce(0, +)
     for entry in remainders.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.offset < $1.offset })
@@ -71,7 +72,7 @@ public struct IntentMix: Hashable, Sendable, CustomStringConvertible {
   }
 
   private static func format(_ value: Double) -> String {
-    value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : "\(value)"
+    abs(value) < 1e15 ? Int(exactly: value).map(String.init) ?? "\(value)" : "\(value)"
   }
 }
 

@@ -27,7 +27,7 @@ enum SynthMath {
       p = 1 + r * p / n
       n -= 1
     }
-    return scale(p, byPowerOfTwo: Int(k))
+    return scale(p, byPowerOfTwo: Int(exactly: k) ?? 0)  // |k| ≤ 1076 after the range checks
   }
 
   /// The natural logarithm of a positive number; NaN for negative input, −∞ for 0.
@@ -89,10 +89,12 @@ enum SynthMath {
   private static let halfPi3 = 2.02226624879595063154e-21
 
   /// x = r + k π/2 with |r| ≤ π/4.
+  /// Beyond |x| = 2⁵² and for NaN or infinities the reduction means nothing: (NaN, 0).
   private static func reduce(_ x: Double) -> (Double, Int) {
     let k = (x / (pi / 2)).rounded()
+    guard abs(k) < 0x1p52, let quadrant = Int(exactly: k) else { return (.nan, 0) }
     let r = ((x - k * halfPi1) - k * halfPi2) - k * halfPi3
-    return (r, Int(k))
+    return (r, quadrant)
   }
 
   /// Taylor series of sin r to r^21 in Horner form, |r| ≤ π/4:

@@ -157,7 +157,8 @@ public struct Synthesizer: Sendable {
     var began = false
     var beganUs: Int64 = 0
     var last = (force: 0.0, x: 0.0, y: 0.0)
-    let maxFrames = Int(plan.duration / p.frameInterval) + 100
+    let frames = (plan.duration / p.frameInterval).rounded(.down)
+    let maxFrames = (frames < 1e9 ? Int(exactly: frames) ?? 0 : 1_000_000_000) + 100
 
     for _ in 0..<maxFrames {
       let t = Double(tUs) / 1e6

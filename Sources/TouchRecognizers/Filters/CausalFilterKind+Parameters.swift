@@ -60,10 +60,10 @@ extension CausalFilterKind {
       return .ema(alpha: values[Self.alpha])
     case .movingMean:
       let w = values[Self.window]
-      guard w == Double(Int(w)) else {  // w lies in 1…capacity here
+      guard let window = Int(exactly: w) else {  // w lies in 1…capacity here
         throw ParameterError(variant: recognizer, parameter: prefixed(Self.window.name), .invalid("a window is a whole number of samples, got \(ParameterValue.text(w))"))
       }
-      return .movingMean(window: Int(w))
+      return .movingMean(window: window)
     case .oneEuro:
       return .oneEuro(
         minCutoff: values[Self.minCutoff], beta: values[Self.beta], derivativeCutoff: values[Self.derivativeCutoff])

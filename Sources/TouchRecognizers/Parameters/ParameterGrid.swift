@@ -77,7 +77,7 @@ public enum ParameterGrid: Sendable, Hashable {
   static func fraction(_ k: Int, of maximum: Double, steps: Int) -> Double {
     if maximum < 1e12 {
       for q in 1...1000 {
-        let p = Int64(maximum * Double(q) + 0.5)
+        guard let p = Int64(exactly: (maximum * Double(q) + 0.5).rounded(.towardZero)) else { break }
         guard Double(p) / Double(q) == maximum else { continue }
         if let exact = ExactRational(numerator: p, denominator: Int64(q))?.multiplied(by: Int64(k))?
           .dividing(by: ExactRational(Int64(steps)))?.nearestDouble

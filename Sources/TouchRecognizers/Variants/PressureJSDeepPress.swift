@@ -15,7 +15,10 @@
 ///   capped at 1, then the deep-press test. With the default 1000 ms, the 50th tick (force
 ///   0.5000000000000002 after 50 additions of 0.01) starts the deep press: 490 ms after the
 ///   polyfill starts, 560 ms after touch-down — Pressure.js degrades to a long press. A force
-///   event during the polyfill stops it and native force takes over.
+///   event during the polyfill stops it and native force takes over. The polyfill's force only
+///   rises, so once it has started the deep press later ticks change nothing and are not
+///   replayed; it also stops after ``maximumTicks`` ticks (1000 s) without a deep press, so a
+///   contact costs at most that many timer firings whatever its span.
 /// - Lift (`touchend`): `endDeepPress` if deep-pressed (not a flap: the contact ends), then
 ///   `end`. The polyfill's ramp-down after the lift is not replayed. A cancelled touch calls
 ///   nothing (only `touchend` is bound); the end-of-sequence rule closes it.
@@ -33,6 +36,8 @@ public struct PressureJSDeepPress: ConfigurableRecognizer {
   @usableFromInline static var probeDuration: Double { 0.07 }
   /// The polyfill's tick, seconds.
   @usableFromInline static var tick: Double { 0.01 }
+  /// The most polyfill ticks replayed per contact: 100 000 (1000 s of 10 ms ticks).
+  public static var maximumTicks: Int { 100_000 }
 
   @usableFromInline var pressed = false
   @usableFromInline var deepPressed = false
@@ -182,7 +187,10 @@ public struct PressureJSDeepPress: ConfigurableRecognizer {
     polyfillForce = polyfillForce + increment > 1 ? 1 : polyfillForce + increment
     deepPress(polyfillForce, sample, &context)
     polyfillTicks += 1
-    tickDeadline = polyfillStart + Double(polyfillTicks) * Self.tick
+    // Deep-pressed by the rising polyfill force, nothing can change any more.
+    tickDeadline =
+      deepPressed || polyfillTicks >= Self.maximumTicks
+      ? .infinity : polyfillStart + Double(polyfillTicks) * Self.tick
   }
 
   @inlinable

@@ -45,18 +45,24 @@ public struct Resampling: Hashable, Sendable {
     self.maximumGap = maximumGap
   }
 
+  /// The most grid points one resampled trace may have: 2²⁴ (16 777 216). The grid grows with
+  /// span × rate, not with the samples; the limit bounds the work for any trace (with the
+  /// default 0.1 s maximum gap a trace needs over 690 000 samples at 240 Hz to reach it).
+  public static var maximumPoints: Int { 1 << 24 }
+
   /// Resamples `trace`.
-  /// - Throws: ``SignalError`` naming the trace (a GSL spline failure).
-  /// - Complexity: O(n + m) for n input and m output samples.
+  /// - Throws: ``SignalError`` naming the trace: a GSL spline failure, or
+  ///   ``SignalError/gridTooLarge(trace:rate:limit:)`` beyond ``maximumPoints``.
+  /// - Complexity: O(n + m) for n input and m ≤ ``maximumPoints`` output samples.
   public func apply(to trace: Trace) throws(SignalError) -> ResampledTrace {
     do {
       return try resample(trace)
     } catch {
-      throw .gsl(error.inTrace(trace.name))
+      throw error.inTrace(trace.name)
     }
   }
 
-  private func resample(_ trace: Trace) throws(GSLError) -> ResampledTrace {
+  private func resample(_ trace: Trace) throws(SignalError) -> ResampledTrace {
     guard !trace.isEmpty else { return ResampledTrace(trace: trace, segments: [], mergedSamples: 0) }
     let merged = MergedSamples(trace)
     let n = merged.t.count
@@ -77,15 +83,24 @@ public struct Resampling: Hashable, Sendable {
     var radius: [Double]? = merged.radius == nil ? nil : []
     var segments: [Range<Int>] = []
     let upper = trace.metadata.maxForce ?? .infinity
+    // Grid points left before the limit; checked before each segment's loop, so the loop runs
+    // at most `maximumPoints` times in all, whatever the span and rate.
+    var room = Double(Self.maximumPoints)
     for bound in bounds {
       let first = merged.t[bound.lowerBound]
       let last = merged.t[bound.upperBound - 1]
       // Grid indices inside [first, last], from integers.
-      var k = Swift.max(0, Int(((first - t0) * rate - 1e-9).rounded(.up)))
+      let low = Swift.max(0, ((first - t0) * rate - 1e-9).rounded(.up))
+      let high = ((last - t0) * rate + 1e-9).rounded(.down) + 1  // past the last index, or one more
+      guard high - low <= room, let lowIndex = Int(exactly: low), let end = Int(exactly: high) else {
+        throw .gridTooLarge(trace: nil, rate: rate, limit: Self.maximumPoints)
+      }
+      room -= Swift.max(high - low, 0)
+      var k = lowIndex
       // A billionth of an interval absorbs rounding in times that lie on the grid.
       let slack = 1e-9 / rate
       var grid: [Double] = []
-      while true {
+      while k <= end {
         let time = t0 + Double(k) / rate
         if time > last + slack { break }
         if time >= first - slack { grid.append(time) }
@@ -94,10 +109,14 @@ public struct Resampling: Hashable, Sendable {
       guard !grid.isEmpty else { continue }
       let method: InterpolationMethod =
         bound.count >= self.method.minimumPoints ? self.method : .linear
-      func interpolate(_ column: [Double]) throws(GSLError) -> [Double] {
+      func interpolate(_ column: [Double]) throws(SignalError) -> [Double] {
         if bound.count == 1 { return grid.map { _ in column[bound.lowerBound] } }
-        let spline = try Spline(method, x: Array(merged.t[bound]), y: Array(column[bound]))
-        return try spline.values(at: grid.map { Swift.min(Swift.max($0, first), last) })
+        do throws(GSLError) {
+          let spline = try Spline(method, x: Array(merged.t[bound]), y: Array(column[bound]))
+          return try spline.values(at: grid.map { Swift.min(Swift.max($0, first), last) })
+        } catch {
+          throw .gsl(error)
+        }
       }
       let begin = t.count
       t += grid

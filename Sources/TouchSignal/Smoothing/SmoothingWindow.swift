@@ -43,7 +43,8 @@ public enum SmoothingWindow: Hashable, Sendable, CustomStringConvertible {
         preconditionFailure("a window in seconds needs a positive sampling interval")
       }
       let ratio = (s / interval).rounded(.toNearestOrAwayFromZero)
-      k = ratio >= Double(Int.max / 4) ? Int.max / 4 : Int(ratio) + 1
+      // NaN and huge ratios take the cap; a whole ratio below it converts exactly.
+      k = ratio < Double(Int.max / 4) ? (Int(exactly: ratio) ?? 0) + 1 : Int.max / 4
     }
     k = Swift.max(k, 1)
     if centered && k % 2 == 0 { k += 1 }

@@ -120,7 +120,8 @@ enum Selection {
         let middle = (from + to) / 2
         let k = order[middle]
         let h = Double(n - 1) * probabilities[k]
-        let i = Swift.min(Int(h), n - 1)
+        // 0 ≤ h ≤ n − 1 (probabilities are checked to lie in 0...1).
+        let i = Swift.min(Int(exactly: h.rounded(.down)) ?? 0, n - 1)
         let delta = h - Double(i)
         let lower = gsl_stats_select(base + low, 1, high - low, i - low)
         var value = lower

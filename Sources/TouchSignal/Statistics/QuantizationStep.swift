@@ -11,7 +11,7 @@ public struct QuantizationStep: Hashable, Sendable {
   /// `1/60`, `1` (whole steps), or the step's decimal form.
   public var text: String {
     if let reciprocal { return "1/\(reciprocal)" }
-    if step == step.rounded(), step < 1e15 { return String(Int(step)) }
+    if step < 1e15, let whole = Int(exactly: step) { return String(whole) }
     return "\(step)"
   }
 
@@ -62,7 +62,7 @@ public struct QuantizationStep: Hashable, Sendable {
     let n = (1 / step).rounded()
     let whole = step.rounded()
     if n >= 2, n <= 1000, abs(1 / n - step) <= 1e-4 * step {
-      reciprocal = Int(n)
+      reciprocal = Int(exactly: n)  // n is whole, 2…1000
       step = 1 / n
     } else if whole >= 1, abs(whole - step) <= 1e-4 * step {
       step = whole

@@ -39,8 +39,8 @@ public struct LabelsFile: Sendable {
   public static func read(_ path: String, options: LoadOptions = LoadOptions())
     throws(TraceLoadError) -> LabelsFile
   {
-    var bytes = try TraceFiles.read(path)
-    return try parse(&bytes, file: path, options: options)
+    var bytes = try TraceFiles.read(path, limit: options.maximumInputSize)
+    return try parse(&bytes, file: path == TraceFiles.standardInput ? TraceFiles.standardInputName : path, options: options)
   }
 
   /// Parses the bytes of a labels file.

@@ -19,14 +19,21 @@ public struct LoadOptions: Hashable, Sendable {
   /// traces of all data files.
   public var labels: String?
 
+  /// The most bytes read from one input (file, FIFO or standard input); a larger input is an
+  /// error, so an input that never ends stops. Default ``defaultMaximumInputSize``.
+  public var maximumInputSize: Int
+  /// The default input size limit: 4 GiB (2³² bytes).
+  public static var defaultMaximumInputSize: Int { 1 << 32 }
+
   /// Creates options; the defaults read strictly with delimiter detection.
   public init(
     delimiter: Delimiter? = nil, maxForce: Double? = nil, skipInvalid: Bool = false,
-    labels: String? = nil
+    labels: String? = nil, maximumInputSize: Int = LoadOptions.defaultMaximumInputSize
   ) {
     self.delimiter = delimiter
     self.maxForce = maxForce
     self.skipInvalid = skipInvalid
     self.labels = labels
+    self.maximumInputSize = maximumInputSize
   }
 }

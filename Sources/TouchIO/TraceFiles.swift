@@ -21,7 +21,32 @@ public enum TraceFiles {
         self = .csv
       }
     }
+
+    /// The format of content without a file name (standard input): after an optional UTF-8
+    /// byte order mark and white space, `{` followed (after white space) by `"format"` is a
+    /// JSON document, any other `{` starts JSON Lines, anything else is CSV.
+    public init(sniffing bytes: [UInt8]) {
+      var i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+      func skipSpace() {
+        while i < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 }
+      }
+      skipSpace()
+      guard i < bytes.count, bytes[i] == UInt8(ascii: "{") else {
+        self = .csv
+        return
+      }
+      i += 1
+      skipSpace()
+      self = bytes[i...].starts(with: Array(#""format""#.utf8)) ? .json : .jsonl
+    }
   }
+
+  /// The path that names standard input: `-`. Its format is sniffed (see
+  /// ``Format/init(sniffing:)``).
+  public static let standardInput = "-"
+
+  /// The name messages give standard input: `<stdin>`.
+  public static let standardInputName = "<stdin>"
 
   /// File name endings picked up when a directory is given.
   public static let directoryExtensions = [".csv", ".tsv", ".json", ".jsonl", ".ndjson"]
@@ -34,22 +59,26 @@ public enum TraceFiles {
   /// - Parameters:
   ///   - paths: files and directories.
   ///   - extensions: the endings to pick up in directories; trace files by default.
-  /// - Throws: ``TraceLoadError`` with `.fileNotFound` for a missing path, `.noTraceFiles` for a
-  ///   directory without matching files.
+  /// `-` (standard input) is kept as given, once: naming it twice is an error.
+  ///
+  /// - Throws: ``TraceLoadError`` with `.fileNotFound` for a missing path, `.unreadable` for a
+  ///   path that cannot be looked up (a symbolic link loop), `.noTraceFiles` for a directory
+  ///   without matching files.
   public static func expand(_ paths: [String], extensions: [String] = directoryExtensions)
     throws(TraceLoadError) -> [String]
   {
     var files: [String] = []
     for path in paths {
-      switch FileSystem.kind(of: path) {
-      case .missing:
-        throw TraceLoadError(.fileNotFound, file: path)
+      switch try FileSystem.kind(of: path) {
       case .directory:
         var found: [String] = []
         try collect(directory: path, extensions: extensions.map { $0.lowercased() }, into: &found)
         guard !found.isEmpty else { throw TraceLoadError(.noTraceFiles, file: path) }
         files += found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-      case .file, .other:
+      case .file, .fifo, .other:  // special files are refused when read, with the reason
+        if path == standardInput, files.contains(standardInput) {
+          throw TraceLoadError(.unreadable("standard input ('-') is named more than once"), file: path)
+        }
         files.append(path)
       }
     }
@@ -62,13 +91,15 @@ public enum TraceFiles {
     let base = directory.hasSuffix("/") ? directory : directory + "/"
     for name in try FileSystem.entries(of: directory) where !name.hasPrefix(".") {
       let path = base + name
-      switch FileSystem.kind(of: path) {
+      // Entries that vanish or cannot be looked up (a dangling link) are not trace files.
+      guard let kind = try? FileSystem.kind(of: path) else { continue }
+      switch kind {
       case .directory:
         try collect(directory: path, extensions: extensions, into: &found)
       case .file:
         let lower = name.lowercased()
         if extensions.contains(where: { lower.hasSuffix($0) }) { found.append(path) }
-      case .missing, .other:
+      case .fifo, .other:
         continue
       }
     }

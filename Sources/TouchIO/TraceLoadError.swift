@@ -11,6 +11,9 @@ public struct TraceLoadError: Error, Hashable, Sendable, CustomStringConvertible
     case fileNotFound
     /// The file exists but cannot be read (permissions, a directory where a file was expected, …).
     case unreadable(String)
+    /// An input is larger than the limit (bytes; ``LoadOptions/maximumInputSize``), or a stream
+    /// delivered more than that.
+    case inputTooLarge(limit: Int)
     /// A directory held no trace files.
     case noTraceFiles
     /// A required column is missing from the CSV header.
@@ -86,6 +89,8 @@ public struct TraceLoadError: Error, Hashable, Sendable, CustomStringConvertible
     switch reason {
     case .fileNotFound: text = "no such file or directory"
     case .unreadable(let why): text = "cannot read file: \(why)"
+    case .inputTooLarge(let limit):
+      text = "input is larger than the limit of \(limit) bytes (--max-input-size raises it)"
     case .noTraceFiles: text = "directory holds no files to read (for traces: *.csv, *.tsv, *.json, *.jsonl)"
     case .missingColumn(let name): text = "missing required column '\(name)'"
     case .duplicateColumn(let name): text = "column '\(name)' appears more than once"

@@ -8,7 +8,8 @@ public import TouchCore
 /// ```
 public enum TraceLoader {
   /// Loads every trace file under `paths` (see ``TraceFiles/expand(_:extensions:)``), then applies the
-  /// labels file of `options`, if any.
+  /// labels file of `options`, if any. `-` reads standard input (once), its format sniffed by
+  /// ``TraceFiles/Format/init(sniffing:)`` and named `<stdin>` in messages.
   ///
   /// In strict mode (the default) the first invalid trace throws. With
   /// ``LoadOptions/skipInvalid`` invalid traces go to the dataset's `skipped` list with their
@@ -26,16 +27,20 @@ public enum TraceLoader {
     let files = try TraceFiles.expand(paths)
     var dataset = Dataset()
     var firstFile: [Key: String] = [:]
+    let limit = options.maximumInputSize
     for file in files {
       var part: Dataset
-      let format = TraceFiles.Format(path: file)
-      if format == .csv {
-        part = try FileSystem.withMutableBytes(of: file) { buffer throws(TraceLoadError) in
+      if file == TraceFiles.standardInput {
+        var bytes = try TraceFiles.read(file, limit: limit)
+        let format = TraceFiles.Format(sniffing: bytes)
+        part = try read(&bytes, file: TraceFiles.standardInputName, format: format, options: options)
+      } else if TraceFiles.Format(path: file) == .csv {
+        part = try FileSystem.withMutableBytes(of: file, limit: limit) { buffer throws(TraceLoadError) in
           try CSVTraceReader(file: file, options: options).read(buffer)
         }
       } else {
-        var bytes = try TraceFiles.read(file)
-        part = try read(&bytes, file: file, format: format, options: options)
+        var bytes = try TraceFiles.read(file, limit: limit)
+        part = try read(&bytes, file: file, format: TraceFiles.Format(path: file), options: options)
       }
       try rejectDuplicates(in: &part, seen: &firstFile, options: options)
       dataset.append(contentsOf: part)

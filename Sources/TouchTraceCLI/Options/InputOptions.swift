@@ -6,7 +6,7 @@ import TouchIO
 struct InputOptions: ParsableArguments {
   @Argument(
     help: ArgumentHelp(
-      "Trace files or directories (searched recursively for *.csv, *.tsv, *.json, *.jsonl).",
+      "Trace files or directories (searched recursively for *.csv, *.tsv, *.json, *.jsonl); - reads standard input (CSV, a JSON document or JSON Lines, told apart by the first characters).",
       valueName: "path"))
   var paths: [String]
 
@@ -21,6 +21,12 @@ struct InputOptions: ParsableArguments {
 
   @Option(help: ArgumentHelp("CSV delimiter: comma, semicolon or tab (default: detected from the header).", valueName: "name"))
   var delimiter: DelimiterName?
+
+  @Option(
+    help: ArgumentHelp(
+      "Largest input read, bytes (default 4294967296); a larger file or stream is refused (exit 65).",
+      valueName: "bytes"))
+  var maxInputSize = LoadOptions.defaultMaximumInputSize
 
   @Option(
     name: .customLong("only"),
@@ -47,6 +53,7 @@ struct InputOptions: ParsableArguments {
       throw ValidationError(
         "--only expects FIELD=VALUE[,VALUE] with FIELD one of \(TraceFilter.Field.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'")
     }
+    if maxInputSize < 1 { throw ValidationError("--max-input-size must be at least 1 byte, got \(maxInputSize)") }
     if let maxForce, !(maxForce > 0) || !maxForce.isFinite {
       throw ValidationError("--max-force must be a positive number, got \(maxForce)")
     }
@@ -54,7 +61,9 @@ struct InputOptions: ParsableArguments {
 
   /// The loader options these flags stand for.
   var loadOptions: LoadOptions {
-    LoadOptions(delimiter: delimiter?.delimiter, maxForce: maxForce, skipInvalid: skipInvalid, labels: labels)
+    LoadOptions(
+      delimiter: delimiter?.delimiter, maxForce: maxForce, skipInvalid: skipInvalid, labels: labels,
+      maximumInputSize: maxInputSize)
   }
 
   /// Loads the traces and applies `--only`, printing warnings and skipped traces to standard

@@ -17,7 +17,9 @@ public struct TraceOrigin: Hashable, Sendable {
 
 /// A trace left out of an analysis, with the reason, so every input trace is accounted for.
 public struct SkippedTrace: Hashable, Sendable, CustomStringConvertible {
-  /// The trace's name (see ``TraceMetadata/name``); `nil` when the input did not say.
+  /// The trace's name (see ``TraceMetadata/name``), control characters escaped
+  /// (``Diagnostic/escaped(_:limit:)``: a skipped name may be unprintable); `nil` when the input
+  /// did not say.
   public var trace: String?
   /// Where the trace came from.
   public var origin: TraceOrigin
@@ -28,7 +30,7 @@ public struct SkippedTrace: Hashable, Sendable, CustomStringConvertible {
 
   /// Creates a skip record.
   public init(trace: String?, origin: TraceOrigin, position: TextPosition? = nil, reason: String) {
-    self.trace = trace
+    self.trace = trace.map { Diagnostic.escaped($0) }
     self.origin = origin
     self.position = position
     self.reason = reason

@@ -24,14 +24,54 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     self.position = position
   }
 
-  /// `path:line:col: severity: message` (parts that are unknown are left out).
+  /// `path:line:col: severity: message` (parts that are unknown are left out; control
+  /// characters in the path and message escaped, see ``escaped(_:limit:)``).
   public var description: String {
     var prefix = ""
     if let file {
-      prefix = file
+      prefix = Self.escaped(file)
       if let position { prefix += ":\(position.line):\(position.column)" }
       prefix += ": "
     }
-    return "\(prefix)\(severity.rawValue): \(message)"
+    return "\(prefix)\(severity.rawValue): \(Self.escaped(message))"
+  }
+
+  /// How many characters of user text messages quote: 60.
+  public static var quoteLimit: Int { 60 }
+
+  /// User text as messages quote it: in single quotes, escaped by ``escaped(_:limit:)`` and cut
+  /// after ``quoteLimit`` characters, e.g. `'0.4x'`, `'a\u{0}b'`,
+  /// `'1111…' (10485760 bytes)`.
+  public static func quoted(_ text: some StringProtocol) -> String {
+    let body = escaped(text, limit: quoteLimit)
+    return body.hasSuffix("…") ? "'\(body)' (\(text.utf8.count) bytes)" : "'\(body)'"
+  }
+
+  /// `text` safe to print on one line: tab, line feed and carriage return as `\t`, `\n`, `\r`,
+  /// other control characters (U+0000–U+001F, U+007F–U+009F) and U+FFFD (which stands for
+  /// bytes that were not UTF-8) as `\u{…}`; with a `limit`, text longer than `limit`
+  /// characters is cut to `limit − 1` and ends in `…`.
+  public static func escaped(_ text: some StringProtocol, limit: Int? = nil) -> String {
+    let scalars = text.unicodeScalars
+    var out = ""
+    var count = 0
+    var index = scalars.startIndex
+    while index != scalars.endIndex {
+      if let limit, count == limit - 1, scalars.index(after: index) != scalars.endIndex {
+        out += "…"
+        break
+      }
+      let scalar = scalars[index]
+      switch scalar.value {
+      case 0x09: out += "\\t"
+      case 0x0A: out += "\\n"
+      case 0x0D: out += "\\r"
+      case 0x00..<0x20, 0x7F...0x9F, 0xFFFD: out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+      default: out.unicodeScalars.append(scalar)
+      }
+      count += 1
+      index = scalars.index(after: index)
+    }
+    return out
   }
 }

@@ -49,6 +49,9 @@ public enum TraceProblem: Hashable, Sendable, CustomStringConvertible {
   case pressAtOutsideTrace(time: Double, start: Double, end: Double)
   /// The trace has no samples.
   case emptyTrace
+  /// A trace id or label (`id`, `user`, `session`, `device`) with a control character
+  /// (U+0000–U+001F, U+007F–U+009F) or U+FFFD, which stands for bytes that are not UTF-8.
+  case unprintableText(field: String, text: String)
 
   /// The column (file field) the problem is about, when there is one: `t`, `force`, `phase`,
   /// `press_at`, … Readers use it to point at the right field.
@@ -56,7 +59,7 @@ public enum TraceProblem: Hashable, Sendable, CustomStringConvertible {
     switch self {
     case .emptyField(let field), .notANumber(let field, _), .notANumberValue(let field, _),
       .infinite(let field, _), .metadataDiffers(let field, _, _), .invalidBoolean(let field, _),
-      .partialColumn(let field):
+      .partialColumn(let field), .unprintableText(let field, _):
       field
     case .negativeForce, .forceAboveMaximum: "force"
     case .invalidMaximumForce: "max_force"
@@ -73,10 +76,10 @@ public enum TraceProblem: Hashable, Sendable, CustomStringConvertible {
   /// The message, as printed after `path:line:col: error: `.
   public var description: String {
     switch self {
-    case .emptyField(let field): "missing value for '\(field)'"
-    case .notANumber(let field, let text): "'\(field)' is not a number: '\(text)'"
-    case .notANumberValue(let field, let text): "'\(field)' is NaN: '\(text)'"
-    case .infinite(let field, let text): "'\(field)' is infinite: '\(text)'"
+    case .emptyField(let field): "missing value for \(Diagnostic.quoted(field))"
+    case .notANumber(let field, let text): "\(Diagnostic.quoted(field)) is not a number: \(Diagnostic.quoted(text))"
+    case .notANumberValue(let field, let text): "\(Diagnostic.quoted(field)) is NaN: \(Diagnostic.quoted(text))"
+    case .infinite(let field, let text): "\(Diagnostic.quoted(field)) is infinite: \(Diagnostic.quoted(text))"
     case .negativeForce(let force): "negative force \(force)"
     case .forceAboveMaximum(let force, let maximum):
       "force \(force) is above max_force \(maximum)"
@@ -93,21 +96,23 @@ public enum TraceProblem: Hashable, Sendable, CustomStringConvertible {
       "first sample has phase '\(phase)'; a trace starts with 'began'"
     case .sampleAfterEnd(let phase): "sample after the '\(phase)' sample that closed the trace"
     case .metadataDiffers(let field, let first, let now):
-      "'\(field)' differs inside one trace: '\(first)' earlier, '\(now)' here"
+      "\(Diagnostic.quoted(field)) differs inside one trace: \(Diagnostic.quoted(first)) earlier, \(Diagnostic.quoted(now)) here"
     case .unknownIntent(let text):
-      "unknown intent '\(text)' (expected one of \(Intent.allCases.map(\.rawValue).joined(separator: ", ")))"
+      "unknown intent \(Diagnostic.quoted(text)) (expected one of \(Intent.allCases.map(\.rawValue).joined(separator: ", ")))"
     case .unknownPhase(let text):
-      "unknown phase '\(text)' (expected one of \(TouchPhase.allCases.map(\.name).joined(separator: ", ")))"
-    case .invalidTouch(let text): "'touch' must be a non-negative integer, got '\(text)'"
+      "unknown phase \(Diagnostic.quoted(text)) (expected one of \(TouchPhase.allCases.map(\.name).joined(separator: ", ")))"
+    case .invalidTouch(let text): "'touch' must be a non-negative integer, got \(Diagnostic.quoted(text))"
     case .invalidBoolean(let field, let text):
-      "'\(field)' must be true, false, 1 or 0, got '\(text)'"
+      "\(Diagnostic.quoted(field)) must be true, false, 1 or 0, got \(Diagnostic.quoted(text))"
     case .negativeRadius(let radius): "negative radius \(radius)"
     case .partialColumn(let field):
-      "'\(field)' has values on some samples of the trace but not on others"
+      "\(Diagnostic.quoted(field)) has values on some samples of the trace but not on others"
     case .pressAtNotIncreasing: "press_at times must be strictly increasing"
     case .pressAtOutsideTrace(let time, let start, let end):
       "press_at \(time) s lies outside the trace (\(start) s to \(end) s)"
     case .emptyTrace: "trace has no samples"
+    case .unprintableText(let field, let text):
+      "\(Diagnostic.quoted(field)) holds a control character or bytes that are not UTF-8: \(Diagnostic.quoted(text)); ids and labels must be printable UTF-8 text"
     }
   }
 

@@ -194,7 +194,7 @@ extension CSVTraceReader {
           position: TextPosition(line: headerLine, column: 1))
       }
       if !unknown.isEmpty {
-        let list = unknown.map { "'\($0)'" }.joined(separator: ", ")
+        let list = unknown.map { Diagnostic.quoted($0) }.joined(separator: ", ")
         diagnostics.append(
           Diagnostic(
             .warning, "ignoring unknown column\(unknown.count == 1 ? "" : "s") \(list)", file: file,

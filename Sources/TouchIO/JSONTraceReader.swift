@@ -116,7 +116,7 @@ extension JSONTraceReader {
     func finish() -> Dataset {
       var diagnostics: [Diagnostic] = []
       if !unknownKeys.isEmpty {
-        let list = unknownKeys.map { "'\($0)'" }.joined(separator: ", ")
+        let list = unknownKeys.map { Diagnostic.quoted($0) }.joined(separator: ", ")
         diagnostics.append(
           Diagnostic(
             .warning, "ignoring unknown key\(unknownKeys.count == 1 ? "" : "s") \(list)",

@@ -82,7 +82,7 @@ public struct LabelsFile: Sendable {
         }
         index.append((column, k))
       } else {
-        unknown.append("'\(name)'")
+        unknown.append(Diagnostic.quoted(name))
       }
     }
     guard let traceField = index.first(where: { $0.column == .id })?.field else {

@@ -92,8 +92,8 @@ public struct TraceLoadError: Error, Hashable, Sendable, CustomStringConvertible
     case .inputTooLarge(let limit):
       text = "input is larger than the limit of \(limit) bytes (--max-input-size raises it)"
     case .noTraceFiles: text = "directory holds no files to read (for traces: *.csv, *.tsv, *.json, *.jsonl)"
-    case .missingColumn(let name): text = "missing required column '\(name)'"
-    case .duplicateColumn(let name): text = "column '\(name)' appears more than once"
+    case .missingColumn(let name): text = "missing required column \(Diagnostic.quoted(name))"
+    case .duplicateColumn(let name): text = "column \(Diagnostic.quoted(name)) appears more than once"
     case .missingHeader: text = "no header row"
     case .fieldCount(let expected, let found):
       text = "row has \(found) field\(found == 1 ? "" : "s"), the header has \(expected)"
@@ -103,18 +103,18 @@ public struct TraceLoadError: Error, Hashable, Sendable, CustomStringConvertible
     case .invalidDocument(let why): text = why
     case .trace(let problem): text = problem.description
     case .duplicateTrace(let name, let firstFile):
-      text = "trace '\(name)' is defined twice (first in \(firstFile))"
-    case .labelForUnknownTrace(let name): text = "labels name trace '\(name)', which has no samples"
+      text = "trace \(Diagnostic.quoted(name)) is defined twice (first in \(firstFile))"
+    case .labelForUnknownTrace(let name): text = "labels name trace \(Diagnostic.quoted(name)), which has no samples"
     case .labelConflict(let field, let data, let labels):
-      text = "'\(field)' is '\(data)' in the data but '\(labels)' in the labels file"
+      text = "\(Diagnostic.quoted(field)) is \(Diagnostic.quoted(data)) in the data but \(Diagnostic.quoted(labels)) in the labels file"
     case .invalidRecording(let why): text = why
     }
     var context: [String] = []
     if let record { context.append("record \(record)") }
-    if let trace, !text.contains("'\(trace)'") { context.append("trace '\(trace)'") }
-    if let field, !text.contains("'\(field)'") { context.append("field '\(field)'") }
+    if let trace, !text.contains(Diagnostic.quoted(trace)) { context.append("trace \(Diagnostic.quoted(trace))") }
+    if let field, !text.contains(Diagnostic.quoted(field)) { context.append("field \(Diagnostic.quoted(field))") }
     if !context.isEmpty { text += " (\(context.joined(separator: ", ")))" }
-    return text
+    return Diagnostic.escaped(text)
   }
 
   /// `path:line:col: error: message`.

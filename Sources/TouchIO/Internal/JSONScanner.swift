@@ -330,9 +330,7 @@ struct JSONScanner {
   }
 
   static func abbreviate(_ text: String) -> String {
-    let scalars = text.unicodeScalars
-    guard scalars.count > 40 else { return text }
-    return String(String.UnicodeScalarView(scalars.prefix(39))) + "…"
+    Diagnostic.escaped(text, limit: 40)
   }
 
   // MARK: Numbers

@@ -61,16 +61,16 @@ struct EvemuReader {
     }
     guard words.count == 4 else { throw fail("unexpected text after the event value", words[4]) }
     guard let time = text.microseconds(words[0]) else {
-      throw fail("invalid event time '\(text.string(words[0]))' (expected seconds.microseconds)", words[0])
+      throw fail("invalid event time \(Diagnostic.quoted(text.string(words[0]))) (expected seconds.microseconds)", words[0])
     }
     guard let type = text.hexadecimal(words[1]), type <= 0xFFFF else {
-      throw fail("invalid event type '\(text.string(words[1]))' (expected hexadecimal)", words[1])
+      throw fail("invalid event type \(Diagnostic.quoted(text.string(words[1]))) (expected hexadecimal)", words[1])
     }
     guard let code = text.hexadecimal(words[2]), code <= 0xFFFF else {
-      throw fail("invalid event code '\(text.string(words[2]))' (expected hexadecimal)", words[2])
+      throw fail("invalid event code \(Diagnostic.quoted(text.string(words[2]))) (expected hexadecimal)", words[2])
     }
     guard let value = text.integer(words[3]), let value32 = Int32(exactly: value) else {
-      throw fail("invalid event value '\(text.string(words[3]))' (expected a decimal integer)", words[3])
+      throw fail("invalid event value \(Diagnostic.quoted(text.string(words[3]))) (expected a decimal integer)", words[3])
     }
     return EvdevEvent(
       time: time, type: UInt16(type), code: UInt16(code), value: value32,
@@ -85,12 +85,12 @@ struct EvemuReader {
       throw fail("an axis line needs 'A: code min max fuzz flat [resolution]'", words[0])
     }
     guard let code = text.hexadecimal(words[1]), code <= 0xFFFF else {
-      throw fail("invalid axis code '\(text.string(words[1]))' (expected hexadecimal)", words[1])
+      throw fail("invalid axis code \(Diagnostic.quoted(text.string(words[1]))) (expected hexadecimal)", words[1])
     }
     var numbers: [Int64] = []
     for word in words.dropFirst(2).prefix(5) {
       guard let value = text.integer(word) else {
-        throw fail("invalid axis value '\(text.string(word))' (expected a decimal integer)", word)
+        throw fail("invalid axis value \(Diagnostic.quoted(text.string(word))) (expected a decimal integer)", word)
       }
       numbers.append(value)
     }
@@ -169,7 +169,7 @@ struct GeteventReader {
     while timeEnd > timeStart, text.bytes[timeEnd - 1] == 0x20 { timeEnd -= 1 }
     let timeField = TextField(start: timeStart, end: timeEnd)
     guard let time = text.microseconds(timeField) else {
-      throw fail("invalid timestamp '\(text.string(timeField))' (expected seconds.microseconds)", timeStart)
+      throw fail("invalid timestamp \(Diagnostic.quoted(text.string(timeField))) (expected seconds.microseconds)", timeStart)
     }
     var words = text.words(of: line, from: close + 1)
     var path: String?
@@ -190,7 +190,7 @@ struct GeteventReader {
     } else if typeText.hasPrefix("EV_") {
       return (nil, path)  // a type this importer does not use
     } else {
-      throw fail("invalid event type '\(typeText)' (expected a name such as EV_ABS or 4 hexadecimal digits)", words[0].start)
+      throw fail("invalid event type \(Diagnostic.quoted(typeText)) (expected a name such as EV_ABS or 4 hexadecimal digits)", words[0].start)
     }
     let codeText = text.string(words[1])
     var code = EV.unknown
@@ -199,7 +199,7 @@ struct GeteventReader {
     } else if words[1].count == 4, let number = text.hexadecimal(words[1]) {
       code = UInt16(number)
     } else if codeText.first?.isLetter != true {
-      throw fail("invalid event code '\(codeText)' (expected a name such as ABS_MT_PRESSURE or 4 hexadecimal digits)", words[1].start)
+      throw fail("invalid event code \(Diagnostic.quoted(codeText)) (expected a name such as ABS_MT_PRESSURE or 4 hexadecimal digits)", words[1].start)
     }
     let raw: UInt64
     if type == EV.key, let state = Self.keyStates[text.string(words[2])] {
@@ -207,7 +207,7 @@ struct GeteventReader {
     } else if words[2].count <= 8, let number = text.hexadecimal(words[2]) {
       raw = number
     } else {
-      throw fail("invalid event value '\(text.string(words[2]))' (expected up to 8 hexadecimal digits)", words[2].start)
+      throw fail("invalid event value \(Diagnostic.quoted(text.string(words[2]))) (expected up to 8 hexadecimal digits)", words[2].start)
     }
     let event = EvdevEvent(
       time: time, type: type, code: code, value: Int32(bitPattern: UInt32(truncatingIfNeeded: raw)),

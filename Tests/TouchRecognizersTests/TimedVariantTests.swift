@@ -400,3 +400,34 @@ struct StablePressTests {
     #expect(actionList(once) == ["action@1", "release@3"])
   }
 }
+
+@Suite("V8 pressure-js timer bound")
+struct PressureJSTimerBoundTests {
+  @Test func theDeepPressEndsThePolyfillSoALongHoldCostsNoTicks() throws {
+    // A million-second hold without force events (nanoseconds read as seconds look like this).
+    // Before: a 10 ms tick replayed over the whole span, 1e8 timer firings; now none after
+    // the deep press at 0.56 s.
+    let trace = makeTrace([0.3, 0.3, 0.3], times: [0, 0.01, 1e6])
+    let clock = ContinuousClock()
+    var result: ReplayResult?
+    let elapsed = try clock.measure { result = try run(PressureJSDeepPress(), trace) }
+    let replay = try #require(result)
+    #expect(states(replay) == ["began@1", "changed@1", "ended@2"])
+    let action = try #require(replay.action)
+    #expect(abs(action.t - 0.56) < 1e-12)
+    #expect(elapsed < .seconds(5), "the replay stepped through the span")
+  }
+
+  @Test func aPolyfillThatNeverReachesTheThresholdStopsAfterItsCap() throws {
+    // 1e12 ms to ramp: the threshold would take 5e10 ticks; the polyfill stops after 100 000.
+    #expect(PressureJSDeepPress.maximumTicks == 100_000)
+    let trace = makeTrace([0.3, 0.3, 0.3], times: [0, 0.01, 1e6])
+    let clock = ContinuousClock()
+    var result: ReplayResult?
+    let elapsed = try clock.measure { result = try run(PressureJSDeepPress(polyfillSpeedUp: 1e12), trace) }
+    let replay = try #require(result)
+    #expect(states(replay) == ["began@1", "ended@2"])
+    #expect(replay.action == nil)
+    #expect(elapsed < .seconds(5), "the replay stepped through the span")
+  }
+}

@@ -110,3 +110,36 @@ struct ResamplingTests {
     #expect(none.trace.isEmpty && none.segments.isEmpty)
   }
 }
+
+@Suite("Resampling bounds")
+struct ResamplingBoundTests {
+  @Test func aGridBeyondTheLimitIsAnErrorNotACrashOrAnEndlessLoop() throws {
+    // 2e17 s at 240 Hz: the grid index overflowed Int (a trap); 1e20 s made the loop run until
+    // memory ran out. Both are now refused, naming the trace.
+    for span in [1e6, 2e17, 1e20] {
+      let trace = Trace.sampled(t: [0, span], force: [0, 1])
+      #expect(throws: SignalError.gridTooLarge(trace: "trace", rate: 240, limit: 1 << 24)) {
+        try Resampling(rate: 240, maximumGap: nil).apply(to: trace)
+      }
+    }
+    let message = SignalError.gridTooLarge(trace: "p1", rate: 240, limit: 1 << 24).description
+    #expect(message == "trace 'p1': resampling at 240.0 Hz would need more than 16777216 grid points (lower the rate or set a maximum gap)")
+  }
+
+  @Test func gapsKeepALongTraceSmall() throws {
+    // With the default maximum gap the grid follows the samples, not the span.
+    let trace = Trace.sampled(t: [0, 0.01, 1e6, 1e6 + 0.01], force: [0, 1, 1, 0])
+    let resampled = try Resampling(rate: 100).apply(to: trace)
+    #expect(resampled.segments.count == 2)
+    #expect(resampled.trace.t.count == 4)
+  }
+
+  @Test func oneGridPointOverTheLimitIsRefusedBeforeAnythingIsAllocated() throws {
+    // t = 0 … 2^24/rate holds 2^24 + 1 grid points.
+    let rate = 1024.0
+    let trace = Trace.sampled(t: [0, Double(1 << 24) / rate], force: [0, 1])
+    #expect(throws: SignalError.gridTooLarge(trace: "trace", rate: rate, limit: 1 << 24)) {
+      try Resampling(rate: rate, maximumGap: nil).apply(to: trace)
+    }
+  }
+}

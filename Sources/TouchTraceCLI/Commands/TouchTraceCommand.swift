@@ -10,8 +10,9 @@ struct TouchTraceCommand: ParsableCommand {
       Reads traces from CSV, JSON and JSON Lines files (see the README for the formats), \
       replays them through force-press recognizer variants and reports accuracy and latency.
 
-      Exit codes: 0 success; 64 usage error; 65 bad input data (PATH:LINE:COL: error: …); \
-      66 an input file is missing or unreadable; 69 an exec: recognizer failed; 1 anything else.
+      Exit codes: 0 success; 64 usage error; 65 bad input data (PATH:LINE:COL: error: …; \
+      an input over --max-input-size); 66 an input file is missing or unreadable, a device, a \
+      socket or a symbolic link loop; 69 an exec: recognizer failed; 1 anything else.
       """,
     version: TouchTraceVersion.current,
     subcommands: [

@@ -53,6 +53,7 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
   /// characters is cut to `limit − 1` and ends in `…`.
   public static func escaped(_ text: some StringProtocol, limit: Int? = nil) -> String {
     let scalars = text.unicodeScalars
+    if limit == nil, !scalars.contains(where: needsEscape) { return String(text) }
     var out = ""
     var count = 0
     var index = scalars.startIndex
@@ -66,12 +67,17 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
       case 0x09: out += "\\t"
       case 0x0A: out += "\\n"
       case 0x0D: out += "\\r"
-      case 0x00..<0x20, 0x7F...0x9F, 0xFFFD: out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+      case _ where needsEscape(scalar): out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
       default: out.unicodeScalars.append(scalar)
       }
       count += 1
       index = scalars.index(after: index)
     }
     return out
+  }
+
+  /// Whether ``escaped(_:limit:)`` writes `scalar` as an escape: a control character or U+FFFD.
+  private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0xFFFD
   }
 }

@@ -103,8 +103,7 @@ public struct SampleValidator: Sendable {
 extension Trace {
   /// Checks the whole trace against the rules of ``SampleValidator`` and the trace-level rules
   /// (a positive maximum force, finite positions, non-negative radius, strictly increasing
-  /// `press_at` inside the trace's time span, at least one sample, printable ids and labels:
-  /// ``TraceMetadata/unprintableText``).
+  /// `press_at` inside the trace's time span, at least one sample).
   ///
   /// - Returns: the first problem with the index of the sample it concerns (`nil` for
   ///   trace-level problems), or `nil` when the trace is valid.
@@ -114,7 +113,6 @@ extension Trace {
       return (nil, .invalidMaximumForce(maxForce))
     }
     if t.isEmpty { return (nil, .emptyTrace) }
-    if let problem = metadata.unprintableText { return (nil, problem) }
     var validator = SampleValidator(maxForce: metadata.maxForce)
     for i in t.indices {
       if let problem = validator.check(t: t[i], force: force[i], phase: phase[i]) {

@@ -44,18 +44,4 @@ public struct TraceMetadata: Hashable, Sendable {
 
   /// The name reports use for the trace: ``id`` for contact 0, `id#touch` otherwise.
   public var name: String { touch == 0 ? id : "\(id)#\(touch)" }
-
-  /// The first id or label (`id`, `user`, `session`, `device`, in that order) that is not
-  /// printable text: one with a control character (U+0000–U+001F, U+007F–U+009F) or U+FFFD
-  /// (which readers put for bytes that are not UTF-8). Such text would pass raw into messages
-  /// and CSV reports, so readers refuse it.
-  public var unprintableText: TraceProblem? {
-    for (field, text) in [("id", id), ("user", user), ("session", session), ("device", device)] {
-      guard let text else { continue }
-      if text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0.value == 0xFFFD }) {
-        return .unprintableText(field: field, text: text)
-      }
-    }
-    return nil
-  }
 }

@@ -49,9 +49,6 @@ public enum TraceProblem: Hashable, Sendable, CustomStringConvertible {
   case pressAtOutsideTrace(time: Double, start: Double, end: Double)
   /// The trace has no samples.
   case emptyTrace
-  /// A trace id or label (`id`, `user`, `session`, `device`) with a control character
-  /// (U+0000–U+001F, U+007F–U+009F) or U+FFFD, which stands for bytes that are not UTF-8.
-  case unprintableText(field: String, text: String)
 
   /// The column (file field) the problem is about, when there is one: `t`, `force`, `phase`,
   /// `press_at`, … Readers use it to point at the right field.
@@ -59,7 +56,7 @@ public enum TraceProblem: Hashable, Sendable, CustomStringConvertible {
     switch self {
     case .emptyField(let field), .notANumber(let field, _), .notANumberValue(let field, _),
       .infinite(let field, _), .metadataDiffers(let field, _, _), .invalidBoolean(let field, _),
-      .partialColumn(let field), .unprintableText(let field, _):
+      .partialColumn(let field):
       field
     case .negativeForce, .forceAboveMaximum: "force"
     case .invalidMaximumForce: "max_force"
@@ -111,8 +108,6 @@ public enum TraceProblem: Hashable, Sendable, CustomStringConvertible {
     case .pressAtOutsideTrace(let time, let start, let end):
       "press_at \(time) s lies outside the trace (\(start) s to \(end) s)"
     case .emptyTrace: "trace has no samples"
-    case .unprintableText(let field, let text):
-      "\(Diagnostic.quoted(field)) holds a control character or bytes that are not UTF-8: \(Diagnostic.quoted(text)); ids and labels must be printable UTF-8 text"
     }
   }
 

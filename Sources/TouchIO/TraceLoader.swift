@@ -17,9 +17,7 @@ public enum TraceLoader {
   /// no header, a missing required column, malformed JSON in a document) still throw. In JSON
   /// Lines a malformed line is one skipped record.
   ///
-  /// A trace id (with its contact number) may appear in only one file. Ids and labels must be
-  /// printable text (``TraceMetadata/unprintableText``); such a trace is invalid at its first
-  /// row or record.
+  /// A trace id (with its contact number) may appear in only one file.
   ///
   /// - Throws: ``TraceLoadError``.
   /// - Complexity: O(total input size).
@@ -44,7 +42,7 @@ public enum TraceLoader {
         var bytes = try TraceFiles.read(file, limit: limit)
         part = try read(&bytes, file: file, format: TraceFiles.Format(path: file), options: options)
       }
-      try rejectBadNames(in: &part, seen: &firstFile, options: options)
+      try rejectDuplicates(in: &part, seen: &firstFile, options: options)
       dataset.append(contentsOf: part)
     }
     if let labels = options.labels {
@@ -76,19 +74,13 @@ public enum TraceLoader {
     var touch: Int
   }
 
-  private static func rejectBadNames(
+  private static func rejectDuplicates(
     in part: inout Dataset, seen: inout [Key: String], options: LoadOptions
   ) throws(TraceLoadError) {
     var duplicate: [Int: String] = [:]
     for k in part.traces.indices {
       let key = Key(id: part.traces[k].metadata.id, touch: part.traces[k].metadata.touch)
-      if let problem = part.traces[k].metadata.unprintableText {
-        let error = TraceLoadError(
-          .trace(problem), file: part.origins[k].file, position: part.origins[k].position,
-          record: part.origins[k].record, trace: part.traces[k].name)
-        guard options.skipInvalid else { throw error }
-        duplicate[k] = error.message
-      } else if let first = seen[key] {
+      if let first = seen[key] {
         let name = part.traces[k].name
         let error = TraceLoadError(
           .duplicateTrace(name, firstFile: first), file: part.origins[k].file,

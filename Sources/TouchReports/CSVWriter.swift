@@ -1,3 +1,4 @@
+import TouchCore
 import TouchIO
 
 /// Writes the reports' CSV tables: a header row, then one row per record, fields separated by
@@ -6,7 +7,9 @@ import TouchIO
 /// Cells are scalars: `null` and non-finite numbers are empty cells (a missing value; pandas reads
 /// them as NaN, R as NA), numbers are in their shortest round-trip form, booleans are `true` and
 /// `false`, and text is quoted (RFC 4180) when it holds a comma, quote, line break or edge spaces,
-/// or is empty (so an empty string does not read as a missing value). With
+/// or is empty (so an empty string does not read as a missing value). Control characters in text
+/// (from ids and labels) are escaped as `\n`, `\t`, `\u{1B}`… (``Diagnostic/escaped(_:limit:)``),
+/// so a cell is one printable line and a report cannot carry terminal escape sequences. With
 /// `quotingCommentMarks`, text in the first column that starts with `#` is quoted too, so readers
 /// that take such lines for comments (TouchIO's among them) keep the row.
 enum CSVWriter {
@@ -25,7 +28,8 @@ enum CSVWriter {
       if k > 0 { out.append(UInt8(ascii: ",")) }
       switch cell {
       case .null: break
-      case .string(let text): appendField(text, quotingCommentMark: quotingCommentMarks && k == 0, to: &out)
+      case .string(let text):
+        appendField(Diagnostic.escaped(text), quotingCommentMark: quotingCommentMarks && k == 0, to: &out)
       case .int(let value): out.append(contentsOf: String(value).utf8)
       case .number(let value): if value.isFinite { NumberText.append(value, to: &out) }
       case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)

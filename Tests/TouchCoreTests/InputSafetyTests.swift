@@ -1,7 +1,7 @@
 import Testing
 import TouchCore
 
-@Suite("Time resolution and printable text")
+@Suite("Time resolution and quoted text")
 struct InputSafetyTests {
   /// The first problem `validator` finds in `times` (force 0, no phases).
   func firstProblem(_ times: [Double]) -> TraceProblem? {
@@ -66,17 +66,5 @@ struct InputSafetyTests {
   @Test func diagnosticsNeverPrintRawControlCharacters() {
     let diagnostic = Diagnostic(.error, "bad\u{1B}[2J", file: "a\nb.csv", position: TextPosition(line: 1, column: 2))
     #expect(diagnostic.description == #"a\nb.csv:1:2: error: bad\u{1B}[2J"#)
-  }
-
-  @Test func idsAndLabelsMustBePrintable() {
-    #expect(TraceMetadata(id: "tap-03", user: "Zoë").unprintableText == nil)
-    #expect(TraceMetadata(id: "p\u{1B}[31m").unprintableText == .unprintableText(field: "id", text: "p\u{1B}[31m"))
-    #expect(TraceMetadata(id: "ok", session: "s\u{FFFD}").unprintableText == .unprintableText(field: "session", text: "s\u{FFFD}"))
-    #expect(TraceMetadata(id: "ok", device: "d\u{9B}").unprintableText?.field == "device")
-    let trace = Trace(metadata: TraceMetadata(id: "a\u{0}"), t: [0], force: [0])
-    #expect(trace.validate()?.problem == .unprintableText(field: "id", text: "a\u{0}"))
-    #expect(
-      TraceProblem.unprintableText(field: "id", text: "a\u{0}").description
-        == #"'id' holds a control character or bytes that are not UTF-8: 'a\u{0}'; ids and labels must be printable UTF-8 text"#)
   }
 }

@@ -48,8 +48,8 @@ struct RoundTripTests {
     "rec, ""one""",0,0.03333333333333333,6.666666666666667,ended,6.666666666666667,1e300,0,0.5,press,0.016666666666666666,"line1
     line2","s;""x""",iPhone 6s,false
     plain,0,1e9,0.25,began,,,,,,,,,,false
-    "#hash",0,1e15,1e-300,began,,,,,,,,,,false
-    "#hash",0,1e15,2.2250738585072014e-308,ended,,,,,,,,,,false
+    "#hash",0,4e9,1e-300,began,,,,,,,,,,false
+    "#hash",0,4e9,2.2250738585072014e-308,ended,,,,,,,,,,false
 
     """#
 
@@ -69,7 +69,7 @@ struct RoundTripTests {
       t: [0.005, 0.02], force: [1.5, 0], phase: [.began, .cancelled], x: [100, 101], y: [200, 201]),
     Trace(metadata: TraceMetadata(id: "plain"), t: [1e9], force: [0.25], phase: [.began]),
     Trace(
-      metadata: TraceMetadata(id: "#hash"), t: [1e15, 1e15],
+      metadata: TraceMetadata(id: "#hash"), t: [4e9, 4e9],
       force: [1e-300, Double.leastNormalMagnitude], phase: [.began, .ended]),
   ]
 
@@ -165,13 +165,14 @@ private func randomColumn(_ rng: inout SplitMix64, count: Int, nonNegative: Bool
 
 private func randomTrace(_ rng: inout SplitMix64, index: Int) -> Trace {
   let n = Int.random(in: 1...30, using: &rng)
-  // Times: frames at 60 Hz, or sorted arbitrary values (repeats allowed).
+  // Times: frames at 60 Hz, or sorted arbitrary values (repeats allowed) folded into the
+  // valid range (|t| ≤ 2^32 s, a span ≤ 1e6 s): remainders keep their digits and exponents.
   var t: [Double]
   if Bool.random(using: &rng) {
     let start = Int.random(in: 0...100_000, using: &rng)
     t = (0..<n).map { Double(start + $0) / 60 }
   } else {
-    t = randomColumn(&rng, count: n, nonNegative: false).sorted()
+    t = randomColumn(&rng, count: n, nonNegative: false).map { $0.truncatingRemainder(dividingBy: 499_999) }.sorted()
     if n > 2 { t[1] = t[0] }
   }
   let maxForce: Double? = Bool.random(using: &rng) ? randomValue(&rng, nonNegative: true) + 1e-3 : nil

@@ -43,6 +43,24 @@ struct RadiusPeekPopTests {
     #expect(states(pressed) == ["cancelled@1"])
   }
 
+  @Test func aLongStillPreviewPausesTheFrameClockAndAGrowthResumesItOnTheFrameGrid() throws {
+    // The progress reaches 0.66 at frame 33 and stays: no frames are replayed over the next
+    // 1e6 s (before: 6e7 firings). The radius doubles at 1e5 + 0.001 s; the clock resumes at the
+    // first frame after it, on the grid of the began time, and 17 frames later (0.66 → 0.99 in
+    // steps of 0.02, capped) the gesture commits.
+    let grow = 1e5 + 0.001
+    let t = trace(times: [0, 0.1, 0.25, grow, 1e6], radius: [5, 5, 5, 10, 10])
+    let clock = ContinuousClock()
+    var result: ReplayResult?
+    let elapsed = try clock.measure { result = try Replay.replay(trace: t, using: RadiusPeekPop()) }
+    let replay = try #require(result)
+    #expect(states(replay) == ["began@1", "ended@3"])
+    var frame = ((grow - 0.2) * 60).rounded(.down)
+    while 0.2 + frame / 60 <= grow { frame += 1 }
+    #expect(replay.action?.t == 0.2 + (frame + 16) / 60)
+    #expect(elapsed < .seconds(5), "the replay stepped through the span")
+  }
+
   @Test func growthBelowTheRatioOnlyPreviews() throws {
     // r0/r = 5/8 = 0.625 is not below 0.6: the progress stops at 0.66; the lift cancels.
     let result = try Replay.replay(trace: trace(times: [0, 0.1, 0.3, 3.0], radius: [5, 5, 8, 8]), using: RadiusPeekPop())

@@ -35,6 +35,9 @@ struct BadInput: Sendable, CustomTestStringConvertible {
   var message: String
   /// The loader's input size limit for this case.
   var limit = LoadOptions.defaultMaximumInputSize
+  /// What the report written by a successful command contains (it holds no control characters
+  /// but line feeds).
+  var report: String? = nil
 
   var testDescription: String { name }
 
@@ -63,7 +66,7 @@ struct BadInput: Sendable, CustomTestStringConvertible {
       name: "nanoseconds in JSON Lines (sweep --recognizer all hung)", source: .fixture("nanoseconds.jsonl"),
       command: ["sweep", "--recognizer", "all"], code: 65,
       message: "nanoseconds.jsonl:1:19: error: t 250000000.0 s is 250000000.0 s after the trace's first sample"),
-    // Text: quoted, cut and escaped; unprintable ids refused.
+    // Text: quoted, cut and escaped in messages and CSV reports.
     BadInput(
       name: "a 10 MB numeric field", source: .generated("huge-field.csv") { Array("trace,t,force\np1,0,".utf8) + [UInt8](repeating: 0x31, count: 10_000_000) + Array("x\n".utf8) },
       command: ["inspect"], code: 65,
@@ -73,11 +76,15 @@ struct BadInput: Sendable, CustomTestStringConvertible {
       command: ["inspect"], code: 65,
       message: "nuls.csv:2:6: error: 'force' is not a number: '\(String(repeating: #"\u{0}"#, count: 59))…' (100000 bytes)"),
     BadInput(
-      name: "an id with an escape sequence and a byte that is not UTF-8", source: .fixture("control-id.csv"), command: ["inspect"], code: 65,
-      message: #"control-id.csv:2:1: error: 'id' holds a control character or bytes that are not UTF-8: 'p\u{1B}[31m1\u{FFFD}'; ids and labels must be printable UTF-8 text"#),
+      name: "an id with an escape sequence and a byte that is not UTF-8, in a message", source: .fixture("control-id-bad-force.csv"),
+      command: ["inspect"], code: 65,
+      message: #"control-id-bad-force.csv:2:12: error: 'force' is not a number: 'abc' (trace 'p\u{1B}[31m1\u{FFFD}')"#),
     BadInput(
-      name: "an id with \\u0000 in JSON", source: .fixture("control-id.json"), command: ["inspect"], code: 65,
-      message: #"control-id.json:2:1: error: 'id' holds a control character or bytes that are not UTF-8: 'a\u{0}b'"#),
+      name: "an id with an escape sequence and a byte that is not UTF-8, in a CSV report", source: .fixture("control-id.csv"),
+      command: ["features", "--format", "csv"], code: 0, message: "", report: #"p\u{1B}[31m1\u{FFFD},"#),
+    BadInput(
+      name: "an id with \\u0000 in JSON, in a CSV report", source: .fixture("control-id.json"), command: ["features", "--format", "csv"],
+      code: 0, message: "", report: #"a\u{0}b,"#),
     // Files that are not files.
     BadInput(
       name: "/dev/zero", source: .system("/dev/zero"), command: ["inspect"], code: 66,
@@ -149,6 +156,11 @@ struct BadInputTests {
       // Reports go into the test's directory.
       let arguments = input.command + [path, "--output", directory + "/out.txt"]
       #expect(runCommand(arguments) == input.code, "touchtrace \(arguments.joined(separator: " "))")
+      if let expected = input.report {
+        let report = try String(contentsOfFile: directory + "/out.txt", encoding: .utf8)
+        #expect(report.contains(expected), "\(report)")
+        #expect(!report.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "no raw control characters")
+      }
       guard !input.message.isEmpty else { return }
       // The message the tool prints is the loader's error, rendered the same way.
       let paths = labelsLast ? [BadInput.sample] : [path]

@@ -21,7 +21,9 @@
 ///
 /// The frame clock starts at the began time: frame k fires at `began + k / frameRate` exactly
 /// (no accumulated error). With the defaults the commit comes 50 frames (0.833 s) after the
-/// preview at the earliest: 1.03 s after touch-down.
+/// preview at the earliest: 1.03 s after touch-down. Frames at which the progress already equals
+/// its target change nothing and are not replayed: the clock pauses there and resumes at the
+/// next frame after a move that changes the target, so a long still hold costs no timer firings.
 public struct RadiusPeekPop: ConfigurableRecognizer {
   /// Seconds from touch-down to the preview (began).
   public let delay: Double
@@ -141,6 +143,15 @@ public struct RadiusPeekPop: ConfigurableRecognizer {
     }
     // The radius test on every move after began.
     target = initialRadius / sample.radius < commitRatio ? commitProgress : previewProgress
+    if deadline == .infinity && progress != target && context.state != .possible {
+      // The paused frame clock resumes at the first frame after this move.
+      var next = frame
+      let estimate = ((sample.t - began) * frameRate).rounded(.down)
+      if estimate > Double(frame), estimate < 0x1p52, let k = Int(exactly: estimate) { next = k }
+      while began + Double(next) / frameRate <= sample.t { next += 1 }
+      frame = next
+      deadline = began + Double(frame) / frameRate
+    }
   }
 
   @inlinable
@@ -170,7 +181,8 @@ public struct RadiusPeekPop: ConfigurableRecognizer {
       }
     }
     frame += 1
-    deadline = began + Double(frame) / frameRate
+    // At its target the progress stays put until a move changes the target: pause the clock.
+    deadline = progress == target ? .infinity : began + Double(frame) / frameRate
   }
 
   /// Lift or cancel: the pending timer stops; cancelled after the preview, failed before it.

@@ -11,7 +11,9 @@ struct TouchTraceCommand: ParsableCommand {
       replays them through force-press recognizer variants and reports accuracy and latency.
 
       Exit codes: 0 success; 64 usage error; 65 bad input data (PATH:LINE:COL: error: …); \
-      66 an input file is missing or unreadable; 69 an exec: recognizer failed; 1 anything else.
+      66 an input file is missing or unreadable; 69 an exec: recognizer failed; 73 an output \
+      refused (an input of the run, a directory, a device, a FIFO, a socket, a symbolic link) or \
+      not created; 74 writing an output failed (standard output included); 1 anything else.
       """,
     version: TouchTraceVersion.current,
     subcommands: [

@@ -29,7 +29,8 @@ public struct OutputFiles: Sendable {
   public static let standardOutput = "-"
 
   /// The files and directories the run reads (the paths as given; directories are searched as
-  /// ``TraceFiles/expand(_:extensions:)`` does).
+  /// ``TraceFiles/expand(_:extensions:)`` does; `-` stands for standard input, guarded when it
+  /// is a regular file).
   public var inputs: [String]
 
   /// Outputs that must not replace any of `inputs` (files or directories the run reads).
@@ -182,6 +183,11 @@ struct GuardedInputs {
   init(_ inputs: [String]) {
     for input in inputs {
       var info = stat()
+      if input == OutputFiles.standardOutput {
+        // `-` as an input is standard input: guard the file it was redirected from.
+        if fstat(STDIN_FILENO, &info) == 0, info.st_mode & S_IFMT == S_IFREG { files[FileIdentity(info)] = "standard input" }
+        continue
+      }
       guard stat(input, &info) == 0 else { continue }
       if info.st_mode & S_IFMT == S_IFDIR {
         if let real = OutputPath.realPath(input) { directories.append(real) }
@@ -252,7 +258,8 @@ struct Target {
       throw refuse(what)
     }
     if let input = inputs.files[FileIdentity(info)] {
-      throw refuse(input == path ? "it is an input of this run" : "it is the input \(input) of this run")
+      if input == path { throw refuse("it is an input of this run") }
+      throw refuse(input == "standard input" ? "it is this run's standard input" : "it is the input \(input) of this run")
     }
     if let directory = inputs.directoryReading(path) {
       throw refuse("it is inside the input directory \(directory), where the next run would read it as a trace file")

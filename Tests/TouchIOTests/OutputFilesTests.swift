@@ -131,6 +131,24 @@ import TouchTestSupport
     }
   }
 
+  @Test func standardInputRedirectedFromAFileGuardsThatFile() throws {
+    try inDirectory { directory in
+      let input = directory + "/t.csv"
+      let saved = dup(STDIN_FILENO)
+      let file = open(input, O_RDONLY)
+      try #require(saved >= 0 && file >= 0)
+      dup2(file, STDIN_FILENO)
+      close(file)
+      defer {
+        dup2(saved, STDIN_FILENO)
+        close(saved)
+      }
+      let error = writeError([(input, Array("new\n".utf8))], inputs: ["-"])
+      #expect(error == FileWriteError(path: input, kind: .refused, reason: "it is this run's standard input"))
+      #expect(contents(input) == "input\n")
+    }
+  }
+
   @Test func refusesTraceFilesInsideAnInputDirectoryButNotOtherFiles() throws {
     try inDirectory { directory in
       try #require(mkdir(directory + "/sub", 0o755) == 0)

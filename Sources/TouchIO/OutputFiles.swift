@@ -278,22 +278,25 @@ struct PendingFile {
   /// replaced file's mode and owner.
   static func write(_ bytes: [UInt8], replacing target: Target) throws(FileWriteError) -> PendingFile {
     let path = target.path
-    var created: (descriptor: Int32, name: String)?
+    var created: (descriptor: Int32, name: String, cleanup: TemporaryFileRegistry.Slot?)?
     var lastError: Int32 = EEXIST
     for _ in 0..<100 {
       let name = OutputPath.temporaryName(for: path)
+      // Registered before it exists, so a signal at any moment after the file appears removes it.
+      let cleanup = TemporaryFileRegistry.register(name)
       let descriptor = open(name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
       if descriptor >= 0 {
-        created = (descriptor, name)
+        created = (descriptor, name, cleanup)
         break
       }
       lastError = errno
+      cleanup?.release()
       if lastError != EEXIST && lastError != EINTR { break }
     }
-    guard let (descriptor, name) = created else {
+    guard let (descriptor, name, cleanup) = created else {
       throw FileWriteError(path: path, kind: .cannotCreate, reason: FileSystem.describe(lastError))
     }
-    let file = PendingFile(target: path, temporary: name, cleanup: TemporaryFileRegistry.register(name))
+    let file = PendingFile(target: path, temporary: name, cleanup: cleanup)
     var failure: Int32 = 0
     if let existing = target.existing {
       // Keep the replaced file's permissions, and its owner where the system lets us.

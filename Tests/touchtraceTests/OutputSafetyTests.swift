@@ -160,6 +160,47 @@ struct OutputSafetyTests {
     }
   }
 
+  @Test func sigtermWhileWritingRemovesTheTemporaryFiles() throws {
+    try inTemporaryDirectory(writing: Self.traces) { directory in
+      // The JSON report goes to a file, the (large) CSV report to a pipe nobody reads: the run
+      // blocks writing standard output after the file's temporary copy is complete.
+      // Started through python3 with an empty signal mask: a child of this process inherits the
+      // mask of the thread that spawns it, on which SIGTERM may be blocked.
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+      process.arguments = [
+        "python3", "-c", "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])",
+        executable, "sweep", directory + "/t.csv", "--recognizer", "deep-press", "--vary", "threshold=0.001:1:0.001",
+        "--format", "csv", "--json-output", directory + "/r.json",
+      ]
+      let output = Pipe()
+      process.standardOutput = output
+      process.standardError = Pipe()
+      try process.run()
+      func temporaryFiles() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.contains(".touchtrace-") }
+      }
+      var waited = 0
+      while temporaryFiles().isEmpty && process.isRunning && waited < 60_000 {
+        usleep(1000)
+        waited += 1
+      }
+      defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+      try #require(!temporaryFiles().isEmpty, "the run reached the write")
+      process.terminate()
+      waited = 0
+      while process.isRunning && waited < 10_000 {
+        usleep(1000)
+        waited += 1
+      }
+      try #require(!process.isRunning, "SIGTERM ended the run")
+      process.waitUntilExit()
+      #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGTERM)
+      #expect(temporaryFiles() == [])
+      #expect(!TestData.exists(directory + "/r.json"))
+    }
+  }
+
   @Test func aFailingStandardOutputExits74() throws {
     try inTemporaryDirectory(writing: Self.traces) { directory in
       for arguments in [

@@ -22,8 +22,10 @@ public enum TouchTraceTool {
 
   /// Parses `arguments` (the process's own when `nil`) and runs the command with `catalog`; on an
   /// error it exits with the command's exit code (documented in `touchtrace --help`), on success
-  /// it returns.
+  /// it returns. When the process ends, standard output is flushed and closed and a failure
+  /// there ends it with exit code 74.
   public static func main(catalog: RecognizerCatalog = .builtIn, arguments: [String]? = nil) {
+    Console.checkStandardOutputAtExit()
     $catalog.withValue(catalog) { TouchTraceCommand.main(arguments) }
   }
 

@@ -24,9 +24,11 @@ struct InspectCommandTests {
 
   @Test func jsonAccountsForEveryTrace() throws {
     try inTemporaryDirectory { directory in
-      TestData.write("trace,t,force,intent\na,0,0,tap\na,0.01,1,tap\nb,0,0,press\nb,0.01,x,press\n", to: directory + "/d.csv")
+      try #require(mkdir(directory + "/data", 0o755) == 0)
+      TestData.write("trace,t,force,intent\na,0,0,tap\na,0.01,1,tap\nb,0,0,press\nb,0.01,x,press\n", to: directory + "/data/d.csv")
+      // Outside the input directory: a JSON report inside it would be read as traces next time (exit 73).
       let output = directory + "/summary.json"
-      #expect(runCommand(["inspect", directory, "--skip-invalid", "--format", "json", "--output", output]) == 0)
+      #expect(runCommand(["inspect", directory + "/data", "--skip-invalid", "--format", "json", "--output", output]) == 0)
       let json = try #require(
         try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output))) as? [String: Any])
       let traces = try #require(json["traces"] as? [String: Int])
@@ -35,7 +37,7 @@ struct InspectCommandTests {
       let skipped = try #require(json["skipped"] as? [[String: Any]])
       #expect(skipped.count == 1)
       #expect(skipped[0]["trace"] as? String == "b")
-      #expect(skipped[0]["file"] as? String == directory + "/d.csv")
+      #expect(skipped[0]["file"] as? String == directory + "/data/d.csv")
       #expect(skipped[0]["line"] as? Int == 5)
       #expect(skipped[0]["column"] as? Int == 8)
       #expect(skipped[0]["reason"] as? String == "'force' is not a number: 'x'")

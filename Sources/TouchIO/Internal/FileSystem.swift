@@ -160,30 +160,20 @@ enum FileSystem {
     return try result.get()
   }
 
-  /// Writes `bytes` to `path` (created or truncated), as a whole or not at all: the data goes to
-  /// a temporary file beside the target that is renamed over it at the end.
-  static func writeBytes(_ bytes: [UInt8], to path: String) throws(FileWriteError) {
-    let temporary = path + ".touchtrace-partial"
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    guard fd >= 0 else { throw FileWriteError(path: path, reason: describe(errno)) }
-    var failure: Int32 = 0
+  /// Writes all of `bytes` to `descriptor`, retrying short writes and interruptions; returns 0,
+  /// or the `errno` of the write that failed.
+  static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32 {
     bytes.withUnsafeBufferPointer { buffer in
       var offset = 0
       while offset < buffer.count {
-        let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+        let n = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
         if n < 0 {
           if errno == EINTR { continue }
-          failure = errno
-          return
+          return errno
         }
         offset += n
       }
-    }
-    if close(fd) != 0, failure == 0 { failure = errno }
-    if failure == 0, rename(temporary, path) != 0 { failure = errno }
-    if failure != 0 {
-      unlink(temporary)
-      throw FileWriteError(path: path, reason: describe(failure))
+      return 0
     }
   }
 
@@ -215,24 +205,7 @@ enum FileSystem {
   }
 }
 
-/// A file could not be written.
-public struct FileWriteError: Error, Hashable, Sendable, CustomStringConvertible {
-  /// The file that could not be written.
-  public var path: String
-  /// Why (the C library's text for the error).
-  public var reason: String
-
-  /// `path: error: cannot write file: reason`.
-  public var description: String { "\(path): error: cannot write file: \(reason)" }
-}
-
 extension TraceFiles {
-  /// Writes `bytes` to `path` atomically (a temporary file renamed over the target), so a
-  /// failed command never leaves a half-written output.
-  public static func write(_ bytes: [UInt8], to path: String) throws(FileWriteError) {
-    try FileSystem.writeBytes(bytes, to: path)
-  }
-
   /// Reads the whole input at `path`: a regular file, a FIFO (read once) or standard input
   /// (`-`).
   /// - Parameter limit: the most bytes read; a larger input throws `.inputTooLarge`.

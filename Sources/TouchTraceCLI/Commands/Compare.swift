@@ -82,6 +82,7 @@ extension TouchTraceCommand {
       let threads = self.threads.count
       let key = groupBy?.key
       try Console.run {
+        try Console.checkOutputs([report.output], inputs: input.inputPaths)
         let evaluation = try Scoring.evaluation(
           input, for: [a.recognizer, b.recognizer], groupBy: key, options: options, threads: threads, command: "compare")
         let run: ComparisonResult
@@ -100,7 +101,7 @@ extension TouchTraceCommand {
         case .csv: bytes = CompareReport.csv(run)
         case let format: FormatOption<ReportOutputOptions>.unreachable(format)
         }
-        try report.emit(bytes)
+        try Console.emit(bytes, to: report.target, inputs: input.inputPaths)
       }
     }
   }

@@ -59,6 +59,7 @@ extension TouchTraceCommand {
 
     func run() throws {
       try Console.run {
+        try Console.checkOutputs([output.output], inputs: input.inputPaths)
         var dataset = try input.load()
         let extraction = self.extraction
         let features = try PerTrace.map(&dataset, skipInvalid: input.skipInvalid) { trace throws(SignalError) in
@@ -71,7 +72,7 @@ extension TouchTraceCommand {
           case .json: FeaturesReport.json(rows, dataset: dataset, extraction: extraction).encoded()
           case let format: FormatOption<Self>.unreachable(format)
           }
-        try output.emit(bytes)
+        try output.emit(bytes, inputs: input.inputPaths)
         if output.format == .csv {
           Console.error(
             "touchtrace features: \(dataset.total) traces: \(dataset.traces.count) analyzed, \(dataset.skipped.count) skipped")

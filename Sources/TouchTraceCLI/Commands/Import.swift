@@ -90,10 +90,12 @@ extension TouchTraceCommand {
 
     func run() throws {
       let importOptions = try options()
+      let inputs = paths + (description.map { [$0] } ?? [])
       try Console.run {
+        try Console.checkOutputs([output.output], inputs: inputs)
         let dataset = try TraceImporter.load(paths, from: from, options: importOptions)
         Console.report(dataset)
-        try output.write(dataset.traces)
+        try output.write(dataset.traces, inputs: inputs)
         Console.error(
           "imported \(dataset.total) contact\(dataset.total == 1 ? "" : "s") from \(dataset.files.count) file\(dataset.files.count == 1 ? "" : "s"): "
             + "\(dataset.traces.count) written, \(dataset.skipped.count) skipped")

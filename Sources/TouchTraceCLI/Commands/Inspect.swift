@@ -24,6 +24,7 @@ extension TouchTraceCommand {
 
     func run() throws {
       try Console.run {
+        try Console.checkOutputs([output.output], inputs: input.inputPaths)
         let dataset = try input.load()
         let summary = DatasetSummary(dataset)
         let bytes: [UInt8] =
@@ -32,7 +33,7 @@ extension TouchTraceCommand {
           case .json: InspectReport.json(summary, diagnostics: dataset.diagnostics).encoded()
           case let format: FormatOption<Self>.unreachable(format)
           }
-        try output.emit(bytes)
+        try output.emit(bytes, inputs: input.inputPaths)
       }
     }
   }

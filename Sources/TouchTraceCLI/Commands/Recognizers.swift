@@ -24,11 +24,13 @@ extension TouchTraceCommand {
 
     func run() throws {
       let catalog = TouchTraceTool.catalog
+      let bytes: [UInt8]
       switch format.format {
-      case .md, .text: Console.print(CatalogReport.markdown(catalog))
-      case .json: Console.write(CatalogReport.json(catalog).encoded())
+      case .md, .text: bytes = Array(CatalogReport.markdown(catalog).utf8)
+      case .json: bytes = CatalogReport.json(catalog).encoded()
       case let f: FormatOption<Self>.unreachable(f)
       }
+      try Console.run { try Console.emit(bytes, to: nil, inputs: []) }
     }
   }
 }

@@ -93,6 +93,7 @@ extension TouchTraceCommand {
     func replayAll() throws {
       let recognizer = try makeRecognizer()
       try Console.run {
+        try Console.checkOutputs([output.output], inputs: input.inputPaths)
         var dataset = try input.load()
         try Scoring.requireMaximumForce(&dataset, for: [recognizer], skipInvalid: input.skipInvalid)
         let results = try replay(dataset.traces, through: recognizer)
@@ -102,7 +103,7 @@ extension TouchTraceCommand {
         case .csv: bytes = RunReport.csv(results)
         case let format: FormatOption<Self>.unreachable(format)
         }
-        try output.emit(bytes)
+        try output.emit(bytes, inputs: input.inputPaths)
       }
     }
 

@@ -145,13 +145,14 @@ extension TouchTraceCommand {
 
     func run() throws {
       try Console.run {
+        try Console.checkOutputs([output], inputs: input.inputPaths)
         var dataset = try input.load()
         let smoothing = self.smoothing
         let total = dataset.total
         let smoothed = try PerTrace.map(&dataset, skipInvalid: input.skipInvalid) { trace throws(SignalError) in
           try trace.smoothed(with: smoothing)
         }
-        try Console.emit(TraceWriter.encode(smoothed, as: TraceFiles.Format(path: output)), to: output)
+        try Console.emit(TraceWriter.encode(smoothed, as: TraceFiles.Format(path: output)), to: output, inputs: input.inputPaths)
         Console.error(
           "touchtrace smooth: \(total) traces: \(smoothed.count) smoothed, \(dataset.skipped.count) skipped; wrote \(output)")
       }

@@ -73,6 +73,7 @@ extension TouchTraceCommand {
       let options = try evaluationOptions()
       let threads = self.threads.count
       try Console.run {
+        try Console.checkOutputs([report.output, jsonOutput, csvOutput], inputs: input.inputPaths)
         let evaluation = try Scoring.evaluation(
           input, for: plan.configurations.map(\.recognizer), options: options, threads: threads, command: "sweep")
         let progress = self.progress.progress(command: "sweep")
@@ -92,9 +93,12 @@ extension TouchTraceCommand {
         case .csv: bytes = SweepReport.csv(result)
         case let format: FormatOption<ReportOutputOptions>.unreachable(format)
         }
-        if let jsonOutput { try Console.emit(SweepReport.json(result).encoded(), to: jsonOutput) }
-        if let csvOutput { try Console.emit(SweepReport.csv(result), to: csvOutput) }
-        try report.emit(bytes)
+        // All three or none: the report and --json-output, --csv-output are committed together.
+        var outputs: [(path: String, bytes: [UInt8])] = []
+        if let jsonOutput { outputs.append((jsonOutput, SweepReport.json(result).encoded())) }
+        if let csvOutput { outputs.append((csvOutput, SweepReport.csv(result))) }
+        outputs.append((report.target, bytes))
+        try Console.emit(outputs, inputs: input.inputPaths)
       }
     }
   }

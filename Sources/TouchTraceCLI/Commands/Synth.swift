@@ -57,7 +57,7 @@ extension TouchTraceCommand {
         let weights = try mix.map { text throws(IntentMixError) in try IntentMix(parsing: text) } ?? .uniform
         let synthesizer = Synthesizer(profile: device, seed: seed, userCount: users, mix: weights)
         let traces = synthesizer.generate(count: count)
-        try output.write(traces)
+        try output.write(traces, inputs: [])
       }
     }
   }

@@ -1,8 +1,17 @@
 import ArgumentParser
 import TouchCore
 import TouchEvaluation
+import TouchIO
 import TouchReports
 import TouchTuning
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 extension TouchTraceCommand {
   /// `touchtrace tune`: choose an operating point that generalizes.
@@ -112,6 +121,10 @@ extension TouchTraceCommand {
       let tuning = try tuningOptions()
       let threads = self.threads.count
       try Console.run {
+        try Console.checkOutputs(
+          [report.output, jsonOutput, exportJson, exportSwift]
+            + TuneReport.Table.allCases.map { table in csvDir.map { csvPath($0, table) } },
+          inputs: input.inputPaths)
         let evaluation = try Scoring.evaluation(
           input, for: plan.configurations.map(\.recognizer), groupBy: tuning.groupBy, options: options, threads: threads,
           command: "tune")
@@ -133,23 +146,37 @@ extension TouchTraceCommand {
         case .csv: bytes = TuneReport.csv(result, table: table.table)
         case let format: FormatOption<ReportOutputOptions>.unreachable(format)
         }
-        if let jsonOutput { try Console.emit(TuneReport.json(result).encoded(), to: jsonOutput) }
+        // Every output or none: the report, --json-output, the --csv-dir tables and the exports
+        // are committed together.
+        var outputs: [(path: String, bytes: [UInt8])] = []
+        if let jsonOutput { outputs.append((jsonOutput, TuneReport.json(result).encoded())) }
         if let csvDir {
-          try Console.makeDirectory(csvDir)
-          for table in TuneReport.Table.allCases {
-            try Console.emit(TuneReport.csv(result, table: table), to: csvDir + "/" + table.rawValue + ".csv")
-          }
+          for table in TuneReport.Table.allCases { outputs.append((csvPath(csvDir, table), TuneReport.csv(result, table: table))) }
         }
         let tool = "touchtrace \(TouchTraceVersion.current)"
-        if let exportJson, let document = TuneExport.json(result, tool: tool) { try Console.emit(document.encoded(), to: exportJson) }
-        if let exportSwift, let source = TuneExport.swift(result, tool: tool) { try Console.emit(Array(source.utf8), to: exportSwift) }
-        try report.emit(bytes)
+        if let exportJson, let document = TuneExport.json(result, tool: tool) { outputs.append((exportJson, document.encoded())) }
+        if let exportSwift, let source = TuneExport.swift(result, tool: tool) { outputs.append((exportSwift, Array(source.utf8))) }
+        outputs.append((report.target, bytes))
+        let createdDirectory = try csvDir.map(Console.makeDirectory) ?? false
+        do throws(FileWriteError) {
+          try Console.emit(outputs, inputs: input.inputPaths)
+        } catch {
+          if createdDirectory, let csvDir { rmdir(csvDir) }
+          throw error
+        }
         if let reason = result.noChoiceReason {
           Console.error("touchtrace tune: error: \(reason)" + (exportJson != nil || exportSwift != nil ? "; nothing exported" : ""))
           throw Exit.failure
         }
       }
     }
+  }
+}
+
+extension TouchTraceCommand.Tune {
+  /// The file of one CSV table in `--csv-dir`.
+  func csvPath(_ directory: String, _ table: TuneReport.Table) -> String {
+    (directory.hasSuffix("/") ? directory : directory + "/") + table.rawValue + ".csv"
   }
 }
 

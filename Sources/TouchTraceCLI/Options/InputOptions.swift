@@ -59,6 +59,10 @@ struct InputOptions: ParsableArguments {
     }
   }
 
+  /// Every file and directory the command reads: the paths and the labels file (outputs must
+  /// not replace them).
+  var inputPaths: [String] { paths + (labels.map { [$0] } ?? []) }
+
   /// The loader options these flags stand for.
   var loadOptions: LoadOptions {
     LoadOptions(

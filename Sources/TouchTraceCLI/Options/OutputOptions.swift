@@ -13,8 +13,10 @@ struct OutputOptions<Choice: DefaultFormatChoice>: ParsableArguments {
   /// The format to write.
   var format: OutputFormat { formatOption.format }
 
-  /// Writes `bytes` to `--output`, or to standard output without it.
-  func emit(_ bytes: [UInt8]) throws(FileWriteError) { try Console.emit(bytes, to: output) }
+  /// Writes `bytes` to `--output`, or to standard output without it, never over one of `inputs`.
+  func emit(_ bytes: [UInt8], inputs: [String]) throws(FileWriteError) {
+    try Console.emit(bytes, to: output, inputs: inputs)
+  }
 }
 
 /// A command's formats with the one it writes without `--format`.

@@ -20,6 +20,6 @@ struct ReportOutputOptions: ParsableArguments, FormatChoice {
     return output == nil && Console.stdoutIsTerminal ? .md : .json
   }
 
-  /// Writes `bytes` to `--output`, or to standard output without it.
-  func emit(_ bytes: [UInt8]) throws(FileWriteError) { try Console.emit(bytes, to: output) }
+  /// Where the report goes: `--output`, else `-` (standard output).
+  var target: String { output ?? OutputFiles.standardOutput }
 }

@@ -24,8 +24,9 @@ struct TraceOutputOptions: ParsableArguments, FormatChoice {
     }
   }
 
-  /// Writes `traces` to `--output` (`-`: standard output) in ``fileFormat``.
-  func write(_ traces: [Trace]) throws(FileWriteError) {
-    try Console.emit(TraceWriter.encode(traces, as: fileFormat), to: output)
+  /// Writes `traces` to `--output` (`-`: standard output) in ``fileFormat``, never over one of
+  /// `inputs`.
+  func write(_ traces: [Trace], inputs: [String]) throws(FileWriteError) {
+    try Console.emit(TraceWriter.encode(traces, as: fileFormat), to: output, inputs: inputs)
   }
 }

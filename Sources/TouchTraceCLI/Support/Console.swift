@@ -19,7 +19,12 @@ enum Exit {
   static let noInput = ExitCode(66)
   /// An external (`exec:`) recognizer failed: it exited, broke the protocol or fell silent.
   static let unavailable = ExitCode(69)
-  /// Anything else (e.g. an output file that cannot be written).
+  /// An output was refused (an input of the run, a directory, a device, a FIFO, a socket, a
+  /// symbolic link) or could not be created.
+  static let cannotCreate = ExitCode(73)
+  /// Writing an output failed (standard output's included), e.g. a full disk.
+  static let ioError = ExitCode(74)
+  /// Anything else.
   static let failure = ExitCode.failure
 }
 
@@ -30,12 +35,10 @@ enum Console {
     write(Array((text.hasSuffix("\n") ? text : text + "\n").utf8), to: STDERR_FILENO)
   }
 
-  /// Writes bytes to standard output.
-  static func write(_ bytes: [UInt8]) { write(bytes, to: STDOUT_FILENO) }
-
   /// Writes bytes to standard error as they are (no line break added): progress lines.
   static func writeError(_ bytes: [UInt8]) { write(bytes, to: STDERR_FILENO) }
 
+  /// Writes to standard error; errors are ignored (nothing is left to report them on).
   private static func write(_ bytes: [UInt8], to descriptor: Int32) {
     bytes.withUnsafeBufferPointer { buffer in
       guard let base = buffer.baseAddress else { return }
@@ -51,9 +54,6 @@ enum Console {
     }
   }
 
-  /// Writes text to standard output.
-  static func print(_ text: String) { write(Array(text.utf8)) }
-
   /// Whether standard error is a terminal (progress is shown only then).
   static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) != 0 }
 
@@ -66,27 +66,52 @@ enum Console {
     for skip in dataset.skipped { error(skip.description) }
   }
 
-  /// Writes `bytes` to `path` (atomically), or to standard output when `path` is `nil` or `-`.
-  static func emit(_ bytes: [UInt8], to path: String?) throws(FileWriteError) {
-    if let path, path != "-" {
-      try TraceFiles.write(bytes, to: path)
-    } else {
-      write(bytes)
-    }
+  /// Writes a command's outputs all or nothing (``OutputFiles``): each to its path, `-` to
+  /// standard output; none may replace one of `inputs`, the files and directories the run reads.
+  static func emit(_ outputs: [(path: String, bytes: [UInt8])], inputs: [String]) throws(FileWriteError) {
+    try OutputFiles(inputs: inputs).write(outputs)
   }
 
-  /// Creates the directory `path` unless it exists; on failure prints
-  /// `PATH: error: cannot create directory: REASON` and exits with code 1.
-  static func makeDirectory(_ path: String) throws(ExitCode) {
-    if mkdir(path, 0o755) != 0 && errno != EEXIST {
-      error("\(path): error: cannot create directory: \(String(cString: strerror(errno)))")
-      throw Exit.failure
+  /// Writes `bytes` to `path`, or to standard output when `path` is `nil` or `-`, never over one
+  /// of `inputs`.
+  static func emit(_ bytes: [UInt8], to path: String?, inputs: [String]) throws(FileWriteError) {
+    try emit([(path ?? OutputFiles.standardOutput, bytes)], inputs: inputs)
+  }
+
+  /// Refuses, before any work, outputs that ``emit(_:inputs:)`` would refuse (`nil`: none).
+  static func checkOutputs(_ paths: [String?], inputs: [String]) throws(FileWriteError) {
+    try OutputFiles(inputs: inputs).check(paths.compactMap { $0 })
+  }
+
+  /// Creates the directory `path` unless it exists; returns whether it created it.
+  static func makeDirectory(_ path: String) throws(FileWriteError) -> Bool {
+    if mkdir(path, 0o777) == 0 { return true }
+    let code = errno
+    var info = stat()
+    if code == EEXIST, stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { return false }
+    guard code != EEXIST else { throw FileWriteError(path: path, kind: .cannotCreate, reason: "it exists and is not a directory") }
+    throw FileWriteError(path: path, kind: .cannotCreate, code: code)
+  }
+
+  /// Checks, when the process ends, that everything written to standard output through the C
+  /// library (the argument parser's help, for example) reached it: a failing flush or close
+  /// prints `standard output: error: cannot write: REASON` and exits with 74.
+  /// Installed once by the executable's entry point.
+  static func checkStandardOutputAtExit() {
+    atexit {
+      var failure: Int32 = 0
+      errno = 0
+      if fflush(nil) != 0 { failure = errno != 0 ? errno : EIO }
+      if failure == 0, close(STDOUT_FILENO) != 0, errno != EBADF { failure = errno }
+      guard failure != 0 else { return }
+      Console.error(FileWriteError(path: OutputFiles.standardOutput, kind: .io, code: failure).description)
+      _exit(Exit.ioError.rawValue)
     }
   }
 
   /// Runs a command body, printing library errors as diagnostics and exiting with the
   /// documented code: 65 bad data, 66 missing or unreadable input, 69 an external recognizer
-  /// failed, 1 anything else.
+  /// failed, 73 an output refused or not created, 74 an output write failed, 1 anything else.
   static func run(_ body: () throws -> Void) throws {
     do {
       try body()
@@ -95,7 +120,7 @@ enum Console {
       throw error.isFileAccessError ? Exit.noInput : Exit.dataError
     } catch let error as FileWriteError {
       Console.error(error.description)
-      throw Exit.failure
+      throw error.kind == .io ? Exit.ioError : Exit.cannotCreate
     } catch let error as DataError {
       Console.error(error.description)
       throw Exit.dataError

@@ -1,0 +1,392 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Writes the outputs of one command so that nothing is ever destroyed: the one output path of
+/// every `touchtrace` command.
+///
+/// - A target must be a regular file or not exist yet. A directory, a device node, a FIFO, a
+///   socket or a symbolic link is refused (``FileWriteError/Kind-swift.enum/refused``), and so is
+///   a file that is an input of the run (the same device and inode, however it is spelled: a hard
+///   link, `./`, `..`), and a trace file inside an input directory, which the next run over that
+///   directory would read as input. A symbolic link is refused rather than followed, so a link
+///   planted at an output name never redirects the write.
+/// - Each file is written to a new temporary file beside its target (`.NAME.touchtrace-XXXXXXXX`,
+///   created with `O_CREAT|O_EXCL|O_NOFOLLOW`, so concurrent runs never share one and a planted
+///   link is never followed), synced to disk, given the mode (and, where allowed, the owner) of
+///   the file it replaces, and only then renamed over the target.
+/// - Several outputs commit all or nothing: every file is written and synced before the first is
+///   renamed, and standard output (`-`) is written after the files are ready and before they are
+///   renamed. On any error, and on `SIGINT` or `SIGTERM` while writing, the temporary files are
+///   removed and no target changes.
+/// - Every write is checked, standard output's included.
+public struct OutputFiles: Sendable {
+  /// The name that stands for standard output.
+  public static let standardOutput = "-"
+
+  /// The files and directories the run reads (the paths as given; directories are searched as
+  /// ``TraceFiles/expand(_:extensions:)`` does; `-` stands for standard input, guarded when it
+  /// is a regular file).
+  public var inputs: [String]
+
+  /// Outputs that must not replace any of `inputs` (files or directories the run reads).
+  public init(inputs: [String] = []) {
+    self.inputs = inputs
+  }
+
+  /// Checks that every path in `targets` may be written (without writing anything), so a command
+  /// can refuse before long work; ``write(_:)`` checks again.
+  ///
+  /// - Throws: ``FileWriteError`` (``FileWriteError/Kind-swift.enum/refused``) for the first
+  ///   target that is not a regular file or a new name, or that is an input of the run.
+  public func check(_ targets: [String]) throws(FileWriteError) {
+    let guarded = GuardedInputs(inputs)
+    for target in targets where target != Self.standardOutput {
+      _ = try Target.inspect(target, against: guarded)
+    }
+  }
+
+  /// Writes `outputs` (standard output for the path `-`) all or nothing.
+  ///
+  /// - Throws: ``FileWriteError``: `.refused` for a target that may not be replaced, `.cannotCreate`
+  ///   when the temporary file cannot be created or renamed, `.io` when a write, a sync or a close
+  ///   fails (standard output's included). No target has changed when it throws, except that
+  ///   standard output may have received part of its bytes.
+  public func write(_ outputs: [(path: String, bytes: [UInt8])]) throws(FileWriteError) {
+    let guarded = GuardedInputs(inputs)
+    var seen: [FileIdentity] = []
+    var pending: [PendingFile] = []
+    // Removes every temporary file unless the batch committed.
+    defer { for file in pending { file.discard() } }
+    for output in outputs where output.path != Self.standardOutput {
+      let target = try Target.inspect(output.path, against: guarded)
+      if let identity = target.identity ?? FileIdentity(ofParentOf: output.path, name: output.path) {
+        guard !seen.contains(identity) else {
+          throw FileWriteError(path: output.path, kind: .refused, reason: "it is named twice among this run's outputs")
+        }
+        seen.append(identity)
+      }
+      pending.append(try PendingFile.write(output.bytes, replacing: target))
+    }
+    for output in outputs where output.path == Self.standardOutput {
+      try StandardOutput.write(output.bytes)
+    }
+    // Everything is on disk: rename. A rename fails only when the directory changed under us.
+    for (index, file) in pending.enumerated() {
+      do throws(FileWriteError) {
+        try file.commit()
+      } catch {
+        pending.removeFirst(index + 1)
+        throw error
+      }
+    }
+    pending.removeAll()
+  }
+}
+
+/// A file could not be written.
+public struct FileWriteError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// What went wrong, which decides the exit code (73 or 74).
+  public enum Kind: Hashable, Sendable {
+    /// The target may not be replaced: an input of the run, a directory, a device, a FIFO, a
+    /// socket or a symbolic link (`EX_CANTCREAT`, 73).
+    case refused
+    /// The output file could not be created or put in place, e.g. a missing directory or no
+    /// permission (`EX_CANTCREAT`, 73).
+    case cannotCreate
+    /// Writing, syncing or closing failed, e.g. a full disk (`EX_IOERR`, 74).
+    case io
+  }
+
+  /// The file that could not be written (`-` for standard output).
+  public var path: String
+  /// What went wrong.
+  public var kind: Kind
+  /// Why (the C library's text for the error, or why the target was refused).
+  public var reason: String
+
+  /// An error of `kind` for `path`.
+  public init(path: String, kind: Kind = .io, reason: String) {
+    self.path = path
+    self.kind = kind
+    self.reason = reason
+  }
+
+  /// An error of `kind` for `path` whose reason is the C library's text for `errno` value `code`.
+  public init(path: String, kind: Kind, code: Int32) {
+    self.init(path: path, kind: kind, reason: FileSystem.describe(code))
+  }
+
+  /// `PATH: error: refusing to write: REASON`, `PATH: error: cannot create file: REASON`,
+  /// `PATH: error: cannot write file: REASON`; `standard output` for `-`.
+  public var description: String {
+    let name = path == OutputFiles.standardOutput ? "standard output" : path
+    switch kind {
+    case .refused: return "\(name): error: refusing to write: \(reason)"
+    case .cannotCreate: return "\(name): error: cannot create file: \(reason)"
+    case .io: return "\(name): error: cannot write\(path == OutputFiles.standardOutput ? "" : " file"): \(reason)"
+    }
+  }
+}
+
+extension TraceFiles {
+  /// Writes `bytes` to `path` as ``OutputFiles`` does (a checked regular file, replaced
+  /// atomically), so a failed command never leaves a half-written output.
+  ///
+  /// - Throws: ``FileWriteError``.
+  public static func write(_ bytes: [UInt8], to path: String) throws(FileWriteError) {
+    try OutputFiles().write([(path, bytes)])
+  }
+}
+
+/// A file's device and inode: the same file under any name.
+struct FileIdentity: Hashable {
+  var device: UInt64
+  var inode: UInt64
+
+  init(_ info: stat) {
+    device = UInt64(info.st_dev)
+    inode = UInt64(info.st_ino)
+  }
+
+  /// The identity of the file at `path` (following links), `nil` when there is none.
+  init?(path: String) {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    self.init(info)
+  }
+
+  /// For a target that does not exist yet: its directory's identity and its last name component
+  /// stand in, so two spellings of one new file are caught too. Returns `nil` when the directory
+  /// cannot be examined.
+  init?(ofParentOf path: String, name: String) {
+    guard let directory = FileIdentity(path: OutputPath.directory(of: path)) else { return nil }
+    // Fold the name into the inode: distinct new names in one directory stay distinct.
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in OutputPath.lastComponent(of: name).utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    device = directory.device ^ 0x8000_0000_0000_0000
+    inode = directory.inode ^ hash
+  }
+}
+
+/// The inputs of a run, by identity.
+struct GuardedInputs {
+  /// Every input file (given, or found in a given directory) by identity, with a name to report.
+  var files: [FileIdentity: String] = [:]
+  /// Input directories: their real paths.
+  var directories: [String] = []
+
+  init(_ inputs: [String]) {
+    for input in inputs {
+      var info = stat()
+      if input == OutputFiles.standardOutput {
+        // `-` as an input is standard input: guard the file it was redirected from.
+        if fstat(STDIN_FILENO, &info) == 0, info.st_mode & S_IFMT == S_IFREG { files[FileIdentity(info)] = "standard input" }
+        continue
+      }
+      guard stat(input, &info) == 0 else { continue }
+      if info.st_mode & S_IFMT == S_IFDIR {
+        if let real = OutputPath.realPath(input) { directories.append(real) }
+        for file in (try? TraceFiles.expand([input])) ?? [] {
+          if let identity = FileIdentity(path: file), files[identity] == nil { files[identity] = file }
+        }
+      } else if files[FileIdentity(info)] == nil {
+        files[FileIdentity(info)] = input
+      }
+    }
+  }
+
+  /// The input directory under which the next run over it would read `path` as a trace file.
+  func directoryReading(_ path: String) -> String? {
+    let name = OutputPath.lastComponent(of: path).lowercased()
+    guard !name.hasPrefix("."), TraceFiles.directoryExtensions.contains(where: { name.hasSuffix($0) }),
+      let parent = OutputPath.realPath(OutputPath.directory(of: path))
+    else { return nil }
+    for directory in directories {
+      let base = directory == "/" ? "/" : directory + "/"
+      guard parent == directory || parent.hasPrefix(base) else { continue }
+      // The loader skips hidden directories.
+      let below = parent.dropFirst(directory.count).split(separator: "/")
+      if !below.contains(where: { $0.hasPrefix(".") }) { return directory }
+    }
+    return nil
+  }
+}
+
+/// An output target that may be written: a regular file or a new name.
+struct Target {
+  /// The path as given.
+  var path: String
+  /// The existing file's status, `nil` for a new file.
+  var existing: stat?
+
+  /// The existing file's identity.
+  var identity: FileIdentity? { existing.map(FileIdentity.init) }
+
+  /// Checks `path` against the rules of ``OutputFiles``.
+  static func inspect(_ path: String, against inputs: GuardedInputs) throws(FileWriteError) -> Target {
+    func refuse(_ reason: String) -> FileWriteError { FileWriteError(path: path, kind: .refused, reason: reason) }
+    guard !path.isEmpty else { throw refuse("the path is empty") }
+    var info = stat()
+    if lstat(path, &info) != 0 {
+      let code = errno
+      guard code == ENOENT else {
+        throw FileWriteError(path: path, kind: .cannotCreate, reason: FileSystem.describe(code))
+      }
+      if path.hasSuffix("/") { throw refuse("the path names a directory") }
+      if let directory = inputs.directoryReading(path) {
+        throw refuse("it is inside the input directory \(directory), where the next run would read it as a trace file")
+      }
+      return Target(path: path, existing: nil)
+    }
+    let type = info.st_mode & S_IFMT
+    guard type == S_IFREG else {
+      let what: String
+      switch type {
+      case S_IFDIR: what = "it is a directory"
+      case S_IFCHR: what = "it is a character device; use - for standard output"
+      case S_IFBLK: what = "it is a block device"
+      case S_IFIFO: what = "it is a FIFO (named pipe); use - for standard output and a shell redirection"
+      case S_IFSOCK: what = "it is a socket"
+      case S_IFLNK: what = "it is a symbolic link (write to the file it names, or use - for standard output)"
+      default: what = "it is not a regular file"
+      }
+      throw refuse(what)
+    }
+    if let input = inputs.files[FileIdentity(info)] {
+      if input == path { throw refuse("it is an input of this run") }
+      throw refuse(input == "standard input" ? "it is this run's standard input" : "it is the input \(input) of this run")
+    }
+    if let directory = inputs.directoryReading(path) {
+      throw refuse("it is inside the input directory \(directory), where the next run would read it as a trace file")
+    }
+    return Target(path: path, existing: info)
+  }
+}
+
+/// A temporary file written in full beside its target, waiting to be renamed over it.
+struct PendingFile {
+  var target: String
+  var temporary: String
+  var cleanup: TemporaryFileRegistry.Slot?
+
+  /// Writes `bytes` to a new temporary file beside `target`, syncs it, and gives it the
+  /// replaced file's mode and owner.
+  static func write(_ bytes: [UInt8], replacing target: Target) throws(FileWriteError) -> PendingFile {
+    let path = target.path
+    var created: (descriptor: Int32, name: String, cleanup: TemporaryFileRegistry.Slot?)?
+    var lastError: Int32 = EEXIST
+    for _ in 0..<100 {
+      let name = OutputPath.temporaryName(for: path)
+      // Registered before it exists, so a signal at any moment after the file appears removes it.
+      let cleanup = TemporaryFileRegistry.register(name)
+      let descriptor = open(name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
+      if descriptor >= 0 {
+        created = (descriptor, name, cleanup)
+        break
+      }
+      lastError = errno
+      cleanup?.release()
+      if lastError != EEXIST && lastError != EINTR { break }
+    }
+    guard let (descriptor, name, cleanup) = created else {
+      throw FileWriteError(path: path, kind: .cannotCreate, reason: FileSystem.describe(lastError))
+    }
+    let file = PendingFile(target: path, temporary: name, cleanup: cleanup)
+    var failure: Int32 = 0
+    if let existing = target.existing {
+      // Keep the replaced file's permissions, and its owner where the system lets us.
+      _ = fchown(descriptor, existing.st_uid, existing.st_gid)
+      if fchmod(descriptor, existing.st_mode & 0o7777) != 0 { failure = errno }
+    }
+    if failure == 0 { failure = FileSystem.writeAll(bytes, to: descriptor) }
+    if failure == 0, fsync(descriptor) != 0 { failure = errno }
+    if close(descriptor) != 0, failure == 0 { failure = errno }
+    if failure != 0 {
+      file.discard()
+      throw FileWriteError(path: path, kind: .io, reason: FileSystem.describe(failure))
+    }
+    return file
+  }
+
+  /// Renames the temporary file over the target.
+  func commit() throws(FileWriteError) {
+    if rename(temporary, target) != 0 {
+      let code = errno
+      discard()
+      throw FileWriteError(path: target, kind: .cannotCreate, reason: FileSystem.describe(code))
+    }
+    cleanup?.release()
+    // Make the rename itself durable; a directory that cannot be synced is no error.
+    let directory = open(OutputPath.directory(of: target), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    if directory >= 0 {
+      _ = fsync(directory)
+      close(directory)
+    }
+  }
+
+  /// Removes the temporary file.
+  func discard() {
+    unlink(temporary)
+    cleanup?.release()
+  }
+}
+
+/// Checked writes to standard output.
+enum StandardOutput {
+  /// Writes all of `bytes` to standard output.
+  ///
+  /// - Throws: ``FileWriteError`` (`.io`, path `-`) when a write fails.
+  static func write(_ bytes: [UInt8]) throws(FileWriteError) {
+    let failure = FileSystem.writeAll(bytes, to: STDOUT_FILENO)
+    if failure != 0 {
+      throw FileWriteError(path: OutputFiles.standardOutput, kind: .io, reason: FileSystem.describe(failure))
+    }
+  }
+}
+
+/// Path arithmetic for outputs.
+enum OutputPath {
+  /// The directory a path's last component is in (`.` for a bare name).
+  static func directory(of path: String) -> String {
+    let trimmed = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
+    guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+    return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
+  }
+
+  /// The last component of a path.
+  static func lastComponent(of path: String) -> String {
+    let trimmed = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
+    guard let slash = trimmed.lastIndex(of: "/") else { return trimmed }
+    return String(trimmed[trimmed.index(after: slash)...])
+  }
+
+  /// `DIR/.NAME.touchtrace-XXXXXXXX`: a fresh random name beside `path`, hidden (so directory
+  /// searches skip it) and short enough for the file system (NAME is cut to 200 bytes).
+  static func temporaryName(for path: String) -> String {
+    let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".utf8)
+    var generator = SystemRandomNumberGenerator()
+    let suffix = String(decoding: (0..<10).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] }, as: UTF8.self)
+    let whole = Array(lastComponent(of: path).utf8)
+    var name = Array(whole.prefix(200))
+    if name.count < whole.count {
+      // Do not cut a UTF-8 sequence in half: drop a cut sequence's bytes.
+      while let last = name.last, last & 0xC0 == 0x80 || last >= 0xC0 { name.removeLast() }
+    }
+    let base = String(decoding: name, as: UTF8.self)
+    let parent = directory(of: path)
+    let prefix = path.contains("/") ? (parent == "/" ? "/" : parent + "/") : ""
+    return prefix + "." + base + ".touchtrace-" + suffix
+  }
+
+  /// The canonical absolute path of an existing file or directory.
+  static func realPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+}

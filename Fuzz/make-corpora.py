@@ -72,16 +72,16 @@ def labels_of(text):
     return "\n".join(rows) + "\n"
 
 
-POINTER_EVENTS = """[
-  {"type": "pointerdown", "pointerId": 1, "timeStamp": 1000.5, "pressure": 0.25, "clientX": 10, "clientY": 20, "pointerType": "pen"},
-  {"type": "pointermove", "pointerId": 1, "timeStamp": 1004.5, "pressure": 0.5, "clientX": 11, "clientY": 20, "pointerType": "pen"},
-  {"type": "pointerdown", "pointerId": 2, "timeStamp": 1008.5, "pressure": 0.5, "clientX": 50, "clientY": 60, "pointerType": "touch"},
-  {"type": "pointermove", "pointerId": 1, "timeStamp": 1008.5, "pressure": 0.75, "clientX": 12.5, "clientY": 21, "pointerType": "pen"},
-  {"type": "pointerup", "pointerId": 1, "timeStamp": 1012.5, "pressure": 0, "clientX": 12.5, "clientY": 21, "pointerType": "pen"},
-  {"type": "pointermove", "pointerId": 3, "timeStamp": 1013, "pressure": 0, "clientX": 1, "clientY": 1, "pointerType": "mouse"},
-  {"type": "pointercancel", "pointerId": 2, "timeStamp": 1016.5, "pressure": 0, "clientX": 50, "clientY": 60, "pointerType": "touch"}
-]
-"""
+def pointer_events():
+    """A session: a pen pressing harder then lifting, a finger cancelled, a mouse ignored."""
+    def event(kind, pointer, ms, pressure, x, y, device):
+        return {"type": "pointer" + kind, "pointerId": pointer, "timeStamp": ms, "pressure": pressure,
+                "clientX": x, "clientY": y, "pointerType": device}
+    events = [event("down", 1, 1000.5, 0.25, 10, 20, "pen"), event("down", 2, 1002, 0.5, 50, 60, "touch")]
+    events += [event("move", 1, 1000.5 + 4 * k, 0.25 + 0.2 * k, 10 + k, 20, "pen") for k in range(1, 4)]
+    events += [event("up", 1, 1016.5, 0, 13, 20, "pen"), event("move", 3, 1017, 0, 1, 1, "mouse"),
+               event("cancel", 2, 1020, 0, 50, 60, "touch")]
+    return json.dumps(events, indent=1)
 
 HARNESS_LABELS = "trace,touch,intent,press_at,user\np1,0,press,0.05,u1\np2,0,tap,,u2\np2,1,pop,0.02;0.08,u2\n"
 
@@ -105,7 +105,7 @@ def main():
         seeds["json"][name + "-lines"] = clip("".join(json.dumps(t) + "\n" for t in traces))
         seeds["labels"][name] = clip(labels_of(clip(text).decode()))
     seeds["labels"]["harness"] = HARNESS_LABELS.encode()
-    seeds["pointer-events"]["session"] = POINTER_EVENTS.encode()
+    seeds["pointer-events"]["session"] = pointer_events().encode()
     seeds["force-values"]["ramp"] = b"[0, 0.5, 1.25, 0.75, 0, 2, 0]"
     if realdata.is_dir():
         for path in sorted(realdata.glob("evemu-devices/*/*.events"))[::4]:

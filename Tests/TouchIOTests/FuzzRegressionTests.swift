@@ -1,0 +1,56 @@
+import Testing
+import TouchCore
+import TouchTestSupport
+
+@testable import TouchIO
+
+/// Inputs the fuzzers (`make fuzz`, Fuzz/README.md) found a fault with, kept under
+/// `Tests/FuzzRegressions/HARNESS/`: each must now give its clear error (or load), never trap.
+/// The leaks among them are caught only under `swift test --sanitize=address`.
+@Suite("Fuzz regressions: trace files")
+struct FuzzRegressionTests {
+  /// A regression input of the CSV, JSON or labels harness and what loading it must give.
+  struct Case: CustomTestStringConvertible, Sendable {
+    /// The file under `Tests/FuzzRegressions/`.
+    var file: String
+    /// The error's full description (`path:line:col: error: …` with the repository-relative
+    /// path), or `nil` when the file loads.
+    var error: String?
+    var testDescription: String { file }
+  }
+
+  static let cases: [Case] = [
+    // The CSV reader leaked its column buffers (about 12 KB) when it rejected a header: a file of
+    // one byte, 0x1A. Found by fuzz-csv under LeakSanitizer.
+    Case(
+      file: "csv/header-rejected-leak.csv",
+      error: "Tests/FuzzRegressions/csv/header-rejected-leak.csv:1:1: error: missing required column 'trace'"),
+  ]
+
+  /// The harness folders whose inputs this suite loads as trace files (by extension).
+  static let folders = ["csv", "json"]
+
+  @Test(arguments: cases) func givesItsError(_ regression: Case) throws {
+    let path = TestData.repositoryRoot + "/Tests/FuzzRegressions/" + regression.file
+    let original = try TraceFiles.read(path)
+    let file = "Tests/FuzzRegressions/" + regression.file
+    let format = TraceFiles.Format(path: file)
+    for skipInvalid in [false, true] {
+      var bytes = original
+      do {
+        let dataset = try TraceLoader.read(&bytes, file: file, format: format, options: LoadOptions(skipInvalid: skipInvalid))
+        #expect(regression.error == nil, "loaded \(dataset.traces.count) traces")
+      } catch {
+        #expect(error.description == regression.error)
+      }
+    }
+  }
+
+  @Test func everyRegressionFileHasACase() {
+    let files = Self.folders.flatMap { folder in
+      SharedData.files(in: TestData.repositoryRoot + "/Tests/FuzzRegressions/" + folder, suffix: "")
+    }.map { String($0.dropFirst((TestData.repositoryRoot + "/Tests/FuzzRegressions/").count)) }
+    #expect(!files.isEmpty)
+    #expect(files.sorted() == Self.cases.map(\.file).sorted())
+  }
+}

@@ -1,8 +1,8 @@
 // swift-tools-version: 6.1
 // The TouchTrace fuzz harnesses: a package of their own, so that building or testing the toolkit
-// never builds them. Each harness is an executable linked with libFuzzer (`swift build
-// --sanitize=fuzzer --sanitize=address`, Linux); `make fuzz` (Fuzz/run.sh) builds them, makes
-// the seed corpora and runs each for a fixed number of executions. See README.md here.
+// never builds them. Each harness is an executable linked with libFuzzer (Linux; `make fuzz`,
+// Fuzz/run.sh, builds them with libFuzzer and AddressSanitizer, makes the seed corpora and runs
+// each for a fixed number of executions). See README.md here.
 import PackageDescription
 
 // The root package is found by path. Its identity is given explicitly (`name:`), so the products

@@ -21,12 +21,18 @@ SCALE=${FUZZ_SCALE:-1}
 HARNESSES=("$@")
 [ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=("${ORDER[@]}")
 
-echo "== fuzz: build (swift build --package-path Fuzz --sanitize=fuzzer --sanitize=address)"
+# swiftc honours only the last of several -sanitize= options, and SwiftPM passes its --sanitize
+# values in no fixed order: with `--sanitize=fuzzer --sanitize=address` the modules were built
+# with coverage on some runs and without it on others (libFuzzer then finds nothing). So
+# --sanitize=fuzzer tells SwiftPM to link libFuzzer's main, and one -sanitize=fuzzer,address,
+# passed last, instruments every module (and links both runtimes).
+BUILD=(swift build --package-path Fuzz --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address)
+echo "== fuzz: build (${BUILD[*]})"
 # ld.gold warns once per ASan register-check stub ("Cannot export local symbol"); that is the
 # linker and sanitizer runtime, not our code, so those lines are dropped. Warnings in our sources fail.
 LOG=$(mktemp)
 trap 'rm -f "$LOG"' EXIT
-if ! swift build --package-path Fuzz --sanitize=fuzzer --sanitize=address >"$LOG" 2>&1; then
+if ! "${BUILD[@]}" >"$LOG" 2>&1; then
   grep -v "Cannot export local symbol" "$LOG" >&2
   exit 1
 fi
@@ -34,7 +40,7 @@ if grep -E "^/.*/(Sources|Tests|Fuzz)/.*: warning:" "$LOG" | grep -v "/.build/";
   echo "fuzz: compiler warnings above" >&2
   exit 1
 fi
-BIN=$(swift build --package-path Fuzz --sanitize=fuzzer --sanitize=address --show-bin-path)
+BIN=$("${BUILD[@]}" --show-bin-path)
 
 CORPORA=Fuzz/.build/fuzz-corpora
 rm -rf "$CORPORA"
@@ -61,7 +67,10 @@ for h in "${HARNESSES[@]}"; do
   cov=$(sed -nE 's/.* cov: ([0-9]+) .*/\1/p' <<<"$done")
   ft=$(sed -nE 's/.* ft: ([0-9]+) .*/\1/p' <<<"$done")
   corp=$(sed -nE 's/.* corp: ([0-9]+)\/.*/\1/p' <<<"$done")
-  if [ "$rc" -eq 0 ] && [ -n "$done" ]; then
+  if ! grep -q "inline 8-bit counters" "$out"; then
+    result="FAILED (no coverage instrumentation: the build lost -sanitize=fuzzer)"
+    failed+=("$h")
+  elif [ "$rc" -eq 0 ] && [ -n "$done" ]; then
     result=ok
   else
     result="FAILED (exit $rc)"

@@ -25,6 +25,9 @@ struct FuzzRegressionTests {
     Case(
       file: "csv/header-rejected-leak.csv",
       error: "Tests/FuzzRegressions/csv/header-rejected-leak.csv:1:1: error: missing required column 'trace'"),
+    // An empty session and user load as empty text (JSON can say ""), but do not survive being
+    // written as CSV: see emptyTextDoesNotSurviveCSV.
+    Case(file: "json/empty-session.json", error: nil),
   ]
 
   /// The harness folders whose inputs this suite loads as trace files (by extension).
@@ -43,6 +46,27 @@ struct FuzzRegressionTests {
       } catch {
         #expect(error.description == regression.error)
       }
+    }
+  }
+
+  /// Known gap, for the lead (found by fuzz-tablet-csv's round-trip check, reduced to JSON by
+  /// hand): a trace whose `session` or `user` is empty text is written to CSV as an empty field,
+  /// which reads back as absent, so "reading what TouchTrace writes gives back identical values"
+  /// does not hold for it. JSON and JSON Lines keep it. Either the readers should take "" as
+  /// absent everywhere, or the CSV writer should quote it and the reader tell `""` from nothing.
+  @Test func emptyTextDoesNotSurviveCSV() throws {
+    var bytes = try TraceFiles.read(TestData.repositoryRoot + "/Tests/FuzzRegressions/json/empty-session.json")
+    let traces = try TraceLoader.read(&bytes, file: "empty-session.json", format: .json).traces
+    #expect(traces.map(\.metadata.session) == [""])
+    #expect(traces.map(\.metadata.user) == [""])
+    for format in [TraceFiles.Format.json, .jsonl] {
+      var written = TraceWriter.encode(traces, as: format)
+      #expect(try TraceLoader.read(&written, file: "back.\(format)", format: format).traces == traces)
+    }
+    var csv = TraceWriter.encode(traces, as: .csv)
+    let back = try TraceLoader.read(&csv, file: "back.csv", format: .csv).traces
+    withKnownIssue("an empty session or user comes back from CSV as absent") {
+      #expect(back == traces)
     }
   }
 

@@ -2,7 +2,7 @@
 SWIFT ?= swift
 TOUCHTRACE = .build/release/touchtrace
 
-.PHONY: setup build run test example check-filters bench bench-ci docs clean
+.PHONY: setup build run test example check-filters bench bench-ci fuzz docs clean
 
 setup:
 	@Scripts/setup.sh
@@ -40,9 +40,14 @@ bench: setup
 bench-ci: setup
 	Benchmarks/Scripts/bench-ci.sh
 
+# The libFuzzer harnesses (the nested package Fuzz/, see Fuzz/README.md): each run a fixed number
+# of executions under AddressSanitizer; fails on any crash, leaving the input in Fuzz/crashes/.
+fuzz: setup
+	Fuzz/run.sh
+
 # Every module's DocC catalog, with warnings (broken links, undocumented parameters) as errors.
 docs: setup
 	Scripts/check-docs.sh
 
 clean:
-	rm -rf .build out Benchmarks/.build Examples/CustomRecognizer/.build
+	rm -rf .build out Benchmarks/.build Examples/CustomRecognizer/.build Fuzz/.build Fuzz/crashes

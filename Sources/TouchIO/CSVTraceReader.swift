@@ -143,15 +143,16 @@ extension CSVTraceReader {
     }
 
     mutating func run() throws(TraceLoadError) -> Dataset {
-      try readHeader()
-      var row = CSVRow(capacity: headerCount + 1)
+      // Freed on every exit, a header error included (the fuzzer found the leak).
       defer {
-        row.deallocate()
         actions.deallocate()
         firstText.deallocate()
         for column in [stagedT, stagedForce, stagedX, stagedY, stagedRadius] { column.free() }
         stagedPhase.free()
       }
+      try readHeader()
+      var row = CSVRow(capacity: headerCount + 1)
+      defer { row.deallocate() }
       while true {
         tokenizer.skipIgnorableLines()
         if tokenizer.atEnd { break }

@@ -1,0 +1,80 @@
+import Testing
+import TouchCore
+import TouchTestSupport
+
+@testable import TouchIO
+
+/// Inputs the fuzzers (`make fuzz`, Fuzz/README.md) found a fault with, kept under
+/// `Tests/FuzzRegressions/HARNESS/`: each must now give its clear error (or load), never trap.
+/// The leaks among them are caught only under `swift test --sanitize=address`.
+@Suite("Fuzz regressions: trace files")
+struct FuzzRegressionTests {
+  /// A regression input of the CSV, JSON or labels harness and what loading it must give.
+  struct Case: CustomTestStringConvertible, Sendable {
+    /// The file under `Tests/FuzzRegressions/`.
+    var file: String
+    /// The error's full description (`path:line:col: error: …` with the repository-relative
+    /// path), or `nil` when the file loads.
+    var error: String?
+    var testDescription: String { file }
+  }
+
+  static let cases: [Case] = [
+    // The CSV reader leaked its column buffers (about 12 KB) when it rejected a header: a file of
+    // one byte, 0x1A. Found by fuzz-csv under LeakSanitizer.
+    Case(
+      file: "csv/header-rejected-leak.csv",
+      error: "Tests/FuzzRegressions/csv/header-rejected-leak.csv:1:1: error: missing required column 'trace'"),
+    // An empty session and user load as empty text (JSON can say ""), but do not survive being
+    // written as CSV: see emptyTextDoesNotSurviveCSV.
+    Case(file: "json/empty-session.json", error: nil),
+  ]
+
+  /// The harness folders whose inputs this suite loads as trace files (by extension).
+  static let folders = ["csv", "json"]
+
+  @Test(arguments: cases) func givesItsError(_ regression: Case) throws {
+    let path = TestData.repositoryRoot + "/Tests/FuzzRegressions/" + regression.file
+    let original = try TraceFiles.read(path)
+    let file = "Tests/FuzzRegressions/" + regression.file
+    let format = TraceFiles.Format(path: file)
+    for skipInvalid in [false, true] {
+      var bytes = original
+      do {
+        let dataset = try TraceLoader.read(&bytes, file: file, format: format, options: LoadOptions(skipInvalid: skipInvalid))
+        #expect(regression.error == nil, "loaded \(dataset.traces.count) traces")
+      } catch {
+        #expect(error.description == regression.error)
+      }
+    }
+  }
+
+  /// Known gap, for the lead (found by fuzz-tablet-csv's round-trip check, reduced to JSON by
+  /// hand): a trace whose `session` or `user` is empty text is written to CSV as an empty field,
+  /// which reads back as absent, so "reading what TouchTrace writes gives back identical values"
+  /// does not hold for it. JSON and JSON Lines keep it. Either the readers should take "" as
+  /// absent everywhere, or the CSV writer should quote it and the reader tell `""` from nothing.
+  @Test func emptyTextDoesNotSurviveCSV() throws {
+    var bytes = try TraceFiles.read(TestData.repositoryRoot + "/Tests/FuzzRegressions/json/empty-session.json")
+    let traces = try TraceLoader.read(&bytes, file: "empty-session.json", format: .json).traces
+    #expect(traces.map(\.metadata.session) == [""])
+    #expect(traces.map(\.metadata.user) == [""])
+    for format in [TraceFiles.Format.json, .jsonl] {
+      var written = TraceWriter.encode(traces, as: format)
+      #expect(try TraceLoader.read(&written, file: "back.\(format)", format: format).traces == traces)
+    }
+    var csv = TraceWriter.encode(traces, as: .csv)
+    let back = try TraceLoader.read(&csv, file: "back.csv", format: .csv).traces
+    withKnownIssue("an empty session or user comes back from CSV as absent") {
+      #expect(back == traces)
+    }
+  }
+
+  @Test func everyRegressionFileHasACase() {
+    let files = Self.folders.flatMap { folder in
+      SharedData.files(in: TestData.repositoryRoot + "/Tests/FuzzRegressions/" + folder, suffix: "")
+    }.map { String($0.dropFirst((TestData.repositoryRoot + "/Tests/FuzzRegressions/").count)) }
+    #expect(!files.isEmpty)
+    #expect(files.sorted() == Self.cases.map(\.file).sorted())
+  }
+}

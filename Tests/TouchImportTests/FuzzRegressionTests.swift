@@ -1,0 +1,36 @@
+import Testing
+import TouchCore
+import TouchIO
+import TouchTestSupport
+
+@testable import TouchImport
+
+/// Importer inputs the fuzzers (`make fuzz`, Fuzz/README.md) found a fault with, kept under
+/// `Tests/FuzzRegressions/FORMAT/`.
+@Suite("Fuzz regressions: importers")
+struct ImportFuzzRegressionTests {
+  /// The path of a regression file.
+  static func path(_ file: String) -> String { TestData.repositoryRoot + "/Tests/FuzzRegressions/" + file }
+
+  /// Known gap, for the lead (found by fuzz-tablet-csv, minimized: `7;9;;9;;9;`, ten bytes): a
+  /// row whose group field is empty imports with `session` "" (empty text), which CSV writes as
+  /// an empty field and reads back as absent, so the imported trace does not survive a CSV round
+  /// trip. The same holds for empty text from JSON (TouchIOTests, emptyTextDoesNotSurviveCSV).
+  @Test func emptyTabletGroupGivesAnEmptySession() throws {
+    let bytes = try TraceFiles.read(Self.path("tablet-csv/empty-group.txt"))
+    let dataset = try TraceImporter.read(bytes, file: "empty-group.txt", from: .tabletCSV)
+    #expect(dataset.traces.count == 1)
+    #expect(dataset.traces.first?.force == [9])
+    #expect(dataset.traces.first?.x == [7])
+    withKnownIssue("an empty group gives session \"\", which does not survive a CSV round trip") {
+      #expect(dataset.traces.first?.metadata.session == nil)
+    }
+  }
+
+  @Test func everyRegressionFileHasATest() {
+    let files = ["evemu", "getevent", "force-values", "tablet-csv", "pointer-events"].flatMap { format in
+      SharedData.files(in: Self.path(format), suffix: "")
+    }
+    #expect(files == [Self.path("tablet-csv/empty-group.txt")])
+  }
+}

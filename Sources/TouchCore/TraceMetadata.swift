@@ -12,12 +12,12 @@ public struct TraceMetadata: Hashable, Sendable {
   /// Reference times, in seconds on the same clock as the samples' `t`, at which the intended
   /// press(es) should be recognized; ascending. Empty when the label carries no times.
   public var pressAt: [Double]
-  /// Who made the trace (for grouped cross-validation).
-  public var user: String?
-  /// The recording session.
-  public var session: String?
-  /// The device (model or profile name).
-  public var device: String?
+  /// Who made the trace (for grouped cross-validation). Empty text is no value (`nil`): every trace format reads it back the same way.
+  public var user: String? { didSet { if user?.isEmpty == true { user = nil } } }
+  /// The recording session. Empty text is no value (`nil`): every trace format reads it back the same way.
+  public var session: String? { didSet { if session?.isEmpty == true { session = nil } } }
+  /// The device (model or profile name). Empty text is no value (`nil`): every trace format reads it back the same way.
+  public var device: String? { didSet { if device?.isEmpty == true { device = nil } } }
   /// The device's maximum possible force, in the same units as the samples' force
   /// (`UITouch.maximumPossibleForce`: 20/3 on iPhone 6s). `nil` when unknown.
   public var maxForce: Double?
@@ -35,9 +35,9 @@ public struct TraceMetadata: Hashable, Sendable {
     self.touch = touch
     self.intent = intent
     self.pressAt = pressAt
-    self.user = user
-    self.session = session
-    self.device = device
+    self.user = user?.isEmpty == true ? nil : user
+    self.session = session?.isEmpty == true ? nil : session
+    self.device = device?.isEmpty == true ? nil : device
     self.maxForce = maxForce
     self.timeSynthesized = timeSynthesized
   }

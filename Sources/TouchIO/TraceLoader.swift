@@ -51,7 +51,9 @@ public enum TraceLoader {
     return dataset
   }
 
-  /// Reads traces from the bytes of one file.
+  /// Reads traces from the bytes of one file. A trace defined twice in it (the same id and
+  /// contact in two JSON records) is an error, or skipped with its reason under `skipInvalid`,
+  /// as across files.
   ///
   /// - Parameters:
   ///   - bytes: the file's content; CSV quoting is undone in place.
@@ -62,11 +64,15 @@ public enum TraceLoader {
     _ bytes: inout [UInt8], file: String, format: TraceFiles.Format,
     options: LoadOptions = LoadOptions()
   ) throws(TraceLoadError) -> Dataset {
-    switch format {
-    case .csv: try CSVTraceReader(file: file, options: options).read(&bytes)
-    case .json: try JSONTraceReader(file: file, options: options).read(bytes, lines: false)
-    case .jsonl: try JSONTraceReader(file: file, options: options).read(bytes, lines: true)
-    }
+    var part: Dataset =
+      switch format {
+      case .csv: try CSVTraceReader(file: file, options: options).read(&bytes)
+      case .json: try JSONTraceReader(file: file, options: options).read(bytes, lines: false)
+      case .jsonl: try JSONTraceReader(file: file, options: options).read(bytes, lines: true)
+      }
+    var seen: [Key: String] = [:]
+    try rejectDuplicates(in: &part, seen: &seen, options: options)
+    return part
   }
 
   struct Key: Hashable {

@@ -16,7 +16,7 @@ struct ImportFuzzRegressionTests {
   /// row whose group field is empty imports with `session` "" (empty text), which CSV writes as
   /// an empty field and reads back as absent, so the imported trace does not survive a CSV round
   /// trip. The same holds for empty text from JSON (TouchIOTests, emptyTextDoesNotSurviveCSV).
-  @Test func emptyTabletGroupGivesAnEmptySession() throws {
+  @Test func emptyTabletGroupGivesNoSession() throws {
     let bytes = try TraceFiles.read(Self.path("tablet-csv/empty-group.txt"))
     let dataset = try TraceImporter.read(bytes, file: "empty-group.txt", from: .tabletCSV)
     #expect(dataset.traces.count == 1)

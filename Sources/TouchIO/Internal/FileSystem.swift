@@ -208,7 +208,10 @@ enum FileSystem {
 extension TraceFiles {
   /// Reads the whole input at `path`: a regular file, a FIFO (read once) or standard input
   /// (`-`).
-  /// - Parameter limit: the most bytes read; a larger input throws `.inputTooLarge`.
+  ///
+  /// - Parameters:
+  ///   - path: the file, or `-` for standard input.
+  ///   - limit: the most bytes read; a larger input throws `.inputTooLarge`.
   /// - Throws: ``TraceLoadError``: `.fileNotFound`, `.unreadable` (also for directories,
   ///   devices and sockets, and symbolic link loops), `.inputTooLarge`.
   public static func read(_ path: String, limit: Int = LoadOptions.defaultMaximumInputSize) throws(TraceLoadError) -> [UInt8] {

@@ -1,4 +1,5 @@
 import Synchronization
+import TouchRecognizers
 
 #if canImport(Glibc)
   import Glibc
@@ -138,7 +139,7 @@ final class ChildProcess: @unchecked Sendable {
       let left = lastProgress + timeout - Self.now()
       guard left > 0 else {
         terminate()
-        throw ChildFailure(message: "wrote nothing for \(ParameterText.seconds(timeout)) (--exec-timeout) while answer \(received + 1) of \(count) was due")
+        throw ChildFailure(message: "wrote nothing for \(ParameterValue.text(timeout)) s (--exec-timeout) while answer \(received + 1) of \(count) was due")
       }
       let ready = poll(&fds, nfds_t(fds.count), Self.milliseconds(left))
       if ready < 0 {
@@ -280,12 +281,4 @@ final class ChildProcess: @unchecked Sendable {
   }
 
   private static func errnoText() -> String { String(cString: strerror(errno)) }
-}
-
-/// Numbers as messages print them.
-enum ParameterText {
-  /// `10 s`, `0.5 s`.
-  static func seconds(_ x: Double) -> String {
-    Int(exactly: x).map { "\($0) s" } ?? "\(x) s"
-  }
 }

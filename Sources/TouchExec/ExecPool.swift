@@ -13,7 +13,6 @@ final class ExecPool: Sendable {
 
   private struct State {
     var idle: [ChildProcess] = []
-    var started = 0
     /// The first failure: later requests fail at once with it (a run stops at the first).
     var failure: ChildFailure?
   }
@@ -28,10 +27,7 @@ final class ExecPool: Sendable {
     self.timeout = timeout
     let (child, hello) = try Self.start(command: command, timeout: timeout)
     self.hello = hello
-    state.withLock {
-      $0.idle.append(child)
-      $0.started = 1
-    }
+    state.withLock { $0.idle.append(child) }
   }
 
   /// The pool of `command` (started, and its first child greeted, on first use); the same
@@ -62,7 +58,6 @@ final class ExecPool: Sendable {
     var child = idle
     if child == nil {
       child = try Self.start(command: command, timeout: timeout).child
-      state.withLock { $0.started += 1 }
     }
     let result: T
     do throws(ChildFailure) {

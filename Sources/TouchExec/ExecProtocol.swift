@@ -218,7 +218,7 @@ extension JSONNode {
     switch kind {
     case .null: "null"
     case .bool(let b): b ? "true" : "false"
-    case .number(let x): abs(x) < 1e15 && x == Double(Int64(x)) ? String(Int64(x)) : x.description
+    case .number(let x): ParameterValue.text(x)
     case .string(let s): "'\(s)'"
     case .array: "an array"
     case .object: "an object"

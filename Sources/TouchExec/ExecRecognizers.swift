@@ -16,7 +16,7 @@ public enum ExecRecognizers {
   public static func resolver(timeout: Double, tolerance: Double) -> RecognizerCatalog.Resolver {
     { name, _ throws(ParameterError) in
       guard name.hasPrefix(scheme) else { return nil }
-      let command = String(name.dropFirst(scheme.count)).trimmingCharacters
+      let command = String(name.dropFirst(scheme.count)).trimmingSpaces
       guard !command.isEmpty else {
         throw ParameterError(variant: name, parameter: nil, .invalid("give a command after exec: (exec:'python3 mine.py')"))
       }
@@ -62,15 +62,5 @@ public enum ExecRecognizers {
       parameters: [])
     d.acceptsAnyParameter = true
     return d
-  }
-}
-
-extension String {
-  /// Without leading and trailing spaces.
-  fileprivate var trimmingCharacters: String {
-    var s = Substring(self)
-    while s.first == " " { s.removeFirst() }
-    while s.last == " " { s.removeLast() }
-    return String(s)
   }
 }

@@ -25,15 +25,6 @@ public enum CausalFilter: Sendable, Hashable {
   /// the samples' own; a sample at the same time as the previous one repeats the last output.
   case oneEuro(minCutoff: Double, beta: Double, derivativeCutoff: Double)
 
-  /// The filter's name in `FILTER/RECOGNIZER`: `ema`, `movmean`, `one-euro`.
-  public var name: String {
-    switch self {
-    case .ema: CausalFilterKind.ema.rawValue
-    case .movingMean: CausalFilterKind.movingMean.rawValue
-    case .oneEuro: CausalFilterKind.oneEuro.rawValue
-    }
-  }
-
   /// Filters one contact's forces: `output[k]` for `force[k]` at time `t[k]` (seconds), clamped
   /// to [0, `maxForce`] (NaN: no upper bound).
   ///

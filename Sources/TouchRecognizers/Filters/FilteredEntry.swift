@@ -25,24 +25,18 @@ enum FilteredEntry {
     }
     let base = try catalog.requireEntry(baseName)
     let descriptor = describe(kind, base.descriptor, name: name)
+    // `values` are resolved against `descriptor`: every parameter is there and in range. The
+    // filter's (declared names, prefixed) build the filter; the rest go to the recognizer.
+    let own = Set(kind.parameters.map { kind.prefixed($0.name) })
     let make: @Sendable (ParameterValues) throws(ParameterError) -> AnyForceRecognizer = { values throws(ParameterError) in
-      var own: [String: ParameterValue] = [:]
+      var prefixed: [ParameterValues.Entry] = []
       var rest: [String: ParameterValue] = [:]
-      let prefix = kind.prefixed("")
       for entry in values.entries {
-        if entry.name.hasPrefix(prefix) {
-          own[String(entry.name.dropFirst(prefix.count))] = entry.value
-        } else {
-          rest[entry.name] = entry.value
-        }
+        if own.contains(entry.name) { prefixed.append(entry) } else { rest[entry.name] = entry.value }
       }
-      let ownDescription = RecognizerDescription(
-        name: name, code: "", title: "", summary: "", source: base.descriptor.sourceInfo, style: base.descriptor.style,
-        actionEvent: "", rules: "", parameters: kind.parameters)
-      let filterValues = try ownDescription.resolve(own)
-      let filter = try kind.make(filterValues, recognizer: name)
-      let prefixed = ParameterValues(filterValues.entries.map { .init(name: kind.prefixed($0.name), value: $0.value) })
-      return try wrap(base.recognizer(rest).base, filter, descriptor, prefixed)
+      let unprefixed = prefixed.map { ParameterValues.Entry(name: String($0.name.dropFirst(kind.prefixed("").count)), value: $0.value) }
+      let filter = try kind.make(ParameterValues(unprefixed), recognizer: name)
+      return try wrap(base.recognizer(rest).base, filter, descriptor, ParameterValues(prefixed))
     }
     let standard: AnyForceRecognizer
     do {

@@ -63,9 +63,11 @@ public enum SweepReport {
     out += "\(truths.reduce(0) { $0 + $1.references.count }) reference times; stage 2: pop — \(truths.filter(\.isStage2Positive).count) traces.\n"
     out += "- Reference times: \(sources.pressAt) traces from press_at, \(sources.rule) from the rule (\(options.referenceRule)).\n"
     out += "- Matching: one-to-one, |action − reference| ≤ \(TextFormat.compact(options.tolerance)) s (inclusive, rounded to 1 µs).\n"
-    let onePass = result.methods.filter { $0 != .replay }.count
+    let onePass = result.methods.filter { $0.description == "one-pass" }.count
+    let classes = result.methods.filter { $0.description == "classes" }.count
+    let replayed = result.configurations.count - onePass - classes
     out += "- \(result.configurations.count) configurations of \(result.plan.recognizers.count) recognizers: "
-    out += "\(onePass) in one pass, \(result.configurations.count - onePass) replayed"
+    out += "\(onePass) in one pass, \(classes) by threshold classes, \(replayed) replayed each"
     out += result.plan.dropped.isEmpty ? ".\n" : "; \(result.plan.dropped.count) grid points dropped (see the JSON report).\n"
 
     let best = result.bestConfigurations().sorted { a, b in

@@ -211,31 +211,52 @@ extension StageCounts {
   }
 }
 
-/// One trace's outcome in fixed size, for outcomes with at most one matched pair per stage (the
-/// one-pass path: one event per stage): adding it is the same as adding the outcome.
+/// One trace's outcome in fixed size, for the level tables of one-pass and class sweeps: the
+/// integer sums, and where its matched pairs' latencies lie in a ``LatencyStore``. Adding it (with
+/// its store) is the same as adding the outcome. Compositions (added latency, waiting) have none.
 struct TraceTally: Sendable {
   var stage1: StageTally
   var stage2: StageTally?
-  /// The matched pair's latencies per stage; NaN when none.
-  var latency1: Double
-  var fromDown1: Double
-  var latency2: Double
-  var fromDown2: Double
+  /// Releases while touching (0 when the shape reports none).
+  var flaps: Int32
   var predicted: PressClass
+  /// The stage-1 matched pairs in the store's stage-1 lists.
+  var matches1: Range<Int32>
+  /// The stage-2 matched pairs in the store's stage-2 lists.
+  var matches2: Range<Int32>
 
-  /// The tally of `outcome`.
-  /// - Precondition: at most one matched pair per stage.
-  init(_ outcome: TraceOutcome) {
-    precondition(outcome.stage1.matches.count <= 1 && (outcome.stage2?.matches.count ?? 0) <= 1, "one match per stage")
-    precondition(outcome.flaps == nil && outcome.addedLatency == nil && !outcome.waited, "no flaps, no composition")
+  /// The tally of `outcome`, its latencies appended to `store`.
+  /// - Precondition: not a composition's outcome.
+  init(_ outcome: TraceOutcome, store: inout LatencyStore) {
+    precondition(outcome.addedLatency == nil && !outcome.waited, "no composition")
     stage1 = StageTally(outcome.stage1)
     stage2 = outcome.stage2.map(StageTally.init)
-    latency1 = outcome.stage1.matches.first?.latency ?? .nan
-    fromDown1 = outcome.stage1.matches.first?.latencyFromDown ?? .nan
-    latency2 = outcome.stage2?.matches.first?.latency ?? .nan
-    fromDown2 = outcome.stage2?.matches.first?.latencyFromDown ?? .nan
+    flaps = Int32(outcome.flaps ?? 0)
     predicted = outcome.predictedClass
+    let start1 = Int32(store.latency1.count)
+    for match in outcome.stage1.matches {
+      store.latency1.append(match.latency)
+      store.fromDown1.append(match.latencyFromDown)
+    }
+    matches1 = start1..<Int32(store.latency1.count)
+    let start2 = Int32(store.latency2.count)
+    for match in outcome.stage2?.matches ?? [] {
+      store.latency2.append(match.latency)
+      store.fromDown2.append(match.latencyFromDown)
+    }
+    matches2 = start2..<Int32(store.latency2.count)
   }
+
+  /// Whether the tally has any latency to add.
+  var hasLatencies: Bool { !matches1.isEmpty || !matches2.isEmpty }
+}
+
+/// The latencies of a level table's tallies (``TraceTally/matches1``, ``TraceTally/matches2``).
+struct LatencyStore: Sendable {
+  var latency1: [Double] = []
+  var fromDown1: [Double] = []
+  var latency2: [Double] = []
+  var fromDown2: [Double] = []
 }
 
 /// Sums outcomes into metrics. The sums are integers and the latency lists are sorted before
@@ -284,15 +305,17 @@ struct MetricsAccumulator: Sendable {
     }
   }
 
-  /// Adds latencies of one-pass tallies (the sums come separately, through ``CountVector``).
-  mutating func addLatencies(_ tally: TraceTally) {
-    if !tally.latency1.isNaN {
-      latency.append(tally.latency1)
-      fromDown.append(tally.fromDown1)
+  /// Adds latencies of a level table's tally (the sums come separately, through ``CountVector``).
+  mutating func addLatencies(_ tally: TraceTally, from store: LatencyStore) {
+    for i in tally.matches1 {
+      latency.append(store.latency1[Int(i)])
+      fromDown.append(store.fromDown1[Int(i)])
     }
-    if shape.twoStage && !tally.latency2.isNaN {
-      latency2.append(tally.latency2)
-      fromDown2.append(tally.fromDown2)
+    if shape.twoStage {
+      for i in tally.matches2 {
+        latency2.append(store.latency2[Int(i)])
+        fromDown2.append(store.fromDown2[Int(i)])
+      }
     }
   }
 
@@ -347,10 +370,11 @@ struct MetricsAccumulator: Sendable {
 ///
 /// Layout: traces; stage 1 (TP, FP, FN, TN, references, actions, positive traces, negative
 /// traces, false-positive traces, FP by intent × 6); stage 2 likewise; the confusion matrix
-/// (row-major).
+/// (row-major); flaps.
 enum CountVector {
   static let stage = 15
-  static let width = 1 + 2 * stage + 9
+  static let flapsIndex = 1 + 2 * stage + 9
+  static let width = flapsIndex + 1
 
   /// Adds `sign` × the tally's sums to `v[0 ..< width]`.
   static func add(_ tally: TraceTally, intent: Intent, actualClass: PressClass, sign: Int32, to v: UnsafeMutablePointer<Int32>) {
@@ -360,6 +384,7 @@ enum CountVector {
       add(s, intent: intent, sign: sign, to: v + 1 + stage)
       v[1 + 2 * stage + 3 * actualClass.rawValue + tally.predicted.rawValue] &+= sign
     }
+    v[flapsIndex] &+= sign &* tally.flaps
   }
 
   private static func add(_ t: StageTally, intent: Intent, sign: Int32, to v: UnsafeMutablePointer<Int32>) {
@@ -388,6 +413,7 @@ enum CountVector {
         for p in PressClass.allCases { m.confusion![a, p] += Int(v[1 + 2 * stage + 3 * a.rawValue + p.rawValue]) }
       }
     }
+    if shape.reportsFlaps { m.flaps! += Int(v[flapsIndex]) }
   }
 
   private static func apply(_ v: UnsafePointer<Int32>, to m: inout StageMetrics) {

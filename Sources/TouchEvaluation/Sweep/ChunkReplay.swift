@@ -31,32 +31,47 @@ struct ChunkReplay {
       result.failure = error
       return result
     }
-    let actions = log.actions
     if keep { result.outcomes.reserveCapacity(traces.count) }
-    var stage1: [Double] = []
-    var stage2: [Double] = []
+    var scratch = ScoringScratch()
     for k in traces.indices {
-      stage1.removeAll(keepingCapacity: true)
-      stage2.removeAll(keepingCapacity: true)
-      var releases = 0
-      var held: Double?
-      for event in actions[log.spans[k].actions] where event.source == 0 {
-        switch event.kind {
-        case .action: stage1.append(event.t)
-        case .stage2: stage2.append(event.t)
-        case .release: releases += 1
-        case .held: if held == nil { held = event.t }
-        }
-      }
-      var added: Double?
-      if shape.isComposition, let action = stage1.first { added = held.map { action - $0 } ?? 0 }
-      let outcome = Evaluation.outcome(
-        trace: first + k, truth: truths[k], stage1: stage1, stage2: shape.twoStage ? stage2 : nil,
-        flaps: shape.reportsFlaps ? releases : nil, addedLatency: added, waited: added != nil && held != nil,
-        tolerance: tolerance)
+      let outcome = scratch.outcome(
+        of: log, span: k, trace: first + k, truth: truths[k], shape: shape, tolerance: tolerance)
       result.accumulator.add(outcome, intent: truths[k].intent, actualClass: truths[k].actualClass)
       if keep { result.outcomes.append(outcome) }
     }
     return result
+  }
+}
+
+/// Scores replayed traces from a log, reusing its event lists between traces.
+struct ScoringScratch {
+  private var stage1: [Double] = []
+  private var stage2: [Double] = []
+
+  /// The outcome of the trace whose events are span `span` of `log`: its actions (stage 1),
+  /// stage-2 events, releases (flaps) and, for compositions, the added latency.
+  mutating func outcome(
+    of log: ReplayLog, span: Int, trace: Int, truth: TraceTruth, shape: OutcomeShape, tolerance: Double
+  ) -> TraceOutcome {
+    stage1.removeAll(keepingCapacity: true)
+    stage2.removeAll(keepingCapacity: true)
+    var releases = 0
+    var held: Double?
+    let actions = log.actions
+    for a in log.spans[span].actions where actions[a].source == 0 {
+      let event = actions[a]
+      switch event.kind {
+      case .action: stage1.append(event.t)
+      case .stage2: stage2.append(event.t)
+      case .release: releases += 1
+      case .held: if held == nil { held = event.t }
+      }
+    }
+    var added: Double?
+    if shape.isComposition, let action = stage1.first { added = held.map { action - $0 } ?? 0 }
+    return Evaluation.outcome(
+      trace: trace, truth: truth, stage1: stage1, stage2: shape.twoStage ? stage2 : nil,
+      flaps: shape.reportsFlaps ? releases : nil, addedLatency: added, waited: added != nil && held != nil,
+      tolerance: tolerance)
   }
 }

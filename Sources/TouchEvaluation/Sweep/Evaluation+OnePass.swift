@@ -5,10 +5,9 @@ extension Evaluation {
   /// Levels per one-pass metrics task.
   static let levelBlock = 16
 
-  /// The integer sums of every level of a one-pass group (K rows of ``CountVector/width``):
-  /// each step adds its tally to its range of levels through a difference array.
-  static func levelCounts(_ group: OnePassGroup, tables: [SweepItemResult]) -> [Int32] {
-    let k = group.thresholds.count
+  /// The integer sums of every level of a level group (K rows of ``CountVector/width``): each
+  /// step adds its tally to its range of levels through a difference array.
+  static func levelCounts(levels k: Int, tables: [SweepItemResult]) -> [Int32] {
     let width = CountVector.width
     var sums = [Int32](repeating: 0, count: (k + 1) * width)
     sums.withUnsafeMutableBufferPointer { v in
@@ -29,27 +28,25 @@ extension Evaluation {
     return sums
   }
 
-  /// The metrics of levels `levels` of a one-pass group: the sums from `counts`, the latencies
-  /// gathered from the steps covering each level.
+  /// The metrics of levels `levels` of a level group (`count` levels, outcomes of `shape`): the
+  /// sums from `counts`, the latencies gathered in trace order from the steps covering each
+  /// level.
   static func levelMetrics(
-    _ group: OnePassGroup, levels: Range<Int>, counts: [Int32], tables: [SweepItemResult]
+    levels: Range<Int>, count: Int, shape: OutcomeShape, counts: [Int32], tables: [SweepItemResult]
   ) -> [ConfigurationMetrics] {
-    var accumulators = levels.map { _ in MetricsAccumulator(shape: group.shape) }
+    var accumulators = levels.map { _ in MetricsAccumulator(shape: shape) }
     for item in tables {
       guard case .onePass(let table) = item else { continue }
-      table.forEachRange(levels: group.thresholds.count) { _, lower, upper, entry in
-        let from = Swift.max(lower, levels.lowerBound)
-        let to = Swift.min(upper, levels.upperBound)
-        guard from < to else { return }
+      table.forEachRange(in: levels, levels: count) { entry, from, to in
         let tally = table.tallies[entry]
-        guard !tally.latency1.isNaN || !tally.latency2.isNaN else { return }
-        for level in from..<to { accumulators[level - levels.lowerBound].addLatencies(tally) }
+        guard tally.hasLatencies else { return }
+        for level in from..<to { accumulators[level - levels.lowerBound].addLatencies(tally, from: table.store) }
       }
     }
     return counts.withUnsafeBufferPointer { v in
       levels.map { level in
         var accumulator = accumulators[level - levels.lowerBound]
-        CountVector.apply(v.baseAddress! + level * CountVector.width, to: &accumulator.metrics, shape: group.shape)
+        CountVector.apply(v.baseAddress! + level * CountVector.width, to: &accumulator.metrics, shape: shape)
         return accumulator.finish()
       }
     }

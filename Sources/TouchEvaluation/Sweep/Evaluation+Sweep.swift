@@ -80,8 +80,12 @@ extension Evaluation {
   private static func methods(of units: [SweepUnit], count: Int) -> [SweepMethod] {
     var methods = [SweepMethod](repeating: .replay, count: count)
     for unit in units {
-      if case .onePass(let group) = unit {
+      switch unit {
+      case .replay: break
+      case .onePass(let group):
         for c in group.members { methods[c] = .onePass(parameter: group.sweep.parameter) }
+      case .classes(let group):
+        for c in group.members { methods[c] = .classes(parameters: group.compared.map(\.name)) }
       }
     }
     return methods
@@ -119,6 +123,8 @@ extension Evaluation {
             pieces.replay(c, tolerance: options.tolerance, shape: configurations[index].shape, keep: keep).run(recognizer))
         case .onePass(let group):
           return .onePass(onePassChunk(group, range: pieces.range(c), keep: keep))
+        case .classes(let group):
+          return .onePass(classChunk(group, pieces: pieces, chunk: c, keep: keep))
         }
       }
     }
@@ -134,39 +140,39 @@ extension Evaluation {
     var counts: [Int: [Int32]] = [:]
     var tasks: [(unit: Int, levels: Range<Int>?)] = []
     for (b, unit) in batch.enumerated() {
-      switch unit {
-      case .replay: tasks.append((b, nil))
-      case .onePass(let group):
-        counts[b] = levelCounts(group, tables: computed.map { $0[b] })
-        let k = group.thresholds.count
-        for start in stride(from: 0, to: k, by: levelBlock) {
-          tasks.append((b, start..<Swift.min(k, start + levelBlock)))
-        }
+      guard let k = unit.levels?.count else {
+        tasks.append((b, nil))
+        continue
+      }
+      counts[b] = levelCounts(levels: k, tables: computed.map { $0[b] })
+      for start in stride(from: 0, to: k, by: levelBlock) {
+        tasks.append((b, start..<Swift.min(k, start + levelBlock)))
       }
     }
     let levelCounts = counts
     let work = tasks
     let results = Parallel.map(items: work.count, threads: threads) { t -> [ConfigurationMetrics] in
       let (b, levels) = work[t]
-      switch batch[b] {
-      case .replay(let index):
+      guard let shape = batch[b].levels?.shape, let levels else {
+        guard case .replay(let index) = batch[b] else { preconditionFailure("a level unit without levels") }
         var accumulator = MetricsAccumulator(shape: configurations[index].shape)
         for c in computed.indices {
           if case .replayed(let chunk) = computed[c][b] { accumulator.merge(chunk.accumulator) }
         }
         return [accumulator.finish()]
-      case .onePass(let group):
-        return levelMetrics(group, levels: levels!, counts: levelCounts[b]!, tables: computed.map { $0[b] })
       }
+      return levelMetrics(
+        levels: levels, count: batch[b].levels!.count, shape: shape, counts: levelCounts[b]!,
+        tables: computed.map { $0[b] })
     }
     for (t, task) in tasks.enumerated() {
-      switch batch[task.unit] {
-      case .replay(let index): metrics[index] = results[t][0]
-      case .onePass(let group):
-        let levels = task.levels!
-        for (m, level) in group.levelIndex.enumerated() where levels.contains(level) {
-          metrics[group.members[m]] = results[t][level - levels.lowerBound]
-        }
+      let unit = batch[task.unit]
+      guard let levels = task.levels, let index = unit.levels?.index else {
+        metrics[unit.members[0]] = results[t][0]
+        continue
+      }
+      for (m, level) in index.enumerated() where levels.contains(level) {
+        metrics[unit.members[m]] = results[t][level - levels.lowerBound]
       }
     }
   }
@@ -192,8 +198,8 @@ extension Evaluation {
           switch computed[c][b] {
           case .replayed(let chunk): outcomes += chunk.outcomes
           case .onePass(let table):
-            guard case .onePass(let group) = batch[b] else { preconditionFailure("one-pass table for a replay") }
-            table.outcomes(level: Int32(group.levelIndex[m]), into: &outcomes)
+            guard let index = batch[b].levels?.index else { preconditionFailure("a level table for a replay") }
+            table.outcomes(level: Int32(index[m]), into: &outcomes)
           }
         }
         return outcomes

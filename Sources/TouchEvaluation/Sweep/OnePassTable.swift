@@ -1,38 +1,53 @@
 import TouchCore
 
-/// The one-pass outcomes of a chunk of traces for every level of a group. Trace `j`'s steps are
-/// `stepStart[j] ..< stepStart[j + 1]` in ``uppers``: levels below `uppers[s]` (and at or above
-/// the previous step's) give step `s`; levels at or above the last `upper` are never crossed.
-/// The tallies hold, per trace, one entry per step and a last one for "never crossed".
+/// The outcomes of a chunk of traces for every level of a group (a one-pass threshold sweep or a
+/// class sweep). Trace `j`'s steps are `stepStart[j] ..< stepStart[j + 1]` in ``uppers``: levels
+/// below `uppers[s]` (and at or above the previous step's) give step `s`; levels at or above the
+/// last `upper` give the trace's last entry ("never crossed" in a one-pass sweep). The tallies
+/// hold, per trace, one entry per step and that last one.
 struct OnePassTable: Sendable {
   var uppers: [Int32] = []
   var stepStart: [Int32] = [0]
   var tallies: [TraceTally] = []
+  /// The tallies' latencies.
+  var store = LatencyStore()
   /// The full outcomes, parallel to ``tallies``, when they are kept.
   var outcomes: [TraceOutcome] = []
   var intents: [Intent] = []
   var classes: [PressClass] = []
 
+  /// Appends the tally of `outcome` (and the outcome, when kept) as the next entry.
   mutating func add(_ outcome: TraceOutcome, keep: Bool) {
-    tallies.append(TraceTally(outcome))
+    tallies.append(TraceTally(outcome, store: &store))
     if keep { outcomes.append(outcome) }
+  }
+
+  /// Appends entry `entry` again (same tally, same latencies), as the next entry.
+  mutating func repeatEntry(_ entry: Int, keep: Bool) {
+    tallies.append(tallies[entry])
+    if keep { outcomes.append(outcomes[entry]) }
   }
 
   /// Appends every trace's outcome at level index `level`.
   func outcomes(level: Int32, into list: inout [TraceOutcome]) {
     for j in 0..<(stepStart.count - 1) {
-      var low = Int(stepStart[j])
-      var high = Int(stepStart[j + 1])
-      while low < high {
-        let middle = (low + high) >> 1
-        if uppers[middle] > level { high = middle } else { low = middle + 1 }
-      }
-      list.append(outcomes[low + j])  // each earlier trace has one extra "never crossed" entry
+      list.append(outcomes[entry(trace: j, level: Int(level))])
     }
   }
 
-  /// Calls `body(lower, upper, entry)` for every trace's steps and its "never crossed" entry,
-  /// each covering levels `lower ..< upper` (`levels` = K).
+  /// The entry of trace `j` at level `level`.
+  private func entry(trace j: Int, level: Int) -> Int {
+    var low = Int(stepStart[j])
+    var high = Int(stepStart[j + 1])
+    while low < high {
+      let middle = (low + high) >> 1
+      if Int(uppers[middle]) > level { high = middle } else { low = middle + 1 }
+    }
+    return low + j  // each earlier trace has one extra last entry
+  }
+
+  /// Calls `body(trace, lower, upper, entry)` for every trace's steps and its last entry, each
+  /// covering levels `lower ..< upper` (`levels` = K).
   func forEachRange(levels: Int, _ body: (Int, Int, Int, Int) -> Void) {
     for j in 0..<(stepStart.count - 1) {
       var lower = 0
@@ -41,6 +56,25 @@ struct OnePassTable: Sendable {
         lower = Int(uppers[s])
       }
       body(j, lower, levels, Int(stepStart[j + 1]) + j)
+    }
+  }
+
+  /// Calls `body(entry, from, to)` for every trace's entries that cover part of `block`, with
+  /// the covered levels `from ..< to` (non-empty), finding each trace's first by bisection.
+  func forEachRange(in block: Range<Int>, levels: Int, _ body: (Int, Int, Int) -> Void) {
+    for j in 0..<(stepStart.count - 1) {
+      let end = Int(stepStart[j + 1])
+      var s = entry(trace: j, level: block.lowerBound) - j
+      var lower = s == Int(stepStart[j]) ? 0 : Int(uppers[s - 1])
+      while lower < block.upperBound {
+        let upper = s < end ? Int(uppers[s]) : levels
+        let from = Swift.max(lower, block.lowerBound)
+        let to = Swift.min(upper, block.upperBound)
+        if from < to { body(s + j, from, to) }
+        if s >= end { break }
+        lower = upper
+        s += 1
+      }
     }
   }
 }

@@ -47,7 +47,41 @@ extension SweepUnit {
         units += members.map { .replay($0) }
       }
     }
-    return units
+    return classGroups(units, configurations: configurations)
+  }
+
+  /// Gathers the replays that differ only in comparison thresholds (``ClassGroup``) into class
+  /// groups, each at the place of its first member; the rest stay replays.
+  static func classGroups(_ units: [SweepUnit], configurations: [Configuration]) -> [SweepUnit] {
+    struct Key: Hashable {
+      var recognizer: String
+      var others: [ParameterValues.Entry]
+    }
+    var families: [Key: [Int]] = [:]
+    var keyOf: [Int: Key] = [:]
+    for unit in units {
+      guard case .replay(let c) = unit else { continue }
+      let configuration = configurations[c]
+      let compared = Set(configuration.recognizer.variant.parameters.filter { $0.comparison != nil }.map(\.name))
+      guard !compared.isEmpty, !configuration.recognizer.isComposition else { continue }
+      let key = Key(recognizer: configuration.name, others: configuration.parameters.entries.filter { !compared.contains($0.name) })
+      families[key, default: []].append(c)
+      keyOf[c] = key
+    }
+    var result: [SweepUnit] = []
+    var placed: Set<Key> = []
+    for unit in units {
+      guard case .replay(let c) = unit, let key = keyOf[c] else {
+        result.append(unit)
+        continue
+      }
+      guard let members = families[key], let group = ClassGroup.make(members, configurations: configurations) else {
+        result.append(unit)
+        continue
+      }
+      if placed.insert(key).inserted { result.append(.classes(group)) }
+    }
+    return result
   }
 
   /// The varied parameter with a threshold sweep and the most distinct values, if any.

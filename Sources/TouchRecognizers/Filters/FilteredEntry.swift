@@ -66,7 +66,12 @@ enum FilteredEntry {
         var spec = spec
         spec.name = kind.prefixed(spec.name)
         return spec
-      } + base.parameters
+      } + base.parameters.map { spec in
+        // The base compares filtered force, not the trace's: no per-sample class promise holds.
+        var spec = spec
+        spec.comparison = nil
+        return spec
+      }
     return d
   }
 }

@@ -98,6 +98,11 @@ public protocol ForceRecognizer: Sendable {
   /// each built-in dependent (tap, the long presses); generic for any other.
   func compositionReplay(waiting dependent: any ForceRecognizer) -> CompositionReplay
 
+  /// Replays the one trace `traces[index]` through a fresh copy into a flat log (one span),
+  /// without checking the maximum force (the caller has): what a sweep calls once per
+  /// equivalence class of a threshold.
+  func replay(_ traces: [Trace], at index: Int, into log: inout ReplayLog)
+
   /// Replays contacts stored as columns into a flat log
   /// (``Replay/replay(t:force:offsets:maxForce:using:into:)``).
   func replay(
@@ -151,6 +156,15 @@ extension ForceRecognizer {
     case let d as AndroidLongPress: CompositionReplay(RequireToFail(d, requiringFailureOf: self))
     default: CompositionReplay.generic(dependent, self)
     }
+  }
+  /// Replays `traces[index]` through a copy of `self`.
+  @inlinable
+  public func replay(_ traces: [Trace], at index: Int, into log: inout ReplayLog) {
+    var r = self
+    traces.withUnsafeBufferPointer { traces in
+      Replay.replayContact(&r, trace: traces[index], into: &log.context)
+    }
+    log.closeTrace()
   }
   /// Replays column-stored contacts through copies of `self`.
   @inlinable

@@ -116,6 +116,17 @@ public struct ParameterSpec: Sendable, Hashable {
   public var meaning: String
   /// The values a sweep tries when the user names none (see ``ParameterGrid``).
   public var grid: ParameterGrid
+  /// When non-nil, the recognizer uses this parameter **only** in order comparisons (`<`, `≤`,
+  /// `>`, `≥`) between a per-sample quantity and a level derived from the value, with the
+  /// quantity and level computed as this scale says (``ThresholdSweep/Scale/quantity(force:maxForce:)``,
+  /// ``ThresholdSweep/Scale/level(threshold:maxForce:)``). Then every value whose level falls
+  /// between the same two consecutive distinct quantities of a trace (or equals the same one)
+  /// gives that trace the same replay, which lets a sweep replay once per such class instead of
+  /// once per value (the Sweeps article of TouchEvaluation). `nil`: no such promise.
+  ///
+  /// A recognizer that declares it must not use the value any other way: not in arithmetic on
+  /// times or forces, not in a comparison with a quantity other than the declared one.
+  public var comparison: ThresholdSweep.Scale? = nil
 
   /// Declares a number parameter.
   public static func number(
@@ -147,6 +158,14 @@ public struct ParameterSpec: Sendable, Hashable {
       name: name, kind: .list, unit: unit, defaultValue: .list(value), minimum: minimum,
       minimumInclusive: true, maximum: maximum, maximumInclusive: true, notANumberMeaning: nil,
       meaning: meaning, grid: .none)
+  }
+
+  /// This parameter, declared as used only in order comparisons of `scale`'s quantity with its
+  /// level (see ``comparison``).
+  public func compared(as scale: ThresholdSweep.Scale) -> ParameterSpec {
+    var spec = self
+    spec.comparison = scale
+    return spec
   }
 
   /// The default grid's numbers for data whose maximum possible force is `maximumForce`, with

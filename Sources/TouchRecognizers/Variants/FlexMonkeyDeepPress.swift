@@ -27,7 +27,7 @@ public struct FlexMonkeyDeepPress: ConfigurableRecognizer, UniformSampleRecogniz
     releaseEvent: "ended on the first later sample below the threshold (terminal, so at most one)",
     rules:
       "Ignores samples with force 0. Began when force/max >= threshold; ended when it drops below the same threshold (no hysteresis) or at lift; lift without crossing fails. touchesCancelled not overridden: a cancelled press leaves deepPressed set for the next contact.",
-    parameters: [Self.threshold.spec],
+    parameters: [Self.threshold.spec.compared(as: .normalized)],
     sweptByDefault: Self.threshold.name)
 
   /// Builds from resolved parameter values.

@@ -64,7 +64,7 @@ public struct FlutterForcePress: ConfigurableRecognizer {
     stage2Event: "onPeak: the first event after or at onStart with pressure > peakPressure (pop-like)",
     rules:
       "Rejects devices with max pressure <= 1. While possible: pressure > startPressure → started (onStart); else a move with squared per-event delta > touchSlop rejects. onPeak once at pressure > peakPressure. Lift: started → onEnd, possible → rejected.",
-    parameters: [Self.startPressure.spec, Self.peakPressure.spec, Self.touchSlop.spec, Self.faithfulSlopTest.spec, Self.aloneInArena.spec],
+    parameters: [Self.startPressure.spec.compared(as: .clampedNormalized), Self.peakPressure.spec.compared(as: .clampedNormalized), Self.touchSlop.spec, Self.faithfulSlopTest.spec, Self.aloneInArena.spec],
     sweptByDefault: Self.startPressure.name)
 
   /// Builds from resolved parameter values.

@@ -52,7 +52,7 @@ public struct HysteresisLatch: ConfigurableRecognizer, UniformSampleRecognizer {
     releaseEvent: "force/max < releaseThreshold while pressed (a flap when the finger still touches)",
     rules:
       "Touch-down and moved samples: palm (n > palmThreshold, sticky) → failed/cancelled; released and n >= pressThreshold → press (action); pressed and n < releaseThreshold → release. Lift: ended if it ever pressed, else failed.",
-    parameters: [Self.pressThreshold.spec, Self.releaseThreshold.spec, Self.palmThreshold.spec, Self.strictPress.spec, Self.inclusiveRelease.spec],
+    parameters: [Self.pressThreshold.spec.compared(as: .normalized), Self.releaseThreshold.spec.compared(as: .normalized), Self.palmThreshold.spec.compared(as: .normalized), Self.strictPress.spec, Self.inclusiveRelease.spec],
     sweptByDefault: Self.pressThreshold.name)
 
   /// Builds from resolved parameter values.

@@ -34,7 +34,7 @@ public struct PeekPop: ConfigurableRecognizer, UniformSampleRecognizer {
     stage2Event: "pop: the first touch-down/moved sample with force/max >= popThreshold (at or after the peek)",
     rules:
       "Touch-down and moved samples: force/max >= peekThreshold → began (peek); force/max >= popThreshold after (or at) the peek → ended (pop). Lift after a peek → cancelled, before → failed.",
-    parameters: [Self.peekThreshold.spec, Self.popThreshold.spec],
+    parameters: [Self.peekThreshold.spec.compared(as: .normalized), Self.popThreshold.spec.compared(as: .normalized)],
     sweptByDefault: Self.peekThreshold.name)
 
   /// Builds from resolved parameter values.

@@ -74,7 +74,7 @@ public struct StablePress: ConfigurableRecognizer, UniformSampleRecognizer {
     releaseEvent: "n fell below releaseThreshold (a flap when the finger still touches)",
     rules:
       "Before the first press, moving farther than movementLimit fails the contact. n >= pressThreshold arms; a sample below disarms. The press fires at max(arm time + dwellTime, touch-down + tapTimeout) by timer. Release at n < releaseThreshold; re-press allowed (rearm). Lift: ended if it pressed, else failed.",
-    parameters: [Self.pressThreshold.spec, Self.releaseThreshold.spec, Self.dwellTime.spec, Self.tapTimeout.spec, Self.movementLimit.spec, Self.rearm.spec],
+    parameters: [Self.pressThreshold.spec.compared(as: .normalized), Self.releaseThreshold.spec.compared(as: .normalized), Self.dwellTime.spec, Self.tapTimeout.spec, Self.movementLimit.spec, Self.rearm.spec],
     sweptByDefault: Self.pressThreshold.name)
 
   /// Builds from resolved parameter values.

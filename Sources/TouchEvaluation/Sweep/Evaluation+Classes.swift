@@ -1,0 +1,182 @@
+import TouchCore
+import TouchRecognizers
+
+extension Evaluation {
+  /// The level table of chunk `c` for a class group: per trace, one replay per equivalence
+  /// class of the compared parameters that the levels touch, each class's outcome given to the
+  /// range of levels it covers.
+  ///
+  /// A parameter used only in order comparisons of a per-sample quantity `q` with a level `d`
+  /// (``ParameterSpec/comparison``) gives a trace the same replay for every value whose `d` has
+  /// the same position among the trace's distinct quantities u₀ < u₁ < … : below u₀, equal to
+  /// u₀, strictly between u₀ and u₁, and so on (class `2i` below or strictly between, `2i + 1`
+  /// equal to uᵢ). A level's key is its classes' tuple; levels with one key share one replay.
+  /// Adjacent ranges with equal outcomes are merged.
+  func classChunk(_ group: ClassGroup, pieces: Chunks, chunk c: Int, keep: Bool) -> OnePassTable {
+    let traces = pieces.traces[c]
+    let truths = pieces.truths[c]
+    let first = pieces.range(c).lowerBound
+    let levels = group.levelCount
+    let dimensions = group.compared.count
+    var table = OnePassTable()
+    table.stepStart.reserveCapacity(traces.count + 1)
+    var log = ReplayLog()
+    var scratch = ScoringScratch()
+    var quantities: [[Double]] = []  // per compared parameter (shared when scales agree)
+    var classes: [[Int32]] = group.compared.map { [Int32](repeating: 0, count: $0.values.count) }
+    var runStart: [Int32] = []
+    var runSlot: [Int32] = []
+    var slotLevel: [Int32] = []
+    var slotOutcome: [TraceOutcome] = []
+    var slotCanonical: [Int32] = []
+    var canonicalEntry: [Int32] = []
+    var lastSlot: [Int32] = []  // two dimensions: the slot of each second-parameter class in the block
+    var touched: [Int32] = []
+    var keyed: [[Int32]: Int32] = [:]
+    var byOutcome: [TraceOutcome: Int32] = [:]
+    var key = [Int32](repeating: 0, count: dimensions)
+    var previous = [Int32](repeating: 0, count: dimensions)
+
+    for i in traces.indices {
+      let trace = traces[i]
+      let maxForce = trace.metadata.maxForce ?? .nan
+      // 1. Each compared parameter's value classes on this trace.
+      quantities.removeAll(keepingCapacity: true)
+      for p in 0..<dimensions {
+        let scale = group.compared[p].scale
+        if let same = (0..<p).first(where: { group.compared[$0].scale == scale }) {
+          quantities.append(quantities[same])
+        } else {
+          quantities.append(Self.distinctQuantities(trace.force, scale: scale, maxForce: maxForce))
+        }
+        Self.classify(group.compared[p].values, scale: scale, maxForce: maxForce, among: quantities[p], into: &classes[p])
+      }
+      // 2. Runs of levels with one key, and a slot (one replay) per distinct key.
+      runStart.removeAll(keepingCapacity: true)
+      runSlot.removeAll(keepingCapacity: true)
+      slotLevel.removeAll(keepingCapacity: true)
+      keyed.removeAll(keepingCapacity: true)
+      var block = Int32(-1)
+      for level in 0..<levels {
+        for p in 0..<dimensions { key[p] = classes[p][Int(group.compared[p].valueOfLevel[level])] }
+        if level > 0 && key == previous { continue }
+        swap(&key, &previous)
+        let slot: Int32
+        switch dimensions {
+        case 0, 1:
+          // Keys rise with the level: each run is a new class.
+          slot = Int32(slotLevel.count)
+          slotLevel.append(Int32(level))
+        case 2:
+          // The first class rises with the level; within its block, the second class repeats.
+          if previous[0] != block {
+            for t in touched { lastSlot[Int(t)] = -1 }
+            touched.removeAll(keepingCapacity: true)
+            block = previous[0]
+          }
+          let b = previous[1] == Int32.max ? 2 * quantities[1].count + 2 : Int(previous[1])
+          if b >= lastSlot.count { lastSlot += [Int32](repeating: -1, count: b + 1 - lastSlot.count) }
+          if lastSlot[b] < 0 {
+            lastSlot[b] = Int32(slotLevel.count)
+            touched.append(Int32(b))
+            slotLevel.append(Int32(level))
+          }
+          slot = lastSlot[b]
+        default:
+          if let known = keyed[previous] {
+            slot = known
+          } else {
+            slot = Int32(slotLevel.count)
+            keyed[previous] = slot
+            slotLevel.append(Int32(level))
+          }
+        }
+        runStart.append(Int32(level))
+        runSlot.append(slot)
+      }
+      for t in touched { lastSlot[Int(t)] = -1 }
+      touched.removeAll(keepingCapacity: true)
+      // 3. One replay per slot, scored; equal outcomes share a canonical slot.
+      log.removeAll()
+      slotOutcome.removeAll(keepingCapacity: true)
+      slotCanonical.removeAll(keepingCapacity: true)
+      byOutcome.removeAll(keepingCapacity: true)
+      for s in slotLevel.indices {
+        group.recognizers[Int(slotLevel[s])].base.replay(traces, at: i, into: &log)
+        let outcome = scratch.outcome(
+          of: log, span: s, trace: first + i, truth: truths[i], shape: group.shape, tolerance: options.tolerance)
+        slotOutcome.append(outcome)
+        if dimensions <= 1 {
+          // Equal outcomes can only be merged when adjacent: compare with the previous class.
+          slotCanonical.append(s > 0 && slotOutcome[s - 1] == outcome ? slotCanonical[s - 1] : Int32(s))
+        } else if let known = byOutcome[outcome] {
+          slotCanonical.append(known)
+        } else {
+          byOutcome[outcome] = Int32(s)
+          slotCanonical.append(Int32(s))
+        }
+      }
+      // 4. The trace's entries: runs merged where the outcome does not change.
+      table.intents.append(truths[i].intent)
+      table.classes.append(truths[i].actualClass)
+      canonicalEntry.removeAll(keepingCapacity: true)
+      canonicalEntry += repeatElement(-1, count: slotLevel.count)
+      var current = slotCanonical[Int(runSlot[0])]
+      for r in 1...runStart.count {
+        let next = r < runStart.count ? slotCanonical[Int(runSlot[r])] : -1
+        if r < runStart.count && next == current { continue }
+        if r < runStart.count { table.uppers.append(runStart[r]) }
+        let canonical = Int(current)
+        if canonicalEntry[canonical] >= 0 {
+          table.repeatEntry(Int(canonicalEntry[canonical]), keep: keep)
+        } else {
+          canonicalEntry[canonical] = Int32(table.tallies.count)
+          table.add(slotOutcome[canonical], keep: keep)
+        }
+        current = next
+      }
+      table.stepStart.append(Int32(table.uppers.count))
+    }
+    return table
+  }
+
+  /// The distinct values of `scale`'s quantity over `force` (NaN left out: it compares false
+  /// with every level, whatever the value), ascending.
+  static func distinctQuantities(_ force: [Double], scale: ThresholdSweep.Scale, maxForce: Double) -> [Double] {
+    var q: [Double] = []
+    q.reserveCapacity(force.count)
+    for f in force {
+      let x = scale.quantity(force: f, maxForce: maxForce)
+      if !x.isNaN { q.append(x) }
+    }
+    q.sort()
+    var n = 0
+    for x in q where n == 0 || x != q[n - 1] {
+      q[n] = x
+      n += 1
+    }
+    q.removeLast(q.count - n)
+    return q
+  }
+
+  /// The class of each value (ascending, NaN last) among the distinct quantities `u`: `2i` when
+  /// its level lies below `u[i]` and above `u[i − 1]`, `2i + 1` when it equals `u[i]`; NaN
+  /// levels (every comparison false) are `Int32.max`.
+  static func classify(
+    _ values: [Double], scale: ThresholdSweep.Scale, maxForce: Double, among u: [Double], into classes: inout [Int32]
+  ) {
+    var i = 0
+    var last = -Double.infinity
+    for v in values.indices {
+      let d = scale.level(threshold: values[v], maxForce: maxForce)
+      if d.isNaN {
+        classes[v] = Int32.max
+        continue
+      }
+      if d < last { i = 0 }  // levels not monotone in the value: search from the start
+      last = d
+      while i < u.count && u[i] < d { i += 1 }
+      classes[v] = Int32(2 * i + (i < u.count && u[i] == d ? 1 : 0))
+    }
+  }
+}

@@ -45,10 +45,12 @@ struct ClassGroup: Sendable {
     let declared = first.recognizer.variant.parameters.filter { $0.comparison != nil }
     var compared: [Compared] = []
     var numbers: [[Double]] = []  // [parameter][member]
+    // (A recognizer's values are rebuilt on each read: read them once.)
+    let values = members.map { configurations[$0].parameters }
     for spec in declared {
       var column: [Double] = []
-      for c in members {
-        guard case .number(let x)? = configurations[c].parameters[spec.name] else { return nil }
+      for m in members.indices {
+        guard case .number(let x)? = values[m][spec.name] else { return nil }
         column.append(x)
       }
       let values = Self.distinctSorted(column)
@@ -56,20 +58,27 @@ struct ClassGroup: Sendable {
       compared.append(Compared(name: spec.name, scale: spec.comparison!, values: values, valueOfLevel: []))
       numbers.append(column)
     }
-    // Levels: the distinct tuples of value indices, in lexicographic order.
-    var tuples: [[Int32]] = members.indices.map { m in
-      compared.indices.map { p in Int32(Self.index(of: numbers[p][m], in: compared[p].values)) }
+    // Levels: the distinct tuples of value indices, in lexicographic order (the mixed-radix
+    // code of a tuple, first parameter most significant, orders them so).
+    let codes = members.indices.map { m in
+      compared.indices.reduce(0) { code, p in
+        code * compared[p].values.count + Self.index(of: numbers[p][m], in: compared[p].values)
+      }
     }
-    let memberTuples = tuples
-    tuples = Array(Set(tuples)).sorted { $0.lexicographicallyPrecedes($1) }
-    var levelOf: [[Int32]: Int] = [:]
-    for (level, tuple) in tuples.enumerated() { levelOf[tuple] = level }
-    for p in compared.indices { compared[p].valueOfLevel = tuples.map { $0[p] } }
-    let levelIndex = memberTuples.map { levelOf[$0]! }
-    var representative = [Int](repeating: -1, count: tuples.count)
+    let levelCodes = Array(Set(codes)).sorted()
+    var levelOf: [Int: Int] = [:]
+    for (level, code) in levelCodes.enumerated() { levelOf[code] = level }
+    for p in compared.indices {
+      let radix = compared[p].values.count
+      let below = compared[(p + 1)...].reduce(1) { $0 * $1.values.count }
+      compared[p].valueOfLevel = levelCodes.map { Int32(($0 / below) % radix) }
+    }
+    let levelIndex = codes.map { levelOf[$0]! }
+    let levelCount = levelCodes.count
+    var representative = [Int](repeating: -1, count: levelCount)
     for (m, level) in levelIndex.enumerated() where representative[level] < 0 { representative[level] = members[m] }
     return ClassGroup(
-      members: members, levelIndex: levelIndex, levelCount: tuples.count, compared: compared,
+      members: members, levelIndex: levelIndex, levelCount: levelCount, compared: compared,
       representative: representative, recognizers: representative.map { configurations[$0].recognizer },
       shape: first.shape)
   }
@@ -82,8 +91,15 @@ struct ClassGroup: Sendable {
     return numbers
   }
 
-  /// The index of `x` in `values` (from ``distinctSorted(_:)``).
+  /// The index of `x` in `values` (from ``distinctSorted(_:)``), by bisection.
   static func index(of x: Double, in values: [Double]) -> Int {
-    x.isNaN ? values.count - 1 : values.firstIndex(of: x)!
+    if x.isNaN { return values.count - 1 }
+    var low = 0
+    var high = values.count
+    while low < high {
+      let middle = (low + high) >> 1
+      if values[middle] < x { low = middle + 1 } else { high = middle }
+    }
+    return low
   }
 }

@@ -28,24 +28,28 @@ extension Evaluation {
     return sums
   }
 
-  /// The metrics of levels `levels` of a level group (`count` levels, outcomes of `shape`): the
-  /// sums from `counts`, the latencies gathered in trace order from the steps covering each
-  /// level.
+  /// The metrics of classes `classes` of a level group's partition (outcomes of `shape`): the
+  /// sums from `counts` at each class's first level, the latencies gathered in trace order from
+  /// the steps covering each class.
   static func levelMetrics(
-    levels: Range<Int>, count: Int, shape: OutcomeShape, counts: [Int32], tables: [SweepItemResult]
+    classes: Range<Int>, partition: LevelClasses, shape: OutcomeShape, counts: [Int32], tables: [SweepItemResult]
   ) -> [ConfigurationMetrics] {
-    var accumulators = levels.map { _ in MetricsAccumulator(shape: shape) }
+    var accumulators = classes.map { _ in MetricsAccumulator(shape: shape) }
+    let levels = partition.levels(of: classes)
     for item in tables {
       guard case .onePass(let table) = item else { continue }
-      table.forEachRange(in: levels, levels: count) { entry, from, to in
+      table.forEachRange(in: levels, levels: partition.levelCount) { entry, from, to in
         let tally = table.tallies[entry]
         guard tally.hasLatencies else { return }
-        for level in from..<to { accumulators[level - levels.lowerBound].addLatencies(tally, from: table.store) }
+        for c in Int(partition.classOf[from])...Int(partition.classOf[to - 1]) {
+          accumulators[c - classes.lowerBound].addLatencies(tally, from: table.store)
+        }
       }
     }
     return counts.withUnsafeBufferPointer { v in
-      levels.map { level in
-        var accumulator = accumulators[level - levels.lowerBound]
+      classes.map { c in
+        var accumulator = accumulators[c - classes.lowerBound]
+        let level = partition.starts[c]
         CountVector.apply(v.baseAddress! + level * CountVector.width, to: &accumulator.metrics, shape: shape)
         return accumulator.finish()
       }

@@ -131,29 +131,36 @@ extension Evaluation {
   }
 
   /// Phase B: the metrics of the batch's configurations, into their slots of `metrics`.
-  /// Replays: merge the chunks' sums. One-pass groups: every level's sums by difference arrays
-  /// over the steps, then latency lists and statistics per block of levels.
+  /// Replays: merge the chunks' sums. Level groups (one-pass, classes): every level's sums by
+  /// difference arrays over the steps; then the levels between two consecutive step boundaries
+  /// of all traces, which have the same outcome on every trace, form one class whose latency
+  /// lists and statistics are computed once, per block of classes.
   private static func collectMetrics(
     _ batch: [SweepUnit], computed: [[SweepItemResult]], configurations: [Configuration], threads: Int,
     into metrics: inout [ConfigurationMetrics?]
   ) {
     var counts: [Int: [Int32]] = [:]
-    var tasks: [(unit: Int, levels: Range<Int>?)] = []
+    var partitions: [Int: LevelClasses] = [:]
+    var tasks: [(unit: Int, classes: Range<Int>?)] = []
     for (b, unit) in batch.enumerated() {
       guard let k = unit.levels?.count else {
         tasks.append((b, nil))
         continue
       }
-      counts[b] = levelCounts(levels: k, tables: computed.map { $0[b] })
-      for start in stride(from: 0, to: k, by: levelBlock) {
-        tasks.append((b, start..<Swift.min(k, start + levelBlock)))
+      let tables = computed.map { $0[b] }
+      counts[b] = levelCounts(levels: k, tables: tables)
+      let partition = LevelClasses(levels: k, tables: tables)
+      partitions[b] = partition
+      for start in stride(from: 0, to: partition.count, by: levelBlock) {
+        tasks.append((b, start..<Swift.min(partition.count, start + levelBlock)))
       }
     }
     let levelCounts = counts
+    let levelClasses = partitions
     let work = tasks
     let results = Parallel.map(items: work.count, threads: threads) { t -> [ConfigurationMetrics] in
-      let (b, levels) = work[t]
-      guard let shape = batch[b].levels?.shape, let levels else {
+      let (b, classes) = work[t]
+      guard let shape = batch[b].levels?.shape, let classes else {
         guard case .replay(let index) = batch[b] else { preconditionFailure("a level unit without levels") }
         var accumulator = MetricsAccumulator(shape: configurations[index].shape)
         for c in computed.indices {
@@ -162,17 +169,18 @@ extension Evaluation {
         return [accumulator.finish()]
       }
       return levelMetrics(
-        levels: levels, count: batch[b].levels!.count, shape: shape, counts: levelCounts[b]!,
+        classes: classes, partition: levelClasses[b]!, shape: shape, counts: levelCounts[b]!,
         tables: computed.map { $0[b] })
     }
     for (t, task) in tasks.enumerated() {
       let unit = batch[task.unit]
-      guard let levels = task.levels, let index = unit.levels?.index else {
+      guard let classes = task.classes, let index = unit.levels?.index, let partition = levelClasses[task.unit] else {
         metrics[unit.members[0]] = results[t][0]
         continue
       }
-      for (m, level) in index.enumerated() where levels.contains(level) {
-        metrics[unit.members[m]] = results[t][level - levels.lowerBound]
+      for (m, level) in index.enumerated() {
+        let c = Int(partition.classOf[level])
+        if classes.contains(c) { metrics[unit.members[m]] = results[t][c - classes.lowerBound] }
       }
     }
   }

@@ -78,3 +78,40 @@ struct OnePassTable: Sendable {
     }
   }
 }
+
+/// The levels of a level group cut where any trace's outcome changes: between two consecutive
+/// cuts every trace has the same outcome at every level, so the levels share their metrics.
+struct LevelClasses: Sendable {
+  /// The number of levels.
+  var levelCount: Int
+  /// Each class's first level, ascending (the first is 0).
+  var starts: [Int]
+  /// Per level: its class.
+  var classOf: [Int32]
+
+  /// The classes of `levels` levels given every trace's steps in `tables`.
+  init(levels: Int, tables: [SweepItemResult]) {
+    levelCount = levels
+    var cut = [Bool](repeating: false, count: levels + 1)
+    if levels > 0 { cut[0] = true }
+    for item in tables {
+      guard case .onePass(let table) = item else { continue }
+      for upper in table.uppers { cut[Int(upper)] = true }
+    }
+    starts = []
+    classOf = []
+    classOf.reserveCapacity(levels)
+    for level in 0..<levels {
+      if cut[level] { starts.append(level) }
+      classOf.append(Int32(starts.count - 1))
+    }
+  }
+
+  /// The number of classes.
+  var count: Int { starts.count }
+
+  /// The levels of classes `classes`.
+  func levels(of classes: Range<Int>) -> Range<Int> {
+    classes.isEmpty ? 0..<0 : starts[classes.lowerBound]..<(classes.upperBound < starts.count ? starts[classes.upperBound] : levelCount)
+  }
+}

@@ -69,17 +69,19 @@ extension SweepUnit {
       keyOf[c] = key
     }
     var result: [SweepUnit] = []
-    var placed: Set<Key> = []
+    var groups: [Key: ClassGroup?] = [:]
     for unit in units {
       guard case .replay(let c) = unit, let key = keyOf[c] else {
         result.append(unit)
         continue
       }
-      guard let members = families[key], let group = ClassGroup.make(members, configurations: configurations) else {
-        result.append(unit)
+      if let known = groups[key] {
+        if known == nil { result.append(unit) }  // (a placed group holds this member)
         continue
       }
-      if placed.insert(key).inserted { result.append(.classes(group)) }
+      let group = ClassGroup.make(families[key]!, configurations: configurations)
+      groups[key] = group
+      result.append(group.map { .classes($0) } ?? unit)
     }
     return result
   }

@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+import TouchEvaluation
+import TouchTestSupport
+
+@testable import TouchTraceCLI
+
+/// The 95 % intervals of the reports against SciPy (`Scripts/make-interval-fixtures.py`), and
+/// the notes that replace a bootstrap interval the reports do not print.
+@Suite("Intervals in the reports")
+struct IntervalTests {
+  struct Fixture: Decodable {
+    struct Pair: Decodable {
+      var k, n: Int
+      var low, high: Double
+    }
+    struct Stage: Decodable {
+      var precision_ci, recall_ci, fpr_ci: [Double]?
+    }
+    struct Result: Decodable {
+      var recognizer: String
+      var params: [String: Double]
+      var stage1: Stage
+      var stage2: Stage?
+    }
+    var samples: [String]
+    var recognizers: String
+    var pairs: [Pair]
+    var sweep: [Result]
+  }
+
+  static let fixture: Fixture = {
+    let url = Bundle.module.url(forResource: "wilson", withExtension: "json", subdirectory: "Fixtures/stats")!
+    return try! JSONDecoder().decode(Fixture.self, from: Data(contentsOf: url))
+  }()
+
+  @Test func wilsonMatchesSciPy() throws {
+    #expect(Self.fixture.pairs.count > 60)
+    for pair in Self.fixture.pairs {
+      let interval = try #require(ProportionInterval.wilson(pair.k, of: pair.n))
+      #expect(abs(interval.low - pair.low) <= 1e-9, "\(pair.k)/\(pair.n) low")
+      #expect(abs(interval.high - pair.high) <= 1e-9, "\(pair.k)/\(pair.n) high")
+    }
+    #expect(ProportionInterval.wilson(0, of: 0) == nil)
+  }
+
+  static func close(_ actual: Any?, _ expected: [Double]?) -> Bool {
+    guard let expected else { return actual is NSNull }
+    guard let actual = actual as? [Double], actual.count == 2 else { return false }
+    return abs(actual[0] - expected[0]) <= 1e-9 && abs(actual[1] - expected[1]) <= 1e-9
+  }
+
+  /// Every configuration of the sweep, both stages, in JSON and in CSV.
+  @Test func sweepReportsCarrySciPysIntervals() throws {
+    try inTemporaryDirectory { directory in
+      let json = directory + "/sweep.json"
+      let csv = directory + "/sweep.csv"
+      let samples = Self.fixture.samples.map { TestData.repositoryRoot + "/" + $0 }
+      #expect(
+        runCommand(
+          ["sweep"] + samples + ["--recognizer", Self.fixture.recognizers, "--output", json, "--csv-output", csv, "--quiet"])
+          == 0)
+      let results = try #require(try jsonObject(json)["results"] as? [[String: Any]])
+      #expect(results.count == Self.fixture.sweep.count)
+      let text = try String(contentsOfFile: csv, encoding: .utf8)
+      let lines = text.split(separator: "\n").map(String.init)
+      let header = SweepCommandTests.fields(lines[0])
+      for (k, (result, expected)) in zip(results, Self.fixture.sweep).enumerated() {
+        #expect(result["recognizer"] as? String == expected.recognizer)
+        #expect(result["params"] as? [String: Double] == expected.params)
+        let row = SweepCommandTests.fields(lines[k + 1])
+        for (name, ci) in [
+          ("precision_ci", expected.stage1.precision_ci), ("recall_ci", expected.stage1.recall_ci),
+          ("fpr_ci", expected.stage1.fpr_ci),
+        ] {
+          #expect(Self.close(result[name], ci), "\(expected.recognizer) \(expected.params) \(name)")
+          let low = try #require(header.firstIndex(of: name + "_low"))
+          let high = try #require(header.firstIndex(of: name + "_high"))
+          if let ci {
+            #expect(abs(Double(row[low])! - ci[0]) <= 1e-9 && abs(Double(row[high])! - ci[1]) <= 1e-9)
+          } else {
+            #expect(row[low] == "" && row[high] == "")
+          }
+        }
+        if let stage2 = expected.stage2 {
+          let s = try #require(result["stage2"] as? [String: Any])
+          #expect(Self.close(s["precision_ci"], stage2.precision_ci))
+          #expect(Self.close(s["recall_ci"], stage2.recall_ci))
+          #expect(Self.close(s["fpr_ci"], stage2.fpr_ci))
+        }
+      }
+    }
+  }
+
+  /// Six users are fewer than 10 clusters; long-press at 0.3125 s finds every press, so every
+  /// resample's recall is 1: neither interval is printed, the report says why.
+  @Test func degenerateBootstrapIntervalsAreNamedNotPrinted() throws {
+    try inTemporaryDirectory { directory in
+      let byUser = directory + "/user.json"
+      let byTrace = directory + "/trace.md"
+      let byTraceJSON = directory + "/trace.json"
+      let options = ["--vary", "minimumPressDuration=0.3125", "--folds", "0", "--bootstrap", "200"]
+      #expect(TuneCommandTests.tuneSamples("long-press", options + ["--group-by", "user"], output: byUser) == 0)
+      let bootstrap = try #require(try jsonObject(byUser)["bootstrap"] as? [String: Any])
+      let intervals = try #require(bootstrap["intervals"] as? [[String: Any]])
+      for interval in intervals {
+        #expect(interval["note"] as? String == "fewer than 10 clusters (6 users)")
+      }
+      #expect(
+        TuneCommandTests.tuneSamples("long-press", options + ["--json-output", byTraceJSON], output: byTrace) == 0)
+      let traced = try #require((try jsonObject(byTraceJSON)["bootstrap"] as? [String: Any])?["intervals"] as? [[String: Any]])
+      let recall = try #require(traced.first { $0["statistic"] as? String == "recall" })
+      #expect(recall["note"] as? String == "all 200 resamples agree")
+      #expect(recall["lower"] as? Double == 1 && recall["upper"] as? Double == 1)
+      let precision = try #require(traced.first { $0["statistic"] as? String == "precision" })
+      #expect(precision["note"] is NSNull)
+      let markdown = try String(contentsOfFile: byTrace, encoding: .utf8)
+      #expect(markdown.contains("| recall | 1.000 | not shown: all 200 resamples agree | 200/200 | 0.962–1.000 |"))
+      #expect(!markdown.contains("1.000 – 1.000"))
+    }
+  }
+}

@@ -34,13 +34,24 @@ public struct StageOutcome: Sendable, Hashable {
   public var references: Int
   /// The matched pairs, in time order.
   public var matches: [MatchedEvent]
+  /// The stage's event times, seconds, ascending (`actions` of them); empty when the outcome
+  /// was made from counts alone.
+  public var events: [Double]
 
   /// Creates an outcome from its parts.
-  public init(isPositive: Bool, actions: Int, references: Int, matches: [MatchedEvent]) {
+  ///
+  /// - Parameters:
+  ///   - isPositive: whether the trace is a positive for this stage.
+  ///   - actions: how many events the recognizer produced.
+  ///   - references: how many reference times the trace has for the stage.
+  ///   - matches: the matched pairs, in time order.
+  ///   - events: the event times, seconds, ascending, when known.
+  public init(isPositive: Bool, actions: Int, references: Int, matches: [MatchedEvent], events: [Double] = []) {
     self.isPositive = isPositive
     self.actions = actions
     self.references = references
     self.matches = matches
+    self.events = events
   }
 
   /// Scores event times against references (see ``EventMatching``).
@@ -54,6 +65,7 @@ public struct StageOutcome: Sendable, Hashable {
   public init(events: [Double], references: [Double], isPositive: Bool, touchDown: Double, tolerance: Double) {
     self.isPositive = isPositive
     actions = events.count
+    self.events = events
     guard isPositive else {
       self.references = 0
       matches = []

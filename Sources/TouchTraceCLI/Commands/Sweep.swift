@@ -27,8 +27,9 @@ extension TouchTraceCommand {
         Output: --format md (a summary), json (versioned schema) or csv (one row per \
         configuration). Without --format, an --output file ending in .md, .json or .csv picks \
         the format; otherwise standard output gets md when it is a terminal and json when it is \
-        not. --json-output and --csv-output write those formats as well. Results do not depend \
-        on --threads.
+        not. --json-output and --csv-output write those formats as well. --outcomes FILE writes \
+        the per-trace outcomes behind every count (CSV, or JSON Lines for .jsonl; \
+        --outcomes-filter all, errors or best). Results do not depend on --threads.
         """)
 
     @OptionGroup var input: InputOptions
@@ -44,6 +45,8 @@ extension TouchTraceCommand {
 
     @Option(help: ArgumentHelp("Also write the CSV report to this file.", valueName: "file"))
     var csvOutput: String?
+
+    @OptionGroup var outcomes: OutcomeOptions
 
     @OptionGroup var exec: ExecOptions
 
@@ -73,7 +76,7 @@ extension TouchTraceCommand {
       let options = try evaluationOptions()
       let threads = self.threads.count
       try Console.run {
-        try Console.checkOutputs([report.output, jsonOutput, csvOutput], inputs: input.inputPaths)
+        try Console.checkOutputs([report.output, jsonOutput, csvOutput, outcomes.outcomes], inputs: input.inputPaths)
         let evaluation = try Scoring.evaluation(
           input, for: plan.configurations.map(\.recognizer), options: options, threads: threads, command: "sweep")
         let progress = self.progress.progress(command: "sweep")
@@ -86,6 +89,13 @@ extension TouchTraceCommand {
           throw DataError.replay(error, command: "sweep")
         }
         progress.finish()
+        let outcomeWriter = try outcomes.open(inputs: input.inputPaths)
+        if let outcomeWriter {
+          let chosen = outcomes.outcomesFilter == .best
+            ? result.bestConfigurations().map(\.configuration) : Array(result.configurations.indices)
+          try outcomeWriter.write(
+            chosen.map { ($0, result.configurations[$0]) }, evaluation: evaluation, threads: threads, command: "sweep")
+        }
         let bytes: [UInt8]
         switch report.resolvedFormat {
         case .md: bytes = Array(SweepReport.markdown(result).utf8)
@@ -98,7 +108,7 @@ extension TouchTraceCommand {
         if let jsonOutput { outputs.append((jsonOutput, SweepReport.json(result).encoded())) }
         if let csvOutput { outputs.append((csvOutput, SweepReport.csv(result))) }
         outputs.append((report.target, bytes))
-        try Console.emit(outputs, inputs: input.inputPaths)
+        try Console.emit(outputs, outcomes: outcomeWriter, inputs: input.inputPaths)
       }
     }
   }

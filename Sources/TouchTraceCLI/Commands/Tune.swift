@@ -46,6 +46,8 @@ extension TouchTraceCommand {
         pareto, folds or summary); without --format, an --output ending in .md, .json or .csv \
         picks it, else md on a terminal and json otherwise. --csv-dir writes all four tables. \
         --export-json and --export-swift write the chosen configuration with its provenance. \
+        --outcomes FILE writes every configuration's per-trace outcomes (--outcomes-filter best: \
+        the chosen one's only). \
         The same seed gives the same bytes whatever --threads.
         """)
 
@@ -81,6 +83,8 @@ extension TouchTraceCommand {
 
     @Option(help: ArgumentHelp("Write the chosen configuration as Swift source to paste into an app.", valueName: "file"))
     var exportSwift: String?
+
+    @OptionGroup var outcomes: OutcomeOptions
 
     @OptionGroup var threads: ThreadOptions
 
@@ -122,7 +126,7 @@ extension TouchTraceCommand {
       let threads = self.threads.count
       try Console.run {
         try Console.checkOutputs(
-          [report.output, jsonOutput, exportJson, exportSwift]
+          [report.output, jsonOutput, exportJson, exportSwift, outcomes.outcomes]
             + TuneReport.Table.allCases.map { table in csvDir.map { csvPath($0, table) } },
           inputs: input.inputPaths)
         let evaluation = try Scoring.evaluation(
@@ -139,6 +143,12 @@ extension TouchTraceCommand {
           throw DataError(description: "touchtrace tune: error: \(error.description)")
         }
         progress.finish()
+        let outcomeWriter = try outcomes.open(inputs: input.inputPaths)
+        if let outcomeWriter {
+          let configurations = result.sweep.configurations
+          let chosen = outcomes.outcomesFilter == .best ? (result.chosen.map { [$0] } ?? []) : Array(configurations.indices)
+          try outcomeWriter.write(chosen.map { ($0, configurations[$0]) }, evaluation: evaluation, threads: threads, command: "tune")
+        }
         let bytes: [UInt8]
         switch report.resolvedFormat {
         case .md: bytes = Array(TuneReport.markdown(result).utf8)
@@ -159,7 +169,7 @@ extension TouchTraceCommand {
         outputs.append((report.target, bytes))
         let createdDirectory = try csvDir.map(Console.makeDirectory) ?? false
         do throws(FileWriteError) {
-          try Console.emit(outputs, inputs: input.inputPaths)
+          try Console.emit(outputs, outcomes: outcomeWriter, inputs: input.inputPaths)
         } catch {
           if createdDirectory, let csvDir { rmdir(csvDir) }
           throw error

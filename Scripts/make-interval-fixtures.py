@@ -12,9 +12,10 @@ Usage (from the repository root, after `swift build`):
 
     Scripts/make-interval-fixtures.py .build/debug/touchtrace
 
-It writes Tests/touchtraceTests/Fixtures/stats/wilson.json, which `IntervalTests` compares with
-`ProportionInterval.wilson` and with the `precision_ci`, `recall_ci`, `fpr_ci` fields of the
-sweep's JSON report (to 1e-9).
+It writes Tests/TouchEvaluationTests/Fixtures/wilson-pairs.json, which `ProportionIntervalTests`
+compares with `ProportionInterval.wilson`, and Tests/touchtraceTests/Fixtures/stats/wilson.json,
+which `IntervalTests` compares with the `precision_ci`, `recall_ci`, `fpr_ci` fields and columns
+of the sweep's JSON and CSV reports (both to 1e-9).
 """
 import json
 import subprocess
@@ -23,6 +24,7 @@ import sys
 from scipy.stats import binomtest
 
 OUT = "Tests/touchtraceTests/Fixtures/stats/wilson.json"
+PAIRS = "Tests/TouchEvaluationTests/Fixtures/wilson-pairs.json"
 SAMPLES = ["samples/synth-android.csv", "samples/synth-iphone6s.csv", "samples/synth-touchpad.csv"]
 RECOGNIZERS = "deep-press,peek-pop,long-press"
 
@@ -61,8 +63,11 @@ def main():
     with open(OUT, "w") as out:
         json.dump(
             {"generator": "Scripts/make-interval-fixtures.py", "samples": SAMPLES, "recognizers": RECOGNIZERS,
-             "pairs": pairs, "sweep": sweep},
+             "sweep": sweep},
             out, indent=1, sort_keys=True)
+        out.write("\n")
+    with open(PAIRS, "w") as out:
+        json.dump({"generator": "Scripts/make-interval-fixtures.py", "pairs": pairs}, out, indent=1, sort_keys=True)
         out.write("\n")
 
 

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import TouchEvaluation
 import TouchTestSupport
 
 @testable import TouchTraceCLI
@@ -10,10 +9,6 @@ import TouchTestSupport
 @Suite("Intervals in the reports")
 struct IntervalTests {
   struct Fixture: Decodable {
-    struct Pair: Decodable {
-      var k, n: Int
-      var low, high: Double
-    }
     struct Stage: Decodable {
       var precision_ci, recall_ci, fpr_ci: [Double]?
     }
@@ -25,7 +20,6 @@ struct IntervalTests {
     }
     var samples: [String]
     var recognizers: String
-    var pairs: [Pair]
     var sweep: [Result]
   }
 
@@ -33,16 +27,6 @@ struct IntervalTests {
     let url = Bundle.module.url(forResource: "wilson", withExtension: "json", subdirectory: "Fixtures/stats")!
     return try! JSONDecoder().decode(Fixture.self, from: Data(contentsOf: url))
   }()
-
-  @Test func wilsonMatchesSciPy() throws {
-    #expect(Self.fixture.pairs.count > 60)
-    for pair in Self.fixture.pairs {
-      let interval = try #require(ProportionInterval.wilson(pair.k, of: pair.n))
-      #expect(abs(interval.low - pair.low) <= 1e-9, "\(pair.k)/\(pair.n) low")
-      #expect(abs(interval.high - pair.high) <= 1e-9, "\(pair.k)/\(pair.n) high")
-    }
-    #expect(ProportionInterval.wilson(0, of: 0) == nil)
-  }
 
   static func close(_ actual: Any?, _ expected: [Double]?) -> Bool {
     guard let expected else { return actual is NSNull }

@@ -240,11 +240,12 @@ public enum SweepReport {
   static let nullConfusion = JSONValue.object(
     PressClass.allCases.map { a in (a.description, .object(PressClass.allCases.map { ($0.description, .null) })) })
 
-  /// One result object; with `filled`, sections a configuration lacks hold `null` leaves of the
-  /// same shape (for CSV columns) instead of being `null`.
-  static func resultObject(_ result: SweepResult, _ c: Int, filled: Bool) -> JSONValue {
+  /// One result object (of `metrics` when given, a group's, else of the configuration on all
+  /// traces); with `filled`, sections a configuration lacks hold `null` leaves of the same shape
+  /// (for CSV columns) instead of being `null`.
+  static func resultObject(_ result: SweepResult, _ c: Int, filled: Bool, metrics: ConfigurationMetrics? = nil) -> JSONValue {
     let configuration = result.configurations[c]
-    let m = result.metrics[c]
+    let m = metrics ?? result.metrics[c]
     var members: [(String, JSONValue)] = [
       ("recognizer", .string(configuration.name)),
     ] + EvaluationJSON.parameters(configuration) + [

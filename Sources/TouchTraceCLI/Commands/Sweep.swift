@@ -29,7 +29,9 @@ extension TouchTraceCommand {
         the format; otherwise standard output gets md when it is a terminal and json when it is \
         not. --json-output and --csv-output write those formats as well. --outcomes FILE writes \
         the per-trace outcomes behind every count (CSV, or JSON Lines for .jsonl; \
-        --outcomes-filter all, errors or best). Results do not depend on --threads.
+        --outcomes-filter all, errors or best). --by COLUMN (user, device, intent, session or \
+        id) adds each configuration's counts, rates and latency per group of traces to every \
+        format. Results do not depend on --threads.
         """)
 
     @OptionGroup var input: InputOptions
@@ -47,6 +49,8 @@ extension TouchTraceCommand {
     var csvOutput: String?
 
     @OptionGroup var outcomes: OutcomeOptions
+
+    @OptionGroup var breakdown: ByOptions
 
     @OptionGroup var exec: ExecOptions
 
@@ -82,8 +86,15 @@ extension TouchTraceCommand {
         let progress = self.progress.progress(command: "sweep")
         let result: SweepResult
         let plan = try self.plan.makePlan(following: evaluation, after: plan)
+        let groups = breakdown.by.map { GroupBreakdown(evaluation, by: $0.field) }
+        var groupMetrics = [[ConfigurationMetrics]](repeating: [], count: plan.configurations.count)
         do throws(ReplayError) {
-          result = try evaluation.sweep(plan, threads: threads, progress: { progress.update($0, $1) })
+          let configurations = plan.configurations
+          result = try evaluation.sweep(
+            plan, threads: threads, progress: { progress.update($0, $1) },
+            perConfiguration: groups.map { groups in
+              { c, outcomes in groupMetrics[c] = groups.metrics(of: outcomes, shape: configurations[c].shape) }
+            })
         } catch {
           progress.finish()
           throw DataError.replay(error, command: "sweep")
@@ -96,17 +107,22 @@ extension TouchTraceCommand {
           try outcomeWriter.write(
             chosen.map { ($0, result.configurations[$0]) }, evaluation: evaluation, threads: threads, command: "sweep")
         }
+        let grouped = groups.map {
+          GroupedMetrics(breakdown: $0, configurations: Array(groupMetrics.indices), metrics: groupMetrics)
+        }
+        func json() -> [UInt8] { (grouped.map { SweepReport.json(result, by: $0) } ?? SweepReport.json(result)).encoded() }
+        func csv() -> [UInt8] { grouped.map { SweepReport.csv(result, by: $0) } ?? SweepReport.csv(result) }
         let bytes: [UInt8]
         switch report.resolvedFormat {
-        case .md: bytes = Array(SweepReport.markdown(result).utf8)
-        case .json: bytes = SweepReport.json(result).encoded()
-        case .csv: bytes = SweepReport.csv(result)
+        case .md: bytes = Array((grouped.map { SweepReport.markdown(result, by: $0) } ?? SweepReport.markdown(result)).utf8)
+        case .json: bytes = json()
+        case .csv: bytes = csv()
         case let format: FormatOption<ReportOutputOptions>.unreachable(format)
         }
         // All three or none: the report and --json-output, --csv-output are committed together.
         var outputs: [(path: String, bytes: [UInt8])] = []
-        if let jsonOutput { outputs.append((jsonOutput, SweepReport.json(result).encoded())) }
-        if let csvOutput { outputs.append((csvOutput, SweepReport.csv(result))) }
+        if let jsonOutput { outputs.append((jsonOutput, json())) }
+        if let csvOutput { outputs.append((csvOutput, csv())) }
         outputs.append((report.target, bytes))
         try Console.emit(outputs, outcomes: outcomeWriter, inputs: input.inputPaths)
       }

@@ -74,7 +74,7 @@ extension StageOutcome {
       if let k = unmatchedReferences.firstIndex(of: match.reference) { unmatchedReferences.remove(at: k) }
     }
     if events.isEmpty {
-      // Made from counts: the unmatched actions' times are unknown.
+      // Every action matched, or made from counts: no unmatched action time is known.
       rows += (0..<(actions - matches.count)).map { _ in OutcomeRow(trace: trace, stage: stage, kind: .falsePositive) }
     } else {
       rows += unmatchedActions.map { OutcomeRow(trace: trace, stage: stage, kind: .falsePositive, action: $0) }

@@ -34,8 +34,11 @@ public struct StageOutcome: Sendable, Hashable {
   public var references: Int
   /// The matched pairs, in time order.
   public var matches: [MatchedEvent]
-  /// The stage's event times, seconds, ascending (`actions` of them); empty when the outcome
-  /// was made from counts alone.
+  /// The stage's event times, seconds, ascending (`actions` of them) when any of them is
+  /// unmatched (a false positive: what `rows(trace:stage:references:)` needs for its time);
+  /// empty when every event is matched (their times are in ``matches``) and when the outcome
+  /// was made from counts alone. Keeping them only then spares an allocation per trace where
+  /// outcomes are kept.
   public var events: [Double]
 
   /// Creates an outcome from its parts.
@@ -65,16 +68,17 @@ public struct StageOutcome: Sendable, Hashable {
   public init(events: [Double], references: [Double], isPositive: Bool, touchDown: Double, tolerance: Double) {
     self.isPositive = isPositive
     actions = events.count
-    self.events = events
     guard isPositive else {
       self.references = 0
       matches = []
+      self.events = events
       return
     }
     self.references = references.count
     matches = EventMatching.match(actions: events, references: references, tolerance: tolerance).map {
       MatchedEvent(action: events[$0.action], reference: references[$0.reference], touchDown: touchDown)
     }
+    self.events = matches.count < events.count ? events : []
   }
 
   /// The outcome's counts (the rules below).

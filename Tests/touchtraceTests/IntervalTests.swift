@@ -104,3 +104,46 @@ struct IntervalTests {
     }
   }
 }
+
+/// `sweep --bootstrap`: the best configurations' F1 and latency intervals.
+@Suite("Bootstrap intervals in sweep")
+struct SweepBootstrapTests {
+  /// One configuration, the same seed and units: sweep's intervals are tune's (tune without
+  /// folds draws its resamples first from the same stream).
+  @Test func sweepsIntervalsAreTunesForTheSameConfiguration() throws {
+    try inTemporaryDirectory { directory in
+      let sweep = directory + "/sweep.json"
+      let tune = directory + "/tune.json"
+      let grid = ["--vary", "threshold=0.35", "--bootstrap", "300", "--seed", "7"]
+      #expect(runCommand(["sweep", TestData.samples, "--recognizer", "deep-press", "--quiet", "--output", sweep] + grid) == 0)
+      #expect(TuneCommandTests.tuneSamples("deep-press", grid + ["--folds", "0"], output: tune) == 0)
+      let sweepResults = try #require((try jsonObject(sweep)["bootstrap"] as? [String: Any])?["results"] as? [[String: Any]])
+      #expect(sweepResults.count == 1)
+      let sweepIntervals = try #require(sweepResults[0]["intervals"] as? [[String: Any]])
+      let tuneIntervals = try #require((try jsonObject(tune)["bootstrap"] as? [String: Any])?["intervals"] as? [[String: Any]])
+      for name in ["f1", "latency_p50", "latency_p90"] {
+        let s = try #require(sweepIntervals.first { $0["statistic"] as? String == name })
+        let t = try #require(tuneIntervals.first { $0["statistic"] as? String == name })
+        #expect(s["lower"] as? Double == t["lower"] as? Double && s["upper"] as? Double == t["upper"] as? Double, "\(name)")
+        #expect((s["lower"] as? Double).map { $0 < (s["upper"] as? Double)! } == true, "\(name) has width")
+        #expect(s["note"] is NSNull)
+      }
+    }
+  }
+
+  @Test func fewClustersAreNamedInEveryFormat() throws {
+    try inTemporaryDirectory { directory in
+      let base = ["sweep", TestData.samples, "--recognizer", "deep-press", "--vary", "threshold=0.35", "--bootstrap", "100"]
+      let options = ["--group-by", "user", "--quiet"]
+      #expect(runCommand(base + options + ["--output", directory + "/s.md", "--csv-output", directory + "/s.csv"]) == 0)
+      let markdown = try String(contentsOfFile: directory + "/s.md", encoding: .utf8)
+      #expect(markdown.contains("| deep-press | threshold=0.35 | 0.569 | not given: fewer than 10 clusters (6 users) |"))
+      let lines = try String(contentsOfFile: directory + "/s.csv", encoding: .utf8).split(separator: "\n").map(String.init)
+      let header = SweepCommandTests.fields(lines[0])
+      let row = SweepCommandTests.fields(lines[1])
+      #expect(row[header.firstIndex(of: "bootstrap_note")!] == "fewer than 10 clusters (6 users)")
+      #expect(row[header.firstIndex(of: "bootstrap_f1_lower")!] == "")
+      #expect(runCommand(base + ["--confidence", "1"]) == 64)
+    }
+  }
+}

@@ -2,6 +2,7 @@ import ArgumentParser
 import TouchEvaluation
 import TouchRecognizers
 import TouchReports
+import TouchTuning
 
 extension TouchTraceCommand {
   /// `touchtrace sweep`: accuracy and latency of recognizers over parameter grids.
@@ -31,7 +32,11 @@ extension TouchTraceCommand {
         the per-trace outcomes behind every count (CSV, or JSON Lines for .jsonl; \
         --outcomes-filter all, errors or best). --by COLUMN (user, device, intent, session or \
         id) adds each configuration's counts, rates and latency per group of traces to every \
-        format. Results do not depend on --threads.
+        format. --bootstrap N adds percentile bootstrap intervals of F1 and p50/p90 latency for \
+        each recognizer's best configuration (resampling traces, or --group-by user, session or \
+        device groups, from GSL's mt19937 seeded with --seed); with fewer than 10 clusters, or \
+        when every resample agrees, the report says so instead. Results do not depend on \
+        --threads.
         """)
 
     @OptionGroup var input: InputOptions
@@ -52,6 +57,21 @@ extension TouchTraceCommand {
 
     @OptionGroup var breakdown: ByOptions
 
+    @Option(
+      help: ArgumentHelp(
+        "Bootstrap resamples for intervals of F1 and p50/p90 latency of each recognizer's best configuration (0: none).",
+        valueName: "n"))
+    var bootstrap = 0
+
+    @Option(help: ArgumentHelp("Confidence level of the bootstrap intervals.", valueName: "level"))
+    var confidence = 0.95
+
+    @Option(help: ArgumentHelp("Seed of the bootstrap's random stream (0...4294967295).", valueName: "s"))
+    var seed = 1
+
+    @Option(help: "Resample each user's (session's, device's) traces together in the bootstrap.")
+    var groupBy: GroupName?
+
     @OptionGroup var exec: ExecOptions
 
     @OptionGroup var threads: ThreadOptions
@@ -59,6 +79,11 @@ extension TouchTraceCommand {
     @OptionGroup var progress: ProgressOptions
 
     func validate() throws {
+      guard bootstrap >= 0 else { throw ValidationError("--bootstrap must be 0 or more resamples, got \(bootstrap)") }
+      guard confidence > 0 && confidence < 1 else {
+        throw ValidationError("--confidence must be strictly between 0 and 1, got \(confidence)")
+      }
+      guard UInt32(exactly: seed) != nil else { throw ValidationError("--seed must be in 0...4294967295, got \(seed)") }
       try exec.withCatalog(tolerance: scoring.tolerance, closing: false) {
         _ = try makePlan()
         _ = try evaluationOptions()
@@ -82,7 +107,8 @@ extension TouchTraceCommand {
       try Console.run {
         try Console.checkOutputs([report.output, jsonOutput, csvOutput, outcomes.outcomes], inputs: input.inputPaths)
         let evaluation = try Scoring.evaluation(
-          input, for: plan.configurations.map(\.recognizer), options: options, threads: threads, command: "sweep")
+          input, for: plan.configurations.map(\.recognizer), groupBy: bootstrap > 0 ? groupBy?.key : nil, options: options,
+          threads: threads, command: "sweep")
         let progress = self.progress.progress(command: "sweep")
         let result: SweepResult
         let plan = try self.plan.makePlan(following: evaluation, after: plan)
@@ -110,11 +136,26 @@ extension TouchTraceCommand {
         let grouped = groups.map {
           GroupedMetrics(breakdown: $0, configurations: Array(groupMetrics.indices), metrics: groupMetrics)
         }
-        func json() -> [UInt8] { (grouped.map { SweepReport.json(result, by: $0) } ?? SweepReport.json(result)).encoded() }
-        func csv() -> [UInt8] { grouped.map { SweepReport.csv(result, by: $0) } ?? SweepReport.csv(result) }
+        var intervals: SweepIntervals?
+        if bootstrap > 0 {
+          do throws(TuningError) {
+            intervals = try SweepIntervals(
+              sweep: result, configurations: result.bestConfigurations().map(\.configuration).sorted(), groupBy: groupBy?.key,
+              options: BootstrapOptions(resamples: bootstrap, confidence: confidence), seed: UInt32(seed), threads: threads)
+          } catch {
+            if case .replay(let replay) = error { throw DataError.replay(replay, command: "sweep") }
+            throw DataError(description: "touchtrace sweep: error: \(error.description)")
+          }
+        }
+        let plain = grouped == nil && intervals == nil
+        func json() -> [UInt8] {
+          (plain ? SweepReport.json(result) : SweepReport.json(result, by: grouped, intervals: intervals)).encoded()
+        }
+        func csv() -> [UInt8] { plain ? SweepReport.csv(result) : SweepReport.csv(result, by: grouped, intervals: intervals) }
         let bytes: [UInt8]
         switch report.resolvedFormat {
-        case .md: bytes = Array((grouped.map { SweepReport.markdown(result, by: $0) } ?? SweepReport.markdown(result)).utf8)
+        case .md:
+          bytes = Array((plain ? SweepReport.markdown(result) : SweepReport.markdown(result, by: grouped, intervals: intervals)).utf8)
         case .json: bytes = json()
         case .csv: bytes = csv()
         case let format: FormatOption<ReportOutputOptions>.unreachable(format)

@@ -233,3 +233,24 @@ enum OutcomeTableColumns {
     "outcome", "action_t", "reference_t", "latency",
   ]
 }
+
+extension OutcomeTests {
+  /// The outcome table is the same bytes whatever the thread count.
+  @Test func outcomesDoNotDependOnThreads() throws {
+    try inTemporaryDirectory { directory in
+      var tables: [Data] = []
+      for threads in ["1", "2", "3"] {
+        let out = directory + "/o\(threads).jsonl"
+        #expect(
+          runCommand([
+            "sweep", TestData.samples, "--recognizer", "deep-press,peek-pop", "--threads", threads, "--quiet", "--output",
+            directory + "/r\(threads).json", "--outcomes", out, "--by", "user",
+          ]) == 0)
+        tables.append(try Data(contentsOf: URL(fileURLWithPath: out)))
+        tables.append(try Data(contentsOf: URL(fileURLWithPath: directory + "/r\(threads).json")))
+      }
+      #expect(tables[0] == tables[2] && tables[0] == tables[4])
+      #expect(tables[1] == tables[3] && tables[1] == tables[5])
+    }
+  }
+}

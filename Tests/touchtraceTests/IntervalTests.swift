@@ -144,6 +144,7 @@ struct SweepBootstrapTests {
       #expect(row[header.firstIndex(of: "bootstrap_note")!] == "fewer than 10 clusters (6 users)")
       #expect(row[header.firstIndex(of: "bootstrap_f1_lower")!] == "")
       #expect(runCommand(base + ["--confidence", "1"]) == 64)
+      #expect(runCommand(["sweep", TestData.samples, "--recognizer", "deep-press", "--group-by", "user"]) == 64)
     }
   }
 }

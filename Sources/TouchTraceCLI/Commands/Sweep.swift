@@ -84,6 +84,9 @@ extension TouchTraceCommand {
         throw ValidationError("--confidence must be strictly between 0 and 1, got \(confidence)")
       }
       guard UInt32(exactly: seed) != nil else { throw ValidationError("--seed must be in 0...4294967295, got \(seed)") }
+      if groupBy != nil && bootstrap == 0 {
+        throw ValidationError("--group-by sets the bootstrap's resampling unit; it needs --bootstrap N (for per-group results use --by)")
+      }
       try exec.withCatalog(tolerance: scoring.tolerance, closing: false) {
         _ = try makePlan()
         _ = try evaluationOptions()

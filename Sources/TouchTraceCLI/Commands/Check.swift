@@ -12,20 +12,20 @@ extension TouchTraceCommand {
     static let configuration = CommandConfiguration(
       abstract: "Gate a recognizer configuration against a committed baseline: accuracy (McNemar) and p90 latency.",
       discussion: """
-        With --write-baseline FILE, scores the configuration (--recognizer and --set, as \\
-        touchtrace run takes them; --positive, --tolerance as touchtrace sweep) on the data and \\
-        writes the baseline: the tool version, the configuration, the options, a content hash of \\
-        the scored contacts, every contact's decision (correct: no false positive and no false \\
-        negative at any stage) and the p90 latency. With --baseline FILE, scores the \\
-        configuration again and compares it with the baseline: the accuracy check fails when \\
-        McNemar's test on the paired per-contact decisions gives p < --alpha (default 0.05) \\
-        and the baseline is right more often; the latency check fails when the p90 of \\
-        action − reference grows by more than --max-latency-increase seconds (default 0.005). \\
-        A Markdown summary goes to standard output; --junit FILE writes JUnit XML (one test \\
+        With --write-baseline FILE, scores the configuration (--recognizer and --set, as \
+        touchtrace run takes them; --positive, --tolerance as touchtrace sweep) on the data and \
+        writes the baseline: the tool version, the configuration, the options, a content hash of \
+        the scored contacts, every contact's decision (correct: no false positive and no false \
+        negative at any stage) and the p90 latency. With --baseline FILE, scores the \
+        configuration again and compares it with the baseline: the accuracy check fails when \
+        McNemar's test on the paired per-contact decisions gives p < --alpha (default 0.05) \
+        and the baseline is right more often; the latency check fails when the p90 of \
+        action − reference grows by more than --max-latency-increase seconds (default 0.005). \
+        A Markdown summary goes to standard output; --junit FILE writes JUnit XML (one test \
         case per check, a <failure> with the figures).
-        Exit codes: 0 every check holds (or the baseline was written); 1 a check failed; 65 the \\
-        baseline is malformed, or was written by another tool version, from other data (its \\
-        content hash or contacts differ) or with other --positive/--tolerance; 66 the baseline \\
+        Exit codes: 0 every check holds (or the baseline was written); 1 a check failed; 65 the \
+        baseline is malformed, or was written by another tool version, from other data (its \
+        content hash or contacts differ) or with other --positive/--tolerance; 66 the baseline \
         is missing; 64, 73, 74 as every command.
         """)
 

@@ -16,7 +16,9 @@ extension TouchTraceCommand {
         per event (TP, FN, FP), other traces once (FP if any action, else TN). Latency is \
         action − reference and action − touch-down for true positives, in seconds. Two-stage \
         recognizers are also scored at stage 2 against pop traces, with a 3-class confusion \
-        matrix. Traces without an intent label are skipped.
+        matrix. Traces without an intent label are skipped. Precision, recall and the \
+        false-positive rate come with 95 % Wilson score intervals, latency quantiles with \
+        their n.
 
         --vary NAME=START:STOP:STEP (STOP included when on the grid; decimals or fractions such \
         as 1/60, every point computed exactly) or NAME=V1,V2,...; several --vary give their \

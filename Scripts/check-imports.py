@@ -13,7 +13,7 @@ import re
 import subprocess
 import sys
 
-STANDARD = {"Testing", "Foundation", "Glibc", "Musl", "Darwin", "Synchronization", "Dispatch", "XCTest"}
+STANDARD = {"Testing", "Foundation", "FoundationXML", "Glibc", "Musl", "Darwin", "Synchronization", "Dispatch", "XCTest"}
 package = json.loads(subprocess.run(["swift", "package", "dump-package"], capture_output=True, text=True, check=True).stdout)
 problems = []
 for target in package["targets"]:

@@ -277,6 +277,20 @@ struct PendingFile {
   /// Writes `bytes` to a new temporary file beside `target`, syncs it, and gives it the
   /// replaced file's mode and owner.
   static func write(_ bytes: [UInt8], replacing target: Target) throws(FileWriteError) -> PendingFile {
+    let (file, descriptor) = try create(replacing: target)
+    var failure = FileSystem.writeAll(bytes, to: descriptor)
+    if failure == 0, fsync(descriptor) != 0 { failure = errno }
+    if close(descriptor) != 0, failure == 0 { failure = errno }
+    if failure != 0 {
+      file.discard()
+      throw FileWriteError(path: target.path, kind: .io, reason: FileSystem.describe(failure))
+    }
+    return file
+  }
+
+  /// Creates a new temporary file beside `target` with the replaced file's mode and owner;
+  /// returns it and its open descriptor (the caller writes, syncs and closes it).
+  static func create(replacing target: Target) throws(FileWriteError) -> (PendingFile, Int32) {
     let path = target.path
     var created: (descriptor: Int32, name: String, cleanup: TemporaryFileRegistry.Slot?)?
     var lastError: Int32 = EEXIST
@@ -297,20 +311,17 @@ struct PendingFile {
       throw FileWriteError(path: path, kind: .cannotCreate, reason: FileSystem.describe(lastError))
     }
     let file = PendingFile(target: path, temporary: name, cleanup: cleanup)
-    var failure: Int32 = 0
     if let existing = target.existing {
       // Keep the replaced file's permissions, and its owner where the system lets us.
       _ = fchown(descriptor, existing.st_uid, existing.st_gid)
-      if fchmod(descriptor, existing.st_mode & 0o7777) != 0 { failure = errno }
+      if fchmod(descriptor, existing.st_mode & 0o7777) != 0 {
+        let failure = errno
+        close(descriptor)
+        file.discard()
+        throw FileWriteError(path: path, kind: .io, reason: FileSystem.describe(failure))
+      }
     }
-    if failure == 0 { failure = FileSystem.writeAll(bytes, to: descriptor) }
-    if failure == 0, fsync(descriptor) != 0 { failure = errno }
-    if close(descriptor) != 0, failure == 0 { failure = errno }
-    if failure != 0 {
-      file.discard()
-      throw FileWriteError(path: path, kind: .io, reason: FileSystem.describe(failure))
-    }
-    return file
+    return (file, descriptor)
   }
 
   /// Renames the temporary file over the target.

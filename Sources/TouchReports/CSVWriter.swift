@@ -22,6 +22,14 @@ enum CSVWriter {
     return out
   }
 
+  /// Rows without a header, each ending in a line feed (for a table written in pieces).
+  /// - Precondition: every cell is a scalar.
+  static func rows(_ rows: [[JSONValue]], quotingCommentMarks: Bool = false) -> [UInt8] {
+    var out: [UInt8] = []
+    for row in rows { appendRow(row, quotingCommentMarks: quotingCommentMarks, to: &out) }
+    return out
+  }
+
   /// Appends one row of scalar cells and its line feed.
   private static func appendRow(_ cells: [JSONValue], quotingCommentMarks: Bool, to out: inout [UInt8]) {
     for (k, cell) in cells.enumerated() {

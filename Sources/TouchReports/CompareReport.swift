@@ -77,6 +77,7 @@ public enum CompareReport {
     return .object([
       ("confidence", .number(i.confidence)), ("lower", .number(i.lower)), ("upper", .number(i.upper)),
       ("resamples", .int(i.resamples)), ("defined", .int(i.defined)), ("unit", .string(run.groups.unit)),
+      ("units", .int(run.groups.count)), ("note", .string(Intervals.note(i, clusters: run.groups.count, unit: run.groups.unit))),
     ])
   }
 
@@ -112,13 +113,13 @@ public enum CompareReport {
     var out = "# Compare\n\n"
     out += Markdown.traces(dataset)
     out += "- A: `\(text(run.a))`\n- B: `\(text(run.b))`\n\n"
-    out += "| | correct traces | F1 | precision | recall | FPR | TP | FP | FN | TN | p50 | p90 |\n"
-    out += "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n"
+    out += "| | correct traces | F1 | precision (95 % CI) | recall (95 % CI) | FPR (95 % CI) | TP | FP | FN | TN | n | p50 | p90 |\n"
+    out += "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n"
     for (name, m, correct) in [("A", c.a, t.bothCorrect + t.onlyA), ("B", c.b, t.bothCorrect + t.onlyB)] {
       let s = m.stage1
       out += Markdown.row(
-        [name, "\(correct)"] + Markdown.accuracy(s) + Markdown.counts(s)
-          + [Markdown.seconds(s.latency.p50), Markdown.seconds(s.latency.p90)])
+        [name, "\(correct)", Markdown.ratio(s.f1)] + Intervals.ratios(s) + Markdown.counts(s)
+          + ["\(s.latency.count)", Markdown.seconds(s.latency.p50), Markdown.seconds(s.latency.p90)])
     }
     out += "\n## McNemar's test on per-trace decisions\n\n"
     out += "A trace is decided correctly when the configuration has no false positive and no false negative on it.\n\n"
@@ -133,6 +134,7 @@ public enum CompareReport {
       out += "\(t.discordant) discordant traces (≥ \(McNemarTest.exactBelow)): chi-square (1 df) = \(TextFormat.compact(t.statistic ?? 0)), "
     }
     out += "p = \(probability(t.pValue)).\n"
+    out += "\nIntervals of precision, recall and FPR are 95 % Wilson score intervals; n is the number of true positives the latency quantiles are over.\n"
     out += "\n## Latency difference (B − A)\n\n"
     if d.count == 0 {
       out += "No reference was matched by both configurations.\n"
@@ -142,7 +144,13 @@ public enum CompareReport {
       out += "same time on \(d.zero), A earlier on \(d.positive).\n"
       if let i = c.meanDifferenceInterval {
         out += "\n\(TextFormat.decimal(i.confidence * 100, 0))% bootstrap interval of the mean: "
-        if let lower = i.lower, let upper = i.upper { out += "\(ms(lower)) to \(ms(upper))" } else { out += "undefined" }
+        if let note = Intervals.note(i, clusters: run.groups.count, unit: run.groups.unit) {
+          out += "not shown, \(note)"
+        } else if let lower = i.lower, let upper = i.upper {
+          out += "\(ms(lower)) to \(ms(upper))"
+        } else {
+          out += "undefined"
+        }
         out += " (\(i.resamples) resamples of \(run.groups.count) \(run.groups.unit)s, seed \(run.seed); \(i.defined) with a pair).\n"
       }
     }

@@ -53,12 +53,14 @@ enum EvaluationJSON {
     }
   }
 
-  /// The counts, ratios, false positives by intent and latency summaries of one stage.
+  /// The counts, ratios with their 95 % Wilson intervals (`precision_ci`, `recall_ci`,
+  /// `fpr_ci`), false positives by intent and latency summaries of one stage.
   static func stage(_ m: StageMetrics) -> [(String, JSONValue)] {
     [
       ("tp", .int(m.truePositives)), ("fp", .int(m.falsePositives)), ("tn", .int(m.trueNegatives)),
       ("fn", .int(m.falseNegatives)), ("precision", .number(m.precision)), ("recall", .number(m.recall)),
       ("f1", .number(m.f1)), ("accuracy", .number(m.accuracy)), ("fpr", .number(m.falsePositiveRate)),
+    ] + Intervals.members(m) + [
       ("positive_traces", .int(m.positiveTraces)), ("negative_traces", .int(m.negativeTraces)),
       ("fp_traces", .int(m.falsePositiveTraces)), ("references", .int(m.references)), ("actions", .int(m.actions)),
       ("fp_by_intent", .object(Intent.allCases.map { ($0.rawValue, .int(m.falsePositivesByIntent[$0])) })),
@@ -98,8 +100,13 @@ extension JSONValue {
 
   /// The leaves of nested objects, named by their keys joined with `_` after `prefix`
   /// (`latency_p50`); members of the outermost object named in `skipping` are left out. Arrays
-  /// are leaves.
+  /// are leaves, except an interval (a member named `…_ci`: `[low, high]` or `null`), which gives
+  /// two columns `…_ci_low` and `…_ci_high`.
   func flattened(prefix: String = "", skipping: Set<String> = []) -> [(String, JSONValue)] {
+    if prefix.hasSuffix("_ci") {
+      if case .array(let bounds) = self, bounds.count == 2 { return [(prefix + "_low", bounds[0]), (prefix + "_high", bounds[1])] }
+      if case .null = self { return [(prefix + "_low", .null), (prefix + "_high", .null)] }
+    }
     guard case .object(let members) = self else { return [(prefix, self)] }
     var out: [(String, JSONValue)] = []
     for (key, member) in members where !skipping.contains(key) {

@@ -78,19 +78,21 @@ public enum SweepReport {
       return a.configuration < b.configuration
     }
     out += "\n## Best configuration per recognizer (by F1)\n\n"
-    out += "Latency is action − reference for true positives; \"from down\" is action − touch-down. Sorted by F1.\n\n"
-    out += "| recognizer | parameters | configs | F1 | precision | recall | FPR | TP | FP | FN | TN | p50 | p90 | p99 | from down p50 | early |\n"
-    out += "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n"
+    out += "Latency is action − reference for true positives (n of them); \"from down\" is action − touch-down. Sorted by F1.\n\n"
+    out += "| recognizer | parameters | configs | F1 | precision | recall | FPR | TP | FP | FN | TN | n | p50 | p90 | p99 | from down p50 | early |\n"
+    out += "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n"
     for (spec, c) in best {
       let m = result.metrics[c].stage1
       let configs = result.configurations.filter { $0.spec == spec }.count
       out += Markdown.row(
         [spec.name, Markdown.describe(result.configurations[c]), "\(configs)"] + Markdown.accuracy(m) + Markdown.counts(m)
           + [
-            Markdown.seconds(m.latency.p50), Markdown.seconds(m.latency.p90), Markdown.seconds(m.latency.p99),
+            "\(m.latency.count)", Markdown.seconds(m.latency.p50), Markdown.seconds(m.latency.p90), Markdown.seconds(m.latency.p99),
             Markdown.seconds(m.latencyFromDown.p50), "\(m.latency.early)",
           ])
     }
+
+    out += intervalSection(result, best)
 
     out += "\n## False positives by intent (best configurations)\n\n"
     out += "Per negative trace with any action, plus each unmatched action on a positive trace. Hard taps are labelled `tap`.\n\n"
@@ -106,8 +108,8 @@ public enum SweepReport {
     if !twoStage.isEmpty {
       out += "\n## Two-stage recognizers (best configurations)\n\n"
       out += "Stage 2 is scored against pop traces. Confusion: rows are the intended class, columns the recognized one (none / press / pop).\n\n"
-      out += "| recognizer | stage 2 F1 | precision | recall | p50 | p90 | none→ | press→ | pop→ |\n"
-      out += "|---|--:|--:|--:|--:|--:|---|---|---|\n"
+      out += "| recognizer | stage 2 F1 | precision | recall | n | p50 | p90 | none→ | press→ | pop→ |\n"
+      out += "|---|--:|--:|--:|--:|--:|--:|---|---|---|\n"
       for (spec, c) in twoStage {
         let m = result.metrics[c]
         let s = m.stage2!
@@ -117,7 +119,7 @@ public enum SweepReport {
         out += Markdown.row(
           [
             spec.name, Markdown.ratio(s.f1), Markdown.ratio(s.precision), Markdown.ratio(s.recall),
-            Markdown.seconds(s.latency.p50), Markdown.seconds(s.latency.p90),
+            "\(s.latency.count)", Markdown.seconds(s.latency.p50), Markdown.seconds(s.latency.p90),
           ] + rows)
       }
     }
@@ -142,6 +144,20 @@ public enum SweepReport {
   }
 
   // MARK: - Pieces
+
+  /// The `## 95 % intervals` section: each best configuration's precision, recall and FPR with
+  /// its count and Wilson score interval (stage 2 too for two-stage recognizers).
+  static func intervalSection(_ result: SweepResult, _ best: [(recognizer: RecognizerSpec, configuration: Int)]) -> String {
+    var out = "\n## 95 % intervals (best configurations)\n\n"
+    out += "Wilson score intervals: precision = TP/(TP+FP), recall = TP/(TP+FN), FPR = negative traces with an action / negative traces.\n\n"
+    out += "| recognizer | precision | 95 % CI | recall | 95 % CI | FPR | 95 % CI |\n|---|--:|--:|--:|--:|--:|--:|\n"
+    for (spec, c) in best {
+      let m = result.metrics[c]
+      out += Markdown.row([spec.name] + Intervals.cells(m.stage1))
+      if let s = m.stage2 { out += Markdown.row(["\(spec.name) (stage 2)"] + Intervals.cells(s)) }
+    }
+    return out
+  }
 
   static func options(_ result: SweepResult) -> JSONValue {
     let options = result.evaluation.options
@@ -226,11 +242,12 @@ public enum SweepReport {
   static let nullConfusion = JSONValue.object(
     PressClass.allCases.map { a in (a.description, .object(PressClass.allCases.map { ($0.description, .null) })) })
 
-  /// One result object; with `filled`, sections a configuration lacks hold `null` leaves of the
-  /// same shape (for CSV columns) instead of being `null`.
-  static func resultObject(_ result: SweepResult, _ c: Int, filled: Bool) -> JSONValue {
+  /// One result object (of `metrics` when given, a group's, else of the configuration on all
+  /// traces); with `filled`, sections a configuration lacks hold `null` leaves of the same shape
+  /// (for CSV columns) instead of being `null`.
+  static func resultObject(_ result: SweepResult, _ c: Int, filled: Bool, metrics: ConfigurationMetrics? = nil) -> JSONValue {
     let configuration = result.configurations[c]
-    let m = result.metrics[c]
+    let m = metrics ?? result.metrics[c]
     var members: [(String, JSONValue)] = [
       ("recognizer", .string(configuration.name)),
     ] + EvaluationJSON.parameters(configuration) + [

@@ -127,7 +127,8 @@ public enum TuneExport {
     all += result.statistics.enumerated().map { s, statistic in
       var text = "\(TuneReport.label(statistic)) \(TuneReport.value(statistic, statistic.value(of: result.metrics(c))))"
       if let interval = result.intervals?[s], interval.lower != nil {
-        text += " (\(TextFormat.decimal(interval.confidence * 100, 0))% CI \(TuneReport.range(statistic, interval)))"
+        let range = TuneReport.range(result, statistic, interval)
+        text += range.hasPrefix("not shown") ? " (bootstrap CI \(range))" : " (\(TextFormat.decimal(interval.confidence * 100, 0))% CI \(range))"
       }
       return text
     }.joined(separator: ", ")

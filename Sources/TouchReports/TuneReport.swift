@@ -117,7 +117,9 @@ public enum TuneReport {
     return [("configuration", .int(c)), ("recognizer", .string(configuration.name))] + EvaluationJSON.parameters(configuration)
   }
 
-  /// Counts and the result's statistics of `m`.
+  /// Counts, the result's statistics of `m`, the 95 % Wilson intervals of its proportions
+  /// (`precision_ci`, `recall_ci`, `fpr_ci`) and `latency_n`, the true positives its latency
+  /// quantiles are over.
   static func statistics(_ result: TuningResult, _ m: ConfigurationMetrics) -> [(String, JSONValue)] {
     let s = m.stage1
     var members: [(String, JSONValue)] = [
@@ -125,6 +127,8 @@ public enum TuneReport {
       ("tn", .int(s.trueNegatives)),
     ]
     for statistic in result.statistics { members.append((statistic.name, .number(statistic.value(of: m)))) }
+    members += Intervals.members(s)
+    members.append(("latency_n", .int(s.latency.count)))
     return members
   }
 
@@ -168,6 +172,8 @@ public enum TuneReport {
     ])
   }
 
+  /// Bootstrap intervals, one object per statistic; `note` says why a report does not print the
+  /// interval (fewer than 10 clusters, or every resample agreeing), `null` when it does.
   static func intervals(_ result: TuningResult, _ list: [ConfidenceInterval]?) -> JSONValue {
     guard let list else { return .null }
     return .array(
@@ -175,8 +181,14 @@ public enum TuneReport {
         .object([
           ("statistic", .string(statistic.name)), ("estimate", .number(interval.estimate)), ("lower", .number(interval.lower)),
           ("upper", .number(interval.upper)), ("defined", .int(interval.defined)),
+          ("note", .string(note(result, interval))),
         ])
       })
+  }
+
+  /// Why the bootstrap interval is not printed (see `Intervals.note`), over the result's groups.
+  static func note(_ result: TuningResult, _ interval: ConfidenceInterval) -> String? {
+    Intervals.note(interval, clusters: result.groups.count, unit: result.groups.unit)
   }
 
   static func crossValidation(_ result: TuningResult) -> JSONValue {
@@ -249,13 +261,15 @@ public enum TuneReport {
     }
     let statisticNames = result.statistics.map(\.name)
     func values(_ m: ConfigurationMetrics?, traces: Bool = true) -> [JSONValue] {
-      guard let m else { return [JSONValue](repeating: .null, count: (traces ? 5 : 4) + result.statistics.count) }
+      guard let m else { return [JSONValue](repeating: .null, count: (traces ? 5 : 4) + result.statistics.count + 7) }
       let s = m.stage1
       return (traces ? [.int(m.traces)] : [])
         + [.int(s.truePositives), .int(s.falsePositives), .int(s.falseNegatives), .int(s.trueNegatives)]
         + result.statistics.map { .number($0.value(of: m)) }
+        + JSONValue.object(Intervals.members(s)).flattened().map(\.1) + [.int(s.latency.count)]
     }
-    let counted = ["traces", "tp", "fp", "fn", "tn"] + statisticNames
+    let intervalNames = JSONValue.object(Intervals.members(StageMetrics())).flattened().map(\.0)
+    let counted = ["traces", "tp", "fp", "fn", "tn"] + statisticNames + intervalNames + ["latency_n"]
     let perFold = Array(counted.dropFirst())
     var header: [String] = []
     var rows: [[JSONValue]] = []
@@ -303,7 +317,7 @@ public enum TuneReport {
     case .summary:
       header = [
         "statistic", "chosen", "chosen_lower", "chosen_upper", "chosen_defined", "cv_folds", "cv_mean", "cv_sd", "pooled",
-        "pooled_lower", "pooled_upper", "pooled_defined", "confidence",
+        "pooled_lower", "pooled_upper", "pooled_defined", "confidence", "chosen_note", "pooled_note",
       ]
       let cv = result.crossValidation
       for (s, statistic) in result.statistics.enumerated() {
@@ -315,6 +329,7 @@ public enum TuneReport {
           .number(chosen?.lower), .number(chosen?.upper), .int(chosen?.defined), .int(summary?.count),
           .number(summary?.mean), .number(summary?.standardDeviation), .number(cv?.pooled.flatMap(statistic.value(of:))),
           .number(pooled?.lower), .number(pooled?.upper), .int(pooled?.defined), .number(result.options.bootstrap?.confidence),
+          .string(chosen.flatMap { note(result, $0) }), .string(pooled.flatMap { note(result, $0) }),
         ])
       }
     }
@@ -352,11 +367,12 @@ public enum TuneReport {
       out += "**\(configurations[c].name)** \(Markdown.describe(configurations[c])) — objective \(value(rule.objective.statistic, result.scores[c].value)); "
       out += "TP \(m.truePositives), FP \(m.falsePositives), FN \(m.falseNegatives), TN \(m.trueNegatives).\n\n"
       if let intervals = result.intervals, let b = result.options.bootstrap {
-        out += "| statistic | value | \(TextFormat.decimal(b.confidence * 100, 0))% CI | defined in |\n|---|--:|--:|--:|\n"
+        out += "| statistic | value | bootstrap \(TextFormat.decimal(b.confidence * 100, 0))% CI | defined in | Wilson 95 % CI |\n"
+        out += "|---|--:|--:|--:|--:|\n"
         for (statistic, interval) in zip(result.statistics, intervals) {
           out += Markdown.row([
-            label(statistic), value(statistic, interval.estimate), range(statistic, interval),
-            "\(interval.defined)/\(interval.resamples)",
+            label(statistic), value(statistic, interval.estimate) + count(statistic, result.metrics(c)),
+            range(result, statistic, interval), "\(interval.defined)/\(interval.resamples)", wilson(statistic, m),
           ])
         }
         out += "\nPercentile bootstrap over \(b.resamples) resamples of \(g.count) \(g.unit)s (seed \(result.options.seed)). "
@@ -364,9 +380,11 @@ public enum TuneReport {
         out += "the cross-validated held-out numbers below are the honest estimate.\n"
       } else {
         let full = result.metrics(c)
-        out += "| statistic | value |\n|---|--:|\n"
+        out += "| statistic | value | Wilson 95 % CI |\n|---|--:|--:|\n"
         for statistic in result.statistics {
-          out += Markdown.row([label(statistic), value(statistic, statistic.value(of: full))])
+          out += Markdown.row([
+            label(statistic), value(statistic, statistic.value(of: full)) + count(statistic, full), wilson(statistic, m),
+          ])
         }
       }
     } else {
@@ -377,8 +395,8 @@ public enum TuneReport {
       let names = g.names
       out += "\n## Cross-validation (\(cv.folds.count) folds by \(g.unit)\(cv.assignment.isLeaveOneGroupOut ? ", leave-one-\(g.unit)-out" : ""))\n\n"
       out += "Each fold's operating point is chosen on the other folds and scored on the fold.\n\n"
-      out += "| fold | held out | traces | chosen | train \(label(rule.objective.statistic)) | held-out F1 | precision | recall | FPR | p50 | p90 | bounds |\n"
-      out += "|--:|---|--:|---|--:|--:|--:|--:|--:|--:|--:|---|\n"
+      out += "| fold | held out | traces | chosen | train \(label(rule.objective.statistic)) | held-out F1 | precision (95 % CI) | recall (95 % CI) | FPR (95 % CI) | n | p50 | p90 | bounds |\n"
+      out += "|--:|---|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|---|\n"
       for fold in cv.folds {
         let held = fold.groups.map { names[$0] }
         let heldText = held.count <= 4 ? held.joined(separator: ", ") : "\(held.prefix(3).joined(separator: ", ")) +\(held.count - 3)"
@@ -390,10 +408,11 @@ public enum TuneReport {
             "\(configurations[c].name) \(Markdown.describe(configurations[c]))\(c == result.chosen ? "" : " ≠")",
             value(rule.objective.statistic, fold.training.flatMap(rule.objective.statistic.value(of:))),
           ]
-          cells += Markdown.accuracy(s) + [Markdown.seconds(s.latency.p50), Markdown.seconds(s.latency.p90)]
+          cells += [Markdown.ratio(s.f1)] + Intervals.ratios(s)
+          cells += ["\(s.latency.count)", Markdown.seconds(s.latency.p50), Markdown.seconds(s.latency.p90)]
           cells.append(rule.constraints.isEmpty ? "–" : violations.isEmpty ? "met" : violations.joined(separator: "; "))
         } else {
-          cells += ["none"] + Array(repeating: "–", count: 7) + [fold.noChoiceReason ?? ""]
+          cells += ["none"] + Array(repeating: "–", count: 8) + [fold.noChoiceReason ?? ""]
         }
         out += Markdown.row(cells)
       }
@@ -408,11 +427,25 @@ public enum TuneReport {
               + (s.count < cv.folds.count ? " (\(s.count) folds)" : "")
           })
       out += Markdown.row(
-        ["pooled (\(cv.pooledTraces) traces)"] + result.statistics.map { value($0, cv.pooled.flatMap($0.value(of:))) })
-      if let pooled = cv.pooledIntervals, let b = result.options.bootstrap {
-        out += Markdown.row(
-          ["pooled \(TextFormat.decimal(b.confidence * 100, 0))% CI"] + zip(result.statistics, pooled).map { range($0, $1) })
+        ["pooled (\(cv.pooledTraces) traces)"]
+          + result.statistics.map { statistic in
+            value(statistic, cv.pooled.flatMap(statistic.value(of:))) + (cv.pooled.map { count(statistic, $0) } ?? "")
+          })
+      if let pooled = cv.pooled {
+        out += Markdown.row(["pooled Wilson 95 % CI"] + result.statistics.map { wilson($0, pooled.stage1) })
       }
+      var pooledNote: String?
+      if let pooled = cv.pooledIntervals, let b = result.options.bootstrap {
+        let notes = Set(pooled.map { note(result, $0) })
+        if notes.count == 1, let only = notes.first, let only {
+          pooledNote = "\nPooled bootstrap \(TextFormat.decimal(b.confidence * 100, 0))% CI: not shown, \(only).\n"
+        } else {
+          out += Markdown.row(
+            ["pooled bootstrap \(TextFormat.decimal(b.confidence * 100, 0))% CI"]
+              + zip(result.statistics, pooled).map { range(result, $0, $1) })
+        }
+      }
+      if let pooledNote { out += pooledNote }
       out += "\nPooled: every fold's held-out traces scored together, each by the configuration chosen without it."
       let empty = cv.folds.filter { $0.chosen == nil }.map { String($0.fold + 1) }
       if !empty.isEmpty {
@@ -459,8 +492,28 @@ public enum TuneReport {
     statistic.isLatency ? Markdown.seconds(x) : Markdown.ratio(x)
   }
 
-  static func range(_ statistic: TuningStatistic, _ interval: ConfidenceInterval) -> String {
+  /// A bootstrap interval, or the note that replaces it (fewer than 10 clusters, every resample
+  /// agreeing).
+  static func range(_ result: TuningResult, _ statistic: TuningStatistic, _ interval: ConfidenceInterval) -> String {
+    if let note = note(result, interval) { return "not shown: " + note }
     guard let lower = interval.lower, let upper = interval.upper else { return "–" }
     return "\(value(statistic, lower)) – \(value(statistic, upper))"
+  }
+
+  /// The Wilson interval of a proportion statistic of `m` (`k/n low–high`); `–` for others.
+  static func wilson(_ statistic: TuningStatistic, _ m: StageMetrics) -> String {
+    let interval: ProportionInterval?
+    switch statistic {
+    case .precision: interval = Intervals.precision(m)
+    case .recall: interval = Intervals.recall(m)
+    case .fpr: interval = Intervals.fpr(m)
+    default: return "–"
+    }
+    return Intervals.text(interval)
+  }
+
+  /// ` (n = N)` after a latency quantile: the true positives it is over; empty for others.
+  static func count(_ statistic: TuningStatistic, _ m: ConfigurationMetrics) -> String {
+    statistic.isLatency ? " (n = \(m.stage1.latency.count))" : ""
   }
 }

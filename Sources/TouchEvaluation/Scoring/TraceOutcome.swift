@@ -34,13 +34,27 @@ public struct StageOutcome: Sendable, Hashable {
   public var references: Int
   /// The matched pairs, in time order.
   public var matches: [MatchedEvent]
+  /// The stage's event times, seconds, ascending (`actions` of them) when any of them is
+  /// unmatched (a false positive: what `rows(trace:stage:references:)` needs for its time);
+  /// empty when every event is matched (their times are in ``matches``) and when the outcome
+  /// was made from counts alone. Keeping them only then spares an allocation per trace where
+  /// outcomes are kept.
+  public var events: [Double]
 
   /// Creates an outcome from its parts.
-  public init(isPositive: Bool, actions: Int, references: Int, matches: [MatchedEvent]) {
+  ///
+  /// - Parameters:
+  ///   - isPositive: whether the trace is a positive for this stage.
+  ///   - actions: how many events the recognizer produced.
+  ///   - references: how many reference times the trace has for the stage.
+  ///   - matches: the matched pairs, in time order.
+  ///   - events: the event times, seconds, ascending, when known.
+  public init(isPositive: Bool, actions: Int, references: Int, matches: [MatchedEvent], events: [Double] = []) {
     self.isPositive = isPositive
     self.actions = actions
     self.references = references
     self.matches = matches
+    self.events = events
   }
 
   /// Scores event times against references (see ``EventMatching``).
@@ -57,12 +71,14 @@ public struct StageOutcome: Sendable, Hashable {
     guard isPositive else {
       self.references = 0
       matches = []
+      self.events = events
       return
     }
     self.references = references.count
     matches = EventMatching.match(actions: events, references: references, tolerance: tolerance).map {
       MatchedEvent(action: events[$0.action], reference: references[$0.reference], touchDown: touchDown)
     }
+    self.events = matches.count < events.count ? events : []
   }
 
   /// The outcome's counts (the rules below).

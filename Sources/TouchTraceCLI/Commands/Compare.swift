@@ -26,7 +26,10 @@ extension TouchTraceCommand {
         groups with --group-by, from GSL's mt19937 seeded with --seed).
 
         Output: --format md, json (touchtrace-compare) or csv (one row); without --format, an \
-        --output ending picks it, else md on a terminal and json otherwise.
+        --output ending picks it, else md on a terminal and json otherwise. --outcomes FILE \
+        writes both configurations' per-trace outcomes (configuration 0 is A, 1 is B). --by \
+        COLUMN (user, device, intent, session or id) adds A's and B's counts, rates and latency \
+        per group of traces to every format.
         """)
 
     @OptionGroup var input: InputOptions
@@ -48,6 +51,10 @@ extension TouchTraceCommand {
     var continuityCorrection = true
 
     @OptionGroup var report: ReportOutputOptions
+
+    @OptionGroup var outcomes: OutcomeOptions
+
+    @OptionGroup var breakdown: ByOptions
 
     @OptionGroup var threads: ThreadOptions
 
@@ -82,7 +89,7 @@ extension TouchTraceCommand {
       let threads = self.threads.count
       let key = groupBy?.key
       try Console.run {
-        try Console.checkOutputs([report.output], inputs: input.inputPaths)
+        try Console.checkOutputs([report.output, outcomes.outcomes], inputs: input.inputPaths)
         let evaluation = try Scoring.evaluation(
           input, for: [a.recognizer, b.recognizer], groupBy: key, options: options, threads: threads, command: "compare")
         let run: ComparisonResult
@@ -94,14 +101,17 @@ extension TouchTraceCommand {
           if case .replay(let replay) = error { throw DataError.replay(replay, command: "compare") }
           throw DataError(description: "touchtrace compare: error: \(error.description)")
         }
+        let outcomeWriter = try outcomes.open(inputs: input.inputPaths)
+        try outcomeWriter?.write([(0, a), (1, b)], evaluation: evaluation, threads: threads, command: "compare")
+        let grouped = try breakdown.grouped([(0, a), (1, b)], evaluation: evaluation, threads: threads, command: "compare")
         let bytes: [UInt8]
         switch report.resolvedFormat {
-        case .md: bytes = Array(CompareReport.markdown(run).utf8)
-        case .json: bytes = CompareReport.json(run).encoded()
-        case .csv: bytes = CompareReport.csv(run)
+        case .md: bytes = Array((grouped.map { CompareReport.markdown(run, by: $0) } ?? CompareReport.markdown(run)).utf8)
+        case .json: bytes = (grouped.map { CompareReport.json(run, by: $0) } ?? CompareReport.json(run)).encoded()
+        case .csv: bytes = grouped.map { CompareReport.csv(run, by: $0) } ?? CompareReport.csv(run)
         case let format: FormatOption<ReportOutputOptions>.unreachable(format)
         }
-        try Console.emit(bytes, to: report.target, inputs: input.inputPaths)
+        try Console.emit([(report.target, bytes)], outcomes: outcomeWriter, inputs: input.inputPaths)
       }
     }
   }

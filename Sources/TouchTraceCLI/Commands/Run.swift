@@ -20,6 +20,10 @@ extension TouchTraceCommand {
         A recognizer that compares normalized force needs each trace's maximum force: traces \
         without one stop the command (exit 65) unless --skip-invalid skips them, or --max-force \
         supplies it. See `touchtrace recognizers` for the variants and their parameters.
+        --outcomes FILE also scores the labelled traces as touchtrace sweep does (--positive, \
+        --tolerance; unlabelled traces are left out of it) and writes one row per trace and \
+        counted outcome (CSV, or JSON Lines for .jsonl); it replays each trace through a fresh \
+        recognizer, so it does not combine with --carry-state.
         """)
 
     @OptionGroup var input: InputOptions
@@ -49,6 +53,10 @@ extension TouchTraceCommand {
 
     @OptionGroup var output: OutputOptions<Self>
 
+    @OptionGroup var outcomes: OutcomeOptions
+
+    @OptionGroup var scoring: ScoringOptions
+
     @OptionGroup var exec: ExecOptions
 
     static let formats: [OutputFormat] = [.json, .csv]
@@ -57,6 +65,10 @@ extension TouchTraceCommand {
 
     func validate() throws {
       try exec.withCatalog(tolerance: EvaluationOptions.defaultTolerance, closing: false) { _ = try makeRecognizer() }
+      _ = try scoring.evaluationOptions()
+      if outcomes.outcomes != nil && carryState {
+        throw ValidationError("--outcomes replays each trace through a fresh recognizer, as sweep scores it; it does not combine with --carry-state")
+      }
     }
 
     /// The recognizer the options describe.
@@ -93,7 +105,7 @@ extension TouchTraceCommand {
     func replayAll() throws {
       let recognizer = try makeRecognizer()
       try Console.run {
-        try Console.checkOutputs([output.output], inputs: input.inputPaths)
+        try Console.checkOutputs([output.output, outcomes.outcomes], inputs: input.inputPaths)
         var dataset = try input.load()
         try Scoring.requireMaximumForce(&dataset, for: [recognizer], skipInvalid: input.skipInvalid)
         let results = try replay(dataset.traces, through: recognizer)
@@ -103,7 +115,17 @@ extension TouchTraceCommand {
         case .csv: bytes = RunReport.csv(results)
         case let format: FormatOption<Self>.unreachable(format)
         }
-        try output.emit(bytes, inputs: input.inputPaths)
+        var outcomeWriter: OutcomeWriter?
+        if outcomes.outcomes != nil {
+          let evaluation = Evaluation(dataset: dataset, options: try scoring.evaluationOptions())
+          Scoring.summarize(evaluation.dataset.skipped.filter { skip in !dataset.skipped.contains { $0 == skip } }, command: "run")
+          outcomeWriter = try outcomes.open(inputs: input.inputPaths)
+          let configuration = Configuration(
+            spec: RecognizerSpec(variant: self.recognizer, required: requireFailureOf, catalog: TouchTraceTool.catalog),
+            recognizer: recognizer, varied: settings.compactMap { PlanOptions.setting($0)?.name })
+          try outcomeWriter?.write([(0, configuration)], evaluation: evaluation, threads: 1, command: "run")
+        }
+        try Console.emit([(output.output ?? OutputFiles.standardOutput, bytes)], outcomes: outcomeWriter, inputs: input.inputPaths)
       }
     }
 

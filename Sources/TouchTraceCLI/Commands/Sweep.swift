@@ -2,6 +2,7 @@ import ArgumentParser
 import TouchEvaluation
 import TouchRecognizers
 import TouchReports
+import TouchTuning
 
 extension TouchTraceCommand {
   /// `touchtrace sweep`: accuracy and latency of recognizers over parameter grids.
@@ -15,7 +16,9 @@ extension TouchTraceCommand {
         per event (TP, FN, FP), other traces once (FP if any action, else TN). Latency is \
         action − reference and action − touch-down for true positives, in seconds. Two-stage \
         recognizers are also scored at stage 2 against pop traces, with a 3-class confusion \
-        matrix. Traces without an intent label are skipped.
+        matrix. Traces without an intent label are skipped. Precision, recall and the \
+        false-positive rate come with 95 % Wilson score intervals, latency quantiles with \
+        their n.
 
         --vary NAME=START:STOP:STEP (STOP included when on the grid; decimals or fractions such \
         as 1/60, every point computed exactly) or NAME=V1,V2,...; several --vary give their \
@@ -27,8 +30,15 @@ extension TouchTraceCommand {
         Output: --format md (a summary), json (versioned schema) or csv (one row per \
         configuration). Without --format, an --output file ending in .md, .json or .csv picks \
         the format; otherwise standard output gets md when it is a terminal and json when it is \
-        not. --json-output and --csv-output write those formats as well. Results do not depend \
-        on --threads.
+        not. --json-output and --csv-output write those formats as well. --outcomes FILE writes \
+        the per-trace outcomes behind every count (CSV, or JSON Lines for .jsonl; \
+        --outcomes-filter all, errors or best). --by COLUMN (user, device, intent, session or \
+        id) adds each configuration's counts, rates and latency per group of traces to every \
+        format. --bootstrap N adds percentile bootstrap intervals of F1 and p50/p90 latency for \
+        each recognizer's best configuration (resampling traces, or --group-by user, session or \
+        device groups, from GSL's mt19937 seeded with --seed); with fewer than 10 clusters, or \
+        when every resample agrees, the report says so instead. Results do not depend on \
+        --threads.
         """)
 
     @OptionGroup var input: InputOptions
@@ -45,6 +55,25 @@ extension TouchTraceCommand {
     @Option(help: ArgumentHelp("Also write the CSV report to this file.", valueName: "file"))
     var csvOutput: String?
 
+    @OptionGroup var outcomes: OutcomeOptions
+
+    @OptionGroup var breakdown: ByOptions
+
+    @Option(
+      help: ArgumentHelp(
+        "Bootstrap resamples for intervals of F1 and p50/p90 latency of each recognizer's best configuration (0: none).",
+        valueName: "n"))
+    var bootstrap = 0
+
+    @Option(help: ArgumentHelp("Confidence level of the bootstrap intervals.", valueName: "level"))
+    var confidence = 0.95
+
+    @Option(help: ArgumentHelp("Seed of the bootstrap's random stream (0...4294967295).", valueName: "s"))
+    var seed = 1
+
+    @Option(help: "Resample each user's (session's, device's) traces together in the bootstrap.")
+    var groupBy: GroupName?
+
     @OptionGroup var exec: ExecOptions
 
     @OptionGroup var threads: ThreadOptions
@@ -52,6 +81,14 @@ extension TouchTraceCommand {
     @OptionGroup var progress: ProgressOptions
 
     func validate() throws {
+      guard bootstrap >= 0 else { throw ValidationError("--bootstrap must be 0 or more resamples, got \(bootstrap)") }
+      guard confidence > 0 && confidence < 1 else {
+        throw ValidationError("--confidence must be strictly between 0 and 1, got \(confidence)")
+      }
+      guard UInt32(exactly: seed) != nil else { throw ValidationError("--seed must be in 0...4294967295, got \(seed)") }
+      if groupBy != nil && bootstrap == 0 {
+        throw ValidationError("--group-by sets the bootstrap's resampling unit; it needs --bootstrap N (for per-group results use --by)")
+      }
       try exec.withCatalog(tolerance: scoring.tolerance, closing: false) {
         _ = try makePlan()
         _ = try evaluationOptions()
@@ -73,32 +110,67 @@ extension TouchTraceCommand {
       let options = try evaluationOptions()
       let threads = self.threads.count
       try Console.run {
-        try Console.checkOutputs([report.output, jsonOutput, csvOutput], inputs: input.inputPaths)
+        try Console.checkOutputs([report.output, jsonOutput, csvOutput, outcomes.outcomes], inputs: input.inputPaths)
         let evaluation = try Scoring.evaluation(
-          input, for: plan.configurations.map(\.recognizer), options: options, threads: threads, command: "sweep")
+          input, for: plan.configurations.map(\.recognizer), groupBy: bootstrap > 0 ? groupBy?.key : nil, options: options,
+          threads: threads, command: "sweep")
         let progress = self.progress.progress(command: "sweep")
         let result: SweepResult
         let plan = try self.plan.makePlan(following: evaluation, after: plan)
+        let groups = breakdown.by.map { GroupBreakdown(evaluation, by: $0.field) }
+        var groupMetrics = [[ConfigurationMetrics]](repeating: [], count: plan.configurations.count)
         do throws(ReplayError) {
-          result = try evaluation.sweep(plan, threads: threads, progress: { progress.update($0, $1) })
+          let configurations = plan.configurations
+          result = try evaluation.sweep(
+            plan, threads: threads, progress: { progress.update($0, $1) },
+            perConfiguration: groups.map { groups in
+              { c, outcomes in groupMetrics[c] = groups.metrics(of: outcomes, shape: configurations[c].shape) }
+            })
         } catch {
           progress.finish()
           throw DataError.replay(error, command: "sweep")
         }
         progress.finish()
+        let outcomeWriter = try outcomes.open(inputs: input.inputPaths)
+        if let outcomeWriter {
+          let chosen = outcomes.outcomesFilter == .best
+            ? result.bestConfigurations().map(\.configuration) : Array(result.configurations.indices)
+          try outcomeWriter.write(
+            chosen.map { ($0, result.configurations[$0]) }, evaluation: evaluation, threads: threads, command: "sweep")
+        }
+        let grouped = groups.map {
+          GroupedMetrics(breakdown: $0, configurations: Array(groupMetrics.indices), metrics: groupMetrics)
+        }
+        var intervals: SweepIntervals?
+        if bootstrap > 0 {
+          do throws(TuningError) {
+            intervals = try SweepIntervals(
+              sweep: result, configurations: result.bestConfigurations().map(\.configuration).sorted(), groupBy: groupBy?.key,
+              options: BootstrapOptions(resamples: bootstrap, confidence: confidence), seed: UInt32(seed), threads: threads)
+          } catch {
+            if case .replay(let replay) = error { throw DataError.replay(replay, command: "sweep") }
+            throw DataError(description: "touchtrace sweep: error: \(error.description)")
+          }
+        }
+        let plain = grouped == nil && intervals == nil
+        func json() -> [UInt8] {
+          (plain ? SweepReport.json(result) : SweepReport.json(result, by: grouped, intervals: intervals)).encoded()
+        }
+        func csv() -> [UInt8] { plain ? SweepReport.csv(result) : SweepReport.csv(result, by: grouped, intervals: intervals) }
         let bytes: [UInt8]
         switch report.resolvedFormat {
-        case .md: bytes = Array(SweepReport.markdown(result).utf8)
-        case .json: bytes = SweepReport.json(result).encoded()
-        case .csv: bytes = SweepReport.csv(result)
+        case .md:
+          bytes = Array((plain ? SweepReport.markdown(result) : SweepReport.markdown(result, by: grouped, intervals: intervals)).utf8)
+        case .json: bytes = json()
+        case .csv: bytes = csv()
         case let format: FormatOption<ReportOutputOptions>.unreachable(format)
         }
         // All three or none: the report and --json-output, --csv-output are committed together.
         var outputs: [(path: String, bytes: [UInt8])] = []
-        if let jsonOutput { outputs.append((jsonOutput, SweepReport.json(result).encoded())) }
-        if let csvOutput { outputs.append((csvOutput, SweepReport.csv(result))) }
+        if let jsonOutput { outputs.append((jsonOutput, json())) }
+        if let csvOutput { outputs.append((csvOutput, csv())) }
         outputs.append((report.target, bytes))
-        try Console.emit(outputs, inputs: input.inputPaths)
+        try Console.emit(outputs, outcomes: outcomeWriter, inputs: input.inputPaths)
       }
     }
   }

@@ -18,8 +18,8 @@ struct TouchTraceCommand: ParsableCommand {
       """,
     version: TouchTraceVersion.current,
     subcommands: [
-      Inspect.self, Recognizers.self, Run.self, Sweep.self, Tune.self, Compare.self, Smooth.self, Features.self, Synth.self,
-      Import.self,
+      Inspect.self, Recognizers.self, Run.self, Sweep.self, Tune.self, Compare.self, Check.self, Smooth.self, Features.self,
+      Synth.self, Import.self,
     ]
   )
 }

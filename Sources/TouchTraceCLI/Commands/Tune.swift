@@ -46,6 +46,10 @@ extension TouchTraceCommand {
         pareto, folds or summary); without --format, an --output ending in .md, .json or .csv \
         picks it, else md on a terminal and json otherwise. --csv-dir writes all four tables. \
         --export-json and --export-swift write the chosen configuration with its provenance. \
+        --outcomes FILE writes every configuration's per-trace outcomes (--outcomes-filter best: \
+        the chosen one's only). --by COLUMN (user, device, intent, session or id) adds the \
+        chosen configuration's counts, rates and latency per group of traces (--table groups, \
+        groups.csv in --csv-dir). \
         The same seed gives the same bytes whatever --threads.
         """)
 
@@ -82,6 +86,10 @@ extension TouchTraceCommand {
     @Option(help: ArgumentHelp("Write the chosen configuration as Swift source to paste into an app.", valueName: "file"))
     var exportSwift: String?
 
+    @OptionGroup var outcomes: OutcomeOptions
+
+    @OptionGroup var breakdown: ByOptions
+
     @OptionGroup var threads: ThreadOptions
 
     @OptionGroup var progress: ProgressOptions
@@ -89,10 +97,11 @@ extension TouchTraceCommand {
     @OptionGroup var exec: ExecOptions
 
     enum TableName: String, ExpressibleByArgument, CaseIterable {
-      case configurations, pareto, folds, summary
+      case configurations, pareto, folds, summary, groups
     }
 
     func validate() throws {
+      if table == .groups && breakdown.by == nil { throw ValidationError("--table groups needs --by COLUMN") }
       try exec.withCatalog(tolerance: scoring.tolerance, closing: false) {
         _ = try plan.makePlan()
         _ = try scoring.evaluationOptions()
@@ -122,8 +131,9 @@ extension TouchTraceCommand {
       let threads = self.threads.count
       try Console.run {
         try Console.checkOutputs(
-          [report.output, jsonOutput, exportJson, exportSwift]
-            + TuneReport.Table.allCases.map { table in csvDir.map { csvPath($0, table) } },
+          [report.output, jsonOutput, exportJson, exportSwift, outcomes.outcomes]
+            + TuneReport.Table.allCases.map { table in csvDir.map { csvPath($0, table) } }
+            + [breakdown.by == nil ? nil : csvDir.map { csvPath($0, "groups") }],
           inputs: input.inputPaths)
         let evaluation = try Scoring.evaluation(
           input, for: plan.configurations.map(\.recognizer), groupBy: tuning.groupBy, options: options, threads: threads,
@@ -139,19 +149,35 @@ extension TouchTraceCommand {
           throw DataError(description: "touchtrace tune: error: \(error.description)")
         }
         progress.finish()
+        let outcomeWriter = try outcomes.open(inputs: input.inputPaths)
+        if let outcomeWriter {
+          let configurations = result.sweep.configurations
+          let chosen = outcomes.outcomesFilter == .best ? (result.chosen.map { [$0] } ?? []) : Array(configurations.indices)
+          try outcomeWriter.write(chosen.map { ($0, configurations[$0]) }, evaluation: evaluation, threads: threads, command: "tune")
+        }
+        let configurations = result.sweep.configurations
+        let grouped = try breakdown.grouped(
+          result.chosen.map { [($0, configurations[$0])] } ?? [], evaluation: evaluation, threads: threads, command: "tune")
+        func json() -> [UInt8] { (grouped.map { TuneReport.json(result, by: $0) } ?? TuneReport.json(result)).encoded() }
         let bytes: [UInt8]
         switch report.resolvedFormat {
-        case .md: bytes = Array(TuneReport.markdown(result).utf8)
-        case .json: bytes = TuneReport.json(result).encoded()
-        case .csv: bytes = TuneReport.csv(result, table: table.table)
+        case .md: bytes = Array((grouped.map { TuneReport.markdown(result, by: $0) } ?? TuneReport.markdown(result)).utf8)
+        case .json: bytes = json()
+        case .csv:
+          if let table = table.table {
+            bytes = TuneReport.csv(result, table: table)
+          } else {
+            bytes = grouped.map { TuneReport.groupsCSV(result, by: $0) } ?? []
+          }
         case let format: FormatOption<ReportOutputOptions>.unreachable(format)
         }
         // Every output or none: the report, --json-output, the --csv-dir tables and the exports
         // are committed together.
         var outputs: [(path: String, bytes: [UInt8])] = []
-        if let jsonOutput { outputs.append((jsonOutput, TuneReport.json(result).encoded())) }
+        if let jsonOutput { outputs.append((jsonOutput, json())) }
         if let csvDir {
           for table in TuneReport.Table.allCases { outputs.append((csvPath(csvDir, table), TuneReport.csv(result, table: table))) }
+          if let grouped { outputs.append((csvPath(csvDir, "groups"), TuneReport.groupsCSV(result, by: grouped))) }
         }
         let tool = "touchtrace \(TouchTraceVersion.current)"
         if let exportJson, let document = TuneExport.json(result, tool: tool) { outputs.append((exportJson, document.encoded())) }
@@ -159,7 +185,7 @@ extension TouchTraceCommand {
         outputs.append((report.target, bytes))
         let createdDirectory = try csvDir.map(Console.makeDirectory) ?? false
         do throws(FileWriteError) {
-          try Console.emit(outputs, inputs: input.inputPaths)
+          try Console.emit(outputs, outcomes: outcomeWriter, inputs: input.inputPaths)
         } catch {
           if createdDirectory, let csvDir { rmdir(csvDir) }
           throw error
@@ -175,18 +201,23 @@ extension TouchTraceCommand {
 
 extension TouchTraceCommand.Tune {
   /// The file of one CSV table in `--csv-dir`.
-  func csvPath(_ directory: String, _ table: TuneReport.Table) -> String {
-    (directory.hasSuffix("/") ? directory : directory + "/") + table.rawValue + ".csv"
+  func csvPath(_ directory: String, _ table: TuneReport.Table) -> String { csvPath(directory, table.rawValue) }
+
+  /// The file of the CSV table `name` in `--csv-dir`.
+  func csvPath(_ directory: String, _ name: String) -> String {
+    (directory.hasSuffix("/") ? directory : directory + "/") + name + ".csv"
   }
 }
 
 extension TouchTraceCommand.Tune.TableName {
-  var table: TuneReport.Table {
+  /// The report's table; `nil` for `groups` (the `--by` breakdown).
+  var table: TuneReport.Table? {
     switch self {
     case .configurations: .configurations
     case .pareto: .pareto
     case .folds: .folds
     case .summary: .summary
+    case .groups: nil
     }
   }
 }

@@ -1,0 +1,100 @@
+public import TouchCore
+
+/// The analyzed traces of an evaluation split by a label column (`--by user`): one group per
+/// value, in name order, and a last group of the traces without the label (named `nil`).
+///
+/// Scoring a configuration's outcomes per group (``metrics(of:shape:)``) gives the same counts as
+/// scoring it on each group's traces alone: the ground truth of a trace does not depend on the
+/// other traces.
+public struct GroupBreakdown: Sendable {
+  /// The label column: `id`, `user`, `session`, `device` or `intent`.
+  public let column: TraceFilter.Field
+  /// The group names in order (Swift's `String` order); `nil` for the traces without the label,
+  /// last.
+  public let names: [String?]
+  /// The trace indices of each group (into the evaluation's traces), ascending.
+  public let members: [[Int]]
+  /// The evaluation's truths (what outcomes are scored against).
+  let truths: [TraceTruth]
+
+  /// Splits `evaluation`'s analyzed traces by `column`.
+  ///
+  /// - Parameters:
+  ///   - evaluation: the traces and their truths.
+  ///   - column: the label column.
+  public init(_ evaluation: Evaluation, by column: TraceFilter.Field) {
+    self.column = column
+    truths = evaluation.truths
+    var byName: [String: [Int]] = [:]
+    var unlabelled: [Int] = []
+    for (k, trace) in evaluation.traces.enumerated() {
+      if let label = Self.label(trace.metadata, column) { byName[label, default: []].append(k) } else { unlabelled.append(k) }
+    }
+    let sorted = byName.keys.sorted()
+    var names: [String?] = sorted
+    var members = sorted.map { byName[$0]! }
+    if !unlabelled.isEmpty {
+      names.append(nil)
+      members.append(unlabelled)
+    }
+    self.names = names
+    self.members = members
+  }
+
+  /// The value of `column` in `metadata`; `nil` when it has none (an empty label is none).
+  public static func label(_ metadata: TraceMetadata, _ column: TraceFilter.Field) -> String? {
+    let value: String?
+    switch column {
+    case .id: value = metadata.id
+    case .user: value = metadata.user
+    case .session: value = metadata.session
+    case .device: value = metadata.device
+    case .intent: value = metadata.intent?.rawValue
+    }
+    guard let value, !value.isEmpty else { return nil }
+    return value
+  }
+
+  /// The number of groups.
+  public var count: Int { names.count }
+
+  /// One configuration's metrics per group, in group order.
+  ///
+  /// - Parameters:
+  ///   - outcomes: the configuration's outcomes, one per analyzed trace, in trace order (as
+  ///     `Evaluation.outcomes(of:threads:)` and the sweep's `perConfiguration` give them).
+  ///   - shape: which parts the configuration fills in.
+  /// - Precondition: `outcomes[k].trace == k`.
+  public func metrics(of outcomes: [TraceOutcome], shape: OutcomeShape) -> [ConfigurationMetrics] {
+    members.map { group in
+      ConfigurationMetrics(outcomes: group.lazy.map { outcomes[$0] }, truths: truths, shape: shape)
+    }
+  }
+}
+
+/// Configurations' metrics per group of a ``GroupBreakdown`` (what `--by` reports).
+public struct GroupedMetrics: Sendable {
+  /// The groups.
+  public let breakdown: GroupBreakdown
+  /// The configurations broken down (indices into the report's configurations), ascending.
+  public let configurations: [Int]
+  /// Per configuration (parallel to ``configurations``), its metrics per group.
+  public let metrics: [[ConfigurationMetrics]]
+
+  /// Creates grouped metrics.
+  ///
+  /// - Parameters:
+  ///   - breakdown: the groups.
+  ///   - configurations: the configurations' indices, ascending.
+  ///   - metrics: per configuration, one `ConfigurationMetrics` per group.
+  public init(breakdown: GroupBreakdown, configurations: [Int], metrics: [[ConfigurationMetrics]]) {
+    self.breakdown = breakdown
+    self.configurations = configurations
+    self.metrics = metrics
+  }
+
+  /// Configuration `index`'s metrics per group; `nil` when it was not broken down.
+  public func metrics(ofConfiguration index: Int) -> [ConfigurationMetrics]? {
+    configurations.firstIndex(of: index).map { metrics[$0] }
+  }
+}

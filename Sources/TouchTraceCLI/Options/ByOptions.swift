@@ -1,0 +1,47 @@
+import ArgumentParser
+import TouchCore
+import TouchEvaluation
+import TouchRecognizers
+
+/// `--by COLUMN`: per-group breakdowns in the reports of `sweep`, `tune` and `compare`.
+struct ByOptions: ParsableArguments {
+  @Option(
+    help: ArgumentHelp(
+      "Also report per group of this label column: counts, rates with intervals, latency quantiles with n.",
+      valueName: "column"))
+  var by: ByColumn?
+
+  /// A label column traces can be grouped by.
+  enum ByColumn: String, ExpressibleByArgument, CaseIterable {
+    case user, device, intent, session, id
+
+    var field: TraceFilter.Field {
+      switch self {
+      case .user: .user
+      case .device: .device
+      case .intent: .intent
+      case .session: .session
+      case .id: .id
+      }
+    }
+  }
+
+  /// The metrics per group of `configurations` (index, configuration), replayed on `threads`
+  /// threads; `nil` without `--by`.
+  func grouped(
+    _ configurations: [(index: Int, configuration: Configuration)], evaluation: Evaluation, threads: Int, command: String
+  ) throws -> GroupedMetrics? {
+    guard let by else { return nil }
+    let breakdown = GroupBreakdown(evaluation, by: by.field)
+    var metrics: [[ConfigurationMetrics]] = []
+    for (_, configuration) in configurations {
+      do throws(ReplayError) {
+        let outcomes = try evaluation.outcomes(of: configuration.recognizer, threads: threads)
+        metrics.append(breakdown.metrics(of: outcomes, shape: configuration.shape))
+      } catch {
+        throw DataError.replay(error, command: command)
+      }
+    }
+    return GroupedMetrics(breakdown: breakdown, configurations: configurations.map(\.index), metrics: metrics)
+  }
+}

@@ -1,0 +1,89 @@
+import ArgumentParser
+import TouchCore
+import TouchEvaluation
+import TouchIO
+import TouchRecognizers
+import TouchReports
+
+/// `--outcomes FILE` and `--outcomes-filter`: the per-trace outcome table of `run`, `sweep`,
+/// `tune` and `compare` (see `OutcomeTable` in TouchReports).
+struct OutcomeOptions: ParsableArguments {
+  @Option(
+    help: ArgumentHelp(
+      "Also write the per-trace outcomes (one row per configuration × trace × TP/FP/FN/TN): CSV, or JSON Lines for a name ending in .jsonl.",
+      valueName: "file"))
+  var outcomes: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Which outcome rows to write: all; errors (FP and FN rows only); best (only the best configuration of each recognizer by F1 — for tune the chosen one; run and compare write theirs).",
+      valueName: "rows"))
+  var outcomesFilter: OutcomeFilter = .all
+
+  /// The rows `--outcomes-filter` keeps.
+  enum OutcomeFilter: String, ExpressibleByArgument, CaseIterable {
+    case all, errors, best
+  }
+
+  /// Opens the table's stream (after the long work, so nothing waits on an open file); `nil`
+  /// without `--outcomes`.
+  func open(inputs: [String]) throws(FileWriteError) -> OutcomeWriter? {
+    guard let outcomes else { return nil }
+    let writer = OutcomeWriter(
+      stream: try StreamedOutput(path: outcomes, inputs: inputs), jsonLines: outcomes.hasSuffix(".jsonl"),
+      errorsOnly: outcomesFilter == .errors)
+    try writer.stream.append(OutcomeTable.header(jsonLines: writer.jsonLines))
+    return writer
+  }
+}
+
+/// Streams outcome rows to the `--outcomes` file as each configuration's outcomes are produced;
+/// the file is committed with the command's other outputs.
+final class OutcomeWriter {
+  let stream: StreamedOutput
+  let jsonLines: Bool
+  let errorsOnly: Bool
+  /// Rows written so far.
+  private(set) var rows = 0
+
+  init(stream: StreamedOutput, jsonLines: Bool, errorsOnly: Bool) {
+    self.stream = stream
+    self.jsonLines = jsonLines
+    self.errorsOnly = errorsOnly
+  }
+
+  /// Writes the rows of one configuration's outcomes.
+  func write(
+    _ outcomes: [TraceOutcome], index: Int, configuration: Configuration, evaluation: Evaluation
+  ) throws(FileWriteError) {
+    var rows: [OutcomeRow] = []
+    for outcome in outcomes { rows += outcome.rows(truth: evaluation.truths[outcome.trace]) }
+    if errorsOnly { rows.removeAll { $0.kind == .truePositive || $0.kind == .trueNegative } }
+    self.rows += rows.count
+    try stream.append(
+      OutcomeTable.lines(rows, index: index, configuration: configuration, traces: evaluation.traces, jsonLines: jsonLines))
+  }
+
+  /// Replays each of `configurations` (index, configuration) and writes its rows.
+  func write(
+    _ configurations: [(index: Int, configuration: Configuration)], evaluation: Evaluation, threads: Int, command: String
+  ) throws {
+    for (index, configuration) in configurations {
+      let outcomes: [TraceOutcome]
+      do throws(ReplayError) {
+        outcomes = try evaluation.outcomes(of: configuration.recognizer, threads: threads)
+      } catch {
+        stream.discard()
+        throw DataError.replay(error, command: command)
+      }
+      try write(outcomes, index: index, configuration: configuration, evaluation: evaluation)
+    }
+  }
+}
+
+extension Console {
+  /// Writes a command's outputs and commits the `--outcomes` stream with them, all or nothing.
+  static func emit(_ outputs: [(path: String, bytes: [UInt8])], outcomes: OutcomeWriter?, inputs: [String]) throws(FileWriteError) {
+    try OutputFiles(inputs: inputs).write(outputs, committing: outcomes.map { [$0.stream] } ?? [])
+  }
+}

@@ -1,0 +1,91 @@
+import Foundation
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
+import Testing
+import TouchTestSupport
+
+@testable import TouchTraceCLI
+
+/// `touchtrace check`: passes unchanged, fails with a JUnit failure on a clearly worse
+/// configuration, refuses a baseline from other data, options or tool version.
+@Suite("touchtrace check")
+struct CheckCommandTests {
+  static func check(_ arguments: [String]) -> Int32 {
+    runCommand(["check", TestData.samples, "--recognizer", "deep-press"] + arguments)
+  }
+
+  @Test func passesUnchangedAndFailsWorse() throws {
+    try inTemporaryDirectory { directory in
+      let baseline = directory + "/baseline.json"
+      #expect(Self.check(["--set", "threshold=0.35", "--write-baseline", baseline]) == 0)
+      let document = try jsonObject(baseline)
+      #expect(document["format"] as? String == "touchtrace-baseline" && document["version"] as? Int == 1)
+      // The README's sweep table: deep-press at 0.35 has TP 80, FP 103, FN 18, TN 160.
+      #expect(document["tp"] as? Int == 80 && document["fp"] as? Int == 103 && document["tn"] as? Int == 160)
+      #expect((document["contacts"] as? [Any])?.count == 343)
+
+      let same = directory + "/same.xml"
+      #expect(Self.check(["--set", "threshold=0.35", "--baseline", baseline, "--junit", same]) == 0)
+      let passing = try String(contentsOfFile: same, encoding: .utf8)
+      #expect(passing.contains("tests=\"2\" failures=\"0\"") && !passing.contains("<failure"))
+      #expect(try XMLDocument(xmlString: passing).rootElement()?.name == "testsuites")
+
+      // 0.05 fires on almost everything: far fewer contacts right (F1 0.122 in the sweep).
+      let worse = directory + "/worse.xml"
+      #expect(Self.check(["--set", "threshold=0.05", "--baseline", baseline, "--junit", worse]) == 1)
+      let failing = try XMLDocument(xmlString: try String(contentsOfFile: worse, encoding: .utf8))
+      let cases = try failing.nodes(forXPath: "//testcase")
+      #expect(cases.count == 2)
+      let accuracy = try #require(try failing.nodes(forXPath: "//testcase[@name='accuracy (McNemar)']/failure").first as? XMLElement)
+      let message = try #require(accuracy.attribute(forName: "message")?.stringValue)
+      #expect(message.contains("accuracy dropped significantly") && message.contains("only baseline correct"))
+
+      // 0.6 keeps accuracy (p = 1) but its p90 latency is 12.5 ms later: only latency fails.
+      let slower = directory + "/slower.xml"
+      #expect(Self.check(["--set", "threshold=0.6", "--baseline", baseline, "--junit", slower]) == 1)
+      let latency = try XMLDocument(xmlString: try String(contentsOfFile: slower, encoding: .utf8))
+      #expect(try latency.nodes(forXPath: "//failure").count == 1)
+      #expect(try latency.nodes(forXPath: "//testcase[@name='p90 latency']/failure").count == 1)
+      // …and holds with a looser limit.
+      #expect(Self.check(["--set", "threshold=0.6", "--baseline", baseline, "--max-latency-increase", "0.02"]) == 0)
+    }
+  }
+
+  @Test func refusesAMismatchedBaseline() throws {
+    try inTemporaryDirectory { directory in
+      let baseline = directory + "/baseline.json"
+      #expect(Self.check(["--set", "threshold=0.35", "--write-baseline", baseline]) == 0)
+      // Other data: one device only.
+      #expect(Self.check(["--only", "device=iphone6s", "--baseline", baseline]) == 65)
+      // Other options.
+      #expect(Self.check(["--tolerance", "0.1", "--baseline", baseline]) == 65)
+      // Another tool version.
+      let text = try String(contentsOfFile: baseline, encoding: .utf8)
+      let old = directory + "/old.json"
+      TestData.write(text.replacingOccurrences(of: "\"touchtrace 0.1.0\"", with: "\"touchtrace 0.0.9\""), to: old)
+      #expect(Self.check(["--baseline", old]) == 65)
+      // The same data, one sample changed: the content hash differs.
+      let changed = directory + "/data"
+      try FileManager.default.createDirectory(atPath: changed, withIntermediateDirectories: false)
+      for name in ["synth-android.csv", "synth-iphone6s.csv", "synth-touchpad.csv"] {
+        var csv = try String(contentsOfFile: TestData.samples + "/" + name, encoding: .utf8)
+        if name == "synth-touchpad.csv", let range = csv.range(of: "\n", options: .backwards, range: csv.startIndex..<csv.index(before: csv.endIndex)) {
+          // Drop the last row: one contact loses its last sample.
+          csv = String(csv[..<range.upperBound])
+        }
+        TestData.write(csv, to: changed + "/" + name)
+      }
+      #expect(runCommand(["check", changed, "--recognizer", "deep-press", "--baseline", baseline]) == 65)
+      // Malformed, missing, usage.
+      TestData.write("{\"format\": \"touchtrace-sweep\"}", to: directory + "/bad.json")
+      #expect(Self.check(["--baseline", directory + "/bad.json"]) == 65)
+      #expect(Self.check(["--baseline", directory + "/missing.json"]) == 66)
+      #expect(Self.check([]) == 64)
+      #expect(Self.check(["--baseline", baseline, "--write-baseline", directory + "/b2.json"]) == 64)
+      #expect(Self.check(["--baseline", baseline, "--alpha", "1.5"]) == 64)
+      // The JUnit report may not replace the baseline (an input of the run).
+      #expect(Self.check(["--baseline", baseline, "--junit", baseline]) == 73)
+    }
+  }
+}

@@ -35,7 +35,6 @@ extension Evaluation {
     var keyed: [[Int32]: Int32] = [:]
     var byOutcome: [TraceOutcome: Int32] = [:]
     var key = [Int32](repeating: 0, count: dimensions)
-    var previous = [Int32](repeating: 0, count: dimensions)
 
     for i in traces.indices {
       let trace = traces[i]
@@ -56,33 +55,70 @@ extension Evaluation {
       runSlot.removeAll(keepingCapacity: true)
       slotLevel.removeAll(keepingCapacity: true)
       keyed.removeAll(keepingCapacity: true)
-      var block = Int32(-1)
-      for level in 0..<levels {
-        for p in 0..<dimensions { key[p] = classes[p][Int(group.compared[p].valueOfLevel[level])] }
-        if level > 0 && key == previous { continue }
-        swap(&key, &previous)
-        let slot: Int32
-        switch dimensions {
-        case 0, 1:
-          // Keys rise with the level: each run is a new class.
-          slot = Int32(slotLevel.count)
-          slotLevel.append(Int32(level))
-        case 2:
-          // The first class rises with the level; within its block, the second class repeats.
-          if previous[0] != block {
-            for t in touched { lastSlot[Int(t)] = -1 }
-            touched.removeAll(keepingCapacity: true)
-            block = previous[0]
+      switch dimensions {
+      case 0:
+        // Duplicated settings only: one class.
+        runStart.append(0)
+        runSlot.append(0)
+        slotLevel.append(0)
+      case 1:
+        // Classes rise with the level: each run is a new class.
+        classes[0].withUnsafeBufferPointer { c0 in
+          group.compared[0].valueOfLevel.withUnsafeBufferPointer { v0 in
+            var last = Int32(-1)
+            for level in 0..<levels {
+              let k0 = c0[Int(v0[level])]
+              if level > 0 && k0 == last { continue }
+              last = k0
+              runStart.append(Int32(level))
+              runSlot.append(Int32(slotLevel.count))
+              slotLevel.append(Int32(level))
+            }
           }
-          let b = previous[1] == Int32.max ? 2 * quantities[1].count + 2 : Int(previous[1])
-          if b >= lastSlot.count { lastSlot += [Int32](repeating: -1, count: b + 1 - lastSlot.count) }
-          if lastSlot[b] < 0 {
-            lastSlot[b] = Int32(slotLevel.count)
-            touched.append(Int32(b))
-            slotLevel.append(Int32(level))
+        }
+      case 2:
+        // The first class rises with the level; within its block, second classes repeat: a
+        // table by second class, cleared at each block, finds their slots.
+        let width = 2 * quantities[1].count + 3
+        if lastSlot.count < width { lastSlot += [Int32](repeating: -1, count: width - lastSlot.count) }
+        classes[0].withUnsafeBufferPointer { c0 in
+          classes[1].withUnsafeBufferPointer { c1 in
+            group.compared[0].valueOfLevel.withUnsafeBufferPointer { v0 in
+              group.compared[1].valueOfLevel.withUnsafeBufferPointer { v1 in
+                lastSlot.withUnsafeMutableBufferPointer { table in
+                  var last0 = Int32(-1)
+                  var last1 = Int32(-1)
+                  for level in 0..<levels {
+                    let k0 = c0[Int(v0[level])]
+                    let k1 = c1[Int(v1[level])]
+                    if level > 0 && k0 == last0 && k1 == last1 { continue }
+                    if k0 != last0 || level == 0 {
+                      for t in touched { table[Int(t)] = -1 }
+                      touched.removeAll(keepingCapacity: true)
+                    }
+                    last0 = k0
+                    last1 = k1
+                    let b = k1 == Int32.max ? width - 1 : Int(k1)
+                    if table[b] < 0 {
+                      table[b] = Int32(slotLevel.count)
+                      touched.append(Int32(b))
+                      slotLevel.append(Int32(level))
+                    }
+                    runStart.append(Int32(level))
+                    runSlot.append(table[b])
+                  }
+                }
+              }
+            }
           }
-          slot = lastSlot[b]
-        default:
+        }
+      default:
+        var previous = [Int32](repeating: 0, count: dimensions)
+        for level in 0..<levels {
+          for p in 0..<dimensions { key[p] = classes[p][Int(group.compared[p].valueOfLevel[level])] }
+          if level > 0 && key == previous { continue }
+          swap(&key, &previous)
+          let slot: Int32
           if let known = keyed[previous] {
             slot = known
           } else {
@@ -90,9 +126,9 @@ extension Evaluation {
             keyed[previous] = slot
             slotLevel.append(Int32(level))
           }
+          runStart.append(Int32(level))
+          runSlot.append(slot)
         }
-        runStart.append(Int32(level))
-        runSlot.append(slot)
       }
       for t in touched { lastSlot[Int(t)] = -1 }
       touched.removeAll(keepingCapacity: true)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import TouchCore
 import TouchEvaluation
+import TouchRecognizers
 import TouchReports
 import TouchTuning
 
@@ -25,8 +26,8 @@ extension TouchTraceCommand {
         percentile bootstrap interval for its mean (--bootstrap resamples of traces, or of \
         groups with --group-by, from GSL's mt19937 seeded with --seed).
 
-        Output: --format md, json (touchtrace-compare) or csv (one row); without --format, an \
-        --output ending picks it, else md on a terminal and json otherwise.
+        Output: --format md, json (touchtrace-compare), csv (one row) or html (figures in \
+        inline SVG, then the md tables); without --format, an --output ending picks it, else md on a terminal and json otherwise.
         """)
 
     @OptionGroup var input: InputOptions
@@ -99,6 +100,12 @@ extension TouchTraceCommand {
         case .md: bytes = Array(CompareReport.markdown(run).utf8)
         case .json: bytes = CompareReport.json(run).encoded()
         case .csv: bytes = CompareReport.csv(run)
+        case .html:
+          do throws(ReplayError) {
+            bytes = CompareReport.html(run, try ComparisonFigureData.gather(run, threads: threads))
+          } catch {
+            throw DataError.replay(error, command: "compare")
+          }
         case let format: FormatOption<ReportOutputOptions>.unreachable(format)
         }
         try Console.emit(bytes, to: report.target, inputs: input.inputPaths)

@@ -88,6 +88,8 @@ struct LegendEntry: Sendable {
   var filled: Bool = false
   /// A marker drawn on the swatch, if any.
   var marker: MarkerShape? = nil
+  /// Whether the swatch is the marker alone, without a line (scatter plots).
+  var markerOnly = false
 }
 
 /// A chart: two axes, marks, a legend, and a text alternative (`<title>` and `<desc>`, named
@@ -110,8 +112,15 @@ struct Plot: Sendable {
   /// The height of the data area, SVG user units.
   var height: Double = 300
 
-  static let marginLeft = 64.0, marginRight = 24.0, marginTop = 32.0, marginBottom = 48.0
+  static let marginRight = 24.0, marginTop = 32.0, marginBottom = 48.0
   static let legendRowHeight = 18.0
+  /// The space left of the data area, SVG user units: 64, or more for the category names of a
+  /// categorical y axis (6.5 units a character, estimated).
+  var marginLeft: Double {
+    guard let categories = y.categories else { return 64 }
+    return max(64, 30 + 6.5 * Double(categories.map(\.count).max() ?? 0))
+  }
+
   /// The width of one character of legend text, estimated, SVG user units.
   static let legendCharacterWidth = 6.2
 
@@ -123,7 +132,7 @@ struct Plot: Sendable {
   /// The legend's columns and rows.
   var legendLayout: (columns: Int, rows: Int) {
     guard !legend.isEmpty else { return (0, 0) }
-    let columns = max(1, Int((width + Self.marginLeft + Self.marginRight - 16) / legendColumnWidth))
+    let columns = max(1, Int((width + marginLeft + Self.marginRight - 16) / legendColumnWidth))
     return (columns, (legend.count + columns - 1) / columns)
   }
 
@@ -131,7 +140,7 @@ struct Plot: Sendable {
   var size: (width: Double, height: Double) {
     let rows = Double(legendLayout.rows)
     return (
-      Self.marginLeft + width + Self.marginRight,
+      marginLeft + width + Self.marginRight,
       Self.marginTop + height + Self.marginBottom + (rows > 0 ? rows * Self.legendRowHeight + 8 : 0)
     )
   }
@@ -158,7 +167,7 @@ struct Plot: Sendable {
   func scale(horizontal: Bool) -> (ticks: [(value: Double, label: String)], scale: LinearScale) {
     let axis = horizontal ? x : y
     let (rangeLower, rangeUpper) =
-      horizontal ? (Self.marginLeft, Self.marginLeft + width) : (Self.marginTop + height, Self.marginTop)
+      horizontal ? (marginLeft, marginLeft + width) : (Self.marginTop + height, Self.marginTop)
     if axis.logarithmic {
       let (a, b) = axis.domain.map { ($0.lower, $0.upper) } ?? positiveExtent(horizontal: horizontal) ?? (1, 10)
       let ticks = LogTicks(from: a, to: b)
@@ -209,9 +218,9 @@ struct Plot: Sendable {
     var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"plot\" role=\"img\" viewBox=\"0 0 \(n(w)) \(n(h))\" "
     out += "width=\"\(n(w))\" height=\"\(n(h))\" aria-labelledby=\"\(id)-title \(id)-desc\">\n"
     out += "<title id=\"\(id)-title\">\(e(title))</title>\n<desc id=\"\(id)-desc\">\(e(description))</desc>\n"
-    out += "<defs><clipPath id=\"\(id)-clip\"><rect x=\"\(n(Self.marginLeft))\" y=\"\(n(Self.marginTop))\" width=\"\(n(width))\" height=\"\(n(height))\"/></clipPath></defs>\n"
-    out += "<text class=\"plot-title\" x=\"\(n(Self.marginLeft))\" y=\"\(n(Self.marginTop - 10))\">\(e(title))</text>\n"
-    let left = Self.marginLeft, top = Self.marginTop, bottom = Self.marginTop + height, right = Self.marginLeft + width
+    out += "<defs><clipPath id=\"\(id)-clip\"><rect x=\"\(n(marginLeft))\" y=\"\(n(Self.marginTop))\" width=\"\(n(width))\" height=\"\(n(height))\"/></clipPath></defs>\n"
+    out += "<text class=\"plot-title\" x=\"\(n(marginLeft))\" y=\"\(n(Self.marginTop - 10))\">\(e(title))</text>\n"
+    let left = marginLeft, top = Self.marginTop, bottom = Self.marginTop + height, right = marginLeft + width
     out += "<rect class=\"frame\" x=\"\(n(left))\" y=\"\(n(top))\" width=\"\(n(width))\" height=\"\(n(height))\"/>\n"
 
     var xScale: LinearScale?
@@ -281,7 +290,7 @@ struct Plot: Sendable {
 
   func render(_ mark: PlotMark, x xs: LinearScale?, y ys: LinearScale?) -> String {
     let n = HTMLText.number
-    let left = Self.marginLeft, top = Self.marginTop, bottom = Self.marginTop + height, right = Self.marginLeft + width
+    let left = marginLeft, top = Self.marginTop, bottom = Self.marginTop + height, right = marginLeft + width
     func point(_ px: Double, _ py: Double) -> (Double, Double)? {
       guard let xs, let ys, px.isFinite, py.isFinite else { return nil }
       let (sx, sy) = (xs.map(px), ys.map(py))
@@ -372,7 +381,7 @@ struct Plot: Sendable {
       let ly = top + Double(k / columns) * Self.legendRowHeight
       if entry.filled {
         out += "<rect x=\"\(n(lx))\" y=\"\(n(ly - 5))\" width=\"22\" height=\"10\" fill=\"\(entry.style.color)\" fill-opacity=\"0.3\"/>"
-      } else {
+      } else if !(entry.markerOnly && entry.marker != nil) {
         out += "<line x1=\"\(n(lx))\" y1=\"\(n(ly))\" x2=\"\(n(lx + 22))\" y2=\"\(n(ly))\" \(Self.stroke(entry.style))/>"
       }
       if let marker = entry.marker {

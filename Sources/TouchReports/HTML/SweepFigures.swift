@@ -98,7 +98,7 @@ enum SweepFigures {
       HTMLPage.Section(
         title: "Example traces",
         text: "Force against time for a few false positives and misses of each recognizer's chosen configuration (the first by trace name).",
-        figures: examples(result, data, &ids), grid: true),
+        figures: examples(result, data, &ids)),
     ]
   }
 
@@ -325,7 +325,7 @@ enum SweepFigures {
       }
       guard !points.isEmpty else { continue }
       marks.append(.markers(points, .dot, style))
-      legend.append(LegendEntry(label: spec.name, style: style, marker: .dot))
+      legend.append(LegendEntry(label: spec.name, style: style, marker: .dot, markerOnly: true))
     }
     let front = ParetoFront.front(
       of: result.configurations.indices.map { (configuration: $0, f1: result.metrics[$0].stage1.f1, latencyP90: result.metrics[$0].stage1.latency.p90) })

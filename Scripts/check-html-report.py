@@ -45,7 +45,7 @@ def main():
         ids = expected_ids(json.load(f))
 
     options = webdriver.ChromeOptions()
-    for argument in ("--headless=new", "--no-sandbox", "--window-size=1400,1800", "--disable-gpu"):
+    for argument in ("--headless=new", "--no-sandbox", "--window-size=1400,1300", "--disable-gpu"):
         options.add_argument(argument)
     options.binary_location = "/usr/bin/chromium"
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})

@@ -11,7 +11,7 @@ enum HTMLPage {
     nav ul{columns:3;font-size:.9em}
     figure.report-figure{margin:1em 0;padding:8px;border:1px solid #ddd;border-radius:4px;break-inside:avoid;page-break-inside:avoid}
     figure .plots{display:flex;flex-wrap:wrap;gap:8px}
-    .grid-items{display:flex;flex-wrap:wrap;gap:0 12px;align-items:flex-start}.grid-items figure.report-figure{display:table;flex:0 0 auto}.grid-items figure.report-figure figcaption{display:table-caption;caption-side:bottom;padding:0 8px 8px}
+    .grid-items{display:flex;flex-wrap:wrap;gap:0 12px;align-items:flex-start}.grid-items figure.report-figure{flex:0 0 auto;max-width:100%}
     figcaption{font-size:.9em;color:#333;margin-top:4px}
     svg.plot{max-width:100%;height:auto;font-size:11px}
     svg .frame{fill:none;stroke:#888}svg .grid{stroke:#e4e4e4}svg .tick{fill:#333}

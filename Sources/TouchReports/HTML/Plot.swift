@@ -418,7 +418,9 @@ struct Figure: Sendable {
     var out = "<figure id=\"\(id)\" class=\"report-figure\" aria-label=\"\(HTMLText.escape(title))\">\n"
     out += "<h3>\(HTMLText.escape(title))</h3>\n<div class=\"plots\">\n"
     for (k, plot) in plots.enumerated() { out += plot.render(id: "\(id)-\(k + 1)") + "\n" }
-    out += "</div>\n<figcaption>\(HTMLText.escape(caption))</figcaption>\n</figure>\n"
+    // A one-plot figure's caption wraps at the plot's width, so small figures sit side by side.
+    let width = plots.count == 1 ? " style=\"max-width:\(HTMLText.number(plots[0].size.width))px\"" : ""
+    out += "</div>\n<figcaption\(width)>\(HTMLText.escape(caption))</figcaption>\n</figure>\n"
     return out
   }
 }

@@ -403,7 +403,8 @@ enum SweepFigures {
         guard let maxForce else { return nil }
         level = value * maxForce
       }
-      return (level, "\(sweep.parameter)=\(TextFormat.compact(value))")
+      let label = "\(sweep.parameter)=\(TextFormat.compact(value))"
+      return (level, level == value || sweep.scale != .clampedRaw ? label : label + ", clamped to the maximum force")
     }
   }
 

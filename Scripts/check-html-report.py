@@ -12,8 +12,8 @@ name with every character outside A-Z a-z 0-9 - replaced by _.
 
 Fails (exit 1) on: any console message of level SEVERE (errors), a missing figure, a figure
 without a visible area, an SVG plot with nothing drawn in its data area, a resource loaded from
-anywhere (the page must be self-contained), a page wider than the window, or a section toggle
-that does not hide and show its section. Saves a screenshot of the first figures.
+anywhere (the page must be self-contained), a page wider than the window, a section toggle
+that does not hide and show its section, or printing to PDF failing. Saves a screenshot of the first figures.
 Needs Debian's chromium and chromium-driver, and selenium (pip).
 """
 import json
@@ -51,6 +51,7 @@ def main():
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
     failures = []
+    pages = 0
     try:
         driver.get("file://" + __import__("os").path.abspath(html))
         for id in ids:
@@ -98,6 +99,13 @@ def main():
         )
         if toggled != "ok":
             failures.append(toggled)
+        # It prints: Chromium's print to PDF, A4, with the print style sheet.
+        import base64
+        from selenium.webdriver.common.print_page_options import PrintOptions
+        pdf = base64.b64decode(driver.print_page(PrintOptions()))
+        pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
+        if not pdf.startswith(b"%PDF") or pages == 0:
+            failures.append("printing to PDF failed")
         driver.execute_script("document.querySelector('section').scrollIntoView()")
         driver.save_screenshot(screenshot)
         errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
@@ -106,7 +114,7 @@ def main():
     finally:
         driver.quit()
 
-    print(f"{html}: {len(ids)} expected figures, {figures} figures on the page; screenshot {screenshot}")
+    print(f"{html}: {len(ids)} expected figures, {figures} figures on the page, {pages} printed pages; screenshot {screenshot}")
     if failures:
         for failure in failures:
             print("FAIL: " + failure)

@@ -30,6 +30,9 @@ struct PlotToolkitTests {
     #expect(e.values == [1.8, 1.9, 2.0, 2.1, 2.2])
     // Exactly 1 × a power of ten: 0…10 in 10 steps is a step of 1.
     #expect(NiceTicks(from: 0, to: 10, count: 10).step == 1)
+    // Ends that are not finite, or a width beyond the largest Double, fall back to 0…1 in steps of 0.2.
+    #expect(NiceTicks(from: -.infinity, to: 1, count: 5).values == [0, 0.2, 0.4, 0.6, 0.8, 1.0])
+    #expect(NiceTicks(from: -1e308, to: 1e308, count: 5).values == [0, 0.2, 0.4, 0.6, 0.8, 1.0])
   }
 
   @Test func logTicksArePowersOfTenOrOneTwoFiveOverFewDecades() {

@@ -57,8 +57,8 @@ struct NiceTicks: Sendable, Hashable {
 
   /// Ticks covering `low…high` with about `count` steps (at least 1).
   ///
-  /// A zero-width range is widened to ±0.5 around 0, or ±10 % of the value; non-finite ends are
-  /// replaced by 0…1.
+  /// A zero-width range is widened to ±0.5 around 0, or ±10 % of the value; non-finite ends, or
+  /// a width beyond the largest Double, are replaced by 0…1.
   init(from low: Double, to high: Double, count: Int = 5) {
     var a = min(low, high), b = max(low, high)
     if !a.isFinite || !b.isFinite { (a, b) = (0, 1) }
@@ -66,6 +66,8 @@ struct NiceTicks: Sendable, Hashable {
       let pad = a == 0 ? 0.5 : abs(a) / 10
       (a, b) = (a - pad, b + pad)
     }
+    // A range too wide for a Double (−1e308…1e308) falls back to 0…1 rather than looping.
+    if !(b - a).isFinite { (a, b) = (0, 1) }
     let raw = (b - a) / Double(max(count, 1))
     // The power of ten at or below the raw step, and its exponent.
     var magnitude = 1.0

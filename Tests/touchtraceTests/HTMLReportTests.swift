@@ -127,8 +127,13 @@ struct HTMLReportTests {
       for id in ["fig-metrics-deep-press", "fig-roc", "fig-pr", "fig-latency-cdf", "fig-latency-param", "fig-tradeoff", "fig-fp-intent", "fig-examples-deep-press"] {
         #expect(ids.contains(id), "\(id)")
       }
-      #expect(html.contains("chosen configuration"))
-      #expect(html.contains("<h2>Tune</h2>") || html.contains("<h2>"))
+      // The chosen configuration is ringed on the trade-off plot (and on its recognizer's plot).
+      let tradeoff = try #require(html.components(separatedBy: "<figure id=\"fig-tradeoff\"").last?.components(separatedBy: "</figure>").first)
+      #expect(tradeoff.contains("class=\"chosen\""))
+      #expect(tradeoff.contains("chosen configuration"))
+      // The tune report's Markdown tables follow.
+      #expect(html.contains("<h2>Tune</h2>"))
+      #expect(html.contains("<h3>Threshold curves (ROC AUC, average precision)</h3>"))
       #expect(Self.isSelfContained(html))
     }
   }
@@ -145,6 +150,7 @@ struct HTMLReportTests {
       let ids = Self.figureIDs(html)
       #expect(ids.starts(with: ["fig-latency-cdf", "fig-latency-diff", "fig-fp-intent"]))
       #expect(ids.contains("fig-examples-disagreements"))
+      #expect(html.contains("<h2>Compare</h2>"))
       #expect(html.contains("A: deep-press threshold=0.35"))
       #expect(html.contains("B: deep-press threshold=0.6"))
       #expect(Self.isSelfContained(html))

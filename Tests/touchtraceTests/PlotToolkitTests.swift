@@ -101,6 +101,23 @@ struct PlotToolkitTests {
     #expect(svg.contains("<g class=\"legend\">"))
   }
 
+  @Test func longLinesKeepEachColumnsExtremes() {
+    // 1000 points over 10 unit columns (x 0…9.99): more than 4 × 10, so each column keeps its
+    // first, lowest, highest and last point.
+    let points: [(Double, Double)?] = (0..<1000).map { k in (Double(k) / 100, Double((k * 37) % 101)) }
+    let thinned = Plot.thinned(points, columns: 10)
+    #expect(thinned.count <= 40)
+    for column in 0..<10 {
+      let all = points[(column * 100)..<(column * 100 + 100)].compactMap { $0?.1 }
+      let kept = thinned.compactMap { $0 }.filter { Int($0.0) == column }.map(\.1)
+      #expect(kept.min() == all.min() && kept.max() == all.max(), "column \(column)")
+      #expect(kept.first == all.first && kept.last == all.last, "column \(column)")
+    }
+    // Short lines and gaps pass through unchanged.
+    let short: [(Double, Double)?] = [(0, 1), nil, (2, 3)]
+    #expect(Plot.thinned(short, columns: 10).map { $0.map { [$0.0, $0.1] } } == short.map { $0.map { [$0.0, $0.1] } })
+  }
+
   @Test func markdownTablesBecomeHTMLTables() {
     let html = MarkdownHTML.render("# A\n\n- x `y<z`\n\n| a | b |\n|---|--:|\n| 1 | <2> |\n", headingOffset: 1)
     #expect(html == """

@@ -288,6 +288,37 @@ struct Plot: Sendable {
     return d
   }
 
+  /// A polyline (SVG coordinates; `nil` is a gap) with at most about four points per unit of
+  /// x: when it has more than `4 × columns` points, each run of consecutive points in one unit
+  /// column keeps its first, lowest, highest and last point, in their order. The drawn envelope
+  /// is unchanged (every column's extremes stay), and a trace of 100 000 samples costs a few
+  /// kilobytes, not megabytes.
+  static func thinned(_ points: [(Double, Double)?], columns: Double) -> [(Double, Double)?] {
+    guard Double(points.count) > 4 * columns else { return points }
+    var out: [(Double, Double)?] = []
+    var run: [(index: Int, point: (Double, Double))] = []
+    func flush() {
+      guard let first = run.first, let last = run.last else { return }
+      let low = run.min { $0.point.1 < $1.point.1 }!
+      let high = run.max { $0.point.1 < $1.point.1 }!
+      var kept = [first.index]
+      for k in [low.index, high.index, last.index] where !kept.contains(k) { kept.append(k) }
+      for k in kept.sorted() { out.append(points[k]) }
+      run = []
+    }
+    for (k, point) in points.enumerated() {
+      guard let point else {
+        flush()
+        out.append(nil)
+        continue
+      }
+      if let current = run.first, current.point.0.rounded(.down) != point.0.rounded(.down) { flush() }
+      run.append((k, point))
+    }
+    flush()
+    return out
+  }
+
   func render(_ mark: PlotMark, x xs: LinearScale?, y ys: LinearScale?) -> String {
     let n = HTMLText.number
     let left = marginLeft, top = Self.marginTop, bottom = Self.marginTop + height, right = marginLeft + width
@@ -298,7 +329,7 @@ struct Plot: Sendable {
     }
     switch mark {
     case .line(let points, let style):
-      let d = Self.path(points.map { point($0.x, $0.y) })
+      let d = Self.path(Self.thinned(points.map { point($0.x, $0.y) }, columns: width))
       return d.isEmpty ? "" : "<path class=\"line\" d=\"\(d)\" fill=\"none\" \(Self.stroke(style))/>\n"
     case .steps(let points, let style):
       var expanded: [(Double, Double)?] = []

@@ -291,8 +291,8 @@ struct Plot: Sendable {
   /// A polyline (SVG coordinates; `nil` is a gap) with at most about four points per unit of
   /// x: when it has more than `4 × columns` points, each run of consecutive points in one unit
   /// column keeps its first, lowest, highest and last point, in their order. The drawn envelope
-  /// is unchanged (every column's extremes stay), and a trace of 100 000 samples costs a few
-  /// kilobytes, not megabytes.
+  /// is unchanged (every column's extremes stay), and a plot 380 units wide draws at most about
+  /// 1 500 points of a trace however many samples it has.
   static func thinned(_ points: [(Double, Double)?], columns: Double) -> [(Double, Double)?] {
     guard Double(points.count) > 4 * columns else { return points }
     var out: [(Double, Double)?] = []

@@ -2,7 +2,7 @@
 SWIFT ?= swift
 TOUCHTRACE = .build/release/touchtrace
 
-.PHONY: setup build run test example check-filters bench bench-ci fuzz docs clean
+.PHONY: setup build run test example check-filters check-html bench bench-ci fuzz docs clean
 
 setup:
 	@Scripts/setup.sh
@@ -31,6 +31,12 @@ example: setup
 check-filters: setup
 	$(SWIFT) build --product touchtrace
 	python3 Scripts/check-filter-equivalence.py .build/debug/touchtrace samples/*.csv
+
+# The HTML report in a real browser: the `make run` sweep as --format html, rendered in headless
+# Chromium (Debian's chromium and chromium-driver; selenium from pip): no console errors, every
+# figure present and drawn, nothing loaded from elsewhere, byte-identical twice. Screenshot in out/.
+check-html: build
+	Scripts/check-html-report.sh $(TOUCHTRACE) out/sweep-report.png
 
 # Benchmarks (the nested package Benchmarks/, see Benchmarks/README.md): every suite with a
 # summary table, and the deterministic gates CI runs.

@@ -16,13 +16,16 @@ public enum SweepReport {
   /// The JSON document (format `touchtrace-sweep`, version 1): files, trace accounting, skipped
   /// traces, the options used, the ground truth (counts by intent, how many traces took their
   /// references from `press_at` and how many from the rule, and each trace that needs references
-  /// with their source and times), one result object per configuration.
+  /// with their source and times), one result object per configuration, and `curves`: each
+  /// recognizer's ROC and precision–recall points over its swept threshold with `roc_auc` and
+  /// `average_precision` (see ``ThresholdCurve``).
   public static func json(_ result: SweepResult) -> JSONValue {
     .object(
       Accounting.header(format: format, version: version, dataset: result.evaluation.dataset) + [
         ("options", options(result)),
         ("ground_truth", groundTruth(result.evaluation)),
         ("results", .array(result.configurations.indices.map { resultObject(result, $0, filled: false) })),
+        ("curves", ThresholdCurve.json(ThresholdCurve.curves(result))),
       ])
   }
 
@@ -49,7 +52,8 @@ public enum SweepReport {
 
   /// The Markdown summary: the dataset and options, the best configuration of each recognizer by
   /// F1 with its latency (sorted by F1), false positives by intent, two-stage results, the
-  /// latency compositions add, skipped traces and dropped configurations.
+  /// latency compositions add, ROC AUC and average precision per recognizer (see
+  /// ``ThresholdCurve``), skipped traces and dropped configurations.
   public static func markdown(_ result: SweepResult) -> String {
     let evaluation = result.evaluation
     let dataset = evaluation.dataset
@@ -139,6 +143,7 @@ public enum SweepReport {
       }
     }
 
+    out += ThresholdCurve.markdown(ThresholdCurve.curves(result))
     out += Markdown.skipped(dataset.skipped)
     return out
   }

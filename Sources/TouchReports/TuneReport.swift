@@ -39,7 +39,8 @@ public enum TuneReport {
   /// The JSON document (format `touchtrace-tune`, version 1): files, trace accounting, skipped
   /// traces, the options used (the sweep's, the rule, grouping, folds, bootstrap, seed), the
   /// groups, every configuration's statistics and eligibility, the chosen configuration (or
-  /// `null` with `no_choice_reason`), Pareto fronts, the cross-validation and the bootstrap.
+  /// `null` with `no_choice_reason`), Pareto fronts, the cross-validation, the bootstrap, and
+  /// `curves`: ROC AUC and average precision per recognizer (see ``ThresholdCurve``).
   public static func json(_ result: TuningResult) -> JSONValue {
     .object(
       Accounting.header(format: format, version: version, dataset: result.sweep.evaluation.dataset) + [
@@ -52,6 +53,7 @@ public enum TuneReport {
         ("pareto", pareto(result)),
         ("cross_validation", crossValidation(result)),
         ("bootstrap", bootstrap(result)),
+        ("curves", ThresholdCurve.json(ThresholdCurve.curves(result.sweep))),
       ])
   }
 
@@ -340,7 +342,7 @@ public enum TuneReport {
 
   /// The Markdown summary: the dataset and rule, the chosen operating point with its bootstrap
   /// intervals (or why none was chosen), the cross-validation per fold with the held-out mean ±
-  /// sd and pooled values, and the Pareto fronts.
+  /// sd and pooled values, the Pareto fronts, and ROC AUC and average precision per recognizer.
   public static func markdown(_ result: TuningResult) -> String {
     let evaluation = result.sweep.evaluation
     let dataset = evaluation.dataset
@@ -472,6 +474,7 @@ public enum TuneReport {
       }
     }
 
+    out += ThresholdCurve.markdown(ThresholdCurve.curves(result.sweep))
     out += Markdown.skipped(dataset.skipped)
     return out
   }

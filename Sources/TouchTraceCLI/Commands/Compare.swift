@@ -1,6 +1,7 @@
 import ArgumentParser
 import TouchCore
 import TouchEvaluation
+import TouchRecognizers
 import TouchReports
 import TouchTuning
 
@@ -25,7 +26,8 @@ extension TouchTraceCommand {
         percentile bootstrap interval for its mean (--bootstrap resamples of traces, or of \
         groups with --group-by, from GSL's mt19937 seeded with --seed).
 
-        Output: --format md, json (touchtrace-compare) or csv (one row); without --format, an \
+        Output: --format md, json (touchtrace-compare), csv (one row) or html (figures in \
+        inline SVG, then the md tables); without --format, an \
         --output ending picks it, else md on a terminal and json otherwise. --outcomes FILE \
         writes both configurations' per-trace outcomes (configuration 0 is A, 1 is B). --by \
         COLUMN (user, device, intent, session or id) adds A's and B's counts, rates and latency \
@@ -109,6 +111,12 @@ extension TouchTraceCommand {
         case .md: bytes = Array((grouped.map { CompareReport.markdown(run, by: $0) } ?? CompareReport.markdown(run)).utf8)
         case .json: bytes = (grouped.map { CompareReport.json(run, by: $0) } ?? CompareReport.json(run)).encoded()
         case .csv: bytes = grouped.map { CompareReport.csv(run, by: $0) } ?? CompareReport.csv(run)
+        case .html:
+          do throws(ReplayError) {
+            bytes = CompareReport.html(run, try ComparisonFigureData.gather(run, threads: threads))
+          } catch {
+            throw DataError.replay(error, command: "compare")
+          }
         case let format: FormatOption<ReportOutputOptions>.unreachable(format)
         }
         try Console.emit([(report.target, bytes)], outcomes: outcomeWriter, inputs: input.inputPaths)

@@ -27,8 +27,9 @@ extension TouchTraceCommand {
         --recognizer all lists every variant; DEPENDENT+REQUIRED (for example tap+deep-press) is \
         a require-to-fail composition, whose added latency is reported.
 
-        Output: --format md (a summary), json (versioned schema) or csv (one row per \
-        configuration). Without --format, an --output file ending in .md, .json or .csv picks \
+        Output: --format md (a summary), json (versioned schema), csv (one row per \
+        configuration) or html (one self-contained page: figures in inline SVG, then the md \
+        tables). Without --format, an --output file ending in .md, .json, .csv or .html picks \
         the format; otherwise standard output gets md when it is a terminal and json when it is \
         not. --json-output and --csv-output write those formats as well. --outcomes FILE writes \
         the per-trace outcomes behind every count (CSV, or JSON Lines for .jsonl; \
@@ -163,6 +164,12 @@ extension TouchTraceCommand {
           bytes = Array((plain ? SweepReport.markdown(result) : SweepReport.markdown(result, by: grouped, intervals: intervals)).utf8)
         case .json: bytes = json()
         case .csv: bytes = csv()
+        case .html:
+          do throws(ReplayError) {
+            bytes = SweepReport.html(result, try SweepFigureData.gather(result, threads: threads))
+          } catch {
+            throw DataError.replay(error, command: "sweep")
+          }
         case let format: FormatOption<ReportOutputOptions>.unreachable(format)
         }
         // All three or none: the report and --json-output, --csv-output are committed together.

@@ -2,6 +2,7 @@ import ArgumentParser
 import TouchCore
 import TouchEvaluation
 import TouchIO
+import TouchRecognizers
 import TouchReports
 import TouchTuning
 
@@ -42,9 +43,9 @@ extension TouchTraceCommand {
         configuration's intervals are conditional on choosing it on the same traces; the \
         cross-validated numbers are the honest estimate.
 
-        Output: --format md, json (touchtrace-tune) or csv (one table: --table configurations, \
-        pareto, folds or summary); without --format, an --output ending in .md, .json or .csv \
-        picks it, else md on a terminal and json otherwise. --csv-dir writes all four tables. \
+        Output: --format md, json (touchtrace-tune), csv (one table: --table configurations, \
+        pareto, folds or summary) or html (figures in inline SVG, then the md tables); without \
+        --format, an --output ending in .md, .json, .csv or .html picks it, else md on a terminal and json otherwise. --csv-dir writes all four tables. \
         --export-json and --export-swift write the chosen configuration with its provenance. \
         --outcomes FILE writes every configuration's per-trace outcomes (--outcomes-filter best: \
         the chosen one's only). --by COLUMN (user, device, intent, session or id) adds the \
@@ -168,6 +169,14 @@ extension TouchTraceCommand {
             bytes = TuneReport.csv(result, table: table)
           } else {
             bytes = grouped.map { TuneReport.groupsCSV(result, by: $0) } ?? []
+          }
+        case .html:
+          do throws(ReplayError) {
+            let data = try SweepFigureData.gather(
+              result.sweep, marked: TuneReport.markedConfigurations(result), threads: threads)
+            bytes = TuneReport.html(result, data)
+          } catch {
+            throw DataError.replay(error, command: "tune")
           }
         case let format: FormatOption<ReportOutputOptions>.unreachable(format)
         }

@@ -15,6 +15,8 @@ enum OutputFormat: String, CaseIterable, Sendable {
   case jsonl
   /// Comma-separated values.
   case csv
+  /// One self-contained HTML page with inline SVG figures (`sweep`, `tune`, `compare`).
+  case html
 }
 
 /// The formats one command writes, in the order its help lists them.

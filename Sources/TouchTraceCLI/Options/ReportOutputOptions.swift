@@ -1,11 +1,11 @@
 import ArgumentParser
 import TouchIO
 
-/// `--format` and `--output` of the reporting commands (`sweep`, `tune`, `compare`): md, json or
-/// csv, chosen by the flag, else by the `--output` ending, else md on a terminal and json
+/// `--format` and `--output` of the reporting commands (`sweep`, `tune`, `compare`): md, json,
+/// csv or html, chosen by the flag, else by the `--output` ending, else md on a terminal and json
 /// otherwise.
 struct ReportOutputOptions: ParsableArguments, FormatChoice {
-  static let formats: [OutputFormat] = [.md, .json, .csv]
+  static let formats: [OutputFormat] = [.md, .json, .csv, .html]
 
   @Option(help: "Output format (default: from the --output ending, else md on a terminal, else json).")
   var format: FormatOption<Self>?

@@ -20,7 +20,7 @@ struct TraceOutputOptions: ParsableArguments, FormatChoice {
     case .json: .json
     case .jsonl: .jsonl
     case nil: output == "-" ? .csv : TraceFiles.Format(path: output)
-    case .text?, .md?: FormatOption<Self>.unreachable(format!.format)
+    case .text?, .md?, .html?: FormatOption<Self>.unreachable(format!.format)
     }
   }
 

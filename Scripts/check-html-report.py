@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""Renders a touchtrace HTML report in headless Chromium and checks it (the browser test of the
+HTML report; run by Scripts/check-html-report.sh and `make check-html`).
+
+    check-html-report.py REPORT.html REPORT.json SCREENSHOT.png
+
+REPORT.json is the JSON report of the same sweep (`--json-output`): the expected figure ids are
+derived from it independently of the HTML writer: fig-metrics-<r> and fig-examples-<r> for every
+recognizer <r> with results, fig-roc, fig-pr, fig-latency-cdf, fig-latency-param, fig-tradeoff,
+fig-fp-intent, and fig-confusion when some result has a confusion matrix. <r> is the recognizer's
+name with every character outside A-Z a-z 0-9 - replaced by _.
+
+Fails (exit 1) on: any console message of level SEVERE (errors), a missing figure, a figure
+without a visible area, an SVG plot with nothing drawn in its data area, a resource loaded from
+anywhere (the page must be self-contained), a page wider than the window, a section toggle
+that does not hide and show its section, or printing to PDF failing. Saves a screenshot of the first figures.
+Needs Debian's chromium and chromium-driver, and selenium (pip).
+"""
+import json
+import re
+import sys
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+
+
+def expected_ids(report):
+    names = []
+    for result in report["results"]:
+        if result["recognizer"] not in names:
+            names.append(result["recognizer"])
+    part = lambda name: re.sub(r"[^A-Za-z0-9-]", "_", name)
+    ids = ["fig-metrics-" + part(n) for n in names] + ["fig-examples-" + part(n) for n in names]
+    ids += ["fig-roc", "fig-pr", "fig-latency-cdf", "fig-latency-param", "fig-tradeoff", "fig-fp-intent"]
+    if any(r.get("confusion") for r in report["results"]):
+        ids.append("fig-confusion")
+    return ids
+
+
+def main():
+    if len(sys.argv) != 4:
+        sys.exit(__doc__)
+    html, report_path, screenshot = sys.argv[1:]
+    with open(report_path, encoding="utf-8") as f:
+        ids = expected_ids(json.load(f))
+
+    options = webdriver.ChromeOptions()
+    for argument in ("--headless=new", "--no-sandbox", "--window-size=1400,1300", "--disable-gpu"):
+        options.add_argument(argument)
+    options.binary_location = "/usr/bin/chromium"
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
+    failures = []
+    pages = 0
+    try:
+        driver.get("file://" + __import__("os").path.abspath(html))
+        for id in ids:
+            state = driver.execute_script(
+                """
+                const f = document.getElementById(arguments[0]);
+                if (!f) return null;
+                const box = f.getBoundingClientRect();
+                const plots = Array.from(f.querySelectorAll('svg.plot'));
+                const drawn = plots.map(svg => {
+                  const area = svg.querySelector('g[clip-path]');
+                  if (!area) return 0;
+                  return Array.from(area.children).filter(c => {
+                    const b = c.getBBox(); return b.width > 0 || b.height > 0;
+                  }).length;
+                });
+                return {width: box.width, height: box.height, plots: plots.length, drawn: drawn};
+                """,
+                id,
+            )
+            if state is None:
+                failures.append(f"{id}: missing")
+            elif state["width"] <= 0 or state["height"] <= 0:
+                failures.append(f"{id}: no visible area ({state['width']} × {state['height']})")
+            elif state["plots"] == 0:
+                failures.append(f"{id}: no plot")
+            elif min(state["drawn"]) == 0:
+                failures.append(f"{id}: a plot with nothing drawn in its data area ({state['drawn']})")
+        figures = driver.execute_script("return document.querySelectorAll('figure.report-figure').length")
+        resources = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
+        if resources:
+            failures.append(f"the page loaded resources: {resources}")
+        overflow = driver.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+        if overflow[0] > overflow[1]:
+            failures.append(f"the page is wider ({overflow[0]} px) than the window ({overflow[1]} px)")
+        toggled = driver.execute_script(
+            """
+            const b = document.querySelector('button.toggle');
+            if (!b) return 'no toggle';
+            const t = document.getElementById(b.dataset.target);
+            b.click(); const hidden = t.offsetHeight === 0;
+            b.click(); const shown = t.offsetHeight > 0;
+            return hidden && shown ? 'ok' : 'toggle failed';
+            """
+        )
+        if toggled != "ok":
+            failures.append(toggled)
+        # It prints: Chromium's print to PDF, A4, with the print style sheet.
+        import base64
+        from selenium.webdriver.common.print_page_options import PrintOptions
+        pdf = base64.b64decode(driver.print_page(PrintOptions()))
+        pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
+        if not pdf.startswith(b"%PDF") or pages == 0:
+            failures.append("printing to PDF failed")
+        driver.execute_script("document.querySelector('section').scrollIntoView()")
+        driver.save_screenshot(screenshot)
+        errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+        for entry in errors:
+            failures.append(f"console error: {entry['message']}")
+    finally:
+        driver.quit()
+
+    print(f"{html}: {len(ids)} expected figures, {figures} figures on the page, {pages} printed pages; screenshot {screenshot}")
+    if failures:
+        for failure in failures:
+            print("FAIL: " + failure)
+        sys.exit(1)
+    print("OK: no console errors, every figure present and drawn, nothing loaded, toggles work")
+
+
+if __name__ == "__main__":
+    main()

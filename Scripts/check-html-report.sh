@@ -1,0 +1,26 @@
+#!/bin/sh
+# The browser test of the HTML report: renders the sweep report of the samples (the `make run`
+# sweep) in headless Chromium and checks it with Scripts/check-html-report.py (no console
+# errors, every figure present and drawn, nothing loaded from elsewhere); keeps a screenshot.
+#
+#   Scripts/check-html-report.sh [TOUCHTRACE] [SCREENSHOT]
+#
+# TOUCHTRACE defaults to .build/release/touchtrace, SCREENSHOT to out/sweep-report.png. Needs
+# Debian's chromium and chromium-driver (apt-get install chromium chromium-driver); installs
+# selenium with pip when it is missing. Writes out/sweep.html and out/sweep-html.json.
+set -eu
+cd "$(dirname "$0")/.."
+TOUCHTRACE=${1:-.build/release/touchtrace}
+SCREENSHOT=${2:-out/sweep-report.png}
+command -v chromium >/dev/null || { echo "check-html: chromium is not installed (apt-get install chromium chromium-driver)" >&2; exit 1; }
+command -v chromedriver >/dev/null || { echo "check-html: chromedriver is not installed (apt-get install chromium-driver)" >&2; exit 1; }
+python3 -c 'import selenium' 2>/dev/null || python3 -m pip install --quiet selenium
+mkdir -p out
+"$TOUCHTRACE" sweep samples/ --recognizer all,tap+deep-press,long-press+deep-press \
+  --format html --output out/sweep.html --json-output out/sweep-html.json
+# The same inputs give the same bytes.
+"$TOUCHTRACE" sweep samples/ --recognizer all,tap+deep-press,long-press+deep-press \
+  --format html --output out/sweep-again.html --threads 1
+cmp out/sweep.html out/sweep-again.html || { echo "check-html: the HTML report differs between runs" >&2; exit 1; }
+rm -f out/sweep-again.html
+python3 Scripts/check-html-report.py out/sweep.html out/sweep-html.json "$SCREENSHOT"

@@ -1,0 +1,202 @@
+import TouchCore
+public import TouchEvaluation
+public import TouchRecognizers
+public import TouchTuning
+
+extension SweepReport {
+  /// The HTML report of a sweep: one self-contained page (inline SVG and CSS, a few lines of
+  /// inline script for toggling sections only, nothing loaded from elsewhere) with the figures
+  /// of the TouchReports article "HTML reports", then the Markdown report's tables.
+  ///
+  /// - Parameters:
+  ///   - result: the sweep.
+  ///   - data: the outcomes and example replays (``SweepFigureData/gather(_:marked:threads:)``).
+  public static func html(_ result: SweepResult, _ data: SweepFigureData) -> [UInt8] {
+    let page = HTMLPage.render(
+      title: "touchtrace sweep", sections: SweepFigures.sections(result, data), markdown: markdown(result))
+    return Array(page.utf8)
+  }
+}
+
+extension TuneReport {
+  /// The HTML report of `touchtrace tune`: the sweep's figures with the chosen configuration
+  /// marked (on its recognizer's plots and on the trade-off plot), then the Markdown report's
+  /// tables.
+  ///
+  /// - Parameters:
+  ///   - result: the tuning result.
+  ///   - data: outcomes and examples gathered with the chosen configuration marked
+  ///     (``SweepFigureData/gather(_:marked:threads:)`` with ``markedConfigurations(_:)``).
+  public static func html(_ result: TuningResult, _ data: SweepFigureData) -> [UInt8] {
+    let page = HTMLPage.render(
+      title: "touchtrace tune", sections: SweepFigures.sections(result.sweep, data, chosen: result.chosen),
+      markdown: markdown(result))
+    return Array(page.utf8)
+  }
+
+  /// The configuration to mark per recognizer: the chosen one for its recognizer (others get
+  /// their best by F1).
+  public static func markedConfigurations(_ result: TuningResult) -> [String: Int] {
+    guard let chosen = result.chosen else { return [:] }
+    return [result.sweep.configurations[chosen].name: chosen]
+  }
+}
+
+/// The per-trace outcomes of both configurations of a comparison, for its HTML report.
+public struct ComparisonFigureData: Sendable {
+  /// The outcomes of configuration A, one per trace.
+  public var a: [TraceOutcome]
+  /// The outcomes of configuration B, one per trace.
+  public var b: [TraceOutcome]
+  /// Traces where exactly one of them is correct, first by name, at most ``examples`` of them:
+  /// (trace, A's actions, B's actions), seconds.
+  public var disagreements: [(trace: Int, a: [Double], b: [Double])]
+
+  /// How many disagreeing traces are drawn.
+  public static let examples = 4
+
+  /// Replays both configurations over every trace (and the drawn traces once more for their
+  /// action times).
+  ///
+  /// - Parameters:
+  ///   - run: the comparison.
+  ///   - threads: threads for the replays; the data do not depend on it.
+  /// - Throws: `ReplayError` when an external recognizer fails.
+  public static func gather(_ run: ComparisonResult, threads: Int = 1) throws(ReplayError) -> ComparisonFigureData {
+    let evaluation = run.evaluation
+    let a = try evaluation.outcomes(of: run.a.recognizer, threads: threads)
+    let b = try evaluation.outcomes(of: run.b.recognizer, threads: threads)
+    let traces = evaluation.traces
+    let differing = a.indices.filter { a[$0].isCorrect != b[$0].isCorrect }
+      .sorted { traces[a[$0].trace].name < traces[a[$1].trace].name }.prefix(examples)
+    var disagreements: [(trace: Int, a: [Double], b: [Double])] = []
+    for k in differing {
+      let trace = traces[a[k].trace]
+      disagreements.append(
+        (a[k].trace, try run.a.recognizer.replay(trace: trace).allActions.map(\.t), try run.b.recognizer.replay(trace: trace).allActions.map(\.t)))
+    }
+    return ComparisonFigureData(a: a, b: b, disagreements: disagreements)
+  }
+}
+
+extension CompareReport {
+  /// The HTML report of `touchtrace compare`: latency distributions of A and B
+  /// (`fig-latency-cdf`), the paired latency differences (`fig-latency-diff`), false positives by
+  /// intent (`fig-fp-intent`), the two-stage confusion matrices where present (`fig-confusion`),
+  /// traces where exactly one is correct (`fig-examples-disagreements`), then the Markdown
+  /// report's tables.
+  ///
+  /// - Parameters:
+  ///   - run: the comparison.
+  ///   - data: both configurations' outcomes (``ComparisonFigureData/gather(_:threads:)``).
+  public static func html(_ run: ComparisonResult, _ data: ComparisonFigureData) -> [UInt8] {
+    let page = HTMLPage.render(title: "touchtrace compare", sections: CompareFigures.sections(run, data), markdown: markdown(run))
+    return Array(page.utf8)
+  }
+}
+
+/// The figures of a comparison.
+enum CompareFigures {
+  static func sections(_ run: ComparisonResult, _ data: ComparisonFigureData) -> [HTMLPage.Section] {
+    var ids = ElementIDs()
+    let names = ["A: " + label(run.a), "B: " + label(run.b)]
+    let metrics = [run.comparison.a, run.comparison.b]
+    let outcomes = [data.a, data.b]
+    // Latency CDFs.
+    var cdfMarks: [PlotMark] = []
+    var cdfLegend: [LegendEntry] = []
+    for k in 0..<2 {
+      let latencies = outcomes[k].flatMap { $0.stage1.matches.map { $0.latency * 1000 } }.sorted()
+      guard !latencies.isEmpty else { continue }
+      let n = Double(latencies.count)
+      var points: [(x: Double, y: Double)] = [(latencies[0], 0)]
+      for (j, value) in latencies.enumerated() { points.append((value, Double(j + 1) / n)) }
+      cdfMarks.append(.steps(points, .series(k)))
+      cdfLegend.append(LegendEntry(label: "\(names[k]) (n = \(latencies.count))", style: .series(k)))
+    }
+    let cdf = Figure(
+      id: ids.unique("fig-latency-cdf"), title: "Latency distributions",
+      plots: [
+        Plot(
+          title: "Empirical CDF of action − reference",
+          description: "The share of true positives with latency at most x milliseconds, for A and B.",
+          x: PlotAxis(label: "latency, action − reference", unit: "ms"), y: PlotAxis(label: "share of true positives", domain: (0, 1)),
+          marks: cdfMarks, legend: cdfLegend, width: 640, height: 300)
+      ],
+      caption: "Empirical cumulative distribution of stage-1 latency of each configuration (one step per true positive).")
+    // Paired differences as a sorted curve (quantile plot).
+    let differences = run.comparison.latencyDifferences.values.map { $0 * 1000 }.sorted()
+    let count = Double(max(differences.count, 1))
+    let quantiles = differences.enumerated().map { (x: (Double($0.offset) + 0.5) / count, y: $0.element) }
+    let difference = Figure(
+      id: ids.unique("fig-latency-diff"), title: "Paired latency differences",
+      plots: [
+        Plot(
+          title: "B − A latency on references both matched (sorted)",
+          description: "The \(differences.count) paired differences B − A in milliseconds, sorted, against their rank as a share; below zero B is faster.",
+          x: PlotAxis(label: "share of references (rank)", domain: (0, 1)), y: PlotAxis(label: "B − A latency", unit: "ms"),
+          marks: [.line(quantiles, .series(2)), .markers(quantiles.map { (x: $0.x, y: $0.y, label: "\(TextFormat.decimal($0.y, 1)) ms") }, .dot, .series(2)), .horizontalRule(0, "0", SeriesStyle(color: "#999999", dash: "4 4", width: 1))],
+          width: 640, height: 260)
+      ],
+      caption: "Each reference both configurations matched gives one difference B − A (seconds shown as milliseconds); sorted, so the curve is the empirical quantile function.")
+    let fp = Figure(
+      id: ids.unique("fig-fp-intent"), title: "False positives by intent",
+      plots: [
+        Plot(
+          title: "False positives by intent",
+          description: "A heat map of false-positive counts of A and B by the trace's intent.",
+          x: PlotAxis(label: "intent of the trace", categories: Intent.allCases.map(\.rawValue)),
+          y: PlotAxis(label: "configuration", categories: ["A", "B"]),
+          marks: [.cells(metrics.map { m in Intent.allCases.map { m.stage1.falsePositivesByIntent[$0] } })], width: 480, height: 60)
+      ],
+      caption: "Stage-1 false positives of A (top) and B (bottom) by intent: \(names.joined(separator: "; ")).")
+    var figures = [cdf, difference, fp]
+    let classes = PressClass.allCases.map(\.description)
+    let matrices = (0..<2).compactMap { k in metrics[k].confusion.map { (k, $0) } }
+    if !matrices.isEmpty {
+      figures.append(
+        Figure(
+          id: ids.unique("fig-confusion"), title: "Two-stage confusion",
+          plots: matrices.map { k, matrix in
+            Plot(
+              title: names[k], description: "Confusion matrix of \(names[k]): rows intended, columns recognized.",
+              x: PlotAxis(label: "recognized", categories: classes), y: PlotAxis(label: "intended", categories: classes),
+              marks: [.cells(PressClass.allCases.map { actual in PressClass.allCases.map { matrix[actual, $0] } })], width: 210, height: 150)
+          },
+          caption: "Traces by intended class (rows) and recognized class (columns) for each two-stage configuration."))
+    }
+    let evaluation = run.evaluation
+    let examplePlots = data.disagreements.map { entry -> Plot in
+      let trace = evaluation.traces[entry.trace]
+      let truth = evaluation.truths[entry.trace]
+      var marks: [PlotMark] = [.line(zip(trace.t, trace.force).map { (x: $0, y: $1) }, SeriesStyle(color: "#444444", width: 1.5))]
+      for reference in truth.references { marks.append(.verticalRule(reference, "ref", SeriesStyle(color: SeriesStyle.palette[2], dash: "2 2"))) }
+      for t in entry.a { marks.append(.verticalRule(t, "A", .series(0))) }
+      for t in entry.b { marks.append(.verticalRule(t, "B", SeriesStyle(color: SeriesStyle.palette[1], dash: "6 3"))) }
+      let peak = trace.force.filter(\.isFinite).max() ?? 1
+      return Plot(
+        title: "\(trace.name) (\(truth.intent.rawValue))",
+        description: "Force of trace \(trace.name) against time, with A's \(entry.a.count) and B's \(entry.b.count) actions and \(truth.references.count) reference times.",
+        x: PlotAxis(label: "time", unit: "s"), y: PlotAxis(label: "force", unit: "force units", domain: (0, peak > 0 ? peak * 1.05 : 1)),
+        marks: marks,
+        legend: [
+          LegendEntry(label: "force", style: SeriesStyle(color: "#444444")), LegendEntry(label: "reference", style: SeriesStyle(color: SeriesStyle.palette[2], dash: "2 2")),
+          LegendEntry(label: "A action", style: .series(0)), LegendEntry(label: "B action", style: SeriesStyle(color: SeriesStyle.palette[1], dash: "6 3")),
+        ],
+        width: 380, height: 180)
+    }
+    if !examplePlots.isEmpty {
+      figures.append(
+        Figure(
+          id: ids.unique("fig-examples-disagreements"), title: "Traces where A and B disagree",
+          plots: examplePlots,
+          caption: "Up to \(ComparisonFigureData.examples) traces, first by name, where exactly one configuration is correct (no false positive and no miss)."))
+    }
+    return [HTMLPage.Section(title: "A against B", text: names.joined(separator: "; "), figures: figures)]
+  }
+
+  /// `name parameters` of a configuration.
+  static func label(_ configuration: Configuration) -> String {
+    "\(configuration.name) \(Markdown.describe(configuration))"
+  }
+}

@@ -1,0 +1,60 @@
+/// Text and number formatting for the HTML report: escaping, coordinates and element ids.
+enum HTMLText {
+  /// `text` with `&`, `<`, `>`, `"` and `'` replaced by character references, safe in element
+  /// content and in quoted attribute values.
+  static func escape(_ text: String) -> String {
+    var out = ""
+    out.reserveCapacity(text.utf8.count)
+    for c in text.unicodeScalars {
+      switch c {
+      case "&": out += "&amp;"
+      case "<": out += "&lt;"
+      case ">": out += "&gt;"
+      case "\"": out += "&quot;"
+      case "'": out += "&#39;"
+      default: out.unicodeScalars.append(c)
+      }
+    }
+    return out
+  }
+
+  /// An SVG coordinate or length: two decimals, trailing zeros dropped (`12.5`, `3`, `-0.25`).
+  static func number(_ value: Double) -> String {
+    guard value.isFinite else { return "0" }
+    var text = TextFormat.decimal(value, 2)
+    if text.contains(".") {
+      while text.hasSuffix("0") { text.removeLast() }
+      if text.hasSuffix(".") { text.removeLast() }
+    }
+    return text == "-0" ? "0" : text
+  }
+
+  /// The part of an element id made from a name: ASCII letters, digits and `-` kept, every
+  /// other character replaced by `_` (`tap+deep-press` → `tap_deep-press`).
+  static func idPart(_ name: String) -> String {
+    String(
+      name.unicodeScalars.map { c -> Character in
+        switch c {
+        case "a"..."z", "A"..."Z", "0"..."9", "-": Character(c)
+        default: "_"
+        }
+      })
+  }
+}
+
+/// Element ids made unique: the second `fig-metrics-x` becomes `fig-metrics-x-2`.
+struct ElementIDs {
+  private var used: Set<String> = []
+
+  /// `base`, or `base-2`, `base-3`, … when already given out.
+  mutating func unique(_ base: String) -> String {
+    var candidate = base
+    var n = 2
+    while used.contains(candidate) {
+      candidate = "\(base)-\(n)"
+      n += 1
+    }
+    used.insert(candidate)
+    return candidate
+  }
+}

@@ -1,0 +1,455 @@
+import TouchCore
+public import TouchEvaluation
+public import TouchRecognizers
+import TouchTuning
+
+/// What the figures of a sweep need beyond its metrics: the per-trace outcomes of each
+/// recognizer's marked configuration, and the replays of the example traces drawn.
+///
+/// Gathering replays configurations (``gather(_:marked:threads:)``); everything after is pure
+/// rendering, so the same data give the same bytes.
+public struct SweepFigureData: Sendable {
+  /// One example trace of a marked configuration.
+  public struct Example: Sendable {
+    /// The trace's index in the evaluation's traces.
+    public var trace: Int
+    /// Why it was chosen: `false positive`, `miss` or `correct`.
+    public var kind: String
+    /// The configuration's action times on the trace, seconds on the trace's clock.
+    public var actions: [Double]
+    /// The configuration's stage-2 time, seconds; `nil` for none.
+    public var stage2: Double?
+  }
+
+  /// Per recognizer (plan order): its marked configuration, the outcomes of every trace, and
+  /// the examples drawn.
+  public var marked: [(recognizer: RecognizerSpec, configuration: Int, outcomes: [TraceOutcome], examples: [Example])]
+
+  /// How many false positives and how many misses each recognizer's example figure draws.
+  public static let examplesPerKind = 2
+
+  /// Replays each recognizer's marked configuration (`marked`, else its best by F1) over every
+  /// trace, and chooses its examples: the first ``examplesPerKind`` traces by name with a
+  /// stage-1 false positive, then the first ones with a miss (a false negative), each trace once;
+  /// when it has neither, its first correct detection.
+  ///
+  /// - Parameters:
+  ///   - result: the sweep.
+  ///   - marked: the configuration to mark per recognizer, by recognizer name; others get their
+  ///     best configuration.
+  ///   - threads: threads for the replays; the data do not depend on it.
+  /// - Throws: `ReplayError` when an external recognizer fails.
+  public static func gather(_ result: SweepResult, marked: [String: Int] = [:], threads: Int = 1) throws(ReplayError) -> SweepFigureData {
+    let traces = result.evaluation.traces
+    var data = SweepFigureData(marked: [])
+    for (spec, best) in result.bestConfigurations() {
+      let c = marked[spec.name] ?? best
+      let outcomes = try result.outcomes(configuration: c, threads: threads)
+      let byName = outcomes.indices.sorted { traces[outcomes[$0].trace].name < traces[outcomes[$1].trace].name }
+      var chosen: [(Int, String)] = []
+      let falsePositives = byName.filter { outcomes[$0].stage1.falsePositives > 0 }.prefix(examplesPerKind)
+      chosen += falsePositives.map { ($0, "false positive") }
+      let misses = byName.filter { k in outcomes[k].stage1.falseNegatives > 0 && !falsePositives.contains(k) }
+        .prefix(examplesPerKind)
+      chosen += misses.map { ($0, "miss") }
+      if chosen.isEmpty, let k = byName.first(where: { outcomes[$0].stage1.truePositives > 0 }) { chosen.append((k, "correct")) }
+      var examples: [Example] = []
+      let recognizer = result.configurations[c].recognizer
+      for (k, kind) in chosen {
+        let trace = outcomes[k].trace
+        let replay = try recognizer.replay(trace: traces[trace])
+        examples.append(Example(trace: trace, kind: kind, actions: replay.allActions.map(\.t), stage2: replay.stage2?.t))
+      }
+      data.marked.append((spec, c, outcomes, examples))
+    }
+    return data
+  }
+}
+
+/// The figures of a sweep (also drawn by the tune report), built from the plot toolkit.
+enum SweepFigures {
+  /// The figure sections: per-recognizer accuracy, threshold curves, latency, trade-off,
+  /// errors, example traces. `chosen` is a configuration marked on the trade-off plot (tune's
+  /// choice).
+  static func sections(_ result: SweepResult, _ data: SweepFigureData, chosen: Int? = nil) -> [HTMLPage.Section] {
+    var ids = ElementIDs()
+    let curves = ThresholdCurve.curves(result)
+    return [
+      HTMLPage.Section(
+        title: "Accuracy against each swept parameter",
+        text: "Precision, recall and F1 (stage 1) of every configuration of each recognizer; bands are 95 % Wilson score intervals for precision and recall. The ring marks the configuration chosen (the best by F1 unless the report says otherwise).",
+        figures: metrics(result, data, &ids), grid: true),
+      HTMLPage.Section(
+        title: "Threshold curves",
+        text: "ROC (false-positive rate against recall) and precision–recall over each recognizer's swept threshold, through its best configuration.",
+        figures: [roc(curves, &ids), precisionRecall(curves, &ids)]),
+      HTMLPage.Section(
+        title: "Latency",
+        text: "Latency is action − reference time of true positives, in milliseconds.",
+        figures: [latencyCDF(result, data, &ids), latencyByParameter(result, data, &ids)]),
+      HTMLPage.Section(
+        title: "Accuracy against latency",
+        text: "",
+        figures: [tradeoff(result, chosen: chosen, &ids)]),
+      HTMLPage.Section(
+        title: "Errors",
+        text: "",
+        figures: [falsePositivesByIntent(result, data, &ids)] + (confusion(result, data, &ids).map { [$0] } ?? [])),
+      HTMLPage.Section(
+        title: "Example traces",
+        text: "Force against time for a few false positives and misses of each recognizer's chosen configuration (the first by trace name).",
+        figures: examples(result, data, &ids)),
+    ]
+  }
+
+  /// The values of `configuration`'s parameter `name` as a number (`nil` for flags, lists, NaN).
+  static func number(_ configuration: Configuration, _ name: String) -> Double? {
+    guard case .number(let value)? = configuration.parameters[name], value.isFinite else { return nil }
+    return value
+  }
+
+  /// The axis of a swept parameter: its name, its declared unit, logarithmic when every value
+  /// is positive and they span a ratio of 50 or more (default grids of raw force run 0.05 to
+  /// 255).
+  static func parameterAxis(_ spec: RecognizerSpec, _ parameter: String, values: [Double]) -> PlotAxis {
+    let unit = spec.parameter(parameter)?.unit ?? .none
+    let positive = values.allSatisfy { $0 > 0 }
+    let spread = (values.max() ?? 1) / (values.min() ?? 1)
+    return PlotAxis(label: parameter, unit: unit == .none ? "" : unit.rawValue, logarithmic: positive && spread >= 50)
+  }
+
+  /// `fig-metrics-<recognizer>`: per recognizer, one plot per swept parameter.
+  static func metrics(_ result: SweepResult, _ data: SweepFigureData, _ ids: inout ElementIDs) -> [Figure] {
+    let axes = Dictionary(result.plan.axesByRecognizer.map { ($0.recognizer.name, $0.axes) }, uniquingKeysWith: { a, _ in a })
+    return data.marked.map { entry in
+      let name = entry.recognizer.name
+      let best = entry.configuration
+      let parameters = axes[name]?.map(\.parameter) ?? []
+      var plots: [Plot] = []
+      for parameter in parameters {
+        let slice = ThresholdCurve.slice(result, through: best, along: parameter)
+        guard !slice.isEmpty else { continue }
+        let stages = slice.map { (value: $0.value, m: result.metrics[$0.configuration].stage1) }
+        func series(_ f: (StageMetrics) -> Double?) -> [(x: Double, y: Double)] {
+          stages.map { (x: $0.value, y: f($0.m) ?? .nan) }
+        }
+        let precisionBand = stages.compactMap { s -> (x: Double, low: Double, high: Double)? in
+          ProportionInterval.wilson(s.m.truePositives, of: s.m.truePositives + s.m.falsePositives).map { (s.value, $0.low, $0.high) }
+        }
+        let recallBand = stages.compactMap { s -> (x: Double, low: Double, high: Double)? in
+          ProportionInterval.wilson(s.m.truePositives, of: s.m.truePositives + s.m.falseNegatives).map { (s.value, $0.low, $0.high) }
+        }
+        let styles = (0..<3).map(SeriesStyle.series)
+        var marks: [PlotMark] = [
+          .band(precisionBand, styles[0]), .band(recallBand, styles[1]),
+          .line(series(\.precision), styles[0]), .line(series(\.recall), styles[1]), .line(series(\.f1), styles[2]),
+          .markers(stages.map { (x: $0.value, y: $0.m.f1 ?? .nan, label: "\(parameter)=\(TextFormat.compact($0.value)): F1 \(Markdown.ratio($0.m.f1))") }, .dot, styles[2]),
+        ]
+        let bestValue = number(result.configurations[best], parameter)
+        let bestF1 = result.metrics[best].stage1.f1
+        if let bestValue {
+          marks.append(.verticalRule(bestValue, nil, SeriesStyle(color: "#888888", dash: "2 2", width: 1)))
+          if let bestF1 { marks.append(.markers([(bestValue, bestF1, "chosen: \(parameter)=\(TextFormat.compact(bestValue)), F1 \(Markdown.ratio(bestF1))")], .ring, .reference)) }
+        }
+        plots.append(
+          Plot(
+            title: "\(name): accuracy against \(parameter)",
+            description: "Precision, recall and F1 of \(name) at \(slice.count) values of \(parameter) from \(TextFormat.compact(slice[0].value)) to \(TextFormat.compact(slice[slice.count - 1].value)); the chosen configuration \(Markdown.describe(result.configurations[best])) has F1 \(Markdown.ratio(bestF1)).",
+            x: parameterAxis(entry.recognizer, parameter, values: slice.map(\.value)),
+            y: PlotAxis(label: "proportion", domain: (0, 1)),
+            marks: marks,
+            legend: [
+              LegendEntry(label: "precision (band: 95 % Wilson)", style: styles[0]),
+              LegendEntry(label: "recall (band: 95 % Wilson)", style: styles[1]),
+              LegendEntry(label: "F1 (no interval)", style: styles[2], marker: .dot),
+              LegendEntry(label: "chosen configuration", style: .reference, marker: .ring),
+            ],
+            width: 520, height: 220))
+      }
+      if plots.isEmpty {
+        // No swept parameter: the one configuration's three values as points.
+        let m = result.metrics[best].stage1
+        let styles = (0..<3).map(SeriesStyle.series)
+        plots.append(Plot(
+          title: "\(name): accuracy (no swept parameter)",
+          description: "\(name) was scored at one configuration: precision \(Markdown.ratio(m.precision)), recall \(Markdown.ratio(m.recall)), F1 \(Markdown.ratio(m.f1)).",
+          x: PlotAxis(label: "metric (1 precision, 2 recall, 3 F1)", domain: (0.5, 3.5)),
+          y: PlotAxis(label: "proportion", domain: (0, 1)),
+          marks: [
+            .markers([(1, m.precision ?? .nan, "precision \(Markdown.ratio(m.precision))")], .diamond, styles[0]),
+            .markers([(2, m.recall ?? .nan, "recall \(Markdown.ratio(m.recall))")], .diamond, styles[1]),
+            .markers([(3, m.f1 ?? .nan, "F1 \(Markdown.ratio(m.f1))")], .diamond, styles[2]),
+          ],
+          legend: [
+            LegendEntry(label: "precision", style: styles[0], marker: .diamond),
+            LegendEntry(label: "recall", style: styles[1], marker: .diamond),
+            LegendEntry(label: "F1", style: styles[2], marker: .diamond),
+          ],
+          width: 420, height: 220))
+      }
+      return Figure(
+        id: ids.unique("fig-metrics-" + HTMLText.idPart(name)),
+        title: "\(name): precision, recall and F1",
+        plots: plots,
+        caption: "\(name): stage-1 precision, recall and F1 " + (parameters.isEmpty ? "of its one configuration (no swept parameter)." : "against \(parameters.joined(separator: ", ")) (other swept parameters at the chosen configuration's values).") + " Chosen: \(Markdown.describe(result.configurations[best])), F1 \(Markdown.ratio(result.metrics[best].stage1.f1)).")
+    }
+  }
+
+  /// `fig-roc`: FPR against recall, one line per recognizer.
+  static func roc(_ curves: [ThresholdCurve], _ ids: inout ElementIDs) -> Figure {
+    var marks: [PlotMark] = []
+    var legend: [LegendEntry] = []
+    for (k, curve) in curves.enumerated() {
+      let style = SeriesStyle.series(k)
+      var points: [(x: Double, y: Double)] = []
+      for p in curve.points {
+        if let f = p.falsePositiveRate, let r = p.recall { points.append((f, r)) }
+      }
+      points.sort { (a: (x: Double, y: Double), b: (x: Double, y: Double)) -> Bool in a.x != b.x ? a.x < b.x : a.y < b.y }
+      marks.append(.line(points, style))
+      marks.append(.markers(points.map { (x: $0.x, y: $0.y, label: "\(curve.recognizer): FPR \(Markdown.ratio($0.x)), recall \(Markdown.ratio($0.y))") }, .dot, style))
+      legend.append(LegendEntry(label: "\(curve.recognizer) (AUC \(Markdown.ratio(curve.rocAUC)))", style: style, marker: .dot))
+    }
+    marks.append(.line([(0, 0), (1, 1)], SeriesStyle(color: "#999999", dash: "4 4", width: 1)))
+    let spanned = curves.filter(\.spans).count
+    return Figure(
+      id: ids.unique("fig-roc"), title: "ROC: false-positive rate against recall",
+      plots: [
+        Plot(
+          title: "ROC over the swept thresholds",
+          description: "For \(curves.count) recognizers, the false-positive rate (negative traces with an action) against recall (events matched) at each swept threshold; \(spanned) sweeps span the threshold range and have an area.",
+          x: PlotAxis(label: "false-positive rate", domain: (0, 1)), y: PlotAxis(label: "recall", domain: (0, 1)),
+          marks: marks, legend: legend, width: 640, height: 360)
+      ],
+      caption: "One line per recognizer, points ordered by false-positive rate. AUC (trapezoids) only where the sweep spans the threshold range (some value with FPR 0 and some with FPR 1); – otherwise. The dashed diagonal is chance.")
+  }
+
+  /// `fig-pr`: recall against precision, one line per recognizer.
+  static func precisionRecall(_ curves: [ThresholdCurve], _ ids: inout ElementIDs) -> Figure {
+    var marks: [PlotMark] = []
+    var legend: [LegendEntry] = []
+    for (k, curve) in curves.enumerated() {
+      let style = SeriesStyle.series(k)
+      var points: [(x: Double, y: Double)] = []
+      for p in curve.points {
+        if let r = p.recall, let q = p.precision { points.append((r, q)) }
+      }
+      points.sort { (a: (x: Double, y: Double), b: (x: Double, y: Double)) -> Bool in a.x != b.x ? a.x < b.x : a.y > b.y }
+      marks.append(.line(points, style))
+      marks.append(.markers(points.map { (x: $0.x, y: $0.y, label: "\(curve.recognizer): recall \(Markdown.ratio($0.x)), precision \(Markdown.ratio($0.y))") }, .dot, style))
+      legend.append(LegendEntry(label: "\(curve.recognizer) (AP \(Markdown.ratio(curve.averagePrecision)))", style: style, marker: .dot))
+    }
+    return Figure(
+      id: ids.unique("fig-pr"), title: "Precision against recall",
+      plots: [
+        Plot(
+          title: "Precision–recall over the swept thresholds",
+          description: "For \(curves.count) recognizers, stage-1 precision against recall at each swept threshold (thresholds where nothing fired have no precision and are left out).",
+          x: PlotAxis(label: "recall", domain: (0, 1)), y: PlotAxis(label: "precision", domain: (0, 1)),
+          marks: marks, legend: legend, width: 640, height: 360)
+      ],
+      caption: "One line per recognizer, points ordered by recall. AP is the step sum Σ (Rₙ − Rₙ₋₁) Pₙ, only where the sweep spans the threshold range.")
+  }
+
+  /// `fig-latency-cdf`: empirical CDFs of latency at each recognizer's chosen configuration.
+  static func latencyCDF(_ result: SweepResult, _ data: SweepFigureData, _ ids: inout ElementIDs) -> Figure {
+    var marks: [PlotMark] = []
+    var legend: [LegendEntry] = []
+    for (k, entry) in data.marked.enumerated() {
+      let latencies = entry.outcomes.flatMap { $0.stage1.matches.map { $0.latency * 1000 } }.sorted()
+      guard !latencies.isEmpty else { continue }
+      let style = SeriesStyle.series(k)
+      let n = Double(latencies.count)
+      var points: [(x: Double, y: Double)] = [(latencies[0], 0)]
+      for (j, value) in latencies.enumerated() { points.append((value, Double(j + 1) / n)) }
+      marks.append(.steps(points, style))
+      legend.append(LegendEntry(label: "\(entry.recognizer.name) (n = \(latencies.count))", style: style))
+    }
+    return Figure(
+      id: ids.unique("fig-latency-cdf"), title: "Latency distribution at the chosen configurations",
+      plots: [
+        Plot(
+          title: "Empirical CDF of action − reference",
+          description: "The share of true positives with latency at most x milliseconds, for \(legend.count) recognizers at their chosen configurations; negative latency is an action before the reference time.",
+          x: PlotAxis(label: "latency, action − reference", unit: "ms"), y: PlotAxis(label: "share of true positives", domain: (0, 1)),
+          marks: marks + [.verticalRule(0, nil, SeriesStyle(color: "#999999", dash: "4 4", width: 1))], legend: legend,
+          width: 640, height: 320)
+      ],
+      caption: "Empirical cumulative distribution of stage-1 latency (one step per true positive) of each recognizer at its chosen configuration; recognizers without true positives are left out.")
+  }
+
+  /// `fig-latency-param`: p50 and p90 latency against the threshold, one small plot per recognizer.
+  static func latencyByParameter(_ result: SweepResult, _ data: SweepFigureData, _ ids: inout ElementIDs) -> Figure {
+    var plots: [Plot] = []
+    let curves = Dictionary(ThresholdCurve.curves(result).map { ($0.recognizer, $0) }, uniquingKeysWith: { a, _ in a })
+    for entry in data.marked {
+      guard let curve = curves[entry.recognizer.name] else { continue }
+      let rows = curve.points.map { (value: $0.value, latency: result.metrics[$0.configuration].stage1.latency) }
+      guard rows.contains(where: { $0.latency.p50 != nil }) else { continue }
+      let p50 = rows.map { (x: $0.value, y: ($0.latency.p50 ?? .nan) * 1000) }
+      let p90 = rows.map { (x: $0.value, y: ($0.latency.p90 ?? .nan) * 1000) }
+      let a = SeriesStyle.series(0), b = SeriesStyle(color: SeriesStyle.palette[1], dash: "6 3")
+      var marks: [PlotMark] = [
+        .line(p50, a), .markers(p50.map { (x: $0.x, y: $0.y, label: "\(curve.parameter)=\(TextFormat.compact($0.x)): p50 \(TextFormat.decimal($0.y, 0)) ms") }, .dot, a),
+        .line(p90, b), .markers(p90.map { (x: $0.x, y: $0.y, label: "\(curve.parameter)=\(TextFormat.compact($0.x)): p90 \(TextFormat.decimal($0.y, 0)) ms") }, .dot, b),
+      ]
+      if let chosen = number(result.configurations[entry.configuration], curve.parameter) {
+        marks.append(.verticalRule(chosen, "chosen", SeriesStyle(color: "#888888", dash: "2 2", width: 1)))
+      }
+      plots.append(
+        Plot(
+          title: "\(entry.recognizer.name)",
+          description: "Median and 90th-percentile latency of \(entry.recognizer.name) against \(curve.parameter), milliseconds.",
+          x: parameterAxis(entry.recognizer, curve.parameter, values: curve.points.map(\.value)),
+          y: PlotAxis(label: "latency", unit: "ms"),
+          marks: marks,
+          legend: [LegendEntry(label: "p50", style: a, marker: .dot), LegendEntry(label: "p90", style: b, marker: .dot)],
+          width: 300, height: 180))
+    }
+    return Figure(
+      id: ids.unique("fig-latency-param"), title: "Latency against the swept threshold",
+      plots: plots,
+      caption: "p50 and p90 of action − reference (true positives, milliseconds) at each swept threshold value, one plot per recognizer with a threshold curve and any true positive; a gap is a value without true positives.")
+  }
+
+  /// `fig-tradeoff`: F1 against p90 latency of every configuration, with the Pareto front.
+  static func tradeoff(_ result: SweepResult, chosen: Int?, _ ids: inout ElementIDs) -> Figure {
+    var marks: [PlotMark] = []
+    var legend: [LegendEntry] = []
+    for (k, spec) in result.plan.recognizers.enumerated() {
+      let style = SeriesStyle.series(k)
+      let points = result.configurations.indices.filter { result.configurations[$0].spec == spec }.compactMap { c -> (x: Double, y: Double, label: String?)? in
+        let m = result.metrics[c].stage1
+        guard let f1 = m.f1, let p90 = m.latency.p90 else { return nil }
+        return (p90 * 1000, f1, "\(spec.name) \(Markdown.describe(result.configurations[c])): F1 \(Markdown.ratio(f1)), p90 \(TextFormat.decimal(p90 * 1000, 0)) ms")
+      }
+      guard !points.isEmpty else { continue }
+      marks.append(.markers(points, .dot, style))
+      legend.append(LegendEntry(label: spec.name, style: style, marker: .dot, markerOnly: true))
+    }
+    let front = ParetoFront.front(
+      of: result.configurations.indices.map { (configuration: $0, f1: result.metrics[$0].stage1.f1, latencyP90: result.metrics[$0].stage1.latency.p90) })
+    var frontLine: [(x: Double, y: Double)] = []
+    for (k, point) in front.enumerated() {
+      if k > 0 { frontLine.append((point.latencyP90 * 1000, front[k - 1].f1)) }
+      frontLine.append((point.latencyP90 * 1000, point.f1))
+    }
+    marks.append(.line(frontLine, SeriesStyle(color: "#000000", dash: "", width: 2)))
+    marks.append(.markers(front.map { (x: $0.latencyP90 * 1000, y: $0.f1, label: "Pareto: \(result.configurations[$0.configuration].name) \(Markdown.describe(result.configurations[$0.configuration]))") }, .diamond, .reference))
+    legend.append(LegendEntry(label: "Pareto front", style: SeriesStyle(color: "#000000", width: 2), marker: .diamond))
+    if let chosen, let f1 = result.metrics[chosen].stage1.f1, let p90 = result.metrics[chosen].stage1.latency.p90 {
+      marks.append(.markers([(p90 * 1000, f1, "chosen: \(result.configurations[chosen].name) \(Markdown.describe(result.configurations[chosen]))")], .ring, .reference))
+      legend.append(LegendEntry(label: "chosen configuration", style: .reference, marker: .ring))
+    }
+    return Figure(
+      id: ids.unique("fig-tradeoff"), title: "Accuracy–latency trade-off",
+      plots: [
+        Plot(
+          title: "F1 against p90 latency, every configuration",
+          description: "Each configuration with an F1 and a p90 latency as a point; the black staircase joins the \(front.count) configurations that no other beats on both F1 (higher) and p90 latency (lower).",
+          x: PlotAxis(label: "p90 latency, action − reference", unit: "ms"), y: PlotAxis(label: "F1", domain: (0, 1)),
+          marks: marks, legend: legend, width: 640, height: 360)
+      ],
+      caption: "Stage-1 F1 against p90 latency of every configuration (\(result.configurations.count) configurations; those without true positives are left out). The Pareto front is drawn as a staircase through its diamonds.")
+  }
+
+  /// `fig-fp-intent`: false positives by intent of each recognizer's chosen configuration.
+  static func falsePositivesByIntent(_ result: SweepResult, _ data: SweepFigureData, _ ids: inout ElementIDs) -> Figure {
+    let rows = data.marked.map { entry in Intent.allCases.map { result.metrics[entry.configuration].stage1.falsePositivesByIntent[$0] } }
+    let names = data.marked.map(\.recognizer.name)
+    return Figure(
+      id: ids.unique("fig-fp-intent"), title: "False positives by intent",
+      plots: [
+        Plot(
+          title: "False positives by intent (chosen configurations)",
+          description: "A heat map of false-positive counts: one row per recognizer (\(names.count)), one column per intent (\(Intent.allCases.map(\.rawValue).joined(separator: ", "))); darker is more.",
+          x: PlotAxis(label: "intent of the trace", categories: Intent.allCases.map(\.rawValue)),
+          y: PlotAxis(label: "recognizer", categories: names),
+          marks: [.cells(rows)], width: 480, height: max(60, 20 * Double(names.count)))
+      ],
+      caption: "Counts of stage-1 false positives by the trace's intent at each recognizer's chosen configuration: negative traces with any action, plus each unmatched action on a positive trace.")
+  }
+
+  /// `fig-confusion`: the two-stage confusion matrices, when any recognizer has two stages.
+  static func confusion(_ result: SweepResult, _ data: SweepFigureData, _ ids: inout ElementIDs) -> Figure? {
+    let twoStage = data.marked.filter { result.metrics[$0.configuration].confusion != nil }
+    guard !twoStage.isEmpty else { return nil }
+    let classes = PressClass.allCases.map(\.description)
+    let plots = twoStage.map { entry -> Plot in
+      let matrix = result.metrics[entry.configuration].confusion!
+      return Plot(
+        title: entry.recognizer.name,
+        description: "Confusion matrix of \(entry.recognizer.name): rows are the intended class, columns the recognized one (\(classes.joined(separator: ", "))).",
+        x: PlotAxis(label: "recognized", categories: classes), y: PlotAxis(label: "intended", categories: classes),
+        marks: [.cells(PressClass.allCases.map { actual in PressClass.allCases.map { matrix[actual, $0] } })],
+        width: 210, height: 150)
+    }
+    return Figure(
+      id: ids.unique("fig-confusion"), title: "Two-stage confusion",
+      plots: plots,
+      caption: "Per two-stage recognizer at its chosen configuration: traces by intended class (rows: none, press, pop) and recognized class (columns: pop when stage 2 fired, press when only stage 1 did, none otherwise).")
+  }
+
+  /// The force levels a configuration's thresholds stand for on `trace`, with labels.
+  static func thresholdLevels(_ configuration: Configuration, _ trace: Trace) -> [(level: Double, label: String)] {
+    configuration.recognizer.thresholdSweeps.compactMap { sweep in
+      guard let value = number(configuration, sweep.parameter) else { return nil }
+      let maxForce = trace.metadata.maxForce
+      let level: Double
+      switch sweep.scale {
+      case .raw: level = value
+      case .clampedRaw: level = maxForce.map { min(value, $0) } ?? value
+      case .normalized, .clampedNormalized, .scaledThreshold:
+        guard let maxForce else { return nil }
+        level = value * maxForce
+      }
+      let label = "\(sweep.parameter)=\(TextFormat.compact(value))"
+      return (level, level == value || sweep.scale != .clampedRaw ? label : label + ", clamped to the maximum force")
+    }
+  }
+
+  /// `fig-examples-<recognizer>`: the example traces of each recognizer's chosen configuration.
+  static func examples(_ result: SweepResult, _ data: SweepFigureData, _ ids: inout ElementIDs) -> [Figure] {
+    let evaluation = result.evaluation
+    return data.marked.compactMap { entry in
+      guard !entry.examples.isEmpty else { return nil }
+      let configuration = result.configurations[entry.configuration]
+      let plots = entry.examples.map { example -> Plot in
+        let trace = evaluation.traces[example.trace]
+        let truth = evaluation.truths[example.trace]
+        let force = SeriesStyle.series(0)
+        var marks: [PlotMark] = [.line(zip(trace.t, trace.force).map { (x: $0, y: $1) }, force)]
+        var legend = [LegendEntry(label: "force", style: force)]
+        let levels = thresholdLevels(configuration, trace)
+        for level in levels { marks.append(.horizontalRule(level.level, level.label, SeriesStyle(color: "#555555", dash: "6 3", width: 1))) }
+        if !levels.isEmpty { legend.append(LegendEntry(label: "threshold", style: SeriesStyle(color: "#555555", dash: "6 3", width: 1))) }
+        let referenceStyle = SeriesStyle(color: SeriesStyle.palette[2], dash: "2 2", width: 1.5)
+        for reference in truth.references { marks.append(.verticalRule(reference, "ref", referenceStyle)) }
+        if !truth.references.isEmpty { legend.append(LegendEntry(label: "reference time", style: referenceStyle)) }
+        let actionStyle = SeriesStyle(color: SeriesStyle.palette[1], width: 1.5)
+        for action in example.actions { marks.append(.verticalRule(action, "action", actionStyle)) }
+        if !example.actions.isEmpty { legend.append(LegendEntry(label: "action", style: actionStyle)) }
+        if let stage2 = example.stage2 {
+          let style = SeriesStyle(color: SeriesStyle.palette[3], dash: "6 3", width: 1.5)
+          marks.append(.verticalRule(stage2, "stage 2", style))
+          legend.append(LegendEntry(label: "stage 2", style: style))
+        }
+        let peak = trace.force.filter(\.isFinite).max() ?? 1
+        let top = max(peak, levels.map(\.level).max() ?? 0)
+        let actions = example.actions.isEmpty ? "no action" : example.actions.map { TextFormat.compact($0, significant: 4) + " s" }.joined(separator: ", ")
+        let references = truth.references.isEmpty ? "no reference time" : truth.references.map { TextFormat.compact($0, significant: 4) + " s" }.joined(separator: ", ")
+        return Plot(
+          title: "\(example.kind): \(trace.name) (\(truth.intent.rawValue))",
+          description: "Force of trace \(trace.name), intent \(truth.intent.rawValue), against time; actions at \(actions); references at \(references).",
+          x: PlotAxis(label: "time", unit: "s"),
+          y: PlotAxis(label: "force", unit: "force units", domain: (0, top > 0 ? top * 1.05 : 1)),
+          marks: marks, legend: legend, width: 380, height: 180)
+      }
+      return Figure(
+        id: ids.unique("fig-examples-" + HTMLText.idPart(entry.recognizer.name)),
+        title: "\(entry.recognizer.name): example traces",
+        plots: plots,
+        caption: "\(entry.recognizer.name) at \(Markdown.describe(configuration)): up to \(SweepFigureData.examplesPerKind) false positives and \(SweepFigureData.examplesPerKind) misses, the first by trace name (a correct detection when there are none), with the threshold level(s), the reference time(s) and the action(s).")
+    }
+  }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+import TouchReports
+import TouchTestSupport
+
+@testable import TouchTraceCLI
+
+/// ROC AUC and average precision of `ThresholdCurve` against scikit-learn and NumPy
+/// (Tests/touchtraceTests/Fixtures/curves/curve-areas.json, made by Scripts/make-curve-fixtures.py).
+@Suite("ROC AUC and average precision")
+struct CurveAreaTests {
+  struct Fixture: Decodable {
+    struct Scored: Decodable {
+      var name: String
+      var scores: [Double]
+      var labels: [Int]
+      var roc_auc: Double
+      var average_precision: Double
+    }
+    struct Points: Decodable {
+      var name: String
+      var fpr: [Double]
+      var recall: [Double]
+      var precision: [Double]
+      var roc_auc: Double
+      var average_precision: Double
+    }
+    var scored: [Scored]
+    var points: [Points]
+  }
+
+  static let fixture: Fixture = {
+    let path = TestData.repositoryRoot + "/Tests/touchtraceTests/Fixtures/curves/curve-areas.json"
+    return try! JSONDecoder().decode(Fixture.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+  }()
+
+  /// The points a threshold at every distinct score (and one above the highest) gives: positive
+  /// when score ≥ threshold.
+  static func sweep(_ case: Fixture.Scored) -> (roc: [(falsePositiveRate: Double, recall: Double)], pr: [(recall: Double, precision: Double)]) {
+    let thresholds = [Double.infinity] + Set(`case`.scores).sorted(by: >)
+    let positives = `case`.labels.filter { $0 == 1 }.count
+    let negatives = `case`.labels.count - positives
+    var roc: [(falsePositiveRate: Double, recall: Double)] = []
+    var pr: [(recall: Double, precision: Double)] = []
+    for threshold in thresholds {
+      var tp = 0, fp = 0
+      for (score, label) in zip(`case`.scores, `case`.labels) where score >= threshold {
+        if label == 1 { tp += 1 } else { fp += 1 }
+      }
+      let recall = Double(tp) / Double(positives)
+      roc.append((Double(fp) / Double(negatives), recall))
+      if tp + fp > 0 { pr.append((recall, Double(tp) / Double(tp + fp))) }
+    }
+    return (roc, pr)
+  }
+
+  @Test(arguments: 0..<3) func scoredDataMatchScikitLearn(_ k: Int) throws {
+    let reference = Self.fixture.scored[k]
+    let (roc, pr) = Self.sweep(reference)
+    #expect(ThresholdCurve.spans(roc))
+    let auc = try #require(ThresholdCurve.rocArea(roc))
+    let ap = try #require(ThresholdCurve.averagePrecision(pr))
+    #expect(abs(auc - reference.roc_auc) < 1e-12, "\(reference.name): AUC \(auc) vs \(reference.roc_auc)")
+    #expect(abs(ap - reference.average_precision) < 1e-12, "\(reference.name): AP \(ap) vs \(reference.average_precision)")
+  }
+
+  @Test(arguments: 0..<2) func unorderedPointsMatchNumPy(_ k: Int) throws {
+    let reference = Self.fixture.points[k]
+    // Shuffled deterministically: the order of the configurations must not matter.
+    let order = reference.fpr.indices.sorted { ($0 * 7919) % reference.fpr.count < ($1 * 7919) % reference.fpr.count }
+    let roc = order.map { (falsePositiveRate: reference.fpr[$0], recall: reference.recall[$0]) }
+    let pr = order.map { (recall: reference.recall[$0], precision: reference.precision[$0]) }
+    #expect(ThresholdCurve.spans(roc))
+    let auc = try #require(ThresholdCurve.rocArea(roc))
+    let ap = try #require(ThresholdCurve.averagePrecision(pr))
+    #expect(abs(auc - reference.roc_auc) < 1e-12, "\(reference.name): AUC \(auc) vs \(reference.roc_auc)")
+    #expect(abs(ap - reference.average_precision) < 1e-12, "\(reference.name): AP \(ap) vs \(reference.average_precision)")
+  }
+
+  @Test func spanningNeedsBothEndsOfTheFalsePositiveRate() {
+    // Hand-computed: (0, 0.5), (0.5, 0.5), (1, 1): 0.5 × 0.5 + 0.5 × 0.75 = 0.625.
+    let full: [(falsePositiveRate: Double, recall: Double)] = [(0, 0.5), (0.5, 0.5), (1, 1)]
+    #expect(ThresholdCurve.spans(full))
+    #expect(ThresholdCurve.rocArea(full) == 0.625)
+    #expect(!ThresholdCurve.spans([(0.053, 0.14), (0.5, 0.6), (1, 0.2)]))
+    #expect(!ThresholdCurve.spans([(0, 0), (0.9, 0.8)]))
+    #expect(!ThresholdCurve.spans([(0, 0)]))
+    // AP by hand: recalls 0.2, 0.2, 0.6 with precisions 0.9, 0.5, 0.4: 0.2 × 0.9 + 0.4 × 0.4 = 0.34.
+    let ap = ThresholdCurve.averagePrecision([(0.6, 0.4), (0.2, 0.5), (0.2, 0.9)])!
+    #expect(abs(ap - 0.34) < 1e-15)
+  }
+}
+
+/// `curves` of the sweep's JSON and Markdown on traces whose counts are worked out by hand.
+@Suite("Threshold curves in the sweep report")
+struct SweepCurveReportTests {
+  /// One press (peak 0.8, reference 0.1 s), a tap (peak 0.7) and a hold (peak 0.2), maximum 1.
+  static let traces = """
+    trace,t,force,max_force,intent,press_at
+    a,0,0,1,press,0.1
+    a,0.05,0.3,1,press,0.1
+    a,0.1,0.6,1,press,0.1
+    a,0.15,0.8,1,press,0.1
+    a,0.2,0.1,1,press,0.1
+    b,0,0,1,tap,
+    b,0.05,0.7,1,tap,
+    b,0.1,0,1,tap,
+    c,0,0,1,hold,
+    c,0.1,0.2,1,hold,
+    c,0.2,0.1,1,hold,
+
+    """
+
+  @Test func areasOfAHandWorkedSweep() throws {
+    try inTemporaryDirectory(writing: Self.traces) { directory in
+      let json = directory + "/out.json"
+      let md = directory + "/out.md"
+      let arguments = ["sweep", directory + "/t.csv", "--recognizer", "deep-press", "--vary", "threshold=0.1,0.5,0.95"]
+      #expect(runCommand(arguments + ["--output", json]) == 0)
+      #expect(runCommand(arguments + ["--output", md]) == 0)
+      let root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+      let curves = try #require(root["curves"] as? [[String: Any]])
+      #expect(curves.count == 1)
+      let curve = curves[0]
+      #expect(curve["recognizer"] as? String == "deep-press")
+      #expect(curve["parameter"] as? String == "threshold")
+      #expect(curve["spans"] as? Bool == true)
+      // threshold 0.1: a (TP), b and c fire: FPR 1, recall 1, precision 1/3.
+      // threshold 0.5: a (TP), b fires: FPR 1/2, recall 1, precision 1/2.
+      // threshold 0.95: nothing fires: FPR 0, recall 0, no precision.
+      let points = try #require(curve["points"] as? [[String: Any]])
+      #expect(points.map { $0["value"] as? Double } == [0.1, 0.5, 0.95])
+      #expect(points.map { $0["fpr"] as? Double } == [1, 0.5, 0])
+      #expect(points.map { $0["recall"] as? Double } == [1, 1, 0])
+      #expect(points[2]["precision"] is NSNull)
+      // ROC: (0, 0) → (0.5, 1) → (1, 1): 0.5 × 0.5 + 0.5 × 1 = 0.75.
+      #expect(curve["roc_auc"] as? Double == 0.75)
+      // AP: recall 1 first reached at precision 1/2 (the stricter threshold): 1 × 1/2.
+      #expect(curve["average_precision"] as? Double == 0.5)
+      let markdown = try String(contentsOfFile: md, encoding: .utf8)
+      #expect(markdown.contains("| deep-press | threshold | 0.1 … 0.95 | 3 | yes | 0.750 | 0.500 |"))
+    }
+  }
+
+  @Test func aSweepThatDoesNotSpanHasNoAreas() throws {
+    try inTemporaryDirectory(writing: Self.traces) { directory in
+      let json = directory + "/out.json"
+      // 0.5: FPR 1/2 (the tap fires); 0.75: FPR 0 (the tap peaks at 0.7). FPR 1 is never reached.
+      #expect(
+        runCommand(["sweep", directory + "/t.csv", "--recognizer", "deep-press", "--vary", "threshold=0.5,0.75", "--output", json])
+          == 0)
+      let root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+      let curve = try #require((root["curves"] as? [[String: Any]])?.first)
+      #expect(curve["spans"] as? Bool == false)
+      #expect(curve["roc_auc"] is NSNull)
+      #expect(curve["average_precision"] is NSNull)
+    }
+  }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+import TouchTestSupport
+
+@testable import TouchTraceCLI
+
+/// `--format html` of `sweep`, `tune` and `compare`: structure, self-containment, escaping,
+/// determinism.
+@Suite("HTML reports")
+struct HTMLReportTests {
+  /// A trace whose id and user hold markup, a miss of deep-press at 0.9 (force peaks at 0.8),
+  /// so it is drawn as an example.
+  static let traces = """
+    trace,t,force,max_force,intent,press_at,user
+    "<script>alert(1)</script>&",0,0,1,press,0.1,"u<1>"
+    "<script>alert(1)</script>&",0.05,0.3,1,press,0.1,"u<1>"
+    "<script>alert(1)</script>&",0.1,0.6,1,press,0.1,"u<1>"
+    "<script>alert(1)</script>&",0.15,0.8,1,press,0.1,"u<1>"
+    "<script>alert(1)</script>&",0.2,0.1,1,press,0.1,"u<1>"
+    b,0,0,1,tap,,u2
+    b,0.05,0.7,1,tap,,u2
+    b,0.1,0,1,tap,,u2
+    c,0,0,1,hold,,u3
+    c,0.1,0.2,1,hold,,u3
+    c,0.2,0.1,1,hold,,u3
+
+    """
+
+  static func read(_ path: String) throws -> String {
+    try String(contentsOfFile: path, encoding: .utf8)
+  }
+
+  /// The ids of the `<figure>` elements, in order.
+  static func figureIDs(_ html: String) -> [String] {
+    html.components(separatedBy: "<figure id=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+  }
+
+  /// Whether the page refers to nothing outside itself: no `src`/`href` other than in-page
+  /// anchors, no `<link>`, no `url(` other than `url(#…)`, no `@import`, and `http` only in the
+  /// SVG namespace.
+  static func isSelfContained(_ html: String) -> Bool {
+    let withoutNamespace = html.replacingOccurrences(of: "xmlns=\"http://www.w3.org/2000/svg\"", with: "")
+    return !withoutNamespace.contains("http") && !html.contains(" src=") && !html.contains("<link")
+      && !html.contains("@import") && html.components(separatedBy: "url(").dropFirst().allSatisfy { $0.hasPrefix("#") }
+      && html.components(separatedBy: "href=\"").dropFirst().allSatisfy { $0.hasPrefix("#") }
+  }
+
+  @Test func sweepHasEveryFigureAndNothingExternal() throws {
+    try inTemporaryDirectory { directory in
+      let out = directory + "/report.html"
+      let json = directory + "/report.json"
+      #expect(
+        runCommand([
+          "sweep", TestData.samples, "--recognizer", "deep-press,peek-pop,tap+deep-press", "--output", out, "--json-output", json,
+          "--quiet",
+        ]) == 0)
+      let html = try Self.read(out)
+      #expect(html.hasPrefix("<!DOCTYPE html>\n<html lang=\"en\">"))
+      #expect(html.hasSuffix("</html>\n"))
+      let ids = Self.figureIDs(html)
+      let expected = [
+        "fig-metrics-deep-press", "fig-metrics-peek-pop", "fig-metrics-tap_deep-press", "fig-roc", "fig-pr", "fig-latency-cdf",
+        "fig-latency-param", "fig-tradeoff", "fig-fp-intent", "fig-confusion", "fig-examples-deep-press", "fig-examples-peek-pop",
+        "fig-examples-tap_deep-press",
+      ]
+      #expect(ids == expected)
+      #expect(Set(ids).count == ids.count)
+      #expect(Self.isSelfContained(html))
+      // Every plot has a title and a description named by aria-labelledby.
+      let plots = html.components(separatedBy: "<svg ").count - 1
+      #expect(plots >= ids.count)
+      #expect(html.components(separatedBy: "role=\"img\"").count - 1 == plots)
+      #expect(html.components(separatedBy: "<desc id=").count - 1 == plots)
+      // The tables of the Markdown report follow.
+      #expect(html.contains("<h3>Best configuration per recognizer (by F1)</h3>"))
+      #expect(html.contains("<h3>Threshold curves (ROC AUC, average precision)</h3>"))
+      // Only toggling script, no external one.
+      #expect(html.components(separatedBy: "<script").count - 1 == 1)
+      #expect(html.contains("<script>\n"))
+    }
+  }
+
+  @Test func traceNamesAndLabelsAreEscaped() throws {
+    try inTemporaryDirectory(writing: Self.traces) { directory in
+      let out = directory + "/report.html"
+      #expect(
+        runCommand(["sweep", directory + "/t.csv", "--recognizer", "deep-press", "--vary", "threshold=0.85,0.9", "--output", out]) == 0)
+      let html = try Self.read(out)
+      #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;&amp;"))
+      #expect(!html.contains("<script>alert"))
+      #expect(html.components(separatedBy: "<script").count - 1 == 1)
+      #expect(Self.figureIDs(html).contains("fig-examples-deep-press"))
+    }
+  }
+
+  @Test func theSameInputsGiveTheSameBytesWhateverTheThreads() throws {
+    try inTemporaryDirectory { directory in
+      let arguments = ["sweep", TestData.samples, "--recognizer", "deep-press,long-press", "--format", "html", "--quiet"]
+      #expect(runCommand(arguments + ["--output", directory + "/a.html", "--threads", "1"]) == 0)
+      #expect(runCommand(arguments + ["--output", directory + "/b.html", "--threads", "2"]) == 0)
+      let a = try Self.read(directory + "/a.html")
+      let b = try Self.read(directory + "/b.html")
+      #expect(a == b)
+    }
+  }
+
+  @Test func theHtmlEndingPicksTheFormat() throws {
+    try inTemporaryDirectory(writing: Self.traces) { directory in
+      #expect(runCommand(["sweep", directory + "/t.csv", "--recognizer", "deep-press", "--output", directory + "/r.html"]) == 0)
+      let html = try Self.read(directory + "/r.html")
+      #expect(html.hasPrefix("<!DOCTYPE html>"))
+      // Other commands do not take html.
+      #expect(runCommand(["run", directory + "/t.csv", "--recognizer", "deep-press", "--format", "html"]) == 64)
+    }
+  }
+
+  @Test func tuneMarksTheChosenConfiguration() throws {
+    try inTemporaryDirectory { directory in
+      let out = directory + "/tune.html"
+      #expect(
+        runCommand([
+          "tune", TestData.samples, "--recognizer", "deep-press", "--folds", "0", "--bootstrap", "0", "--format", "html", "--output",
+          out, "--quiet",
+        ]) == 0)
+      let html = try Self.read(out)
+      let ids = Self.figureIDs(html)
+      for id in ["fig-metrics-deep-press", "fig-roc", "fig-pr", "fig-latency-cdf", "fig-latency-param", "fig-tradeoff", "fig-fp-intent", "fig-examples-deep-press"] {
+        #expect(ids.contains(id), "\(id)")
+      }
+      // The chosen configuration is ringed on the trade-off plot (and on its recognizer's plot).
+      let tradeoff = try #require(html.components(separatedBy: "<figure id=\"fig-tradeoff\"").last?.components(separatedBy: "</figure>").first)
+      #expect(tradeoff.contains("class=\"chosen\""))
+      #expect(tradeoff.contains("chosen configuration"))
+      // The tune report's Markdown tables follow.
+      #expect(html.contains("<h2>Tune</h2>"))
+      #expect(html.contains("<h3>Threshold curves (ROC AUC, average precision)</h3>"))
+      #expect(Self.isSelfContained(html))
+    }
+  }
+
+  @Test func compareDrawsBothConfigurations() throws {
+    try inTemporaryDirectory { directory in
+      let out = directory + "/compare.html"
+      #expect(
+        runCommand([
+          "compare", TestData.samples, "--a", "deep-press:threshold=0.35", "--b", "deep-press:threshold=0.6", "--bootstrap", "0",
+          "--format", "html", "--output", out,
+        ]) == 0)
+      let html = try Self.read(out)
+      let ids = Self.figureIDs(html)
+      #expect(ids.starts(with: ["fig-latency-cdf", "fig-latency-diff", "fig-fp-intent"]))
+      #expect(ids.contains("fig-examples-disagreements"))
+      #expect(html.contains("<h2>Compare</h2>"))
+      #expect(html.contains("A: deep-press threshold=0.35"))
+      #expect(html.contains("B: deep-press threshold=0.6"))
+      #expect(Self.isSelfContained(html))
+    }
+  }
+}

@@ -35,8 +35,9 @@ check-filters: setup
 # The HTML report in a real browser: the `make run` sweep as --format html, rendered in headless
 # Chromium (Debian's chromium and chromium-driver; selenium from pip): no console errors, every
 # figure present and drawn, nothing loaded from elsewhere, byte-identical twice. Screenshot in out/.
-check-html: build
-	Scripts/check-html-report.sh $(TOUCHTRACE) out/sweep-report.png
+check-html: setup
+	$(SWIFT) build --product touchtrace
+	Scripts/check-html-report.sh .build/debug/touchtrace out/sweep-report.png
 
 # Benchmarks (the nested package Benchmarks/, see Benchmarks/README.md): every suite with a
 # summary table, and the deterministic gates CI runs.

@@ -51,6 +51,11 @@ struct ThresholdClassTests {
       Case(
         variant: "flutter-force-press", axes: [("startPressure", grid(&rng, keep: 40)), ("peakPressure", grid(&rng, keep: 40))],
         settings: [("faithfulSlopTest", "false")], classes: false),
+      Case(variant: "ema/hysteresis", axes: [("ema.alpha", [0.2, 0.5, 1]), ("pressThreshold", grid(&rng, keep: 20, in: 0.1...1))]),
+      Case(
+        variant: "one-euro/stable-press",
+        axes: [("pressThreshold", grid(&rng, keep: 40, in: 0.3...1)), ("releaseThreshold", grid(&rng, keep: 40, in: 0...0.3))]),
+      Case(variant: "movmean/deep-press", axes: [("threshold", grid(&rng, keep: 10))], settings: [("movmean.window", "3")]),
     ]
   }
 
@@ -106,15 +111,19 @@ struct ThresholdClassTests {
     #expect(result.methods == Array(repeating: .classes(parameters: ["pressThreshold", "releaseThreshold"]), count: 4))
   }
 
-  /// A recognizer behind a causal filter compares filtered force: it is replayed per setting.
-  @Test func filteredRecognizersAreReplayed() throws {
+  /// A recognizer behind a causal filter compares the filtered force: its classes are cut at the
+  /// filtered values, one group per filter setting.
+  @Test func filteredRecognizersGoByClassesPerFilterSetting() throws {
     var rng = SplitMix64(seed: 6)
     let evaluation = Evaluation(dataset: dataset((0..<20).map { randomTrace(&rng, id: "r\($0)") }))
     let plan = try SweepPlan(
       recognizers: RecognizerSpec.list("ema/hysteresis"),
-      axes: [SweepAxis(parameter: "pressThreshold", text: "", values: [.number(0.5), .number(0.6)])])
+      axes: [
+        SweepAxis(parameter: "ema.alpha", text: "", values: [.number(0.3), .number(0.6)]),
+        SweepAxis(parameter: "pressThreshold", text: "", values: [.number(0.5), .number(0.6)]),
+      ])
     let result = try evaluation.sweep(plan)
-    #expect(result.methods == [.replay, .replay])
+    #expect(result.methods == Array(repeating: .classes(parameters: ["pressThreshold"]), count: 4))
   }
 
   private func check(_ testCase: Case, on evaluation: Evaluation) throws {

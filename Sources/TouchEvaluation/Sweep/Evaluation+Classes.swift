@@ -39,6 +39,9 @@ extension Evaluation {
     for i in traces.indices {
       let trace = traces[i]
       let maxForce = trace.metadata.maxForce ?? .nan
+      // The force the comparisons see (filtered, behind a filter; the filter is the same in
+      // every member).
+      let compared = group.recognizers[0].base.comparedForce(of: trace) ?? trace.force
       // 1. Each compared parameter's value classes on this trace.
       quantities.removeAll(keepingCapacity: true)
       for p in 0..<dimensions {
@@ -46,7 +49,7 @@ extension Evaluation {
         if let same = (0..<p).first(where: { group.compared[$0].scale == scale }) {
           quantities.append(quantities[same])
         } else {
-          quantities.append(Self.distinctQuantities(trace.force, scale: scale, maxForce: maxForce))
+          quantities.append(Self.distinctQuantities(compared, scale: scale, maxForce: maxForce))
         }
         Self.classify(group.compared[p].values, scale: scale, maxForce: maxForce, among: quantities[p], into: &classes[p])
       }

@@ -66,12 +66,7 @@ enum FilteredEntry {
         var spec = spec
         spec.name = kind.prefixed(spec.name)
         return spec
-      } + base.parameters.map { spec in
-        // The base compares filtered force, not the trace's: no per-sample class promise holds.
-        var spec = spec
-        spec.comparison = nil
-        return spec
-      }
+      } + base.parameters  // (comparison thresholds stay: they compare the filtered force)
     return d
   }
 }

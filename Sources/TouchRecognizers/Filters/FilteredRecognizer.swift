@@ -69,6 +69,18 @@ public struct FilteredRecognizer<Base: ForceRecognizer>: ForceRecognizer {
     try base.replay(traces: filtered, carryingState: carryingState, into: &log)
   }
 
+  /// Filters the trace's force, then replays it through the recognizer's own loop.
+  public func replay(_ traces: [Trace], at index: Int, into log: inout ReplayLog) {
+    var copy = traces[index]
+    copy.force = filter.apply(t: copy.t, force: copy.force, maxForce: copy.metadata.maxForce ?? .nan)
+    base.replay([copy], at: 0, into: &log)
+  }
+
+  /// The filtered force: what the recognizer's comparisons see.
+  public func comparedForce(of trace: Trace) -> [Double]? {
+    filter.apply(t: trace.t, force: trace.force, maxForce: trace.metadata.maxForce ?? .nan)
+  }
+
   /// Filters each contact's force, then replays the columns through the recognizer's own loop.
   public func replay(
     t: UnsafeBufferPointer<Double>, force: UnsafeBufferPointer<Double>, offsets: UnsafeBufferPointer<Int>,

@@ -103,6 +103,11 @@ public protocol ForceRecognizer: Sendable {
   /// equivalence class of a threshold.
   func replay(_ traces: [Trace], at index: Int, into log: inout ReplayLog)
 
+  /// The force, device units, this recognizer compares with its comparison thresholds
+  /// (``ParameterSpec/comparison``) on `trace`: `nil` for the trace's own force column (the
+  /// default); a recognizer behind a filter returns the filtered column.
+  func comparedForce(of trace: Trace) -> [Double]?
+
   /// Replays contacts stored as columns into a flat log
   /// (``Replay/replay(t:force:offsets:maxForce:using:into:)``).
   func replay(
@@ -166,6 +171,8 @@ extension ForceRecognizer {
     }
     log.closeTrace()
   }
+  /// The trace's own force.
+  public func comparedForce(of trace: Trace) -> [Double]? { nil }
   /// Replays column-stored contacts through copies of `self`.
   @inlinable
   public func replay(

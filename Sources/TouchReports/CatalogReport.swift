@@ -15,12 +15,22 @@ public enum CatalogReport {
     }
   }
 
-  /// How a sweep treats the recognizer, in words: `one-pass on NAME (rule)` for each one-pass
-  /// parameter, else `replay`.
+  /// How a sweep treats the recognizer, in words: `one pass over NAME (rule)` for each one-pass
+  /// parameter, `by threshold classes over NAME, …` for its comparison thresholds, else `replay`.
   static func sweepSummary(_ entry: RecognizerCatalog.Entry) -> String {
     let sweeps = entry.onePassSweeps
-    guard !sweeps.isEmpty else { return "replay (every setting is replayed)" }
-    return sweeps.map { "one pass over \($0.parameter) (\($0.rule))" }.joined(separator: "; ")
+    let compared = comparedParameters(entry.descriptor)
+    var parts = sweeps.map { "one pass over \($0.parameter) (\($0.rule))" }
+    if !compared.isEmpty {
+      parts.append(
+        "by threshold classes over \(compared.map(\.name).joined(separator: ", ")) (one replay per trace and class of values between two of its distinct forces)")
+    }
+    return parts.isEmpty ? "replay (every setting is replayed)" : parts.joined(separator: "; ")
+  }
+
+  /// The parameters a recognizer uses only in order comparisons with a per-sample quantity.
+  static func comparedParameters(_ d: RecognizerDescription) -> [ParameterSpec] {
+    d.parameters.filter { $0.comparison != nil }
   }
 
   /// A table row with `|` in cells escaped.
@@ -134,6 +144,7 @@ public enum CatalogReport {
             ("minimum_inclusive", .bool(p.minimumInclusive)), ("maximum_inclusive", .bool(p.maximumInclusive)),
             ("nan_meaning", .string(p.notANumberMeaning)), ("range_text", .string(p.rangeText)),
             ("grid", json(grid: p)), ("meaning", .string(p.meaning)),
+            ("compared_as", .string(p.comparison?.rawValue)),
           ])
         }
         let onePass: [JSONValue] = entry.onePassSweeps.map { s in
@@ -159,8 +170,9 @@ public enum CatalogReport {
           (
             "sweep",
             .object([
-              ("method", .string(onePass.isEmpty ? "replay" : "one-pass")),
+              ("method", .string(!onePass.isEmpty ? "one-pass" : comparedParameters(d).isEmpty ? "replay" : "classes")),
               ("default_parameter", .string(d.sweptByDefault)), ("one_pass", .array(onePass)),
+              ("classes", .array(comparedParameters(d).map { .string($0.name) })),
             ])
           ),
           ("requires_max_force", .bool(entry.standard.requiresMaximumForce)),

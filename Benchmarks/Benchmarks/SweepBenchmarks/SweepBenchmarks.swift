@@ -58,4 +58,29 @@ let benchmarks: @Sendable () -> Void = {
       measure(benchmark, samples: columns.samples) { swift.run(columns) }
     }
   }
+
+  // Issue 17: the tool's sweep (`Evaluation.sweep`, one thread) of stateful recognizers by
+  // threshold classes, K = 1, 64, 1000 and a 100 x 100 hysteresis press/release grid, on 6000
+  // synthetic iPhone 6s traces (`ClassSweep.*`) and on the dense in-cache block
+  // (`ClassSweepDense.*`: 120 Hz, unquantized noisy force, the worst case for classes). Data and
+  // reference times are made once, outside the measurement. A grid's cost is read against its
+  // K = 1 row.
+  let iPhone = Box<ClassSweepData?>(nil)
+  let dense = Box<ClassSweepData?>(nil)
+  let classConfiguration = Benchmark.Configuration(
+    metrics: [.wallClock, samplesPerSecond, picosecondsPerSample], warmupIterations: 1,
+    maxDuration: .seconds(2), maxIterations: 10)
+  for sweepCase in ClassSweepCase.all {
+    let suffix = sweepCase.name.dropFirst("classes.".count)
+    Benchmark("ClassSweep.\(suffix)", configuration: classConfiguration) { benchmark in
+      if iPhone.value == nil { iPhone.value = ClassSweepData(iPhoneTraces: ClassSweepCase.iPhoneTraces) }
+      let data = iPhone.value!
+      measure(benchmark, samples: data.samples) { _ = data.run(sweepCase) }
+    }
+    Benchmark("ClassSweepDense.\(suffix)", configuration: classConfiguration) { benchmark in
+      if dense.value == nil { dense.value = ClassSweepData(dense: Shared.hotReplay) }
+      let data = dense.value!
+      measure(benchmark, samples: data.samples) { _ = data.run(sweepCase) }
+    }
+  }
 }

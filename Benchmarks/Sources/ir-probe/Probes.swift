@@ -28,6 +28,7 @@ struct Probe: Sendable {
       return Probe(name: "swift.sweep\(k)") { _, _, r in Int(sweep.run(r.columns)) }
     }
     + traceReplays
+    + classSweeps
     + [
       // The same replays called directly on the concrete type (specialized in this module): the
       // reference that the catalog's dynamic call per pass costs nothing per sample.
@@ -49,6 +50,21 @@ extension Probe {
   static let traceReplays: [Probe] =
     VariantReplay.all.map { replaying($0, as: "traces.\($0.benchmarkName)") }
     + [replaying(VariantReplay.userPackage, as: "user.\(VariantReplay.userPackage.benchmarkName)")]
+}
+
+extension Probe {
+  /// Issue 17: `Evaluation.sweep` of a stateful recognizer at K = 1, 64, 1000 values of its main
+  /// threshold and on a 100 x 100 press/release grid (by threshold classes), on 6000 synthetic
+  /// iPhone 6s traces; the data and reference times are made on the first pass (cancelled out by
+  /// the gate's difference of passes). Per sample means per sample of those traces.
+  static let classSweeps: [Probe] = ClassSweepCase.all.map { sweepCase in
+    Probe(name: sweepCase.name) { _, _, _ in ClassSweepBox.data.run(sweepCase) }
+  }
+}
+
+/// The synthetic iPhone set of the class sweeps, made once.
+enum ClassSweepBox {
+  static let data = ClassSweepData(iPhoneTraces: ClassSweepCase.iPhoneTraces)
 }
 
 /// A probe replaying `variant` over the block's `Trace` values as the tool does

@@ -31,4 +31,6 @@ var total = 0
 data.withColumns { columns in
   for _ in 0..<passes { total &+= probe.run(columns, buffers, replay) }
 }
-print("\(probe.name): \(passes) passes over \(data.samples) samples, result \(total)")
+// The class sweeps run on their own traces (see `Probe.classSweeps`).
+let samples = probe.name.hasPrefix("classes.") ? ClassSweepBox.data.samples : data.samples
+print("\(probe.name): \(passes) passes over \(samples) samples, result \(total)")

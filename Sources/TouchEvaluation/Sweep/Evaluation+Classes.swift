@@ -51,7 +51,10 @@ extension Evaluation {
         } else {
           quantities.append(Self.distinctQuantities(compared, scale: scale, maxForce: maxForce))
         }
-        Self.classify(group.compared[p].values, scale: scale, maxForce: maxForce, among: quantities[p], into: &classes[p])
+        // (One parameter: its class changes are found by bisection below, not value by value.)
+        if dimensions > 1 {
+          Self.classify(group.compared[p].values, scale: scale, maxForce: maxForce, among: quantities[p], into: &classes[p])
+        }
       }
       // 2. Runs of levels with one key, and a slot (one replay) per distinct key.
       runStart.removeAll(keepingCapacity: true)
@@ -65,19 +68,14 @@ extension Evaluation {
         runSlot.append(0)
         slotLevel.append(0)
       case 1:
-        // Classes rise with the level: each run is a new class.
-        classes[0].withUnsafeBufferPointer { c0 in
-          group.compared[0].valueOfLevel.withUnsafeBufferPointer { v0 in
-            var last = Int32(-1)
-            for level in 0..<levels {
-              let k0 = c0[Int(v0[level])]
-              if level > 0 && k0 == last { continue }
-              last = k0
-              runStart.append(Int32(level))
-              runSlot.append(Int32(slotLevel.count))
-              slotLevel.append(Int32(level))
-            }
-          }
+        // The levels are the values, ascending: each class starts where some distinct quantity u
+        // is first reached (level ≥ u) or first passed (level > u).
+        Self.classStarts(
+          group.compared[0].values, scale: group.compared[0].scale, maxForce: maxForce, among: quantities[0],
+          into: &runStart)
+        for start in runStart {
+          runSlot.append(Int32(slotLevel.count))
+          slotLevel.append(start)
         }
       case 2:
         // The first class rises with the level; within its block, second classes repeat: a
@@ -196,6 +194,42 @@ extension Evaluation {
     }
     q.removeLast(q.count - n)
     return q
+  }
+
+  /// The first value index of each class of `values` (ascending, NaN last) among the distinct
+  /// quantities `u` (see ``classify(_:scale:maxForce:among:into:)``), in order, found by
+  /// bisection: O(|u| log |values|). The levels of the numbers never decrease with the value (every
+  /// scale's level is monotone); a NaN value starts a class of its own.
+  static func classStarts(
+    _ values: [Double], scale: ThresholdSweep.Scale, maxForce: Double, among u: [Double], into starts: inout [Int32]
+  ) {
+    let numbers = values.last?.isNaN == true ? values.count - 1 : values.count
+    starts.append(0)
+    func first(_ test: (Double) -> Bool) -> Int {
+      var low = 0
+      var high = numbers
+      while low < high {
+        let middle = (low + high) >> 1
+        if test(scale.level(threshold: values[middle], maxForce: maxForce)) { high = middle } else { low = middle + 1 }
+      }
+      return low
+    }
+    var from = 0
+    for x in u {
+      let reached = first { $0 >= x }
+      if reached >= numbers { break }
+      if reached > from {
+        starts.append(Int32(reached))
+        from = reached
+      }
+      let passed = first { $0 > x }
+      if passed >= numbers { break }
+      if passed > from {
+        starts.append(Int32(passed))
+        from = passed
+      }
+    }
+    if numbers < values.count && numbers > 0 { starts.append(Int32(numbers)) }
   }
 
   /// The class of each value (ascending, NaN last) among the distinct quantities `u`: `2i` when

@@ -41,7 +41,7 @@ public struct GTForceTouch: ConfigurableRecognizer, UniformSampleRecognizer {
     actionEvent: "ended: the lift after a crossing, or a sample with force/max == 1.0 more than hardTriggerMinTime after the crossing",
     rules:
       "Ignores force 0. Began at the first force/max >= threshold; ended (the action) at lift if crossed, or on a sample with force/max exactly 1.0 when t − t_cross > hardTriggerMinTime; lift without crossing fails. Stale deepPressed after a hard-trigger end makes the next plain tap fire.",
-    parameters: [Self.threshold.spec, Self.hardTriggerMinTime.spec, Self.faithfulStaleState.spec],
+    parameters: [Self.threshold.spec.compared(as: .normalized), Self.hardTriggerMinTime.spec, Self.faithfulStaleState.spec],
     sweptByDefault: Self.threshold.name)
 
   /// Builds from resolved parameter values.

@@ -46,7 +46,7 @@ public struct PeakRelease: ConfigurableRecognizer {
     actionEvent: "ended: the first moved sample below (lagged running max − tolerance) after began, or the lift",
     rules:
       "Moved samples only. Possible: n > minimumValue → began. Began/changed: n < maxValue − tolerance → ended; else maxValue = max(forceValue ?? 0, maxValue), forceValue = n, changed. Lift → ended. Default tolerance 1 never ends by a drop.",
-    parameters: [Self.minimumValue.spec, Self.tolerance.spec, Self.endOnAnyDecrease.spec],
+    parameters: [Self.minimumValue.spec.compared(as: .normalized), Self.tolerance.spec, Self.endOnAnyDecrease.spec],
     sweptByDefault: Self.minimumValue.name)
 
   /// Builds from resolved parameter values.

@@ -87,7 +87,12 @@ struct RecognizerCommandsTests {
       let stages = try #require(object["stages"] as? [[String: Any]])
       #expect(stages.first?["event"] as? String == "action")
       let sweep = try #require(object["sweep"] as? [String: Any])
-      #expect(["one-pass", "replay"].contains(sweep["method"] as? String ?? ""))
+      #expect(["one-pass", "classes", "replay"].contains(sweep["method"] as? String ?? ""))
+      // The class parameters are the ones declared as compared (`compared_as`).
+      let classes = Set(sweep["classes"] as? [String] ?? [])
+      let compared = Set(((object["parameters"] as? [[String: Any]]) ?? []).filter { $0["compared_as"] is String }.compactMap { $0["name"] as? String })
+      #expect(classes == compared, "\(name)")
+      if sweep["method"] as? String == "classes" { #expect(!classes.isEmpty, "\(name)") }
       let parameters = try #require(object["parameters"] as? [[String: Any]])
       #expect(!parameters.isEmpty)
       for p in parameters {
@@ -96,6 +101,10 @@ struct RecognizerCommandsTests {
         #expect(p["grid"] is [String: Any])
       }
     }
+    let hysteresis = try #require(array.first { $0["name"] as? String == "hysteresis" })
+    #expect((hysteresis["sweep"] as? [String: Any])?["classes"] as? [String] == ["pressThreshold", "releaseThreshold", "palmThreshold"])
+    let stable = try #require(array.first { $0["name"] as? String == "stable-press" })
+    #expect((stable["sweep"] as? [String: Any])?["method"] as? String == "classes")
     let rngh = try #require(array.first { $0["name"] as? String == "rngh-force" })
     let maxForce = try #require((rngh["parameters"] as? [[String: Any]])?.first { $0["name"] as? String == "maxForce" })
     #expect(maxForce["default"] as? String == "nan")

@@ -18,7 +18,11 @@ extension TouchTraceCommand {
         recognizers are also scored at stage 2 against pop traces, with a 3-class confusion \
         matrix. Traces without an intent label are skipped. Precision, recall and the \
         false-positive rate come with 95 % Wilson score intervals, latency quantiles with \
-        their n.
+        their n. Fine grids are cheap: a first-crossing threshold is evaluated for every value \
+        in one pass per trace, and the comparison thresholds of stateful recognizers \
+        (`touchtrace recognizers` lists them) once per class of values lying between the same \
+        two distinct forces of a trace; both give exactly what replaying every setting gives, \
+        and the JSON and CSV reports' method field says which path each configuration took.
 
         --vary NAME=START:STOP:STEP (STOP included when on the grid; decimals or fractions such \
         as 1/60, every point computed exactly) or NAME=V1,V2,...; several --vary give their \

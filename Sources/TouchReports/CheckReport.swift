@@ -209,20 +209,7 @@ public enum CheckReport {
     return out
   }
 
-  /// `text` escaped for XML attributes and text; characters XML 1.0 cannot hold become `?`.
-  static func xml(_ text: String) -> String {
-    var out = ""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "\"": out += "&quot;"
-      case "'": out += "&apos;"
-      case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
-      default: if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF { out += "?" } else { out.unicodeScalars.append(scalar) }
-      }
-    }
-    return out
-  }
+  /// `text` escaped for XML attributes and text (`HTMLText.escape`, which keeps to what XML 1.0
+  /// can hold).
+  static func xml(_ text: String) -> String { HTMLText.escape(text) }
 }

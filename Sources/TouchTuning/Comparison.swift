@@ -121,12 +121,7 @@ public struct ComparisonResult: Sendable {
       }
     }
     let groups = try TraceGroups(traces: evaluation.traces, key: groupBy)
-    var random: RandomSource
-    do throws(GSLError) {
-      random = try RandomSource(seed: seed)
-    } catch {
-      throw .gsl(error)
-    }
+    var random = try TuningError.randomSource(seed: seed)
     let n = evaluation.traces.count
     let outcomesA: [TraceOutcome]
     let outcomesB: [TraceOutcome]

@@ -39,12 +39,7 @@ public struct SweepIntervals: Sendable {
     let evaluation = sweep.evaluation
     guard !evaluation.traces.isEmpty else { throw .noTraces }
     let groups = try TraceGroups(traces: evaluation.traces, key: groupBy)
-    var random: RandomSource
-    do throws(GSLError) {
-      random = try RandomSource(seed: seed)
-    } catch {
-      throw .gsl(error)
-    }
+    var random = try TuningError.randomSource(seed: seed)
     var lists: [[TraceOutcome]] = []
     for c in configurations {
       do throws(ReplayError) {

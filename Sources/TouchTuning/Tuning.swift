@@ -163,12 +163,7 @@ public enum Tuning {
     let n = evaluation.traces.count
     guard n > 0 else { throw .noTraces }
     let groups = try TraceGroups(traces: evaluation.traces, key: options.groupBy)
-    var random: RandomSource
-    do throws(GSLError) {
-      random = try RandomSource(seed: options.seed)
-    } catch {
-      throw .gsl(error)
-    }
+    var random = try TuningError.randomSource(seed: options.seed)
     let assignment: FoldAssignment? =
       options.folds >= 2 ? try FoldAssignment(groups: groups, folds: options.folds, random: &random) : nil
     let rule = options.rule

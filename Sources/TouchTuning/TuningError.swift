@@ -36,3 +36,14 @@ public enum TuningError: Error, Sendable, Hashable, CustomStringConvertible {
     }
   }
 }
+
+extension TuningError {
+  /// GSL's generator seeded with `seed`, its failure as a ``TuningError/gsl(_:)``.
+  static func randomSource(seed: UInt32) throws(TuningError) -> RandomSource {
+    do throws(GSLError) {
+      return try RandomSource(seed: seed)
+    } catch {
+      throw .gsl(error)
+    }
+  }
+}

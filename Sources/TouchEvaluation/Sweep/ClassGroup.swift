@@ -28,9 +28,8 @@ struct ClassGroup: Sendable {
   var levelCount: Int
   /// The varied comparison parameters (at least one, unless all members are the same setting).
   var compared: [Compared]
-  /// Per level: a configuration at that level, the one replayed for a class the level starts.
-  var representative: [Int]
-  /// Per level: the representative's recognizer.
+  /// Per level: the recognizer of a configuration at that level, the one replayed for a class
+  /// the level starts.
   var recognizers: [AnyForceRecognizer]
   /// The members' outcome shape.
   var shape: OutcomeShape
@@ -79,7 +78,7 @@ struct ClassGroup: Sendable {
     for (m, level) in levelIndex.enumerated() where representative[level] < 0 { representative[level] = members[m] }
     return ClassGroup(
       members: members, levelIndex: levelIndex, levelCount: levelCount, compared: compared,
-      representative: representative, recognizers: representative.map { configurations[$0].recognizer },
+      recognizers: representative.map { configurations[$0].recognizer },
       shape: first.shape)
   }
 

@@ -41,7 +41,8 @@ extension Evaluation {
       let maxForce = trace.metadata.maxForce ?? .nan
       // The force the comparisons see (filtered, behind a filter; the filter is the same in
       // every member).
-      let compared = group.recognizers[0].base.comparedForce(of: trace) ?? trace.force
+      let filtered = group.recognizers[0].base.comparedForce(of: trace)
+      let compared = filtered ?? trace.force
       // 1. Each compared parameter's value classes on this trace.
       quantities.removeAll(keepingCapacity: true)
       for p in 0..<dimensions {
@@ -139,7 +140,7 @@ extension Evaluation {
       slotCanonical.removeAll(keepingCapacity: true)
       byOutcome.removeAll(keepingCapacity: true)
       for s in slotLevel.indices {
-        group.recognizers[Int(slotLevel[s])].base.replay(traces, at: i, into: &log)
+        group.recognizers[Int(slotLevel[s])].base.replay(traces, at: i, comparedForce: filtered, into: &log)
         let outcome = scratch.outcome(
           of: log, span: s, trace: first + i, truth: truths[i], shape: group.shape, tolerance: options.tolerance)
         slotOutcome.append(outcome)

@@ -118,19 +118,6 @@ public struct AnyForceRecognizer: Sendable {
     }
   }
 
-  /// Replays the one trace `traces[index]` through a fresh copy into a flat log (one span),
-  /// without checking the maximum force (the caller has).
-  ///
-  /// - Throws: ``ReplayError/external(trace:variant:message:)`` only for a composition whose
-  ///   part runs outside the process.
-  public func replay(_ traces: [Trace], at index: Int, into log: inout ReplayLog) throws(ReplayError) {
-    if let composition {
-      try composition.replay([traces[index]], false, &log)
-    } else {
-      base.replay(traces, at: index, into: &log)
-    }
-  }
-
   /// Replays contacts stored as columns into a flat log (see
   /// ``Replay/replay(t:force:offsets:maxForce:using:into:)``).
   public func replay(

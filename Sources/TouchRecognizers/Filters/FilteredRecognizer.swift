@@ -69,11 +69,12 @@ public struct FilteredRecognizer<Base: ForceRecognizer>: ForceRecognizer {
     try base.replay(traces: filtered, carryingState: carryingState, into: &log)
   }
 
-  /// Filters the trace's force, then replays it through the recognizer's own loop.
-  public func replay(_ traces: [Trace], at index: Int, into log: inout ReplayLog) {
+  /// Replays the trace with its force filtered (`comparedForce`, or filtered here) through the
+  /// recognizer's own loop.
+  public func replay(_ traces: [Trace], at index: Int, comparedForce: [Double]?, into log: inout ReplayLog) {
     var copy = traces[index]
-    copy.force = filter.apply(t: copy.t, force: copy.force, maxForce: copy.metadata.maxForce ?? .nan)
-    base.replay([copy], at: 0, into: &log)
+    copy.force = comparedForce ?? filter.apply(t: copy.t, force: copy.force, maxForce: copy.metadata.maxForce ?? .nan)
+    base.replay([copy], at: 0, comparedForce: nil, into: &log)
   }
 
   /// The filtered force: what the recognizer's comparisons see.

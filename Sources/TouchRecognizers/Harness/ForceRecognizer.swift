@@ -100,8 +100,9 @@ public protocol ForceRecognizer: Sendable {
 
   /// Replays the one trace `traces[index]` through a fresh copy into a flat log (one span),
   /// without checking the maximum force (the caller has): what a sweep calls once per
-  /// equivalence class of a threshold.
-  func replay(_ traces: [Trace], at index: Int, into log: inout ReplayLog)
+  /// equivalence class of a threshold. `comparedForce`, when given, is this recognizer's
+  /// ``comparedForce(of:)`` of that trace, already computed (a filter need not run again).
+  func replay(_ traces: [Trace], at index: Int, comparedForce: [Double]?, into log: inout ReplayLog)
 
   /// The force, device units, this recognizer compares with its comparison thresholds
   /// (``ParameterSpec/comparison``) on `trace`: `nil` for the trace's own force column (the
@@ -162,9 +163,9 @@ extension ForceRecognizer {
     default: CompositionReplay.generic(dependent, self)
     }
   }
-  /// Replays `traces[index]` through a copy of `self`.
+  /// Replays `traces[index]` through a copy of `self` (the compared force is the trace's own).
   @inlinable
-  public func replay(_ traces: [Trace], at index: Int, into log: inout ReplayLog) {
+  public func replay(_ traces: [Trace], at index: Int, comparedForce: [Double]?, into log: inout ReplayLog) {
     var r = self
     traces.withUnsafeBufferPointer { traces in
       Replay.replayContact(&r, trace: traces[index], into: &log.context)

@@ -1,7 +1,9 @@
 /// Text and number formatting for the HTML report: escaping, coordinates and element ids.
 enum HTMLText {
   /// `text` with `&`, `<`, `>`, `"` and `'` replaced by character references, safe in element
-  /// content and in quoted attribute values.
+  /// content and in quoted attribute values of HTML and of XML (the JUnit report uses it too);
+  /// control characters neither can hold (other than tab, line feed and carriage return) and
+  /// the non-characters U+FFFE, U+FFFF become `?`.
   static func escape(_ text: String) -> String {
     var out = ""
     out.reserveCapacity(text.utf8.count)
@@ -12,7 +14,9 @@ enum HTMLText {
       case ">": out += "&gt;"
       case "\"": out += "&quot;"
       case "'": out += "&#39;"
-      default: out.unicodeScalars.append(c)
+      case "\t", "\n", "\r": out.unicodeScalars.append(c)
+      default:
+        if c.value < 0x20 || c.value == 0xFFFE || c.value == 0xFFFF { out += "?" } else { out.unicodeScalars.append(c) }
       }
     }
     return out

@@ -195,21 +195,31 @@ enum SweepFigures {
     }
   }
 
-  /// `fig-roc`: FPR against recall, one line per recognizer.
-  static func roc(_ curves: [ThresholdCurve], _ ids: inout ElementIDs) -> Figure {
+  /// One line with markers and a legend entry per curve (a style per recognizer): each point's
+  /// (x, y) where both are defined, ordered by x, ties by y in `tiesByY` order.
+  static func curveSeries(
+    _ curves: [ThresholdCurve], x: String, y: String, tiesByY: (Double, Double) -> Bool,
+    point: (ThresholdCurve.Point) -> (Double, Double)?, legend entry: (ThresholdCurve) -> String
+  ) -> (marks: [PlotMark], legend: [LegendEntry]) {
     var marks: [PlotMark] = []
     var legend: [LegendEntry] = []
     for (k, curve) in curves.enumerated() {
       let style = SeriesStyle.series(k)
-      var points: [(x: Double, y: Double)] = []
-      for p in curve.points {
-        if let f = p.falsePositiveRate, let r = p.recall { points.append((f, r)) }
-      }
-      points.sort { (a: (x: Double, y: Double), b: (x: Double, y: Double)) -> Bool in a.x != b.x ? a.x < b.x : a.y < b.y }
+      var points: [(x: Double, y: Double)] = curve.points.compactMap(point).map { (x: $0.0, y: $0.1) }
+      points.sort { a, b in a.x != b.x ? a.x < b.x : tiesByY(a.y, b.y) }
       marks.append(.line(points, style))
-      marks.append(.markers(points.map { (x: $0.x, y: $0.y, label: "\(curve.recognizer): FPR \(Markdown.ratio($0.x)), recall \(Markdown.ratio($0.y))") }, .dot, style))
-      legend.append(LegendEntry(label: "\(curve.recognizer) (AUC \(Markdown.ratio(curve.rocAUC)))", style: style, marker: .dot))
+      marks.append(
+        .markers(points.map { (x: $0.x, y: $0.y, label: "\(curve.recognizer): \(x) \(Markdown.ratio($0.x)), \(y) \(Markdown.ratio($0.y))") }, .dot, style))
+      legend.append(LegendEntry(label: entry(curve), style: style, marker: .dot))
     }
+    return (marks, legend)
+  }
+
+  /// `fig-roc`: FPR against recall, one line per recognizer.
+  static func roc(_ curves: [ThresholdCurve], _ ids: inout ElementIDs) -> Figure {
+    var (marks, legend) = curveSeries(
+      curves, x: "FPR", y: "recall", tiesByY: <, point: { p in p.falsePositiveRate.flatMap { f in p.recall.map { (f, $0) } } },
+      legend: { "\($0.recognizer) (AUC \(Markdown.ratio($0.rocAUC)))" })
     marks.append(.line([(0, 0), (1, 1)], SeriesStyle(color: "#999999", dash: "4 4", width: 1)))
     let spanned = curves.filter(\.spans).count
     return Figure(
@@ -226,19 +236,9 @@ enum SweepFigures {
 
   /// `fig-pr`: recall against precision, one line per recognizer.
   static func precisionRecall(_ curves: [ThresholdCurve], _ ids: inout ElementIDs) -> Figure {
-    var marks: [PlotMark] = []
-    var legend: [LegendEntry] = []
-    for (k, curve) in curves.enumerated() {
-      let style = SeriesStyle.series(k)
-      var points: [(x: Double, y: Double)] = []
-      for p in curve.points {
-        if let r = p.recall, let q = p.precision { points.append((r, q)) }
-      }
-      points.sort { (a: (x: Double, y: Double), b: (x: Double, y: Double)) -> Bool in a.x != b.x ? a.x < b.x : a.y > b.y }
-      marks.append(.line(points, style))
-      marks.append(.markers(points.map { (x: $0.x, y: $0.y, label: "\(curve.recognizer): recall \(Markdown.ratio($0.x)), precision \(Markdown.ratio($0.y))") }, .dot, style))
-      legend.append(LegendEntry(label: "\(curve.recognizer) (AP \(Markdown.ratio(curve.averagePrecision)))", style: style, marker: .dot))
-    }
+    let (marks, legend) = curveSeries(
+      curves, x: "recall", y: "precision", tiesByY: >, point: { p in p.recall.flatMap { r in p.precision.map { (r, $0) } } },
+      legend: { "\($0.recognizer) (AP \(Markdown.ratio($0.averagePrecision)))" })
     return Figure(
       id: ids.unique("fig-pr"), title: "Precision against recall",
       plots: [

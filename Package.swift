@@ -23,10 +23,14 @@ let package = Package(
     .library(name: "TouchTuning", targets: ["TouchTuning"]),
     .library(name: "TouchExec", targets: ["TouchExec"]),
     .library(name: "TouchReports", targets: ["TouchReports"]),
+    .library(name: "TouchCapture", targets: ["TouchCapture"]),
     .library(name: "TouchTraceCLI", targets: ["TouchTraceCLI"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    // The capture page's HTTP server (TouchCapture only): no SwiftNIO, a first debug build in well
+    // under a minute (Hummingbird takes 2.5–4.5), and CI builds it anew on every run.
+    .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
   ],
   targets: [
     // MARK: - Public API (dependencies flow downwards in this list)
@@ -59,13 +63,22 @@ let package = Package(
     .target(
       name: "TouchReports", dependencies: ["TouchCore", "TouchRecognizers", "TouchIO", "TouchSignal", "TouchEvaluation", "TouchTuning"],
       swiftSettings: checks),
+    /// Labelled traces from a browser: the capture page, served over HTTP, writes each contact
+    /// into a dataset. Nothing but the command line depends on it.
+    .target(
+      name: "TouchCapture",
+      dependencies: [
+        "TouchCore", "TouchIO", .product(name: "FlyingFox", package: "FlyingFox"),
+        .product(name: "FlyingSocks", package: "FlyingFox"),
+      ],
+      swiftSettings: checks),
     /// The `touchtrace` command line as a library: parses arguments, calls the libraries, prints;
     /// runs with any recognizer catalog (`TouchTraceTool.main(catalog:)`).
     .target(
       name: "TouchTraceCLI",
       dependencies: [
         "TouchCore", "TouchRecognizers", "TouchIO", "TouchSignal", "TouchSynth", "TouchImport",
-        "TouchEvaluation", "TouchTuning", "TouchReports", "TouchExec",
+        "TouchEvaluation", "TouchTuning", "TouchReports", "TouchExec", "TouchCapture",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: checks),
@@ -100,6 +113,7 @@ let package = Package(
     .testTarget(
       name: "TouchTuningTests",
       dependencies: ["TouchTuning", "TouchEvaluation", "TouchRecognizers", "TouchCore", "TouchSignal", "TouchTestSupport"]),
+    .testTarget(name: "TouchCaptureTests", dependencies: ["TouchCapture", "TouchCore", "TouchIO"]),
     .testTarget(
       name: "touchtraceTests",
       dependencies: [

@@ -88,6 +88,49 @@ public struct OutputFiles: Sendable {
   }
 }
 
+extension OutputFiles {
+  /// Writes `bytes` to the new file `path`, never replacing anything: the file is written and
+  /// synced under a temporary name beside it, then linked to `path`, which fails when anything
+  /// exists there (even something created a moment before), and the temporary name is removed.
+  /// For outputs added to a directory that may hold other files (`touchtrace capture`).
+  ///
+  /// - Parameters:
+  ///   - bytes: the file's content.
+  ///   - path: the new file; it must not exist.
+  /// - Throws: ``FileWriteError``: `.refused` when something exists at `path` (the message says
+  ///   so) or it is refused as by ``write(_:)``, `.cannotCreate` when the file cannot be created,
+  ///   `.io` when writing or syncing fails. Nothing exists at `path` that this call made when it
+  ///   throws.
+  public func create(_ path: String, bytes: [UInt8]) throws(FileWriteError) {
+    let target = try Target.inspect(path, against: GuardedInputs(inputs))
+    guard target.existing == nil else {
+      throw FileWriteError(path: path, kind: .refused, reason: "it exists, and nothing already there is replaced")
+    }
+    let file = try PendingFile.write(bytes, replacing: target)
+    try file.commitNew()
+  }
+}
+
+extension PendingFile {
+  /// Links the temporary file to the target, which must not exist, then removes the temporary
+  /// name.
+  func commitNew() throws(FileWriteError) {
+    defer { discard() }
+    if link(temporary, target) != 0 {
+      let code = errno
+      if code == EEXIST {
+        throw FileWriteError(path: target, kind: .refused, reason: "it exists, and nothing already there is replaced")
+      }
+      throw FileWriteError(path: target, kind: .cannotCreate, reason: FileSystem.describe(code))
+    }
+    let directory = open(OutputPath.directory(of: target), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    if directory >= 0 {
+      _ = fsync(directory)
+      close(directory)
+    }
+  }
+}
+
 /// A file could not be written.
 public struct FileWriteError: Error, Hashable, Sendable, CustomStringConvertible {
   /// What went wrong, which decides the exit code (73 or 74).

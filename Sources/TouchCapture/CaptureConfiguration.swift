@@ -1,0 +1,178 @@
+public import TouchCore
+
+/// What one capture run asks for: where traces go, where the page is served, which prompts in
+/// which order, and who is recording.
+public struct CaptureConfiguration: Sendable {
+  /// The intents a run may prompt for, in this order by default.
+  public static let promptableIntents: [Intent] = [.press, .tap, .hold, .drag, .pop]
+
+  /// The largest request body accepted, bytes (4 MiB); a larger one is answered 413.
+  public static let defaultMaximumBodySize = 4 << 20
+
+  /// The dataset directory the traces are added to (created when missing).
+  public var dataset: String
+  /// The address the server binds: an IPv4 or IPv6 address, or `localhost`.
+  public var host: String
+  /// The TCP port; 0 picks a free one (the printed URL names it).
+  public var port: UInt16
+  /// The intents prompted for, each ``count`` times.
+  public var intents: [Intent]
+  /// How many prompts of each intent.
+  public var count: Int
+  /// Who records: the `user` of every trace.
+  public var participant: String
+  /// The seed of the prompt order.
+  public var seed: UInt64
+  /// The token every request must carry (`?token=`); required for a non-loopback ``host``.
+  public var token: String?
+  /// The largest request body accepted, bytes.
+  public var maximumBodySize: Int
+
+  /// A configuration; ``seed`` defaults to ``defaultSeed(participant:)``.
+  ///
+  /// - Parameters:
+  ///   - dataset: the dataset directory.
+  ///   - host: the address to bind (loopback by default).
+  ///   - port: the TCP port (0: any free port).
+  ///   - intents: the intents to prompt for.
+  ///   - count: prompts per intent.
+  ///   - participant: who records.
+  ///   - seed: the prompt order's seed; `nil` for ``defaultSeed(participant:)``.
+  ///   - token: the access token, or `nil`.
+  ///   - maximumBodySize: the largest request body, bytes.
+  public init(
+    dataset: String, host: String = "127.0.0.1", port: UInt16 = 8080,
+    intents: [Intent] = CaptureConfiguration.promptableIntents, count: Int = 3,
+    participant: String = "anonymous", seed: UInt64? = nil, token: String? = nil,
+    maximumBodySize: Int = CaptureConfiguration.defaultMaximumBodySize
+  ) {
+    self.dataset = dataset
+    self.host = host
+    self.port = port
+    self.intents = intents
+    self.count = count
+    self.participant = participant
+    self.seed = seed ?? Self.defaultSeed(participant: participant)
+    self.token = token
+    self.maximumBodySize = maximumBodySize
+  }
+
+  /// The seed used without `--seed`: the 64-bit FNV-1a hash of the participant's name (UTF-8),
+  /// so each participant gets an order of their own, the same one on every run.
+  public static func defaultSeed(participant: String) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in participant.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    return hash
+  }
+
+  /// Checks the configuration before anything is bound or written.
+  ///
+  /// - Throws: ``CaptureError``: `.usage` for an empty intent list, a repeated or unpromptable
+  ///   intent, a count outside 1...1000, an empty participant, a malformed token, an address
+  ///   that is not an IP address, or a non-loopback address without a token.
+  public func validate() throws(CaptureError) {
+    guard !intents.isEmpty else { throw .usage("--intents names no intent") }
+    for intent in intents where !Self.promptableIntents.contains(intent) {
+      throw .usage("--intents: \(intent) cannot be prompted for (use press, tap, hold, drag, pop)")
+    }
+    guard Set(intents).count == intents.count else { throw .usage("--intents names an intent twice") }
+    guard (1...1000).contains(count) else { throw .usage("--count must be between 1 and 1000, not \(count)") }
+    guard !participant.isEmpty, participant.utf8.count <= 200 else {
+      throw .usage("--participant must be 1 to 200 bytes long")
+    }
+    if let token {
+      guard !token.isEmpty, token.utf8.count <= 200,
+        token.utf8.allSatisfy({ CaptureNames.isUnreserved($0) })
+      else {
+        throw .usage("--token must be 1 to 200 characters from A-Z a-z 0-9 - . _ ~ (it travels in the URL)")
+      }
+    }
+    let address = try CaptureAddress(host)
+    if !address.isLoopback && token == nil {
+      throw .usage(
+        "--host \(host) is not a loopback address: every device on the network could send traces; "
+          + "give --token T as well (the printed URL carries it, and requests without it are refused)")
+    }
+  }
+
+  /// The prompts of the run: each intent ``count`` times, shuffled with ``seed``.
+  public var prompts: [Intent] { PromptOrder.shuffled(intents, count: count, seed: seed) }
+}
+
+/// The words each prompt shows.
+public enum PromptWords {
+  /// What the page asks for an intent: "press firmly", "tap", "hold still", "drag",
+  /// "press, then press harder".
+  public static func words(for intent: Intent) -> String {
+    switch intent {
+    case .press: "press firmly"
+    case .tap: "tap"
+    case .hold: "hold still"
+    case .drag: "drag"
+    case .pop: "press, then press harder"
+    case .none: "rest your hand on the area"
+    }
+  }
+}
+
+/// The prompt order: a Fisher–Yates shuffle driven by SplitMix64.
+public enum PromptOrder {
+  /// `intents`, each repeated `count` times in the given order, then shuffled: for i from the
+  /// last index down to 1, swap element i with element `next() % (i + 1)` of a SplitMix64
+  /// generator started at `seed` (state += 0x9E3779B97F4A7C15; z = state; z = (z ^ z >> 30) ·
+  /// 0xBF58476D1CE4E5B9; z = (z ^ z >> 27) · 0x94D049BB133111EB; z ^ z >> 31).
+  ///
+  /// - Parameters:
+  ///   - intents: the intents, in their listed order.
+  ///   - count: repetitions of each.
+  ///   - seed: the generator's start.
+  public static func shuffled(_ intents: [Intent], count: Int, seed: UInt64) -> [Intent] {
+    var order: [Intent] = []
+    for intent in intents { order += Array(repeating: intent, count: max(count, 0)) }
+    var state = seed
+    func next() -> UInt64 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return z ^ (z >> 31)
+    }
+    var i = order.count - 1
+    while i > 0 {
+      let j = Int(next() % UInt64(i + 1))
+      order.swapAt(i, j)
+      i -= 1
+    }
+    return order
+  }
+}
+
+/// File-name-safe and URL-safe text.
+enum CaptureNames {
+  /// RFC 3986 unreserved characters.
+  static func isUnreserved(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+      UInt8(ascii: "~"):
+      true
+    default: false
+    }
+  }
+
+  /// `text` with every byte outside A-Z a-z 0-9 - _ replaced by `_`, at most 40 bytes, never
+  /// empty and never starting with `.`, `-` or `_`: a piece of a file name the client cannot steer.
+  static func slug(_ text: String) -> String {
+    var bytes: [UInt8] = []
+    for byte in text.utf8.prefix(40) {
+      switch byte {
+      case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+        bytes.append(byte)
+      default: bytes.append(UInt8(ascii: "_"))
+      }
+    }
+    while let first = bytes.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "_") { bytes.removeFirst() }
+    return bytes.isEmpty ? "p" : String(decoding: bytes, as: UTF8.self)
+  }
+}

@@ -1,0 +1,259 @@
+public import TouchCore
+import TouchIO
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The state of one capture run: the prompts, the files written, the contacts redone. Every
+/// change goes through this actor, one request at a time.
+public actor CaptureSession {
+  /// A trace file this run wrote.
+  public struct WrittenFile: Sendable, Hashable {
+    /// The file's path (the dataset directory joined with a name the server chose).
+    public var path: String
+    /// The trace id inside it.
+    public var id: String
+    /// The prompt (index from 0) it answers.
+    public var prompt: Int
+    /// The prompted intent.
+    public var intent: Intent
+    /// Samples in the trace.
+    public var samples: Int
+    /// Device and inode of the file as written, so redo removes only that file.
+    var device: UInt64
+    var inode: UInt64
+  }
+
+  /// The answer to a request that changes or reads the state.
+  public enum Outcome: Sendable, Hashable {
+    /// Done; the state after it.
+    case ok
+    /// The request is malformed or invalid (HTTP 400), with the reason.
+    case invalid(String)
+    /// The request does not fit the current state (HTTP 409), with the reason.
+    case conflict(String)
+    /// The trace could not be written (HTTP 500), with the reason.
+    case failed(String)
+  }
+
+  /// The run's configuration.
+  public nonisolated let configuration: CaptureConfiguration
+  /// The prompts in order (``CaptureConfiguration/prompts``).
+  public nonisolated let prompts: [Intent]
+  /// The recording session's name: `PARTICIPANT-seedSEED`, with `-runK` when the dataset already
+  /// has that session.
+  public nonisolated let session: String
+  /// Files written and still in the dataset, in prompt order.
+  public private(set) var written: [WrittenFile] = []
+  /// Files written and then removed by redo, in the order they were removed.
+  public private(set) var redone: [WrittenFile] = []
+  /// Whether the run was interrupted before every prompt was done.
+  public private(set) var interrupted = false
+
+  private var nextNumber = 1
+  private var usedIDs: Set<String>
+  private var finishWaiters: [CheckedContinuation<Void, Never>] = []
+  private var isFinished = false
+  private let log: @Sendable (String) -> Void
+
+  /// The index of the prompt shown now (from 0); equal to the prompt count when done.
+  public var current: Int { written.count }
+  /// Whether every prompt has its trace.
+  public var isComplete: Bool { written.count == prompts.count }
+
+  /// Opens the dataset directory (creating it when missing) and reads the traces already in it,
+  /// so the session name and trace ids do not repeat any of theirs.
+  ///
+  /// - Parameters:
+  ///   - configuration: the run (it should have passed `validate()`).
+  ///   - log: receives one line per contact written, redone or refused.
+  /// - Throws: ``CaptureError/dataset(path:reason:)`` when the directory cannot be made, or
+  ///   ``CaptureError/unreadableDataset(path:reason:)`` when it holds a file the loader cannot read.
+  public init(configuration: CaptureConfiguration, log: @escaping @Sendable (String) -> Void = { _ in }) throws(CaptureError) {
+    self.configuration = configuration
+    self.prompts = configuration.prompts
+    self.log = log
+    let directory = configuration.dataset
+    if mkdir(directory, 0o777) != 0 {
+      let code = errno
+      var info = stat()
+      guard code == EEXIST, stat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+        throw .dataset(path: directory, reason: code == EEXIST ? "it exists and is not a directory" : String(cString: strerror(code)))
+      }
+    }
+    let files = (try? TraceFiles.expand([directory])) ?? []
+    var existing = Dataset()
+    do {
+      if !files.isEmpty { existing = try TraceLoader.load([directory], options: LoadOptions(skipInvalid: true)) }
+    } catch {
+      throw .unreadableDataset(path: directory, reason: "cannot read the traces already there: \(error.description)")
+    }
+    var ids = Set(existing.traces.map(\.metadata.id))
+    for skip in existing.skipped { ids.insert(skip.trace ?? "") }
+    let sessions = Set(existing.traces.compactMap(\.metadata.session))
+    let names = Set(files.map { Self.lastComponent($0) })
+    let base = "\(CaptureNames.slug(configuration.participant))-seed\(configuration.seed)"
+    var session = base
+    var run = 1
+    while sessions.contains(session) || ids.contains(where: { $0.hasPrefix(session + "-") })
+      || names.contains(where: { $0.hasPrefix(session + "-") })
+    {
+      run += 1
+      session = "\(base)-run\(run)"
+    }
+    self.session = session
+    self.usedIDs = ids
+  }
+
+  /// The state the page shows, as JSON: `index`, `total`, `done`, `intent` and `words` of the
+  /// current prompt (`null` when done), `participant`, `session`, `canRedo`.
+  public func stateJSON() -> [UInt8] {
+    var out: [UInt8] = Array("{\"index\":\(current),\"total\":\(prompts.count),\"done\":\(isComplete)".utf8)
+    out += Array(",\"intent\":".utf8)
+    if isComplete { out += Array("null".utf8) } else { JSONTraceWriter.appendString(prompts[current].rawValue, to: &out) }
+    out += Array(",\"words\":".utf8)
+    if isComplete { out += Array("null".utf8) } else { JSONTraceWriter.appendString(PromptWords.words(for: prompts[current]), to: &out) }
+    out += Array(",\"participant\":".utf8)
+    JSONTraceWriter.appendString(configuration.participant, to: &out)
+    out += Array(",\"session\":".utf8)
+    JSONTraceWriter.appendString(session, to: &out)
+    out += Array(",\"canRedo\":\(!written.isEmpty && !isComplete)}".utf8)
+    return out
+  }
+
+  /// Validates one contact and adds it to the dataset as a new trace file.
+  ///
+  /// - Parameter body: the request body (see ``CaptureUpload``).
+  /// - Returns: `.ok` when written; `.invalid` for a malformed or invalid contact, or one whose
+  ///   intent or participant differs from the prompt's; `.conflict` when it answers another prompt
+  ///   than the current one, or the run is over; `.failed` when the file cannot be written.
+  ///   Nothing is written unless it returns `.ok`.
+  public func submit(_ body: [UInt8]) -> Outcome {
+    let upload: CaptureUpload
+    do {
+      upload = try CaptureUpload.parse(body)
+    } catch {
+      return refuse(.invalid(error.description))
+    }
+    guard !isComplete, !isFinished else { return refuse(.conflict("the run is over: every prompt is done")) }
+    guard upload.prompt == current else {
+      return refuse(.conflict("the contact answers prompt \(upload.prompt + 1), but prompt \(current + 1) is shown"))
+    }
+    guard upload.intent == prompts[current] else {
+      return refuse(.invalid("upload: error: intent \"\(upload.intent)\" differs from the prompt's \"\(prompts[current])\""))
+    }
+    guard upload.participant == configuration.participant else {
+      return refuse(.invalid("upload: error: participant \"\(upload.participant)\" differs from this run's \"\(configuration.participant)\""))
+    }
+    // Names come from the server alone: SESSION-NNN, the first number free as an id and as a file.
+    var lastError = ""
+    for _ in 0..<1000 {
+      let id = "\(session)-\(Self.padded(nextNumber))"
+      nextNumber += 1
+      guard !usedIDs.contains(id) else { continue }
+      let trace: Trace
+      do {
+        trace = try upload.trace(id: id, session: session)
+      } catch {
+        return refuse(.invalid(error.description))
+      }
+      let path = Self.join(configuration.dataset, id + ".json")
+      do {
+        try OutputFiles().create(path, bytes: JSONTraceWriter.document([trace]))
+      } catch {
+        lastError = error.description
+        if error.kind == .refused { continue }  // something appeared at that name: never replace it
+        return refuse(.failed(error.description))
+      }
+      usedIDs.insert(id)
+      var info = stat()
+      _ = stat(path, &info)
+      written.append(
+        WrittenFile(
+          path: path, id: id, prompt: current, intent: upload.intent, samples: trace.count,
+          device: UInt64(info.st_dev), inode: UInt64(info.st_ino)))
+      log("capture: \(written.count) of \(prompts.count): \(upload.intent) -> \(path) (\(trace.count) samples)")
+      if isComplete { finish() }
+      return .ok
+    }
+    return refuse(.failed("no free file name for the trace: \(lastError)"))
+  }
+
+  /// Removes the last trace this run wrote (when the file there is still the one it wrote) and
+  /// shows its prompt again.
+  ///
+  /// - Returns: `.ok`, or `.conflict` when this run has written nothing yet or is over.
+  public func redo() -> Outcome {
+    guard !isComplete, !isFinished else { return refuse(.conflict("the run is over: nothing to redo")) }
+    guard let last = written.last else { return refuse(.conflict("nothing to redo: no contact written in this run yet")) }
+    var info = stat()
+    if lstat(last.path, &info) == 0 {
+      guard info.st_mode & S_IFMT == S_IFREG, UInt64(info.st_dev) == last.device, UInt64(info.st_ino) == last.inode else {
+        return refuse(.conflict("\(last.path) is no longer the file this run wrote; it is left as it is"))
+      }
+      if unlink(last.path) != 0 {
+        return refuse(.failed("\(last.path): cannot remove: \(String(cString: strerror(errno)))"))
+      }
+    }
+    written.removeLast()
+    redone.append(last)
+    log("capture: redo prompt \(last.prompt + 1) (\(last.intent)): removed \(last.path)")
+    return .ok
+  }
+
+  /// Ends the run early (Ctrl-C): ``waitUntilFinished()`` returns.
+  public func interrupt() {
+    guard !isFinished else { return }
+    interrupted = !isComplete
+    finish()
+  }
+
+  /// Returns when every prompt is done or the run was interrupted.
+  public func waitUntilFinished() async {
+    if isFinished { return }
+    await withCheckedContinuation { finishWaiters.append($0) }
+  }
+
+  /// What the run did.
+  public func summary() -> CaptureSummary {
+    CaptureSummary(
+      session: session, participant: configuration.participant, seed: configuration.seed,
+      dataset: configuration.dataset, intents: configuration.intents, prompts: prompts,
+      written: written.map { .init(file: $0.path, id: $0.id, prompt: $0.prompt, intent: $0.intent, samples: $0.samples) },
+      redone: redone.map { .init(file: $0.path, id: $0.id, prompt: $0.prompt, intent: $0.intent, samples: $0.samples) },
+      interrupted: interrupted)
+  }
+
+  private func finish() {
+    isFinished = true
+    let waiters = finishWaiters
+    finishWaiters = []
+    for waiter in waiters { waiter.resume() }
+  }
+
+  private func refuse(_ outcome: Outcome) -> Outcome {
+    switch outcome {
+    case .ok: break
+    case .invalid(let why), .conflict(let why), .failed(let why): log("capture: refused: \(why)")
+    }
+    return outcome
+  }
+
+  static func padded(_ n: Int) -> String {
+    let text = String(n)
+    return text.count >= 3 ? text : String(repeating: "0", count: 3 - text.count) + text
+  }
+
+  static func join(_ directory: String, _ name: String) -> String {
+    directory.hasSuffix("/") ? directory + name : directory + "/" + name
+  }
+
+  static func lastComponent(_ path: String) -> String {
+    path.split(separator: "/").last.map(String.init) ?? path
+  }
+}

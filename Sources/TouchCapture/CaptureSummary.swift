@@ -1,0 +1,122 @@
+public import TouchCore
+import TouchIO
+
+/// What a capture run did: the session summary (`--output`, `--format json|md`).
+public struct CaptureSummary: Sendable, Hashable {
+  /// One trace file of the run.
+  public struct File: Sendable, Hashable {
+    /// The file's path.
+    public var file: String
+    /// The trace id in it.
+    public var id: String
+    /// The prompt (index from 0) it answered.
+    public var prompt: Int
+    /// The prompted intent.
+    public var intent: Intent
+    /// Samples in the trace.
+    public var samples: Int
+  }
+
+  /// The recording session's name (every trace's `session`).
+  public var session: String
+  /// Who recorded (every trace's `user`).
+  public var participant: String
+  /// The seed of the prompt order.
+  public var seed: UInt64
+  /// The dataset directory.
+  public var dataset: String
+  /// The intents prompted for, as listed.
+  public var intents: [Intent]
+  /// The prompts in the order shown.
+  public var prompts: [Intent]
+  /// The files written and kept, in prompt order.
+  public var written: [File]
+  /// The files written and then removed by redo.
+  public var redone: [File]
+  /// Whether the run ended before every prompt was done (Ctrl-C).
+  public var interrupted: Bool
+
+  /// Traces written per intent, in the order of ``intents``.
+  public var counts: [(intent: Intent, count: Int)] {
+    intents.map { intent in (intent, written.count { $0.intent == intent }) }
+  }
+
+  /// The summary as one JSON object: `session`, `participant`, `seed`, `dataset`, `prompts`
+  /// (intents in order), `completed`, `total`, `interrupted`, `counts` (intent → traces),
+  /// `files` and `redone` (each `file`, `id`, `prompt`, `intent`, `samples`).
+  public func json() -> [UInt8] {
+    var out: [UInt8] = Array("{\n  \"session\": ".utf8)
+    JSONTraceWriter.appendString(session, to: &out)
+    out += Array(",\n  \"participant\": ".utf8)
+    JSONTraceWriter.appendString(participant, to: &out)
+    out += Array(",\n  \"seed\": \(seed),\n  \"dataset\": ".utf8)
+    JSONTraceWriter.appendString(dataset, to: &out)
+    out += Array(",\n  \"prompts\": [".utf8)
+    for (k, intent) in prompts.enumerated() {
+      if k > 0 { out += Array(", ".utf8) }
+      JSONTraceWriter.appendString(intent.rawValue, to: &out)
+    }
+    out += Array("],\n  \"completed\": \(written.count),\n  \"total\": \(prompts.count),\n  \"interrupted\": \(interrupted),\n  \"counts\": {".utf8)
+    for (k, entry) in counts.enumerated() {
+      if k > 0 { out += Array(", ".utf8) }
+      JSONTraceWriter.appendString(entry.intent.rawValue, to: &out)
+      out += Array(": \(entry.count)".utf8)
+    }
+    out += Array("},\n  \"files\": ".utf8)
+    append(written, to: &out)
+    out += Array(",\n  \"redone\": ".utf8)
+    append(redone, to: &out)
+    out += Array("\n}\n".utf8)
+    return out
+  }
+
+  private func append(_ files: [File], to out: inout [UInt8]) {
+    guard !files.isEmpty else {
+      out += Array("[]".utf8)
+      return
+    }
+    out += Array("[".utf8)
+    for (k, file) in files.enumerated() {
+      out += Array((k > 0 ? ",\n    {\"file\": " : "\n    {\"file\": ").utf8)
+      JSONTraceWriter.appendString(file.file, to: &out)
+      out += Array(", \"id\": ".utf8)
+      JSONTraceWriter.appendString(file.id, to: &out)
+      out += Array(", \"prompt\": \(file.prompt), \"intent\": \"\(file.intent)\", \"samples\": \(file.samples)}".utf8)
+    }
+    out += Array("\n  ]".utf8)
+  }
+
+  /// The summary as Markdown: the session, the counts per intent, the prompt order, the files
+  /// and the redone contacts.
+  public func markdown() -> [UInt8] {
+    func cell(_ text: String) -> String {
+      text.replacingAll("|", with: "\\|")
+    }
+    var lines = ["# Capture session \(cell(session))", ""]
+    lines.append("- Participant: \(cell(participant)); seed \(seed); dataset \(cell(dataset)).")
+    lines.append(
+      "- Traces: \(written.count) of \(prompts.count) prompts"
+        + (interrupted ? " (interrupted)." : ".") + " Redone: \(redone.count).")
+    lines.append("- Prompt order: " + prompts.map(\.rawValue).joined(separator: ", ") + ".")
+    lines += ["", "| intent | traces |", "|---|--:|"]
+    for entry in counts { lines.append("| \(entry.intent) | \(entry.count) |") }
+    lines += ["", "| prompt | intent | samples | file |", "|--:|---|--:|---|"]
+    for file in written { lines.append("| \(file.prompt + 1) | \(file.intent) | \(file.samples) | \(cell(file.file)) |") }
+    if !redone.isEmpty {
+      lines += ["", "Redone (removed):", ""]
+      for file in redone { lines.append("- prompt \(file.prompt + 1) (\(file.intent)): \(cell(file.file))") }
+    }
+    return Array((lines.joined(separator: "\n") + "\n").utf8)
+  }
+}
+
+extension String {
+  /// `self` with every `target` replaced (standard library only).
+  fileprivate func replacingAll(_ target: Character, with replacement: String) -> String {
+    var out = ""
+    for character in self {
+      if character == target { out += replacement } else { out.append(character) }
+    }
+    return out
+  }
+}

@@ -1,0 +1,212 @@
+import ArgumentParser
+import Dispatch
+import TouchCapture
+import TouchCore
+import TouchIO
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension TouchTraceCommand {
+  /// `touchtrace capture`: serves the capture page and adds each contact to a dataset.
+  struct Capture: ParsableCommand, FormatChoice {
+    static let configuration = CommandConfiguration(
+      abstract: "Record labelled traces in a browser: serve a capture page, add each contact to a dataset.",
+      discussion: """
+        Prints the URL to open as the first line of standard output, then serves a page that \
+        prompts for one intent at a time and records the Pointer Events of each contact \
+        (pressure, or Touch.force where the browser has it, as force with maximum 1). Each \
+        contact is validated like any input file and added to --dataset as a new trace file \
+        (SESSION-NNN.json, named by the server, never replacing a file) with its intent, \
+        participant, session and device, so every command reads it with its labels.
+
+        The prompt order is shuffled with --seed (default: the 64-bit FNV-1a hash of \
+        --participant, so each participant has an order of their own) and recorded in every \
+        trace's session (PARTICIPANT-seedSEED) and in the session summary. When every prompt is \
+        done the summary (files, counts per intent, seed, prompt order, redone contacts) is \
+        written to --output (default DATASET/.sessions/SESSION.FORMAT, which loaders skip; - for \
+        standard output, after the URL line) and the command exits 0; Ctrl-C ends the run the \
+        same way.
+
+        Loopback only by default. To record from a phone or tablet on the same network, bind \
+        --host 0.0.0.0 with --token T and open the printed URL with this machine's LAN address; \
+        every request without the token is refused (403). Exit codes: 64 a bad option (a \
+        non-loopback --host without --token); 65 the dataset holds a file that cannot be read; \
+        69 the address cannot be bound; 73 the dataset or an output cannot be created.
+        """)
+
+    static let formats: [OutputFormat] = [.json, .md]
+
+    @Option(help: ArgumentHelp("The dataset directory the traces are added to (created when missing).", valueName: "dir"))
+    var dataset: String
+
+    @Option(help: ArgumentHelp("Address to bind; anything but loopback needs --token.", valueName: "address"))
+    var host = "127.0.0.1"
+
+    @Option(help: ArgumentHelp("TCP port; 0 binds any free port (the printed URL names it).", valueName: "port"))
+    var port: UInt16 = 8080
+
+    @Option(help: ArgumentHelp("Intents to prompt for, comma-separated.", valueName: "intent,..."))
+    var intents = "press,tap,hold,drag,pop"
+
+    @Option(help: ArgumentHelp("Prompts per intent.", valueName: "n"))
+    var count = 3
+
+    @Option(help: ArgumentHelp("Who records (the user of every trace).", valueName: "name"))
+    var participant = "anonymous"
+
+    @Option(
+      help: ArgumentHelp(
+        "Seed of the prompt order (default: the 64-bit FNV-1a hash of --participant).", valueName: "s"))
+    var seed: UInt64?
+
+    @Option(
+      help: ArgumentHelp(
+        "Access token every request must carry (required with a non-loopback --host; A-Z a-z 0-9 - . _ ~).",
+        valueName: "token"))
+    var token: String?
+
+    @Option(help: "Session summary format.")
+    var format = FormatOption<Self>(.json)
+
+    @Option(
+      help: ArgumentHelp(
+        "Write the session summary here (- for standard output; default DATASET/.sessions/SESSION.FORMAT).",
+        valueName: "file"))
+    var output: String?
+
+    @Flag(help: "No line per contact on standard error.")
+    var quiet = false
+
+    func captureConfiguration() throws(ValidationError) -> CaptureConfiguration {
+      var list: [Intent] = []
+      for word in intents.split(separator: ",", omittingEmptySubsequences: false) {
+        let name = word.trimmingSpaces()
+        guard let intent = Intent(name: name) else {
+          throw ValidationError("--intents: unknown intent '\(name)' (use press, tap, hold, drag, pop)")
+        }
+        list.append(intent)
+      }
+      let configuration = CaptureConfiguration(
+        dataset: dataset, host: host, port: port, intents: list, count: count, participant: participant,
+        seed: seed, token: token)
+      do {
+        try configuration.validate()
+      } catch {
+        throw ValidationError(error.description)
+      }
+      return configuration
+    }
+
+    func validate() throws {
+      _ = try captureConfiguration()
+    }
+
+    func run() throws {
+      try Console.run {
+        let configuration = try captureConfiguration()
+        try Console.checkOutputs([output], inputs: [dataset])
+        let quiet = self.quiet
+        let session: CaptureSession
+        let server: CaptureServer
+        do throws(CaptureError) {
+          session = try CaptureSession(configuration: configuration, log: { line in if !quiet { Console.error(line) } })
+          server = try CaptureServer(session: session)
+        } catch {
+          throw Self.failure(error)
+        }
+        let url = try Blocking.run { () async throws(CaptureError) -> String in try await server.start() }
+          .get(orThrow: Self.failure)
+        try Console.emit(Array((url + "\n").utf8), to: OutputFiles.standardOutput, inputs: [])
+        if !quiet { Console.error("capture: open \(url) — \(session.prompts.count) prompts; Ctrl-C ends the run") }
+        let interrupts = Self.onInterrupt { Task { await session.interrupt() } }
+        let summary = try Blocking.run { () async throws(CaptureError) -> CaptureSummary in await server.run() }
+          .get(orThrow: Self.failure)
+        _ = interrupts
+        let bytes: [UInt8] =
+          switch format.format {
+          case .json: summary.json()
+          case .md: summary.markdown()
+          case let format: FormatOption<Self>.unreachable(format)
+          }
+        if let output {
+          try Console.emit(bytes, to: output, inputs: [dataset])
+        } else {
+          let directory = dataset.hasSuffix("/") ? dataset + ".sessions" : dataset + "/.sessions"
+          _ = try Console.makeDirectory(directory)
+          let path = directory + "/" + summary.session + "." + format.format.rawValue
+          try OutputFiles().create(path, bytes: bytes)
+          if !quiet { Console.error("capture: session summary -> \(path)") }
+        }
+        if !quiet {
+          let state = summary.interrupted ? "interrupted after" : "done:"
+          Console.error("capture: \(state) \(summary.written.count) of \(summary.prompts.count) traces in \(dataset)")
+        }
+      }
+    }
+
+    /// Prints a capture error and gives its exit code: 64 usage, 65 unreadable dataset, 69 cannot
+    /// listen, 73 the dataset cannot be created.
+    static func failure(_ error: CaptureError) -> any Error {
+      Console.error("touchtrace capture: error: \(error.description)")
+      switch error {
+      case .usage: return ExitCode.validationFailure
+      case .unreadableDataset: return Exit.dataError
+      case .cannotListen: return Exit.unavailable
+      case .dataset: return Exit.cannotCreate
+      }
+    }
+
+    /// Calls `action` on SIGINT and SIGTERM (which no longer end the process) while the returned
+    /// sources live.
+    static func onInterrupt(_ action: @escaping @Sendable () -> Void) -> [any DispatchSourceSignal] {
+      [SIGINT, SIGTERM].map { number in
+        signal(number, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+        source.setEventHandler(handler: action)
+        source.resume()
+        return source
+      }
+    }
+  }
+}
+
+extension Substring {
+  fileprivate func trimmingSpaces() -> String {
+    String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+  }
+}
+
+/// Runs async work from the synchronous command and waits for it.
+enum Blocking {
+  final class Box<T>: @unchecked Sendable { var value: T? }
+
+  static func run<T: Sendable, E: Error>(_ body: @escaping @Sendable () async throws(E) -> T) -> Result<T, E> {
+    let box = Box<Result<T, E>>()
+    let done = DispatchSemaphore(value: 0)
+    Task {
+      do throws(E) {
+        box.value = .success(try await body())
+      } catch {
+        box.value = .failure(error)
+      }
+      done.signal()
+    }
+    done.wait()
+    return box.value!
+  }
+}
+
+extension Result {
+  fileprivate func get(orThrow transform: (Failure) -> any Error) throws -> Success {
+    switch self {
+    case .success(let value): return value
+    case .failure(let error): throw transform(error)
+    }
+  }
+}

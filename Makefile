@@ -2,7 +2,7 @@
 SWIFT ?= swift
 TOUCHTRACE = .build/release/touchtrace
 
-.PHONY: setup build run test example check-filters check-html bench bench-ci fuzz docs clean
+.PHONY: setup build run test example check-filters check-html check-capture bench bench-ci fuzz docs clean
 
 setup:
 	@Scripts/setup.sh
@@ -38,6 +38,13 @@ check-filters: setup
 check-html: setup
 	$(SWIFT) build --product touchtrace
 	Scripts/check-html-report.sh .build/debug/touchtrace out/sweep-report.png
+
+# The capture page in a real browser: `touchtrace capture` on a free loopback port driven by
+# headless Chromium with pen actions at known pressures (one contact redone); the dataset read back
+# must hold one trace per prompt with the intent shown and the pressures sent. Screenshot in out/.
+check-capture: setup
+	$(SWIFT) build --product touchtrace
+	Scripts/check-capture.sh .build/debug/touchtrace out/capture-page.png
 
 # Benchmarks (the nested package Benchmarks/, see Benchmarks/README.md): every suite with a
 # summary table, and the deterministic gates CI runs.

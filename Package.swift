@@ -113,7 +113,7 @@ let package = Package(
     .testTarget(
       name: "TouchTuningTests",
       dependencies: ["TouchTuning", "TouchEvaluation", "TouchRecognizers", "TouchCore", "TouchSignal", "TouchTestSupport"]),
-    .testTarget(name: "TouchCaptureTests", dependencies: ["TouchCapture", "TouchCore", "TouchIO"]),
+    .testTarget(name: "TouchCaptureTests", dependencies: ["TouchCapture", "TouchCore", "TouchIO", "TouchTestSupport"]),
     .testTarget(
       name: "touchtraceTests",
       dependencies: [

@@ -1,3 +1,5 @@
+import TouchCore
+
 /// The capture page: one self-contained HTML document (no external resources).
 ///
 /// Elements the contract names: `#prompt` (the prompt in words; `data-intent` holds the intent
@@ -5,9 +7,10 @@
 /// ("k of n", with `data-index` and `data-total`), `#redo`, `#status`, and `data-state` on
 /// `body` (`ready`, `sending`, `done`).
 enum CapturePage {
-  /// The page with `state` (the JSON of `CaptureSession.stateJSON()`) built in and the token
+  /// The page with `state` (the JSON of `CaptureSession.stateJSON()`) built in, the current
+  /// prompt already in `#prompt` and `#progress` (the script keeps them current), and the token
   /// its requests carry.
-  static func html(state: [UInt8], token: String?) -> [UInt8] {
+  static func html(state: [UInt8], prompt: Intent?, index: Int, total: Int, token: String?) -> [UInt8] {
     // JSON inside a script element: "<" written as \u003c, so no "</script>" can end it early.
     var stateText: [UInt8] = []
     for byte in state {
@@ -16,7 +19,16 @@ enum CapturePage {
     let stateJSON = String(decoding: stateText, as: UTF8.self)
     // The token holds only URL-unreserved characters (checked by CaptureConfiguration.validate).
     let query = token.map { "?token=" + $0 } ?? ""
-    return Array((head + "<script type=\"application/json\" id=\"state\">" + stateJSON + "</script>\n"
+    // Intent words and prompt words are fixed ASCII text without markup characters.
+    let header =
+      if let prompt {
+        "<header><div id=\"prompt\" data-intent=\"\(prompt.rawValue)\">\(PromptWords.words(for: prompt))</div>"
+          + "<div id=\"progress\" data-index=\"\(index)\" data-total=\"\(total)\">\(index + 1) of \(total)</div></header>\n"
+      } else {
+        "<header><div id=\"prompt\" data-intent=\"\">All done.</div>"
+          + "<div id=\"progress\" data-index=\"\(index)\" data-total=\"\(total)\">\(total) of \(total)</div></header>\n"
+      }
+    return Array((head + header + body + "<script type=\"application/json\" id=\"state\">" + stateJSON + "</script>\n"
       + "<script>\nconst QUERY = \"" + query + "\";\n" + script + "</script>\n</body>\n</html>\n").utf8)
   }
 
@@ -46,7 +58,10 @@ enum CapturePage {
     </style>
     </head>
     <body data-state="ready">
-    <header><div id="prompt" data-intent=""></div><div id="progress"></div></header>
+
+    """
+
+  private static let body = """
     <div id="capture-area">touch here — one contact per prompt</div>
     <footer><button id="redo" type="button">Redo the last contact (that was wrong)</button>
     <span id="status"></span></footer>

@@ -80,7 +80,7 @@ public final class CaptureServer: Sendable {
   }
 
   /// Waits until every prompt is done or the session is interrupted, then stops the server
-  /// (letting open requests finish for up to 2 s) and returns the summary.
+  /// (letting open requests finish for up to 1 s) and returns the summary.
   public func run() async -> CaptureSummary {
     await session.waitUntilFinished()
     await stop()
@@ -89,7 +89,7 @@ public final class CaptureServer: Sendable {
 
   /// Stops listening and closes the connections.
   public func stop() async {
-    await server.stop(timeout: 2)
+    await server.stop(timeout: 1)
     runTask.withLock { $0?.cancel() }
   }
 }
@@ -127,7 +127,9 @@ struct CaptureHTTPHandler: HTTPHandler {
     }
     switch request.path {
     case "/":
-      let page = CapturePage.html(state: await session.stateJSON(), token: token)
+      let snapshot = await session.snapshot()
+      let page = CapturePage.html(
+        state: snapshot.json, prompt: snapshot.intent, index: snapshot.index, total: session.prompts.count, token: token)
       return HTTPResponse(
         statusCode: .ok,
         headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],

@@ -24,9 +24,10 @@ public actor CaptureSession {
     public var intent: Intent
     /// Samples in the trace.
     public var samples: Int
-    /// Device and inode of the file as written, so redo removes only that file.
+    /// Device, inode and content of the file as written, so redo removes only that file.
     var device: UInt64
     var inode: UInt64
+    var bytes: [UInt8]
   }
 
   /// The answer to a request that changes or reads the state.
@@ -126,6 +127,11 @@ public actor CaptureSession {
     return out
   }
 
+  /// The page's state: its JSON, the current prompt (`nil` when done) and its index.
+  func snapshot() -> (json: [UInt8], intent: Intent?, index: Int) {
+    (stateJSON(), isComplete ? nil : prompts[current], current)
+  }
+
   /// Validates one contact and adds it to the dataset as a new trace file.
   ///
   /// - Parameter body: the request body (see ``CaptureUpload``).
@@ -163,8 +169,9 @@ public actor CaptureSession {
         return refuse(.invalid(error.description))
       }
       let path = Self.join(configuration.dataset, id + ".json")
+      let bytes = JSONTraceWriter.document([trace])
       do {
-        try OutputFiles().create(path, bytes: JSONTraceWriter.document([trace]))
+        try OutputFiles().create(path, bytes: bytes)
       } catch {
         lastError = error.description
         if error.kind == .refused { continue }  // something appeared at that name: never replace it
@@ -176,7 +183,7 @@ public actor CaptureSession {
       written.append(
         WrittenFile(
           path: path, id: id, prompt: current, intent: upload.intent, samples: trace.count,
-          device: UInt64(info.st_dev), inode: UInt64(info.st_ino)))
+          device: UInt64(info.st_dev), inode: UInt64(info.st_ino), bytes: bytes))
       log("capture: \(written.count) of \(prompts.count): \(upload.intent) -> \(path) (\(trace.count) samples)")
       if isComplete { finish() }
       return .ok
@@ -193,7 +200,10 @@ public actor CaptureSession {
     guard let last = written.last else { return refuse(.conflict("nothing to redo: no contact written in this run yet")) }
     var info = stat()
     if lstat(last.path, &info) == 0 {
-      guard info.st_mode & S_IFMT == S_IFREG, UInt64(info.st_dev) == last.device, UInt64(info.st_ino) == last.inode else {
+      // The same file (an inode can be reused by a new file) with the same content.
+      guard info.st_mode & S_IFMT == S_IFREG, UInt64(info.st_dev) == last.device, UInt64(info.st_ino) == last.inode,
+        Self.content(of: last.path, limit: last.bytes.count + 1) == last.bytes
+      else {
         return refuse(.conflict("\(last.path) is no longer the file this run wrote; it is left as it is"))
       }
       if unlink(last.path) != 0 {
@@ -242,6 +252,23 @@ public actor CaptureSession {
     case .invalid(let why), .conflict(let why), .failed(let why): log("capture: refused: \(why)")
     }
     return outcome
+  }
+
+  /// The first `limit` bytes of the file at `path`; `nil` when it cannot be read.
+  static func content(of path: String, limit: Int) -> [UInt8]? {
+    let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while bytes.count < limit {
+      let n = read(descriptor, &buffer, min(buffer.count, limit - bytes.count))
+      if n < 0 && errno == EINTR { continue }
+      guard n >= 0 else { return nil }
+      if n == 0 { break }
+      bytes += buffer[0..<n]
+    }
+    return bytes
   }
 
   static func padded(_ n: Int) -> String {

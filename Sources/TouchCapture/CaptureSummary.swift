@@ -15,6 +15,47 @@ public struct CaptureSummary: Sendable, Hashable {
     public var intent: Intent
     /// Samples in the trace.
     public var samples: Int
+
+    /// A file entry.
+    /// - Parameters:
+    ///   - file: the file's path.
+    ///   - id: the trace id.
+    ///   - prompt: the prompt's index, from 0.
+    ///   - intent: the prompted intent.
+    ///   - samples: samples in the trace.
+    public init(file: String, id: String, prompt: Int, intent: Intent, samples: Int) {
+      self.file = file
+      self.id = id
+      self.prompt = prompt
+      self.intent = intent
+      self.samples = samples
+    }
+  }
+
+  /// A summary.
+  /// - Parameters:
+  ///   - session: the session's name.
+  ///   - participant: who recorded.
+  ///   - seed: the prompt order's seed.
+  ///   - dataset: the dataset directory.
+  ///   - intents: the intents prompted for, as listed.
+  ///   - prompts: the prompts in order.
+  ///   - written: the files written and kept.
+  ///   - redone: the files removed by redo.
+  ///   - interrupted: whether the run ended early.
+  public init(
+    session: String, participant: String, seed: UInt64, dataset: String, intents: [Intent], prompts: [Intent],
+    written: [File], redone: [File], interrupted: Bool
+  ) {
+    self.session = session
+    self.participant = participant
+    self.seed = seed
+    self.dataset = dataset
+    self.intents = intents
+    self.prompts = prompts
+    self.written = written
+    self.redone = redone
+    self.interrupted = interrupted
   }
 
   /// The recording session's name (every trace's `session`).

@@ -67,7 +67,7 @@ public actor CaptureSession {
   /// Whether every prompt has its trace.
   public var isComplete: Bool { written.count == prompts.count }
 
-  /// Opens the dataset directory (creating it when missing) and reads the traces already in it,
+  /// Opens the dataset directory (creating it and its parents when missing) and reads the traces already in it,
   /// so the session name and trace ids do not repeat any of theirs.
   ///
   /// - Parameters:
@@ -80,6 +80,12 @@ public actor CaptureSession {
     self.prompts = configuration.prompts
     self.log = log
     let directory = configuration.dataset
+    // Parents first (as `mkdir -p`); the last component's error is the one reported.
+    var prefix = directory.hasPrefix("/") ? "/" : ""
+    for component in directory.split(separator: "/").dropLast() {
+      prefix += component + "/"
+      _ = mkdir(prefix, 0o777)
+    }
     if mkdir(directory, 0o777) != 0 {
       let code = errno
       var info = stat()
@@ -101,8 +107,11 @@ public actor CaptureSession {
     let base = "\(CaptureNames.slug(configuration.participant))-seed\(configuration.seed)"
     var session = base
     var run = 1
+    // Earlier runs' summaries (DATASET/.sessions/SESSION.FORMAT), also of runs that kept no trace.
+    let summaries = Self.entries(of: Self.join(directory, ".sessions"))
     while sessions.contains(session) || ids.contains(where: { $0.hasPrefix(session + "-") })
       || names.contains(where: { $0.hasPrefix(session + "-") })
+      || summaries.contains(where: { $0.hasPrefix(session + ".") })
     {
       run += 1
       session = "\(base)-run\(run)"
@@ -252,6 +261,18 @@ public actor CaptureSession {
     case .invalid(let why), .conflict(let why), .failed(let why): log("capture: refused: \(why)")
     }
     return outcome
+  }
+
+  /// The names in a directory; empty when it cannot be read.
+  static func entries(of directory: String) -> [String] {
+    guard let handle = opendir(directory) else { return [] }
+    defer { closedir(handle) }
+    var names: [String] = []
+    while let entry = readdir(handle) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+      if name != "." && name != ".." { names.append(name) }
+    }
+    return names
   }
 
   /// The first `limit` bytes of the file at `path`; `nil` when it cannot be read.

@@ -290,6 +290,14 @@ struct CaptureServerTests {
     #expect(h.files() == ["ana-seed7-run2-001.json", "old.json"])
     #expect(try TraceLoader.load([h.dataset]).traces.count == 2)
     await h.server.stop()
+
+    // A run that kept no trace still left its summary: the next run takes another session.
+    let again = try await Harness.start { dataset in
+      _ = mkdir(dataset + "/.sessions", 0o777)
+      TestData.write("{}\n", to: dataset + "/.sessions/ana-seed7.json")
+    }
+    #expect(again.session.session == "ana-seed7-run2")
+    await again.server.stop()
   }
 
   @Test("redo removes only the last file this run wrote")

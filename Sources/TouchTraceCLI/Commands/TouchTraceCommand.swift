@@ -12,7 +12,8 @@ struct TouchTraceCommand: ParsableCommand {
 
       Exit codes: 0 success; 64 usage error; 65 bad input data (PATH:LINE:COL: error: …; \
       an input over --max-input-size); 66 an input file is missing or unreadable, a device, a \
-      socket or a symbolic link loop; 69 an exec: recognizer failed; 73 an output refused (an \
+      socket or a symbolic link loop; 69 an exec: recognizer failed, or capture cannot listen on \
+      its address; 73 an output refused (an \
       input of the run, a directory, a device, a FIFO, a socket, a symbolic link) or not created; \
       74 writing an output failed (standard output included); 1 anything else.
       """,

@@ -19,7 +19,8 @@ extension TouchTraceCommand {
 
         A recognizer that compares normalized force needs each trace's maximum force: traces \
         without one stop the command (exit 65) unless --skip-invalid skips them, or --max-force \
-        supplies it. See `touchtrace recognizers` for the variants and their parameters.
+        supplies it; when no trace is left to replay (or, with --outcomes, to score) the \
+        command stops with exit 65, saying why the traces were skipped. See `touchtrace recognizers` for the variants and their parameters.
         --outcomes FILE also scores the labelled traces as touchtrace sweep does (--positive, \
         --tolerance; unlabelled traces are left out of it) and writes one row per trace and \
         counted outcome (CSV, or JSON Lines for .jsonl); it replays each trace through a fresh \
@@ -108,6 +109,7 @@ extension TouchTraceCommand {
         try Console.checkOutputs([output.output, outcomes.outcomes], inputs: input.inputPaths)
         var dataset = try input.load()
         try Scoring.requireMaximumForce(&dataset, for: [recognizer], skipInvalid: input.skipInvalid)
+        try ScoringRules.requireAnalyzed(dataset, command: "run")
         let results = try replay(dataset.traces, through: recognizer)
         let bytes: [UInt8]
         switch output.format {
@@ -119,6 +121,7 @@ extension TouchTraceCommand {
         if outcomes.outcomes != nil {
           let evaluation = Evaluation(dataset: dataset, options: try scoring.evaluationOptions())
           Scoring.summarize(evaluation.dataset.skipped.filter { skip in !dataset.skipped.contains { $0 == skip } }, command: "run")
+          try ScoringRules.requireAnalyzed(evaluation.dataset, command: "run")
           outcomeWriter = try outcomes.open(inputs: input.inputPaths)
           let configuration = Configuration(
             spec: RecognizerSpec(variant: self.recognizer, required: requireFailureOf, catalog: TouchTraceTool.catalog),

@@ -14,7 +14,10 @@ extension TouchTraceCommand {
         (pandas and R read it without options). JSON output (format touchtrace-features, \
         version 1) adds the trace accounting (total = analyzed + skipped), the skipped traces \
         and the options used. Units: seconds, device force units, force units per second. \
-        A logistic fit that does not converge is reported by its status, with empty parameters.
+        A logistic fit that does not converge is reported by its status, with empty parameters; \
+        so is one that converges to a curve outside the trace (status out_of_range: its midpoint \
+        outside the trace's first-to-last sample times, or its amplitude above max_force, or \
+        above 1.5 × the peak force when max_force is unknown), the JSON message saying which.
         """)
 
     @OptionGroup var input: InputOptions

@@ -35,6 +35,7 @@ public enum InspectReport {
       ("devices", counts(s.tracesPerDevice, key: "device")),
       ("intents", .object(intents)),
       ("traces_with_press_at", .int(s.tracesWithPressAt)),
+      s.synthesizedTime.member,
       ("duration_s", stats(s.duration)),
       ("samples_per_trace", stats(s.samplesPerTrace)),
       ("interval_s", interval),
@@ -118,6 +119,9 @@ public enum InspectReport {
           "Samples/trace",
           "min \(TextFormat.compact(min)), median \(TextFormat.compact(median)), max \(TextFormat.compact(max))"
         ))
+    }
+    if let sentence = s.synthesizedTime.sentence(dependents: "durations, intervals and latencies") {
+      rows.append(("Time", "warning: " + sentence))
     }
     if let median = s.interval.median, let p5 = s.interval.p5, let p95 = s.interval.p95 {
       var text =

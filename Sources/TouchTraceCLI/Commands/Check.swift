@@ -4,6 +4,7 @@ import TouchEvaluation
 import TouchIO
 import TouchRecognizers
 import TouchReports
+import TouchSignal
 import TouchTuning
 
 extension TouchTraceCommand {
@@ -114,12 +115,13 @@ extension TouchTraceCommand {
         } catch {
           throw DataError.replay(error, command: "check")
         }
+        let synthesizedTime = SynthesizedTime(evaluation.traces)
         let current = RegressionGate.Snapshot(
           outcomes: outcomes, evaluation: evaluation, configuration: configurationText, tool: tool)
         if let writeBaseline {
           try Console.emit(
-            [(writeBaseline, CheckReport.baseline(current).encoded()),
-             (OutputFiles.standardOutput, Array(CheckReport.written(current, path: writeBaseline).utf8))],
+            [(writeBaseline, CheckReport.baseline(current, synthesizedTime: synthesizedTime).encoded()),
+             (OutputFiles.standardOutput, Array(CheckReport.written(current, path: writeBaseline, synthesizedTime: synthesizedTime).utf8))],
             inputs: inputs)
           return
         }
@@ -132,7 +134,7 @@ extension TouchTraceCommand {
         }
         var outputs: [(path: String, bytes: [UInt8])] = []
         if let junit { outputs.append((junit, Array(CheckReport.junit(result).utf8))) }
-        outputs.append((OutputFiles.standardOutput, Array(CheckReport.markdown(result).utf8)))
+        outputs.append((OutputFiles.standardOutput, Array(CheckReport.markdown(result, synthesizedTime: synthesizedTime).utf8)))
         try Console.emit(outputs, inputs: inputs)
         if !result.passed { throw Exit.failure }
       }

@@ -79,6 +79,10 @@ extension TouchTraceCommand {
         if output.format == .csv {
           Console.error(
             "touchtrace features: \(dataset.total) traces: \(dataset.traces.count) analyzed, \(dataset.skipped.count) skipped")
+          // The CSV table has no place for it: say it beside the accounting.
+          if let sentence = SynthesizedTime(dataset.traces).sentence(dependents: "times, durations and rates") {
+            Console.error("touchtrace features: warning: \(sentence)")
+          }
         }
       }
     }

@@ -4,6 +4,7 @@ import TouchCore
 import TouchIO
 import TouchRecognizers
 import TouchReports
+import TouchSignal
 
 extension TouchTraceCommand {
   /// `touchtrace run`: replays traces through one recognizer variant and prints, per trace, the
@@ -114,7 +115,12 @@ extension TouchTraceCommand {
         let bytes: [UInt8]
         switch output.format {
         case .json: bytes = RunReport.json(results, recognizer: recognizer, carryState: carryState, dataset: dataset).encoded()
-        case .csv: bytes = RunReport.csv(results)
+        case .csv:
+          bytes = RunReport.csv(results)
+          // The CSV table has no place for it: say it on standard error.
+          if let sentence = SynthesizedTime(dataset.traces).sentence(dependents: "action times") {
+            Console.error("touchtrace run: warning: \(sentence)")
+          }
         case let format: FormatOption<Self>.unreachable(format)
         }
         var outcomeWriter: OutcomeWriter?

@@ -12,7 +12,9 @@ extension TouchTraceCommand {
       discussion: """
         Each configuration (recognizer + parameter values) is replayed over every labelled trace \
         and scored: actions are matched one to one to the trace's reference times (press_at, \
-        else the offline reference rule) within --tolerance seconds; positives (--positive) count \
+        else the offline reference rule: upward crossings of half the smoothed peak, or \
+        touch-down when the trace starts at or above half its peak, as most pen traces do) \
+        within --tolerance seconds; positives (--positive) count \
         per event (TP, FN, FP), other traces once (FP if any action, else TN). Latency is \
         action − reference and action − touch-down for true positives, in seconds. Two-stage \
         recognizers are also scored at stage 2 against pop traces, with a 3-class confusion \

@@ -26,7 +26,8 @@ extension TouchTraceCommand {
         case per check, a <failure> with the figures).
         Exit codes: 0 every check holds (or the baseline was written); 1 a check failed; 65 the \
         baseline is malformed, or was written by another tool version, from other data (its \
-        content hash or contacts differ) or with other --positive/--tolerance; 66 the baseline \
+        content hash or contacts differ) or with other --positive/--tolerance, or no trace is \
+        left to score or none is a positive; 66 the baseline \
         is missing; 64, 73, 74 as every command.
         """)
 

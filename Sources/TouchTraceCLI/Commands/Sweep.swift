@@ -18,7 +18,9 @@ extension TouchTraceCommand {
         per event (TP, FN, FP), other traces once (FP if any action, else TN). Latency is \
         action − reference and action − touch-down for true positives, in seconds. Two-stage \
         recognizers are also scored at stage 2 against pop traces, with a 3-class confusion \
-        matrix. Traces without an intent label are skipped. Precision, recall and the \
+        matrix. Traces without an intent label are skipped; when no trace is left, or none is a \
+        positive, the command stops (exit 65) saying what is missing and the flag that fixes \
+        it (--labels, --max-force, --only, --positive), as tune, compare and check do. Precision, recall and the \
         false-positive rate come with 95 % Wilson score intervals, latency quantiles with \
         their n. Fine grids are cheap: a first-crossing threshold is evaluated for every value \
         in one pass per trace, and the comparison thresholds of stateful recognizers \

@@ -176,6 +176,47 @@ public enum CheckReport {
     "# touchtrace check: baseline written\n\n- `\(s.configuration)` on \(s.traces.count) contacts (data \(s.dataHash)): \(s.correctCount) correct, TP \(s.truePositives), FP \(s.falsePositives), FN \(s.falseNegatives), TN \(s.trueNegatives), p90 latency \(ms(s.latencyP90)) (n = \(s.latencyCount)).\n- Baseline: \(path) (\(s.tool)).\n"
   }
 
+  /// The check's result as JSON (`touchtrace-check`, version 1): whether it passed, each check
+  /// with its figures, and both snapshots' counts. Seconds for latencies.
+  public static func json(_ r: RegressionGate.Result) -> JSONValue {
+    .object([
+      ("format", .string("touchtrace-check")), ("version", .int(1)), ("passed", .bool(r.passed)),
+      ("alpha", .number(r.alpha)), ("max_latency_increase", .number(r.maxLatencyIncrease)),
+      ("checks", .array([
+        .object([
+          ("name", .string(accuracyCheck)), ("passed", .bool(!r.accuracyRegressed)),
+          ("baseline_correct", .int(r.baseline.correctCount)), ("current_correct", .int(r.current.correctCount)),
+          ("only_baseline_correct", .int(r.mcnemar.onlyA)), ("only_current_correct", .int(r.mcnemar.onlyB)),
+          ("p_value", .number(r.mcnemar.pValue)),
+        ]),
+        .object([
+          ("name", .string(latencyCheck)), ("passed", .bool(!r.latencyRegressed)),
+          ("baseline_p90", .number(r.baseline.latencyP90)), ("current_p90", .number(r.current.latencyP90)),
+          ("increase", .number(r.latencyIncrease)),
+        ]),
+      ])),
+      ("baseline", snapshotSummary(r.baseline)), ("current", snapshotSummary(r.current)),
+    ])
+  }
+
+  /// The JSON printed when a baseline is written (`touchtrace-check-baseline-written`).
+  public static func writtenJSON(_ s: RegressionGate.Snapshot, path: String) -> JSONValue {
+    .object([
+      ("format", .string("touchtrace-check-baseline-written")), ("version", .int(1)), ("path", .string(path)),
+      ("snapshot", snapshotSummary(s)),
+    ])
+  }
+
+  /// A snapshot's configuration, tool, data hash and counts.
+  static func snapshotSummary(_ s: RegressionGate.Snapshot) -> JSONValue {
+    .object([
+      ("configuration", .string(s.configuration)), ("tool", .string(s.tool)), ("data", .string(s.dataHash)),
+      ("contacts", .int(s.traces.count)), ("correct", .int(s.correctCount)),
+      ("tp", .int(s.truePositives)), ("fp", .int(s.falsePositives)), ("fn", .int(s.falseNegatives)),
+      ("tn", .int(s.trueNegatives)), ("latency_p90", .number(s.latencyP90)), ("latency_n", .int(s.latencyCount)),
+    ])
+  }
+
   // MARK: - JUnit
 
   /// The JUnit XML report: one test suite `touchtrace check` with one test case per check; a

@@ -26,7 +26,13 @@ public enum TouchTraceTool {
   /// there ends it with exit code 74.
   public static func main(catalog: RecognizerCatalog = .builtIn, arguments: [String]? = nil) {
     Console.checkStandardOutputAtExit()
-    $catalog.withValue(catalog) { TouchTraceCommand.main(arguments) }
+    $catalog.withValue(catalog) {
+      do {
+        try execute(arguments ?? Array(CommandLine.arguments.dropFirst()))
+      } catch {
+        TouchTraceCommand.exit(withError: error)
+      }
+    }
   }
 
   /// Runs one command with `catalog` in this process and returns its exit code (0 on success),
@@ -34,12 +40,18 @@ public enum TouchTraceTool {
   public static func run(_ arguments: [String], catalog: RecognizerCatalog = .builtIn) -> Int32 {
     $catalog.withValue(catalog) {
       do {
-        var command = try TouchTraceCommand.parseAsRoot(arguments)
-        try command.run()
+        try execute(arguments)
         return 0
       } catch {
         return TouchTraceCommand.exitCode(for: error).rawValue
       }
     }
+  }
+
+  /// Parses `arguments` and runs the command, with `Console.quiet` bound to its `--quiet`.
+  static func execute(_ arguments: [String]) throws {
+    var command = try TouchTraceCommand.parseAsRoot(arguments)
+    let quiet = (command as? any QuietCommand)?.isQuiet ?? false
+    try Console.$quiet.withValue(quiet) { try command.run() }
   }
 }

@@ -8,7 +8,7 @@ import TouchTuning
 
 extension TouchTraceCommand {
   /// `touchtrace check`: a regression gate for continuous integration.
-  struct Check: ParsableCommand {
+  struct Check: ParsableCommand, FormatChoice, QuietCommand {
     static let configuration = CommandConfiguration(
       abstract: "Gate a recognizer configuration against a committed baseline: accuracy (McNemar) and p90 latency.",
       discussion: """
@@ -21,7 +21,8 @@ extension TouchTraceCommand {
         McNemar's test on the paired per-contact decisions gives p < --alpha (default 0.05) \
         and the baseline is right more often; the latency check fails when the p90 of \
         action − reference grows by more than --max-latency-increase seconds (default 0.005). \
-        A Markdown summary goes to standard output; --junit FILE writes JUnit XML (one test \
+        A summary (Markdown, or JSON with --format json) goes to --output, standard output by \
+        default; --junit FILE writes JUnit XML (one test \
         case per check, a <failure> with the figures).
         Exit codes: 0 every check holds (or the baseline was written); 1 a check failed; 65 the \
         baseline is malformed, or was written by another tool version, from other data (its \
@@ -56,7 +57,14 @@ extension TouchTraceCommand {
     @Option(help: ArgumentHelp("Also write a JUnit XML report to this file.", valueName: "file"))
     var junit: String?
 
+    @OptionGroup var output: OutputOptions<Self>
+
     @OptionGroup var threads: ThreadOptions
+
+    /// The summary's formats: Markdown or JSON.
+    static let formats: [OutputFormat] = [.md, .json]
+
+    var isQuiet: Bool { output.quiet }
 
     func validate() throws {
       guard (baseline == nil) != (writeBaseline == nil) else {
@@ -95,7 +103,7 @@ extension TouchTraceCommand {
       let tool = "touchtrace \(TouchTraceVersion.current)"
       try Console.run {
         let inputs = input.inputPaths + (baseline.map { [$0] } ?? [])
-        try Console.checkOutputs([writeBaseline, junit], inputs: inputs)
+        try Console.checkOutputs([writeBaseline, junit, output.file], inputs: inputs)
         // The baseline first: a missing or malformed one stops before any scoring.
         var recorded: RegressionGate.Snapshot?
         if let baseline {
@@ -119,7 +127,9 @@ extension TouchTraceCommand {
         if let writeBaseline {
           try Console.emit(
             [(writeBaseline, CheckReport.baseline(current).encoded()),
-             (OutputFiles.standardOutput, Array(CheckReport.written(current, path: writeBaseline).utf8))],
+             (output.target, output.resolvedFormat == .json
+               ? CheckReport.writtenJSON(current, path: writeBaseline).encoded()
+               : Array(CheckReport.written(current, path: writeBaseline).utf8))],
             inputs: inputs)
           return
         }
@@ -132,7 +142,8 @@ extension TouchTraceCommand {
         }
         var outputs: [(path: String, bytes: [UInt8])] = []
         if let junit { outputs.append((junit, Array(CheckReport.junit(result).utf8))) }
-        outputs.append((OutputFiles.standardOutput, Array(CheckReport.markdown(result).utf8)))
+        outputs.append(
+          (output.target, output.resolvedFormat == .json ? CheckReport.json(result).encoded() : Array(CheckReport.markdown(result).utf8)))
         try Console.emit(outputs, inputs: inputs)
         if !result.passed { throw Exit.failure }
       }

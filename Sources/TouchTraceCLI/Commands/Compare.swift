@@ -7,7 +7,7 @@ import TouchTuning
 
 extension TouchTraceCommand {
   /// `touchtrace compare`: two configurations on the same traces, pair by pair.
-  struct Compare: ParsableCommand {
+  struct Compare: ParsableCommand, QuietCommand {
     static let configuration = CommandConfiguration(
       abstract: "Compare two configurations on the same traces: McNemar's test and the paired latency difference.",
       discussion: """
@@ -52,7 +52,7 @@ extension TouchTraceCommand {
     @Flag(inversion: .prefixedNo, help: "Continuity-correct McNemar's chi-square statistic.")
     var continuityCorrection = true
 
-    @OptionGroup var report: ReportOutputOptions
+    @OptionGroup var report: OutputOptions<ReportFormats>
 
     @OptionGroup var outcomes: OutcomeOptions
 
@@ -61,6 +61,8 @@ extension TouchTraceCommand {
     @OptionGroup var threads: ThreadOptions
 
     @OptionGroup var exec: ExecOptions
+
+    var isQuiet: Bool { report.quiet }
 
     func validate() throws {
       try exec.withCatalog(tolerance: scoring.tolerance, closing: false) {
@@ -91,7 +93,7 @@ extension TouchTraceCommand {
       let threads = self.threads.count
       let key = groupBy?.key
       try Console.run {
-        try Console.checkOutputs([report.output, outcomes.outcomes], inputs: input.inputPaths)
+        try Console.checkOutputs([report.file, outcomes.outcomes], inputs: input.inputPaths)
         let evaluation = try Scoring.evaluation(
           input, for: [a.recognizer, b.recognizer], groupBy: key, options: options, threads: threads, command: "compare")
         let run: ComparisonResult
@@ -117,7 +119,7 @@ extension TouchTraceCommand {
           } catch {
             throw DataError.replay(error, command: "compare")
           }
-        case let format: FormatOption<ReportOutputOptions>.unreachable(format)
+        case let format: FormatOption<ReportFormats>.unreachable(format)
         }
         try Console.emit([(report.target, bytes)], outcomes: outcomeWriter, inputs: input.inputPaths)
       }

@@ -6,7 +6,7 @@ import TouchSignal
 
 extension TouchTraceCommand {
   /// `touchtrace features`: one row of force-curve features per trace.
-  struct Features: ParsableCommand, DefaultFormatChoice {
+  struct Features: ParsableCommand, FormatChoice, QuietCommand {
     static let configuration = CommandConfiguration(
       abstract: "Compute force-curve features per trace: peak, rise, rate, impulse, peaks, saturation, logistic onset, reference time.",
       discussion: """
@@ -21,9 +21,10 @@ extension TouchTraceCommand {
 
     @OptionGroup var output: OutputOptions<Self>
 
+    /// CSV or JSON.
     static let formats: [OutputFormat] = [.csv, .json]
-    static let defaultFormat = OutputFormat.csv
-    static let outputHelp = "Output file (default: standard output)."
+
+    var isQuiet: Bool { output.quiet }
 
     @Option(help: ArgumentHelp("Level for time_above_level_s as a fraction of each trace's peak (default 0.5).", valueName: "fraction"))
     var level: Double?
@@ -59,7 +60,7 @@ extension TouchTraceCommand {
 
     func run() throws {
       try Console.run {
-        try Console.checkOutputs([output.output], inputs: input.inputPaths)
+        try Console.checkOutputs([output.file], inputs: input.inputPaths)
         var dataset = try input.load()
         let extraction = self.extraction
         let features = try PerTrace.map(&dataset, skipInvalid: input.skipInvalid) { trace throws(SignalError) in
@@ -67,14 +68,14 @@ extension TouchTraceCommand {
         }
         let rows = zip(dataset.traces, features).map { FeaturesReport.Row(trace: $0, features: $1) }
         let bytes =
-          switch output.format {
+          switch output.resolvedFormat {
           case .csv: FeaturesReport.csv(rows)
           case .json: FeaturesReport.json(rows, dataset: dataset, extraction: extraction).encoded()
           case let format: FormatOption<Self>.unreachable(format)
           }
         try output.emit(bytes, inputs: input.inputPaths)
-        if output.format == .csv {
-          Console.error(
+        if output.resolvedFormat == .csv {
+          Console.diagnose(
             "touchtrace features: \(dataset.total) traces: \(dataset.traces.count) analyzed, \(dataset.skipped.count) skipped")
         }
       }

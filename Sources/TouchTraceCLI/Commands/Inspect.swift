@@ -6,7 +6,7 @@ import TouchSignal
 
 extension TouchTraceCommand {
   /// `touchtrace inspect`: a summary of a dataset.
-  struct Inspect: ParsableCommand, DefaultFormatChoice {
+  struct Inspect: ParsableCommand, FormatChoice, QuietCommand {
     static let configuration = CommandConfiguration(
       abstract: "Summarize a dataset: traces, samples, timing, force range and quantization, labels.",
       discussion: """
@@ -18,17 +18,19 @@ extension TouchTraceCommand {
 
     @OptionGroup var output: OutputOptions<Self>
 
-    static let formats: [OutputFormat] = [.text, .json]
-    static let defaultFormat = OutputFormat.text
-    static let outputHelp = "Write the summary to this file instead of standard output."
+    /// Markdown, aligned text (`text`) or JSON.
+    static let formats: [OutputFormat] = [.md, .text, .json]
+
+    var isQuiet: Bool { output.quiet }
 
     func run() throws {
       try Console.run {
-        try Console.checkOutputs([output.output], inputs: input.inputPaths)
+        try Console.checkOutputs([output.file], inputs: input.inputPaths)
         let dataset = try input.load()
         let summary = DatasetSummary(dataset)
         let bytes: [UInt8] =
-          switch output.format {
+          switch output.resolvedFormat {
+          case .md: Array(InspectReport.markdown(summary).utf8)
           case .text: Array(InspectReport.text(summary).utf8)
           case .json: InspectReport.json(summary, diagnostics: dataset.diagnostics).encoded()
           case let format: FormatOption<Self>.unreachable(format)

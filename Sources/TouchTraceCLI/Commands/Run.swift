@@ -8,7 +8,7 @@ import TouchReports
 extension TouchTraceCommand {
   /// `touchtrace run`: replays traces through one recognizer variant and prints, per trace, the
   /// state transitions and the action event.
-  struct Run: ParsableCommand, DefaultFormatChoice {
+  struct Run: ParsableCommand, FormatChoice, QuietCommand {
     static let configuration = CommandConfiguration(
       abstract: "Replay traces through a recognizer and print its state transitions and action event.",
       discussion: """
@@ -59,9 +59,10 @@ extension TouchTraceCommand {
 
     @OptionGroup var exec: ExecOptions
 
+    /// JSON or CSV.
     static let formats: [OutputFormat] = [.json, .csv]
-    static let defaultFormat = OutputFormat.json
-    static let outputHelp = "Write the output to this file instead of standard output."
+
+    var isQuiet: Bool { output.quiet }
 
     func validate() throws {
       try exec.withCatalog(tolerance: EvaluationOptions.defaultTolerance, closing: false) { _ = try makeRecognizer() }
@@ -105,12 +106,12 @@ extension TouchTraceCommand {
     func replayAll() throws {
       let recognizer = try makeRecognizer()
       try Console.run {
-        try Console.checkOutputs([output.output, outcomes.outcomes], inputs: input.inputPaths)
+        try Console.checkOutputs([output.file, outcomes.outcomes], inputs: input.inputPaths)
         var dataset = try input.load()
         try Scoring.requireMaximumForce(&dataset, for: [recognizer], skipInvalid: input.skipInvalid)
         let results = try replay(dataset.traces, through: recognizer)
         let bytes: [UInt8]
-        switch output.format {
+        switch output.resolvedFormat {
         case .json: bytes = RunReport.json(results, recognizer: recognizer, carryState: carryState, dataset: dataset).encoded()
         case .csv: bytes = RunReport.csv(results)
         case let format: FormatOption<Self>.unreachable(format)
@@ -125,7 +126,7 @@ extension TouchTraceCommand {
             recognizer: recognizer, varied: settings.compactMap { PlanOptions.setting($0)?.name })
           try outcomeWriter?.write([(0, configuration)], evaluation: evaluation, threads: 1, command: "run")
         }
-        try Console.emit([(output.output ?? OutputFiles.standardOutput, bytes)], outcomes: outcomeWriter, inputs: input.inputPaths)
+        try Console.emit([(output.target, bytes)], outcomes: outcomeWriter, inputs: input.inputPaths)
       }
     }
 

@@ -5,13 +5,13 @@ import TouchSignal
 
 extension TouchTraceCommand {
   /// `touchtrace smooth`: writes the traces with smoothed force.
-  struct Smooth: ParsableCommand {
+  struct Smooth: ParsableCommand, QuietCommand {
     static let configuration = CommandConfiguration(
       abstract: "Smooth the force of every trace and write the traces in the same format.",
       discussion: """
         All other columns and all metadata are kept. The smoothed force is clamped to \
         [0, max_force] ([0, ∞) when the maximum is unknown), so the output is valid trace data. \
-        The output format follows the --output file's extension (.csv, .json, .jsonl). \
+        The output format is --format, else the --output file's ending (.csv, .json, .jsonl), else JSON. \
         Windows in seconds become K = round(S / median interval) + 1 samples per trace, odd for \
         centred filters. Methods: gaussian (centred, GSL), median, rmedian (recursive median), \
         impulse (Hampel), movmean and movmedian (centred, or trailing with --causal), savgol \
@@ -51,8 +51,9 @@ extension TouchTraceCommand {
     @Flag(help: "Use a trailing (causal) window: what a live recognizer could compute. movmean, movmedian (and ema, which always is).")
     var causal = false
 
-    @Option(help: ArgumentHelp("Output file; its extension chooses the format.", valueName: "file"))
-    var output: String
+    @OptionGroup var output: OutputOptions<TraceFormats>
+
+    var isQuiet: Bool { output.quiet }
 
     enum Method: String, ExpressibleByArgument, CaseIterable {
       case gaussian, median, rmedian, impulse, movmean, movmedian, savgol, ema
@@ -145,16 +146,16 @@ extension TouchTraceCommand {
 
     func run() throws {
       try Console.run {
-        try Console.checkOutputs([output], inputs: input.inputPaths)
+        try Console.checkOutputs([output.file], inputs: input.inputPaths)
         var dataset = try input.load()
         let smoothing = self.smoothing
         let total = dataset.total
         let smoothed = try PerTrace.map(&dataset, skipInvalid: input.skipInvalid) { trace throws(SignalError) in
           try trace.smoothed(with: smoothing)
         }
-        try Console.emit(TraceWriter.encode(smoothed, as: TraceFiles.Format(path: output)), to: output, inputs: input.inputPaths)
-        Console.error(
-          "touchtrace smooth: \(total) traces: \(smoothed.count) smoothed, \(dataset.skipped.count) skipped; wrote \(output)")
+        try output.write(smoothed, inputs: input.inputPaths)
+        Console.diagnose(
+          "touchtrace smooth: \(total) traces: \(smoothed.count) smoothed, \(dataset.skipped.count) skipped; wrote \(output.target)")
       }
     }
   }
@@ -190,7 +191,7 @@ enum PerTrace {
       defer { index += 1 }
       return reasons[index]
     }
-    for skip in dataset.skipped.dropFirst(skippedBefore) { Console.error(skip.description) }
+    for skip in dataset.skipped.dropFirst(skippedBefore) { Console.diagnose(skip.description) }
     return results
   }
 }

@@ -6,7 +6,7 @@ import TouchTuning
 
 extension TouchTraceCommand {
   /// `touchtrace sweep`: accuracy and latency of recognizers over parameter grids.
-  struct Sweep: ParsableCommand {
+  struct Sweep: ParsableCommand, QuietCommand {
     static let configuration = CommandConfiguration(
       abstract: "Score recognizers against labelled traces over parameter grids: accuracy, false positives, latency.",
       discussion: """
@@ -52,7 +52,7 @@ extension TouchTraceCommand {
 
     @OptionGroup var scoring: ScoringOptions
 
-    @OptionGroup var report: ReportOutputOptions
+    @OptionGroup var report: OutputOptions<ReportFormats>
 
     @Option(help: ArgumentHelp("Also write the JSON report to this file.", valueName: "file"))
     var jsonOutput: String?
@@ -73,8 +73,8 @@ extension TouchTraceCommand {
     @Option(help: ArgumentHelp("Confidence level of the bootstrap intervals.", valueName: "level"))
     var confidence = 0.95
 
-    @Option(help: ArgumentHelp("Seed of the bootstrap's random stream (0...4294967295).", valueName: "s"))
-    var seed = 1
+    @Option(help: seedHelp)
+    var seed: UInt64 = 1
 
     @Option(help: "Resample each user's (session's, device's) traces together in the bootstrap.")
     var groupBy: GroupName?
@@ -83,14 +83,14 @@ extension TouchTraceCommand {
 
     @OptionGroup var threads: ThreadOptions
 
-    @OptionGroup var progress: ProgressOptions
+
+    var isQuiet: Bool { report.quiet }
 
     func validate() throws {
       guard bootstrap >= 0 else { throw ValidationError("--bootstrap must be 0 or more resamples, got \(bootstrap)") }
       guard confidence > 0 && confidence < 1 else {
         throw ValidationError("--confidence must be strictly between 0 and 1, got \(confidence)")
       }
-      guard UInt32(exactly: seed) != nil else { throw ValidationError("--seed must be in 0...4294967295, got \(seed)") }
       if groupBy != nil && bootstrap == 0 {
         throw ValidationError("--group-by sets the bootstrap's resampling unit; it needs --bootstrap N (for per-group results use --by)")
       }
@@ -115,11 +115,11 @@ extension TouchTraceCommand {
       let options = try evaluationOptions()
       let threads = self.threads.count
       try Console.run {
-        try Console.checkOutputs([report.output, jsonOutput, csvOutput, outcomes.outcomes], inputs: input.inputPaths)
+        try Console.checkOutputs([report.file, jsonOutput, csvOutput, outcomes.outcomes], inputs: input.inputPaths)
         let evaluation = try Scoring.evaluation(
           input, for: plan.configurations.map(\.recognizer), groupBy: bootstrap > 0 ? groupBy?.key : nil, options: options,
           threads: threads, command: "sweep")
-        let progress = self.progress.progress(command: "sweep")
+        let progress = report.progress(command: "sweep")
         let result: SweepResult
         let plan = try self.plan.makePlan(following: evaluation, after: plan)
         let groups = breakdown.by.map { GroupBreakdown(evaluation, by: $0.field) }
@@ -151,7 +151,7 @@ extension TouchTraceCommand {
           do throws(TuningError) {
             intervals = try SweepIntervals(
               sweep: result, configurations: result.bestConfigurations().map(\.configuration).sorted(), groupBy: groupBy?.key,
-              options: BootstrapOptions(resamples: bootstrap, confidence: confidence), seed: UInt32(seed), threads: threads)
+              options: BootstrapOptions(resamples: bootstrap, confidence: confidence), seed: seed, threads: threads)
           } catch {
             if case .replay(let replay) = error { throw DataError.replay(replay, command: "sweep") }
             throw DataError(description: "touchtrace sweep: error: \(error.description)")
@@ -174,7 +174,7 @@ extension TouchTraceCommand {
           } catch {
             throw DataError.replay(error, command: "sweep")
           }
-        case let format: FormatOption<ReportOutputOptions>.unreachable(format)
+        case let format: FormatOption<ReportFormats>.unreachable(format)
         }
         // All three or none: the report and --json-output, --csv-output are committed together.
         var outputs: [(path: String, bytes: [UInt8])] = []

@@ -5,7 +5,7 @@ import TouchSynth
 
 extension TouchTraceCommand {
   /// `touchtrace synth`: labelled traces from the generative model.
-  struct Synth: ParsableCommand {
+  struct Synth: ParsableCommand, QuietCommand {
     static let configuration = CommandConfiguration(
       abstract: "Synthesize labelled touch traces for a device profile.",
       discussion: """
@@ -33,10 +33,12 @@ extension TouchTraceCommand {
     @Option(help: ArgumentHelp("Number of simulated users.", valueName: "u"))
     var users = 4
 
-    @Option(help: ArgumentHelp("Random seed (0 … 2^64-1).", valueName: "s"))
+    @Option(help: seedHelp)
     var seed: UInt64 = 1
 
-    @OptionGroup var output: TraceOutputOptions
+    @OptionGroup var output: OutputOptions<TraceFormats>
+
+    var isQuiet: Bool { output.quiet }
 
     func validate() throws {
       guard DeviceProfile.named(profile) != nil else {

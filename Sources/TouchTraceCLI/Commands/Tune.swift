@@ -16,7 +16,7 @@ import TouchTuning
 
 extension TouchTraceCommand {
   /// `touchtrace tune`: choose an operating point that generalizes.
-  struct Tune: ParsableCommand {
+  struct Tune: ParsableCommand, QuietCommand {
     static let configuration = CommandConfiguration(
       abstract: "Choose a recognizer's operating point, cross-validated by group, with bootstrap intervals.",
       discussion: """
@@ -70,7 +70,7 @@ extension TouchTraceCommand {
 
     @OptionGroup var resampling: ResamplingOptions
 
-    @OptionGroup var report: ReportOutputOptions
+    @OptionGroup var report: OutputOptions<ReportFormats>
 
     @Option(help: "The CSV table --format csv writes.")
     var table: TableName = .configurations
@@ -93,13 +93,14 @@ extension TouchTraceCommand {
 
     @OptionGroup var threads: ThreadOptions
 
-    @OptionGroup var progress: ProgressOptions
 
     @OptionGroup var exec: ExecOptions
 
     enum TableName: String, ExpressibleByArgument, CaseIterable {
       case configurations, pareto, folds, summary, groups
     }
+
+    var isQuiet: Bool { report.quiet }
 
     func validate() throws {
       if table == .groups && breakdown.by == nil { throw ValidationError("--table groups needs --by COLUMN") }
@@ -132,14 +133,14 @@ extension TouchTraceCommand {
       let threads = self.threads.count
       try Console.run {
         try Console.checkOutputs(
-          [report.output, jsonOutput, exportJson, exportSwift, outcomes.outcomes]
+          [report.file, jsonOutput, exportJson, exportSwift, outcomes.outcomes]
             + TuneReport.Table.allCases.map { table in csvDir.map { csvPath($0, table) } }
             + [breakdown.by == nil ? nil : csvDir.map { csvPath($0, "groups") }],
           inputs: input.inputPaths)
         let evaluation = try Scoring.evaluation(
           input, for: plan.configurations.map(\.recognizer), groupBy: tuning.groupBy, options: options, threads: threads,
           command: "tune")
-        let progress = self.progress.progress(command: "tune")
+        let progress = report.progress(command: "tune")
         let result: TuningResult
         let plan = try self.plan.makePlan(following: evaluation, after: plan)
         do throws(TuningError) {
@@ -178,7 +179,7 @@ extension TouchTraceCommand {
           } catch {
             throw DataError.replay(error, command: "tune")
           }
-        case let format: FormatOption<ReportOutputOptions>.unreachable(format)
+        case let format: FormatOption<ReportFormats>.unreachable(format)
         }
         // Every output or none: the report, --json-output, the --csv-dir tables and the exports
         // are committed together.

@@ -78,7 +78,7 @@ struct InputOptions: ParsableArguments {
     let selection = filters.compactMap(TraceFilter.init(parsing:))
     let left = dataset.keep(matching: selection)
     if !selection.isEmpty {
-      Console.error(
+      Console.diagnose(
         "note: --only \(selection.map(\.description).joined(separator: " --only ")) kept \(dataset.traces.count) traces, left out \(left)")
     }
     return dataset

@@ -35,7 +35,7 @@ enum Scoring {
     if skipInvalid {
       let before = dataset.skipped.count
       dataset.skipTraces { needsMaximum.unsupportedReason(for: $0) }
-      for skip in dataset.skipped[before...] { Console.error(skip.description) }
+      for skip in dataset.skipped[before...] { Console.diagnose(skip.description) }
     } else if let k = dataset.traces.firstIndex(where: { needsMaximum.unsupportedReason(for: $0) != nil }) {
       let origin = dataset.origins[k]
       let message = "trace '\(dataset.traces[k].name)': " + (needsMaximum.unsupportedReason(for: dataset.traces[k]) ?? "")
@@ -49,7 +49,7 @@ enum Scoring {
   /// `touchtrace COMMAND: warning:`.
   static func summarize(_ skipped: [SkippedTrace], command: String) {
     for (reason, count) in Accounting.reasons(skipped) {
-      Console.error("touchtrace \(command): warning: skipped \(count) trace\(count == 1 ? "" : "s"): \(reason)")
+      Console.diagnose("touchtrace \(command): warning: skipped \(count) trace\(count == 1 ? "" : "s"): \(reason)")
     }
   }
 }

@@ -48,10 +48,25 @@ public enum TouchTraceTool {
     }
   }
 
-  /// Parses `arguments` and runs the command, with `Console.quiet` bound to its `--quiet`.
+  /// Expands a study file (`--config`), parses the arguments and runs the command, with
+  /// `Console.quiet` bound to its `--quiet` and `StudyFile.current` to its effective options;
+  /// with `--print-config` prints those options as TOML instead.
   static func execute(_ arguments: [String]) throws {
-    var command = try TouchTraceCommand.parseAsRoot(arguments)
+    let expanded: (arguments: [String], effective: StudyFile.Effective?)
+    do throws(StudyFile.Failure) {
+      expanded = try StudyFile.expand(arguments)
+    } catch {
+      Console.error(error.description)
+      throw error.code
+    }
+    var command = try TouchTraceCommand.parseAsRoot(expanded.arguments)
+    if let study = command as? any StudyCommand, study.study.printConfig, let effective = expanded.effective {
+      try Console.run { try Console.emit(Array(effective.toml.utf8), to: nil, inputs: []) }
+      return
+    }
     let quiet = (command as? any QuietCommand)?.isQuiet ?? false
-    try Console.$quiet.withValue(quiet) { try command.run() }
+    try Console.$quiet.withValue(quiet) {
+      try StudyFile.$current.withValue(expanded.effective) { try command.run() }
+    }
   }
 }

@@ -8,7 +8,7 @@ import TouchTuning
 
 extension TouchTraceCommand {
   /// `touchtrace check`: a regression gate for continuous integration.
-  struct Check: ParsableCommand, FormatChoice, QuietCommand {
+  struct Check: ParsableCommand, FormatChoice, QuietCommand, StudyCommand {
     static let configuration = CommandConfiguration(
       abstract: "Gate a recognizer configuration against a committed baseline: accuracy (McNemar) and p90 latency.",
       discussion: """
@@ -28,6 +28,12 @@ extension TouchTraceCommand {
         baseline is malformed, or was written by another tool version, from other data (its \
         content hash or contacts differ) or with other --positive/--tolerance; 66 the baseline \
         is missing; 64, 73, 74 as every command.
+
+        Examples (from the repository root):
+          touchtrace check samples/ --recognizer deep-press \\
+            --write-baseline baseline.json
+          touchtrace check samples/ --recognizer deep-press \\
+            --baseline baseline.json --junit check.xml --output check.md
         """)
 
     @OptionGroup var input: InputOptions
@@ -63,6 +69,8 @@ extension TouchTraceCommand {
 
     /// The summary's formats: Markdown or JSON.
     static let formats: [OutputFormat] = [.md, .json]
+
+    @OptionGroup var study: StudyOptions
 
     var isQuiet: Bool { output.quiet }
 
@@ -128,8 +136,8 @@ extension TouchTraceCommand {
           try Console.emit(
             [(writeBaseline, CheckReport.baseline(current).encoded()),
              (output.target, output.resolvedFormat == .json
-               ? CheckReport.writtenJSON(current, path: writeBaseline).encoded()
-               : Array(CheckReport.written(current, path: writeBaseline).utf8))],
+               ? StudyFile.recorded(CheckReport.writtenJSON(current, path: writeBaseline)).encoded()
+               : Array((CheckReport.written(current, path: writeBaseline) + StudyFile.recordedMarkdown).utf8))],
             inputs: inputs)
           return
         }
@@ -143,7 +151,9 @@ extension TouchTraceCommand {
         var outputs: [(path: String, bytes: [UInt8])] = []
         if let junit { outputs.append((junit, Array(CheckReport.junit(result).utf8))) }
         outputs.append(
-          (output.target, output.resolvedFormat == .json ? CheckReport.json(result).encoded() : Array(CheckReport.markdown(result).utf8)))
+          (output.target, output.resolvedFormat == .json
+            ? StudyFile.recorded(CheckReport.json(result)).encoded()
+            : Array((CheckReport.markdown(result) + StudyFile.recordedMarkdown).utf8)))
         try Console.emit(outputs, inputs: inputs)
         if !result.passed { throw Exit.failure }
       }

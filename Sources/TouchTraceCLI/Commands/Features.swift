@@ -6,7 +6,7 @@ import TouchSignal
 
 extension TouchTraceCommand {
   /// `touchtrace features`: one row of force-curve features per trace.
-  struct Features: ParsableCommand, FormatChoice, QuietCommand {
+  struct Features: ParsableCommand, FormatChoice, QuietCommand, StudyCommand {
     static let configuration = CommandConfiguration(
       abstract: "Compute force-curve features per trace: peak, rise, rate, impulse, peaks, saturation, logistic onset, reference time.",
       discussion: """
@@ -15,6 +15,11 @@ extension TouchTraceCommand {
         version 1) adds the trace accounting (total = analyzed + skipped), the skipped traces \
         and the options used. Units: seconds, device force units, force units per second. \
         A logistic fit that does not converge is reported by its status, with empty parameters.
+
+        Examples (from the repository root):
+          touchtrace features samples/ --output features.csv
+          touchtrace features samples/synth-iphone6s.csv --level-normalized 0.3 \\
+            --format json
         """)
 
     @OptionGroup var input: InputOptions
@@ -23,6 +28,8 @@ extension TouchTraceCommand {
 
     /// CSV or JSON.
     static let formats: [OutputFormat] = [.csv, .json]
+
+    @OptionGroup var study: StudyOptions
 
     var isQuiet: Bool { output.quiet }
 
@@ -70,7 +77,7 @@ extension TouchTraceCommand {
         let bytes =
           switch output.resolvedFormat {
           case .csv: FeaturesReport.csv(rows)
-          case .json: FeaturesReport.json(rows, dataset: dataset, extraction: extraction).encoded()
+          case .json: StudyFile.recorded(FeaturesReport.json(rows, dataset: dataset, extraction: extraction)).encoded()
           case let format: FormatOption<Self>.unreachable(format)
           }
         try output.emit(bytes, inputs: input.inputPaths)

@@ -5,7 +5,7 @@ import TouchImport
 
 extension TouchTraceCommand {
   /// `touchtrace import`: device recordings to trace files.
-  struct Import: ParsableCommand, QuietCommand {
+  struct Import: ParsableCommand, QuietCommand, StudyCommand {
     static let configuration = CommandConfiguration(
       commandName: "import",
       abstract: "Convert device recordings into trace files, one trace per contact.",
@@ -18,6 +18,11 @@ extension TouchTraceCommand {
         its extension and whose touch number counts contacts in touch-down order. Every contact is \
         accounted for: without --skip-invalid the first invalid one stops the command (exit 65) \
         with PATH:LINE:COL: error: MESSAGE. Nothing is written on error.
+
+        Examples (from the repository root):
+          touchtrace import \\
+            --from force-values samples/recordings/force-values.txt \\
+            --interval 0.016667 --output press.csv
         """)
 
     @Option(help: ArgumentHelp("Recording format.", valueName: "format"))
@@ -87,6 +92,8 @@ extension TouchTraceCommand {
         columns: layout, delimiter: delimiter?.delimiter, maxGap: maxGap, positionScale: positionScale, device: device,
         user: user)
     }
+
+    @OptionGroup var study: StudyOptions
 
     var isQuiet: Bool { output.quiet }
 

@@ -6,12 +6,18 @@ import TouchSignal
 
 extension TouchTraceCommand {
   /// `touchtrace inspect`: a summary of a dataset.
-  struct Inspect: ParsableCommand, FormatChoice, QuietCommand {
+  struct Inspect: ParsableCommand, FormatChoice, QuietCommand, StudyCommand {
     static let configuration = CommandConfiguration(
       abstract: "Summarize a dataset: traces, samples, timing, force range and quantization, labels.",
       discussion: """
         Every input trace is accounted for: total = analyzed + skipped. Without --skip-invalid the \
         first invalid trace stops the command (exit 65) with PATH:LINE:COL: error: MESSAGE.
+
+        Examples (from the repository root):
+          touchtrace inspect samples/
+          touchtrace inspect samples/ --format text --only device=iphone6s
+          touchtrace inspect samples/synth-touchpad.csv --format json \\
+            --output summary.json
         """)
 
     @OptionGroup var input: InputOptions
@@ -20,6 +26,8 @@ extension TouchTraceCommand {
 
     /// Markdown, aligned text (`text`) or JSON.
     static let formats: [OutputFormat] = [.md, .text, .json]
+
+    @OptionGroup var study: StudyOptions
 
     var isQuiet: Bool { output.quiet }
 
@@ -30,9 +38,9 @@ extension TouchTraceCommand {
         let summary = DatasetSummary(dataset)
         let bytes: [UInt8] =
           switch output.resolvedFormat {
-          case .md: Array(InspectReport.markdown(summary).utf8)
+          case .md: Array((InspectReport.markdown(summary) + StudyFile.recordedMarkdown).utf8)
           case .text: Array(InspectReport.text(summary).utf8)
-          case .json: InspectReport.json(summary, diagnostics: dataset.diagnostics).encoded()
+          case .json: StudyFile.recorded(InspectReport.json(summary, diagnostics: dataset.diagnostics)).encoded()
           case let format: FormatOption<Self>.unreachable(format)
           }
         try output.emit(bytes, inputs: input.inputPaths)

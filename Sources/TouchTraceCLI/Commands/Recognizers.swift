@@ -4,7 +4,7 @@ import TouchReports
 
 extension TouchTraceCommand {
   /// `touchtrace recognizers`: the recognizer catalog.
-  struct Recognizers: ParsableCommand, FormatChoice, QuietCommand {
+  struct Recognizers: ParsableCommand, FormatChoice, QuietCommand, StudyCommand {
     static let configuration = CommandConfiguration(
       abstract: "List the recognizer catalog: summaries, sources, stages, parameters (units, defaults, ranges, grids), sweeps.",
       discussion: """
@@ -15,12 +15,18 @@ extension TouchTraceCommand {
 
         JSON (--format json) is an array, one object per recognizer; `text` is another name \
         of md.
+
+        Examples (from the repository root):
+          touchtrace recognizers
+          touchtrace recognizers --format json --output catalog.json
         """)
 
     /// Markdown (`text` is accepted for it) or JSON.
     static let formats: [OutputFormat] = [.md, .text, .json]
 
     @OptionGroup var output: OutputOptions<Self>
+
+    @OptionGroup var study: StudyOptions
 
     var isQuiet: Bool { output.quiet }
 

@@ -8,7 +8,7 @@ import TouchReports
 extension TouchTraceCommand {
   /// `touchtrace run`: replays traces through one recognizer variant and prints, per trace, the
   /// state transitions and the action event.
-  struct Run: ParsableCommand, FormatChoice, QuietCommand {
+  struct Run: ParsableCommand, FormatChoice, QuietCommand, StudyCommand {
     static let configuration = CommandConfiguration(
       abstract: "Replay traces through a recognizer and print its state transitions and action event.",
       discussion: """
@@ -24,6 +24,12 @@ extension TouchTraceCommand {
         --tolerance; unlabelled traces are left out of it) and writes one row per trace and \
         counted outcome (CSV, or JSON Lines for .jsonl); it replays each trace through a fresh \
         recognizer, so it does not combine with --carry-state.
+
+        Examples (from the repository root):
+          touchtrace run samples/synth-iphone6s.csv --recognizer deep-press \\
+            --set threshold=0.5 --output actions.csv
+          touchtrace run samples/ --recognizer tap --require-failure-of deep-press \\
+            --outcomes outcomes.csv --output run.json
         """)
 
     @OptionGroup var input: InputOptions
@@ -61,6 +67,8 @@ extension TouchTraceCommand {
 
     /// JSON or CSV.
     static let formats: [OutputFormat] = [.json, .csv]
+
+    @OptionGroup var study: StudyOptions
 
     var isQuiet: Bool { output.quiet }
 
@@ -112,7 +120,8 @@ extension TouchTraceCommand {
         let results = try replay(dataset.traces, through: recognizer)
         let bytes: [UInt8]
         switch output.resolvedFormat {
-        case .json: bytes = RunReport.json(results, recognizer: recognizer, carryState: carryState, dataset: dataset).encoded()
+        case .json:
+          bytes = StudyFile.recorded(RunReport.json(results, recognizer: recognizer, carryState: carryState, dataset: dataset)).encoded()
         case .csv: bytes = RunReport.csv(results)
         case let format: FormatOption<Self>.unreachable(format)
         }

@@ -5,7 +5,7 @@ import TouchSignal
 
 extension TouchTraceCommand {
   /// `touchtrace smooth`: writes the traces with smoothed force.
-  struct Smooth: ParsableCommand, QuietCommand {
+  struct Smooth: ParsableCommand, QuietCommand, StudyCommand {
     static let configuration = CommandConfiguration(
       abstract: "Smooth the force of every trace and write the traces in the same format.",
       discussion: """
@@ -17,6 +17,12 @@ extension TouchTraceCommand {
         impulse (Hampel), movmean and movmedian (centred, or trailing with --causal), savgol \
         (Savitzky-Golay), ema (exponential moving average, causal). Every input trace is \
         accounted for on standard error: total = smoothed + skipped.
+
+        Examples (from the repository root):
+          touchtrace smooth samples/synth-iphone6s.csv --method savgol --window 7 \\
+            --output smoothed.csv
+          touchtrace smooth samples/ --method ema --alpha 0.5 --format jsonl \\
+            --output -
         """)
 
     @OptionGroup var input: InputOptions
@@ -52,6 +58,8 @@ extension TouchTraceCommand {
     var causal = false
 
     @OptionGroup var output: OutputOptions<TraceFormats>
+
+    @OptionGroup var study: StudyOptions
 
     var isQuiet: Bool { output.quiet }
 

@@ -6,7 +6,7 @@ import TouchTuning
 
 extension TouchTraceCommand {
   /// `touchtrace sweep`: accuracy and latency of recognizers over parameter grids.
-  struct Sweep: ParsableCommand, QuietCommand {
+  struct Sweep: ParsableCommand, QuietCommand, StudyCommand {
     static let configuration = CommandConfiguration(
       abstract: "Score recognizers against labelled traces over parameter grids: accuracy, false positives, latency.",
       discussion: """
@@ -44,6 +44,17 @@ extension TouchTraceCommand {
         device groups, from GSL's mt19937 seeded with --seed); with fewer than 10 clusters, or \
         when every resample agrees, the report says so instead. Results do not depend on \
         --threads.
+
+        Examples (from the repository root):
+          touchtrace sweep samples/ --recognizer deep-press \\
+            --vary threshold=0.2:0.8:0.05
+          touchtrace sweep samples/ --recognizer all --output report.html
+          touchtrace sweep samples/ --recognizer deep-press,stable-press \\
+            --by device --output sweep.json
+          touchtrace sweep samples/ --recognizer deep-press --print-config \\
+            > study.toml
+          touchtrace sweep --config study.toml --vary threshold=0.3:0.5:0.1 \\
+            --output sweep.md
         """)
 
     @OptionGroup var input: InputOptions
@@ -83,6 +94,8 @@ extension TouchTraceCommand {
 
     @OptionGroup var threads: ThreadOptions
 
+
+    @OptionGroup var study: StudyOptions
 
     var isQuiet: Bool { report.quiet }
 
@@ -159,18 +172,21 @@ extension TouchTraceCommand {
         }
         let plain = grouped == nil && intervals == nil
         func json() -> [UInt8] {
-          (plain ? SweepReport.json(result) : SweepReport.json(result, by: grouped, intervals: intervals)).encoded()
+          StudyFile.recorded(plain ? SweepReport.json(result) : SweepReport.json(result, by: grouped, intervals: intervals)).encoded()
         }
         func csv() -> [UInt8] { plain ? SweepReport.csv(result) : SweepReport.csv(result, by: grouped, intervals: intervals) }
         let bytes: [UInt8]
         switch report.resolvedFormat {
         case .md:
-          bytes = Array((plain ? SweepReport.markdown(result) : SweepReport.markdown(result, by: grouped, intervals: intervals)).utf8)
+          bytes = Array(
+            ((plain ? SweepReport.markdown(result) : SweepReport.markdown(result, by: grouped, intervals: intervals))
+              + StudyFile.recordedMarkdown).utf8)
         case .json: bytes = json()
         case .csv: bytes = csv()
         case .html:
           do throws(ReplayError) {
-            bytes = SweepReport.html(result, try SweepFigureData.gather(result, threads: threads))
+            bytes = SweepReport.html(
+              result, try SweepFigureData.gather(result, threads: threads), appendix: StudyFile.recordedMarkdown)
           } catch {
             throw DataError.replay(error, command: "sweep")
           }

@@ -16,7 +16,7 @@ import TouchTuning
 
 extension TouchTraceCommand {
   /// `touchtrace tune`: choose an operating point that generalizes.
-  struct Tune: ParsableCommand, QuietCommand {
+  struct Tune: ParsableCommand, QuietCommand, StudyCommand {
     static let configuration = CommandConfiguration(
       abstract: "Choose a recognizer's operating point, cross-validated by group, with bootstrap intervals.",
       discussion: """
@@ -52,6 +52,12 @@ extension TouchTraceCommand {
         chosen configuration's counts, rates and latency per group of traces (--table groups, \
         groups.csv in --csv-dir). \
         The same seed gives the same bytes whatever --threads.
+
+        Examples (from the repository root):
+          touchtrace tune samples/ --recognizer deep-press --folds 3 \\
+            --bootstrap 200
+          touchtrace tune samples/ --recognizer deep-press --objective latency \\
+            --min-recall 0.8 --export-swift Thresholds.swift --output tune.json
         """)
 
     @OptionGroup var input: InputOptions
@@ -99,6 +105,8 @@ extension TouchTraceCommand {
     enum TableName: String, ExpressibleByArgument, CaseIterable {
       case configurations, pareto, folds, summary, groups
     }
+
+    @OptionGroup var study: StudyOptions
 
     var isQuiet: Bool { report.quiet }
 
@@ -160,10 +168,14 @@ extension TouchTraceCommand {
         let configurations = result.sweep.configurations
         let grouped = try breakdown.grouped(
           result.chosen.map { [($0, configurations[$0])] } ?? [], evaluation: evaluation, threads: threads, command: "tune")
-        func json() -> [UInt8] { (grouped.map { TuneReport.json(result, by: $0) } ?? TuneReport.json(result)).encoded() }
+        func json() -> [UInt8] {
+          StudyFile.recorded(grouped.map { TuneReport.json(result, by: $0) } ?? TuneReport.json(result)).encoded()
+        }
         let bytes: [UInt8]
         switch report.resolvedFormat {
-        case .md: bytes = Array((grouped.map { TuneReport.markdown(result, by: $0) } ?? TuneReport.markdown(result)).utf8)
+        case .md:
+          bytes = Array(
+            ((grouped.map { TuneReport.markdown(result, by: $0) } ?? TuneReport.markdown(result)) + StudyFile.recordedMarkdown).utf8)
         case .json: bytes = json()
         case .csv:
           if let table = table.table {
@@ -175,7 +187,7 @@ extension TouchTraceCommand {
           do throws(ReplayError) {
             let data = try SweepFigureData.gather(
               result.sweep, marked: TuneReport.markedConfigurations(result), threads: threads)
-            bytes = TuneReport.html(result, data)
+            bytes = TuneReport.html(result, data, appendix: StudyFile.recordedMarkdown)
           } catch {
             throw DataError.replay(error, command: "tune")
           }

@@ -18,9 +18,9 @@ extension TouchTraceCommand {
         the scored contacts, every contact's decision (correct: no false positive and no false \
         negative at any stage) and the p90 latency. With --baseline FILE, scores the \
         configuration again and compares it with the baseline: the accuracy check fails when \
-        McNemar's test on the paired per-contact decisions gives p < --alpha (default 0.05) \
+        McNemar's test on the paired per-contact decisions gives p < --alpha (default: 0.05) \
         and the baseline is right more often; the latency check fails when the p90 of \
-        action − reference grows by more than --max-latency-increase seconds (default 0.005). \
+        action − reference grows by more than --max-latency-increase seconds (default: 0.005). \
         A summary (Markdown, or JSON with --format json) goes to --output, standard output by \
         default; --junit FILE writes JUnit XML (one test \
         case per check, a <failure> with the figures).

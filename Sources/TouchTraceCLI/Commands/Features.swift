@@ -33,7 +33,7 @@ extension TouchTraceCommand {
 
     var isQuiet: Bool { output.quiet }
 
-    @Option(help: ArgumentHelp("Level for time_above_level_s as a fraction of each trace's peak (default 0.5).", valueName: "fraction"))
+    @Option(help: ArgumentHelp("Level for time_above_level_s as a fraction of each trace's peak (default: 0.5).", valueName: "fraction"))
     var level: Double?
 
     @Option(help: ArgumentHelp("Level as a fraction of max_force instead (empty for traces without one).", valueName: "fraction"))

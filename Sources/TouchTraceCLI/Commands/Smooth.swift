@@ -36,22 +36,22 @@ extension TouchTraceCommand {
     @Option(help: ArgumentHelp("Window length in seconds (converted with each trace's median sampling interval).", valueName: "s"))
     var windowSeconds: Double?
 
-    @Option(help: ArgumentHelp("gaussian: standard deviations in the half window (default 3). ema: weight of each new sample, 0 < a ≤ 1, instead of a window.", valueName: "a"))
+    @Option(help: ArgumentHelp("gaussian: standard deviations in the half window (default: 3). ema: weight of each new sample, 0 < a ≤ 1, instead of a window.", valueName: "a"))
     var alpha: Double?
 
-    @Option(help: ArgumentHelp("savgol: polynomial order (default 2).", valueName: "p"))
+    @Option(help: ArgumentHelp("savgol: polynomial order (default: 2).", valueName: "p"))
     var order: Int?
 
-    @Option(help: ArgumentHelp("impulse: outlier threshold in scale units (default 3).", valueName: "t"))
+    @Option(help: ArgumentHelp("impulse: outlier threshold in scale units (default: 3).", valueName: "t"))
     var threshold: Double?
 
-    @Option(help: "impulse: robust scale estimate (default mad).")
+    @Option(help: "impulse: robust scale estimate (default: mad).")
     var scale: ImpulseRejection.Scale?
 
-    @Option(help: ArgumentHelp("impulse: smallest scale used, force units (default 0 = GSL's rule; e.g. 0.0166667 = 1/60 keeps quantization steps on flat stretches).", valueName: "force"))
+    @Option(help: ArgumentHelp("impulse: smallest scale used, force units (default: 0 = GSL's rule; e.g. 0.0166667 = 1/60 keeps quantization steps on flat stretches).", valueName: "force"))
     var minScale: Double?
 
-    @Option(help: ArgumentHelp("End handling: pad-value, pad-zero, truncate, polynomial-fit (default pad-value; savgol polynomial-fit).", valueName: "rule"))
+    @Option(help: ArgumentHelp("End handling: pad-value, pad-zero, truncate, polynomial-fit (default: pad-value; savgol: polynomial-fit).", valueName: "rule"))
     var ends: EndHandling?
 
     @Flag(help: "Use a trailing (causal) window: what a live recognizer could compute. movmean, movmedian (and ema, which always is).")

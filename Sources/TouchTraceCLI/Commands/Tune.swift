@@ -39,7 +39,7 @@ extension TouchTraceCommand {
         Bootstrap (--bootstrap N resamples, default 1000; 0 skips it): percentile intervals \
         (--confidence, default 0.95) for F1, precision, recall, FPR and p50/p90 latency of the \
         chosen configuration and of the pooled held-out outcomes, resampling groups (or \
-        traces) with replacement from GSL's mt19937 seeded with --seed (default 1). The chosen \
+        traces) with replacement from GSL's mt19937 seeded with --seed (default: 1). The chosen \
         configuration's intervals are conditional on choosing it on the same traces; the \
         cross-validated numbers are the honest estimate.
 

@@ -24,7 +24,7 @@ struct InputOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
-      "Largest input read, bytes (default 4294967296); a larger file or stream is refused (exit 65).",
+      "Largest input read, bytes; a larger file or stream is refused (exit 65).",
       valueName: "bytes"))
   var maxInputSize = LoadOptions.defaultMaximumInputSize
 

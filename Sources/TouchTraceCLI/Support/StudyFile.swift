@@ -65,12 +65,12 @@ struct StudyFile {
     /// The recorded configuration as a Markdown section: a TOML block without the
     /// presentation options.
     var markdown: String {
-      var out = "\n## Configuration\n\nTool: touchtrace \(TouchTraceVersion.current). The study file of this report (outputs, format and threads left out):\n\n```toml\n[\(arguments.command)]\n"
+      var out = "\n## Configuration\n\nTool: touchtrace \(TouchTraceVersion.current). The study file of this report (outputs, format and threads left out):\n\n~~~toml\n[\(arguments.command)]\n"
       for (key, values) in values where !Self.presentation.contains(key) {
         guard let argument = arguments.argument(key) else { continue }
         out += key + " = " + StudyFile.tomlValue(values, argument: argument) + "\n"
       }
-      return out + "```\n"
+      return out + "~~~\n"
     }
   }
 

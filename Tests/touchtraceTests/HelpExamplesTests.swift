@@ -55,9 +55,35 @@ struct HelpExamplesTests {
     }
   }
 
+  /// The shared vocabulary: every subcommand's first example with `--format json --output -
+  /// --quiet` writes one JSON document to standard output and nothing to standard error.
+  @Test(arguments: commands)
+  func everyCommandTakesFormatJSONOutputDashAndQuiet(_ command: String) throws {
+    guard let example = Self.examples(command).commands.first else {
+      Issue.record("touchtrace \(command) --help has no Examples section")
+      return
+    }
+    try inTemporaryDirectory { directory in
+      try FileManager.default.createSymbolicLink(atPath: directory + "/samples", withDestinationPath: TestData.repositoryRoot + "/samples")
+      // Output options given last win over the example's own.
+      let line = example + " --format json --output - --quiet"
+      let (status, output, errors) = try Self.shell(line, in: directory, keepingOutput: true)
+      #expect(status == 0, "\(line) exited \(status): \(errors)")
+      #expect(errors.isEmpty, "\(line) wrote to standard error under --quiet: \(errors)")
+      let document = try? JSONSerialization.jsonObject(with: Data(output.utf8))
+      #expect(document != nil, "\(line) did not write one JSON document: \(output.prefix(200))")
+    }
+  }
+
   /// Runs `line` with `/bin/sh -c` in `directory`, the built `touchtrace` first on the path;
   /// returns the exit status and standard error (standard output is read and dropped).
   static func shell(_ line: String, in directory: String) throws -> (Int32, String) {
+    let (status, _, errors) = try shell(line, in: directory, keepingOutput: false)
+    return (status, errors)
+  }
+
+  /// Runs `line` like ``shell(_:in:)``; returns standard output too when `keepingOutput`.
+  static func shell(_ line: String, in directory: String, keepingOutput: Bool) throws -> (Int32, String, String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/sh")
     process.arguments = ["-c", line]
@@ -74,9 +100,12 @@ struct HelpExamplesTests {
     let group = DispatchGroup()
     nonisolated(unsafe) var message = Data()
     DispatchQueue.global().async(group: group) { message = errors.fileHandleForReading.readDataToEndOfFile() }
-    _ = output.fileHandleForReading.readDataToEndOfFile()
+    let printed = output.fileHandleForReading.readDataToEndOfFile()
     group.wait()
     process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: message, as: UTF8.self))
+    return (
+      process.terminationStatus, keepingOutput ? String(decoding: printed, as: UTF8.self) : "",
+      String(decoding: message, as: UTF8.self)
+    )
   }
 }

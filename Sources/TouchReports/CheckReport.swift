@@ -197,6 +197,60 @@ public enum CheckReport {
       + warning(synthesizedTime)
   }
 
+  /// The check's result as JSON (`touchtrace-check`, version 1): whether it passed, each check
+  /// with its figures, both snapshots' counts, and `time_synthesized_traces`. Seconds for
+  /// latencies.
+  /// - Parameters:
+  ///   - r: the check's result.
+  ///   - synthesizedTime: the scored traces whose times were synthesized.
+  public static func json(_ r: RegressionGate.Result, synthesizedTime: SynthesizedTime = SynthesizedTime(traces: 0, interval: nil)) -> JSONValue {
+    .object([
+      ("format", .string("touchtrace-check")), ("version", .int(1)), ("passed", .bool(r.passed)),
+      ("alpha", .number(r.alpha)), ("max_latency_increase", .number(r.maxLatencyIncrease)),
+      ("checks", .array([
+        .object([
+          ("name", .string(accuracyCheck)), ("passed", .bool(!r.accuracyRegressed)),
+          ("baseline_correct", .int(r.baseline.correctCount)), ("current_correct", .int(r.current.correctCount)),
+          ("only_baseline_correct", .int(r.mcnemar.onlyA)), ("only_current_correct", .int(r.mcnemar.onlyB)),
+          ("p_value", .number(r.mcnemar.pValue)),
+        ]),
+        .object([
+          ("name", .string(latencyCheck)), ("passed", .bool(!r.latencyRegressed)),
+          ("baseline_p90", .number(r.baseline.latencyP90)), ("current_p90", .number(r.current.latencyP90)),
+          ("increase", .number(r.latencyIncrease)),
+        ]),
+      ])),
+      ("baseline", snapshotSummary(r.baseline)), ("current", snapshotSummary(r.current)),
+      synthesizedTime.member,
+    ])
+  }
+
+  /// The JSON printed when a baseline is written (`touchtrace-check-baseline-written`), with
+  /// `time_synthesized_traces`.
+  /// - Parameters:
+  ///   - s: the snapshot written.
+  ///   - path: the baseline file.
+  ///   - synthesizedTime: the scored traces whose times were synthesized.
+  public static func writtenJSON(
+    _ s: RegressionGate.Snapshot, path: String, synthesizedTime: SynthesizedTime = SynthesizedTime(traces: 0, interval: nil)
+  ) -> JSONValue {
+    .object([
+      ("format", .string("touchtrace-check-baseline-written")), ("version", .int(1)), ("path", .string(path)),
+      ("snapshot", snapshotSummary(s)),
+      synthesizedTime.member,
+    ])
+  }
+
+  /// A snapshot's configuration, tool, data hash and counts.
+  static func snapshotSummary(_ s: RegressionGate.Snapshot) -> JSONValue {
+    .object([
+      ("configuration", .string(s.configuration)), ("tool", .string(s.tool)), ("data", .string(s.dataHash)),
+      ("contacts", .int(s.traces.count)), ("correct", .int(s.correctCount)),
+      ("tp", .int(s.truePositives)), ("fp", .int(s.falsePositives)), ("fn", .int(s.falseNegatives)),
+      ("tn", .int(s.trueNegatives)), ("latency_p90", .number(s.latencyP90)), ("latency_n", .int(s.latencyCount)),
+    ])
+  }
+
   // MARK: - JUnit
 
   /// The JUnit XML report: one test suite `touchtrace check` with one test case per check; a

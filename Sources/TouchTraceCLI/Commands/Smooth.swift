@@ -5,13 +5,13 @@ import TouchSignal
 
 extension TouchTraceCommand {
   /// `touchtrace smooth`: writes the traces with smoothed force.
-  struct Smooth: ParsableCommand {
+  struct Smooth: ParsableCommand, QuietCommand, StudyCommand {
     static let configuration = CommandConfiguration(
       abstract: "Smooth the force of every trace and write the traces in the same format.",
       discussion: """
         All other columns and all metadata are kept. The smoothed force is clamped to \
         [0, max_force] ([0, ∞) when the maximum is unknown), so the output is valid trace data. \
-        The output format follows the --output file's extension (.csv, .json, .jsonl). \
+        The output format is --format, else the --output file's ending (.csv, .json, .jsonl), else JSON. \
         Windows in seconds become K = round(S / median interval) + 1 samples per trace, odd for \
         centred filters. Methods: gaussian (centred, GSL), median, rmedian (recursive median), \
         impulse (Hampel), movmean and movmedian (centred, or trailing with --causal), savgol \
@@ -22,6 +22,12 @@ extension TouchTraceCommand {
         than its order needs; a trace with one sample time under --window-seconds) is skipped \
         with its reason, and the rest are smoothed. Every input trace is accounted for on \
         standard error: total = smoothed + skipped.
+
+        Examples (from the repository root):
+          touchtrace smooth samples/synth-iphone6s.csv --method savgol --window 7 \\
+            --output smoothed.csv
+          touchtrace smooth samples/ --method ema --alpha 0.5 --format jsonl \\
+            --output -
         """)
 
     @OptionGroup var input: InputOptions
@@ -35,29 +41,32 @@ extension TouchTraceCommand {
     @Option(help: ArgumentHelp("Window length in seconds (converted with each trace's median sampling interval).", valueName: "s"))
     var windowSeconds: Double?
 
-    @Option(help: ArgumentHelp("gaussian: standard deviations in the half window (default 3). ema: weight of each new sample, 0 < a ≤ 1, instead of a window.", valueName: "a"))
+    @Option(help: ArgumentHelp("gaussian: standard deviations in the half window (default: 3). ema: weight of each new sample, 0 < a ≤ 1, instead of a window.", valueName: "a"))
     var alpha: Double?
 
-    @Option(help: ArgumentHelp("savgol: polynomial order (default 2).", valueName: "p"))
+    @Option(help: ArgumentHelp("savgol: polynomial order (default: 2).", valueName: "p"))
     var order: Int?
 
-    @Option(help: ArgumentHelp("impulse: outlier threshold in scale units (default 3).", valueName: "t"))
+    @Option(help: ArgumentHelp("impulse: outlier threshold in scale units (default: 3).", valueName: "t"))
     var threshold: Double?
 
-    @Option(help: "impulse: robust scale estimate (default mad).")
+    @Option(help: "impulse: robust scale estimate (default: mad).")
     var scale: ImpulseRejection.Scale?
 
-    @Option(help: ArgumentHelp("impulse: smallest scale used, force units (default 0 = GSL's rule; e.g. 0.0166667 = 1/60 keeps quantization steps on flat stretches).", valueName: "force"))
+    @Option(help: ArgumentHelp("impulse: smallest scale used, force units (default: 0 = GSL's rule; e.g. 0.0166667 = 1/60 keeps quantization steps on flat stretches).", valueName: "force"))
     var minScale: Double?
 
-    @Option(help: ArgumentHelp("End handling: pad-value, pad-zero, truncate, polynomial-fit (default pad-value; savgol polynomial-fit).", valueName: "rule"))
+    @Option(help: ArgumentHelp("End handling: pad-value, pad-zero, truncate, polynomial-fit (default: pad-value; savgol: polynomial-fit).", valueName: "rule"))
     var ends: EndHandling?
 
     @Flag(help: "Use a trailing (causal) window: what a live recognizer could compute. movmean, movmedian (and ema, which always is).")
     var causal = false
 
-    @Option(help: ArgumentHelp("Output file; its extension chooses the format.", valueName: "file"))
-    var output: String
+    @OptionGroup var output: OutputOptions<TraceFormats>
+
+    @OptionGroup var study: StudyOptions
+
+    var isQuiet: Bool { output.quiet }
 
     enum Method: String, ExpressibleByArgument, CaseIterable {
       case gaussian, median, rmedian, impulse, movmean, movmedian, savgol, ema
@@ -166,7 +175,7 @@ extension TouchTraceCommand {
 
     func run() throws {
       try Console.run {
-        try Console.checkOutputs([output], inputs: input.inputPaths)
+        try Console.checkOutputs([output.file], inputs: input.inputPaths)
         var dataset = try input.load()
         let smoothing = self.smoothing
         let total = dataset.total
@@ -175,9 +184,9 @@ extension TouchTraceCommand {
         let smoothed = try PerTrace.map(&dataset, skipInvalid: input.skipInvalid, skipping: \.isTooShort) { trace throws(SignalError) in
           try trace.smoothed(with: smoothing)
         }
-        try Console.emit(TraceWriter.encode(smoothed, as: TraceFiles.Format(path: output)), to: output, inputs: input.inputPaths)
-        Console.error(
-          "touchtrace smooth: \(total) traces: \(smoothed.count) smoothed, \(dataset.skipped.count) skipped; wrote \(output)")
+        try output.write(smoothed, inputs: input.inputPaths)
+        Console.diagnose(
+          "touchtrace smooth: \(total) traces: \(smoothed.count) smoothed, \(dataset.skipped.count) skipped; wrote \(output.target)")
       }
     }
   }

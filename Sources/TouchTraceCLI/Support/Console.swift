@@ -30,6 +30,17 @@ enum Exit {
 
 /// Standard output and error, and the translation of library errors into exit codes.
 enum Console {
+  /// Whether the running command was given `--quiet`: ``diagnose(_:)`` then prints nothing.
+  /// Bound by `TouchTraceTool` around the command it runs (a task-local value, so commands run
+  /// side by side in one process each see their own).
+  @TaskLocal static var quiet = false
+
+  /// Writes a note or a warning (`touchtrace COMMAND: note: …`, skipped traces) to standard
+  /// error, unless the command runs with `--quiet`.
+  static func diagnose(_ text: String) {
+    if !quiet { error(text) }
+  }
+
   /// Writes `text` to standard error.
   static func error(_ text: String) {
     write(Array((text.hasSuffix("\n") ? text : text + "\n").utf8), to: STDERR_FILENO)
@@ -68,7 +79,7 @@ enum Console {
 
   /// Prints warnings and skipped traces to standard error, repeated ones aggregated.
   static func report(diagnostics: [Diagnostic] = [], skipped: [SkippedTrace]) {
-    for line in aggregated(diagnostics) + aggregated(skipped) { error(line) }
+    for line in aggregated(diagnostics) + aggregated(skipped) { diagnose(line) }
   }
 
   /// How many places an aggregated line lists.

@@ -51,7 +51,7 @@ enum Scoring {
   /// `touchtrace COMMAND: warning:`.
   static func summarize(_ skipped: [SkippedTrace], command: String) {
     for (reason, count) in Accounting.reasons(skipped) {
-      Console.error(
+      Console.diagnose(
         "touchtrace \(command): warning: skipped \(count) trace\(count == 1 ? "" : "s"): \(reason)"
           + (Console.remedy(forSkipReason: reason).map { "; \($0)" } ?? ""))
     }

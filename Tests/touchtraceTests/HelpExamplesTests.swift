@@ -84,28 +84,9 @@ struct HelpExamplesTests {
 
   /// Runs `line` like ``shell(_:in:)``; returns standard output too when `keepingOutput`.
   static func shell(_ line: String, in directory: String, keepingOutput: Bool) throws -> (Int32, String, String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", line]
-    process.currentDirectoryURL = URL(fileURLWithPath: directory)
     var environment = ProcessInfo.processInfo.environment
     environment["PATH"] = binaries + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-    process.environment = environment
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    // Both pipes drained while the child runs: a large report must not block it.
-    let group = DispatchGroup()
-    nonisolated(unsafe) var message = Data()
-    DispatchQueue.global().async(group: group) { message = errors.fileHandleForReading.readDataToEndOfFile() }
-    let printed = output.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
-    process.waitUntilExit()
-    return (
-      process.terminationStatus, keepingOutput ? String(decoding: printed, as: UTF8.self) : "",
-      String(decoding: message, as: UTF8.self)
-    )
+    let (status, output, errors) = try runChild("/bin/sh", ["-c", line], in: directory, environment: environment)
+    return (status, keepingOutput ? output : "", errors)
   }
 }

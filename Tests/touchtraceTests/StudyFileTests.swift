@@ -19,21 +19,7 @@ struct StudyFileTests {
 
   /// Runs the built `touchtrace ARGS…`; returns the exit code, standard output and standard error.
   func run(_ arguments: [String]) throws -> (code: Int32, output: String, errors: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let group = DispatchGroup()
-    nonisolated(unsafe) var message = Data()
-    DispatchQueue.global().async(group: group) { message = errors.fileHandleForReading.readDataToEndOfFile() }
-    let printed = output.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: printed, as: UTF8.self), String(decoding: message, as: UTF8.self))
+    try runChild(executable, arguments)
   }
 
   @Test(arguments: [

@@ -14,18 +14,8 @@ private let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deleting
 /// Runs the built `touchtrace ARGS…` as a child process (its standard error is its own, so
 /// messages of tests running alongside do not mix in); returns the exit code and what it wrote.
 private func tool(_ arguments: [String]) throws -> (code: Int32, output: String, message: String) {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: executable)
-  process.arguments = arguments
-  let output = Pipe()
-  let errors = Pipe()
-  process.standardOutput = output
-  process.standardError = errors
-  try process.run()
-  let out = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-  let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-  process.waitUntilExit()
-  return (process.terminationStatus, out, message)
+  let run = try runChild(executable, arguments)
+  return (run.code, run.output, run.errors)
 }
 
 /// How many lines of `text` contain `part`.

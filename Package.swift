@@ -31,6 +31,8 @@ let package = Package(
     // The capture page's HTTP server (TouchCapture only): no SwiftNIO, a first debug build in well
     // under a minute (Hummingbird takes 2.5–4.5), and CI builds it anew on every run.
     .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+    // Study files (`--config study.toml`): TOML read with toml++ through TOMLKit.
+    .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
   ],
   targets: [
     // MARK: - Public API (dependencies flow downwards in this list)
@@ -80,6 +82,7 @@ let package = Package(
         "TouchCore", "TouchRecognizers", "TouchIO", "TouchSignal", "TouchSynth", "TouchImport",
         "TouchEvaluation", "TouchTuning", "TouchReports", "TouchExec", "TouchCapture",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "TOMLKit", package: "TOMLKit"),
       ],
       swiftSettings: checks),
     /// The `touchtrace` executable: the command line with the built-in catalog.

@@ -1,4 +1,5 @@
 public import TouchCore
+import TouchSignal
 
 /// The dataset accounting every report carries: traces total/analyzed/skipped and why.
 public enum Accounting {
@@ -8,13 +9,15 @@ public enum Accounting {
   }
 
   /// The members every report document starts with: `format`, `version`, the `files` read, the
-  /// `traces` accounting and the `skipped` traces.
+  /// `traces` accounting, the `skipped` traces and `time_synthesized_traces` (analyzed traces
+  /// whose times were synthesized, see `SynthesizedTime`).
   static func header(format: String, version: Int, dataset: Dataset) -> [(String, JSONValue)] {
     [
       ("format", .string(format)), ("version", .int(version)),
       ("files", .array(dataset.files.map { .string($0) })),
       ("traces", traces(total: dataset.total, analyzed: dataset.traces.count, skipped: dataset.skipped.count)),
       ("skipped", skipped(dataset.skipped)),
+      SynthesizedTime.member(dataset.traces),
     ]
   }
 

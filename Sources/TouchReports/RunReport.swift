@@ -1,4 +1,5 @@
 public import TouchCore
+import TouchSignal
 public import TouchRecognizers
 
 /// Renders a replay (`touchtrace run`): per trace, the state transitions and the action events of
@@ -57,6 +58,7 @@ public enum RunReport {
       ("carry_state", .bool(carryState)),
       ("traces", Accounting.traces(total: dataset.total, analyzed: dataset.traces.count, skipped: dataset.skipped.count)),
       ("skipped", Accounting.skipped(dataset.skipped)),
+      SynthesizedTime.member(dataset.traces),
       ("results", .array(rows)),
     ])
   }

@@ -14,7 +14,7 @@ import TouchIO
 
 extension TouchTraceCommand {
   /// `touchtrace capture`: serves the capture page and adds each contact to a dataset.
-  struct Capture: ParsableCommand, FormatChoice {
+  struct Capture: ParsableCommand, FormatChoice, QuietCommand {
     static let configuration = CommandConfiguration(
       abstract: "Record labelled traces in a browser: serve a capture page, add each contact to a dataset.",
       discussion: """
@@ -38,6 +38,11 @@ extension TouchTraceCommand {
         every request without the token is refused (403). Exit codes: 64 a bad option (a \
         non-loopback --host without --token); 65 the dataset holds a file that cannot be read; \
         69 the address cannot be bound; 73 the dataset or an output cannot be created.
+
+        Examples (from the repository root):
+          touchtrace capture --dataset recordings/ana --participant ana
+          touchtrace capture --dataset recordings/ana --participant ana \\
+            --host 0.0.0.0 --token 3f9c2a7e51d04b86
         """)
 
     static let formats: [OutputFormat] = [.json, .md]
@@ -71,17 +76,33 @@ extension TouchTraceCommand {
         valueName: "token"))
     var token: String?
 
-    @Option(help: "Session summary format.")
-    var format = FormatOption<Self>(.json)
+    @Option(
+      help: ArgumentHelp(
+        "Session summary format: json, md (default: from the --output file's ending; on standard output md on a terminal, else json; json in the dataset).",
+        valueName: "format"))
+    var format: FormatOption<Self>?
 
     @Option(
       help: ArgumentHelp(
-        "Write the session summary here (- for standard output; default DATASET/.sessions/SESSION.FORMAT).",
+        "Write the session summary here; - is standard output, after the URL line (default: DATASET/.sessions/SESSION.FORMAT).",
         valueName: "file"))
     var output: String?
 
-    @Flag(help: "No line per contact on standard error.")
+    @Flag(help: "Print only errors on standard error: no line per contact, no notes.")
     var quiet = false
+
+    var isQuiet: Bool { quiet }
+
+    /// The summary's format, by the rule every command follows: `--format`, else the `--output`
+    /// file's ending, else on standard output Markdown on a terminal and JSON otherwise; JSON for
+    /// the default file in the dataset.
+    var resolvedFormat: OutputFormat {
+      if let format { return format.format }
+      guard let output else { return .json }
+      if output == OutputFiles.standardOutput { return Console.stdoutIsTerminal ? .md : .json }
+      if let named = OutputFormat(fileName: output), Self.formats.contains(named) { return named }
+      return .json
+    }
 
     func captureConfiguration() throws(ValidationError) -> CaptureConfiguration {
       var list: [Intent] = []
@@ -105,6 +126,11 @@ extension TouchTraceCommand {
 
     func validate() throws {
       _ = try captureConfiguration()
+      if format == nil, let output, output != OutputFiles.standardOutput, let ending = OutputFormat.ending(of: output) {
+        guard let named = OutputFormat(fileName: output), Self.formats.contains(named) else {
+          throw ValidationError("--output \(output): the ending '.\(ending)' names no format this command writes (json, md); give --format")
+        }
+      }
     }
 
     func run() throws {
@@ -120,16 +146,17 @@ extension TouchTraceCommand {
         } catch {
           throw Self.failure(error)
         }
+        // Signals end the run from here on (also one that arrives before the URL is printed).
+        let interrupts = Self.onInterrupt { Task { await session.interrupt() } }
         let url = try Blocking.run { () async throws(CaptureError) -> String in try await server.start() }
           .get(orThrow: Self.failure)
         try Console.emit(Array((url + "\n").utf8), to: OutputFiles.standardOutput, inputs: [])
         if !quiet { Console.error("capture: open \(url) — \(session.prompts.count) prompts; Ctrl-C ends the run") }
-        let interrupts = Self.onInterrupt { Task { await session.interrupt() } }
         let summary = try Blocking.run { () async throws(CaptureError) -> CaptureSummary in await server.run() }
           .get(orThrow: Self.failure)
         _ = interrupts
         let bytes: [UInt8] =
-          switch format.format {
+          switch resolvedFormat {
           case .json: summary.json()
           case .md: summary.markdown()
           case let format: FormatOption<Self>.unreachable(format)
@@ -139,7 +166,7 @@ extension TouchTraceCommand {
         } else {
           let directory = dataset.hasSuffix("/") ? dataset + ".sessions" : dataset + "/.sessions"
           _ = try Console.makeDirectory(directory)
-          let path = directory + "/" + summary.session + "." + format.format.rawValue
+          let path = directory + "/" + summary.session + "." + resolvedFormat.rawValue
           try OutputFiles().create(path, bytes: bytes)
           if !quiet { Console.error("capture: session summary -> \(path)") }
         }

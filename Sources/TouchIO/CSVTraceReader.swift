@@ -586,7 +586,7 @@ extension CSVTraceReader {
         case .maxForce:
           guard let value = try number(row, field, .maxForce) else { return }
           guard value > 0 else { return try fail(.invalidMaximumForce(value), at: position) }
-          maxForce = value
+          maxForce = options.maxForce(file: value)
         case .intent:
           guard let intent = Intent(name: text) else { return try fail(.unknownIntent(text), at: position) }
           active.metadata.intent = intent

@@ -379,7 +379,7 @@ extension JSONTraceReader {
       let metadata = TraceMetadata(
         id: draft.id!, touch: draft.touch, intent: draft.intent, pressAt: draft.pressAt,
         user: draft.user, session: draft.session, device: draft.device,
-        maxForce: draft.maxForce ?? options.maxForce, timeSynthesized: draft.timeSynthesized)
+        maxForce: options.maxForce(file: draft.maxForce), timeSynthesized: draft.timeSynthesized)
       let trace = Trace(
         metadata: metadata, t: draft.t!, force: draft.force!, phase: draft.phase, x: draft.x,
         y: draft.y, radius: draft.radius)
@@ -691,7 +691,7 @@ extension JSONTraceReader {
         return Problem(
           reason: .trace(.emptyTrace), field: JSONTraceKey.t.jsonName, position: scanner.position(of: draft.marks[JSONTraceKey.t.rawValue]!))
       }
-      var validator = SampleValidator(maxForce: draft.maxForce ?? options.maxForce)
+      var validator = SampleValidator(maxForce: options.maxForce(file: draft.maxForce))
       let phase = draft.phase
       let radius = draft.radius
       for i in 0..<t.count {

@@ -59,12 +59,19 @@ public struct TraceMetadata: Hashable, Sendable {
   public static let reservedLabelNames: Set<String> = Set(
     fieldLabelNames + ["trace", "t", "force", "phase", "x", "y", "radius", "press_at", "max_force", "time_synthesized"])
 
-  /// Whether `name` can name an extra label: not reserved, not empty, and made of letters,
-  /// digits, `_`, `-` and `.` only (so it fits a CSV header, a JSON key and `--only NAME=VALUE`).
+  /// Whether `name` can name an extra label: not reserved, not empty, and made of lowercase
+  /// letters, digits, `_`, `-` and `.` only (so it fits a case-insensitive CSV header, a JSON key
+  /// and `--only NAME=VALUE`).
   public static func isValidExtraLabelName(_ name: String) -> Bool {
     !name.isEmpty && !reservedLabelNames.contains(name)
-      && name.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || "_-.".unicodeScalars.contains($0) }
+      && name.unicodeScalars.allSatisfy {
+        ($0.properties.isAlphabetic && !$0.properties.isUppercase) || ("0"..."9").contains($0)
+          || "_-.".unicodeScalars.contains($0)
+      }
   }
+
+  /// The prefix of the trace-file CSV column that holds the extra label `name`: `label:hand`.
+  public static let csvLabelPrefix = "label:"
 
   /// The value of the label `name`: ``id``, ``touch`` (as decimal text), ``intent``, ``user``,
   /// ``session``, ``device``, or the extra label of that name; `nil` when the trace has none.

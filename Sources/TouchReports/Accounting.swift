@@ -8,12 +8,18 @@ public enum Accounting {
   }
 
   /// The members every report document starts with: `format`, `version`, the `files` read, the
-  /// `traces` accounting and the `skipped` traces.
+  /// `traces` accounting (with `label_overrides`, the label values `--labels-override` replaced,
+  /// when there are any) and the `skipped` traces.
   static func header(format: String, version: Int, dataset: Dataset) -> [(String, JSONValue)] {
-    [
+    var traces = traces(total: dataset.total, analyzed: dataset.traces.count, skipped: dataset.skipped.count)
+    if dataset.labelOverrides > 0, case .object(var members) = traces {
+      members.append(("label_overrides", .int(dataset.labelOverrides)))
+      traces = .object(members)
+    }
+    return [
       ("format", .string(format)), ("version", .int(version)),
       ("files", .array(dataset.files.map { .string($0) })),
-      ("traces", traces(total: dataset.total, analyzed: dataset.traces.count, skipped: dataset.skipped.count)),
+      ("traces", traces),
       ("skipped", skipped(dataset.skipped)),
     ]
   }

@@ -139,7 +139,7 @@ public struct PathLabels: Hashable, Sendable, CustomStringConvertible {
       byFile[file] = values
     }
     if !unmatched.isEmpty {
-      let shown = unmatched.prefix(5).map { Diagnostic.quoted($0) }.joined(separator: ", ")
+      let shown = unmatched.prefix(5).map { "'\(Diagnostic.escaped($0))'" }.joined(separator: ", ")
       dataset.diagnostics.append(
         Diagnostic(
           .warning,

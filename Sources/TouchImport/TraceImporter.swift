@@ -158,12 +158,17 @@ public enum TraceImporter {
       }
       // Several devices: one set of contacts per device, ids FILE@DEVICE (the path's last component).
       var dataset = Dataset(files: [file])
+      // One clock for all devices: seconds since the log's first event.
+      let start = parts.compactMap { part -> Int64? in
+        for case .event(let e) in part.items { return e.time }
+        return nil
+      }.min()
       for var part in parts {
         let short = part.path.map { String($0.split(separator: "/").last ?? Substring($0)) } ?? "unnamed"
         if part.device.name == nil { part.device.name = part.path }
         let id = "\(traceID(forFile: file))@\(short)"
         var decoded = try EvdevDecoder.decode(
-          part.items, device: part.device, collector: ContactCollector(file: file, options: options, id: id))
+          part.items, device: part.device, collector: ContactCollector(file: file, options: options, id: id), start: start)
         decoded.files = []
         dataset.append(contentsOf: decoded)
       }

@@ -177,6 +177,12 @@ struct GeteventReader {
       }
     }
     if parts.isEmpty { parts.append(DevicePart(path: nil)) }
+    // `getevent -lt DEVICE`: one declared device, events without a `PATH:` prefix.
+    let declared = parts.filter { $0.path != nil && $0.items.isEmpty }
+    if declared.count == 1, let k = partOfPath[nil], !parts[k].items.isEmpty, parts.filter({ !$0.items.isEmpty }).count == 1 {
+      parts[k].device.name = parts[k].device.name ?? declared[0].device.name
+      parts[k].device.axes.merge(declared[0].device.axes) { own, _ in own }
+    }
     let used = parts.filter { !$0.items.isEmpty }
     return used.isEmpty ? [parts[0]] : used
   }

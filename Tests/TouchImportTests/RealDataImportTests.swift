@@ -280,6 +280,9 @@ struct GeteventRealDataTests {
     let dataset = try TraceImporter.load(files, from: .getevent)
     #expect(dataset.total == geteventCases.map(\.contacts).reduce(0, +))
     #expect(dataset.files.count == 18)
+    // Every real log records one device (no PATH: prefixes), so none is split: ids stay the
+    // file names (a split would give FILE@eventN).
+    #expect(dataset.traces.allSatisfy { !$0.metadata.id.contains("@") })
   }
 }
 

@@ -1,14 +1,29 @@
 # TouchTrace — common tasks. `make run` and `make test` are the README's quick start.
 SWIFT ?= swift
 TOUCHTRACE = .build/release/touchtrace
+# `make install`: where (PREFIX) and, for packaging, under which staging root (DESTDIR).
+PREFIX ?= /usr/local
+DESTDIR ?=
 
-.PHONY: setup build run test example check-filters check-html bench bench-ci fuzz docs clean
+.PHONY: setup build install check-install run test example check-filters check-html bench bench-ci fuzz docs clean
 
 setup:
 	@Scripts/setup.sh
 
 build: setup
 	$(SWIFT) build -c release --product touchtrace
+
+# The release executable, its man page (swift-argument-parser's generate-manual plugin) and
+# bash, zsh and fish completions under $(DESTDIR)$(PREFIX): bin/, share/man/man1/,
+# share/bash-completion/completions/, share/zsh/site-functions/, share/fish/vendor_completions.d/.
+install: build
+	$(SWIFT) package generate-manual
+	Scripts/install.sh "$(DESTDIR)$(PREFIX)" $(TOUCHTRACE) .build/plugins/GenerateManual/outputs/touchtrace/touchtrace.1
+
+# `make install` into a temporary prefix, checked: the man page names every subcommand, bash
+# completes subcommands, options and --format values.
+check-install: setup
+	Scripts/check-install.sh
 
 # The main job on the bundled samples: every recognizer variant swept over its main threshold
 # (plus tap and long press waiting for a force press); Markdown on the terminal, JSON and CSV in out/.

@@ -26,7 +26,9 @@ let package = Package(
     .library(name: "TouchTraceCLI", targets: ["TouchTraceCLI"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    // Study files (`--config study.toml`): TOML read with toml++ through TOMLKit.
+    .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
   ],
   targets: [
     // MARK: - Public API (dependencies flow downwards in this list)
@@ -67,6 +69,7 @@ let package = Package(
         "TouchCore", "TouchRecognizers", "TouchIO", "TouchSignal", "TouchSynth", "TouchImport",
         "TouchEvaluation", "TouchTuning", "TouchReports", "TouchExec",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "TOMLKit", package: "TOMLKit"),
       ],
       swiftSettings: checks),
     /// The `touchtrace` executable: the command line with the built-in catalog.

@@ -8,7 +8,8 @@ Run from the repository root:
 It writes Tests/TouchSignalTests/Fixtures/random.json. The references:
 
 - mt19937     NumPy's MT19937 seeded the legacy way (init_genrand, the seeding GSL's
-              gsl_rng_mt19937 uses: gsl_rng_set(r, s) with s = 0 replaced by 4357). From its raw
+              gsl_rng_mt19937 uses: gsl_rng_set(r, s) with s = 0 replaced by 4357); a seed of 2^32
+              or more through init_by_array with the key [low 32 bits, high 32 bits]. From its raw
               32-bit outputs x: uniform = x / 2^32 (gsl_rng_uniform); uniform_int(n) = the first
               x // (0xffffffff // n) below n (GSL's rejection rule in gsl_rng_uniform_int);
               sample = k independent uniform_int(n) draws (gsl_ran_sample with replacement);
@@ -27,7 +28,12 @@ from scipy import stats
 class Stream:
     def __init__(self, seed):
         self.bg = np.random.MT19937(0)
-        self.bg._legacy_seeding(4357 if seed == 0 else seed)
+        if seed < 2**32:
+            self.bg._legacy_seeding(4357 if seed == 0 else seed)
+        else:
+            # A seed of 2^32 or more: init_by_array with the key [low 32 bits, high 32 bits].
+            key = np.array([seed & 0xFFFFFFFF, seed >> 32], dtype=np.uint32)
+            self.bg._legacy_seeding(key)
 
     def raw(self):
         return int(self.bg.random_raw())
@@ -55,7 +61,7 @@ class Stream:
 
 def random_cases():
     cases = []
-    for seed in [1, 0, 4357, 42, 4294967295]:
+    for seed in [1, 0, 4357, 42, 4294967295, 4294967296, 18446744073709551615, 12345678901234567]:
         s = Stream(seed)
         uniform = [s.uniform() for _ in range(5)]
         ints = {str(n): [s.uniform_int(n) for _ in range(6)] for n in [1, 2, 7, 343, 1000003]}

@@ -1,4 +1,5 @@
 public import TouchCore
+import TouchSignal
 
 /// The dataset accounting every report carries: traces total/analyzed/skipped and why.
 public enum Accounting {
@@ -12,7 +13,8 @@ public enum Accounting {
 
   /// The members every report document starts with: `format`, `version`, the `files` read, the
   /// `traces` accounting (with `label_overrides`, the label values `--labels-override` replaced,
-  /// when there are any) and the `skipped` traces.
+  /// when there are any), the `skipped` traces and `time_synthesized_traces` (analyzed traces
+  /// whose times were synthesized, see `SynthesizedTime`).
   static func header(format: String, version: Int, dataset: Dataset) -> [(String, JSONValue)] {
     [
       ("format", .string(format)), ("version", .int(version)),
@@ -24,6 +26,7 @@ public enum Accounting {
           labelOverrides: dataset.labelOverrides)
       ),
       ("skipped", skipped(dataset.skipped)),
+      SynthesizedTime.member(dataset.traces),
     ]
   }
 

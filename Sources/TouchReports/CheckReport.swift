@@ -1,6 +1,7 @@
 import TouchCore
 import TouchEvaluation
 import TouchIO
+public import TouchSignal
 public import TouchTuning
 
 /// Renders the regression gate (`touchtrace check`): the baseline file (JSON, format
@@ -19,8 +20,12 @@ public enum CheckReport {
 
   /// The baseline document: format, version, the tool, the configuration, the scoring options,
   /// the data's content hash, the stage-1 counts, the p90 latency with its n, and every contact
-  /// with whether it was decided correctly.
-  public static func baseline(_ s: RegressionGate.Snapshot) -> JSONValue {
+  /// with whether it was decided correctly; and `time_synthesized_traces`, how many scored
+  /// traces have synthesized times (information only: reading a baseline ignores it).
+  /// - Parameters:
+  ///   - s: the scored snapshot.
+  ///   - synthesizedTime: the scored traces whose times were synthesized.
+  public static func baseline(_ s: RegressionGate.Snapshot, synthesizedTime: SynthesizedTime = SynthesizedTime(traces: 0, interval: nil)) -> JSONValue {
     .object([
       ("format", .string(format)), ("version", .int(version)), ("tool", .string(s.tool)),
       ("configuration", .string(s.configuration)),
@@ -29,8 +34,14 @@ public enum CheckReport {
       ("tp", .int(s.truePositives)), ("fp", .int(s.falsePositives)), ("fn", .int(s.falseNegatives)),
       ("tn", .int(s.trueNegatives)), ("correct_contacts", .int(s.correctCount)),
       ("latency_p90", .number(s.latencyP90)), ("latency_n", .int(s.latencyCount)),
+      synthesizedTime.member,
       ("contacts", .array(zip(s.traces, s.correct).map { .object([("trace", .string($0)), ("correct", .bool($1))]) })),
     ])
+  }
+
+  /// `- **Warning**: N traces have synthesized time …` for the Markdown summaries; empty when none.
+  static func warning(_ synthesizedTime: SynthesizedTime) -> String {
+    synthesizedTime.sentence().map { "- **Warning**: \($0).\n" } ?? ""
   }
 
   /// A baseline file that cannot be read: `PATH:LINE:COL: error: …`.
@@ -147,13 +158,16 @@ public enum CheckReport {
   }
 
   /// The Markdown summary for a CI job: both configurations, each check with its figures and
-  /// result, and the verdict.
-  public static func markdown(_ r: RegressionGate.Result) -> String {
+  /// result, and the verdict; a warning when scored traces have synthesized times.
+  /// - Parameters:
+  ///   - r: the check's result.
+  ///   - synthesizedTime: the scored traces whose times were synthesized.
+  public static func markdown(_ r: RegressionGate.Result, synthesizedTime: SynthesizedTime = SynthesizedTime(traces: 0, interval: nil)) -> String {
     let b = r.baseline
     let c = r.current
     var out = "# touchtrace check: \(r.passed ? "passed" : "FAILED")\n\n"
     out += "- Baseline: `\(b.configuration)` (\(b.tool), \(b.traces.count) contacts, data \(b.dataHash)).\n"
-    out += "- Current: `\(c.configuration)`.\n\n"
+    out += "- Current: `\(c.configuration)`.\n" + warning(synthesizedTime) + "\n"
     out += "| check | baseline | current | figures | result |\n|---|--:|--:|---|---|\n"
     out += Markdown.row([
       accuracyCheck, "\(b.correctCount)/\(b.traces.count) correct", "\(c.correctCount)/\(c.traces.count) correct",
@@ -172,8 +186,69 @@ public enum CheckReport {
   }
 
   /// The summary printed when a baseline is written.
-  public static func written(_ s: RegressionGate.Snapshot, path: String) -> String {
+  /// - Parameters:
+  ///   - s: the snapshot written.
+  ///   - path: the baseline file.
+  ///   - synthesizedTime: the scored traces whose times were synthesized.
+  public static func written(
+    _ s: RegressionGate.Snapshot, path: String, synthesizedTime: SynthesizedTime = SynthesizedTime(traces: 0, interval: nil)
+  ) -> String {
     "# touchtrace check: baseline written\n\n- `\(s.configuration)` on \(s.traces.count) contacts (data \(s.dataHash)): \(s.correctCount) correct, TP \(s.truePositives), FP \(s.falsePositives), FN \(s.falseNegatives), TN \(s.trueNegatives), p90 latency \(ms(s.latencyP90)) (n = \(s.latencyCount)).\n- Baseline: \(path) (\(s.tool)).\n"
+      + warning(synthesizedTime)
+  }
+
+  /// The check's result as JSON (`touchtrace-check`, version 1): whether it passed, each check
+  /// with its figures, both snapshots' counts, and `time_synthesized_traces`. Seconds for
+  /// latencies.
+  /// - Parameters:
+  ///   - r: the check's result.
+  ///   - synthesizedTime: the scored traces whose times were synthesized.
+  public static func json(_ r: RegressionGate.Result, synthesizedTime: SynthesizedTime = SynthesizedTime(traces: 0, interval: nil)) -> JSONValue {
+    .object([
+      ("format", .string("touchtrace-check")), ("version", .int(1)), ("passed", .bool(r.passed)),
+      ("alpha", .number(r.alpha)), ("max_latency_increase", .number(r.maxLatencyIncrease)),
+      ("checks", .array([
+        .object([
+          ("name", .string(accuracyCheck)), ("passed", .bool(!r.accuracyRegressed)),
+          ("baseline_correct", .int(r.baseline.correctCount)), ("current_correct", .int(r.current.correctCount)),
+          ("only_baseline_correct", .int(r.mcnemar.onlyA)), ("only_current_correct", .int(r.mcnemar.onlyB)),
+          ("p_value", .number(r.mcnemar.pValue)),
+        ]),
+        .object([
+          ("name", .string(latencyCheck)), ("passed", .bool(!r.latencyRegressed)),
+          ("baseline_p90", .number(r.baseline.latencyP90)), ("current_p90", .number(r.current.latencyP90)),
+          ("increase", .number(r.latencyIncrease)),
+        ]),
+      ])),
+      ("baseline", snapshotSummary(r.baseline)), ("current", snapshotSummary(r.current)),
+      synthesizedTime.member,
+    ])
+  }
+
+  /// The JSON printed when a baseline is written (`touchtrace-check-baseline-written`), with
+  /// `time_synthesized_traces`.
+  /// - Parameters:
+  ///   - s: the snapshot written.
+  ///   - path: the baseline file.
+  ///   - synthesizedTime: the scored traces whose times were synthesized.
+  public static func writtenJSON(
+    _ s: RegressionGate.Snapshot, path: String, synthesizedTime: SynthesizedTime = SynthesizedTime(traces: 0, interval: nil)
+  ) -> JSONValue {
+    .object([
+      ("format", .string("touchtrace-check-baseline-written")), ("version", .int(1)), ("path", .string(path)),
+      ("snapshot", snapshotSummary(s)),
+      synthesizedTime.member,
+    ])
+  }
+
+  /// A snapshot's configuration, tool, data hash and counts.
+  static func snapshotSummary(_ s: RegressionGate.Snapshot) -> JSONValue {
+    .object([
+      ("configuration", .string(s.configuration)), ("tool", .string(s.tool)), ("data", .string(s.dataHash)),
+      ("contacts", .int(s.traces.count)), ("correct", .int(s.correctCount)),
+      ("tp", .int(s.truePositives)), ("fp", .int(s.falsePositives)), ("fn", .int(s.falseNegatives)),
+      ("tn", .int(s.trueNegatives)), ("latency_p90", .number(s.latencyP90)), ("latency_n", .int(s.latencyCount)),
+    ])
   }
 
   // MARK: - JUnit

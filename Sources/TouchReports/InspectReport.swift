@@ -35,6 +35,7 @@ public enum InspectReport {
       ("devices", counts(s.tracesPerDevice, key: "device")),
       ("intents", .object(intents)),
       ("traces_with_press_at", .int(s.tracesWithPressAt)),
+      s.synthesizedTime.member,
       ("duration_s", stats(s.duration)),
       ("samples_per_trace", stats(s.samplesPerTrace)),
       ("interval_s", interval),
@@ -79,6 +80,36 @@ public enum InspectReport {
 
   /// Aligned text for a terminal.
   public static func text(_ s: DatasetSummary) -> String {
+    let rows = self.rows(s)
+    let width = rows.map(\.0.count).max() ?? 0
+    var out = rows.map { $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 + "\n" }.joined()
+    if !s.skipped.isEmpty {
+      out += "\nSkipped traces:\n"
+      for skip in s.skipped {
+        out += "  \(skip.trace ?? "(unnamed)")  \(location(skip))  \(skip.reason)\n"
+      }
+    }
+    return out
+  }
+
+  /// Markdown: a table of the same rows as ``text(_:)``, then a table of the skipped traces.
+  public static func markdown(_ s: DatasetSummary) -> String {
+    var out = "# Dataset\n\n" + CatalogReport.row(["", "value"]) + "| --- | --- |\n"
+    for (label, value) in rows(s) { out += CatalogReport.row([label, value]) }
+    if !s.skipped.isEmpty {
+      out += "\n## Skipped traces\n\n" + CatalogReport.row(["trace", "location", "reason"]) + "| --- | --- | --- |\n"
+      for skip in s.skipped { out += CatalogReport.row([skip.trace ?? "(unnamed)", location(skip), skip.reason]) }
+    }
+    return out
+  }
+
+  /// Where a skipped trace is: `FILE:LINE:COL`, or the file.
+  static func location(_ skip: SkippedTrace) -> String {
+    skip.origin.file + (skip.reportedPosition.map { ":\($0.line):\($0.column)" } ?? "")
+  }
+
+  /// The summary's rows: label and value.
+  static func rows(_ s: DatasetSummary) -> [(String, String)] {
     var rows: [(String, String)] = []
     let fileList =
       s.files.count <= 3 ? s.files.joined(separator: ", ") : "\(s.files[0]), … (\(s.files.count - 1) more)"
@@ -119,6 +150,9 @@ public enum InspectReport {
           "min \(TextFormat.compact(min)), median \(TextFormat.compact(median)), max \(TextFormat.compact(max))"
         ))
     }
+    if let sentence = s.synthesizedTime.sentence(dependents: "durations, intervals and latencies") {
+      rows.append(("Time", "warning: " + sentence))
+    }
     if let median = s.interval.median, let p5 = s.interval.p5, let p95 = s.interval.p95 {
       var text =
         "median \(TextFormat.duration(median)) (\(TextFormat.decimal(1 / median, 1)) Hz), "
@@ -154,16 +188,6 @@ public enum InspectReport {
     }
     rows.append(("Endings", "\(s.cancelledTraces) cancelled, \(s.unterminatedTraces) without end sample"))
     rows.append(("Positions", "\(s.tracesWithPosition) of \(s.analyzed) traces have x/y"))
-
-    let width = rows.map(\.0.count).max() ?? 0
-    var out = rows.map { $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 + "\n" }.joined()
-    if !s.skipped.isEmpty {
-      out += "\nSkipped traces:\n"
-      for skip in s.skipped {
-        let position = skip.reportedPosition.map { ":\($0.line):\($0.column)" } ?? ""
-        out += "  \(skip.trace ?? "(unnamed)")  \(skip.origin.file)\(position)  \(skip.reason)\n"
-      }
-    }
-    return out
+    return rows
   }
 }

@@ -1,4 +1,5 @@
 import TouchCore
+import TouchSignal
 import TouchEvaluation
 
 /// The pieces the Markdown reports (sweep, tune, compare) share: table rows, the trace count
@@ -12,6 +13,7 @@ enum Markdown {
   /// `- Traces: T total, A analyzed, S skipped.` and a line feed.
   static func traces(_ dataset: Dataset) -> String {
     "- Traces: \(dataset.total) total, \(dataset.traces.count) analyzed, \(dataset.skipped.count) skipped.\n"
+      + (SynthesizedTime(dataset.traces).sentence().map { "- **Warning**: \($0).\n" } ?? "")
   }
 
   /// The `## Skipped traces` section, one line per reason with its count (`- 3 × no intent

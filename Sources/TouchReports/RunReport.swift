@@ -1,4 +1,5 @@
 public import TouchCore
+import TouchSignal
 public import TouchRecognizers
 
 /// Renders a replay (`touchtrace run`): per trace, the state transitions and the action events of
@@ -59,6 +60,7 @@ public enum RunReport {
           total: dataset.total, analyzed: dataset.traces.count, skipped: dataset.skipped.count,
           labelOverrides: dataset.labelOverrides)),
       ("skipped", Accounting.skipped(dataset.skipped)),
+      SynthesizedTime.member(dataset.traces),
       ("results", .array(rows)),
     ])
   }

@@ -26,7 +26,13 @@ public enum TouchTraceTool {
   /// there ends it with exit code 74.
   public static func main(catalog: RecognizerCatalog = .builtIn, arguments: [String]? = nil) {
     Console.checkStandardOutputAtExit()
-    $catalog.withValue(catalog) { TouchTraceCommand.main(arguments) }
+    $catalog.withValue(catalog) {
+      do {
+        try execute(arguments ?? Array(CommandLine.arguments.dropFirst()))
+      } catch {
+        TouchTraceCommand.exit(withError: error)
+      }
+    }
   }
 
   /// Runs one command with `catalog` in this process and returns its exit code (0 on success),
@@ -34,12 +40,33 @@ public enum TouchTraceTool {
   public static func run(_ arguments: [String], catalog: RecognizerCatalog = .builtIn) -> Int32 {
     $catalog.withValue(catalog) {
       do {
-        var command = try TouchTraceCommand.parseAsRoot(arguments)
-        try command.run()
+        try execute(arguments)
         return 0
       } catch {
         return TouchTraceCommand.exitCode(for: error).rawValue
       }
+    }
+  }
+
+  /// Expands a study file (`--config`), parses the arguments and runs the command, with
+  /// `Console.quiet` bound to its `--quiet` and `StudyFile.current` to its effective options;
+  /// with `--print-config` prints those options as TOML instead.
+  static func execute(_ arguments: [String]) throws {
+    let expanded: (arguments: [String], effective: StudyFile.Effective?)
+    do throws(StudyFile.Failure) {
+      expanded = try StudyFile.expand(arguments)
+    } catch {
+      Console.error(error.description)
+      throw error.code
+    }
+    var command = try TouchTraceCommand.parseAsRoot(expanded.arguments)
+    if let study = command as? any StudyCommand, study.study.printConfig, let effective = expanded.effective {
+      try Console.run { try Console.emit(Array(effective.toml.utf8), to: nil, inputs: []) }
+      return
+    }
+    let quiet = (command as? any QuietCommand)?.isQuiet ?? false
+    try Console.$quiet.withValue(quiet) {
+      try StudyFile.$current.withValue(expanded.effective) { try command.run() }
     }
   }
 }

@@ -91,7 +91,7 @@ public struct ComparisonResult: Sendable {
   /// The bootstrap; `nil` for none.
   public let bootstrap: BootstrapOptions?
   /// The seed of the bootstrap's MT19937 stream.
-  public let seed: UInt32
+  public let seed: UInt64
   /// Whether McNemar's chi-square statistic is continuity-corrected.
   public let continuityCorrection: Bool
   /// The comparison.
@@ -112,7 +112,7 @@ public struct ComparisonResult: Sendable {
   ///   replay, a GSL failure.
   public init(
     evaluation: Evaluation, a: Configuration, b: Configuration, groupBy: GroupKey? = nil,
-    bootstrap: BootstrapOptions? = BootstrapOptions(), seed: UInt32 = 1, continuityCorrection: Bool = true, threads: Int = 1
+    bootstrap: BootstrapOptions? = BootstrapOptions(), seed: UInt64 = 1, continuityCorrection: Bool = true, threads: Int = 1
   ) throws(TuningError) {
     guard !evaluation.traces.isEmpty else { throw .noTraces }
     for configuration in [a, b] where configuration.recognizer.requiresMaximumForce {

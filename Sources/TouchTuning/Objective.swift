@@ -345,8 +345,11 @@ public struct OperatingPointRule: Sendable, Hashable {
         eachReachable = false
         return reached.append("\(name) is undefined in every configuration")
       }
-      if highest ? value < bound : value > bound { eachReachable = false }
-      reached.append("the \(highest ? "highest" : "lowest") \(name) reached is \(TuningConstraints.format(value))")
+      let fails = highest ? value < bound : value > bound
+      if fails { eachReachable = false }
+      reached.append(
+        "the \(highest ? "highest" : "lowest") \(name) reached is \(TuningConstraints.format(value))"
+          + (fails ? "" : ", which meets the bound"))
     }
     if let bound = constraints.minimumPrecision { report("precision", reach.precision, highest: true, bound: bound) }
     if let bound = constraints.minimumRecall { report("recall", reach.recall, highest: true, bound: bound) }

@@ -20,7 +20,7 @@ public struct SweepIntervals: Sendable {
   /// The resamples and confidence.
   public let options: BootstrapOptions
   /// The seed of GSL's mt19937.
-  public let seed: UInt32
+  public let seed: UInt64
 
   /// Replays `configurations` of `sweep` and bootstraps their statistics.
   ///
@@ -34,7 +34,7 @@ public struct SweepIntervals: Sendable {
   /// - Throws: `TuningError` when a trace lacks the `groupBy` label, a replay fails, or the
   ///   generator cannot be created.
   public init(
-    sweep: SweepResult, configurations: [Int], groupBy: GroupKey?, options: BootstrapOptions, seed: UInt32, threads: Int
+    sweep: SweepResult, configurations: [Int], groupBy: GroupKey?, options: BootstrapOptions, seed: UInt64, threads: Int
   ) throws(TuningError) {
     let evaluation = sweep.evaluation
     guard !evaluation.traces.isEmpty else { throw .noTraces }

@@ -16,13 +16,13 @@ public struct TuningOptions: Sendable, Hashable {
   public var bootstrap: BootstrapOptions?
   /// The seed of the one MT19937 stream that shuffles groups into folds and then draws the
   /// bootstrap resamples.
-  public var seed: UInt32
+  public var seed: UInt64
 
   /// Creates options.
   /// - Precondition: `folds` is 0 or ≥ 2.
   public init(
     rule: OperatingPointRule, groupBy: GroupKey? = nil, folds: Int = 5, bootstrap: BootstrapOptions? = BootstrapOptions(),
-    seed: UInt32 = 1
+    seed: UInt64 = 1
   ) {
     precondition(folds == 0 || folds >= 2, "folds must be 0 (no cross-validation) or at least 2, got \(folds)")
     self.rule = rule

@@ -39,7 +39,7 @@ public enum TuningError: Error, Sendable, Hashable, CustomStringConvertible {
 
 extension TuningError {
   /// GSL's generator seeded with `seed`, its failure as a ``TuningError/gsl(_:)``.
-  static func randomSource(seed: UInt32) throws(TuningError) -> RandomSource {
+  static func randomSource(seed: UInt64) throws(TuningError) -> RandomSource {
     do throws(GSLError) {
       return try RandomSource(seed: seed)
     } catch {

@@ -3,11 +3,12 @@ import TouchSignal
 
 /// `RandomSource` and the distributions against `Fixtures/random.json`, written by
 /// `Scripts/make-tuning-fixtures.py` from NumPy's MT19937 (seeded as GSL seeds it, with GSL's
-/// integer rules written out in Python) and SciPy's distributions.
+/// integer rules written out in Python; seeds of 2³² or more through `init_by_array`) and SciPy's
+/// distributions.
 @Suite("Random numbers and distributions")
 struct RandomAndDistributionTests {
   struct RandomCase: Decodable {
-    var seed: UInt32
+    var seed: UInt64
     var uniform: [Double]
     var uniform_int: [String: [Int]]
     var sample: [Int]
@@ -34,7 +35,7 @@ struct RandomAndDistributionTests {
 
   @Test func theStreamMatchesNumPysMersenneTwisterWithGSLsRules() throws {
     let document = try Fixture.load("random.json", as: Document.self)
-    #expect(document.mt19937.count == 5)
+    #expect(document.mt19937.count == 8)
     for c in document.mt19937 {
       // One stream per seed, drawn in the fixture's order: uniforms, integers by range, a sample,
       // a shuffle.

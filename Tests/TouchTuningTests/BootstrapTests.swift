@@ -65,7 +65,7 @@ struct BootstrapTests {
   @Test func theSameSeedGivesTheSameIntervalsWhateverTheThreadCount() throws {
     var rng = SplitMix64(seed: 5)
     let (outcomes, truths) = Self.sample(n: 150, rng: &rng)
-    func intervals(seed: UInt32, threads: Int) throws -> [ConfidenceInterval] {
+    func intervals(seed: UInt64, threads: Int) throws -> [ConfidenceInterval] {
       var random = try RandomSource(seed: seed)
       return Bootstrap.intervals(
         of: TuningStatistic.standard, outcomeLists: [outcomes], truths: truths, units: outcomes.indices.map { [$0] },

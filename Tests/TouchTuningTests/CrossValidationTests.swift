@@ -34,7 +34,7 @@ struct CrossValidationTests {
     return traces
   }()
 
-  static func run(folds: Int, threads: Int = 1, seed: UInt32 = 1) throws -> TuningResult {
+  static func run(folds: Int, threads: Int = 1, seed: UInt64 = 1) throws -> TuningResult {
     let evaluation = Evaluation(dataset: dataset(traces))
     let options = TuningOptions(rule: try OperatingPointRule(objective: .f1), groupBy: .user, folds: folds, bootstrap: nil, seed: seed)
     return try Tuning.run(evaluation, plan: levelGrid(), options: options, threads: threads)
@@ -138,7 +138,7 @@ struct FoldAssignmentTests {
     // loads 10 / 9 → B. Folds: {7, 3} = 10 traces and {5, 4, 1} = 10 traces, whatever the seed
     // (the sizes are distinct, so the shuffle only matters for ties).
     let g = try groups([3, 7, 1, 5, 4])
-    for seed: UInt32 in [1, 2, 3] {
+    for seed: UInt64 in [1, 2, 3] {
       var random = try RandomSource(seed: seed)
       let assignment = try FoldAssignment(groups: g, folds: 2, random: &random)
       #expect(assignment.traceCounts == [10, 10])
@@ -149,7 +149,7 @@ struct FoldAssignmentTests {
   @Test func equalSizesAreShuffledBySeed() throws {
     let g = try groups([2, 2, 2, 2, 2, 2])
     var seen = Set<[Int]>()
-    for seed: UInt32 in 1...8 {
+    for seed: UInt64 in 1...8 {
       var random = try RandomSource(seed: seed)
       let assignment = try FoldAssignment(groups: g, folds: 3, random: &random)
       #expect(assignment.traceCounts == [4, 4, 4])

@@ -93,6 +93,18 @@ struct ObjectiveTests {
     #expect(result.scores.allSatisfy { !$0.isEligible })
   }
 
+  @Test func aReachedValueThatMeetsItsBoundIsNotReportedAsFailingIt() throws {
+    // FPR ≤ 0.1 holds at levels 7…10 (recall ≤ 0.6); recall ≥ 0.7 at levels 1…6 (FPR ≥ 0.2):
+    // each bound is reachable, both together are not. The lowest FPR (0, level 8) and the
+    // highest recall (1, levels 1…4) both meet their bounds and are said to.
+    let result = try tune(.fpr, TuningConstraints(minimumRecall: 0.7, maximumFalsePositiveRate: 0.1))
+    #expect(result.chosen == nil)
+    let reason = try #require(result.noChoiceReason)
+    #expect(reason.contains("the highest recall reached is 1.0, which meets the bound"), "\(reason)")
+    #expect(reason.contains("the lowest FPR reached is 0.0, which meets the bound"), "\(reason)")
+    #expect(reason.contains("each bound is met by some configuration, but none meets all of them"))
+  }
+
   @Test func tiesGoToHigherF1ThenLowerLatencyThenTheEarlierConfiguration() throws {
     // 0.31 and 0.35 both act at level 4: same counts, same latencies → the earlier one (0.31).
     let rule = try OperatingPointRule(objective: .f1)

@@ -154,10 +154,10 @@ struct BadInputTests {
       let path = try input.path(in: directory)
       let labelsLast = input.command.last == "--labels"
       // Reports go into the test's directory.
-      let arguments = input.command + [path, "--output", directory + "/out.txt"]
+      let arguments = input.command + [path, "--output", directory + "/out.json"]
       #expect(runCommand(arguments) == input.code, "touchtrace \(arguments.joined(separator: " "))")
       if let expected = input.report {
-        let report = try String(contentsOfFile: directory + "/out.txt", encoding: .utf8)
+        let report = try String(contentsOfFile: directory + "/out.json", encoding: .utf8)
         #expect(report.contains(expected), "\(report)")
         #expect(!report.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "no raw control characters")
       }

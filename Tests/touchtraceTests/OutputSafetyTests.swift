@@ -49,12 +49,12 @@ struct OutputSafetyTests {
       let input = directory + "/t.csv"
       try #require(link(input, directory + "/same.csv") == 0)
       let commands: [[String]] = [
-        ["inspect", input, "--output", input],
+        ["inspect", input, "--format", "json", "--output", input],
         ["features", input, "--output", directory + "/same.csv"],
         ["run", input, "--recognizer", "deep-press", "--output", directory + "/./t.csv"],
         ["smooth", input, "--method", "median", "--window", "3", "--output", input],
-        ["sweep", input, "--recognizer", "deep-press", "--output", input],
-        ["compare", input, "--a", "deep-press", "--b", "stable-press", "--bootstrap", "0", "--output", input],
+        ["sweep", input, "--recognizer", "deep-press", "--format", "csv", "--output", input],
+        ["compare", input, "--a", "deep-press", "--b", "stable-press", "--bootstrap", "0", "--format", "csv", "--output", input],
       ]
       for arguments in commands {
         let target = arguments.last!
@@ -71,7 +71,7 @@ struct OutputSafetyTests {
     try inTemporaryDirectory(writing: Self.traces) { directory in
       let labels = directory + "/labels.csv"
       TestData.write("trace,intent\na,press\n", to: labels)
-      let (code, message) = try run(["inspect", directory + "/t.csv", "--labels", labels, "--output", labels])
+      let (code, message) = try run(["inspect", directory + "/t.csv", "--labels", labels, "--format", "json", "--output", labels])
       #expect(code == 73 && message.contains("refusing to write: it is an input of this run"), "\(message)")
       #expect(contents(labels) == "trace,intent\na,press\n")
       let recording = directory + "/pen.events"

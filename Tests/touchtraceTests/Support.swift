@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import TouchTestSupport
 
@@ -26,4 +27,28 @@ func inTemporaryDirectory<T>(writing traces: String? = nil, _ body: (_ directory
   defer { TestData.remove(directory) }
   if let traces { TestData.write(traces, to: directory + "/t.csv") }
   return try body(directory)
+}
+
+/// Runs a child process to its end, draining standard output and standard error while it runs
+/// (a large report must not block it); returns the exit status and both outputs.
+func runChild(
+  _ executable: String, _ arguments: [String], in directory: String? = nil, environment: [String: String]? = nil
+) throws -> (code: Int32, output: String, errors: String) {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: executable)
+  process.arguments = arguments
+  if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+  if let environment { process.environment = environment }
+  let output = Pipe()
+  let errors = Pipe()
+  process.standardOutput = output
+  process.standardError = errors
+  try process.run()
+  let group = DispatchGroup()
+  nonisolated(unsafe) var message = Data()
+  DispatchQueue.global().async(group: group) { message = errors.fileHandleForReading.readDataToEndOfFile() }
+  let printed = output.fileHandleForReading.readDataToEndOfFile()
+  group.wait()
+  process.waitUntilExit()
+  return (process.terminationStatus, String(decoding: printed, as: UTF8.self), String(decoding: message, as: UTF8.self))
 }

@@ -45,10 +45,14 @@ struct SweepCommandTests {
       TestData.write("trace,t,force\na,0,x\n", to: directory + "/bad.csv")
       #expect(runCommand(["sweep", directory + "/bad.csv", "--recognizer", "deep-press", "--output", out]) == 65)
       // A normalized recognizer on a trace without max_force: bad data unless skipped.
-      TestData.write("trace,t,force,intent\na,0,0,tap\na,0.1,1,tap\n", to: directory + "/nomax.csv")
+      TestData.write("trace,t,force,intent\na,0,0,tap\na,0.1,1,tap\np,0,0,press\np,0.1,1,press\n", to: directory + "/nomax.csv")
       #expect(runCommand(["sweep", directory + "/nomax.csv", "--recognizer", "deep-press", "--output", out]) == 65)
-      #expect(runCommand(["sweep", directory + "/nomax.csv", "--recognizer", "deep-press", "--skip-invalid", "--output", out]) == 0)
+      // Skipping them all leaves nothing to score: bad data too (papercut rule 1).
+      #expect(runCommand(["sweep", directory + "/nomax.csv", "--recognizer", "deep-press", "--skip-invalid", "--output", out]) == 65)
+      #expect(runCommand(["sweep", directory + "/nomax.csv", "--recognizer", "deep-press", "--max-force", "1", "--output", out]) == 0)
       #expect(runCommand(["sweep", directory + "/nomax.csv", "--recognizer", "long-press", "--output", out]) == 0)
+      // Labelled traces without a positive among them: bad data (papercut rule 2).
+      #expect(runCommand(["sweep", directory + "/nomax.csv", "--recognizer", "long-press", "--only", "intent=tap", "--output", out]) == 65)
     }
   }
 

@@ -42,7 +42,7 @@ private func temporaryPath(_ name: String) -> String {
     ["--profile", "iphone6s", "--count", "-3", "--output", "-"],
     ["--profile", "iphone6s", "--count", "3", "--users", "0", "--output", "-"],
     ["--profile", "iphone6s", "--count", "3", "--mix", "tap=x", "--output", "-"],
-    ["--profile", "iphone6s", "--count", "3"],
+    ["--profile", "iphone6s", "--count", "3", "--output", "x.xlsx"],
   ])
   func usageErrors(_ arguments: [String]) {
     #expect(throws: (any Error).self) {

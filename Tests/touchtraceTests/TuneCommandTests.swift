@@ -71,7 +71,7 @@ struct TuneCommandTests {
       #expect(runCommand(base + ["--folds", "1"]) == 64)
       #expect(runCommand(base + ["--bootstrap", "-1"]) == 64)
       #expect(runCommand(base + ["--confidence", "1"]) == 64)
-      #expect(runCommand(base + ["--seed", "4294967296"]) == 64)
+      #expect(runCommand(base + ["--seed", "18446744073709551616"]) == 64)
       #expect(runCommand(base + ["--seed", "4294967295", "--folds", "2"]) == 0)
       #expect(runCommand(base + ["--objective", "best"]) == 64)
       // No trace has a 'team' label: bad data; 'force' cannot be a label: usage.

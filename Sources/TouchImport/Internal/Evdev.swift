@@ -175,7 +175,7 @@ struct EvdevDecoder {
     yScale = scale(yCode)
     if hasPosition && !unitsKnown {
       self.collector.warn(
-        "x and y are in device units: the recording gives no axis resolution (use the position scale option to convert to points)")
+        "x and y are in device units: the recording gives no axis resolution (give --position-scale, points per device unit, to convert them to points)")
     }
   }
 

@@ -11,9 +11,10 @@ extension SweepReport {
   /// - Parameters:
   ///   - result: the sweep.
   ///   - data: the outcomes and example replays (``SweepFigureData/gather(_:marked:threads:)``).
-  public static func html(_ result: SweepResult, _ data: SweepFigureData) -> [UInt8] {
+  ///   - appendix: Markdown added after the report's tables (the recorded configuration).
+  public static func html(_ result: SweepResult, _ data: SweepFigureData, appendix: String = "") -> [UInt8] {
     let page = HTMLPage.render(
-      title: "touchtrace sweep", sections: SweepFigures.sections(result, data), markdown: markdown(result))
+      title: "touchtrace sweep", sections: SweepFigures.sections(result, data), markdown: markdown(result) + appendix)
     return Array(page.utf8)
   }
 }
@@ -27,10 +28,11 @@ extension TuneReport {
   ///   - result: the tuning result.
   ///   - data: outcomes and examples gathered with the chosen configuration marked
   ///     (``SweepFigureData/gather(_:marked:threads:)`` with ``markedConfigurations(_:)``).
-  public static func html(_ result: TuningResult, _ data: SweepFigureData) -> [UInt8] {
+  ///   - appendix: Markdown added after the report's tables (the recorded configuration).
+  public static func html(_ result: TuningResult, _ data: SweepFigureData, appendix: String = "") -> [UInt8] {
     let page = HTMLPage.render(
       title: "touchtrace tune", sections: SweepFigures.sections(result.sweep, data, chosen: result.chosen),
-      markdown: markdown(result))
+      markdown: markdown(result) + appendix)
     return Array(page.utf8)
   }
 
@@ -89,8 +91,10 @@ extension CompareReport {
   /// - Parameters:
   ///   - run: the comparison.
   ///   - data: both configurations' outcomes (``ComparisonFigureData/gather(_:threads:)``).
-  public static func html(_ run: ComparisonResult, _ data: ComparisonFigureData) -> [UInt8] {
-    let page = HTMLPage.render(title: "touchtrace compare", sections: CompareFigures.sections(run, data), markdown: markdown(run))
+  ///   - appendix: Markdown added after the report's tables (the recorded configuration).
+  public static func html(_ run: ComparisonResult, _ data: ComparisonFigureData, appendix: String = "") -> [UInt8] {
+    let page = HTMLPage.render(
+      title: "touchtrace compare", sections: CompareFigures.sections(run, data), markdown: markdown(run) + appendix)
     return Array(page.utf8)
   }
 }

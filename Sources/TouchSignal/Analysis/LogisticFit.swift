@@ -53,9 +53,14 @@ public struct LogisticFit: Hashable, Sendable {
     case tooFewSamples(Int)
     /// The force does not rise in the fitted samples: there is no ramp to fit.
     case flat
+    /// The solver converged, but to a curve that does not describe the trace: its midpoint lies
+    /// outside the trace's time span, or its amplitude exceeds the force range (see
+    /// ``LogisticFitting/implausibility(of:span:forceLimit:)``). The reason names the value and
+    /// the range it left.
+    case outOfRange(String)
 
     /// A short machine-readable key: `converged`, `max_iterations`, `no_progress`, `failed`,
-    /// `too_few_samples`, `flat`.
+    /// `too_few_samples`, `flat`, `out_of_range`.
     public var key: String {
       switch self {
       case .converged: "converged"
@@ -67,6 +72,7 @@ public struct LogisticFit: Hashable, Sendable {
         }
       case .tooFewSamples: "too_few_samples"
       case .flat: "flat"
+      case .outOfRange: "out_of_range"
       }
     }
 
@@ -77,6 +83,7 @@ public struct LogisticFit: Hashable, Sendable {
       case .didNotConverge(let error): "did not converge: \(error)"
       case .tooFewSamples(let n): "too few samples to fit (\(n), need 5)"
       case .flat: "no rise to fit"
+      case .outOfRange(let reason): "not converged: \(reason)"
       }
     }
   }
@@ -143,10 +150,63 @@ public struct LogisticFitting: Hashable, Sendable {
     return 0..<end
   }
 
-  /// Fits the rise of `trace` (see ``rampRange(of:)``).
+  /// How far above the trace's peak force a fitted amplitude may reach when the trace has no
+  /// maximum possible force: 1.5, so an amplitude above 1.5 × the peak is out of range.
+  public static let peakMargin = 1.5
+
+  /// Fits the rise of `trace` (see ``rampRange(of:)``). A converged fit that leaves the trace
+  /// is reported as ``LogisticFit/Status/outOfRange(_:)`` without parameters: its midpoint
+  /// outside the trace's time span (first to last sample), or its amplitude above the trace's
+  /// maximum possible force (above ``peakMargin`` × the peak force when the maximum is unknown).
   public func fitRamp(of trace: Trace) -> LogisticFit {
     let range = Self.rampRange(of: trace.force)
-    return fit(t: Array(trace.t[range]), force: Array(trace.force[range]))
+    let result = fit(t: Array(trace.t[range]), force: Array(trace.force[range]))
+    guard let parameters = result.parameters, let first = trace.t.first, let last = trace.t.last,
+      let peak = trace.force.max()
+    else { return result }
+    let limit =
+      trace.metadata.maxForce.map { (value: $0, name: "the maximum force") }
+      ?? (Self.peakMargin * peak, "\(Self.peakMargin) × the peak force \(Self.short(peak))")
+    guard let reason = Self.implausibility(of: parameters, span: first...last, forceLimit: limit) else { return result }
+    return LogisticFit(status: .outOfRange(reason), iterations: result.iterations, samples: result.samples)
+  }
+
+  /// Why `parameters` do not describe a trace spanning `span` (seconds) whose force stays at or
+  /// below `forceLimit.value` (force units; `forceLimit.name` says what the limit is): the
+  /// midpoint outside `span`, or an amplitude above the limit. `nil` when they do.
+  public static func implausibility(
+    of parameters: LogisticFit.Parameters, span: ClosedRange<Double>, forceLimit: (value: Double, name: String)
+  ) -> String? {
+    var reasons: [String] = []
+    if !span.contains(parameters.midpoint) {
+      reasons.append(
+        "the midpoint \(time(parameters.midpoint)) s lies outside the trace (\(time(span.lowerBound))–\(time(span.upperBound)) s)")
+    }
+    if parameters.amplitude > forceLimit.value {
+      reasons.append(
+        "the amplitude \(short(parameters.amplitude)) is \(short(parameters.amplitude / forceLimit.value)) × the limit "
+          + "\(short(forceLimit.value)) (\(forceLimit.name))")
+    }
+    return reasons.isEmpty ? nil : reasons.joined(separator: "; ")
+  }
+
+  /// A time in seconds rounded to 0.1 ms, for messages.
+  private static func time(_ value: Double) -> String {
+    guard value.isFinite else { return "\(value)" }
+    var text = "\((value * 10_000).rounded() / 10_000)"
+    if text.hasSuffix(".0") { text.removeLast(2) }
+    return text
+  }
+
+  /// `value` with 4 significant digits, for messages.
+  private static func short(_ value: Double) -> String {
+    guard value.isFinite, value != 0 else { return "\(value)" }
+    let digits = Swift.max(0, 3 - Int(log10(Swift.abs(value)).rounded(.down)))
+    let scale = pow(10.0, Double(digits))
+    let rounded = (value * scale).rounded() / scale
+    var text = "\(rounded)"
+    if text.hasSuffix(".0") { text.removeLast(2) }
+    return text
   }
 
   /// Fits `force(t)` with the logistic ramp.

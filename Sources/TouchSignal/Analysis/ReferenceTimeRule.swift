@@ -13,8 +13,9 @@ public import TouchCore
 /// 3. Normalize: with ``Level/fractionOfPeak(_:)`` (the standard rule) divide by the smoothed
 ///    peak; with ``Level/normalized(_:)`` divide by the maximum possible force.
 /// 4. Report every **upward crossing** of the level, the time interpolated linearly between the
-///    two grid samples around it (the first sample's time when the trace starts at or above the
-///    level). After a crossing the rule re-arms only once the normalized force falls below
+///    two grid samples around it. A trace (or a gap-free segment, while armed) whose smoothed force
+///    starts at or above the level has its reference at its first sample: touch-down — most pen
+///    traces, which touch down already pressing. After a crossing the rule re-arms only once the normalized force falls below
 ///    ``rearm`` × level, so tremor around the level does not produce extra presses.
 ///
 /// The ``standard`` rule — 240 Hz, 0.1 s Gaussian with `α = 3` (σ ≈ 16.7 ms, one 60 Hz frame),

@@ -114,6 +114,8 @@ public struct DatasetSummary: Sendable {
   public var intents: [Count<Intent>]
   /// Traces that carry `press_at` reference times.
   public var tracesWithPressAt: Int
+  /// The analyzed traces whose times were synthesized (`time_synthesized`).
+  public var synthesizedTime: SynthesizedTime
   /// Trace durations, seconds.
   public var duration: SummaryStatistics
   /// Samples per trace.
@@ -190,6 +192,7 @@ public struct DatasetSummary: Sendable {
     intents = counts({ $0.metadata.intent }, order: { intentOrder[$0]! < intentOrder[$1]! })
     maxForces = counts({ $0.metadata.maxForce }, order: <)
     tracesWithPressAt = traces.lazy.filter { !$0.metadata.pressAt.isEmpty }.count
+    synthesizedTime = SynthesizedTime(traces)
 
     duration = SummaryStatistics(traces.compactMap(\.duration))
     samplesPerTrace = SummaryStatistics(traces.map { Double($0.count) })

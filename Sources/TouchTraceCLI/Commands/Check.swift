@@ -4,11 +4,12 @@ import TouchEvaluation
 import TouchIO
 import TouchRecognizers
 import TouchReports
+import TouchSignal
 import TouchTuning
 
 extension TouchTraceCommand {
   /// `touchtrace check`: a regression gate for continuous integration.
-  struct Check: ParsableCommand {
+  struct Check: ParsableCommand, FormatChoice, QuietCommand, StudyCommand {
     static let configuration = CommandConfiguration(
       abstract: "Gate a recognizer configuration against a committed baseline: accuracy (McNemar) and p90 latency.",
       discussion: """
@@ -18,15 +19,23 @@ extension TouchTraceCommand {
         the scored contacts, every contact's decision (correct: no false positive and no false \
         negative at any stage) and the p90 latency. With --baseline FILE, scores the \
         configuration again and compares it with the baseline: the accuracy check fails when \
-        McNemar's test on the paired per-contact decisions gives p < --alpha (default 0.05) \
+        McNemar's test on the paired per-contact decisions gives p < --alpha (default: 0.05) \
         and the baseline is right more often; the latency check fails when the p90 of \
-        action − reference grows by more than --max-latency-increase seconds (default 0.005). \
-        A Markdown summary goes to standard output; --junit FILE writes JUnit XML (one test \
+        action − reference grows by more than --max-latency-increase seconds (default: 0.005). \
+        A summary (Markdown, or JSON with --format json) goes to --output, standard output by \
+        default; --junit FILE writes JUnit XML (one test \
         case per check, a <failure> with the figures).
         Exit codes: 0 every check holds (or the baseline was written); 1 a check failed; 65 the \
         baseline is malformed, or was written by another tool version, from other data (its \
-        content hash or contacts differ) or with other --positive/--tolerance; 66 the baseline \
+        content hash or contacts differ) or with other --positive/--tolerance, or no trace is \
+        left to score or none is a positive; 66 the baseline \
         is missing; 64, 73, 74 as every command.
+
+        Examples (from the repository root):
+          touchtrace check samples/ --recognizer deep-press \\
+            --write-baseline baseline.json
+          touchtrace check samples/ --recognizer deep-press \\
+            --baseline baseline.json --junit check.xml --output check.md
         """)
 
     @OptionGroup var input: InputOptions
@@ -56,7 +65,16 @@ extension TouchTraceCommand {
     @Option(help: ArgumentHelp("Also write a JUnit XML report to this file.", valueName: "file"))
     var junit: String?
 
+    @OptionGroup var output: OutputOptions<Self>
+
     @OptionGroup var threads: ThreadOptions
+
+    /// The summary's formats: Markdown or JSON.
+    static let formats: [OutputFormat] = [.md, .json]
+
+    @OptionGroup var study: StudyOptions
+
+    var isQuiet: Bool { output.quiet }
 
     func validate() throws {
       guard (baseline == nil) != (writeBaseline == nil) else {
@@ -95,7 +113,7 @@ extension TouchTraceCommand {
       let tool = "touchtrace \(TouchTraceVersion.current)"
       try Console.run {
         let inputs = input.inputPaths + (baseline.map { [$0] } ?? [])
-        try Console.checkOutputs([writeBaseline, junit], inputs: inputs)
+        try Console.checkOutputs([writeBaseline, junit, output.file], inputs: inputs)
         // The baseline first: a missing or malformed one stops before any scoring.
         var recorded: RegressionGate.Snapshot?
         if let baseline {
@@ -114,12 +132,15 @@ extension TouchTraceCommand {
         } catch {
           throw DataError.replay(error, command: "check")
         }
+        let synthesizedTime = SynthesizedTime(evaluation.traces)
         let current = RegressionGate.Snapshot(
           outcomes: outcomes, evaluation: evaluation, configuration: configurationText, tool: tool)
         if let writeBaseline {
           try Console.emit(
-            [(writeBaseline, CheckReport.baseline(current).encoded()),
-             (OutputFiles.standardOutput, Array(CheckReport.written(current, path: writeBaseline).utf8))],
+            [(writeBaseline, CheckReport.baseline(current, synthesizedTime: synthesizedTime).encoded()),
+             (output.target, output.resolvedFormat == .json
+               ? StudyFile.recorded(CheckReport.writtenJSON(current, path: writeBaseline, synthesizedTime: synthesizedTime)).encoded()
+               : Array((CheckReport.written(current, path: writeBaseline, synthesizedTime: synthesizedTime) + StudyFile.recordedMarkdown).utf8))],
             inputs: inputs)
           return
         }
@@ -132,7 +153,10 @@ extension TouchTraceCommand {
         }
         var outputs: [(path: String, bytes: [UInt8])] = []
         if let junit { outputs.append((junit, Array(CheckReport.junit(result).utf8))) }
-        outputs.append((OutputFiles.standardOutput, Array(CheckReport.markdown(result).utf8)))
+        outputs.append(
+          (output.target, output.resolvedFormat == .json
+            ? StudyFile.recorded(CheckReport.json(result, synthesizedTime: synthesizedTime)).encoded()
+            : Array((CheckReport.markdown(result, synthesizedTime: synthesizedTime) + StudyFile.recordedMarkdown).utf8)))
         try Console.emit(outputs, inputs: inputs)
         if !result.passed { throw Exit.failure }
       }

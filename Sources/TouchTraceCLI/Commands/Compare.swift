@@ -7,7 +7,7 @@ import TouchTuning
 
 extension TouchTraceCommand {
   /// `touchtrace compare`: two configurations on the same traces, pair by pair.
-  struct Compare: ParsableCommand {
+  struct Compare: ParsableCommand, QuietCommand, StudyCommand {
     static let configuration = CommandConfiguration(
       abstract: "Compare two configurations on the same traces: McNemar's test and the paired latency difference.",
       discussion: """
@@ -32,6 +32,12 @@ extension TouchTraceCommand {
         writes both configurations' per-trace outcomes (configuration 0 is A, 1 is B). --by \
         COLUMN (user, device, intent, session, id, touch or an extra label) adds A's and B's counts, rates and latency \
         per group of traces to every format.
+
+        Examples (from the repository root):
+          touchtrace compare samples/ --a deep-press:threshold=0.4 \\
+            --b stable-press --bootstrap 200
+          touchtrace compare samples/ --a deep-press --b shunkit --by device \\
+            --output compare.html
         """)
 
     @OptionGroup var input: InputOptions
@@ -52,7 +58,7 @@ extension TouchTraceCommand {
     @Flag(inversion: .prefixedNo, help: "Continuity-correct McNemar's chi-square statistic.")
     var continuityCorrection = true
 
-    @OptionGroup var report: ReportOutputOptions
+    @OptionGroup var report: OutputOptions<ReportFormats>
 
     @OptionGroup var outcomes: OutcomeOptions
 
@@ -61,6 +67,10 @@ extension TouchTraceCommand {
     @OptionGroup var threads: ThreadOptions
 
     @OptionGroup var exec: ExecOptions
+
+    @OptionGroup var study: StudyOptions
+
+    var isQuiet: Bool { report.quiet }
 
     func validate() throws {
       try exec.withCatalog(tolerance: scoring.tolerance, closing: false) {
@@ -91,7 +101,7 @@ extension TouchTraceCommand {
       let threads = self.threads.count
       let key = groupBy?.key
       try Console.run {
-        try Console.checkOutputs([report.output, outcomes.outcomes], inputs: input.inputPaths)
+        try Console.checkOutputs([report.file, outcomes.outcomes], inputs: input.inputPaths)
         let evaluation = try Scoring.evaluation(
           input, for: [a.recognizer, b.recognizer], groupBy: key, options: options, threads: threads, command: "compare")
         let run: ComparisonResult
@@ -108,16 +118,19 @@ extension TouchTraceCommand {
         let grouped = try breakdown.grouped([(0, a), (1, b)], evaluation: evaluation, threads: threads, command: "compare")
         let bytes: [UInt8]
         switch report.resolvedFormat {
-        case .md: bytes = Array((grouped.map { CompareReport.markdown(run, by: $0) } ?? CompareReport.markdown(run)).utf8)
-        case .json: bytes = (grouped.map { CompareReport.json(run, by: $0) } ?? CompareReport.json(run)).encoded()
+        case .md:
+          bytes = Array(
+            ((grouped.map { CompareReport.markdown(run, by: $0) } ?? CompareReport.markdown(run)) + StudyFile.recordedMarkdown).utf8)
+        case .json: bytes = StudyFile.recorded(grouped.map { CompareReport.json(run, by: $0) } ?? CompareReport.json(run)).encoded()
         case .csv: bytes = grouped.map { CompareReport.csv(run, by: $0) } ?? CompareReport.csv(run)
         case .html:
           do throws(ReplayError) {
-            bytes = CompareReport.html(run, try ComparisonFigureData.gather(run, threads: threads))
+            bytes = CompareReport.html(
+              run, try ComparisonFigureData.gather(run, threads: threads), appendix: StudyFile.recordedMarkdown)
           } catch {
             throw DataError.replay(error, command: "compare")
           }
-        case let format: FormatOption<ReportOutputOptions>.unreachable(format)
+        case let format: FormatOption<ReportFormats>.unreachable(format)
         }
         try Console.emit([(report.target, bytes)], outcomes: outcomeWriter, inputs: input.inputPaths)
       }

@@ -6,7 +6,7 @@ import TouchSignal
 
 extension TouchTraceCommand {
   /// `touchtrace features`: one row of force-curve features per trace.
-  struct Features: ParsableCommand, DefaultFormatChoice {
+  struct Features: ParsableCommand, FormatChoice, QuietCommand, StudyCommand {
     static let configuration = CommandConfiguration(
       abstract: "Compute force-curve features per trace: peak, rise, rate, impulse, peaks, saturation, logistic onset, reference time.",
       discussion: """
@@ -14,18 +14,29 @@ extension TouchTraceCommand {
         (pandas and R read it without options). JSON output (format touchtrace-features, \
         version 1) adds the trace accounting (total = analyzed + skipped), the skipped traces \
         and the options used. Units: seconds, device force units, force units per second. \
-        A logistic fit that does not converge is reported by its status, with empty parameters.
+        A logistic fit that does not converge is reported by its status, with empty parameters; \
+        so is one that converges to a curve outside the trace (status out_of_range: its midpoint \
+        outside the trace's first-to-last sample times, or its amplitude above max_force, or \
+        above 1.5 × the peak force when max_force is unknown), the JSON message saying which.
+
+        Examples (from the repository root):
+          touchtrace features samples/ --output features.csv
+          touchtrace features samples/synth-iphone6s.csv --level-normalized 0.3 \\
+            --format json
         """)
 
     @OptionGroup var input: InputOptions
 
     @OptionGroup var output: OutputOptions<Self>
 
+    /// CSV or JSON.
     static let formats: [OutputFormat] = [.csv, .json]
-    static let defaultFormat = OutputFormat.csv
-    static let outputHelp = "Output file (default: standard output)."
 
-    @Option(help: ArgumentHelp("Level for time_above_level_s as a fraction of each trace's peak (default 0.5).", valueName: "fraction"))
+    @OptionGroup var study: StudyOptions
+
+    var isQuiet: Bool { output.quiet }
+
+    @Option(help: ArgumentHelp("Level for time_above_level_s as a fraction of each trace's peak (default: 0.5).", valueName: "fraction"))
     var level: Double?
 
     @Option(help: ArgumentHelp("Level as a fraction of max_force instead (empty for traces without one).", valueName: "fraction"))
@@ -59,7 +70,7 @@ extension TouchTraceCommand {
 
     func run() throws {
       try Console.run {
-        try Console.checkOutputs([output.output], inputs: input.inputPaths)
+        try Console.checkOutputs([output.file], inputs: input.inputPaths)
         var dataset = try input.load()
         let extraction = self.extraction
         let features = try PerTrace.map(&dataset, skipInvalid: input.skipInvalid) { trace throws(SignalError) in
@@ -67,15 +78,19 @@ extension TouchTraceCommand {
         }
         let rows = zip(dataset.traces, features).map { FeaturesReport.Row(trace: $0, features: $1) }
         let bytes =
-          switch output.format {
+          switch output.resolvedFormat {
           case .csv: FeaturesReport.csv(rows)
-          case .json: FeaturesReport.json(rows, dataset: dataset, extraction: extraction).encoded()
+          case .json: StudyFile.recorded(FeaturesReport.json(rows, dataset: dataset, extraction: extraction)).encoded()
           case let format: FormatOption<Self>.unreachable(format)
           }
         try output.emit(bytes, inputs: input.inputPaths)
-        if output.format == .csv {
-          Console.error(
+        if output.resolvedFormat == .csv {
+          Console.diagnose(
             "touchtrace features: \(dataset.total) traces: \(dataset.traces.count) analyzed, \(dataset.skipped.count) skipped")
+          // The CSV table has no place for it: say it beside the accounting.
+          if let sentence = SynthesizedTime(dataset.traces).sentence(dependents: "times, durations and rates") {
+            Console.diagnose("touchtrace features: warning: \(sentence)")
+          }
         }
       }
     }

@@ -5,7 +5,7 @@ import TouchImport
 
 extension TouchTraceCommand {
   /// `touchtrace import`: device recordings to trace files.
-  struct Import: ParsableCommand {
+  struct Import: ParsableCommand, QuietCommand, StudyCommand {
     static let configuration = CommandConfiguration(
       commandName: "import",
       abstract: "Convert device recordings into trace files, one trace per contact.",
@@ -24,6 +24,11 @@ extension TouchTraceCommand {
         files. Every contact is \
         accounted for: without --skip-invalid the first invalid one stops the command (exit 65) \
         with PATH:LINE:COL: error: MESSAGE. Nothing is written on error.
+
+        Examples (from the repository root):
+          touchtrace import \\
+            --from force-values samples/recordings/force-values.txt \\
+            --interval 0.016667 --output press.csv
         """)
 
     @Option(help: ArgumentHelp("Recording format.", valueName: "format"))
@@ -32,7 +37,7 @@ extension TouchTraceCommand {
     @Argument(help: ArgumentHelp("Recording files (use shell patterns for many).", valueName: "path"))
     var paths: [String]
 
-    @OptionGroup var output: TraceOutputOptions
+    @OptionGroup var output: OutputOptions<TraceFormats>
 
     @Flag(help: "Skip invalid contacts, reporting each with its reason, instead of stopping at the first.")
     var skipInvalid = false
@@ -116,16 +121,20 @@ extension TouchTraceCommand {
         labelsOverride: labelsOverride, columnsGiven: columns != nil)
     }
 
+    @OptionGroup var study: StudyOptions
+
+    var isQuiet: Bool { output.quiet }
+
     func run() throws {
       let importOptions = try options()
       let inputs = paths + (description.map { [$0] } ?? [])
       try Console.run {
-        try Console.checkOutputs([output.output], inputs: inputs)
+        try Console.checkOutputs([output.file], inputs: inputs)
         let dataset = try TraceImporter.load(paths, from: from, options: importOptions)
         Console.report(dataset)
         Console.reportOverrides(dataset)
         try output.write(dataset.traces, inputs: inputs)
-        Console.error(
+        Console.diagnose(
           "imported \(dataset.total) contact\(dataset.total == 1 ? "" : "s") from \(dataset.files.count) file\(dataset.files.count == 1 ? "" : "s"): "
             + "\(dataset.traces.count) written, \(dataset.skipped.count) skipped")
       }

@@ -6,31 +6,41 @@ import TouchSignal
 
 extension TouchTraceCommand {
   /// `touchtrace inspect`: a summary of a dataset.
-  struct Inspect: ParsableCommand, DefaultFormatChoice {
+  struct Inspect: ParsableCommand, FormatChoice, QuietCommand, StudyCommand {
     static let configuration = CommandConfiguration(
       abstract: "Summarize a dataset: traces, samples, timing, force range and quantization, labels.",
       discussion: """
         Every input trace is accounted for: total = analyzed + skipped. Without --skip-invalid the \
         first invalid trace stops the command (exit 65) with PATH:LINE:COL: error: MESSAGE.
+
+        Examples (from the repository root):
+          touchtrace inspect samples/
+          touchtrace inspect samples/ --format text --only device=iphone6s
+          touchtrace inspect samples/synth-touchpad.csv --format json \\
+            --output summary.json
         """)
 
     @OptionGroup var input: InputOptions
 
     @OptionGroup var output: OutputOptions<Self>
 
-    static let formats: [OutputFormat] = [.text, .json]
-    static let defaultFormat = OutputFormat.text
-    static let outputHelp = "Write the summary to this file instead of standard output."
+    /// Markdown, aligned text (`text`) or JSON.
+    static let formats: [OutputFormat] = [.md, .text, .json]
+
+    @OptionGroup var study: StudyOptions
+
+    var isQuiet: Bool { output.quiet }
 
     func run() throws {
       try Console.run {
-        try Console.checkOutputs([output.output], inputs: input.inputPaths)
+        try Console.checkOutputs([output.file], inputs: input.inputPaths)
         let dataset = try input.load()
         let summary = DatasetSummary(dataset)
         let bytes: [UInt8] =
-          switch output.format {
+          switch output.resolvedFormat {
+          case .md: Array((InspectReport.markdown(summary) + StudyFile.recordedMarkdown).utf8)
           case .text: Array(InspectReport.text(summary).utf8)
-          case .json: InspectReport.json(summary, diagnostics: dataset.diagnostics).encoded()
+          case .json: StudyFile.recorded(InspectReport.json(summary, diagnostics: dataset.diagnostics)).encoded()
           case let format: FormatOption<Self>.unreachable(format)
           }
         try output.emit(bytes, inputs: input.inputPaths)

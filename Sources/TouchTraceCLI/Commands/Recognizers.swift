@@ -4,7 +4,7 @@ import TouchReports
 
 extension TouchTraceCommand {
   /// `touchtrace recognizers`: the recognizer catalog.
-  struct Recognizers: ParsableCommand, FormatChoice {
+  struct Recognizers: ParsableCommand, FormatChoice, QuietCommand, StudyCommand {
     static let configuration = CommandConfiguration(
       abstract: "List the recognizer catalog: summaries, sources, stages, parameters (units, defaults, ranges, grids), sweeps.",
       discussion: """
@@ -13,24 +13,32 @@ extension TouchTraceCommand {
         `--require-failure-of NAME` (its parameters are then set as `--set required.NAME=VALUE`), \
         or as `NAME+OTHER` in sweep, tune and compare.
 
-        Example: touchtrace recognizers --format json
+        JSON (--format json) is an array, one object per recognizer; `text` is another name \
+        of md.
+
+        Examples (from the repository root):
+          touchtrace recognizers
+          touchtrace recognizers --format json --output catalog.json
         """)
 
     /// Markdown (`text` is accepted for it) or JSON.
     static let formats: [OutputFormat] = [.md, .text, .json]
 
-    @Option(help: "Output format: md (Markdown; `text` is the same) or json (an array, one object per recognizer).")
-    var format = FormatOption<Self>(.md)
+    @OptionGroup var output: OutputOptions<Self>
+
+    @OptionGroup var study: StudyOptions
+
+    var isQuiet: Bool { output.quiet }
 
     func run() throws {
       let catalog = TouchTraceTool.catalog
       let bytes: [UInt8]
-      switch format.format {
+      switch output.resolvedFormat {
       case .md, .text: bytes = Array(CatalogReport.markdown(catalog).utf8)
       case .json: bytes = CatalogReport.json(catalog).encoded()
       case let f: FormatOption<Self>.unreachable(f)
       }
-      try Console.run { try Console.emit(bytes, to: nil, inputs: []) }
+      try Console.run { try output.emit(bytes, inputs: []) }
     }
   }
 }

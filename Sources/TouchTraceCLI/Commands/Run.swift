@@ -4,11 +4,12 @@ import TouchCore
 import TouchIO
 import TouchRecognizers
 import TouchReports
+import TouchSignal
 
 extension TouchTraceCommand {
   /// `touchtrace run`: replays traces through one recognizer variant and prints, per trace, the
   /// state transitions and the action event.
-  struct Run: ParsableCommand, DefaultFormatChoice {
+  struct Run: ParsableCommand, FormatChoice, QuietCommand, StudyCommand {
     static let configuration = CommandConfiguration(
       abstract: "Replay traces through a recognizer and print its state transitions and action event.",
       discussion: """
@@ -19,11 +20,18 @@ extension TouchTraceCommand {
 
         A recognizer that compares normalized force needs each trace's maximum force: traces \
         without one stop the command (exit 65) unless --skip-invalid skips them, or --max-force \
-        supplies it. See `touchtrace recognizers` for the variants and their parameters.
+        supplies it; when no trace is left to replay (or, with --outcomes, to score) the \
+        command stops with exit 65, saying why the traces were skipped. See `touchtrace recognizers` for the variants and their parameters.
         --outcomes FILE also scores the labelled traces as touchtrace sweep does (--positive, \
         --tolerance; unlabelled traces are left out of it) and writes one row per trace and \
         counted outcome (CSV, or JSON Lines for .jsonl); it replays each trace through a fresh \
         recognizer, so it does not combine with --carry-state.
+
+        Examples (from the repository root):
+          touchtrace run samples/synth-iphone6s.csv --recognizer deep-press \\
+            --set threshold=0.5 --output actions.csv
+          touchtrace run samples/ --recognizer tap --require-failure-of deep-press \\
+            --outcomes outcomes.csv --output run.json
         """)
 
     @OptionGroup var input: InputOptions
@@ -59,9 +67,12 @@ extension TouchTraceCommand {
 
     @OptionGroup var exec: ExecOptions
 
+    /// JSON or CSV.
     static let formats: [OutputFormat] = [.json, .csv]
-    static let defaultFormat = OutputFormat.json
-    static let outputHelp = "Write the output to this file instead of standard output."
+
+    @OptionGroup var study: StudyOptions
+
+    var isQuiet: Bool { output.quiet }
 
     func validate() throws {
       try exec.withCatalog(tolerance: EvaluationOptions.defaultTolerance, closing: false) { _ = try makeRecognizer() }
@@ -105,27 +116,35 @@ extension TouchTraceCommand {
     func replayAll() throws {
       let recognizer = try makeRecognizer()
       try Console.run {
-        try Console.checkOutputs([output.output, outcomes.outcomes], inputs: input.inputPaths)
+        try Console.checkOutputs([output.file, outcomes.outcomes], inputs: input.inputPaths)
         var dataset = try input.load()
         try Scoring.requireMaximumForce(&dataset, for: [recognizer], skipInvalid: input.skipInvalid)
+        try ScoringRules.requireAnalyzed(dataset, command: "run")
         let results = try replay(dataset.traces, through: recognizer)
         let bytes: [UInt8]
-        switch output.format {
-        case .json: bytes = RunReport.json(results, recognizer: recognizer, carryState: carryState, dataset: dataset).encoded()
-        case .csv: bytes = RunReport.csv(results)
+        switch output.resolvedFormat {
+        case .json:
+          bytes = StudyFile.recorded(RunReport.json(results, recognizer: recognizer, carryState: carryState, dataset: dataset)).encoded()
+        case .csv:
+          bytes = RunReport.csv(results)
+          // The CSV table has no place for it: say it on standard error.
+          if let sentence = SynthesizedTime(dataset.traces).sentence(dependents: "action times") {
+            Console.diagnose("touchtrace run: warning: \(sentence)")
+          }
         case let format: FormatOption<Self>.unreachable(format)
         }
         var outcomeWriter: OutcomeWriter?
         if outcomes.outcomes != nil {
           let evaluation = Evaluation(dataset: dataset, options: try scoring.evaluationOptions())
           Scoring.summarize(evaluation.dataset.skipped.filter { skip in !dataset.skipped.contains { $0 == skip } }, command: "run")
+          try ScoringRules.requireAnalyzed(evaluation.dataset, command: "run")
           outcomeWriter = try outcomes.open(inputs: input.inputPaths)
           let configuration = Configuration(
             spec: RecognizerSpec(variant: self.recognizer, required: requireFailureOf, catalog: TouchTraceTool.catalog),
             recognizer: recognizer, varied: settings.compactMap { PlanOptions.setting($0)?.name })
           try outcomeWriter?.write([(0, configuration)], evaluation: evaluation, threads: 1, command: "run")
         }
-        try Console.emit([(output.output ?? OutputFiles.standardOutput, bytes)], outcomes: outcomeWriter, inputs: input.inputPaths)
+        try Console.emit([(output.target, bytes)], outcomes: outcomeWriter, inputs: input.inputPaths)
       }
     }
 

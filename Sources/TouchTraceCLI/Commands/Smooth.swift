@@ -5,18 +5,29 @@ import TouchSignal
 
 extension TouchTraceCommand {
   /// `touchtrace smooth`: writes the traces with smoothed force.
-  struct Smooth: ParsableCommand {
+  struct Smooth: ParsableCommand, QuietCommand, StudyCommand {
     static let configuration = CommandConfiguration(
       abstract: "Smooth the force of every trace and write the traces in the same format.",
       discussion: """
         All other columns and all metadata are kept. The smoothed force is clamped to \
         [0, max_force] ([0, ∞) when the maximum is unknown), so the output is valid trace data. \
-        The output format follows the --output file's extension (.csv, .json, .jsonl). \
+        The output format is --format, else the --output file's ending (.csv, .json, .jsonl), else JSON. \
         Windows in seconds become K = round(S / median interval) + 1 samples per trace, odd for \
         centred filters. Methods: gaussian (centred, GSL), median, rmedian (recursive median), \
         impulse (Hampel), movmean and movmedian (centred, or trailing with --causal), savgol \
-        (Savitzky-Golay), ema (exponential moving average, causal). Every input trace is \
-        accounted for on standard error: total = smoothed + skipped.
+        (Savitzky-Golay), ema (exponential moving average, causal). --window is taken as \
+        given: centred windows (every method but ema, and movmean/movmedian without --causal) \
+        must be odd and savgol's longer than --order, else the command stops (exit 64) naming \
+        the nearest valid lengths. A trace too short for the method (savgol with fewer samples \
+        than its order needs; a trace with one sample time under --window-seconds) is skipped \
+        with its reason, and the rest are smoothed. Every input trace is accounted for on \
+        standard error: total = smoothed + skipped.
+
+        Examples (from the repository root):
+          touchtrace smooth samples/synth-iphone6s.csv --method savgol --window 7 \\
+            --output smoothed.csv
+          touchtrace smooth samples/ --method ema --alpha 0.5 --format jsonl \\
+            --output -
         """)
 
     @OptionGroup var input: InputOptions
@@ -30,29 +41,32 @@ extension TouchTraceCommand {
     @Option(help: ArgumentHelp("Window length in seconds (converted with each trace's median sampling interval).", valueName: "s"))
     var windowSeconds: Double?
 
-    @Option(help: ArgumentHelp("gaussian: standard deviations in the half window (default 3). ema: weight of each new sample, 0 < a ≤ 1, instead of a window.", valueName: "a"))
+    @Option(help: ArgumentHelp("gaussian: standard deviations in the half window (default: 3). ema: weight of each new sample, 0 < a ≤ 1, instead of a window.", valueName: "a"))
     var alpha: Double?
 
-    @Option(help: ArgumentHelp("savgol: polynomial order (default 2).", valueName: "p"))
+    @Option(help: ArgumentHelp("savgol: polynomial order (default: 2).", valueName: "p"))
     var order: Int?
 
-    @Option(help: ArgumentHelp("impulse: outlier threshold in scale units (default 3).", valueName: "t"))
+    @Option(help: ArgumentHelp("impulse: outlier threshold in scale units (default: 3).", valueName: "t"))
     var threshold: Double?
 
-    @Option(help: "impulse: robust scale estimate (default mad).")
+    @Option(help: "impulse: robust scale estimate (default: mad).")
     var scale: ImpulseRejection.Scale?
 
-    @Option(help: ArgumentHelp("impulse: smallest scale used, force units (default 0 = GSL's rule; e.g. 0.0166667 = 1/60 keeps quantization steps on flat stretches).", valueName: "force"))
+    @Option(help: ArgumentHelp("impulse: smallest scale used, force units (default: 0 = GSL's rule; e.g. 0.0166667 = 1/60 keeps quantization steps on flat stretches).", valueName: "force"))
     var minScale: Double?
 
-    @Option(help: ArgumentHelp("End handling: pad-value, pad-zero, truncate, polynomial-fit (default pad-value; savgol polynomial-fit).", valueName: "rule"))
+    @Option(help: ArgumentHelp("End handling: pad-value, pad-zero, truncate, polynomial-fit (default: pad-value; savgol: polynomial-fit).", valueName: "rule"))
     var ends: EndHandling?
 
     @Flag(help: "Use a trailing (causal) window: what a live recognizer could compute. movmean, movmedian (and ema, which always is).")
     var causal = false
 
-    @Option(help: ArgumentHelp("Output file; its extension chooses the format.", valueName: "file"))
-    var output: String
+    @OptionGroup var output: OutputOptions<TraceFormats>
+
+    @OptionGroup var study: StudyOptions
+
+    var isQuiet: Bool { output.quiet }
 
     enum Method: String, ExpressibleByArgument, CaseIterable {
       case gaussian, median, rmedian, impulse, movmean, movmedian, savgol, ema
@@ -91,8 +105,8 @@ extension TouchTraceCommand {
         throw ValidationError("\(flag) applies to --method \(owner.rawValue), not \(method.rawValue)")
       }
       if let order, order < 0 { throw ValidationError("--order must be ≥ 0, got \(order)") }
-      if let order, method == .savgol, let window, (window | 1) <= order {
-        throw ValidationError("a savgol window of \(window | 1) samples cannot fit a polynomial of order \(order)")
+      if let window, let problem = Self.windowProblem(window, method: method, causal: causal, order: order ?? 2) {
+        throw ValidationError(problem)
       }
       if let threshold, !(threshold >= 0) { throw ValidationError("--threshold must be ≥ 0, got \(threshold)") }
       if let minScale, !(minScale >= 0) { throw ValidationError("--min-scale must be ≥ 0, got \(minScale)") }
@@ -105,6 +119,22 @@ extension TouchTraceCommand {
           throw ValidationError("--method \(method.rawValue) supports --ends \(supported.map(\.rawValue).joined(separator: ", ")), not \(ends)")
         }
       }
+    }
+
+    /// Why `window` samples is not a window `method` takes, naming the nearest valid windows;
+    /// `nil` when it is one. Centred windows (every method but ema, and movmean/movmedian with
+    /// --causal) are odd, as they look the same number of samples back and ahead; savgol's is
+    /// also longer than the polynomial order. Nothing is rounded silently.
+    static func windowProblem(_ window: Int, method: Method, causal: Bool, order: Int) -> String? {
+      let centred = method != .ema && !causal
+      let shortest = method == .savgol ? (order % 2 == 0 ? order + 1 : order + 2) : 1
+      func valid(_ k: Int) -> Bool { k >= shortest && (!centred || k % 2 == 1) }
+      guard !valid(window) else { return nil }
+      if method == .savgol, window < shortest {
+        return "--window \(window) is too short for savgol of order \(order): a polynomial of order \(order) needs at least \(shortest) samples (use --window \(shortest), or a lower --order)"
+      }
+      let nearest = [window - 1, window + 1].filter(valid).map(String.init)
+      return "--window must be odd for \(method.rawValue)\(method == .movmean || method == .movmedian ? " (centred; --causal takes any length)" : ""): use \(nearest.joined(separator: " or "))"
     }
 
     private var supportedEnds: [EndHandling] {
@@ -145,30 +175,45 @@ extension TouchTraceCommand {
 
     func run() throws {
       try Console.run {
-        try Console.checkOutputs([output], inputs: input.inputPaths)
+        try Console.checkOutputs([output.file], inputs: input.inputPaths)
         var dataset = try input.load()
         let smoothing = self.smoothing
         let total = dataset.total
-        let smoothed = try PerTrace.map(&dataset, skipInvalid: input.skipInvalid) { trace throws(SignalError) in
+        // A trace too short for the window (or, for a window in seconds, without a sampling
+        // interval) is skipped with its reason, not an error: the rest of the file is smoothed.
+        let smoothed = try PerTrace.map(&dataset, skipInvalid: input.skipInvalid, skipping: \.isTooShort) { trace throws(SignalError) in
           try trace.smoothed(with: smoothing)
         }
-        try Console.emit(TraceWriter.encode(smoothed, as: TraceFiles.Format(path: output)), to: output, inputs: input.inputPaths)
-        Console.error(
-          "touchtrace smooth: \(total) traces: \(smoothed.count) smoothed, \(dataset.skipped.count) skipped; wrote \(output)")
+        try output.write(smoothed, inputs: input.inputPaths)
+        Console.diagnose(
+          "touchtrace smooth: \(total) traces: \(smoothed.count) smoothed, \(dataset.skipped.count) skipped; wrote \(output.target)")
       }
     }
   }
 }
 
 extension ImpulseRejection.Scale: ExpressibleByArgument {}
+
+extension SignalError {
+  /// Whether the error says the trace is too short for the operation: too few samples, or no
+  /// sampling interval to convert a window in seconds.
+  var isTooShort: Bool {
+    switch self {
+    case .tooFewSamples, .noSamplingInterval: true
+    default: false
+    }
+  }
+}
 extension EndHandling: ExpressibleByArgument {}
 
 /// Runs a per-trace analysis with the foundation's accounting: in strict mode the first trace it
 /// cannot handle stops the command (`path:line:col: error: …`, exit 65); with --skip-invalid such
 /// traces move to the dataset's skipped list with the reason and are reported on standard error.
 enum PerTrace {
+  /// Errors for which `skipping` is true skip the trace whatever `skipInvalid` says.
   static func map<T>(
-    _ dataset: inout Dataset, skipInvalid: Bool, _ body: (Trace) throws(SignalError) -> T
+    _ dataset: inout Dataset, skipInvalid: Bool, skipping: (SignalError) -> Bool = { _ in false },
+    _ body: (Trace) throws(SignalError) -> T
   ) throws -> [T] {
     var results: [T] = []
     var reasons: [String?] = []
@@ -178,7 +223,7 @@ enum PerTrace {
         results.append(try body(trace))
         reasons.append(nil)
       } catch {
-        guard skipInvalid else {
+        guard skipInvalid || skipping(error) else {
           throw DataError(description: Diagnostic(.error, error.description, file: origin.file, position: origin.position).description)
         }
         reasons.append(error.message)
@@ -190,7 +235,7 @@ enum PerTrace {
       defer { index += 1 }
       return reasons[index]
     }
-    for skip in dataset.skipped.dropFirst(skippedBefore) { Console.error(skip.description) }
+    Console.report(skipped: Array(dataset.skipped.dropFirst(skippedBefore)))
     return results
   }
 }

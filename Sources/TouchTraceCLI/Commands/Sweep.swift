@@ -6,17 +6,21 @@ import TouchTuning
 
 extension TouchTraceCommand {
   /// `touchtrace sweep`: accuracy and latency of recognizers over parameter grids.
-  struct Sweep: ParsableCommand {
+  struct Sweep: ParsableCommand, QuietCommand, StudyCommand {
     static let configuration = CommandConfiguration(
       abstract: "Score recognizers against labelled traces over parameter grids: accuracy, false positives, latency.",
       discussion: """
         Each configuration (recognizer + parameter values) is replayed over every labelled trace \
         and scored: actions are matched one to one to the trace's reference times (press_at, \
-        else the offline reference rule) within --tolerance seconds; positives (--positive) count \
+        else the offline reference rule: upward crossings of half the smoothed peak, or \
+        touch-down when the trace starts at or above half its peak, as most pen traces do) \
+        within --tolerance seconds; positives (--positive) count \
         per event (TP, FN, FP), other traces once (FP if any action, else TN). Latency is \
         action − reference and action − touch-down for true positives, in seconds. Two-stage \
         recognizers are also scored at stage 2 against pop traces, with a 3-class confusion \
-        matrix. Traces without an intent label are skipped. Precision, recall and the \
+        matrix. Traces without an intent label are skipped; when no trace is left, or none is a \
+        positive, the command stops (exit 65) saying what is missing and the flag that fixes \
+        it (--labels, --max-force, --only, --positive), as tune, compare and check do. Precision, recall and the \
         false-positive rate come with 95 % Wilson score intervals, latency quantiles with \
         their n. Fine grids are cheap: a first-crossing threshold is evaluated for every value \
         in one pass per trace, and the comparison thresholds of stateful recognizers \
@@ -44,6 +48,17 @@ extension TouchTraceCommand {
         device or extra-label groups, from GSL's mt19937 seeded with --seed); with fewer than 10 clusters, or \
         when every resample agrees, the report says so instead. Results do not depend on \
         --threads.
+
+        Examples (from the repository root):
+          touchtrace sweep samples/ --recognizer deep-press \\
+            --vary threshold=0.2:0.8:0.05
+          touchtrace sweep samples/ --recognizer all --output report.html
+          touchtrace sweep samples/ --recognizer deep-press,stable-press \\
+            --by device --output sweep.json
+          touchtrace sweep samples/ --recognizer deep-press --print-config \\
+            > study.toml
+          touchtrace sweep --config study.toml --vary threshold=0.3:0.5:0.1 \\
+            --output sweep.md
         """)
 
     @OptionGroup var input: InputOptions
@@ -52,7 +67,7 @@ extension TouchTraceCommand {
 
     @OptionGroup var scoring: ScoringOptions
 
-    @OptionGroup var report: ReportOutputOptions
+    @OptionGroup var report: OutputOptions<ReportFormats>
 
     @Option(help: ArgumentHelp("Also write the JSON report to this file.", valueName: "file"))
     var jsonOutput: String?
@@ -73,8 +88,8 @@ extension TouchTraceCommand {
     @Option(help: ArgumentHelp("Confidence level of the bootstrap intervals.", valueName: "level"))
     var confidence = 0.95
 
-    @Option(help: ArgumentHelp("Seed of the bootstrap's random stream (0...4294967295).", valueName: "s"))
-    var seed = 1
+    @Option(help: seedHelp)
+    var seed: UInt64 = 1
 
     @Option(help: "Resample each user's (session's, device's, intent's or extra label's, e.g. hand) traces together in the bootstrap.")
     var groupBy: GroupName?
@@ -83,14 +98,16 @@ extension TouchTraceCommand {
 
     @OptionGroup var threads: ThreadOptions
 
-    @OptionGroup var progress: ProgressOptions
+
+    @OptionGroup var study: StudyOptions
+
+    var isQuiet: Bool { report.quiet }
 
     func validate() throws {
       guard bootstrap >= 0 else { throw ValidationError("--bootstrap must be 0 or more resamples, got \(bootstrap)") }
       guard confidence > 0 && confidence < 1 else {
         throw ValidationError("--confidence must be strictly between 0 and 1, got \(confidence)")
       }
-      guard UInt32(exactly: seed) != nil else { throw ValidationError("--seed must be in 0...4294967295, got \(seed)") }
       if groupBy != nil && bootstrap == 0 {
         throw ValidationError("--group-by sets the bootstrap's resampling unit; it needs --bootstrap N (for per-group results use --by)")
       }
@@ -115,11 +132,11 @@ extension TouchTraceCommand {
       let options = try evaluationOptions()
       let threads = self.threads.count
       try Console.run {
-        try Console.checkOutputs([report.output, jsonOutput, csvOutput, outcomes.outcomes], inputs: input.inputPaths)
+        try Console.checkOutputs([report.file, jsonOutput, csvOutput, outcomes.outcomes], inputs: input.inputPaths)
         let evaluation = try Scoring.evaluation(
           input, for: plan.configurations.map(\.recognizer), groupBy: bootstrap > 0 ? groupBy?.key : nil, options: options,
           threads: threads, command: "sweep")
-        let progress = self.progress.progress(command: "sweep")
+        let progress = report.progress(command: "sweep")
         let result: SweepResult
         let plan = try self.plan.makePlan(following: evaluation, after: plan)
         let groups = breakdown.by.map { GroupBreakdown(evaluation, by: $0.field) }
@@ -151,7 +168,7 @@ extension TouchTraceCommand {
           do throws(TuningError) {
             intervals = try SweepIntervals(
               sweep: result, configurations: result.bestConfigurations().map(\.configuration).sorted(), groupBy: groupBy?.key,
-              options: BootstrapOptions(resamples: bootstrap, confidence: confidence), seed: UInt32(seed), threads: threads)
+              options: BootstrapOptions(resamples: bootstrap, confidence: confidence), seed: seed, threads: threads)
           } catch {
             if case .replay(let replay) = error { throw DataError.replay(replay, command: "sweep") }
             throw DataError(description: "touchtrace sweep: error: \(error.description)")
@@ -159,22 +176,25 @@ extension TouchTraceCommand {
         }
         let plain = grouped == nil && intervals == nil
         func json() -> [UInt8] {
-          (plain ? SweepReport.json(result) : SweepReport.json(result, by: grouped, intervals: intervals)).encoded()
+          StudyFile.recorded(plain ? SweepReport.json(result) : SweepReport.json(result, by: grouped, intervals: intervals)).encoded()
         }
         func csv() -> [UInt8] { plain ? SweepReport.csv(result) : SweepReport.csv(result, by: grouped, intervals: intervals) }
         let bytes: [UInt8]
         switch report.resolvedFormat {
         case .md:
-          bytes = Array((plain ? SweepReport.markdown(result) : SweepReport.markdown(result, by: grouped, intervals: intervals)).utf8)
+          bytes = Array(
+            ((plain ? SweepReport.markdown(result) : SweepReport.markdown(result, by: grouped, intervals: intervals))
+              + StudyFile.recordedMarkdown).utf8)
         case .json: bytes = json()
         case .csv: bytes = csv()
         case .html:
           do throws(ReplayError) {
-            bytes = SweepReport.html(result, try SweepFigureData.gather(result, threads: threads))
+            bytes = SweepReport.html(
+              result, try SweepFigureData.gather(result, threads: threads), appendix: StudyFile.recordedMarkdown)
           } catch {
             throw DataError.replay(error, command: "sweep")
           }
-        case let format: FormatOption<ReportOutputOptions>.unreachable(format)
+        case let format: FormatOption<ReportFormats>.unreachable(format)
         }
         // All three or none: the report and --json-output, --csv-output are committed together.
         var outputs: [(path: String, bytes: [UInt8])] = []

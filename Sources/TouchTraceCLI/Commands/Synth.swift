@@ -5,7 +5,7 @@ import TouchSynth
 
 extension TouchTraceCommand {
   /// `touchtrace synth`: labelled traces from the generative model.
-  struct Synth: ParsableCommand {
+  struct Synth: ParsableCommand, QuietCommand, StudyCommand {
     static let configuration = CommandConfiguration(
       abstract: "Synthesize labelled touch traces for a device profile.",
       discussion: """
@@ -16,6 +16,12 @@ extension TouchTraceCommand {
         Profiles: \(DeviceProfile.all.map(\.name).joined(separator: ", ")).
         Intents for --mix: \(GestureKind.allCases.map(\.rawValue).joined(separator: ", ")) \
         (hard-tap is labelled tap).
+
+        Examples (from the repository root):
+          touchtrace synth --profile iphone6s --count 100 --seed 7 \\
+            --output synth.csv
+          touchtrace synth --profile android --count 20 --mix press=1,tap=1 \\
+            --format jsonl --output -
         """)
 
     @Option(help: ArgumentHelp("Device profile.", valueName: "name"))
@@ -33,10 +39,14 @@ extension TouchTraceCommand {
     @Option(help: ArgumentHelp("Number of simulated users.", valueName: "u"))
     var users = 4
 
-    @Option(help: ArgumentHelp("Random seed (0 … 2^64-1).", valueName: "s"))
+    @Option(help: seedHelp)
     var seed: UInt64 = 1
 
-    @OptionGroup var output: TraceOutputOptions
+    @OptionGroup var output: OutputOptions<TraceFormats>
+
+    @OptionGroup var study: StudyOptions
+
+    var isQuiet: Bool { output.quiet }
 
     func validate() throws {
       guard DeviceProfile.named(profile) != nil else {

@@ -16,7 +16,7 @@ import TouchTuning
 
 extension TouchTraceCommand {
   /// `touchtrace tune`: choose an operating point that generalizes.
-  struct Tune: ParsableCommand {
+  struct Tune: ParsableCommand, QuietCommand, StudyCommand {
     static let configuration = CommandConfiguration(
       abstract: "Choose a recognizer's operating point, cross-validated by group, with bootstrap intervals.",
       discussion: """
@@ -39,7 +39,7 @@ extension TouchTraceCommand {
         Bootstrap (--bootstrap N resamples, default 1000; 0 skips it): percentile intervals \
         (--confidence, default 0.95) for F1, precision, recall, FPR and p50/p90 latency of the \
         chosen configuration and of the pooled held-out outcomes, resampling groups (or \
-        traces) with replacement from GSL's mt19937 seeded with --seed (default 1). The chosen \
+        traces) with replacement from GSL's mt19937 seeded with --seed (default: 1). The chosen \
         configuration's intervals are conditional on choosing it on the same traces; the \
         cross-validated numbers are the honest estimate.
 
@@ -52,6 +52,12 @@ extension TouchTraceCommand {
         chosen configuration's counts, rates and latency per group of traces (--table groups, \
         groups.csv in --csv-dir). \
         The same seed gives the same bytes whatever --threads.
+
+        Examples (from the repository root):
+          touchtrace tune samples/ --recognizer deep-press --folds 3 \\
+            --bootstrap 200
+          touchtrace tune samples/ --recognizer deep-press --objective latency \\
+            --min-recall 0.8 --export-swift Thresholds.swift --output tune.json
         """)
 
     @OptionGroup var input: InputOptions
@@ -70,7 +76,7 @@ extension TouchTraceCommand {
 
     @OptionGroup var resampling: ResamplingOptions
 
-    @OptionGroup var report: ReportOutputOptions
+    @OptionGroup var report: OutputOptions<ReportFormats>
 
     @Option(help: "The CSV table --format csv writes.")
     var table: TableName = .configurations
@@ -93,13 +99,16 @@ extension TouchTraceCommand {
 
     @OptionGroup var threads: ThreadOptions
 
-    @OptionGroup var progress: ProgressOptions
 
     @OptionGroup var exec: ExecOptions
 
     enum TableName: String, ExpressibleByArgument, CaseIterable {
       case configurations, pareto, folds, summary, groups
     }
+
+    @OptionGroup var study: StudyOptions
+
+    var isQuiet: Bool { report.quiet }
 
     func validate() throws {
       if table == .groups && breakdown.by == nil { throw ValidationError("--table groups needs --by COLUMN") }
@@ -132,14 +141,14 @@ extension TouchTraceCommand {
       let threads = self.threads.count
       try Console.run {
         try Console.checkOutputs(
-          [report.output, jsonOutput, exportJson, exportSwift, outcomes.outcomes]
+          [report.file, jsonOutput, exportJson, exportSwift, outcomes.outcomes]
             + TuneReport.Table.allCases.map { table in csvDir.map { csvPath($0, table) } }
             + [breakdown.by == nil ? nil : csvDir.map { csvPath($0, "groups") }],
           inputs: input.inputPaths)
         let evaluation = try Scoring.evaluation(
           input, for: plan.configurations.map(\.recognizer), groupBy: tuning.groupBy, options: options, threads: threads,
           command: "tune")
-        let progress = self.progress.progress(command: "tune")
+        let progress = report.progress(command: "tune")
         let result: TuningResult
         let plan = try self.plan.makePlan(following: evaluation, after: plan)
         do throws(TuningError) {
@@ -159,10 +168,14 @@ extension TouchTraceCommand {
         let configurations = result.sweep.configurations
         let grouped = try breakdown.grouped(
           result.chosen.map { [($0, configurations[$0])] } ?? [], evaluation: evaluation, threads: threads, command: "tune")
-        func json() -> [UInt8] { (grouped.map { TuneReport.json(result, by: $0) } ?? TuneReport.json(result)).encoded() }
+        func json() -> [UInt8] {
+          StudyFile.recorded(grouped.map { TuneReport.json(result, by: $0) } ?? TuneReport.json(result)).encoded()
+        }
         let bytes: [UInt8]
         switch report.resolvedFormat {
-        case .md: bytes = Array((grouped.map { TuneReport.markdown(result, by: $0) } ?? TuneReport.markdown(result)).utf8)
+        case .md:
+          bytes = Array(
+            ((grouped.map { TuneReport.markdown(result, by: $0) } ?? TuneReport.markdown(result)) + StudyFile.recordedMarkdown).utf8)
         case .json: bytes = json()
         case .csv:
           if let table = table.table {
@@ -174,11 +187,11 @@ extension TouchTraceCommand {
           do throws(ReplayError) {
             let data = try SweepFigureData.gather(
               result.sweep, marked: TuneReport.markedConfigurations(result), threads: threads)
-            bytes = TuneReport.html(result, data)
+            bytes = TuneReport.html(result, data, appendix: StudyFile.recordedMarkdown)
           } catch {
             throw DataError.replay(error, command: "tune")
           }
-        case let format: FormatOption<ReportOutputOptions>.unreachable(format)
+        case let format: FormatOption<ReportFormats>.unreachable(format)
         }
         // Every output or none: the report, --json-output, the --csv-dir tables and the exports
         // are committed together.

@@ -8,7 +8,7 @@ struct ExecOptions: ParsableArguments {
   @Option(
     name: .customLong("exec-timeout"),
     help: ArgumentHelp(
-      "exec: recognizers: seconds a command may stay silent while an answer is due (default 10).", valueName: "s"))
+      "exec: recognizers: seconds a command may stay silent while an answer is due.", valueName: "s"))
   var timeout: Double = 10
 
   func validate() throws {

@@ -44,7 +44,7 @@ struct InputOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
-      "Largest input read, bytes (default 4294967296); a larger file or stream is refused (exit 65).",
+      "Largest input read, bytes; a larger file or stream is refused (exit 65).",
       valueName: "bytes"))
   var maxInputSize = LoadOptions.defaultMaximumInputSize
 
@@ -117,7 +117,7 @@ struct InputOptions: ParsableArguments {
     }
     let left = dataset.keep(matching: selection)
     if !selection.isEmpty {
-      Console.error(
+      Console.diagnose(
         "note: --only \(selection.map(\.description).joined(separator: " --only ")) kept \(dataset.traces.count) traces, left out \(left)")
     }
     return dataset

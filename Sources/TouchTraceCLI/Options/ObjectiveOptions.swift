@@ -15,10 +15,10 @@ struct ObjectiveOptions: ParsableArguments {
   @Option(help: ArgumentHelp("Highest acceptable false-positive rate, 0...1.", valueName: "f"))
   var maxFpr: Double?
 
-  @Option(help: ArgumentHelp("Cost of a false positive (--objective cost; default 1).", valueName: "c"))
+  @Option(help: ArgumentHelp("Cost of a false positive (--objective cost; default: 1).", valueName: "c"))
   var costFp: Double?
 
-  @Option(help: ArgumentHelp("Cost of a false negative (--objective cost; default 1).", valueName: "c"))
+  @Option(help: ArgumentHelp("Cost of a false negative (--objective cost; default: 1).", valueName: "c"))
   var costFn: Double?
 
   enum ObjectiveName: String, ExpressibleByArgument, CaseIterable {

@@ -10,18 +10,17 @@ struct ResamplingOptions: ParsableArguments {
   @Option(help: ArgumentHelp("Confidence level of the bootstrap intervals.", valueName: "level"))
   var confidence = 0.95
 
-  @Option(help: ArgumentHelp("Seed of the random stream (0...4294967295).", valueName: "s"))
-  var seed = 1
+  @Option(help: seedHelp)
+  var seed: UInt64 = 1
 
   func validate() throws { _ = try resampling() }
 
   /// The options checked: the bootstrap (`nil` for 0 resamples) and the seed of the random stream.
-  func resampling() throws(ValidationError) -> (bootstrap: BootstrapOptions?, seed: UInt32) {
+  func resampling() throws(ValidationError) -> (bootstrap: BootstrapOptions?, seed: UInt64) {
     guard bootstrap >= 0 else { throw ValidationError("--bootstrap must be 0 or more resamples, got \(bootstrap)") }
     guard confidence > 0 && confidence < 1 else {
       throw ValidationError("--confidence must be strictly between 0 and 1, got \(confidence)")
     }
-    guard let seed = UInt32(exactly: seed) else { throw ValidationError("--seed must be in 0...4294967295, got \(seed)") }
     return (bootstrap > 0 ? BootstrapOptions(resamples: bootstrap, confidence: confidence) : nil, seed)
   }
 }

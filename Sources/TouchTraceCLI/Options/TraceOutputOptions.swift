@@ -1,32 +1,26 @@
-import ArgumentParser
 import TouchCore
 import TouchIO
 
-/// `--output` and `--format` of the commands that write trace files (`synth`, `import`).
-struct TraceOutputOptions: ParsableArguments, FormatChoice {
+/// The formats of the commands that write trace files (`synth`, `import`, `smooth`): CSV, JSON
+/// and JSON Lines, read back by every command.
+enum TraceFormats: FormatChoice {
   static let formats: [OutputFormat] = [.csv, .json, .jsonl]
+}
 
-  @Option(help: ArgumentHelp("Output file, or - for standard output.", valueName: "path"))
-  var output: String
-
-  @Option(help: "Output format (default: from the output file's extension; csv for -).")
-  var format: FormatOption<Self>?
-
-  /// The trace file format: `--format`, else the one the file's extension names, else CSV on
-  /// standard output.
+extension OutputOptions where Choice == TraceFormats {
+  /// The trace file format (``OutputOptions``'s rule: JSON on standard output without
+  /// `--format`).
   var fileFormat: TraceFiles.Format {
-    switch format?.format {
+    switch resolvedFormat {
     case .csv: .csv
     case .json: .json
     case .jsonl: .jsonl
-    case nil: output == "-" ? .csv : TraceFiles.Format(path: output)
-    case .text?, .md?, .html?: FormatOption<Self>.unreachable(format!.format)
+    case let format: FormatOption<Choice>.unreachable(format)
     }
   }
 
-  /// Writes `traces` to `--output` (`-`: standard output) in ``fileFormat``, never over one of
-  /// `inputs`.
+  /// Writes `traces` to the target in ``fileFormat``, never over one of `inputs`.
   func write(_ traces: [Trace], inputs: [String]) throws(FileWriteError) {
-    try Console.emit(TraceWriter.encode(traces, as: fileFormat), to: output, inputs: inputs)
+    try Console.emit(TraceWriter.encode(traces, as: fileFormat), to: target, inputs: inputs)
   }
 }

@@ -30,6 +30,17 @@ enum Exit {
 
 /// Standard output and error, and the translation of library errors into exit codes.
 enum Console {
+  /// Whether the running command was given `--quiet`: ``diagnose(_:)`` then prints nothing.
+  /// Bound by `TouchTraceTool` around the command it runs (a task-local value, so commands run
+  /// side by side in one process each see their own).
+  @TaskLocal static var quiet = false
+
+  /// Writes a note or a warning (`touchtrace COMMAND: note: …`, skipped traces) to standard
+  /// error, unless the command runs with `--quiet`.
+  static func diagnose(_ text: String) {
+    if !quiet { error(text) }
+  }
+
   /// Writes `text` to standard error.
   static func error(_ text: String) {
     write(Array((text.hasSuffix("\n") ? text : text + "\n").utf8), to: STDERR_FILENO)
@@ -60,17 +71,102 @@ enum Console {
   /// Whether standard output is a terminal.
   static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) != 0 }
 
-  /// Prints a dataset's warnings and skipped traces to standard error.
+  /// Prints a dataset's warnings and skipped traces to standard error, repeated ones aggregated
+  /// (``aggregated(_:)-(Diagnostic)``, ``aggregated(_:)-(SkippedTrace)``).
   static func report(_ dataset: Dataset) {
-    for diagnostic in dataset.diagnostics { error(diagnostic.description) }
-    for skip in dataset.skipped { error(skip.description) }
+    report(diagnostics: dataset.diagnostics, skipped: dataset.skipped)
   }
 
-  /// Prints how many label values `--labels-override` replaced, when any:
+  /// Prints warnings and skipped traces to standard error, repeated ones aggregated.
+  static func report(diagnostics: [Diagnostic] = [], skipped: [SkippedTrace]) {
+    for line in aggregated(diagnostics) + aggregated(skipped) { diagnose(line) }
+  }
+
+  /// How many places an aggregated line lists.
+  static let placesShown = 3
+
+  /// One line per distinct message, in order of first appearance: a message said once as it is
+  /// (`path:line:col: warning: message`), one said in several places as
+  /// `warning: 77 files: MESSAGE (first: a.csv, b.csv, c.csv)` (`77 times` when places share a
+  /// file), each followed by the option that fixes it when there is one.
+  static func aggregated(_ diagnostics: [Diagnostic]) -> [String] {
+    groups(diagnostics, by: { "\($0.severity.rawValue)\u{0}\($0.message)" }).map { group in
+      let first = group[0]
+      let hint = remedy(forWarning: first.message).map { "; \($0)" } ?? ""
+      guard group.count > 1 else { return first.description + hint }
+      let files = group.map { $0.file ?? "" }
+      let unit = Set(files).count == files.count ? "files" : "times"
+      let places = group.prefix(placesShown).map { place($0.file, $0.position) }
+      return "\(first.severity.rawValue): \(group.count) \(unit): \(Diagnostic.escaped(first.message)) (first: \(places.joined(separator: ", ")))\(hint)"
+    }
+  }
+
+  /// One line per distinct skip reason, in order of first appearance: a trace skipped alone for
+  /// its reason as `path:line:col: warning: skipped trace 'id': reason`, several as
+  /// `warning: skipped 111 traces: REASON (first: a.csv:2:1 'p1', …)`, each followed by the
+  /// option that brings them back when there is one (``remedy(forSkipReason:)``).
+  static func aggregated(_ skipped: [SkippedTrace]) -> [String] {
+    groups(skipped, by: \.reason).map { group in
+      let first = group[0]
+      let hint = remedy(forSkipReason: first.reason).map { "; \($0)" } ?? ""
+      guard group.count > 1 else { return first.description + hint }
+      let places = group.prefix(placesShown).map { skip in
+        place(skip.origin.file, skip.reportedPosition) + " " + (skip.trace.map { "'\($0)'" } ?? "(unnamed)")
+      }
+      return "warning: skipped \(group.count) traces: \(Diagnostic.escaped(first.reason)) (first: \(places.joined(separator: ", ")))\(hint)"
+    }
+  }
+
+  /// `path:line:col` (the parts known), escaped.
+  private static func place(_ file: String?, _ position: TextPosition?) -> String {
+    var text = Diagnostic.escaped(file ?? "")
+    if let position { text += ":\(position.line):\(position.column)" }
+    return text
+  }
+
+  /// The items grouped by `key`, groups in order of first appearance.
+  private static func groups<T>(_ items: [T], by key: (T) -> String) -> [[T]] {
+    var index: [String: Int] = [:]
+    var groups: [[T]] = []
+    for item in items {
+      let k = key(item)
+      if let g = index[k] {
+        groups[g].append(item)
+      } else {
+        index[k] = groups.count
+        groups.append([item])
+      }
+    }
+    return groups
+  }
+
+  /// The option or change that fixes a warning whose message does not name one itself; `nil`
+  /// when there is none.
+  static func remedy(forWarning message: String) -> String? {
+    if message.hasPrefix("x and y are in device units"), !message.contains("--position-scale") {
+      return "use --position-scale POINTS (points per device unit) to convert them to points"
+    }
+    return nil
+  }
+
+  /// The flag or change that brings back traces skipped for `reason`; `nil` for problems in the
+  /// data itself (the message says where).
+  static func remedy(forSkipReason reason: String) -> String? {
+    if reason == "no intent label" { return "give an intent column, or labels with --labels FILE" }
+    if reason.contains("maximum possible force") { return "give a max_force column or --max-force FORCE" }
+    if reason.hasPrefix("not selected (") { return "widen --only" }
+    if reason.hasPrefix("no "), reason.contains(" label (--group-by ") { return "label them with --labels FILE, or drop --group-by" }
+    if reason.hasPrefix("no reference time") || reason.hasPrefix("intent pop needs press_at") {
+      return "give press_at times, in the file or with --labels FILE"
+    }
+    return nil
+  }
+
+  /// Prints how many label values `--labels-override` replaced, when any (unless `--quiet`):
   /// `note: --labels-override replaced 3 label values in 2 traces`.
   static func reportOverrides(_ dataset: Dataset) {
     guard dataset.labelOverrides > 0 else { return }
-    error(
+    diagnose(
       "note: --labels-override replaced \(dataset.labelOverrides) label value\(dataset.labelOverrides == 1 ? "" : "s") in \(dataset.overriddenTraces) trace\(dataset.overriddenTraces == 1 ? "" : "s")")
   }
 

@@ -11,7 +11,8 @@ enum Scoring {
   /// Loads the traces and prepares them for scoring: traces `recognizers` cannot replay are
   /// handled as ``requireMaximumForce(_:for:skipInvalid:)`` does, traces without the `groupBy`
   /// label are skipped, and every trace skipped here is summarized on standard error, prefixed
-  /// `touchtrace COMMAND:`.
+  /// `touchtrace COMMAND:`. No analyzed trace, or no positive among them, is bad data (exit 65;
+  /// ``ScoringRules``).
   static func evaluation(
     _ input: InputOptions, for recognizers: [AnyForceRecognizer], groupBy key: GroupKey? = nil,
     options: EvaluationOptions, threads: Int, command: String
@@ -22,6 +23,7 @@ enum Scoring {
     if let key { dataset.skipTraces { key.label(of: $0.metadata) == nil ? "no \(key) label (--group-by \(key))" : nil } }
     let evaluation = Evaluation(dataset: dataset, options: options, threads: threads)
     summarize(Array(evaluation.dataset.skipped[before...]), command: command)
+    try ScoringRules.requireScorable(evaluation, command: command)
     return evaluation
   }
 
@@ -35,7 +37,7 @@ enum Scoring {
     if skipInvalid {
       let before = dataset.skipped.count
       dataset.skipTraces { needsMaximum.unsupportedReason(for: $0) }
-      for skip in dataset.skipped[before...] { Console.error(skip.description) }
+      Console.report(skipped: Array(dataset.skipped[before...]))
     } else if let k = dataset.traces.firstIndex(where: { needsMaximum.unsupportedReason(for: $0) != nil }) {
       let origin = dataset.origins[k]
       let message = "trace '\(dataset.traces[k].name)': " + (needsMaximum.unsupportedReason(for: dataset.traces[k]) ?? "")
@@ -49,7 +51,9 @@ enum Scoring {
   /// `touchtrace COMMAND: warning:`.
   static func summarize(_ skipped: [SkippedTrace], command: String) {
     for (reason, count) in Accounting.reasons(skipped) {
-      Console.error("touchtrace \(command): warning: skipped \(count) trace\(count == 1 ? "" : "s"): \(reason)")
+      Console.diagnose(
+        "touchtrace \(command): warning: skipped \(count) trace\(count == 1 ? "" : "s"): \(reason)"
+          + (Console.remedy(forSkipReason: reason).map { "; \($0)" } ?? ""))
     }
   }
 }

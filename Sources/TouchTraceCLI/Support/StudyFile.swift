@@ -1,0 +1,318 @@
+import ArgumentParser
+import TOMLKit
+import TouchIO
+import TouchReports
+
+/// A study file: `--config study.toml` holds what a study repeats (data paths, labels, filters,
+/// positives, recognizers and grids, objective, outputs) as TOML, with flags overriding it.
+///
+/// Keys are the commands' long option names without the dashes (`max-force`, `vary`,
+/// `positive`), and `paths` for the trace files. Top-level keys apply to every command that has
+/// the option (others ignore them); a table named after a command (`[sweep]`) applies to that
+/// command only and wins over the top level. Values: a string, an integer or a decimal for an
+/// option, `true`/`false` for a flag, an array for a repeatable option (`vary = ["a=1:3:1",
+/// "b=2,4"]`) or for a comma list (`positive = ["press", "pop"]`, the same as `"press,pop"`).
+///
+/// The file becomes command-line arguments before parsing, so a study file run and the same run
+/// given as flags are the same run, checked by the same parser. A flag given on the command
+/// line replaces the file's value for that option (every value of a repeatable one).
+/// `--print-config` prints the TOML of the effective options (defaults included), which
+/// reproduces the run.
+struct StudyFile {
+  /// The running command and its effective arguments.
+  struct Effective {
+    /// The command's arguments.
+    let arguments: CommandArguments
+    /// Each key's values: given (study file, then flags) or the default.
+    let values: [(key: String, values: [String])]
+
+    /// The keys a report leaves out of the configuration it records: where the outputs go,
+    /// their format, quietness and threads change no figure.
+    static let presentation: Set<String> = [
+      "output", "format", "quiet", "threads", "json-output", "csv-output", "csv-dir", "outcomes", "outcomes-filter",
+      "junit", "export-json", "export-swift", "write-baseline",
+    ]
+
+    /// The TOML that reproduces the run (a `[COMMAND]` table).
+    var toml: String {
+      var out = "# touchtrace \(TouchTraceVersion.current): `touchtrace \(arguments.command) --config FILE` reruns this.\n"
+      out += "[\(arguments.command)]\n"
+      for (key, values) in values {
+        guard let argument = arguments.argument(key) else { continue }
+        out += key + " = " + StudyFile.tomlValue(values, argument: argument) + "\n"
+      }
+      return out
+    }
+
+    /// The recorded configuration: the command, the tool and the effective options but the
+    /// presentation ones, as a JSON object.
+    var json: JSONValue {
+      var members: [(String, JSONValue)] = []
+      for (key, values) in values where !Self.presentation.contains(key) {
+        guard let argument = arguments.argument(key) else { continue }
+        let value: JSONValue =
+          if argument.kind == .flag { .bool(values.last == "true") } else if argument.repeating {
+            .array(values.map { .string($0) })
+          } else { .string(values.last ?? "") }
+        members.append((key, value))
+      }
+      return .object([
+        ("tool", .string("touchtrace \(TouchTraceVersion.current)")), ("command", .string(arguments.command)),
+        ("options", .object(members)),
+      ])
+    }
+
+    /// The recorded configuration as a Markdown section: a TOML block without the
+    /// presentation options.
+    var markdown: String {
+      var out = "\n## Configuration\n\nTool: touchtrace \(TouchTraceVersion.current). The study file of this report (outputs, format and threads left out):\n\n~~~toml\n[\(arguments.command)]\n"
+      for (key, values) in values where !Self.presentation.contains(key) {
+        guard let argument = arguments.argument(key) else { continue }
+        out += key + " = " + StudyFile.tomlValue(values, argument: argument) + "\n"
+      }
+      return out + "~~~\n"
+    }
+  }
+
+  /// The effective configuration of the command being run, bound by `TouchTraceTool` (reports
+  /// record it).
+  @TaskLocal static var current: Effective?
+
+  /// A study file that cannot be used: printed as `FILE:LINE:COL: error: …`, exit 65 (66 when
+  /// it cannot be read).
+  struct Failure: Error, CustomStringConvertible {
+    var description: String
+    var code: ExitCode
+  }
+
+  /// The subcommand type named `name`.
+  static func subcommand(_ name: String) -> (any ParsableCommand.Type)? {
+    TouchTraceCommand.configuration.subcommands.first { $0._commandName == name }
+  }
+
+  /// `arguments` with `--config FILE` replaced by the file's options (before the command line's,
+  /// which win), and the effective configuration. Arguments without a known subcommand come
+  /// back unchanged (the parser reports them).
+  static func expand(_ arguments: [String]) throws(Failure) -> (arguments: [String], effective: Effective?) {
+    guard let name = arguments.first, let type = subcommand(name) else { return (arguments, nil) }
+    let command = CommandArguments(type)
+    var tokens = Array(arguments.dropFirst())
+    var file: String?
+    var index = 0
+    while index < tokens.count {
+      if tokens[index] == "--" { break }
+      if tokens[index] == "--config", index + 1 < tokens.count {
+        file = tokens[index + 1]
+        tokens.removeSubrange(index...(index + 1))
+      } else if tokens[index].hasPrefix("--config=") {
+        file = String(tokens[index].dropFirst("--config=".count))
+        tokens.remove(at: index)
+      } else {
+        index += 1
+      }
+    }
+    let given = command.split(tokens)
+    var fromFile: [String: [String]] = [:]
+    if let file { fromFile = try read(file, for: command) }
+    // The command line wins, option by option.
+    var merged = fromFile.filter { given.values[$0.key] == nil }
+    for (key, values) in given.values { merged[key] = values }
+    var prefix: [String] = []
+    for argument in command.arguments where argument.kind != .positional {
+      if let values = fromFile[argument.key], given.values[argument.key] == nil {
+        prefix += command.tokens(argument.key, values)
+      }
+    }
+    if let paths = fromFile["paths"], given.values["paths"] == nil {
+      // Paths after the options; `--` keeps a path that starts with a dash a path.
+      tokens += paths.contains { $0.hasPrefix("-") && $0 != "-" } && !tokens.contains("--") ? ["--"] + paths : paths
+    }
+    var effective: [(key: String, values: [String])] = []
+    for argument in command.arguments {
+      if let values = merged[argument.key] {
+        effective.append((argument.key, argument.kind == .flag || !argument.repeating && argument.kind == .option
+          ? Array(values.suffix(1)) : values))
+      } else if let value = argument.defaultValue, !argument.repeating {
+        effective.append((argument.key, [value]))
+      }
+    }
+    return ([name] + prefix + tokens, Effective(arguments: command, values: effective))
+  }
+
+  /// The options `file` sets for `command`: top-level keys the command has, then its own table.
+  static func read(_ file: String, for command: CommandArguments) throws(Failure) -> [String: [String]] {
+    let bytes: [UInt8]
+    do throws(TraceLoadError) {
+      bytes = try TraceFiles.read(file)
+    } catch {
+      throw Failure(description: error.description, code: error.isFileAccessError ? ExitCode(66) : ExitCode(65))
+    }
+    let text = String(decoding: bytes, as: UTF8.self)
+    let table: TOMLTable
+    do {
+      table = try TOMLTable(string: text)
+    } catch let error as TOMLParseError {
+      throw Failure(
+        description: "\(file):\(error.source.begin.line):\(error.source.begin.column): error: \(error.description)",
+        code: ExitCode(65))
+    } catch {
+      throw Failure(description: "\(file): error: \(error)", code: ExitCode(65))
+    }
+    let commands = TouchTraceCommand.configuration.subcommands.map { CommandArguments($0) }
+    var shared: [String: [String]] = [:]
+    var own: [String: [String]] = [:]
+    for key in table.keys {
+      guard let value = table[key] else { continue }
+      if let section = value.table {
+        guard commands.contains(where: { $0.command == key }) else {
+          throw failure(file, text, key: key, section: nil, "unknown table [\(key)]: a table is named after a command (\(commands.map(\.command).joined(separator: ", ")))")
+        }
+        guard key == command.command else { continue }
+        for inner in section.keys {
+          guard let argument = command.argument(inner), let innerValue = section[inner] else {
+            throw failure(file, text, key: inner, section: key, "unknown key '\(inner)': `touchtrace \(key)` has no option --\(inner)\(suggestion(inner, command))")
+          }
+          own[argument.key] = try values(innerValue, for: argument, key: inner, section: key, file: file, text: text)
+        }
+      } else {
+        guard commands.contains(where: { $0.argument(key) != nil }) else {
+          throw failure(file, text, key: key, section: nil, "unknown key '\(key)': no command has an option --\(key)\(suggestion(key, command))")
+        }
+        guard let argument = command.argument(key) else { continue }
+        shared[argument.key] = try values(value, for: argument, key: key, section: nil, file: file, text: text)
+      }
+    }
+    return shared.merging(own) { _, own in own }
+  }
+
+  /// A TOML value as the argument's values.
+  static func values(
+    _ value: any TOMLValueConvertible, for argument: CommandArguments.Argument, key: String, section: String?, file: String,
+    text: String
+  ) throws(Failure) -> [String] {
+    func scalar(_ value: any TOMLValueConvertible) -> String? {
+      if let s = value.string { return s }
+      if let i = value.int { return String(i) }
+      if let d = value.double { return d.isFinite ? "\(d)" : nil }
+      return nil
+    }
+    if argument.kind == .flag {
+      guard let flag = value.bool else {
+        throw failure(file, text, key: key, section: section, "'\(key)' is a flag: give true or false")
+      }
+      return [flag ? "true" : "false"]
+    }
+    if let array = value.array {
+      var items: [String] = []
+      for item in array {
+        guard let text = scalar(item) else {
+          throw failure(file, text, key: key, section: section, "'\(key)' takes strings or numbers")
+        }
+        items.append(text)
+      }
+      return argument.repeating || argument.kind == .positional ? items : [items.joined(separator: ",")]
+    }
+    guard let single = scalar(value) else {
+      throw failure(file, text, key: key, section: section, "'\(key)' takes a string or a number\(argument.repeating ? " (or an array of them)" : "")")
+    }
+    return [single]
+  }
+
+  /// ` (did you mean --NAME?)` for a key close to one of `command`'s, else empty.
+  static func suggestion(_ key: String, _ command: CommandArguments) -> String {
+    let close = command.arguments.map(\.key).filter { $0.hasPrefix(key.prefix(3)) || key.hasPrefix($0.prefix(3)) }
+    return close.first.map { " (did you mean '\($0)'?)" } ?? ""
+  }
+
+  /// `FILE:LINE:COL: error: MESSAGE` at the line that sets `key` (in `[section]`, or before any
+  /// table); the file's first line when it cannot be found.
+  static func failure(_ file: String, _ text: String, key: String, section: String?, _ message: String) -> Failure {
+    var current: String? = nil
+    var found: (line: Int, column: Int)?
+    for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+      let trimmed = line.drop { $0 == " " || $0 == "\t" }
+      if trimmed.hasPrefix("[") {
+        let name = trimmed.dropFirst().prefix { $0 != "]" }.trimmingSpaces
+        if section == nil && name == key { found = (number + 1, line.count - trimmed.count + 1); break }
+        current = name
+        continue
+      }
+      let bare = trimmed.prefix { $0 != "=" }.trimmingSpaces
+      if current == section, bare == key || bare == "\"\(key)\"" {
+        found = (number + 1, line.count - trimmed.count + 1)
+        break
+      }
+    }
+    let (line, column) = found ?? (1, 1)
+    return Failure(description: "\(file):\(line):\(column): error: \(message)", code: ExitCode(65))
+  }
+
+  /// A TOML rendering of an argument's values: a boolean for a flag, an array for a repeatable
+  /// option or the paths, else a number when the text is one as written, else a string.
+  static func tomlValue(_ values: [String], argument: CommandArguments.Argument) -> String {
+    if argument.kind == .flag { return values.last == "true" ? "true" : "false" }
+    if argument.repeating || argument.kind == .positional { return "[" + values.map(quoted).joined(separator: ", ") + "]" }
+    let value = values.last ?? ""
+    if let integer = Int64(value), String(integer) == value { return value }
+    if value.contains("."), !value.contains("e"), let double = Double(value), "\(double)" == value { return value }
+    return quoted(value)
+  }
+
+  /// A TOML basic string.
+  static func quoted(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\t": out += "\\t"
+      case "\r": out += "\\r"
+      default:
+        if scalar.value < 0x20 || scalar.value == 0x7F {
+          let hex = String(scalar.value, radix: 16, uppercase: true)
+          out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        } else {
+          out.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return out + "\""
+  }
+}
+
+extension Substring {
+  /// Without leading and trailing spaces and tabs.
+  fileprivate var trimmingSpaces: String {
+    String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+  }
+}
+
+/// `--config FILE` and `--print-config`, on every command: read by `TouchTraceTool` before
+/// parsing (see `StudyFile`); declared here so help lists them and the parser accepts them.
+struct StudyOptions: ParsableArguments {
+  @Option(help: ArgumentHelp("Read options from this study file (TOML; flags given here win).", valueName: "file"))
+  var config: String?
+
+  @Flag(help: "Print the study file (TOML) that reproduces this run, defaults included, and run nothing.")
+  var printConfig = false
+}
+
+/// A command with the study options.
+protocol StudyCommand {
+  /// `--config` and `--print-config`.
+  var study: StudyOptions { get }
+}
+
+extension StudyFile {
+  /// `report` (a JSON object) with the recorded configuration of the running command as its
+  /// last member, `configuration` (tool, command, effective options); unchanged outside a
+  /// command run.
+  static func recorded(_ report: JSONValue) -> JSONValue {
+    guard let current, case .object(let members) = report else { return report }
+    return .object(members + [("configuration", current.json)])
+  }
+
+  /// The `## Configuration` section to end a Markdown report with; empty outside a command run.
+  static var recordedMarkdown: String { current?.markdown ?? "" }
+}

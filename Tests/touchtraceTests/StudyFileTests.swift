@@ -1,0 +1,170 @@
+import Foundation
+import Testing
+import TouchTestSupport
+
+@testable import TouchTraceCLI
+
+/// The built `touchtrace` beside the test bundle.
+private let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+  .appendingPathComponent("touchtrace").path
+
+/// `--config study.toml` and `--print-config`: a study file run is the same run as its flags,
+/// byte for byte; the printed configuration reruns the run; flags win; mistakes in the file are
+/// reported at their line and column with exit 65.
+@Suite(
+  "Study files",
+  .enabled(if: FileManager.default.isExecutableFile(atPath: executable), "skipped: the touchtrace executable is not built"))
+struct StudyFileTests {
+  static let samples = TestData.repositoryRoot + "/samples/synth-android.csv"
+
+  /// Runs the built `touchtrace ARGS…`; returns the exit code, standard output and standard error.
+  func run(_ arguments: [String]) throws -> (code: Int32, output: String, errors: String) {
+    try runChild(executable, arguments)
+  }
+
+  @Test(arguments: [
+    // (flags, the same as a study file)
+    (
+      ["sweep", samples, "--recognizer", "deep-press,stable-press", "--vary", "threshold=0.2:0.6:0.1", "--positive", "press,pop",
+       "--tolerance", "0.2", "--format", "json"],
+      """
+      paths = ["\(samples)"]
+      positive = ["press", "pop"]
+      [sweep]
+      recognizer = ["deep-press", "stable-press"]
+      vary = ["threshold=0.2:0.6:0.1"]
+      tolerance = 0.2
+      format = "json"
+      """
+    ),
+    (
+      ["tune", samples, "--recognizer", "deep-press", "--folds", "3", "--bootstrap", "50", "--seed", "18446744073709551615",
+       "--format", "md"],
+      """
+      paths = ["\(samples)"]
+      folds = 3
+      [tune]
+      recognizer = "deep-press"
+      bootstrap = 50
+      seed = "18446744073709551615"
+      format = "md"
+      """
+    ),
+    (
+      ["compare", samples, "--a", "deep-press", "--b", "stable-press", "--bootstrap", "50", "--no-continuity-correction",
+       "--format", "json"],
+      """
+      [compare]
+      paths = ["\(samples)"]
+      a = "deep-press"
+      b = "stable-press"
+      bootstrap = 50
+      continuity-correction = false
+      format = "json"
+      """
+    ),
+  ])
+  func aStudyFileRunIsByteIdenticalToItsFlags(_ flags: [String], _ study: String) throws {
+    try inTemporaryDirectory { directory in
+      let file = directory + "/study.toml"
+      TestData.write(study, to: file)
+      let direct = try run(flags)
+      let configured = try run([flags[0], "--config", file])
+      #expect(direct.code == 0 && configured.code == 0, "\(direct.errors)\(configured.errors)")
+      #expect(!direct.output.isEmpty)
+      #expect(configured.output == direct.output)
+      // Both record the same effective configuration, and the tool's version.
+      #expect(direct.output.contains("touchtrace \(TouchTraceVersion.current)"))
+    }
+  }
+
+  @Test func printConfigRoundTripsAndReruns() throws {
+    try inTemporaryDirectory { directory in
+      let flags = [
+        "sweep", Self.samples, "--recognizer", "deep-press", "--vary", "threshold=1/60,0.25,0.5", "--only", "user=u01,u02",
+        "--by", "user", "--skip-invalid", "--format", "csv",
+      ]
+      let printed = try run(flags + ["--print-config"])
+      #expect(printed.code == 0, "\(printed.errors)")
+      #expect(printed.output.contains("[sweep]\n"))
+      #expect(printed.output.contains("vary = [\"threshold=1/60,0.25,0.5\"]\n"))
+      #expect(printed.output.contains("skip-invalid = true\n"))
+      #expect(printed.output.contains("tolerance = 0.25\n"), "defaults are printed")
+      TestData.write(printed.output, to: directory + "/printed.toml")
+      let again = try run(["sweep", "--config", directory + "/printed.toml", "--print-config"])
+      #expect(again.output == printed.output)
+      let direct = try run(flags)
+      let rerun = try run(["sweep", "--config", directory + "/printed.toml"])
+      #expect(direct.code == 0 && rerun.code == 0)
+      #expect(rerun.output == direct.output && !direct.output.isEmpty)
+    }
+  }
+
+  @Test func flagsWinOverTheFileOptionByOption() throws {
+    try inTemporaryDirectory { directory in
+      TestData.write(
+        """
+        paths = ["\(Self.samples)"]
+        [sweep]
+        recognizer = "deep-press"
+        vary = ["threshold=0.2,0.4", "x=1"]
+        tolerance = 0.1
+        """, to: directory + "/study.toml")
+      let printed = try run([
+        "sweep", "--config", directory + "/study.toml", "--tolerance", "0.3", "--vary", "threshold=0.5", "--print-config",
+      ])
+      #expect(printed.code == 0, "\(printed.errors)")
+      #expect(printed.output.contains("tolerance = 0.3\n"))
+      #expect(printed.output.contains("vary = [\"threshold=0.5\"]\n"), "a repeatable option given as a flag replaces every value")
+      #expect(printed.output.contains("recognizer = \"deep-press\"\n"))
+    }
+  }
+
+  @Test func recordedConfigurationLeavesOutThreadsAndOutputs() throws {
+    try inTemporaryDirectory { directory in
+      let base = ["sweep", Self.samples, "--recognizer", "deep-press", "--format", "json"]
+      let one = try run(base + ["--threads", "1"])
+      let two = try run(base + ["--threads", "2", "--output", directory + "/report.json"])
+      #expect(one.code == 0 && two.code == 0)
+      let written = try String(contentsOfFile: directory + "/report.json", encoding: .utf8)
+      #expect(written == one.output)
+      #expect(one.output.contains(#""configuration":{"tool":"touchtrace "#) || one.output.contains(#""configuration": {"#))
+      #expect(!one.output.contains("\"threads\""))
+    }
+  }
+
+  @Test(arguments: [
+    ("[sweep]\nrecognizer = \"deep-press\"\ntolerence = 0.2\n", "3:1: error: unknown key 'tolerence': `touchtrace sweep` has no option --tolerence (did you mean 'tolerance'?)"),
+    ("colour = \"red\"\n", "1:1: error: unknown key 'colour': no command has an option --colour"),
+    ("[sweep]\n  skip-invalid = \"yes\"\n", "2:3: error: 'skip-invalid' is a flag: give true or false"),
+    ("[plot]\nx = 1\n", "1:1: error: unknown table [plot]"),
+    ("[sweep]\nrecognizer = \"deep-press\n", "2:"),
+  ])
+  func mistakesAreReportedWhereTheyAre(_ study: String, _ message: String) throws {
+    try inTemporaryDirectory { directory in
+      let file = directory + "/study.toml"
+      TestData.write(study, to: file)
+      let result = try run(["sweep", Self.samples, "--recognizer", "deep-press", "--config", file])
+      #expect(result.code == 65)
+      #expect(result.errors.hasPrefix(file + ":" + message), "\(result.errors)")
+      #expect(result.output.isEmpty)
+    }
+  }
+
+  @Test func aMissingStudyFileIsExit66() throws {
+    let result = try run(["sweep", Self.samples, "--recognizer", "deep-press", "--config", "/nonexistent/study.toml"])
+    #expect(result.code == 66)
+    #expect(result.errors.contains("/nonexistent/study.toml"))
+  }
+
+  @Test func topLevelOptionsOfOtherCommandsAreIgnored() throws {
+    try inTemporaryDirectory { directory in
+      // `folds` is tune's; sweep ignores it, tune takes it.
+      TestData.write("paths = [\"\(Self.samples)\"]\nrecognizer = \"deep-press\"\nfolds = 4\n", to: directory + "/study.toml")
+      let sweep = try run(["sweep", "--config", directory + "/study.toml", "--print-config"])
+      #expect(sweep.code == 0 && !sweep.output.contains("folds"))
+      let tune = try run(["tune", "--config", directory + "/study.toml", "--print-config"])
+      #expect(tune.code == 0 && tune.output.contains("folds = 4\n"), "\(tune.errors)")
+    }
+  }
+}

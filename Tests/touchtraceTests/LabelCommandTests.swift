@@ -80,6 +80,26 @@ struct LabelCommandTests {
     }
   }
 
+  @Test func outcomeTablesCarryExtraLabels() throws {
+    try inTemporaryDirectory { (directory: String) throws in
+      let labels = directory + "/labels.csv"
+      TestData.write("trace,hand,posture\nandroid-s8-0001,left,sitting\nandroid-s8-0002,right,\n", to: labels)
+      let table = directory + "/o.csv"
+      let base = ["run", Self.samples, "--recognizer", "deep-press", "--labels", labels, "--only", "hand=left,right"]
+      #expect(runCommand(base + ["--outcomes", table, "--format", "json", "--output", directory + "/r.json"]) == 0)
+      let lines = try String(contentsOfFile: table, encoding: .utf8).split(separator: "\n").map(String.init)
+      #expect(lines[0].hasSuffix(",latency,label:hand,label:posture"))
+      // One row per trace (deep-press acts at most once on these two), ending in its labels.
+      #expect(lines.count == 3)
+      #expect(lines[1].hasPrefix("0,deep-press,defaults,android-s8-0001,") && lines[1].hasSuffix(",left,sitting"))
+      #expect(lines[2].hasPrefix("0,deep-press,defaults,android-s8-0002,") && lines[2].hasSuffix(",right,"))
+      let jsonl = directory + "/o.jsonl"
+      #expect(runCommand(base + ["--outcomes", jsonl, "--format", "json", "--output", directory + "/r.json"]) == 0)
+      let first = try String(contentsOfFile: jsonl, encoding: .utf8).split(separator: "\n")[0]
+      #expect(first.hasSuffix(#","labels":{"hand":"left","posture":"sitting"}}"#))
+    }
+  }
+
   @Test func contactsByName() throws {
     try inTemporaryDirectory(writing: "trace,touch,t,force\nrec,0,0,1\nrec,0,1,1\nrec,1,0,2\nrec,1,1,2\nrec,2,0,3\n") { (directory: String) throws in
       let output = directory + "/o.json"

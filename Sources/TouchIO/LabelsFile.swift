@@ -104,7 +104,7 @@ public struct LabelsFile: Sendable {
       labels.diagnostics.append(
         Diagnostic(
           .warning,
-          "ignoring column\(unknown.count == 1 ? "" : "s") \(unknown.joined(separator: ", ")) (not a label name: a trace-file column, or not letters, digits, '_', '-', '.')",
+          "ignoring column\(unknown.count == 1 ? "" : "s") \(unknown.joined(separator: ", ")) (not a label name: a trace-file column, or not lowercase letters, digits, '_', '-', '.')",
           file: file, position: TextPosition(line: headerLine, column: 1)))
     }
     var row = CSVRow(capacity: header.count + 1)

@@ -20,8 +20,9 @@ public struct LoadOptions: Hashable, Sendable {
   /// A labels file (`trace,intent,press_at,user,session,device` and extra label columns) whose
   /// values apply to the traces of all data files.
   public var labels: String?
-  /// Labels read from each file's path (`--label-from-path`), applied before ``labels``.
-  public var labelFromPath: PathLabels?
+  /// Patterns that read labels from each file's path (`--label-from-path`, repeatable: the
+  /// first pattern that matches a path gives its labels), applied before ``labels``.
+  public var labelFromPath: [PathLabels]
   /// Whether labels (from ``labels`` or ``labelFromPath``) replace different values in the data
   /// (each replacement counted in the dataset's `labelOverrides`) instead of being an error.
   public var labelsOverride: Bool
@@ -36,7 +37,7 @@ public struct LoadOptions: Hashable, Sendable {
   public init(
     delimiter: Delimiter? = nil, maxForce: Double? = nil, skipInvalid: Bool = false,
     labels: String? = nil, maximumInputSize: Int = LoadOptions.defaultMaximumInputSize,
-    labelFromPath: PathLabels? = nil, labelsOverride: Bool = false, maxForceOverride: Bool = false
+    labelFromPath: [PathLabels] = [], labelsOverride: Bool = false, maxForceOverride: Bool = false
   ) {
     self.maxForceOverride = maxForceOverride
     self.labelFromPath = labelFromPath

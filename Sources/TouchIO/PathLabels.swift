@@ -123,11 +123,27 @@ public struct PathLabels: Hashable, Sendable, CustomStringConvertible {
   /// - Throws: `TraceLoadError` for a value that conflicts with the data without `override`, or an
   ///   `{intent}` that is not an intent name; with `skipInvalid` the trace is skipped instead.
   public func apply(to dataset: inout Dataset, override: Bool, skipInvalid: Bool) throws(TraceLoadError) {
+    try Self.apply([self], to: &dataset, override: override, skipInvalid: skipInvalid)
+  }
+
+  /// Applies several patterns (`--label-from-path` given more than once): each file takes the
+  /// labels of the first pattern that matches its path; one warning lists the files none matches.
+  ///
+  /// - Parameters:
+  ///   - patterns: the patterns, in the order given.
+  ///   - dataset: the traces to label.
+  ///   - override: whether path labels replace different values in the data (each counted).
+  ///   - skipInvalid: whether a conflict skips the trace instead of throwing.
+  /// - Throws: as ``apply(to:override:skipInvalid:)``.
+  public static func apply(_ patterns: [PathLabels], to dataset: inout Dataset, override: Bool, skipInvalid: Bool)
+    throws(TraceLoadError)
+  {
+    guard !patterns.isEmpty else { return }
     var byFile: [String: LabelValues?] = [:]
     var unmatched: [String] = []
     var badIntent: [String: String] = [:]
     for file in dataset.files where byFile[file] == nil {
-      guard let found = match(file) else {
+      guard let found = patterns.lazy.compactMap({ $0.match(file) }).first else {
         byFile[file] = .some(nil)
         unmatched.append(file)
         continue
@@ -143,7 +159,7 @@ public struct PathLabels: Hashable, Sendable, CustomStringConvertible {
       dataset.diagnostics.append(
         Diagnostic(
           .warning,
-          "--label-from-path '\(pattern)' matched no path of \(unmatched.count) file\(unmatched.count == 1 ? "" : "s"): \(shown)\(unmatched.count > 5 ? ", …" : "")",
+          "--label-from-path \(patterns.map { "'\($0.pattern)'" }.joined(separator: " or ")) matched no path of \(unmatched.count) file\(unmatched.count == 1 ? "" : "s"): \(shown)\(unmatched.count > 5 ? ", …" : "")",
           file: nil))
     }
     var failed: [Int: String] = [:]
@@ -206,7 +222,7 @@ public enum PathLabelsError: Error, Hashable, Sendable, CustomStringConvertible 
     case .unclosedPlaceholder: "a '{' has no closing '}'"
     case .strayBrace: "a '}' has no opening '{'"
     case .badName(let name):
-      "'{\(name)}' cannot be filled from a path: use intent, user, session, device or an extra label name (letters, digits, '_', '-', '.'; not a trace-file column such as id, touch or t)"
+      "'{\(name)}' cannot be filled from a path: use intent, user, session, device or an extra label name (lowercase letters, digits, '_', '-', '.'; not a trace-file column such as id, touch, t or x)"
     case .adjacentPlaceholders: "two placeholders need text between them"
     case .emptyComponent: "empty path component (a leading, trailing or doubled '/')"
     case .noPlaceholder: "the pattern has no {name} placeholder"

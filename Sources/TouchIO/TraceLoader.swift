@@ -45,9 +45,8 @@ public enum TraceLoader {
       try rejectDuplicates(in: &part, seen: &firstFile, options: options)
       dataset.append(contentsOf: part)
     }
-    if let paths = options.labelFromPath {
-      try paths.apply(to: &dataset, override: options.labelsOverride, skipInvalid: options.skipInvalid)
-    }
+    try PathLabels.apply(
+      options.labelFromPath, to: &dataset, override: options.labelsOverride, skipInvalid: options.skipInvalid)
     if let labels = options.labels {
       try LabelsFile.read(labels, options: options).apply(to: &dataset, options: options)
     }

@@ -140,8 +140,9 @@ public struct ImportOptions: Hashable, Sendable {
   public var maxForce: Double?
   /// Whether ``maxForce`` replaces the maximum force the recording gives.
   public var maxForceOverride: Bool
-  /// Labels read from each recording's path (`--label-from-path`); see `PathLabels`.
-  public var labelFromPath: PathLabels?
+  /// Patterns that read labels from each recording's path (`--label-from-path`, repeatable: the
+  /// first pattern that matches gives the labels); see `PathLabels`.
+  public var labelFromPath: [PathLabels]
   /// Whether path labels replace different values (the recording's device name, ``device``,
   /// ``user``) instead of being an error; each replacement is counted.
   public var labelsOverride: Bool
@@ -174,7 +175,7 @@ public struct ImportOptions: Hashable, Sendable {
     skipInvalid: Bool = false, maxForce: Double? = nil, deviceDescription: String? = nil,
     interval: Double? = nil, columns: TabletColumns = .uciSpiral,
     delimiter: LoadOptions.Delimiter? = nil, maxGap: Double = 0.03, positionScale: Double? = nil,
-    device: String? = nil, user: String? = nil, maxForceOverride: Bool = false, labelFromPath: PathLabels? = nil,
+    device: String? = nil, user: String? = nil, maxForceOverride: Bool = false, labelFromPath: [PathLabels] = [],
     labelsOverride: Bool = false, columnsGiven: Bool = false
   ) {
     self.maxForceOverride = maxForceOverride

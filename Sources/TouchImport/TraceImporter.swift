@@ -82,9 +82,8 @@ public enum TraceImporter {
           .warning,
           "\(unpaired.count) evemu recording\(unpaired.count == 1 ? " has" : "s have") no device header and no '.desc' beside \(unpaired.count == 1 ? "it" : "them") named after the device (pressure range unknown; give --description FILE): \(shown)\(unpaired.count > 5 ? ", …" : "")"))
     }
-    if let labels = options.labelFromPath {
-      try labels.apply(to: &dataset, override: options.labelsOverride, skipInvalid: options.skipInvalid)
-    }
+    try PathLabels.apply(
+      options.labelFromPath, to: &dataset, override: options.labelsOverride, skipInvalid: options.skipInvalid)
     return dataset
   }
 

@@ -97,7 +97,7 @@ import TouchTestSupport
     }
     defer { TestData.remove(directory) }
     let pattern = try PathLabels("{device}/{hand}/{intent}-*.csv")
-    let filled = try TraceLoader.load([directory + "/lab"], options: LoadOptions(labelFromPath: pattern))
+    let filled = try TraceLoader.load([directory + "/lab"], options: LoadOptions(labelFromPath: [pattern]))
     #expect(filled.traces.map(\.name) == ["c", "a", "b"])  // files in byte order: notes, pad, pen
     #expect(filled.traces[0].metadata.labels.isEmpty)
     #expect(filled.traces[1].metadata.labels == ["hand": "alice"])
@@ -112,18 +112,18 @@ import TouchTestSupport
     // user u1 in the data, alice in the path: refused, then overridden and counted.
     let users = try PathLabels("{user}/*.csv")
     let refused = #expect(throws: TraceLoadError.self) {
-      try TraceLoader.load([directory + "/lab/pad"], options: LoadOptions(labelFromPath: users))
+      try TraceLoader.load([directory + "/lab/pad"], options: LoadOptions(labelFromPath: [users]))
     }
     #expect(refused?.message.contains("--labels-override") == true)
     let overridden = try TraceLoader.load(
-      [directory + "/lab/pad"], options: LoadOptions(labelFromPath: users, labelsOverride: true))
+      [directory + "/lab/pad"], options: LoadOptions(labelFromPath: [users], labelsOverride: true))
     #expect(overridden.traces[0].metadata.user == "alice")
     #expect(overridden.labelOverrides == 1)
 
     // A path word that is no intent is an error for {intent}.
     let intents = try PathLabels("{intent}.csv")
     let bad = #expect(throws: TraceLoadError.self) {
-      try TraceLoader.load([directory + "/lab/notes.csv"], options: LoadOptions(labelFromPath: intents))
+      try TraceLoader.load([directory + "/lab/notes.csv"], options: LoadOptions(labelFromPath: [intents]))
     }
     #expect(bad?.reason == .trace(.unknownIntent("notes")))
   }
@@ -135,13 +135,32 @@ import TouchTestSupport
       "hand-left.csv": "trace,t,force\ng,0,1\n",
     ])
     defer { TestData.remove(directory) }
-    let dataset = try TraceLoader.load([directory], options: LoadOptions(labelFromPath: try PathLabels("hand-{hand}.csv")))
+    let dataset = try TraceLoader.load([directory], options: LoadOptions(labelFromPath: [try PathLabels("hand-{hand}.csv")]))
     let shown = (1...5).map { "'\(directory)/\($0).csv'" }.joined(separator: ", ")
     #expect(
       dataset.diagnostics.map(\.description) == [
         "warning: --label-from-path 'hand-{hand}.csv' matched no path of 6 files: \(shown), …"
       ])
     #expect(dataset.traces.last?.metadata.labels == ["hand": "left"])
+  }
+
+  @Test func theFirstMatchingPatternWins() throws {
+    let directory = temporaryDirectory(with: [
+      "left-tap.csv": "trace,t,force\na,0,1\n", "right.csv": "trace,t,force\nb,0,1\n", "x_y.csv": "trace,t,force\nc,0,1\n",
+    ])
+    defer { TestData.remove(directory) }
+    let patterns = [try PathLabels("{hand}-{gesture}.csv"), try PathLabels("{hand}.csv")]
+    let dataset = try TraceLoader.load([directory], options: LoadOptions(labelFromPath: patterns))
+    // left-tap.csv matches the first pattern; right.csv only the second ("x_y" matches the
+    // second too: a placeholder takes any text).
+    #expect(dataset.traces.map(\.metadata.labels) == [["hand": "left", "gesture": "tap"], ["hand": "right"], ["hand": "x_y"]])
+    #expect(dataset.diagnostics.isEmpty)
+    let strict = [try PathLabels("{hand}-{gesture}.csv"), try PathLabels("{hand}-*.csv")]
+    let partial = try TraceLoader.load([directory], options: LoadOptions(labelFromPath: strict))
+    #expect(
+      partial.diagnostics.map(\.message) == [
+        "--label-from-path '{hand}-{gesture}.csv' or '{hand}-*.csv' matched no path of 2 files: '\(directory)/right.csv', '\(directory)/x_y.csv'"
+      ])
   }
 
   @Test func traceFormatsKeepExtraLabels() throws {

@@ -266,7 +266,7 @@ struct GeteventRealDataTests {
   @Test func labelsFromThePaths() throws {
     // Phone/phone-three-touches.txt: 3 contacts (SOURCE.md); the path gives device and gesture.
     let directory = SharedData.realData("android-getevent")
-    let options = ImportOptions(labelFromPath: try PathLabels("{device}/*-{gesture}.txt"))
+    let options = ImportOptions(labelFromPath: [try PathLabels("{device}/*-{gesture}.txt")])
     let dataset = try TraceImporter.load([directory + "/Phone/phone-three-touches.txt"], from: .getevent, options: options)
     #expect(dataset.traces.count == 3)
     #expect(dataset.traces.allSatisfy { $0.metadata.device == "Phone" && $0.metadata.labels == ["gesture": "three-touches"] })

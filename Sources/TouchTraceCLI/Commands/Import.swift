@@ -53,9 +53,9 @@ extension TouchTraceCommand {
 
     @Option(
       help: ArgumentHelp(
-        "Fill labels from each recording's path: {name} (intent, user, session, device or an extra label) and * match text in the path's trailing components, e.g. '{device}/{gesture}.events'. Files that do not match are listed in one warning.",
+        "Fill labels from each recording's path: {name} (intent, user, session, device or an extra label) and * match text in the path's trailing components, e.g. '{device}/{gesture}.events'. Repeatable: each file takes the first pattern that matches. Files no pattern matches are listed in one warning.",
         valueName: "pattern"))
-    var labelFromPath: String?
+    var labelFromPath: [String] = []
 
     @Flag(help: "Path labels replace different values (the recording's device name, --device, --user), each replacement counted, instead of stopping with an error.")
     var labelsOverride = false
@@ -100,9 +100,9 @@ extension TouchTraceCommand {
       }
       if from != .tabletCSV, columns != nil { throw ValidationError("--columns applies to tablet-csv only") }
       if maxForceOverride, maxForce == nil { throw ValidationError("--max-force-override needs --max-force FORCE") }
-      if let labelFromPath {
-        do throws(PathLabelsError) { _ = try PathLabels(labelFromPath) } catch {
-          throw ValidationError("--label-from-path '\(labelFromPath)': \(error)")
+      for pattern in labelFromPath {
+        do throws(PathLabelsError) { _ = try PathLabels(pattern) } catch {
+          throw ValidationError("--label-from-path '\(pattern)': \(error)")
         }
       }
       if let problem = try options().problem(for: from) { throw ValidationError(problem) }
@@ -117,7 +117,7 @@ extension TouchTraceCommand {
       return ImportOptions(
         skipInvalid: skipInvalid, maxForce: maxForce, deviceDescription: description, interval: interval,
         columns: layout, delimiter: delimiter?.delimiter, maxGap: maxGap, positionScale: positionScale, device: device,
-        user: user, maxForceOverride: maxForceOverride, labelFromPath: labelFromPath.flatMap { try? PathLabels($0) },
+        user: user, maxForceOverride: maxForceOverride, labelFromPath: labelFromPath.compactMap { try? PathLabels($0) },
         labelsOverride: labelsOverride, columnsGiven: columns != nil)
     }
 

@@ -30,9 +30,9 @@ struct InputOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
-      "Fill labels from each file's path: {name} (intent, user, session, device or an extra label) and * match text in the path's trailing components, e.g. '{device}/{user}/{intent}-*.csv'. Files that do not match are listed in one warning.",
+      "Fill labels from each file's path: {name} (intent, user, session, device or an extra label) and * match text in the path's trailing components, e.g. '{device}/{user}/{intent}-*.csv'. Repeatable: each file takes the first pattern that matches. Files no pattern matches are listed in one warning.",
       valueName: "pattern"))
-  var labelFromPath: String?
+  var labelFromPath: [String] = []
 
   @Flag(
     help: "Labels (--labels, --label-from-path) replace different values in the data, each replacement counted, instead of stopping with an error."
@@ -71,11 +71,11 @@ struct InputOptions: ParsableArguments {
   func validate() throws {
     for text in filters where TraceFilter(parsing: text) == nil {
       throw ValidationError(
-        "--only expects FIELD=VALUE[,VALUE] with FIELD one of \(TraceFilter.Field.builtIn.map(\.rawValue).joined(separator: ", ")) or an extra label name (letters, digits, '_', '-', '.'), got '\(text)'")
+        "--only expects FIELD=VALUE[,VALUE] with FIELD one of \(TraceFilter.Field.builtIn.map(\.rawValue).joined(separator: ", ")) or an extra label name (lowercase letters, digits, '_', '-', '.'), got '\(text)'")
     }
-    if let labelFromPath {
-      do throws(PathLabelsError) { _ = try PathLabels(labelFromPath) } catch {
-        throw ValidationError("--label-from-path '\(labelFromPath)': \(error)")
+    for pattern in labelFromPath {
+      do throws(PathLabelsError) { _ = try PathLabels(pattern) } catch {
+        throw ValidationError("--label-from-path '\(pattern)': \(error)")
       }
     }
     if maxForceOverride, maxForce == nil { throw ValidationError("--max-force-override needs --max-force FORCE") }
@@ -93,7 +93,7 @@ struct InputOptions: ParsableArguments {
   var loadOptions: LoadOptions {
     LoadOptions(
       delimiter: delimiter?.delimiter, maxForce: maxForce, skipInvalid: skipInvalid, labels: labels,
-      maximumInputSize: maxInputSize, labelFromPath: labelFromPath.flatMap { try? PathLabels($0) },
+      maximumInputSize: maxInputSize, labelFromPath: labelFromPath.compactMap { try? PathLabels($0) },
       labelsOverride: labelsOverride, maxForceOverride: maxForceOverride)
   }
 

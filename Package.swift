@@ -106,7 +106,7 @@ let package = Package(
     .testTarget(
       name: "touchtraceTests",
       dependencies: [
-        "TouchTraceCLI", "TouchCore", "TouchIO", "TouchRecognizers", "TouchReports", "TouchTestSupport",
+        "TouchTraceCLI", "TouchCore", "TouchIO", "TouchRecognizers", "TouchReports", "TouchSignal", "TouchTestSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       resources: [.copy("Fixtures")]),

@@ -64,6 +64,11 @@ public struct Dataset: Sendable {
   public var files: [String]
   /// Warnings met while reading (unknown columns and the like).
   public var diagnostics: [Diagnostic]
+  /// How many label values in the data were replaced by a labels file or `--label-from-path`
+  /// (with `--labels-override`): one per field per trace whose value changed.
+  public var labelOverrides: Int = 0
+  /// How many traces had at least one label value replaced (see ``labelOverrides``).
+  public var overriddenTraces: Int = 0
 
   /// Creates a dataset.
   /// - Precondition: `origins` has one element per trace.
@@ -87,7 +92,7 @@ public struct Dataset: Sendable {
 
   /// Appends another dataset's traces, skips, files and diagnostics after this one's.
   public mutating func append(contentsOf other: Dataset) {
-    if traces.isEmpty && skipped.isEmpty && files.isEmpty && diagnostics.isEmpty {
+    if traces.isEmpty && skipped.isEmpty && files.isEmpty && diagnostics.isEmpty && labelOverrides == 0 {
       self = other  // the common case of one file: no element-wise copy
       return
     }
@@ -96,6 +101,8 @@ public struct Dataset: Sendable {
     skipped += other.skipped
     files += other.files
     diagnostics += other.diagnostics
+    labelOverrides += other.labelOverrides
+    overriddenTraces += other.overriddenTraces
   }
 
   /// Moves the traces for which `reason` returns a message from ``traces`` to ``skipped``,

@@ -24,13 +24,18 @@ public struct TraceMetadata: Hashable, Sendable {
   /// Whether the sample times were synthesized (for example from a nominal rate because the
   /// source had no timestamps) rather than recorded.
   public var timeSynthesized: Bool
+  /// Extra labels by column name (`hand` → `left`): values a labels file, `--label-from-path`
+  /// or an extra trace-file column gives beyond the fields above. Names are never one of
+  /// ``reservedLabelNames``; values are never empty.
+  public var labels: [String: String]
 
   /// Creates trace metadata; only `id` is required.
   public init(
     id: String, touch: Int = 0, intent: Intent? = nil, pressAt: [Double] = [],
     user: String? = nil, session: String? = nil, device: String? = nil,
-    maxForce: Double? = nil, timeSynthesized: Bool = false
+    maxForce: Double? = nil, timeSynthesized: Bool = false, labels: [String: String] = [:]
   ) {
+    self.labels = labels.filter { !$0.value.isEmpty }
     self.id = id
     self.touch = touch
     self.intent = intent
@@ -44,4 +49,44 @@ public struct TraceMetadata: Hashable, Sendable {
 
   /// The name reports use for the trace: ``id`` for contact 0, `id#touch` otherwise.
   public var name: String { touch == 0 ? id : "\(id)#\(touch)" }
+
+  /// The label names with a field of their own: `id`, `touch`, `intent`, `user`, `session`,
+  /// `device`. ``label(_:)`` reads them from the fields; any other name is an extra label.
+  public static let fieldLabelNames = ["id", "touch", "intent", "user", "session", "device"]
+
+  /// Names that cannot be extra labels: the trace file columns (`t`, `force`, `phase`, `x`, `y`,
+  /// `radius`, `press_at`, `max_force`, `time_synthesized`, `trace`) and ``fieldLabelNames``.
+  public static let reservedLabelNames: Set<String> = Set(
+    fieldLabelNames + ["trace", "t", "force", "phase", "x", "y", "radius", "press_at", "max_force", "time_synthesized"])
+
+  /// Whether `name` can name an extra label: not reserved, not empty, and made of lowercase
+  /// letters, digits, `_`, `-` and `.` only (so it fits a case-insensitive CSV header, a JSON key
+  /// and `--only NAME=VALUE`).
+  public static func isValidExtraLabelName(_ name: String) -> Bool {
+    !name.isEmpty && !reservedLabelNames.contains(name)
+      && name.unicodeScalars.allSatisfy {
+        ($0.properties.isAlphabetic && !$0.properties.isUppercase) || ("0"..."9").contains($0)
+          || "_-.".unicodeScalars.contains($0)
+      }
+  }
+
+  /// The prefix of the trace-file CSV column that holds the extra label `name`: `label:hand`.
+  public static let csvLabelPrefix = "label:"
+
+  /// The value of the label `name`: ``id``, ``touch`` (as decimal text), ``intent``, ``user``,
+  /// ``session``, ``device``, or the extra label of that name; `nil` when the trace has none.
+  public func label(_ name: String) -> String? {
+    let value: String? =
+      switch name {
+      case "id": id
+      case "touch": String(touch)
+      case "intent": intent?.rawValue
+      case "user": user
+      case "session": session
+      case "device": device
+      default: labels[name]
+      }
+    guard let value, !value.isEmpty else { return nil }
+    return value
+  }
 }

@@ -69,6 +69,9 @@ extension CSVTraceReader {
     var firstStart = [Int](repeating: 0, count: CSVColumn.allCases.count)
     var firstLength = [Int](repeating: 0, count: CSVColumn.allCases.count)
     var metadata: TraceMetadata
+    /// Where each `label:NAME` column's text is on the trace's first row, in `labelFields` order.
+    var labelStart: [Int] = []
+    var labelLength: [Int] = []
     /// Position of the first row's `press_at` field (for span errors found at the end).
     var pressAtPosition: TextPosition?
     /// The first problem, which makes the trace invalid: its message and position.
@@ -97,6 +100,8 @@ extension CSVTraceReader {
     var headerCount = 0
     /// The trace-level columns the file has, with their field indices.
     var traceLevelFields: [(column: CSVColumn, field: Int)] = []
+    /// The `label:NAME` columns (extra labels): label name and field index.
+    var labelFields: [(name: String, field: Int)] = []
     /// What the fast row path does with each field, in header order (a `FieldAction` raw
     /// value per field; allocated in `readHeader`, freed at the end of `run`).
     var actions = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
@@ -185,6 +190,14 @@ extension CSVTraceReader {
               .duplicateColumn(name), file: file, position: tokenizer.position(of: k, in: header))
           }
           index[column.rawValue] = k
+        } else if name.hasPrefix(TraceMetadata.csvLabelPrefix),
+          TraceMetadata.isValidExtraLabelName(String(name.dropFirst(TraceMetadata.csvLabelPrefix.count)))
+        {
+          let label = String(name.dropFirst(TraceMetadata.csvLabelPrefix.count))
+          guard !labelFields.contains(where: { $0.name == label }) else {
+            throw TraceLoadError(.duplicateColumn(name), file: file, position: tokenizer.position(of: k, in: header))
+          }
+          labelFields.append((label, k))
         } else {
           unknown.append(name)
         }
@@ -232,7 +245,7 @@ extension CSVTraceReader {
         case .id, .touch, .maxForce, .intent, .pressAt, .user, .session, .device, .timeSynthesized:
           action = .same
         }
-        actions[k] = action.rawValue
+        actions[k] = labelFields.contains(where: { $0.field == k }) ? FieldAction.same.rawValue : action.rawValue
       }
       traceLevelFields = CSVColumn.csvTraceLevel.compactMap { column in
         index[column.rawValue] >= 0 ? (column, index[column.rawValue]) : nil
@@ -320,6 +333,7 @@ extension CSVTraceReader {
       for column in CSVColumn.allCases where index[column.rawValue] >= 0 {
         firstText[index[column.rawValue]] = (active.firstStart[column.rawValue], active.firstLength[column.rawValue])
       }
+      for (k, label) in labelFields.enumerated() { firstText[label.field] = (active.labelStart[k], active.labelLength[k]) }
       firstTextTrace = activeIndex
     }
 
@@ -574,6 +588,11 @@ extension CSVTraceReader {
         active.firstStart[column.rawValue] = row.start(index[column.rawValue])
         active.firstLength[column.rawValue] = row.length(index[column.rawValue])
       }
+      active.labelStart = labelFields.map { row.start($0.field) }
+      active.labelLength = labelFields.map { row.length($0.field) }
+      for (name, field) in labelFields where row.length(field) > 0 {
+        active.metadata.labels[name] = tokenizer.string(field, in: row)
+      }
       var maxForce = options.maxForce
       for (column, field) in traceLevelFields {
         let length = row.length(field)
@@ -586,7 +605,7 @@ extension CSVTraceReader {
         case .maxForce:
           guard let value = try number(row, field, .maxForce) else { return }
           guard value > 0 else { return try fail(.invalidMaximumForce(value), at: position) }
-          maxForce = value
+          maxForce = options.maxForce(file: value)
         case .intent:
           guard let intent = Intent(name: text) else { return try fail(.unknownIntent(text), at: position) }
           active.metadata.intent = intent
@@ -620,6 +639,18 @@ extension CSVTraceReader {
           && (length == 0
             || memcmp(tokenizer.base + active.firstStart[column.rawValue], tokenizer.base + row.start(field), length) == 0)
         if !same { try compareSlow(row, field, column) }
+      }
+      for k in labelFields.indices {
+        let field = labelFields[k].field
+        let length = row.length(field)
+        let first = active.labelStart[k]
+        guard active.labelLength[k] != length || (length > 0 && memcmp(tokenizer.base + first, tokenizer.base + row.start(field), length) != 0)
+        else { continue }
+        let firstText = String(decoding: UnsafeBufferPointer(start: tokenizer.base + first, count: active.labelLength[k]), as: UTF8.self)
+        try fail(
+          .metadataDiffers(
+            field: TraceMetadata.csvLabelPrefix + labelFields[k].name, first: firstText, now: tokenizer.string(field, in: row)),
+          at: tokenizer.position(of: field, in: row))
       }
     }
 

@@ -66,6 +66,9 @@ extension JSONTraceReader {
     var x: [Double]?
     var y: [Double]?
     var radius: [Double]?
+    /// Extra labels (the `labels` object).
+    var labels: [String: String] = [:]
+    var sawLabels = false
     /// Where each key's value starts, by `JSONTraceKey.rawValue`; `nil` for keys not seen.
     var marks = [JSONMark?](repeating: nil, count: JSONTraceKey.allCases.count)
     /// The key whose value is being read (for the context of syntax errors).
@@ -379,7 +382,8 @@ extension JSONTraceReader {
       let metadata = TraceMetadata(
         id: draft.id!, touch: draft.touch, intent: draft.intent, pressAt: draft.pressAt,
         user: draft.user, session: draft.session, device: draft.device,
-        maxForce: draft.maxForce ?? options.maxForce, timeSynthesized: draft.timeSynthesized)
+        maxForce: options.maxForce(file: draft.maxForce), timeSynthesized: draft.timeSynthesized,
+        labels: draft.labels)
       let trace = Trace(
         metadata: metadata, t: draft.t!, force: draft.force!, phase: draft.phase, x: draft.x,
         y: draft.y, radius: draft.radius)
@@ -439,9 +443,54 @@ extension JSONTraceReader {
             try readValue(of: key, into: &draft)
           }
           draft.currentKey = nil
+        } else if scanner.string(token, is: "labels") {
+          if draft.sawLabels {
+            note(&draft, .invalidDocument("key 'labels' appears twice in one trace object"), field: "labels", at: keyMark)
+            try scanner.skipValue()
+          } else {
+            draft.sawLabels = true
+            try readLabels(into: &draft)
+          }
         } else {
           noteUnknownKey(token, at: scanner.position(of: keyMark))
           try scanner.skipValue()
+        }
+        scanner.skipWhitespace()
+        if try scanner.endOfMember(closing: UInt8(ascii: "}")) { return }
+      }
+    }
+
+    /// Reads `"labels": {"hand": "left", …}`: extra labels, names as `TraceMetadata.labels` allows,
+    /// string values (an empty one is no label).
+    mutating func readLabels(into draft: inout Draft) throws(TraceLoadError) {
+      let start = scanner.mark
+      if scanner.readNull() { return }
+      guard scanner.peek == UInt8(ascii: "{") else {
+        guard scanner.kindHere() != nil else { throw scanner.invalidValue() }
+        try scanner.skipValue()
+        return note(&draft, .invalidDocument("'labels' must be an object of strings"), field: "labels", at: start)
+      }
+      if scanner.enter(closing: UInt8(ascii: "}")) { return }
+      while true {
+        guard scanner.peek == UInt8(ascii: "\"") else { throw scanner.unexpected(expected: "a key in double quotes") }
+        let keyMark = scanner.mark
+        let name = scanner.string(try scanner.readString())
+        scanner.skipWhitespace()
+        try scanner.expect(UInt8(ascii: ":"), "':' after the key")
+        scanner.skipWhitespace()
+        let valueMark = scanner.mark
+        if !TraceMetadata.isValidExtraLabelName(name) || draft.labels[name] != nil {
+          try scanner.skipValue()
+          note(
+            &draft, .invalidDocument("label name \(Diagnostic.quoted(name)) is reserved, repeated or not lowercase letters, digits, '_', '-', '.'"),
+            field: "labels", at: keyMark)
+        } else if scanner.peek == UInt8(ascii: "\"") {
+          let value = scanner.string(try scanner.readString())
+          if !value.isEmpty { draft.labels[name] = value }
+        } else {
+          guard scanner.kindHere() != nil else { throw scanner.invalidValue() }
+          try scanner.skipValue()
+          note(&draft, .invalidDocument("label \(Diagnostic.quoted(name)) must be a string"), field: "labels", at: valueMark)
         }
         scanner.skipWhitespace()
         if try scanner.endOfMember(closing: UInt8(ascii: "}")) { return }
@@ -691,7 +740,7 @@ extension JSONTraceReader {
         return Problem(
           reason: .trace(.emptyTrace), field: JSONTraceKey.t.jsonName, position: scanner.position(of: draft.marks[JSONTraceKey.t.rawValue]!))
       }
-      var validator = SampleValidator(maxForce: draft.maxForce ?? options.maxForce)
+      var validator = SampleValidator(maxForce: options.maxForce(file: draft.maxForce))
       let phase = draft.phase
       let radius = draft.radius
       for i in 0..<t.count {

@@ -86,6 +86,16 @@ public enum JSONTraceWriter {
       appendKey(.timeSynthesized, to: &out)
       out.append(contentsOf: "true".utf8)
     }
+    if !m.labels.isEmpty {
+      out.append(contentsOf: ",\"labels\":{".utf8)
+      for (k, name) in m.labels.keys.sorted().enumerated() {
+        if k > 0 { out.append(UInt8(ascii: ",")) }
+        appendString(name, to: &out)
+        out.append(UInt8(ascii: ":"))
+        appendString(m.labels[name]!, to: &out)
+      }
+      out.append(UInt8(ascii: "}"))
+    }
     appendColumn(.t, trace.t, to: &out)
     appendColumn(.force, trace.force, to: &out)
     if trace.phase != TouchPhase.defaultSequence(count: trace.count) {

@@ -1,11 +1,13 @@
 public import TouchCore
 
-/// Trace-level labels kept beside the data: a CSV file with columns
-/// `trace,intent,press_at,user,session,device` (and optionally `touch`).
+/// Trace-level labels kept beside the data: a CSV file with a `trace` column, optionally `touch`,
+/// any of `intent,press_at,user,session,device`, and any other columns, which become extra labels
+/// (`hand`, `posture`: `TraceMetadata.labels`).
 ///
 /// Labels fill in values the data files leave empty. A label that contradicts a value in the
-/// data, or names a trace no data file has, is an error (or a skipped trace with
-/// ``LoadOptions/skipInvalid``).
+/// data is an error unless ``LoadOptions/labelsOverride`` is set (then it replaces the data's
+/// value, counted in the dataset's `labelOverrides`); a label naming a trace no data file has is
+/// an error. With ``LoadOptions/skipInvalid`` either error skips the trace (or the label) instead.
 public struct LabelsFile: Sendable {
   /// One row of the labels file.
   public struct Entry: Hashable, Sendable {
@@ -21,6 +23,8 @@ public struct LabelsFile: Sendable {
     public var user: String?
     public var session: String?
     public var device: String?
+    /// Extra labels by column name (`hand` → `left`).
+    public var extra: [String: String] = [:]
     /// Where the row is.
     public var position: TextPosition
     /// Where each given field is, by column name.
@@ -31,7 +35,7 @@ public struct LabelsFile: Sendable {
   public var file: String
   /// The rows, in file order.
   public var entries: [Entry]
-  /// Warnings (unknown columns).
+  /// Warnings (columns that cannot be labels, such as `t`).
   public var diagnostics: [Diagnostic]
 
   /// Reads a labels file.
@@ -73,6 +77,7 @@ public struct LabelsFile: Sendable {
     try tokenizer.readRow(into: &header)
     /// The known columns in header order, with their field indices.
     var index: [(column: TraceSchema.Field, field: Int)] = []
+    var extraColumns: [(name: String, field: Int)] = []
     var unknown: [String] = []
     for k in 0..<header.count {
       let name = tokenizer.string(k, in: header).lowercased()
@@ -81,6 +86,11 @@ public struct LabelsFile: Sendable {
           throw TraceLoadError(.duplicateColumn(name), file: file, position: tokenizer.position(of: k, in: header))
         }
         index.append((column, k))
+      } else if TraceMetadata.isValidExtraLabelName(name) {
+        guard !extraColumns.contains(where: { $0.name == name }) else {
+          throw TraceLoadError(.duplicateColumn(name), file: file, position: tokenizer.position(of: k, in: header))
+        }
+        extraColumns.append((name, k))
       } else {
         unknown.append(Diagnostic.quoted(name))
       }
@@ -93,7 +103,8 @@ public struct LabelsFile: Sendable {
     if !unknown.isEmpty {
       labels.diagnostics.append(
         Diagnostic(
-          .warning, "ignoring unknown column\(unknown.count == 1 ? "" : "s") \(unknown.joined(separator: ", "))",
+          .warning,
+          "ignoring column\(unknown.count == 1 ? "" : "s") \(unknown.joined(separator: ", ")) (not a label name: a trace-file column, or not lowercase letters, digits, '_', '-', '.')",
           file: file, position: TextPosition(line: headerLine, column: 1)))
     }
     var row = CSVRow(capacity: header.count + 1)
@@ -134,6 +145,10 @@ public struct LabelsFile: Sendable {
         default: entry.device = text
         }
       }
+      for (name, k) in extraColumns where row.length(k) > 0 {
+        entry.extra[name] = tokenizer.string(k, in: row)
+        entry.fieldPositions[name] = tokenizer.position(of: k, in: row)
+      }
       labels.entries.append(entry)
     }
     return labels
@@ -148,6 +163,8 @@ public struct LabelsFile: Sendable {
     var byID: [String: [Int]] = [:]
     for (k, trace) in dataset.traces.enumerated() { byID[trace.metadata.id, default: []].append(k) }
     var failed: [Int: String] = [:]
+    var overridden: Set<Int> = []
+    defer { dataset.overriddenTraces += overridden.count }
 
     func report(_ error: TraceLoadError, trace k: Int?) throws(TraceLoadError) {
       guard options.skipInvalid else { throw error }
@@ -179,31 +196,24 @@ public struct LabelsFile: Sendable {
         }
         continue
       }
+      let values = LabelValues(
+        intent: entry.intent, pressAt: entry.pressAt, user: entry.user, session: entry.session, device: entry.device,
+        extra: entry.extra)
       for k in targets {
         var metadata = dataset.traces[k].metadata
         let traceName = metadata.name
-        func merge<T: Equatable>(
-          _ column: TraceSchema.Field, _ current: inout T?, _ label: T?, _ show: (T) -> String
-        ) throws(TraceLoadError) {
-          let field = column.csvName
-          guard let label else { return }
-          if let current, current != label {
-            try report(
-              TraceLoadError(
-                .labelConflict(field: field, data: show(current), labels: show(label)), file: file,
-                position: entry.fieldPositions[field], trace: traceName),
-              trace: k)
-            return
-          }
-          current = label
+        let replaced = try values.merge(into: &metadata, override: options.labelsOverride) {
+          field, data, label throws(TraceLoadError) in
+          try report(
+            TraceLoadError(
+              .labelConflict(field: field, data: data, labels: label), file: file,
+              position: entry.fieldPositions[field], trace: traceName),
+            trace: k)
         }
-        try merge(.intent, &metadata.intent, entry.intent) { $0.rawValue }
-        try merge(.user, &metadata.user, entry.user) { $0 }
-        try merge(.session, &metadata.session, entry.session) { $0 }
-        try merge(.device, &metadata.device, entry.device) { $0 }
-        var pressAt: [Double]? = metadata.pressAt.isEmpty ? nil : metadata.pressAt
-        try merge(.pressAt, &pressAt, entry.pressAt) { $0.map { "\($0)" }.joined(separator: ";") }
-        metadata.pressAt = pressAt ?? []
+        if replaced > 0, failed[k] == nil {
+          dataset.labelOverrides += replaced
+          if !overridden.contains(k) { overridden.insert(k) }
+        }
         let trace = dataset.traces[k]
         if let problem = Trace.checkPressAt(metadata.pressAt, start: trace.t[0], end: trace.t[trace.count - 1]) {
           try report(

@@ -106,7 +106,7 @@ public struct TraceLoadError: Error, Hashable, Sendable, CustomStringConvertible
       text = "trace \(Diagnostic.quoted(name)) is defined twice (first in \(firstFile))"
     case .labelForUnknownTrace(let name): text = "labels name trace \(Diagnostic.quoted(name)), which has no samples"
     case .labelConflict(let field, let data, let labels):
-      text = "\(Diagnostic.quoted(field)) is \(Diagnostic.quoted(data)) in the data but \(Diagnostic.quoted(labels)) in the labels file"
+      text = "\(Diagnostic.quoted(field)) is \(Diagnostic.quoted(data)) in the data but \(Diagnostic.quoted(labels)) in the labels (--labels-override replaces the data's value)"
     case .invalidRecording(let why): text = why
     }
     var context: [String] = []

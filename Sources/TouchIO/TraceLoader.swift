@@ -8,7 +8,7 @@ public import TouchCore
 /// ```
 public enum TraceLoader {
   /// Loads every trace file under `paths` (see ``TraceFiles/expand(_:extensions:)``), then applies the
-  /// labels file of `options`, if any. `-` reads standard input (once), its format sniffed by
+  /// path labels (``LoadOptions/labelFromPath``) and then the labels file of `options`, if any. `-` reads standard input (once), its format sniffed by
   /// ``TraceFiles/Format/init(sniffing:)`` and named `<stdin>` in messages.
   ///
   /// In strict mode (the default) the first invalid trace throws. With
@@ -45,6 +45,8 @@ public enum TraceLoader {
       try rejectDuplicates(in: &part, seen: &firstFile, options: options)
       dataset.append(contentsOf: part)
     }
+    try PathLabels.apply(
+      options.labelFromPath, to: &dataset, override: options.labelsOverride, skipInvalid: options.skipInvalid)
     if let labels = options.labels {
       try LabelsFile.read(labels, options: options).apply(to: &dataset, options: options)
     }

@@ -18,8 +18,9 @@ public enum TraceWriter {
   ///
   /// Columns (named by ``TraceSchema/Field/csvName``) are `trace`, `t`, `force`, `phase`, then
   /// only those the traces use: `touch`, `max_force`, `x`, `y`, `radius`, `intent`, `press_at`,
-  /// `user`, `session`, `device`, `time_synthesized`. Trace-level values repeat on every row of
-  /// their trace.
+  /// `user`, `session`, `device`, `time_synthesized`, then one `label:NAME` column per extra label
+  /// (`TraceMetadata.labels`, names in order), empty for traces without it. Trace-level values
+  /// repeat on every row of their trace.
   ///
   /// - Parameters:
   ///   - traces: the traces to write, in order.
@@ -38,6 +39,7 @@ public enum TraceWriter {
     if traces.contains(where: { $0.metadata.session != nil }) { columns.append(.session) }
     if traces.contains(where: { $0.metadata.device != nil }) { columns.append(.device) }
     if traces.contains(where: { $0.metadata.timeSynthesized }) { columns.append(.timeSynthesized) }
+    let labelNames = Set(traces.flatMap { $0.metadata.labels.keys }).sorted()
 
     let separator = delimiter.byte
     var out: [UInt8] = []
@@ -45,6 +47,10 @@ public enum TraceWriter {
     for (k, column) in columns.enumerated() {
       if k > 0 { out.append(separator) }
       out.append(contentsOf: column.csvName.utf8)
+    }
+    for name in labelNames {
+      out.append(separator)
+      out.append(contentsOf: field(TraceMetadata.csvLabelPrefix + name, separator: separator))
     }
     out.append(0x0A)
     for trace in traces {
@@ -60,6 +66,11 @@ public enum TraceWriter {
       fixed[.session] = m.session.map { field($0, separator: separator) } ?? []
       fixed[.device] = m.device.map { field($0, separator: separator) } ?? []
       fixed[.timeSynthesized] = Array((m.timeSynthesized ? "true" : "false").utf8)
+      var labelText: [UInt8] = []
+      for name in labelNames {
+        labelText.append(separator)
+        if let value = m.labels[name] { labelText += field(value, separator: separator) }
+      }
       for i in 0..<trace.count {
         for (k, column) in columns.enumerated() {
           if k > 0 { out.append(separator) }
@@ -73,6 +84,7 @@ public enum TraceWriter {
           default: out.append(contentsOf: fixed[column]!)
           }
         }
+        out.append(contentsOf: labelText)
         out.append(0x0A)
       }
     }

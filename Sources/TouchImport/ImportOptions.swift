@@ -132,10 +132,23 @@ public enum TabletColumnsError: Error, Hashable, Sendable, CustomStringConvertib
 public struct ImportOptions: Hashable, Sendable {
   /// Skip invalid contacts (each reported with its reason) instead of stopping at the first.
   public var skipInvalid: Bool
-  /// The maximum possible force for every imported trace (device units), overriding what the
-  /// recording says; `nil` keeps the recording's (evemu axis maximum, 1 for PointerEvents,
-  /// 20/3 for force arrays) or leaves it unknown (getevent, tablet logs).
+  /// The maximum possible force (device units) for imported traces whose recording gives none
+  /// (getevent without axis ranges, tablet logs, evemu without a pressure axis range), as
+  /// `--max-force` does for trace files; with ``maxForceOverride`` for every trace, replacing the
+  /// recording's (evemu or getevent axis range, 1 for PointerEvents). Force arrays have no
+  /// recorded maximum: this or 20/3 (``forceValuesMaxForce``).
   public var maxForce: Double?
+  /// Whether ``maxForce`` replaces the maximum force the recording gives.
+  public var maxForceOverride: Bool
+  /// Patterns that read labels from each recording's path (`--label-from-path`, repeatable: the
+  /// first pattern that matches gives the labels); see `PathLabels`.
+  public var labelFromPath: [PathLabels]
+  /// Whether path labels replace different values (the recording's device name, ``device``,
+  /// ``user``) instead of being an error; each replacement is counted.
+  public var labelsOverride: Bool
+  /// Whether ``columns`` came from `--columns` (error messages say where the expected layout came
+  /// from); `false` for the default UCI layout.
+  public var columnsGiven: Bool
   /// An evemu device description (`evemu-describe` output) for recordings without an embedded
   /// header.
   public var deviceDescription: String?
@@ -162,8 +175,13 @@ public struct ImportOptions: Hashable, Sendable {
     skipInvalid: Bool = false, maxForce: Double? = nil, deviceDescription: String? = nil,
     interval: Double? = nil, columns: TabletColumns = .uciSpiral,
     delimiter: LoadOptions.Delimiter? = nil, maxGap: Double = 0.03, positionScale: Double? = nil,
-    device: String? = nil, user: String? = nil
+    device: String? = nil, user: String? = nil, maxForceOverride: Bool = false, labelFromPath: [PathLabels] = [],
+    labelsOverride: Bool = false, columnsGiven: Bool = false
   ) {
+    self.maxForceOverride = maxForceOverride
+    self.labelFromPath = labelFromPath
+    self.labelsOverride = labelsOverride
+    self.columnsGiven = columnsGiven
     self.skipInvalid = skipInvalid
     self.maxForce = maxForce
     self.deviceDescription = deviceDescription
@@ -179,6 +197,18 @@ public struct ImportOptions: Hashable, Sendable {
   /// The default maximum force of force arrays: 20/3, `UITouch.maximumPossibleForce` on iPhone 6s
   /// (the only device such arrays are known from).
   public static let forceValuesMaxForce = 20.0 / 3.0
+
+  /// The maximum force of a trace whose recording gives `recorded` (device units): `recorded`,
+  /// filling its gap with ``maxForce``, or ``maxForce`` first with ``maxForceOverride``.
+  public func maxForce(recorded: Double?) -> Double? {
+    maxForceOverride ? (maxForce ?? recorded) : (recorded ?? maxForce)
+  }
+
+  /// Where the tablet-log layout comes from, for messages: `--columns x,y,force,t` or
+  /// `the default --columns x,y,-,force,-,t_ms,group (UCI spiral)`.
+  public var columnsSource: String {
+    columnsGiven ? "--columns \(columns)" : "the default --columns \(columns) (the UCI spiral layout X;Y;Z;Pressure;GripAngle;Timestamp;TestID)"
+  }
 
   /// What is missing or wrong for reading `format`, or `nil`.
   public func problem(for format: ImportFormat) -> String? {

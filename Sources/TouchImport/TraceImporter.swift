@@ -10,7 +10,13 @@ public import TouchIO
 ///
 /// - Trace ids: every contact of a file gets the file's name without directory and without its
 ///   last extension as `id` (`Wacom Intuos4 6x9.stylus-tap`) and its number in touch-down order,
-///   from 0, as `touch`; reports name it `id#touch`. Two input files with the same name give the
+///   from 0, as `touch`; reports name it `id#touch`. A getevent log with events of several devices
+///   is split per device (each with its own name and axis ranges): ids `FILE@event4`, touch
+///   numbers per device.
+/// - evemu recordings without a device header take their axes from `ImportOptions.deviceDescription`
+///   or else from the `.desc` beside them named after the device (``pairedDescription(for:)``,
+///   noted on standard error); recordings with neither are named in one warning.
+/// - Path labels (`ImportOptions.labelFromPath`) are applied last, as for trace files. Two input files with the same name give the
 ///   same ids, which is an error (or, with `skipInvalid`, the later file's traces are skipped).
 /// - Times are seconds since the file's first event or row (force arrays: synthesized).
 /// - Forces are the recording's values in device units; ``ImportOptions/maxForce`` or the
@@ -45,9 +51,12 @@ public enum TraceImporter {
     let description = try options.deviceDescription.map { path throws(TraceLoadError) in try readDescription(path, options: options) }
     var dataset = Dataset()
     var firstFile: [String: String] = [:]
+    var unpaired: [String] = []
     for path in try TraceFiles.expand(paths, extensions: format.fileExtensions) {
       let bytes = try TraceFiles.read(path)
-      var part = try read(bytes, file: path, from: format, options: options, description: description)
+      var part = try read(
+        bytes, file: path, from: format, options: options, description: description, pairing: description == nil,
+        unpaired: &unpaired)
       let id = traceID(forFile: path)
       if let first = firstFile[id] {
         let errors = part.traces.indices.map { k in
@@ -66,7 +75,40 @@ public enum TraceImporter {
       }
       dataset.append(contentsOf: part)
     }
+    if !unpaired.isEmpty {
+      let shown = unpaired.prefix(5).map { "'\(Diagnostic.escaped($0))'" }.joined(separator: ", ")
+      dataset.diagnostics.append(
+        Diagnostic(
+          .warning,
+          "\(unpaired.count) evemu recording\(unpaired.count == 1 ? " has" : "s have") no device header and no '.desc' beside \(unpaired.count == 1 ? "it" : "them") named after the device (pressure range unknown; give --description FILE): \(shown)\(unpaired.count > 5 ? ", …" : "")"))
+    }
+    try PathLabels.apply(
+      options.labelFromPath, to: &dataset, override: options.labelsOverride, skipInvalid: options.skipInvalid)
     return dataset
+  }
+
+  /// The `.desc` file beside the header-less evemu recording `path` that describes its device:
+  /// among the `.desc` files in the same directory, the one with the longest name (without
+  /// `.desc`) that equals the recording's name without its extension or starts it followed by
+  /// `.`, `-`, `_` or a space (`SynPS2 Synaptics TouchPad.hp8470p.desc` for
+  /// `SynPS2 Synaptics TouchPad.hp8470p.edge-scroll-vertical.events`); `nil` when there is none.
+  public static func pairedDescription(for path: String) -> String? {
+    let slash = path.lastIndex(of: "/")
+    let directory = slash.map { String(path[..<$0]) } ?? "."
+    let base = traceID(forFile: path)
+    guard let candidates = try? TraceFiles.expand([directory], extensions: [".desc"]) else { return nil }
+    var best: (path: String, length: Int)?
+    for candidate in candidates {
+      let candidateSlash = candidate.lastIndex(of: "/")
+      let candidateDirectory = candidateSlash.map { String(candidate[..<$0]) } ?? "."
+      guard candidateDirectory == directory || candidateDirectory == directory + "/" || directory.hasSuffix("/") && candidateDirectory + "/" == directory
+      else { continue }
+      let name = traceID(forFile: candidate)
+      guard base == name || (base.hasPrefix(name) && [".", "-", "_", " "].contains(base.dropFirst(name.count).first))
+      else { continue }
+      if best == nil || name.count > best!.length { best = (candidate, name.count) }
+    }
+    return best?.path
   }
 
   /// Imports the bytes of one file named `file`. For ``ImportFormat/evemu`` recordings without
@@ -76,23 +118,60 @@ public enum TraceImporter {
   {
     precondition(options.problem(for: format) == nil, options.problem(for: format) ?? "")
     let description = try options.deviceDescription.map { path throws(TraceLoadError) in try readDescription(path, options: options) }
-    return try read(bytes, file: file, from: format, options: options, description: description)
+    var unpaired: [String] = []
+    return try read(
+      bytes, file: file, from: format, options: options, description: description, pairing: false, unpaired: &unpaired)
   }
 
   static func read(
-    _ bytes: [UInt8], file: String, from format: ImportFormat, options: ImportOptions, description: EvdevDevice?
+    _ bytes: [UInt8], file: String, from format: ImportFormat, options: ImportOptions, description: EvdevDevice?,
+    pairing: Bool, unpaired: inout [String]
   ) throws(TraceLoadError) -> Dataset {
     switch format {
     case .evemu:
       var (device, items) = try EvemuReader(file: file, options: options).parse(bytes)
-      if device.axes.isEmpty, let description {
-        device.axes = description.axes
-        device.name = device.name ?? description.name
+      var note: Diagnostic?
+      if device.axes.isEmpty {
+        var source = description
+        if source == nil, pairing {
+          if let paired = pairedDescription(for: file) {
+            source = try readDescription(paired, options: options)
+            note = Diagnostic(.note, "no device header: using the device description '\(Diagnostic.escaped(paired.split(separator: "/").last.map(String.init) ?? paired))' beside it", file: file)
+          } else {
+            unpaired.append(file)
+          }
+        }
+        if let source {
+          device.axes = source.axes
+          device.name = device.name ?? source.name
+        }
       }
-      return try EvdevDecoder.decode(items, device: device, collector: ContactCollector(file: file, options: options))
+      var dataset = try EvdevDecoder.decode(items, device: device, collector: ContactCollector(file: file, options: options))
+      if let note { dataset.diagnostics.insert(note, at: 0) }
+      return dataset
     case .getevent:
-      let (device, items) = try GeteventReader(file: file, options: options).parse(bytes)
-      return try EvdevDecoder.decode(items, device: device, collector: ContactCollector(file: file, options: options))
+      let parts = try GeteventReader(file: file, options: options).parse(bytes)
+      guard parts.count > 1 else {
+        return try EvdevDecoder.decode(
+          parts[0].items, device: parts[0].device, collector: ContactCollector(file: file, options: options))
+      }
+      // Several devices: one set of contacts per device, ids FILE@DEVICE (the path's last component).
+      var dataset = Dataset(files: [file])
+      // One clock for all devices: seconds since the log's first event.
+      let start = parts.compactMap { part -> Int64? in
+        for case .event(let e) in part.items { return e.time }
+        return nil
+      }.min()
+      for var part in parts {
+        let short = part.path.map { String($0.split(separator: "/").last ?? Substring($0)) } ?? "unnamed"
+        if part.device.name == nil { part.device.name = part.path }
+        let id = "\(traceID(forFile: file))@\(short)"
+        var decoded = try EvdevDecoder.decode(
+          part.items, device: part.device, collector: ContactCollector(file: file, options: options, id: id), start: start)
+        decoded.files = []
+        dataset.append(contentsOf: decoded)
+      }
+      return dataset
     case .forceValues:
       return try ForceValuesReader(file: file, options: options).read(bytes)
     case .tabletCSV:

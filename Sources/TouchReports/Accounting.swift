@@ -3,19 +3,28 @@ import TouchSignal
 
 /// The dataset accounting every report carries: traces total/analyzed/skipped and why.
 public enum Accounting {
-  /// `{"total": N, "analyzed": A, "skipped": S}`.
-  public static func traces(total: Int, analyzed: Int, skipped: Int) -> JSONValue {
-    .object([("total", .int(total)), ("analyzed", .int(analyzed)), ("skipped", .int(skipped))])
+  /// `{"total": N, "analyzed": A, "skipped": S}`, and `"label_overrides": O` when labels replaced
+  /// `O` > 0 values of the data (`--labels-override`).
+  public static func traces(total: Int, analyzed: Int, skipped: Int, labelOverrides: Int = 0) -> JSONValue {
+    .object(
+      [("total", .int(total)), ("analyzed", .int(analyzed)), ("skipped", .int(skipped))]
+        + (labelOverrides > 0 ? [("label_overrides", .int(labelOverrides))] : []))
   }
 
   /// The members every report document starts with: `format`, `version`, the `files` read, the
-  /// `traces` accounting, the `skipped` traces and `time_synthesized_traces` (analyzed traces
+  /// `traces` accounting (with `label_overrides`, the label values `--labels-override` replaced,
+  /// when there are any), the `skipped` traces and `time_synthesized_traces` (analyzed traces
   /// whose times were synthesized, see `SynthesizedTime`).
   static func header(format: String, version: Int, dataset: Dataset) -> [(String, JSONValue)] {
     [
       ("format", .string(format)), ("version", .int(version)),
       ("files", .array(dataset.files.map { .string($0) })),
-      ("traces", traces(total: dataset.total, analyzed: dataset.traces.count, skipped: dataset.skipped.count)),
+      (
+        "traces",
+        traces(
+          total: dataset.total, analyzed: dataset.traces.count, skipped: dataset.skipped.count,
+          labelOverrides: dataset.labelOverrides)
+      ),
       ("skipped", skipped(dataset.skipped)),
       SynthesizedTime.member(dataset.traces),
     ]

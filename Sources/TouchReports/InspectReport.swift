@@ -28,7 +28,7 @@ public enum InspectReport {
     return .object([
       ("format", "touchtrace-inspect"), ("version", 1),
       ("files", .array(s.files.map { .string($0) })),
-      ("traces", Accounting.traces(total: s.total, analyzed: s.analyzed, skipped: s.skipped.count)),
+      ("traces", Accounting.traces(total: s.total, analyzed: s.analyzed, skipped: s.skipped.count, labelOverrides: s.labelOverrides)),
       ("samples", .int(s.samples)),
       ("skipped", Accounting.skipped(s.skipped)),
       ("users", counts(s.tracesPerUser, key: "user")),

@@ -12,7 +12,9 @@ public import TouchEvaluation
 /// `intent`, `stage` (1, or 2 for stage 2 of a two-stage recognizer), `outcome` (`TP`, `FP`, `FN`,
 /// `TN`), `action_t` and `reference_t` (seconds on the trace's clock), `latency` (`action_t −
 /// reference_t`, seconds, for `TP`). A value that does not apply is an empty cell (CSV) or `null`
-/// (JSON Lines).
+/// (JSON Lines). When traces carry extra labels (`TraceMetadata.labels`), the CSV table ends with
+/// one `label:NAME` column per name (in name order; empty for traces without it) and each JSON
+/// Lines object with a `labels` object of the row's trace.
 public enum OutcomeTable {
   /// The column names, in order.
   public static let columns = [
@@ -22,9 +24,16 @@ public enum OutcomeTable {
 
   /// The header line of the CSV table (empty for JSON Lines, which has none).
   ///
-  /// - Parameter jsonLines: whether the table is JSON Lines.
-  public static func header(jsonLines: Bool) -> [UInt8] {
-    jsonLines ? [] : CSVWriter.table(header: columns, rows: [])
+  /// - Parameters:
+  ///   - jsonLines: whether the table is JSON Lines.
+  ///   - labels: the extra label names (``labelNames(_:)``), each a `label:NAME` column.
+  public static func header(jsonLines: Bool, labels: [String] = []) -> [UInt8] {
+    jsonLines ? [] : CSVWriter.table(header: columns + labels.map { TraceMetadata.csvLabelPrefix + $0 }, rows: [])
+  }
+
+  /// The extra label names any of `traces` has, in name order.
+  public static func labelNames(_ traces: [Trace]) -> [String] {
+    Set(traces.flatMap { $0.metadata.labels.keys }).sorted()
   }
 
   /// `name=value,…` of the parameters `configuration` was given or varied over (the reports'
@@ -42,9 +51,11 @@ public enum OutcomeTable {
   ///   - configuration: the configuration.
   ///   - traces: the evaluation's traces.
   ///   - jsonLines: JSON Lines rather than CSV.
+  ///   - labels: the extra label columns of the table (as given to ``header(jsonLines:labels:)``).
   /// - Returns: the encoded lines, each ending in a line feed.
   public static func lines(
-    _ rows: [OutcomeRow], index: Int, configuration: Configuration, traces: [Trace], jsonLines: Bool
+    _ rows: [OutcomeRow], index: Int, configuration: Configuration, traces: [Trace], jsonLines: Bool,
+    labels: [String] = []
   ) -> [UInt8] {
     let recognizer = JSONValue.string(configuration.name)
     let parameters = JSONValue.string(parameters(configuration))
@@ -57,10 +68,14 @@ public enum OutcomeTable {
         .number(row.action), .number(row.reference), .number(row.latency),
       ]
       if jsonLines {
-        out += JSONValue.object(Array(zip(columns, cells))).encoded(pretty: false)
+        var members = Array(zip(columns, cells))
+        if !labels.isEmpty {
+          members.append(("labels", .object(labels.compactMap { name in m.labels[name].map { (name, .string($0)) } })))
+        }
+        out += JSONValue.object(members).encoded(pretty: false)
         out.append(0x0A)
       } else {
-        out += CSVWriter.rows([cells], quotingCommentMarks: false)
+        out += CSVWriter.rows([cells + labels.map { .string(m.labels[$0]) }], quotingCommentMarks: false)
       }
     }
     return out

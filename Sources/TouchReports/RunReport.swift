@@ -56,7 +56,9 @@ public enum RunReport {
       ("format", .string(format)), ("version", .int(version)),
       ("recognizer", .object([("name", .string(recognizer.name)), ("parameters", .object(parameters))])),
       ("carry_state", .bool(carryState)),
-      ("traces", Accounting.traces(total: dataset.total, analyzed: dataset.traces.count, skipped: dataset.skipped.count)),
+      ("traces", Accounting.traces(
+          total: dataset.total, analyzed: dataset.traces.count, skipped: dataset.skipped.count,
+          labelOverrides: dataset.labelOverrides)),
       ("skipped", Accounting.skipped(dataset.skipped)),
       SynthesizedTime.member(dataset.traces),
       ("results", .array(rows)),

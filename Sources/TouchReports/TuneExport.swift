@@ -47,7 +47,9 @@ public enum TuneExport {
     var tunedOn: [(String, JSONValue)] = [
       ("tool", .string(tool)),
       ("files", .array(dataset.files.map { .string($0) })),
-      ("traces", Accounting.traces(total: dataset.total, analyzed: dataset.traces.count, skipped: dataset.skipped.count)),
+      ("traces", Accounting.traces(
+          total: dataset.total, analyzed: dataset.traces.count, skipped: dataset.skipped.count,
+          labelOverrides: dataset.labelOverrides)),
       ("positive", .array(evaluation.options.positives.map { .string($0.rawValue) })),
       ("tolerance", .number(evaluation.options.tolerance)),
       ("recognizers", option("recognizers")), ("vary", option("vary")), ("set", option("set")),

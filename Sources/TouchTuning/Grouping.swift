@@ -3,27 +3,31 @@ public import TouchSignal
 
 /// The trace label that groups traces for cross-validation and the bootstrap: all traces of one
 /// user (or session, or device) stay together.
-public enum GroupKey: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-  /// `TraceMetadata.user`.
-  case user
-  /// `TraceMetadata.session`.
-  case session
-  /// `TraceMetadata.device`.
-  case device
+public struct GroupKey: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+  /// The label name.
+  public let rawValue: String
 
-  /// The trace's label; `nil` when it has none (a missing or empty label).
-  public func label(of metadata: TraceMetadata) -> String? {
-    let value: String?
-    switch self {
-    case .user: value = metadata.user
-    case .session: value = metadata.session
-    case .device: value = metadata.device
-    }
-    guard let value, !value.isEmpty else { return nil }
-    return value
+  /// The key for the label `rawValue`: `user`, `session`, `device`, `intent` or a valid extra label
+  /// name (`TraceMetadata.isValidExtraLabelName(_:)`); `nil` for anything else.
+  public init?(rawValue: String) {
+    guard ["user", "session", "device", "intent"].contains(rawValue) || TraceMetadata.isValidExtraLabelName(rawValue)
+    else { return nil }
+    self.rawValue = rawValue
   }
 
-  /// `user`, `session` or `device`.
+  private init(known: String) { rawValue = known }
+
+  /// `TraceMetadata.user`.
+  public static let user = GroupKey(known: "user")
+  /// `TraceMetadata.session`.
+  public static let session = GroupKey(known: "session")
+  /// `TraceMetadata.device`.
+  public static let device = GroupKey(known: "device")
+
+  /// The trace's label; `nil` when it has none (a missing or empty label).
+  public func label(of metadata: TraceMetadata) -> String? { metadata.label(rawValue) }
+
+  /// The label name: `user`, `session`, `device` or an extra label's.
   public var description: String { rawValue }
 }
 

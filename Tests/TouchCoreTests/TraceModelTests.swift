@@ -112,7 +112,9 @@ struct TraceModelTests {
     let device = try #require(TraceFilter(parsing: "device=iphone6s"))
     let intent = try #require(TraceFilter(parsing: "intent=press,pop"))
     #expect(device.description == "device=iphone6s")
-    #expect(TraceFilter(parsing: "colour=red") == nil)
+    #expect(TraceFilter(parsing: "colour=red")?.field.rawValue == "colour")  // an extra label
+    #expect(TraceFilter(parsing: "force=1") == nil)  // a trace-file column, not a label
+    #expect(TraceFilter(parsing: "Colour=red") == nil)  // label names are lowercase
     #expect(TraceFilter(parsing: "device=") == nil)
     #expect(TraceFilter(parsing: "device") == nil)
     #expect(dataset.keep(matching: [device, intent]) == 3)

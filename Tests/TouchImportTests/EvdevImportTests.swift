@@ -6,6 +6,7 @@
 import Testing
 import TouchCore
 import TouchIO
+import TouchTestSupport
 
 @testable import TouchImport
 
@@ -318,13 +319,47 @@ private func replacingLine(_ number: Int, of text: String, with line: String) ->
     #expect(importError(text, as: .getevent)?.position == TextPosition(line: 4, column: 5))
   }
 
-  @Test func eventsFromTwoDevices() {
+  @Test func eventsFromTwoDevicesAreSplit() throws {
+    // Tests/touchtraceTests/Fixtures/import/getevent-two-devices.txt, written by hand: a
+    // touchscreen (event4, pressure 0…255) and a pen (event7, pressure 0…4095) interleaved.
+    // Times count from the log's first event (100.000000 s) for both devices.
+    let path = SharedData.repositoryRoot + "/Tests/touchtraceTests/Fixtures/import/getevent-two-devices.txt"
+    let dataset = try TraceImporter.load([path], from: .getevent)
+    #expect(dataset.files == [path])
+    #expect(dataset.traces.map(\.name) == ["getevent-two-devices@event4", "getevent-two-devices@event7"])
+    let (screen, pen) = (dataset.traces[0], dataset.traces[1])
+    #expect(screen.metadata.device == "fts_ts")
+    #expect(screen.metadata.maxForce == 255)
+    #expect(screen.t == [0, 0.01, 0.02])
+    #expect(screen.force == [0x20, 0x40, 0x40])
+    #expect(screen.x == [0x64, 0x64, 0x64])
+    #expect(pen.metadata.device == "sec_e-pen")
+    #expect(pen.metadata.maxForce == 4095)
+    #expect(pen.t == [0.005, 0.015, 0.025])
+    #expect(pen.force == [0x100, 0x800, 0])
+    #expect(pen.phase == [.began, .moved, .ended])
+    #expect(pen.x == [1000, 1000, 1000])
+  }
+
+  @Test func twoDevicesWithoutHeaders() throws {
     let text = """
+      [ 1.000000] /dev/input/event1: EV_ABS ABS_MT_TRACKING_ID 00000000
       [ 1.000000] /dev/input/event1: EV_ABS ABS_MT_PRESSURE 00000020
-      [ 1.000000] /dev/input/event2: EV_SYN SYN_REPORT 00000000
+      [ 1.000000] /dev/input/event1: EV_SYN SYN_REPORT 00000000
+      [ 1.500000] /dev/input/event2: EV_ABS ABS_MT_TRACKING_ID 00000005
+      [ 1.500000] /dev/input/event2: EV_ABS ABS_MT_PRESSURE 00000010
+      [ 1.500000] /dev/input/event2: EV_SYN SYN_REPORT 00000000
+      [ 2.000000] /dev/input/event1: EV_ABS ABS_MT_TRACKING_ID ffffffff
+      [ 2.000000] /dev/input/event1: EV_SYN SYN_REPORT 00000000
+      [ 2.250000] /dev/input/event2: EV_ABS ABS_MT_TRACKING_ID ffffffff
+      [ 2.250000] /dev/input/event2: EV_SYN SYN_REPORT 00000000
       """
-    let error = importError(text, as: .getevent, options: ImportOptions(skipInvalid: true))
-    #expect(error?.position == TextPosition(line: 2, column: 1))
+    let dataset = try importText(text, as: .getevent)
+    #expect(dataset.traces.map(\.name) == ["fixture@event1", "fixture@event2"])
+    #expect(dataset.traces.map(\.metadata.device) == ["/dev/input/event1", "/dev/input/event2"])
+    #expect(dataset.traces[0].t == [0, 1])
+    #expect(dataset.traces[1].t == [0.5, 1.25])
+    #expect(dataset.traces.map(\.metadata.maxForce) == [nil, nil])
   }
 
   @Test func timeGoingBackwardsInAContact() {

@@ -167,14 +167,53 @@ struct EvemuRealDataTests {
     }
   }
 
-  @Test func headerlessRecordingWithoutDescriptionHasNoMaximum() throws {
-    // Without its .desc the recording still carries ABS_PRESSURE events, so contacts are found,
-    // but the axis range (the maximum force) is unknown.
-    let file = SharedData.realData("evemu-devices/tablets/Wacom Intuos4 6x9.stylus-tap.events")
-    let dataset = try TraceImporter.load([file], from: .evemu)
+  @Test func headerlessRecordingsPairWithTheDescBesideThem() throws {
+    // Read off the folder by hand: the recording is named after the device "Wacom Intuos4 6x9"
+    // (its tilt values 0…110 fit that .desc's ABS_TILT range 0…127, not the Pen .desc's −64…63);
+    // that .desc's pressure axis is "A: 18 0 2047". The hp8470p recordings take the longer
+    // name "SynPS2 Synaptics TouchPad.hp8470p.desc" over "SynPS2 Synaptics TouchPad.desc", and
+    // "…-fdo23890.events" its own "…-fdo23890.desc".
+    let tap = SharedData.realData("evemu-devices/tablets/Wacom Intuos4 6x9.stylus-tap.events")
+    let dataset = try TraceImporter.load([tap], from: .evemu)
+    #expect(dataset.traces.count == 1)
+    #expect(dataset.traces[0].metadata.maxForce == 2047)
+    #expect(dataset.traces[0].metadata.device == "Wacom Intuos4 6x9")
+    #expect(
+      dataset.diagnostics.first?.description
+        == "\(tap): note: no device header: using the device description 'Wacom Intuos4 6x9.desc' beside it")
+    let pairs = [
+      ("touchpads/SynPS2 Synaptics TouchPad.hp8470p.edge-scroll-vertical.events", "SynPS2 Synaptics TouchPad.hp8470p.desc"),
+      ("touchpads/SynPS2 Synaptics TouchPad-fdo23890.events", "SynPS2 Synaptics TouchPad-fdo23890.desc"),
+      ("touchpads/SynPS2 Synaptics TouchPad.leftmove.events", "SynPS2 Synaptics TouchPad.desc"),
+      ("touchpads/AlpsPS2 ALPS GlidePoint.right-edge-scroll.events", "AlpsPS2 ALPS GlidePoint.desc"),
+      ("touchpads/AlpsPS2-ALPS-DualPoint-TouchPad.events", "AlpsPS2-ALPS-DualPoint-TouchPad.desc"),
+    ]
+    for (recording, desc) in pairs {
+      let path = SharedData.realData("evemu-devices/" + recording)
+      #expect(TraceImporter.pairedDescription(for: path) == SharedData.realData("evemu-devices/touchpads/" + desc))
+    }
+    // A recording with its own header is not paired (no note).
+    let headed = try TraceImporter.load(
+      [SharedData.realData("evemu-devices/touchpads/ETPS2 Elantech Touchpad.Samsung-700Z3A.events")], from: .evemu)
+    #expect(!headed.diagnostics.contains { $0.severity == .note })
+  }
+
+  @Test func headerlessRecordingWithoutDescWarnsAndHasNoMaximum() throws {
+    // Alone in a directory the recording still carries ABS_PRESSURE events, so contacts are
+    // found, but the axis range (the maximum force) is unknown, and the warning names the file.
+    let bytes = try TraceFiles.read(SharedData.realData("evemu-devices/tablets/Wacom Intuos4 6x9.stylus-tap.events"))
+    let directory = TestData.temporaryDirectory()
+    defer { TestData.remove(directory) }
+    let file = directory + "/Wacom Intuos4 6x9.stylus-tap.events"
+    TestData.write(String(decoding: bytes, as: UTF8.self), to: file)
+    let dataset = try TraceImporter.load([directory], from: .evemu)
     #expect(dataset.traces.count == 1)
     #expect(dataset.traces[0].metadata.maxForce == nil)
     #expect(dataset.maxForceSeen == 2047)
+    #expect(
+      dataset.diagnostics.last?.description
+        == "warning: 1 evemu recording has no device header and no '.desc' beside it named after the device (pressure range unknown; give --description FILE): '\(file)'"
+    )
   }
 
   @Test func penPositionsUseTheAxisResolution() throws {
@@ -213,6 +252,26 @@ struct GeteventRealDataTests {
     #expect(dataset.traces.allSatisfy { $0.metadata.maxForce == 255 })
   }
 
+  @Test func maximumForceFillsGapsUnlessOverriding() throws {
+    // The UC-LOGIC header gives the pressure axis 0…1023 (SOURCE.md "axis max"): --max-force
+    // only fills gaps, so it stays; with the override it is replaced.
+    let file = SharedData.realData("evemu-devices/tablets/UC-LOGIC Tablet WP5540U Pen.events")
+    let filled = try TraceImporter.load([file], from: .evemu, options: ImportOptions(maxForce: 500))
+    #expect(filled.traces.allSatisfy { $0.metadata.maxForce == 1023 })
+    let replaced = try TraceImporter.load(
+      [file], from: .evemu, options: ImportOptions(maxForce: 2000, maxForceOverride: true))
+    #expect(replaced.traces.allSatisfy { $0.metadata.maxForce == 2000 })
+  }
+
+  @Test func labelsFromThePaths() throws {
+    // Phone/phone-three-touches.txt: 3 contacts (SOURCE.md); the path gives device and gesture.
+    let directory = SharedData.realData("android-getevent")
+    let options = ImportOptions(labelFromPath: [try PathLabels("{device}/*-{gesture}.txt")])
+    let dataset = try TraceImporter.load([directory + "/Phone/phone-three-touches.txt"], from: .getevent, options: options)
+    #expect(dataset.traces.count == 3)
+    #expect(dataset.traces.allSatisfy { $0.metadata.device == "Phone" && $0.metadata.labels == ["gesture": "three-touches"] })
+  }
+
   @Test func allFilesTogether() throws {
     let files = ["Phone", "Tablet"].flatMap {
       SharedData.files(in: SharedData.realData("android-getevent/" + $0), suffix: ".txt")
@@ -221,6 +280,9 @@ struct GeteventRealDataTests {
     let dataset = try TraceImporter.load(files, from: .getevent)
     #expect(dataset.total == geteventCases.map(\.contacts).reduce(0, +))
     #expect(dataset.files.count == 18)
+    // Every real log records one device (no PATH: prefixes), so none is split: ids stay the
+    // file names (a split would give FILE@eventN).
+    #expect(dataset.traces.allSatisfy { !$0.metadata.id.contains("@") })
   }
 }
 

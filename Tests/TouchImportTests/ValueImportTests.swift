@@ -125,7 +125,16 @@ import TouchIO
   @Test func wrongFieldCount() {
     let error = importError("1;2;0;100;900;1000;0\n1;2;0;100;900\n", as: .tabletCSV, options: options)
     #expect(error?.position == TextPosition(line: 2, column: 14))
-    #expect(error?.reason == .fieldCount(expected: 7, found: 5))
+    #expect(
+      error?.message
+        == "expected 7 fields, found 5: the layout is the default --columns x,y,-,force,-,t_ms,group (the UCI spiral layout X;Y;Z;Pressure;GripAngle;Timestamp;TestID); give --columns with one role per field (trace 'fixture')"
+    )
+    var given = options
+    given.columns = try! TabletColumns(parsing: "x,y,force,t_ms")
+    given.columnsGiven = true
+    let fromOption = importError("1;2;0;100;900;1000;0\n", as: .tabletCSV, options: given)
+    #expect(fromOption?.message == "expected 4 fields, found 7: the layout is --columns x,y,force,t_ms; give --columns with one role per field")
+    #expect(fromOption?.position == TextPosition(line: 1, column: 11))  // field 5 of "1;2;0;100;900;…"
     let extra = importError("1;2;0;100;900;1000;0;9\n", as: .tabletCSV, options: options)
     #expect(extra?.position == TextPosition(line: 1, column: 22))
   }
@@ -133,7 +142,10 @@ import TouchIO
   @Test func notANumber() {
     let error = importError("1;2;0;100;900;1000;0\n1;2;0;1x0;900;1007;0\n", as: .tabletCSV, options: options)
     #expect(error?.position == TextPosition(line: 2, column: 7))
-    #expect(error?.description == "fixture.txt:2:7: error: 'force' is not a number: '1x0' (trace 'fixture')")
+    #expect(
+      error?.description
+        == "fixture.txt:2:7: error: field 4 is '1x0', not a number, but the layout (the default --columns x,y,-,force,-,t_ms,group (the UCI spiral layout X;Y;Z;Pressure;GripAngle;Timestamp;TestID)) makes it 'force' (trace 'fixture')"
+    )
   }
 
   @Test func negativePressure() {

@@ -7,7 +7,7 @@ public import TouchCore
 /// scoring it on each group's traces alone: the ground truth of a trace does not depend on the
 /// other traces.
 public struct GroupBreakdown: Sendable {
-  /// The label column: `id`, `user`, `session`, `device` or `intent`.
+  /// The label column: `id`, `touch`, `user`, `session`, `device`, `intent` or an extra label.
   public let column: TraceFilter.Field
   /// The group names in order (Swift's `String` order); `nil` for the traces without the label,
   /// last.
@@ -43,16 +43,7 @@ public struct GroupBreakdown: Sendable {
 
   /// The value of `column` in `metadata`; `nil` when it has none (an empty label is none).
   public static func label(_ metadata: TraceMetadata, _ column: TraceFilter.Field) -> String? {
-    let value: String?
-    switch column {
-    case .id: value = metadata.id
-    case .user: value = metadata.user
-    case .session: value = metadata.session
-    case .device: value = metadata.device
-    case .intent: value = metadata.intent?.rawValue
-    }
-    guard let value, !value.isEmpty else { return nil }
-    return value
+    metadata.label(column.rawValue)
   }
 
   /// The number of groups.

@@ -35,24 +35,25 @@ struct ContactCollector {
   private(set) var diagnostics: [Diagnostic] = []
   private var nextTouch = 0
 
-  init(file: String, options: ImportOptions, unchangedPhase: TouchPhase = .stationary) {
+  init(file: String, options: ImportOptions, unchangedPhase: TouchPhase = .stationary, id: String? = nil) {
     self.file = file
     self.options = options
-    self.id = TraceImporter.traceID(forFile: file)
+    self.id = id ?? TraceImporter.traceID(forFile: file)
     self.unchangedPhase = unchangedPhase
   }
 
   /// Starts the next contact.
   /// - Parameters:
   ///   - position: where the contact starts in the file (its origin).
-  ///   - maxForce: the recording's maximum force, before ``ImportOptions/maxForce`` overrides it.
+  ///   - maxForce: the recording's maximum force, before ``ImportOptions/maxForce`` fills its gap
+  ///     (or replaces it, with ``ImportOptions/maxForceOverride``).
   mutating func open(
     at position: TextPosition?, maxForce: Double?, device: String?, session: String? = nil,
     hasPosition: Bool, timeSynthesized: Bool = false
   ) -> ImportedContact {
     let touch = nextTouch
     nextTouch += 1
-    let maxForce = options.maxForce ?? maxForce
+    let maxForce = options.maxForce(recorded: maxForce)
     let metadata = TraceMetadata(
       id: id, touch: touch, user: options.user, session: session, device: options.device ?? device,
       maxForce: maxForce, timeSynthesized: timeSynthesized)

@@ -117,17 +117,20 @@ struct EvdevDecoder {
 
   /// Decodes `items` of `file`.
   static func decode(
-    _ items: [EvdevItem], device: EvdevDevice, collector: ContactCollector
+    _ items: [EvdevItem], device: EvdevDevice, collector: ContactCollector, start: Int64? = nil
   ) throws(TraceLoadError) -> Dataset {
-    var decoder = try EvdevDecoder(items, device: device, collector: collector)
+    var decoder = try EvdevDecoder(items, device: device, collector: collector, start: start)
     return try decoder.run(items)
   }
 
-  private init(_ items: [EvdevItem], device: EvdevDevice, collector: ContactCollector) throws(TraceLoadError) {
+  /// - Parameter start: the time (µs) times count from; `nil` for the first event of `items`.
+  private init(_ items: [EvdevItem], device: EvdevDevice, collector: ContactCollector, start origin: Int64?)
+    throws(TraceLoadError)
+  {
     self.collector = collector
     self.device = device
     var seen = Set<UInt32>()
-    var start: Int64?
+    var start: Int64? = origin
     for case .event(let e) in items {
       seen.insert(UInt32(e.type) << 16 | UInt32(e.code))
       if start == nil { start = e.time }

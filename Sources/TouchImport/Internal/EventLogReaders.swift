@@ -103,7 +103,8 @@ struct EvemuReader {
 /// Event lines: `[ sec.usec] [DEVICE:] TYPE CODE VALUE`, with TYPE and CODE as names
 /// (`EV_ABS ABS_MT_PRESSURE`, with `-l`) or 4 hexadecimal digits, and VALUE as hexadecimal
 /// (8 digits, two's complement: `ffffffff` is −1; key values may be `UP`, `DOWN`, `REPEAT`). The header lines `add device N: PATH`,
-/// `  name: "…"` and `could not …` are read for the device name or skipped. Lines without a
+/// `  name: "…"` and `could not …` are read for the device name or skipped; a log of several
+/// devices (`PATH:` before each event) is split per device (see ``parse(_:)``). Lines without a
 /// timestamp are errors: the importer needs times (record with `-t`).
 struct GeteventReader {
   let file: String
@@ -112,41 +113,102 @@ struct GeteventReader {
   /// Key values as `getevent -l` prints them.
   static let keyStates: [String: UInt64] = ["UP": 0, "DOWN": 1, "REPEAT": 2]
 
-  func parse(_ bytes: [UInt8]) throws(TraceLoadError) -> (device: EvdevDevice, items: [EvdevItem]) {
-    let text = TextLines(bytes)
+  /// The events of one input device in a log.
+  struct DevicePart {
+    /// The device path the log names (`/dev/input/event4`); `nil` for lines without one.
+    var path: String?
     var device = EvdevDevice()
     var items: [EvdevItem] = []
-    var devicePath: String?
+  }
+
+  /// Reads the log into one part per device, in order of the devices' first event (or header).
+  ///
+  /// `getevent` run without a device argument prints `add device N: PATH` blocks (with
+  /// `name: "…"` and, with `-p`, one `ABS_… : value V, min A, max B, fuzz F, flat L, resolution R`
+  /// line per axis) and prefixes each event with `PATH:`; every device gets its own part, axis
+  /// ranges and name. Header lines inside an `add device` block that carry neither are skipped.
+  func parse(_ bytes: [UInt8]) throws(TraceLoadError) -> [DevicePart] {
+    let text = TextLines(bytes)
+    var parts: [DevicePart] = []
+    var partOfPath: [String?: Int] = [:]
+    func part(_ path: String?) -> Int {
+      if let k = partOfPath[path] { return k }
+      parts.append(DevicePart(path: path))
+      partOfPath[path] = parts.count - 1
+      return parts.count - 1
+    }
+    /// The device whose `add device` header is being read (`nil` outside headers).
+    var header: Int?
+    var current: Int?
     for line in text.lines() {
       let words = text.words(of: line)
       guard let first = words.first else { continue }
-      if text.line(line, hasPrefix: "add device") || text.line(line, hasPrefix: "could not") { continue }
-      if text.field(first, equals: "name:") {
-        if device.name == nil, words.count > 1 {
-          let rest = text.string(TextField(start: words[1].start, end: line.end)).trimmingCharacters(" ")
-          device.name = rest.trimmingCharacters("\"")
+      if text.line(line, hasPrefix: "could not") { continue }
+      if text.line(line, hasPrefix: "add device") {
+        // add device N: PATH
+        if let colon = words.firstIndex(where: { text.bytes[$0.end - 1] == UInt8(ascii: ":") }), colon + 1 < words.count {
+          header = part(text.string(TextField(start: words[colon + 1].start, end: line.end)).trimmingCharacters(" "))
+        } else {
+          header = part(nil)
         }
         continue
       }
+      if text.field(first, equals: "name:") {
+        let k = header ?? part(nil)
+        if parts[k].device.name == nil, words.count > 1 {
+          let rest = text.string(TextField(start: words[1].start, end: line.end)).trimmingCharacters(" ")
+          parts[k].device.name = rest.trimmingCharacters("\"")
+        }
+        continue
+      }
+      if let k = header, text.bytes[first.start] != UInt8(ascii: "[") {
+        if let (code, axis) = Self.axis(text, words) { parts[k].device.axes[code] = axis }
+        continue  // other header lines (events:, KEY (0001): …, input props:, location:, id:, version:)
+      }
+      header = nil
       do throws(TraceLoadError) {
         let (event, path) = try self.event(text, line)
-        if let path {
-          if let devicePath, devicePath != path {
-            throw TraceLoadError(
-              .invalidRecording(
-                "events from more than one device ('\(devicePath)' and '\(path)'); record one device (getevent -lt DEVICE)"),
-              file: file, position: TextPosition(line: line.number, column: 1))
-          }
-          devicePath = path
-        }
-        if let event { items.append(.event(event)) }
+        let k = part(path)
+        current = k
+        if let event { parts[k].items.append(.event(event)) }
       } catch {
-        if case .invalidRecording(let why) = error.reason, why.hasPrefix("events from more than one device") { throw error }
         guard options.skipInvalid else { throw error }
-        items.append(.malformed(error))
+        parts[current ?? part(nil)].items.append(.malformed(error))
       }
     }
-    return (device, items)
+    if parts.isEmpty { parts.append(DevicePart(path: nil)) }
+    // `getevent -lt DEVICE`: one declared device, events without a `PATH:` prefix.
+    let declared = parts.filter { $0.path != nil && $0.items.isEmpty }
+    if declared.count == 1, let k = partOfPath[nil], !parts[k].items.isEmpty, parts.filter({ !$0.items.isEmpty }).count == 1 {
+      parts[k].device.name = parts[k].device.name ?? declared[0].device.name
+      parts[k].device.axes.merge(declared[0].device.axes) { own, _ in own }
+    }
+    let used = parts.filter { !$0.items.isEmpty }
+    return used.isEmpty ? [parts[0]] : used
+  }
+
+  /// An axis line of `getevent -p`: `[ABS (0003):] ABS_MT_PRESSURE : value 0, min 0, max 255,
+  /// fuzz 0, flat 0, resolution 0` (or with a 4-digit hexadecimal code instead of the name).
+  static func axis(_ text: TextLines, _ words: [TextField]) -> (UInt16, EvdevAxis)? {
+    let strings = words.map { text.string($0) }
+    guard let valueAt = strings.firstIndex(of: "value"), valueAt >= 2, strings[valueAt - 1].hasSuffix(":") else {
+      return nil
+    }
+    let nameWord = strings[valueAt - 1] == ":" ? strings[valueAt - 2] : String(strings[valueAt - 1].dropLast())
+    let code: UInt16
+    if let named = EV.codeNames[EV.abs]?[nameWord] {
+      code = named
+    } else if nameWord.count == 4, let number = UInt16(nameWord, radix: 16) {
+      code = number
+    } else {
+      return nil
+    }
+    func number(after key: String) -> Int64? {
+      guard let k = strings.firstIndex(of: key), k + 1 < strings.count else { return nil }
+      return Int64(strings[k + 1].trimmingCharacters(","))
+    }
+    guard let minimum = number(after: "min"), let maximum = number(after: "max"), maximum > minimum else { return nil }
+    return (code, EvdevAxis(minimum: minimum, maximum: maximum, resolution: number(after: "resolution") ?? 0))
   }
 
   /// The event on `line` (`nil` for an event type or code this importer ignores) and the

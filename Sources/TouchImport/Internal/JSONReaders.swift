@@ -25,7 +25,7 @@ struct ForceValuesReader {
         .invalidRecording("expected a JSON array of force values, found \(root.typeName)"), file: file,
         position: root.position)
     }
-    let maxForce = options.maxForce ?? ImportOptions.forceValuesMaxForce
+    let maxForce = options.maxForce(recorded: nil) ?? ImportOptions.forceValuesMaxForce
     var collector = ContactCollector(file: file, options: options, unchangedPhase: .moved)
     var contact: ImportedContact?
     for (k, node) in values.enumerated() {

@@ -47,7 +47,10 @@ struct TabletLogReader {
           let position =
             fields.count > roles.count
             ? text.position(of: fields[roles.count], on: line) : text.position(line.end, on: line)
-          throw TraceLoadError(.fieldCount(expected: roles.count, found: fields.count), file: file, position: position)
+          throw TraceLoadError(
+            .invalidRecording(
+              "expected \(roles.count) fields, found \(fields.count): the layout is \(options.columnsSource); give --columns with one role per field"
+            ), file: file, position: position)
         }
         func value(_ index: Int, _ name: String) throws(TraceLoadError) -> Double {
           let field = fields[index]
@@ -57,8 +60,9 @@ struct TabletLogReader {
           if let whole = text.integer(field), abs(whole) < 1 << 53 { return Double(whole) }
           guard let number = text.number(field) else {
             throw TraceLoadError(
-              .trace(.notANumber(field: name, text: text.string(field))), file: file,
-              position: text.position(of: field, on: line))
+              .invalidRecording(
+                "field \(index + 1) is \(Diagnostic.quoted(text.string(field))), not a number, but the layout (\(options.columnsSource)) makes it '\(roles[index].rawValue)'"
+              ), file: file, position: text.position(of: field, on: line))
           }
           return number
         }

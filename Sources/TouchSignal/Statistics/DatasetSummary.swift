@@ -102,6 +102,8 @@ public struct DatasetSummary: Sendable {
   public var analyzed: Int
   /// Traces left out, with reasons.
   public var skipped: [SkippedTrace]
+  /// Label values `--labels-override` replaced (the dataset's `labelOverrides`).
+  public var labelOverrides: Int
   /// Samples over the analyzed traces.
   public var samples: Int
   /// Traces per user, users in byte order, unlabeled last.
@@ -170,6 +172,7 @@ public struct DatasetSummary: Sendable {
     total = dataset.total
     analyzed = traces.count
     skipped = dataset.skipped
+    labelOverrides = dataset.labelOverrides
     samples = dataset.sampleCount
 
     func counts<V: Hashable & Sendable>(_ key: (Trace) -> V?, order: (V, V) -> Bool) -> [Count<V>] {

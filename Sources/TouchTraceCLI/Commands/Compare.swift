@@ -30,7 +30,7 @@ extension TouchTraceCommand {
         inline SVG, then the md tables); without --format, an \
         --output ending picks it, else md on a terminal and json otherwise. --outcomes FILE \
         writes both configurations' per-trace outcomes (configuration 0 is A, 1 is B). --by \
-        COLUMN (user, device, intent, session or id) adds A's and B's counts, rates and latency \
+        COLUMN (user, device, intent, session, id, touch or an extra label) adds A's and B's counts, rates and latency \
         per group of traces to every format.
 
         Examples (from the repository root):
@@ -50,7 +50,7 @@ extension TouchTraceCommand {
 
     @OptionGroup var scoring: ScoringOptions
 
-    @Option(help: "Resample each user's (session's, device's) traces together.")
+    @Option(help: "Resample each user's (session's, device's, intent's or extra label's, e.g. hand) traces together.")
     var groupBy: GroupName?
 
     @OptionGroup var resampling: ResamplingOptions

@@ -15,7 +15,13 @@ extension TouchTraceCommand {
         see --columns), pointer-events (a JSON array of W3C PointerEvent records).
 
         Each contact (touch-down to lift-off) becomes a trace whose id is the file name without \
-        its extension and whose touch number counts contacts in touch-down order. Every contact is \
+        its extension and whose touch number counts contacts in touch-down order. A getevent log \
+        with events of several devices is split per device (ids FILE@event4, each device with its \
+        own name and axis ranges). An evemu recording without a device header takes its axes from \
+        --description, else from the .desc beside it named after the device (the longest .desc name \
+        that is the recording's name or starts it followed by '.', '-', '_' or a space), else is \
+        named in a warning. --label-from-path fills labels from the recording paths, as for trace \
+        files. Every contact is \
         accounted for: without --skip-invalid the first invalid one stops the command (exit 65) \
         with PATH:LINE:COL: error: MESSAGE. Nothing is written on error.
 
@@ -38,9 +44,21 @@ extension TouchTraceCommand {
 
     @Option(
       help: ArgumentHelp(
-        "Maximum possible force for every trace (device units), overriding the recording's (evemu axis maximum; 1 for pointer-events; 20/3 for force-values).",
+        "Maximum possible force (device units) for traces whose recording gives none (getevent without axis ranges, tablet-csv; force-values default 20/3); with --max-force-override for every trace, replacing the recording's (evemu/getevent axis maximum; 1 for pointer-events).",
         valueName: "force"))
     var maxForce: Double?
+
+    @Flag(help: "--max-force replaces the maximum force the recordings give instead of only filling gaps.")
+    var maxForceOverride = false
+
+    @Option(
+      help: ArgumentHelp(
+        "Fill labels from each recording's path: {name} (intent, user, session, device or an extra label) and * match text in the path's trailing components, e.g. '{device}/{gesture}.events'. Repeatable: each file takes the first pattern that matches. Files no pattern matches are listed in one warning.",
+        valueName: "pattern"))
+    var labelFromPath: [String] = []
+
+    @Flag(help: "Path labels replace different values (the recording's device name, --device, --user), each replacement counted, instead of stopping with an error.")
+    var labelsOverride = false
 
     @Option(help: ArgumentHelp("evemu: device description file for recordings without a header.", valueName: "file"))
     var description: String?
@@ -50,9 +68,9 @@ extension TouchTraceCommand {
 
     @Option(
       help: ArgumentHelp(
-        "tablet-csv: the role of each field: x, y, force, t, t_ms, t_us, group, - (ignored).",
+        "tablet-csv: the role of each field: x, y, force, t, t_ms, t_us, group, - (ignored) (default: x,y,-,force,-,t_ms,group, the UCI spiral layout).",
         valueName: "roles"))
-    var columns = TabletColumns.uciSpiral.description
+    var columns: String?
 
     @Option(help: ArgumentHelp("tablet-csv: field delimiter: comma, semicolon or tab (default: detected).", valueName: "name"))
     var delimiter: InputOptions.DelimiterName?
@@ -80,17 +98,27 @@ extension TouchTraceCommand {
       if from == .forceValues, interval == nil {
         throw ValidationError("force-values needs --interval SECONDS: the file has no times")
       }
+      if from != .tabletCSV, columns != nil { throw ValidationError("--columns applies to tablet-csv only") }
+      if maxForceOverride, maxForce == nil { throw ValidationError("--max-force-override needs --max-force FORCE") }
+      for pattern in labelFromPath {
+        do throws(PathLabelsError) { _ = try PathLabels(pattern) } catch {
+          throw ValidationError("--label-from-path '\(pattern)': \(error)")
+        }
+      }
       if let problem = try options().problem(for: from) { throw ValidationError(problem) }
     }
 
     /// The importer options these flags stand for.
     func options() throws -> ImportOptions {
       let layout: TabletColumns
-      do { layout = try TabletColumns(parsing: columns) } catch { throw ValidationError("--columns: \(error)") }
+      do { layout = try columns.map(TabletColumns.init(parsing:)) ?? .uciSpiral } catch {
+        throw ValidationError("--columns: \(error)")
+      }
       return ImportOptions(
         skipInvalid: skipInvalid, maxForce: maxForce, deviceDescription: description, interval: interval,
         columns: layout, delimiter: delimiter?.delimiter, maxGap: maxGap, positionScale: positionScale, device: device,
-        user: user)
+        user: user, maxForceOverride: maxForceOverride, labelFromPath: labelFromPath.compactMap { try? PathLabels($0) },
+        labelsOverride: labelsOverride, columnsGiven: columns != nil)
     }
 
     @OptionGroup var study: StudyOptions
@@ -104,6 +132,7 @@ extension TouchTraceCommand {
         try Console.checkOutputs([output.file], inputs: inputs)
         let dataset = try TraceImporter.load(paths, from: from, options: importOptions)
         Console.report(dataset)
+        Console.reportOverrides(dataset)
         try output.write(dataset.traces, inputs: inputs)
         Console.diagnose(
           "imported \(dataset.total) contact\(dataset.total == 1 ? "" : "s") from \(dataset.files.count) file\(dataset.files.count == 1 ? "" : "s"): "

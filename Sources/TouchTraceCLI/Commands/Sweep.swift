@@ -41,11 +41,11 @@ extension TouchTraceCommand {
         the format; otherwise standard output gets md when it is a terminal and json when it is \
         not. --json-output and --csv-output write those formats as well. --outcomes FILE writes \
         the per-trace outcomes behind every count (CSV, or JSON Lines for .jsonl; \
-        --outcomes-filter all, errors or best). --by COLUMN (user, device, intent, session or \
-        id) adds each configuration's counts, rates and latency per group of traces to every \
+        --outcomes-filter all, errors or best). --by COLUMN (user, device, intent, session, id, \
+        touch or an extra label such as hand) adds each configuration's counts, rates and latency per group of traces to every \
         format. --bootstrap N adds percentile bootstrap intervals of F1 and p50/p90 latency for \
-        each recognizer's best configuration (resampling traces, or --group-by user, session or \
-        device groups, from GSL's mt19937 seeded with --seed); with fewer than 10 clusters, or \
+        each recognizer's best configuration (resampling traces, or --group-by user, session, \
+        device or extra-label groups, from GSL's mt19937 seeded with --seed); with fewer than 10 clusters, or \
         when every resample agrees, the report says so instead. Results do not depend on \
         --threads.
 
@@ -91,7 +91,7 @@ extension TouchTraceCommand {
     @Option(help: seedHelp)
     var seed: UInt64 = 1
 
-    @Option(help: "Resample each user's (session's, device's) traces together in the bootstrap.")
+    @Option(help: "Resample each user's (session's, device's, intent's or extra label's, e.g. hand) traces together in the bootstrap.")
     var groupBy: GroupName?
 
     @OptionGroup var exec: ExecOptions

@@ -29,8 +29,8 @@ extension TouchTraceCommand {
         configuration (on an ascending grid the smaller value). When no configuration meets \
         the bounds, the report says so, nothing is chosen or exported, and the exit code is 1.
 
-        Cross-validation (--folds K, default 5; 0 skips it): groups (--group-by user, session \
-        or device; without it every trace is its own group) are dealt into K folds balanced by \
+        Cross-validation (--folds K, default 5; 0 skips it): groups (--group-by user, session, \
+        device, intent or an extra label such as hand; without it every trace is its own group) are dealt into K folds balanced by \
         trace count; each fold's operating point is chosen on the other folds and scored on \
         it, reported per fold, as mean ± sd, and pooled. K equal to the number of groups is \
         leave-one-group-out; fewer groups than folds is an error (exit 65). With --group-by, \
@@ -48,7 +48,7 @@ extension TouchTraceCommand {
         --format, an --output ending in .md, .json, .csv or .html picks it, else md on a terminal and json otherwise. --csv-dir writes all four tables. \
         --export-json and --export-swift write the chosen configuration with its provenance. \
         --outcomes FILE writes every configuration's per-trace outcomes (--outcomes-filter best: \
-        the chosen one's only). --by COLUMN (user, device, intent, session or id) adds the \
+        the chosen one's only). --by COLUMN (user, device, intent, session, id, touch or an extra label) adds the \
         chosen configuration's counts, rates and latency per group of traces (--table groups, \
         groups.csv in --csv-dir). \
         The same seed gives the same bytes whatever --threads.
@@ -68,7 +68,7 @@ extension TouchTraceCommand {
 
     @OptionGroup var objective: ObjectiveOptions
 
-    @Option(help: "Keep each user's (session's, device's) traces together in folds and resamples.")
+    @Option(help: "Keep each user's (session's, device's, intent's or extra label's, e.g. hand) traces together in folds and resamples.")
     var groupBy: GroupName?
 
     @Option(help: ArgumentHelp("Cross-validation folds (0: none).", valueName: "k"))

@@ -7,22 +7,18 @@ import TouchRecognizers
 struct ByOptions: ParsableArguments {
   @Option(
     help: ArgumentHelp(
-      "Also report per group of this label column: counts, rates with intervals, latency quantiles with n.",
+      "Also report per group of this label column (id, touch, user, session, device, intent, or an extra label such as hand): counts, rates with intervals, latency quantiles with n.",
       valueName: "column"))
   var by: ByColumn?
 
-  /// A label column traces can be grouped by.
-  enum ByColumn: String, ExpressibleByArgument, CaseIterable {
-    case user, device, intent, session, id
+  /// A label column traces can be grouped by: `id`, `touch`, `user`, `session`, `device`,
+  /// `intent` or an extra label (a labels-file column, a `--label-from-path` placeholder).
+  struct ByColumn: ExpressibleByArgument {
+    var field: TraceFilter.Field
 
-    var field: TraceFilter.Field {
-      switch self {
-      case .user: .user
-      case .device: .device
-      case .intent: .intent
-      case .session: .session
-      case .id: .id
-      }
+    init?(argument: String) {
+      guard let field = TraceFilter.Field(rawValue: argument) else { return nil }
+      self.field = field
     }
   }
 

@@ -1,15 +1,13 @@
 import ArgumentParser
 import TouchTuning
 
-/// `--group-by`: the trace label that keeps traces together.
-enum GroupName: String, ExpressibleByArgument, CaseIterable {
-  case user, session, device
+/// `--group-by`: the trace label that keeps traces together: `user`, `session`, `device`,
+/// `intent` or an extra label (a labels-file column, a `--label-from-path` placeholder).
+struct GroupName: ExpressibleByArgument {
+  var key: GroupKey
 
-  var key: GroupKey {
-    switch self {
-    case .user: .user
-    case .session: .session
-    case .device: .device
-    }
+  init?(argument: String) {
+    guard let key = GroupKey(rawValue: argument) else { return nil }
+    self.key = key
   }
 }

@@ -29,11 +29,9 @@ struct OutcomeOptions: ParsableArguments {
   /// without `--outcomes`.
   func open(inputs: [String]) throws(FileWriteError) -> OutcomeWriter? {
     guard let outcomes else { return nil }
-    let writer = OutcomeWriter(
+    return OutcomeWriter(
       stream: try StreamedOutput(path: outcomes, inputs: inputs), jsonLines: outcomes.hasSuffix(".jsonl"),
       errorsOnly: outcomesFilter == .errors)
-    try writer.stream.append(OutcomeTable.header(jsonLines: writer.jsonLines))
-    return writer
   }
 }
 
@@ -45,6 +43,9 @@ final class OutcomeWriter {
   let errorsOnly: Bool
   /// Rows written so far.
   private(set) var rows = 0
+  /// The extra label columns, once the header is written (with the first rows, when the traces
+  /// are known); `nil` before.
+  private var labels: [String]?
 
   init(stream: StreamedOutput, jsonLines: Bool, errorsOnly: Bool) {
     self.stream = stream
@@ -60,8 +61,18 @@ final class OutcomeWriter {
     for outcome in outcomes { rows += outcome.rows(truth: evaluation.truths[outcome.trace]) }
     if errorsOnly { rows.removeAll { $0.kind == .truePositive || $0.kind == .trueNegative } }
     self.rows += rows.count
+    try writeHeader(labels: OutcomeTable.labelNames(evaluation.traces))
     try stream.append(
-      OutcomeTable.lines(rows, index: index, configuration: configuration, traces: evaluation.traces, jsonLines: jsonLines))
+      OutcomeTable.lines(
+        rows, index: index, configuration: configuration, traces: evaluation.traces, jsonLines: jsonLines,
+        labels: self.labels ?? []))
+  }
+
+  /// Writes the header (with `labels` as extra label columns) unless it is written already.
+  func writeHeader(labels: [String]) throws(FileWriteError) {
+    guard self.labels == nil else { return }
+    self.labels = labels
+    try stream.append(OutcomeTable.header(jsonLines: jsonLines, labels: labels))
   }
 
   /// Replays each of `configurations` (index, configuration) and writes its rows.
@@ -84,6 +95,7 @@ final class OutcomeWriter {
 extension Console {
   /// Writes a command's outputs and commits the `--outcomes` stream with them, all or nothing.
   static func emit(_ outputs: [(path: String, bytes: [UInt8])], outcomes: OutcomeWriter?, inputs: [String]) throws(FileWriteError) {
+    try outcomes?.writeHeader(labels: [])  // a table without rows still has its header
     try OutputFiles(inputs: inputs).write(outputs, committing: outcomes.map { [$0.stream] } ?? [])
   }
 }

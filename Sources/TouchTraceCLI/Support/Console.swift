@@ -162,6 +162,14 @@ enum Console {
     return nil
   }
 
+  /// Prints how many label values `--labels-override` replaced, when any (unless `--quiet`):
+  /// `note: --labels-override replaced 3 label values in 2 traces`.
+  static func reportOverrides(_ dataset: Dataset) {
+    guard dataset.labelOverrides > 0 else { return }
+    diagnose(
+      "note: --labels-override replaced \(dataset.labelOverrides) label value\(dataset.labelOverrides == 1 ? "" : "s") in \(dataset.overriddenTraces) trace\(dataset.overriddenTraces == 1 ? "" : "s")")
+  }
+
   /// Writes a command's outputs all or nothing (``OutputFiles``): each to its path, `-` to
   /// standard output; none may replace one of `inputs`, the files and directories the run reads.
   static func emit(_ outputs: [(path: String, bytes: [UInt8])], inputs: [String]) throws(FileWriteError) {

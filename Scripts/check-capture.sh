@@ -11,9 +11,7 @@ set -eu
 cd "$(dirname "$0")/.."
 TOUCHTRACE=${1:-.build/debug/touchtrace}
 SCREENSHOT=${2:-out/capture-page.png}
-command -v chromium >/dev/null || { echo "check-capture: chromium is not installed (apt-get install chromium chromium-driver)" >&2; exit 1; }
-command -v chromedriver >/dev/null || { echo "check-capture: chromedriver is not installed (apt-get install chromium-driver)" >&2; exit 1; }
-python3 -c 'import selenium' 2>/dev/null || python3 -m pip install --quiet selenium \
-  || python3 -m pip install --quiet --break-system-packages selenium
+CHECK=check-capture
+. Scripts/browser-prerequisites.sh
 mkdir -p "$(dirname "$SCREENSHOT")"
 python3 Scripts/check-capture.py "$TOUCHTRACE" "$SCREENSHOT"

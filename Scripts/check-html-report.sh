@@ -12,10 +12,8 @@ set -eu
 cd "$(dirname "$0")/.."
 TOUCHTRACE=${1:-.build/release/touchtrace}
 SCREENSHOT=${2:-out/sweep-report.png}
-command -v chromium >/dev/null || { echo "check-html: chromium is not installed (apt-get install chromium chromium-driver)" >&2; exit 1; }
-command -v chromedriver >/dev/null || { echo "check-html: chromedriver is not installed (apt-get install chromium-driver)" >&2; exit 1; }
-python3 -c 'import selenium' 2>/dev/null || python3 -m pip install --quiet selenium \
-  || python3 -m pip install --quiet --break-system-packages selenium
+CHECK=check-html
+. Scripts/browser-prerequisites.sh
 mkdir -p out
 "$TOUCHTRACE" sweep samples/ --recognizer all,tap+deep-press,long-press+deep-press \
   --format html --output out/sweep.html --json-output out/sweep-html.json

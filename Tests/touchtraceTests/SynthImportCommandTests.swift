@@ -11,9 +11,13 @@ import TouchTestSupport
 
 @testable import TouchTraceCLI
 
-/// A fresh path in the temporary directory.
+/// A directory of this test process's own (process ids are reused, so a name built from one
+/// alone can meet a file an earlier run left).
+private let scratch = TestData.temporaryDirectory("touchtrace-cli")
+
+/// A fresh path in this process's temporary directory.
 private func temporaryPath(_ name: String) -> String {
-  "/tmp/touchtrace-cli-\(getpid())-\(name)"
+  "\(scratch)/touchtrace-cli-\(getpid())-\(name)"
 }
 
 @Suite struct SynthCommandTests {

@@ -14,7 +14,7 @@ import TouchIO
 
 extension TouchTraceCommand {
   /// `touchtrace capture`: serves the capture page and adds each contact to a dataset.
-  struct Capture: ParsableCommand, FormatChoice, QuietCommand {
+  struct Capture: ParsableCommand, FormatChoice, QuietCommand, StudyCommand {
     static let configuration = CommandConfiguration(
       abstract: "Record labelled traces in a browser: serve a capture page, add each contact to a dataset.",
       discussion: """
@@ -90,6 +90,8 @@ extension TouchTraceCommand {
 
     @Flag(help: "Print only errors on standard error: no line per contact, no notes.")
     var quiet = false
+
+    @OptionGroup var study: StudyOptions
 
     var isQuiet: Bool { quiet }
 

@@ -100,6 +100,17 @@ struct StudyFileTests {
     }
   }
 
+  @Test func valuesWithQuotesBackslashesAndControlCharactersRoundTrip() throws {
+    try inTemporaryDirectory { directory in
+      let printed = try run(["sweep", Self.samples, "--recognizer", "deep-press", "--only", "id=a\"b\\c\u{7F}\td", "--print-config"])
+      #expect(printed.code == 0, "\(printed.errors)")
+      #expect(printed.output.contains(#"only = ["id=a\"b\\c\u007F\td"]"#), "\(printed.output)")
+      TestData.write(printed.output, to: directory + "/printed.toml")
+      let again = try run(["sweep", "--config", directory + "/printed.toml", "--print-config"])
+      #expect(again.code == 0 && again.output == printed.output, "\(again.errors)")
+    }
+  }
+
   @Test func flagsWinOverTheFileOptionByOption() throws {
     try inTemporaryDirectory { directory in
       TestData.write(

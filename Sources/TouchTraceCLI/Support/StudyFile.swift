@@ -23,8 +23,8 @@ struct StudyFile {
   struct Effective {
     /// The command's arguments.
     let arguments: CommandArguments
-    /// Each key's values: given (study file, then flags) or the default.
-    let values: [(key: String, values: [String])]
+    /// Each argument's values: given (study file, then flags) or the default, in help order.
+    let values: [(argument: CommandArguments.Argument, values: [String])]
 
     /// The keys a report leaves out of the configuration it records: where the outputs go,
     /// their format, quietness and threads change no figure.
@@ -33,28 +33,32 @@ struct StudyFile {
       "junit", "export-json", "export-swift", "write-baseline",
     ]
 
+    /// The options a report records: all but the presentation ones.
+    var recorded: [(argument: CommandArguments.Argument, values: [String])] {
+      values.filter { !Self.presentation.contains($0.argument.key) }
+    }
+
+    /// A `[COMMAND]` TOML table of `entries`, one `key = value` line each.
+    func table(_ entries: [(argument: CommandArguments.Argument, values: [String])]) -> String {
+      "[\(arguments.command)]\n"
+        + entries.map { $0.argument.key + " = " + StudyFile.tomlValue($0.values, argument: $0.argument) + "\n" }.joined()
+    }
+
     /// The TOML that reproduces the run (a `[COMMAND]` table).
     var toml: String {
-      var out = "# touchtrace \(TouchTraceVersion.current): `touchtrace \(arguments.command) --config FILE` reruns this.\n"
-      out += "[\(arguments.command)]\n"
-      for (key, values) in values {
-        guard let argument = arguments.argument(key) else { continue }
-        out += key + " = " + StudyFile.tomlValue(values, argument: argument) + "\n"
-      }
-      return out
+      "# touchtrace \(TouchTraceVersion.current): `touchtrace \(arguments.command) --config FILE` reruns this.\n"
+        + table(values)
     }
 
     /// The recorded configuration: the command, the tool and the effective options but the
     /// presentation ones, as a JSON object.
     var json: JSONValue {
-      var members: [(String, JSONValue)] = []
-      for (key, values) in values where !Self.presentation.contains(key) {
-        guard let argument = arguments.argument(key) else { continue }
+      let members = recorded.map { entry -> (String, JSONValue) in
         let value: JSONValue =
-          if argument.kind == .flag { .bool(values.last == "true") } else if argument.repeating {
-            .array(values.map { .string($0) })
-          } else { .string(values.last ?? "") }
-        members.append((key, value))
+          if entry.argument.kind == .flag { .bool(entry.values.last == "true") } else if entry.argument.repeating {
+            .array(entry.values.map { .string($0) })
+          } else { .string(entry.values.last ?? "") }
+        return (entry.argument.key, value)
       }
       return .object([
         ("tool", .string("touchtrace \(TouchTraceVersion.current)")), ("command", .string(arguments.command)),
@@ -65,12 +69,8 @@ struct StudyFile {
     /// The recorded configuration as a Markdown section: a TOML block without the
     /// presentation options.
     var markdown: String {
-      var out = "\n## Configuration\n\nTool: touchtrace \(TouchTraceVersion.current). The study file of this report (outputs, format and threads left out):\n\n~~~toml\n[\(arguments.command)]\n"
-      for (key, values) in values where !Self.presentation.contains(key) {
-        guard let argument = arguments.argument(key) else { continue }
-        out += key + " = " + StudyFile.tomlValue(values, argument: argument) + "\n"
-      }
-      return out + "~~~\n"
+      "\n## Configuration\n\nTool: touchtrace \(TouchTraceVersion.current). The study file of this report (outputs, format and threads left out):\n\n~~~toml\n"
+        + table(recorded) + "~~~\n"
     }
   }
 
@@ -127,13 +127,13 @@ struct StudyFile {
       // Paths after the options; `--` keeps a path that starts with a dash a path.
       tokens += paths.contains { $0.hasPrefix("-") && $0 != "-" } && !tokens.contains("--") ? ["--"] + paths : paths
     }
-    var effective: [(key: String, values: [String])] = []
+    var effective: [(argument: CommandArguments.Argument, values: [String])] = []
     for argument in command.arguments {
       if let values = merged[argument.key] {
-        effective.append((argument.key, argument.kind == .flag || !argument.repeating && argument.kind == .option
+        effective.append((argument, argument.kind == .flag || !argument.repeating && argument.kind == .option
           ? Array(values.suffix(1)) : values))
       } else if let value = argument.defaultValue, !argument.repeating {
-        effective.append((argument.key, [value]))
+        effective.append((argument, [value]))
       }
     }
     return ([name] + prefix + tokens, Effective(arguments: command, values: effective))
@@ -258,26 +258,12 @@ struct StudyFile {
     return quoted(value)
   }
 
-  /// A TOML basic string.
+  /// A TOML basic string: TOML's escapes are JSON's (the JSON writer's), and TOML also wants
+  /// DEL escaped, which JSON leaves as it is (its byte never occurs inside a UTF-8 sequence).
   static func quoted(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\t": out += "\\t"
-      case "\r": out += "\\r"
-      default:
-        if scalar.value < 0x20 || scalar.value == 0x7F {
-          let hex = String(scalar.value, radix: 16, uppercase: true)
-          out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        } else {
-          out.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return out + "\""
+    var json: [UInt8] = []
+    JSONValue.appendString(text, to: &json)
+    return String(decoding: json.flatMap { $0 == 0x7F ? Array("\\u007F".utf8) : [$0] }, as: UTF8.self)
   }
 }
 

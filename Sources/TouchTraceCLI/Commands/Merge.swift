@@ -46,6 +46,14 @@ extension TouchTraceCommand {
 
     var isQuiet: Bool { quiet }
 
+    func validate() throws {
+      if format == "html" || output.map({ OutputFormat(fileName: $0) == .html }) == true {
+        throw ValidationError(
+          "merge writes md, json and csv: an HTML report draws example traces, whose samples partials do not hold; run the command unsharded for HTML")
+      }
+      if let threads, threads < 1 { throw ValidationError("--threads must be at least 1, got \(threads)") }
+    }
+
     func run() throws {
       var merged: MergedStudy!
       try Console.run {

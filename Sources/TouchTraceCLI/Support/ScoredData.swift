@@ -12,7 +12,8 @@ struct ScoredData {
   @TaskLocal static var merged: MergedStudy?
 
   var evaluation: Evaluation
-  var plan: SweepPlan
+  /// The plan scored (`nil` for compare, which replays its two configurations itself).
+  var plan: SweepPlan!
   var sweep: SweepPartial?
   var groups: GroupPartials?
   var outcomes: [[TraceOutcome]]
@@ -22,10 +23,16 @@ struct ScoredData {
   /// Reads (or takes from the partials being merged) the traces of `request` and scores them
   /// with `plan` (whose default grids may follow the data's maximum forces).
   static func gather(
-    _ request: ScoredStream.Request, plan: SweepPlan, planOptions: PlanOptions, progress: Progress? = nil
+    _ request: ScoredStream.Request, plan: SweepPlan?, planOptions: PlanOptions?, progress: Progress? = nil
   ) throws -> ScoredData {
-    let follows = plan.axes.isEmpty && plan.recognizers.contains(where: { SweepPlan.defaultGridFollowsMaximumForce($0) })
-    func makePlan(_ forces: [Double]) throws -> SweepPlan { follows ? try planOptions.makePlan(maximumForces: forces) : plan }
+    let follows =
+      plan.map { plan in
+        plan.axes.isEmpty && plan.recognizers.contains(where: { SweepPlan.defaultGridFollowsMaximumForce($0) })
+      } ?? false
+    func makePlan(_ forces: [Double]) throws -> SweepPlan? {
+      guard let plan, let planOptions else { return nil }
+      return follows ? try planOptions.makePlan(maximumForces: forces) : plan
+    }
     if let merged {
       let evaluation = Evaluation(dataset: merged.dataset, truths: merged.truths, options: request.options)
       return ScoredData(
@@ -40,7 +47,7 @@ struct ScoredData {
     dataset.overriddenTraces = stream.overriddenTraces
     let evaluation = Evaluation(dataset: dataset, truths: stream.kept.map(\.truth), options: request.options)
     return ScoredData(
-      evaluation: evaluation, plan: stream.plan!, sweep: stream.sweep, groups: stream.groups, outcomes: stream.outcomes,
+      evaluation: evaluation, plan: stream.plan, sweep: stream.sweep, groups: stream.groups, outcomes: stream.outcomes,
       stream: stream)
   }
 

@@ -24,6 +24,8 @@ struct ScoredStream {
     case all
     /// These configurations' per-trace outcomes, in this order.
     case configurations([Int])
+    /// These recognizers' per-trace outcomes (each trace replayed once per recognizer).
+    case replays([AnyForceRecognizer])
   }
 
   /// What to read and how to score it.
@@ -77,7 +79,7 @@ struct ScoredStream {
   /// a later batch brings a maximum force a default grid follows, the input is read again from
   /// the start with the larger set (never for standard input: that is an error).
   static func run(
-    _ request: Request, plan makePlan: ([Double]) throws -> SweepPlan, planFollowsData: Bool,
+    _ request: Request, plan makePlan: ([Double]) throws -> SweepPlan?, planFollowsData: Bool,
     progress: Progress? = nil
   ) throws -> ScoredStream {
     var known: [Double] = []
@@ -101,11 +103,11 @@ struct ScoredStream {
   }
 
   private static func once(
-    _ request: Request, plan: SweepPlan, known: [Double], planFollowsData: Bool, progress: Progress?
+    _ request: Request, plan: SweepPlan?, known: [Double], planFollowsData: Bool, progress: Progress?
   ) throws -> ScoredStream {
     var state = ScoredStream()
     state.plan = plan
-    let configurations = plan.configurations
+    let configurations = plan?.configurations ?? []
     var source = try BatchSource(request.input.paths, options: request.input.loadOptions, batchTraces: request.batchTraces)
     let filters = request.input.filters.compactMap(TraceFilter.init(parsing:))
     var selection = Dataset()  // metadata of every trace read, for --only's message when it keeps none
@@ -118,6 +120,7 @@ struct ScoredStream {
     case .none: break
     case .all: state.outcomes = Array(repeating: [], count: configurations.count)
     case .configurations(let list): state.outcomes = Array(repeating: [], count: list.count)
+    case .replays(let list): state.outcomes = Array(repeating: [], count: list.count)
     }
     let groupsWanted = request.by
     var groupByName: [[String?: ConfigurationPartial]] =
@@ -189,7 +192,7 @@ struct ScoredStream {
         }
       }
       let evaluation = Evaluation(dataset: batch, truths: truths, options: options)
-      if request.sweep && !evaluation.traces.isEmpty {
+      if request.sweep, let plan, !evaluation.traces.isEmpty {
         let base = state.kept.count
         var outcomes = state.outcomes
         state.outcomes = []
@@ -213,6 +216,7 @@ struct ScoredStream {
                 case .none: nil
                 case .all: c
                 case .configurations(let list): list.firstIndex(of: c)
+                case .replays: nil
                 }
               if let slot {
                 for var outcome in list {
@@ -224,6 +228,15 @@ struct ScoredStream {
         state.outcomes = outcomes
         if state.sweep == nil { state.sweep = part } else { state.sweep!.merge(part) }
       }
+      if case .replays(let recognizers) = request.outcomes, !evaluation.traces.isEmpty {
+        let base = state.kept.count
+        for (slot, recognizer) in recognizers.enumerated() {
+          var list = try evaluation.outcomes(of: recognizer, threads: request.threads)
+          list.sort { $0.trace < $1.trace }
+          for k in list.indices { list[k].trace += base }
+          state.outcomes[slot] += list
+        }
+      }
       for (k, trace) in evaluation.traces.enumerated() {
         state.kept.append(
           KeptTrace(ordinal: ordinals[k], metadata: trace.metadata, origin: evaluation.dataset.origins[k], truth: truths[k]))
@@ -231,7 +244,7 @@ struct ScoredStream {
       }
       progress?.traces(loaded)
     }
-    if request.sweep && state.sweep == nil {
+    if request.sweep, let plan, state.sweep == nil {
       // No trace scored here (an empty shard): empty partials of the plan.
       let empty = Evaluation(dataset: Dataset(), options: request.options)
       state.sweep = try empty.sweepPartial(plan, threads: 1)

@@ -119,6 +119,9 @@ let package = Package(
       dependencies: ["TouchEvaluation", "TouchRecognizers", "TouchCore", "TouchSignal", "TouchIO", "TouchTestSupport"],
       resources: [.copy("Fixtures")]),
     .testTarget(
+      name: "TouchPartialsTests", dependencies: ["TouchPartials", "TouchEvaluation", "TouchCore", "TouchTestSupport"],
+      resources: [.copy("Fixtures")]),
+    .testTarget(
       name: "TouchTuningTests",
       dependencies: ["TouchTuning", "TouchEvaluation", "TouchRecognizers", "TouchCore", "TouchSignal", "TouchTestSupport"]),
     .testTarget(name: "TouchCaptureTests", dependencies: ["TouchCapture", "TouchCore", "TouchIO", "TouchTestSupport"]),

@@ -71,6 +71,22 @@ struct ShardMergeTests {
       shards: [1, 2, 4, 7])
   }
 
+  /// `run`: per-trace replays of a composition, in trace order.
+  @Test func runMergesToTheUnshardedReport() throws {
+    try Self.expectMergesEqual(
+      ["run", TestData.samples, "--recognizer", "tap", "--require-failure-of", "deep-press"], shards: [1, 2, 4, 7],
+      formats: ["json", "csv"])
+  }
+
+  /// Traces with synthesized time travel whole, so the merged report states their interval.
+  @Test func synthesizedTimeSurvivesTheMerge() throws {
+    try inTemporaryDirectory(writing: PapercutTests.synthesized) { directory in
+      try Self.expectMergesEqual(
+        ["sweep", directory + "/t.csv", "--recognizer", "deep-press", "--positive", "press"], shards: [1, 2, 3],
+        formats: ["md", "json"])
+    }
+  }
+
   /// Batches of 1, 7 and 100 traces, 1 and 2 threads: the same bytes as one batch of all.
   @Test func batchSizeAndThreadsChangeNothing() throws {
     try inTemporaryDirectory { directory in

@@ -50,6 +50,11 @@ struct ScoredStream {
     var sweep = true
     /// Traces per batch.
     var batchTraces = ScoredStream.defaultBatch
+    /// Whether traces need a ground truth (`false` for `run`, which replays unlabelled traces
+    /// too and scores nothing).
+    var truths = true
+    /// Each trace replayed through this recognizer (`run`), results kept in order.
+    var replay: AnyForceRecognizer?
   }
 
   /// Traces per batch by default: large enough that every thread has many chunks, small
@@ -67,6 +72,8 @@ struct ScoredStream {
   var sweep: SweepPartial?
   var groups: GroupPartials?
   var outcomes: [[TraceOutcome]] = []
+  /// Each kept trace's replay (`Request.replay`).
+  var replays: [ReplayResult] = []
   /// The plan the traces were scored with.
   var plan: SweepPlan?
 
@@ -174,6 +181,15 @@ struct ScoredStream {
           key.label(of: $0.metadata) == nil ? "no \(key) label (--group-by \(key))" : nil
         }
       }
+      if !request.truths {
+        if let recognizer = request.replay { state.replays += try recognizer.replay(traces: batch.traces) }
+        for k in batch.traces.indices {
+          state.kept.append(KeptTrace(ordinal: ordinals[k], trace: batch.traces[k], origin: batch.origins[k], truth: nil))
+          if request.keepSamples { state.keptTraces.append(batch.traces[k]) }
+        }
+        progress?.traces(loaded)
+        continue
+      }
       // Ground truth of each trace (the reference rule runs on every thread).
       let traces = batch.traces
       let options = request.options
@@ -239,7 +255,7 @@ struct ScoredStream {
       }
       for (k, trace) in evaluation.traces.enumerated() {
         state.kept.append(
-          KeptTrace(ordinal: ordinals[k], metadata: trace.metadata, origin: evaluation.dataset.origins[k], truth: truths[k]))
+          KeptTrace(ordinal: ordinals[k], trace: trace, origin: evaluation.dataset.origins[k], truth: truths[k]))
         if request.keepSamples { state.keptTraces.append(trace) }
       }
       progress?.traces(loaded)
@@ -271,6 +287,41 @@ struct ScoredStream {
         "note: --only \(filters.map(\.description).joined(separator: " --only ")) kept \(loaded - filteredOut) traces, left out \(filteredOut)")
     }
     return state
+  }
+
+  /// Says on standard error why traces were skipped after loading: those no recognizer can
+  /// replay with their first positions, then one line per other reason.
+  func reportSkips(command: String) {
+    Console.report(skipped: skipped.filter { $0.stage == Step.maximumForce.rawValue }.map(\.skipped))
+    Scoring.summarize(skipped.filter { $0.stage > Step.maximumForce.rawValue }.map(\.skipped), command: command)
+  }
+
+  /// The dataset read: the kept traces (with their samples when kept, else metadata only) and
+  /// every skipped trace, in the order one load gives them.
+  func dataset(withSamples: Bool) -> Dataset {
+    var dataset = Dataset(
+      traces: withSamples ? keptTraces : kept.map(\.hollowTrace), origins: kept.map(\.origin),
+      skipped: skipped.map(\.skipped), files: files, diagnostics: diagnostics)
+    dataset.labelOverrides = labelOverrides
+    dataset.overriddenTraces = overriddenTraces
+    return dataset
+  }
+
+  /// Writes this shard's partial (with the command's scoring state) to `path`, through the
+  /// outputs' checks (never over an input), and says what it holds on standard error.
+  func writePartial(
+    _ path: String, command: String, shard: Shard, sweep: SweepPartial?, groups: GroupPartials?,
+    outcomes: [[TraceOutcome]], inputs: [String]
+  ) throws {
+    let partial = StudyPartial(
+      tool: "touchtrace \(TouchTraceVersion.current)", command: command, arguments: StudyFile.replayArguments(),
+      shard: shard, maximumForces: maximumForces, files: files, diagnostics: diagnostics, labelOverrides: labelOverrides,
+      overriddenTraces: overriddenTraces, traces: kept, skipped: skipped, sweep: sweep, groups: groups, outcomes: outcomes,
+      replays: replays)
+    let bytes = partial.encoded()
+    try Console.emit([(path, bytes)], inputs: inputs)
+    Console.diagnose(
+      "touchtrace \(command): note: shard \(shard): \(kept.count) analyzed traces, \(skipped.count) skipped; partial \(path): \(bytes.count) bytes")
   }
 
   /// Skips the traces of `batch` `reason` gives a reason for, as `Dataset.skipTraces(where:)`

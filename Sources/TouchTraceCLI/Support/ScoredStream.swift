@@ -89,10 +89,10 @@ struct ScoredStream {
     _ request: Request, plan makePlan: ([Double]) throws -> SweepPlan?, planFollowsData: Bool,
     progress: Progress? = nil
   ) throws -> ScoredStream {
-    var known: [Double] = []
+    var known: [Double]?
     while true {
       do {
-        return try once(request, plan: try makePlan(known), known: known, planFollowsData: planFollowsData, progress: progress)
+        return try once(request, plan: makePlan, known: known, planFollowsData: planFollowsData, progress: progress)
       } catch let restart as Restart {
         guard !request.input.paths.contains(TraceFiles.standardInput) else {
           throw DataError(
@@ -109,30 +109,43 @@ struct ScoredStream {
     var forces: [Double]
   }
 
+  /// One pass over the input. The plan is made when the first batch is read, from the maximum
+  /// forces `known` (a pass after a restart) or else those of that batch.
   private static func once(
-    _ request: Request, plan: SweepPlan?, known: [Double], planFollowsData: Bool, progress: Progress?
+    _ request: Request, plan makePlan: ([Double]) throws -> SweepPlan?, known: [Double]?, planFollowsData: Bool,
+    progress: Progress?
   ) throws -> ScoredStream {
     var state = ScoredStream()
-    state.plan = plan
-    let configurations = plan?.configurations ?? []
+    var plan: SweepPlan?
+    var configurations: [Configuration] = []
+    var known = known
     var source = try BatchSource(request.input.paths, options: request.input.loadOptions, batchTraces: request.batchTraces)
     let filters = request.input.filters.compactMap(TraceFilter.init(parsing:))
     var selection = Dataset()  // metadata of every trace read, for --only's message when it keeps none
-    var forces = Set(known)
+    var forces = Set(known ?? [])
     var loadSkips = 0
     var loaded = 0
     var filteredOut = 0
     var loadSkipped: [SkippedTrace] = []
-    switch request.outcomes {
-    case .none: break
-    case .all: state.outcomes = Array(repeating: [], count: configurations.count)
-    case .configurations(let list): state.outcomes = Array(repeating: [], count: list.count)
-    case .replays(let list): state.outcomes = Array(repeating: [], count: list.count)
-    }
     let groupsWanted = request.by
-    var groupByName: [[String?: ConfigurationPartial]] =
-      groupsWanted == nil ? [] : Array(repeating: [:], count: configurations.count)
-    var groupOrder: [[String?]] = groupsWanted == nil ? [] : Array(repeating: [], count: configurations.count)
+    var groupByName: [[String?: ConfigurationPartial]] = []
+    var groupOrder: [[String?]] = []
+    /// Makes the plan and the per-configuration state, once the maximum forces are known.
+    func start() throws {
+      plan = try makePlan((known ?? []).sorted())
+      state.plan = plan
+      configurations = plan?.configurations ?? []
+      switch request.outcomes {
+      case .none: break
+      case .all: state.outcomes = Array(repeating: [], count: configurations.count)
+      case .configurations(let list): state.outcomes = Array(repeating: [], count: list.count)
+      case .replays(let list): state.outcomes = Array(repeating: [], count: list.count)
+      }
+      if groupsWanted != nil {
+        groupByName = Array(repeating: [:], count: configurations.count)
+        groupOrder = Array(repeating: [], count: configurations.count)
+      }
+    }
 
     while var batch = try source.next() {
       state.files += batch.files
@@ -158,7 +171,10 @@ struct ScoredStream {
         filteredOut += before - batch.traces.count
       }
       for trace in batch.traces { if let f = trace.metadata.maxForce { forces.insert(f) } }
-      if planFollowsData && forces.count != known.count {
+      if known == nil {
+        known = forces.sorted()
+        try start()
+      } else if planFollowsData && forces.count != known!.count {
         throw Restart(forces: forces.sorted())
       }
       // Traces the recognizers cannot replay: every trace is checked, so every shard stops at the
@@ -260,6 +276,7 @@ struct ScoredStream {
       }
       progress?.traces(loaded)
     }
+    if known == nil { try start() }  // no trace at all
     if request.sweep, let plan, state.sweep == nil {
       // No trace scored here (an empty shard): empty partials of the plan.
       let empty = Evaluation(dataset: Dataset(), options: request.options)

@@ -161,3 +161,52 @@ struct PartialFileTests {
     }
   }
 }
+
+/// The latency spill: exact round trips, identical lists written once, and the same metrics as
+/// the lists kept in memory; the file is gone from the directory from the start.
+@Suite("Latency spill")
+struct LatencySpillTests {
+  @Test func roundTripsAndLeavesNothing() throws {
+    let before = try FileManager.default.contentsOfDirectory(atPath: "/tmp").filter { $0.hasPrefix("touchtrace-spill") }
+    let spill = try LatencySpill()
+    let values = [0.1, -0.25, 1.0 / 3, .pi, 1e-300, -0.0]
+    let a = try spill.append(values)
+    let b = try spill.append([])
+    let c = try spill.append([42])
+    #expect(try spill.read(a).map(\.bitPattern) == values.map(\.bitPattern))
+    #expect(try spill.read(b).isEmpty)
+    #expect(try spill.read(c) == [42])
+    #expect(spill.size == 7 * 8)
+    let after = try FileManager.default.contentsOfDirectory(atPath: "/tmp").filter { $0.hasPrefix("touchtrace-spill") }
+    #expect(after == before)
+  }
+
+  /// Two batches of three configurations, two of them alike: the spilled state finishes to the
+  /// metrics of the merged in-memory partials, and the alike lists are written once per batch.
+  @Test func spilledSweepEqualsMergedPartials() throws {
+    let shape = PartialFileTests.shape
+    func part(_ lists: [[Double]]) -> SweepPartial {
+      SweepPartial(
+        configurations: lists.map { list in
+          var counts = ConfigurationPartial(shape: shape).counts
+          counts.traces = 3
+          counts.stage1.truePositives = list.count
+          return ConfigurationPartial(counts: counts, shape: shape, lists: [list, list.map { $0 + 0.3 }, [], [], []])
+        },
+        methods: [.replay, .replay, .replay])
+    }
+    let first = part([[0.01, 0.02], [0.01, 0.02], [0.05]])
+    let second = part([[-0.01], [-0.01], [0.07, 0.2, 0.09]])
+    let spill = try LatencySpill()
+    let empty = SweepPartial(configurations: Array(repeating: ConfigurationPartial(shape: shape), count: 3), methods: first.methods)
+    var spilled = SpilledSweep(empty, spill: spill)
+    try spilled.absorb(first)
+    try spilled.absorb(second)
+    var merged = first
+    merged.merge(second)
+    #expect(try spilled.metrics(threads: 2) == merged.metrics())
+    #expect(try spilled.materialized() == merged)
+    // Batch 1: [0.01, 0.02] (+0.3) once, [0.05] (+0.3); batch 2: [-0.01] (+0.3) once, three (+0.3).
+    #expect(spill.size == 8 * (2 + 2 + 1 + 1 + 1 + 1 + 3 + 3))
+  }
+}

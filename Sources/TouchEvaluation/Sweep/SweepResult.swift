@@ -10,6 +10,21 @@ public struct SweepResult: Sendable {
   /// How each configuration was evaluated (parallel to `plan.configurations`).
   public let methods: [SweepMethod]
 
+  /// The result of a sweep from every configuration's metrics.
+  ///
+  /// - Parameters:
+  ///   - evaluation: the evaluation swept (its traces may hold metadata only).
+  ///   - plan: the plan swept.
+  ///   - metrics: each configuration's metrics, in plan order.
+  ///   - methods: how each configuration was evaluated.
+  public init(evaluation: Evaluation, plan: SweepPlan, metrics: [ConfigurationMetrics], methods: [SweepMethod]) {
+    precondition(metrics.count == plan.configurations.count && methods.count == metrics.count, "one per configuration")
+    self.evaluation = evaluation
+    self.plan = plan
+    self.metrics = metrics
+    self.methods = methods
+  }
+
   /// The configurations.
   public var configurations: [Configuration] { plan.configurations }
 

@@ -169,7 +169,7 @@ extension TouchTraceCommand {
           return
         }
         let evaluation = data.evaluation
-        let result = SweepResult(evaluation: evaluation, plan: data.plan, partial: data.sweep!, threads: threads)
+        let result = try data.sweepResult(threads: threads)
         let grouped = data.groupedMetrics(by: breakdown.by?.field)
         let outcomeWriter = try outcomes.open(inputs: input.inputPaths)
         if let outcomeWriter {

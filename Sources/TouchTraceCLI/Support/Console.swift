@@ -1,6 +1,7 @@
 import ArgumentParser
 import TouchCore
 import TouchIO
+import TouchPartials
 import TouchRecognizers
 
 #if canImport(Glibc)
@@ -231,6 +232,9 @@ enum Console {
     } catch let error as ExternalRecognizerError {
       Console.error(error.description)
       throw Exit.unavailable
+    } catch let error as LatencySpill.Failure {
+      Console.error("touchtrace: error: \(error.description)")
+      throw Exit.ioError
     }
   }
 }

@@ -14,7 +14,9 @@ struct ScoredData {
   var evaluation: Evaluation
   /// The plan scored (`nil` for compare, which replays its two configurations itself).
   var plan: SweepPlan!
+  /// The merged sweep partial (merging), or the stream's, lists on disk (reading).
   var sweep: SweepPartial?
+  var spilled: SpilledSweep?
   var groups: GroupPartials?
   var outcomes: [[TraceOutcome]]
   /// The stream, when read here (for writing a partial).
@@ -36,15 +38,26 @@ struct ScoredData {
     if let merged {
       let evaluation = Evaluation(dataset: merged.dataset, truths: merged.truths, options: request.options)
       return ScoredData(
-        evaluation: evaluation, plan: try makePlan(merged.maximumForces), sweep: merged.sweep, groups: merged.groups,
+        evaluation: evaluation, plan: try makePlan(merged.maximumForces), sweep: merged.sweep, spilled: nil,
+        groups: merged.groups,
         outcomes: merged.outcomes, stream: nil)
     }
     let stream = try ScoredStream.run(request, plan: makePlan, planFollowsData: follows, progress: progress)
     let evaluation = Evaluation(
       dataset: stream.dataset(withSamples: request.keepSamples), truths: stream.kept.map { $0.truth! }, options: request.options)
     return ScoredData(
-      evaluation: evaluation, plan: stream.plan, sweep: stream.sweep, groups: stream.groups, outcomes: stream.outcomes,
+      evaluation: evaluation, plan: stream.plan, sweep: nil, spilled: stream.sweep, groups: stream.groups,
+      outcomes: stream.outcomes,
       stream: stream)
+  }
+
+  /// The sweep's result: every configuration's metrics, its latency lists read back one
+  /// configuration at a time.
+  func sweepResult(threads: Int) throws -> SweepResult {
+    if let spilled {
+      return SweepResult(evaluation: evaluation, plan: plan, metrics: try spilled.metrics(threads: threads), methods: spilled.methods)
+    }
+    return SweepResult(evaluation: evaluation, plan: plan, partial: sweep!, threads: threads)
   }
 
   /// Says why traces were skipped after loading (one line per reason), and stops when no trace
@@ -71,6 +84,6 @@ struct ScoredData {
   /// Writes this shard's partial to `path` (through the outputs' checks: never over an input).
   func writePartial(_ path: String, command: String, shard: Shard, inputs: [String]) throws {
     guard let stream else { preconditionFailure("a partial is written by the command that read the traces") }
-    try stream.writePartial(path, command: command, shard: shard, sweep: sweep, groups: groups, outcomes: outcomes, inputs: inputs)
+    try stream.writePartial(path, command: command, shard: shard, sweep: spilled, groups: groups, outcomes: outcomes, inputs: inputs)
   }
 }

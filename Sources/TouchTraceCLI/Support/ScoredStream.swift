@@ -69,7 +69,8 @@ struct ScoredStream {
   var labelOverrides = 0
   var overriddenTraces = 0
   var maximumForces: [Double] = []
-  var sweep: SweepPartial?
+  /// Each configuration's sums, its latency lists on disk.
+  var sweep: SpilledSweep?
   var groups: GroupPartials?
   var outcomes: [[TraceOutcome]] = []
   /// Each kept trace's replay (`Request.replay`).
@@ -135,6 +136,10 @@ struct ScoredStream {
       plan = try makePlan((known ?? []).sorted())
       state.plan = plan
       configurations = plan?.configurations ?? []
+      if request.sweep, let plan {
+        let empty = try Evaluation(dataset: Dataset(), options: request.options).sweepPartial(plan, threads: 1)
+        state.sweep = SpilledSweep(empty, spill: try LatencySpill())
+      }
       switch request.outcomes {
       case .none: break
       case .all: state.outcomes = Array(repeating: [], count: configurations.count)
@@ -258,7 +263,7 @@ struct ScoredStream {
               }
             })
         state.outcomes = outcomes
-        if state.sweep == nil { state.sweep = part } else { state.sweep!.merge(part) }
+        try state.sweep!.absorb(part)
       }
       if case .replays(let recognizers) = request.outcomes, !evaluation.traces.isEmpty {
         let base = state.kept.count
@@ -277,11 +282,6 @@ struct ScoredStream {
       progress?.traces(loaded)
     }
     if known == nil { try start() }  // no trace at all
-    if request.sweep, let plan, state.sweep == nil {
-      // No trace scored here (an empty shard): empty partials of the plan.
-      let empty = Evaluation(dataset: Dataset(), options: request.options)
-      state.sweep = try empty.sweepPartial(plan, threads: 1)
-    }
     if let column = groupsWanted {
       state.groups = GroupPartials(
         column: column.rawValue,
@@ -327,13 +327,14 @@ struct ScoredStream {
   /// Writes this shard's partial (with the command's scoring state) to `path`, through the
   /// outputs' checks (never over an input), and says what it holds on standard error.
   func writePartial(
-    _ path: String, command: String, shard: Shard, sweep: SweepPartial?, groups: GroupPartials?,
+    _ path: String, command: String, shard: Shard, sweep: SpilledSweep?, groups: GroupPartials?,
     outcomes: [[TraceOutcome]], inputs: [String]
   ) throws {
     let partial = StudyPartial(
       tool: "touchtrace \(TouchTraceVersion.current)", command: command, arguments: StudyFile.replayArguments(),
       shard: shard, maximumForces: maximumForces, files: files, diagnostics: diagnostics, labelOverrides: labelOverrides,
-      overriddenTraces: overriddenTraces, traces: kept, skipped: skipped, sweep: sweep, groups: groups, outcomes: outcomes,
+      overriddenTraces: overriddenTraces, traces: kept, skipped: skipped, sweep: try sweep?.materialized(), groups: groups,
+      outcomes: outcomes,
       replays: replays)
     let bytes = partial.encoded()
     try Console.emit([(path, bytes)], inputs: inputs)

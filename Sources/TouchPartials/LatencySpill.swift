@@ -1,0 +1,195 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+public import TouchEvaluation
+
+/// Latency lists kept on disk while a stream is read, so that memory holds one batch's lists, not
+/// every matched event of the input.
+///
+/// One anonymous temporary file (created in `$TMPDIR`, else `/tmp`, and unlinked at once: nothing
+/// is left behind, and no other file is touched) receives each batch's lists; a ``Ref`` finds a
+/// list again. Reads are positioned (`pread`), so several threads may read at once.
+public final class LatencySpill: @unchecked Sendable {
+  /// Where a list lies in the spill file.
+  public struct Ref: Sendable, Hashable {
+    /// Byte offset.
+    public var offset: Int
+    /// Number of values.
+    public var count: Int
+  }
+
+  /// Why the spill file failed: the directory and the system's reason.
+  public struct Failure: Error, Sendable, CustomStringConvertible {
+    /// What failed, with the reason.
+    public var description: String
+  }
+
+  private let descriptor: Int32
+  private var end = 0
+  /// The directory of the spill file.
+  public let directory: String
+
+  /// Creates the spill file in `$TMPDIR` (else `/tmp`).
+  ///
+  /// - Throws: ``Failure`` when it cannot be created.
+  public init() throws(Failure) {
+    let directory = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    var template = Array((directory.hasSuffix("/") ? directory : directory + "/").utf8CString.dropLast())
+      + Array("touchtrace-spill-XXXXXX".utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard fd >= 0 else {
+      throw Failure(description: "cannot create a temporary file in \(directory): \(String(cString: strerror(errno)))")
+    }
+    // Unlinked at once: the file lives only as long as this process holds it.
+    template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+    descriptor = fd
+    self.directory = directory
+  }
+
+  deinit { close(descriptor) }
+
+  /// Bytes written so far.
+  public var size: Int { end }
+
+  /// Appends `values` (their exact bits); returns where they lie.
+  ///
+  /// - Throws: ``Failure`` when the write fails (a full disk).
+  public func append(_ values: [Double]) throws(Failure) -> Ref {
+    let ref = Ref(offset: end, count: values.count)
+    var written = 0
+    let total = values.count * 8
+    let failed = values.withUnsafeBytes { raw -> Int32? in
+      while written < total {
+        let n = pwrite(descriptor, raw.baseAddress! + written, total - written, off_t(end + written))
+        if n < 0 {
+          if errno == EINTR { continue }
+          return errno
+        }
+        written += n
+      }
+      return nil
+    }
+    if let failed {
+      throw Failure(description: "cannot write the temporary file in \(directory): \(String(cString: strerror(failed)))")
+    }
+    end += total
+    return ref
+  }
+
+  /// The values at `ref`.
+  ///
+  /// - Throws: ``Failure`` when the read fails.
+  public func read(_ ref: Ref) throws(Failure) -> [Double] {
+    var values = [Double](repeating: 0, count: ref.count)
+    let total = ref.count * 8
+    var done = 0
+    let failed = values.withUnsafeMutableBytes { raw -> Int32? in
+      while done < total {
+        let n = pread(descriptor, raw.baseAddress! + done, total - done, off_t(ref.offset + done))
+        if n < 0 {
+          if errno == EINTR { continue }
+          return errno
+        }
+        if n == 0 { return EIO }
+        done += n
+      }
+      return nil
+    }
+    if let failed {
+      throw Failure(description: "cannot read the temporary file in \(directory): \(String(cString: strerror(failed)))")
+    }
+    return values
+  }
+}
+
+/// A sweep's state over a stream with its latency lists on disk (``LatencySpill``): each
+/// configuration's sums in memory, its lists as references, batch by batch. Identical lists of
+/// one batch (configurations that act alike on its traces) are written once.
+public struct SpilledSweep: Sendable {
+  /// Each configuration's sums (its lists empty).
+  private var counts: [ConfigurationPartial]
+  /// For each configuration and list kind, the references of its batches' lists.
+  private var refs: [[[LatencySpill.Ref]]]
+  /// How each configuration is evaluated.
+  public let methods: [SweepMethod]
+  /// The spill file.
+  public let spill: LatencySpill
+
+  /// The state of no trace yet, for the configurations of `empty` (a partial over no trace).
+  ///
+  /// - Parameters:
+  ///   - empty: a partial of the plan over no trace.
+  ///   - spill: where the lists go.
+  public init(_ empty: SweepPartial, spill: LatencySpill) {
+    counts = empty.configurations
+    refs = Array(
+      repeating: Array(repeating: [], count: ConfigurationPartial.LatencyList.allCases.count), count: empty.configurations.count)
+    methods = empty.methods
+    self.spill = spill
+  }
+
+  /// Adds a batch's partial: sums in memory, lists to the spill file.
+  ///
+  /// - Throws: ``LatencySpill/Failure`` when the spill file cannot be written.
+  public mutating func absorb(_ part: SweepPartial) throws(LatencySpill.Failure) {
+    precondition(part.configurations.count == counts.count, "partials of the same plan")
+    var written: [Int: [(list: [Double], ref: LatencySpill.Ref)]] = [:]
+    for (c, configuration) in part.configurations.enumerated() {
+      counts[c].merge(ConfigurationPartial(counts: configuration.counts, shape: configuration.shape, lists: []))
+      for (k, list) in configuration.lists.enumerated() where !list.isEmpty {
+        let key = list.hashValue
+        if let same = written[key]?.first(where: { $0.list == list }) {
+          refs[c][k].append(same.ref)
+        } else {
+          let ref = try spill.append(list)
+          written[key, default: []].append((list, ref))
+          refs[c][k].append(ref)
+        }
+      }
+    }
+  }
+
+  /// Configuration `c`'s partial over everything absorbed, its lists read back.
+  ///
+  /// - Throws: ``LatencySpill/Failure`` when the spill file cannot be read.
+  public func partial(_ c: Int) throws(LatencySpill.Failure) -> ConfigurationPartial {
+    var lists: [[Double]] = []
+    for kind in refs[c] {
+      var list: [Double] = []
+      list.reserveCapacity(kind.reduce(0) { $0 + $1.count })
+      for ref in kind { list += try spill.read(ref) }
+      lists.append(list)
+    }
+    return ConfigurationPartial(counts: counts[c].counts, shape: counts[c].shape, lists: lists)
+  }
+
+  /// Every configuration's partial, lists in memory.
+  ///
+  /// - Throws: ``LatencySpill/Failure`` when the spill file cannot be read.
+  public func materialized() throws(LatencySpill.Failure) -> SweepPartial {
+    var configurations: [ConfigurationPartial] = []
+    for c in counts.indices { configurations.append(try partial(c)) }
+    return SweepPartial(configurations: configurations, methods: methods)
+  }
+
+  /// Every configuration's metrics, each configuration's lists read back and dropped in turn, on
+  /// `threads` threads (the result does not depend on it).
+  ///
+  /// - Throws: ``LatencySpill/Failure`` when the spill file cannot be read.
+  public func metrics(threads: Int = 1) throws(LatencySpill.Failure) -> [ConfigurationMetrics] {
+    let state = self
+    let results = Parallel.map(count: counts.count, chunk: 4, threads: threads) { range in
+      range.map { c -> Result<ConfigurationMetrics, LatencySpill.Failure> in
+        Result { () throws(LatencySpill.Failure) in try state.partial(c).finish() }
+      }
+    }.flatMap { $0 }
+    var metrics: [ConfigurationMetrics] = []
+    for result in results { metrics.append(try result.get()) }
+    return metrics
+  }
+}

@@ -177,7 +177,13 @@ extension BinaryWriter {
     ] { int(v) }
     for intent in Intent.allCases { int(s.falsePositivesByIntent[intent]) }
   }
-  mutating func configurationPartial(_ p: ConfigurationPartial) {
+  /// A partial's sums, then its lists as indices into `table` (identical lists stored once).
+  mutating func configurationPartial(_ p: ConfigurationPartial, table: inout ListTable) {
+    configurationCounts(p)
+    array(p.lists.map { table.index(of: $0) }) { $0.int($1) }
+  }
+
+  mutating func configurationCounts(_ p: ConfigurationPartial) {
     shape(p.shape)
     let m = p.counts
     int(m.traces)
@@ -188,7 +194,6 @@ extension BinaryWriter {
     }
     optional(m.flaps) { $0.int($1) }
     optional(m.waited) { $0.int($1) }
-    array(p.lists) { $0.doubles($1) }
   }
 }
 
@@ -285,7 +290,17 @@ extension BinaryReader {
     for intent in Intent.allCases { s.falsePositivesByIntent[intent] = try int() }
     return s
   }
-  mutating func configurationPartial() throws(Truncated) -> ConfigurationPartial {
+  mutating func configurationPartial(table: [[Double]]) throws(Truncated) -> ConfigurationPartial {
+    let (counts, shape) = try configurationCounts()
+    let lists = try array { r throws(Truncated) -> [Double] in
+      let k = try r.int()
+      guard k >= 0 && k < table.count else { throw Truncated() }
+      return table[k]
+    }
+    return ConfigurationPartial(counts: counts, shape: shape, lists: lists)
+  }
+
+  mutating func configurationCounts() throws(Truncated) -> (ConfigurationMetrics, OutcomeShape) {
     let shape = try shape()
     var m = ConfigurationPartial(shape: shape).counts
     m.traces = try int()
@@ -298,8 +313,7 @@ extension BinaryReader {
     }
     m.flaps = try optional { r throws(Truncated) in try r.int() }
     m.waited = try optional { r throws(Truncated) in try r.int() }
-    let lists = try array { r throws(Truncated) in try r.doubles() }
-    return ConfigurationPartial(counts: m, shape: shape, lists: lists)
+    return (m, shape)
   }
 }
 
@@ -399,5 +413,21 @@ extension BinaryReader {
     guard force.count == t.count, phase.count == t.count, [x, y, radius].allSatisfy({ $0 == nil || $0!.count == t.count })
     else { throw Truncated() }
     return Trace(metadata: metadata, t: t, force: force, phase: phase, x: x, y: y, radius: radius)
+  }
+}
+
+/// Distinct latency lists, each stored once in a partial file (configurations that act alike on
+/// the shard's traces share their lists).
+struct ListTable {
+  private(set) var lists: [[Double]] = []
+  private var byHash: [Int: [Int]] = [:]
+
+  /// The index of `list`, added when new.
+  mutating func index(of list: [Double]) -> Int {
+    let key = list.hashValue
+    if let k = byHash[key]?.first(where: { lists[$0] == list }) { return k }
+    lists.append(list)
+    byHash[key, default: []].append(lists.count - 1)
+    return lists.count - 1
   }
 }

@@ -238,19 +238,24 @@ public struct StudyPartial: Sendable {
       $0.int($1.ordinal)
       $0.skipped($1.skipped)
     }
-    w.optional(sweep) { w, sweep in
+    // Latency lists: each distinct list once, in a table the configurations and groups index.
+    var table = ListTable()
+    var body = BinaryWriter()
+    body.optional(sweep) { w, sweep in
       w.array(sweep.methods) { $0.method($1) }
-      w.array(sweep.configurations) { $0.configurationPartial($1) }
+      w.array(sweep.configurations) { $0.configurationPartial($1, table: &table) }
     }
-    w.optional(groups) { w, groups in
+    body.optional(groups) { w, groups in
       w.string(groups.column)
       w.array(groups.configurations) { w, list in
         w.array(list) {
           $0.optional($1.name) { $0.string($1) }
-          $0.configurationPartial($1.partial)
+          $0.configurationPartial($1.partial, table: &table)
         }
       }
     }
+    w.array(table.lists) { $0.doubles($1) }
+    w.bytes += body.bytes
     w.array(outcomes) { w, list in w.array(list) { $0.outcome($1) } }
     w.array(replays) { $0.replay($1) }
     return w.bytes
@@ -288,9 +293,10 @@ public struct StudyPartial: Sendable {
       skipped = try r.array { r throws(BinaryReader.Truncated) in
         KeptSkip(stage: try r.int(), ordinal: try r.int(), skipped: try r.skipped())
       }
+      let table = try r.array { r throws(BinaryReader.Truncated) in try r.doubles() }
       sweep = try r.optional { r throws(BinaryReader.Truncated) in
         let methods = try r.array { r throws(BinaryReader.Truncated) in try r.method() }
-        let configurations = try r.array { r throws(BinaryReader.Truncated) in try r.configurationPartial() }
+        let configurations = try r.array { r throws(BinaryReader.Truncated) in try r.configurationPartial(table: table) }
         guard methods.count == configurations.count else { throw BinaryReader.Truncated() }
         return SweepPartial(configurations: configurations, methods: methods)
       }
@@ -301,7 +307,7 @@ public struct StudyPartial: Sendable {
             try r.array { r throws(BinaryReader.Truncated) in
               GroupPartials.GroupPartial(
                 name: try r.optional { r throws(BinaryReader.Truncated) in try r.string() },
-                partial: try r.configurationPartial())
+                partial: try r.configurationPartial(table: table))
             }
           })
       }

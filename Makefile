@@ -5,7 +5,7 @@ TOUCHTRACE = .build/release/touchtrace
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: setup build install check-install run test example check-filters check-html check-capture bench bench-ci fuzz docs clean
+.PHONY: setup build install check-install run test example check-filters check-html check-capture bench bench-ci bench-scale fuzz docs clean
 
 setup:
 	@Scripts/setup.sh
@@ -68,6 +68,11 @@ bench: setup
 
 bench-ci: setup
 	Benchmarks/Scripts/bench-ci.sh
+
+# Peak memory and throughput of `sweep --recognizer all` streamed over 100 MB, 1 GB and 3 GB
+# synthesized CSVs, against reading each file whole; partial sizes of a 4-shard run (issue 16).
+bench-scale: setup
+	Benchmarks/Scripts/scale.sh
 
 # The libFuzzer harnesses (the nested package Fuzz/, see Fuzz/README.md): each run a fixed number
 # of executions under AddressSanitizer; fails on any crash, leaving the input in Fuzz/crashes/.

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# The scale benchmark of issue 16: `touchtrace sweep --recognizer all` over synthesized iPhone 6s
+# CSVs of about 100 MB, 1 GB and 3 GB, streamed (the default), with its peak resident memory
+# (the kernel's maximum RSS of the process, /usr/bin/time) and its throughput (input bytes per
+# wall second); the same sweep reading each file whole in one batch (--whole-files
+# --batch-traces 1000000000, memory growing with the input, as every release before streaming
+# did) as the yardstick at 100 MB and 1 GB; and the partials of a 4-shard run of the 1 GB input.
+#
+# Usage: Benchmarks/Scripts/scale.sh [SIZES]   (from the repository root; SIZES: any of 100M 1G 3G,
+# default all three). Data and outputs go to $SCALE_DIR (default /tmp/touchtrace-scale, about
+# 4.5 GB for all three sizes); the release build is made first. Prints a Markdown table.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+sizes=${*:-100M 1G 3G}
+dir=${SCALE_DIR:-/tmp/touchtrace-scale}
+mkdir -p "$dir"
+swift build -c release --product touchtrace >/dev/null
+tool=$PWD/.build/release/touchtrace
+[ -x /usr/bin/time ] || { echo "scale: needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
+
+count() { case $1 in 100M) echo 24000 ;; 1G) echo 240000 ;; 3G) echo 720000 ;; *) echo "scale: unknown size $1" >&2; exit 64 ;; esac; }
+
+# measure LABEL FILE ARGS…: one run, prints "| label | size | wall s | MB/s | peak MiB |".
+measure() {
+  local label=$1 file=$2
+  shift 2
+  local bytes log
+  bytes=$(stat -c %s "$file")
+  log=$(mktemp)
+  /usr/bin/time -f "%e %M" -o "$log" "$tool" sweep "$file" --recognizer all --quiet "$@"
+  read -r wall kb <"$log"
+  rm -f "$log"
+  awk -v l="$label" -v b="$bytes" -v w="$wall" -v k="$kb" \
+    'BEGIN { printf "| %s | %.0f MB | %.2f s | %.1f MB/s | %.0f MiB |\n", l, b / 1e6, w, b / 1e6 / w, k / 1024 }'
+}
+
+echo "| run | input | wall | throughput | peak RSS |"
+echo "|---|--:|--:|--:|--:|"
+for size in $sizes; do
+  file=$dir/synth-$size.csv
+  [ -s "$file" ] || "$tool" synth --profile iphone6s --count "$(count "$size")" --seed 7 --users 40 --output "$file" --quiet
+  measure "streamed ($size)" "$file" --output "$dir/sweep-$size.json"
+  if [ "$size" != 3G ]; then
+    measure "whole file, one batch ($size)" "$file" --whole-files --batch-traces 1000000000 --output "$dir/whole-$size.json"
+    cmp "$dir/sweep-$size.json" "$dir/whole-$size.json" || { echo "scale: streamed and whole reports differ" >&2; exit 1; }
+  fi
+done
+
+if [[ " $sizes " == *" 1G "* ]]; then
+  file=$dir/synth-1G.csv
+  rm -rf "$dir/parts"
+  mkdir -p "$dir/parts"
+  for i in 0 1 2 3; do
+    "$tool" sweep "$file" --recognizer all --quiet --shard $i/4 --partial "$dir/parts/sweep-$i.partial"
+  done
+  configurations=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["results"]))' "$dir/sweep-1G.json")
+  total=$(cat "$dir"/parts/*.partial | wc -c)
+  "$tool" merge "$dir/parts" --output "$dir/merged-1G.json" --quiet
+  cmp "$dir/sweep-1G.json" "$dir/merged-1G.json" || { echo "scale: merged and unsharded reports differ" >&2; exit 1; }
+  echo
+  echo "Partials of 4 shards of the 1 GB input ($configurations configurations): $total bytes in all," \
+    "$((total / configurations)) bytes per configuration; merged report identical to the unsharded one."
+  ls -l "$dir"/parts/*.partial | awk '{ print "- " $NF ": " $5 " bytes" }'
+fi

@@ -262,3 +262,33 @@ import TouchTestSupport
     }
   }
 }
+
+/// Reads the file named by `TOUCHTRACE_STREAM_MEASURE` (when set; the test does nothing
+/// otherwise) the way `TOUCHTRACE_STREAM_MODE` says — `stream` (batch by batch, each batch
+/// dropped), `load` (`TraceLoader.load`) or `whole` (`load` with whole files) — and prints the
+/// traces, samples and seconds. Run under `/usr/bin/time -f %M` for the peak memory (README).
+@Suite struct TraceStreamMeasurement {
+  @Test func measure() throws {
+    guard let path = getenv("TOUCHTRACE_STREAM_MEASURE").map({ String(cString: $0) }) else { return }
+    let mode = getenv("TOUCHTRACE_STREAM_MODE").map { String(cString: $0) } ?? "stream"
+    let clock = ContinuousClock()
+    var traces = 0
+    var samples = 0
+    let elapsed = try clock.measure {
+      switch mode {
+      case "load", "whole":
+        let dataset = try TraceLoader.load([path], options: LoadOptions(wholeFiles: mode == "whole"))
+        traces = dataset.traces.count
+        samples = dataset.sampleCount
+      default:
+        let stream = try TraceStream([path])
+        while let batch = try stream.next() {
+          traces += batch.traces.count
+          samples += batch.sampleCount
+        }
+      }
+    }
+    #expect(traces > 0)
+    print("measure \(mode): \(traces) traces, \(samples) samples, \(elapsed)")
+  }
+}

@@ -17,7 +17,12 @@ public enum TraceLoader {
   /// no header, a missing required column, malformed JSON in a document) still throw. In JSON
   /// Lines a malformed line is one skipped record.
   ///
-  /// A trace id (with its contact number) may appear in only one file.
+  /// A trace id (with its contact number) may appear in only one file, and in CSV each id's rows
+  /// must be one block unless ``LoadOptions/wholeFiles`` is set.
+  ///
+  /// This is a loop over ``TraceStream`` that keeps every batch: CSV and JSON Lines files are
+  /// read in chunks, so memory holds the traces, not the files. In strict mode the first problem
+  /// in input order is thrown (a labels-file problem included, with the trace it concerns).
   ///
   /// - Throws: ``TraceLoadError``.
   /// - Complexity: O(total input size).

@@ -299,6 +299,7 @@ private final class ChunkReader {
 
   /// Reads up to one chunk more into the buffer (growing it when full); sets `endOfInput`.
   private func fill() throws(TraceLoadError) {
+    if endOfInput { return }
     if filled == capacity {
       let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
       grown.update(from: buffer, count: filled)
@@ -326,14 +327,18 @@ private final class ChunkReader {
   /// Reads until the first byte that is not white space (or the end), and gives the format
   /// those bytes imply (standard input).
   func sniff() throws(TraceLoadError) -> TraceFiles.Format {
+    func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
     while !endOfInput {
-      var k = 0
-      while k < filled, [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains(buffer[k]) { k += 1 }
-      // `{` must be followed by `"format"` (after white space) to decide: 16 more bytes do.
-      if k < filled, buffer[k] != UInt8(ascii: "{") || filled - k > 64 { break }
+      var k = filled >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF ? 3 : 0
+      while k < filled, isSpace(buffer[k]) { k += 1 }
+      if k < filled, buffer[k] != UInt8(ascii: "{") { break }
+      // After `{` (and white space) the next 8 bytes tell `"format"` from another key.
+      k += 1
+      while k < filled, isSpace(buffer[k]) { k += 1 }
+      if k + 8 <= filled { break }
       try fill()
     }
-    return TraceFiles.Format(sniffing: Array(UnsafeBufferPointer(start: buffer, count: min(filled, 4096))))
+    return TraceFiles.Format(sniffing: Array(UnsafeBufferPointer(start: buffer, count: filled)))
   }
 
   /// Reads the whole rest of the input after what is buffered.

@@ -111,7 +111,7 @@ extension CSVTraceReader {
     /// The `label:NAME` columns (extra labels): label name and field index.
     var labelFields: [(name: String, field: Int)] = []
     /// What the fast row path does with each field, in header order (a `FieldAction` raw
-    /// value per field; allocated in `readHeader`, freed at the end of `run`).
+    /// value per field; allocated in `readHeader`, freed by `release()`).
     var actions = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
     /// For the active trace: offset and length in ``firstStore`` of each field's text on its
     /// first row (used for `FieldAction.same` fields), and which trace they were taken for.
@@ -125,7 +125,7 @@ extension CSVTraceReader {
     let blocks: Bool
     /// Whether the header has been read.
     var headerDone = false
-    /// The line of the next unread byte after ``feed(_:final:line:atFileStart:)``.
+    /// The line of the next unread byte after `feed(_:final:atFileStart:)`.
     var nextLine = 1
     /// The delimiter and numeric fields the header decided (kept from chunk to chunk).
     var delimiter = UInt8(ascii: ",")
@@ -192,8 +192,8 @@ extension CSVTraceReader {
       stagedPhase.free()
     }
 
-    /// Reads the rows in `buffer`, which starts at a line start (line ``nextLine``) and, unless
-    /// `final`, ends just after a line ending. Completed blocks go to ``units``. Returns how many
+    /// Reads the rows in `buffer`, which starts at a line start (line `nextLine`) and, unless
+    /// `final`, ends just after a line ending. Completed blocks go to `units`. Returns how many
     /// bytes were consumed: a row whose quoted field goes past the end of a non-final buffer is
     /// left unread (with the bytes after it) for the next call, which must start with them.
     /// With `final` the input ends here: the last block is completed.

@@ -190,6 +190,73 @@ import TouchTestSupport
     }
   }
 
+  /// Random edits of small CSV and JSON Lines files (quotes, CR and CRLF line endings, blank
+  /// and comment lines, a byte order mark, multi-byte characters, stray bytes): streamed in
+  /// chunks of 16 and 37 bytes, each gives what a whole read of the same bytes gives — the same
+  /// dataset, or the same error.
+  @Test(arguments: [TraceFiles.Format.csv, .jsonl])
+  func randomEditsStreamLikeWholeReads(format: TraceFiles.Format) throws {
+    let directory = Self.directory()
+    let base: String =
+      format == .csv
+      ? "\u{FEFF}trace,touch,t,force,user\r\n# c\r\n\"a,\"\"1\"\"\",0,0,1,\"ü\nx\"\r\n\"a,\"\"1\"\"\",1,0,2,\"ü\nx\"\r\"a,\"\"1\"\"\",0,0.1,3,\"ü\nx\"\n\nb,0,0,1,日本\rb,0,0.2,2,日本\n"
+      : "{\"id\":\"a\",\"t\":[0,0.1],\"force\":[1,2],\"user\":\"ü\"}\r\n\n{\"id\":\"b\",\"t\":[0],\"force\":[1],\"x\":[1]}\r{\"id\":\"c\",\"t\":[0],\"force\":[1],\"k\":1}\n"
+    let pieces: [[UInt8]] = [[0x22], [0x0D], [0x0A], [0x0D, 0x0A], [0x2C], [0x23], Array("日".utf8), [0x7B], [0x7D], [0x30], [0x2E], [0xFF]]
+    var rng = SplitMix64(seed: format == .csv ? 16 : 61)
+    var compared = 0
+    var datasets = 0
+    var errors = 0
+    for round in 0..<150 {
+      var bytes = Array(base.utf8)
+      for _ in 0..<Int.random(in: 0...3, using: &rng) {
+        let at = Int.random(in: 0...bytes.count, using: &rng)
+        switch Int.random(in: 0..<3, using: &rng) {
+        case 0: bytes.insert(contentsOf: pieces[Int.random(in: 0..<pieces.count, using: &rng)], at: at)
+        case 1: if at < bytes.count { bytes.remove(at: at) }
+        default:
+          let piece = bytes[at..<min(bytes.count, at + Int.random(in: 1...12, using: &rng))]
+          bytes.insert(contentsOf: piece, at: min(bytes.count, at + Int.random(in: 0...20, using: &rng)))
+        }
+      }
+      let path = directory + "/r\(round)." + format.rawValue
+      Self.write(bytes, to: path)
+      for skip in [false, true] {
+        let options = LoadOptions(skipInvalid: skip)
+        var whole = bytes
+        let expected: Result<Dataset, TraceLoadError>
+        do throws(TraceLoadError) {
+          expected = .success(try TraceLoader.read(&whole, file: path, format: format, options: options))
+        } catch {
+          expected = .failure(error)
+        }
+        for chunk in [16, 37] {
+          let got: Result<Dataset, TraceLoadError>
+          do throws(TraceLoadError) {
+            got = .success(try Self.streamed([path], options: options, batch: 1, chunk: chunk).0)
+          } catch {
+            got = .failure(error)
+          }
+          switch (expected, got) {
+          case (.success(let a), .success(let b)):
+            Self.expectSame(b, a, "round \(round), skip \(skip), chunk \(chunk)")
+            datasets += 1
+          case (.failure(let a), .failure(let b)):
+            errors += 1
+            #expect(b.description == a.description, "round \(round), chunk \(chunk)")
+            #expect(b.position == a.position)
+          default:
+            Issue.record("round \(round), skip \(skip), chunk \(chunk): whole read \(expected), stream \(got)")
+          }
+          compared += 1
+        }
+      }
+    }
+    #expect(compared == 600)
+    print("random edits, \(format): \(datasets) datasets and \(errors) errors alike")
+    #expect(datasets > 100)
+    #expect(errors > 20)
+  }
+
   // MARK: Labels
 
   @Test func labelsApplyPerBatchWithWarningsOnceAtTheEnd() throws {

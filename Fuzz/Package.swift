@@ -33,7 +33,7 @@ let package = Package(
 /// `-parse-as-library`.
 enum FuzzTarget: String, CaseIterable {
   case csv, json, labels, evemu, getevent, forceValues = "force-values", tabletCSV = "tablet-csv"
-  case pointerEvents = "pointer-events", sweep
+  case pointerEvents = "pointer-events", sweep, stream
 
   var executable: Target {
     .executableTarget(

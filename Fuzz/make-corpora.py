@@ -4,7 +4,7 @@
 Usage: make-corpora.py REPO REALDATA DEST
 
 One folder per harness under DEST (csv, json, labels, evemu, getevent, force-values, tablet-csv,
-pointer-events, sweep), each seed at most MAX_BYTES. Nothing is copied into the repository: run.sh
+pointer-events, sweep, stream), each seed at most MAX_BYTES. Nothing is copied into the repository: run.sh
 writes DEST under Fuzz/.build. A missing REALDATA folder leaves the importers with the hand-written
 seeds below only (and says so).
 """
@@ -96,13 +96,15 @@ def evemu_slice(text, events=60):
 def main():
     repo, realdata, dest = (pathlib.Path(arg) for arg in sys.argv[1:4])
     seeds = {name: {} for name in
-             ("csv", "json", "labels", "evemu", "getevent", "force-values", "tablet-csv", "pointer-events", "sweep")}
+             ("csv", "json", "labels", "evemu", "getevent", "force-values", "tablet-csv", "pointer-events", "sweep", "stream")}
     for name, text in csv_slices(repo):
         seeds["csv"][name] = clip(text)
         seeds["sweep"][name] = clip(text)
         traces = traces_of(clip(text).decode())
         seeds["json"][name] = clip(json.dumps({"format": "touchtrace", "version": 1, "traces": traces}))
         seeds["json"][name + "-lines"] = clip("".join(json.dumps(t) + "\n" for t in traces))
+        seeds["stream"][name] = clip(text)
+        seeds["stream"][name + "-lines"] = seeds["json"][name + "-lines"]
         seeds["labels"][name] = clip(labels_of(clip(text).decode()))
     seeds["labels"]["harness"] = HARNESS_LABELS.encode()
     seeds["pointer-events"]["session"] = pointer_events().encode()

@@ -10,7 +10,7 @@ import TouchCore
 
 /// The CSV reader's name for a column: a field of the trace schema, named by
 /// ``TraceSchema/Field/csvName`` (matched case-insensitively).
-private typealias CSVColumn = TraceSchema.Field
+typealias CSVColumn = TraceSchema.Field
 
 extension TraceSchema.Field {
   /// Trace-level CSV columns whose value must be the same on every row of a trace, in the order
@@ -22,8 +22,9 @@ extension TraceSchema.Field {
 
 /// Reads the CSV trace format: one row per sample.
 ///
-/// See the TraceFileFormats article for the exact format. Rows of different traces (and of
-/// the contacts of one recording) may interleave; traces come out in order of first appearance.
+/// See the TraceFileFormats article for the exact format. Each trace id's rows form one block
+/// (the contacts of one id may interleave inside it); with `LoadOptions.wholeFiles` rows of
+/// different traces may interleave anywhere. Traces come out in order of first appearance.
 struct CSVTraceReader {
   let file: String
   let options: LoadOptions
@@ -40,15 +41,19 @@ struct CSVTraceReader {
 
   /// Reads the whole file in `buffer` (quoted fields are unescaped in place).
   func read(_ buffer: UnsafeMutableBufferPointer<UInt8>) throws(TraceLoadError) -> Dataset {
-    var parser = Parser(tokenizer: CSVTokenizer(buffer, file: file), file: file, options: options)
+    var parser = Parser(file: file, options: options)
     parser.fastPath = fastPath
-    return try parser.run()
+    defer { parser.release() }
+    _ = try parser.feed(buffer, final: true)
+    var dataset = Dataset(files: [file], diagnostics: parser.diagnostics)
+    for unit in parser.units { dataset.append(contentsOf: unit) }
+    return dataset
   }
 }
 
 extension CSVTraceReader {
   /// A trace being assembled from rows.
-  fileprivate struct Pending {
+  struct Pending {
     var id: String
     var touch: Int
     var key: [UInt8]
@@ -64,12 +69,15 @@ extension CSVTraceReader {
     var hasY = false
     var hasRadius = false
     var validator = SampleValidator(maxForce: nil)
-    /// Where each trace-level column's text is on the trace's first row (offset and length in
-    /// the file buffer, which stays valid while reading), indexed by `CSVColumn.rawValue`.
+    /// The texts of the trace's first row that later rows must repeat (a copy: the input buffer
+    /// changes from chunk to chunk).
+    var firstBytes: [UInt8] = []
+    /// Where each trace-level column's text is in ``firstBytes`` (offset and length), indexed by
+    /// `CSVColumn.rawValue`.
     var firstStart = [Int](repeating: 0, count: CSVColumn.allCases.count)
     var firstLength = [Int](repeating: 0, count: CSVColumn.allCases.count)
     var metadata: TraceMetadata
-    /// Where each `label:NAME` column's text is on the trace's first row, in `labelFields` order.
+    /// Where each `label:NAME` column's text is in ``firstBytes``, in `labelFields` order.
     var labelStart: [Int] = []
     var labelLength: [Int] = []
     /// Position of the first row's `press_at` field (for span errors found at the end).
@@ -88,7 +96,7 @@ extension CSVTraceReader {
     var name: String { metadata.name }
   }
 
-  fileprivate struct Parser {
+  struct Parser {
     var tokenizer: CSVTokenizer
     let file: String
     let options: LoadOptions
@@ -103,12 +111,39 @@ extension CSVTraceReader {
     /// The `label:NAME` columns (extra labels): label name and field index.
     var labelFields: [(name: String, field: Int)] = []
     /// What the fast row path does with each field, in header order (a `FieldAction` raw
-    /// value per field; allocated in `readHeader`, freed at the end of `run`).
+    /// value per field; allocated in `readHeader`, freed by `release()`).
     var actions = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
-    /// For the active trace: offset and length of each field's text on its first row (used for
-    /// `FieldAction.same` fields), and which trace they were taken for.
+    /// For the active trace: offset and length in ``firstStore`` of each field's text on its
+    /// first row (used for `FieldAction.same` fields), and which trace they were taken for.
     var firstText = UnsafeMutablePointer<(start: Int, length: Int)>.allocate(capacity: 1)
     var firstTextTrace = -1
+    /// A copy of the active trace's `firstBytes` the fast path compares rows with.
+    var firstStore = UnsafeMutablePointer<UInt8>.allocate(capacity: 8)
+    var firstStoreCapacity = 8
+    /// Whether each trace id's rows must form one block (not with `wholeFiles`): a block ends
+    /// when another id's row comes, and its traces are complete.
+    let blocks: Bool
+    /// Whether the header has been read.
+    var headerDone = false
+    /// The line of the next unread byte after `feed(_:final:atFileStart:)`.
+    var nextLine = 1
+    /// The delimiter and numeric fields the header decided (kept from chunk to chunk).
+    var delimiter = UInt8(ascii: ",")
+    var numericFields: [Bool] = []
+    /// Complete traces (and skips), one dataset per block of rows, in file order; the owner
+    /// takes them.
+    var units: [Dataset] = []
+    /// The id of the current block, its bytes, and its first and last row lines.
+    var blockID: String?
+    var blockKey: [UInt8] = []
+    var blockFirstLine = 0
+    var blockLastLine = 0
+    /// The line the current row starts on.
+    var rowLine = 0
+    /// The line range of each finished block's id (the first block of the id).
+    var finishedBlocks: [String: ClosedRange<Int>] = [:]
+    /// Why the current block's traces are skipped (the id came back), with the position.
+    var reappeared: (reason: String, position: TextPosition)?
 
     /// The fast path's treatment of one field.
     enum FieldAction: UInt8 {
@@ -141,45 +176,93 @@ extension CSVTraceReader {
       var touch: Int
     }
 
-    init(tokenizer: CSVTokenizer, file: String, options: LoadOptions) {
-      self.tokenizer = tokenizer
+    init(file: String, options: LoadOptions) {
+      self.tokenizer = CSVTokenizer(UnsafeMutableBufferPointer(start: nil, count: 0), file: file)
       self.file = file
       self.options = options
+      self.blocks = !options.wholeFiles
     }
 
-    mutating func run() throws(TraceLoadError) -> Dataset {
-      // Freed on every exit, a header error included (the fuzzer found the leak).
-      defer {
-        actions.deallocate()
-        firstText.deallocate()
-        for column in [stagedT, stagedForce, stagedX, stagedY, stagedRadius] { column.free() }
-        stagedPhase.free()
+    /// Frees the parser's storage; call once, when done (also after an error).
+    mutating func release() {
+      actions.deallocate()
+      firstText.deallocate()
+      firstStore.deallocate()
+      for column in [stagedT, stagedForce, stagedX, stagedY, stagedRadius] { column.free() }
+      stagedPhase.free()
+    }
+
+    /// Reads the rows in `buffer`, which starts at a line start (line `nextLine`) and, unless
+    /// `final`, ends just after a line ending. Completed blocks go to `units`. Returns how many
+    /// bytes were consumed: a row whose quoted field goes past the end of a non-final buffer is
+    /// left unread (with the bytes after it) for the next call, which must start with them.
+    /// With `final` the input ends here: the last block is completed.
+    mutating func feed(_ buffer: UnsafeMutableBufferPointer<UInt8>, final: Bool, atFileStart: Bool = true)
+      throws(TraceLoadError) -> Int
+    {
+      tokenizer = CSVTokenizer(buffer, file: file, atFileStart: atFileStart)
+      tokenizer.final = final
+      tokenizer.line = nextLine
+      if !headerDone {
+        guard try readHeader() else {
+          nextLine = tokenizer.line
+          return tokenizer.position
+        }
+        headerDone = true
+        delimiter = tokenizer.delimiter
+        numericFields = tokenizer.numericFields
+      } else {
+        tokenizer.delimiter = delimiter
+        tokenizer.numericFields = numericFields
       }
-      try readHeader()
       var row = CSVRow(capacity: headerCount + 1)
       defer { row.deallocate() }
       while true {
         tokenizer.skipIgnorableLines()
         if tokenizer.atEnd { break }
-        if fastPath && fastRow() { continue }
-        try tokenizer.readRow(into: &row)
+        rowLine = tokenizer.line
+        if fastPath && fastRow() {
+          blockLastLine = rowLine
+          continue
+        }
+        let saved = (tokenizer.position, tokenizer.line, tokenizer.lineStart)
+        do throws(TraceLoadError) {
+          try tokenizer.readRow(into: &row)
+        } catch {
+          guard tokenizer.incomplete else { throw error }
+          tokenizer.incomplete = false
+          (tokenizer.position, tokenizer.line, tokenizer.lineStart) = saved
+          break
+        }
         try handle(row)
       }
-      return try finish()
+      nextLine = tokenizer.line
+      if final { try finish() }
+      return tokenizer.position
     }
 
     // MARK: Header
 
-    mutating func readHeader() throws(TraceLoadError) {
+    /// Reads the header row; `false` when the buffer (not final) ends before it does.
+    mutating func readHeader() throws(TraceLoadError) -> Bool {
       tokenizer.skipIgnorableLines()
       guard !tokenizer.atEnd else {
+        guard tokenizer.final else { return false }
         throw TraceLoadError(.missingHeader, file: file, position: TextPosition(line: tokenizer.line, column: 1))
       }
       tokenizer.delimiter = options.delimiter?.byte ?? tokenizer.detectDelimiter()
       var header = CSVRow(capacity: 16)
       defer { header.deallocate() }
       let headerLine = tokenizer.line
-      try tokenizer.readRow(into: &header)
+      let saved = (tokenizer.position, tokenizer.line, tokenizer.lineStart)
+      do throws(TraceLoadError) {
+        try tokenizer.readRow(into: &header)
+      } catch {
+        guard tokenizer.incomplete else { throw error }
+        tokenizer.incomplete = false
+        (tokenizer.position, tokenizer.line, tokenizer.lineStart) = saved
+        return false
+      }
       headerCount = header.count
       var unknown: [String] = []
       for k in 0..<header.count {
@@ -250,6 +333,7 @@ extension CSVTraceReader {
       traceLevelFields = CSVColumn.csvTraceLevel.compactMap { column in
         index[column.rawValue] >= 0 ? (column, index[column.rawValue]) : nil
       }
+      return true
     }
 
     // MARK: Rows
@@ -270,6 +354,8 @@ extension CSVTraceReader {
       let integerPowers = tokenizer.integerPowers
       let actions = self.actions
       let firstText = self.firstText
+      let firstStore = self.firstStore
+      let storeEnd = firstStore + firstStoreCapacity
       let (hasX, hasY, hasRadius) = (active.hasX, active.hasY, active.hasRadius)
       var p = tokenizer.position
       var t = 0.0
@@ -302,7 +388,8 @@ extension CSVTraceReader {
         case .same:
           end = tokenizer.scanToFieldEnd(from: p, delimiter: delimiter)
           let first = firstText[k]
-          guard end - p == first.length, Self.bytesEqual(base + first.start, base + p, first.length, end: base + count)
+          guard end - p == first.length,
+            Self.bytesEqual(firstStore + first.start, base + p, first.length, endA: storeEnd, endB: base + count)
           else { return false }
         case .phase:
           end = tokenizer.scanToFieldEnd(from: p, delimiter: delimiter)
@@ -327,8 +414,18 @@ extension CSVTraceReader {
       return true
     }
 
-    /// Copies the active trace's first-row text positions into `firstText` (by field index).
+    /// Copies the active trace's first-row texts into `firstStore` and their positions into
+    /// `firstText` (by field index).
     mutating func cacheFirstText() {
+      if active.firstBytes.count + 8 > firstStoreCapacity {
+        firstStore.deallocate()
+        firstStoreCapacity = active.firstBytes.count + 8
+        firstStore = .allocate(capacity: firstStoreCapacity)
+      }
+      firstStore.initialize(repeating: 0, count: firstStoreCapacity)
+      active.firstBytes.withUnsafeBufferPointer { bytes in
+        if let source = bytes.baseAddress { firstStore.update(from: source, count: bytes.count) }
+      }
       for k in 0..<headerCount { firstText[k] = (0, 0) }
       for column in CSVColumn.allCases where index[column.rawValue] >= 0 {
         firstText[index[column.rawValue]] = (active.firstStart[column.rawValue], active.firstLength[column.rawValue])
@@ -338,12 +435,13 @@ extension CSVTraceReader {
     }
 
     /// Whether the `n` bytes at `a` and at `b` are equal. Compares eight bytes at a time; the
-    /// last partial word is compared under a mask when eight bytes can be read before `end`
-    /// (the end of the buffer both pointers are in).
+    /// last partial word is compared under a mask when eight bytes can be read before `endA` and
+    /// `endB` (the ends of the buffers the pointers are in).
     @inline(__always)
-    static func bytesEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int, end: UnsafePointer<UInt8>)
-      -> Bool
-    {
+    static func bytesEqual(
+      _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int, endA: UnsafePointer<UInt8>,
+      endB: UnsafePointer<UInt8>
+    ) -> Bool {
       var i = 0
       while i + 8 <= n {
         let wa = UnsafeRawPointer(a + i).loadUnaligned(as: UInt64.self)
@@ -353,7 +451,7 @@ extension CSVTraceReader {
       }
       let rest = n - i
       if rest == 0 { return true }
-      if a + i + 8 <= end, b + i + 8 <= end {
+      if a + i + 8 <= endA, b + i + 8 <= endB {
         let mask = (UInt64(1) << UInt64(rest * 8)) &- 1
         let wa = UInt64(littleEndian: UnsafeRawPointer(a + i).loadUnaligned(as: UInt64.self))
         let wb = UInt64(littleEndian: UnsafeRawPointer(b + i).loadUnaligned(as: UInt64.self))
@@ -398,7 +496,7 @@ extension CSVTraceReader {
           touchProblem = .invalidTouch(tokenizer.string(touchField, in: row))
         }
       }
-      activate(row, touch: touch)
+      try activate(row, touch: touch)
       if active.problem != nil { return }
       if let touchProblem {
         return try fail(touchProblem, at: tokenizer.position(of: touchField, in: row))
@@ -419,37 +517,90 @@ extension CSVTraceReader {
           SkippedTrace(trace: nil, origin: TraceOrigin(file: file, position: error.position), reason: error.message))
         return
       }
-      activate(row, touch: 0)
+      try activate(row, touch: 0)
       if active.problem == nil, let position = error.position { active.problem = (error.message, position) }
     }
 
-    /// Makes the row's trace the active one, creating it on first sight.
+    /// Makes the row's trace the active one, creating it on first sight. A row of another id
+    /// ends the current block (its traces are complete, see ``units``); an id whose block has
+    /// ended is refused (strict) or its new block skipped, unless whole files are read.
     @inline(__always)
-    mutating func activate(_ row: CSVRow, touch: Int) {
+    mutating func activate(_ row: CSVRow, touch: Int) throws(TraceLoadError) {
       let start = tokenizer.base + row.start(idField)
       let length = row.length(idField)
       if activeIndex >= 0, active.touch == touch, active.key.count == length,
         active.key.withUnsafeBufferPointer({ memcmp($0.baseAddress!, start, length) == 0 })
       {
+        blockLastLine = rowLine
         return
       }
+      if activeIndex >= 0 {
+        flushStaged()
+        swap(&active, &pending[activeIndex])
+        activeIndex = -1
+      }
       let id = String(decoding: UnsafeBufferPointer(start: start, count: length), as: UTF8.self)
+      let sameBlock =
+        blockID != nil && blockKey.count == length
+        && blockKey.withUnsafeBufferPointer({ memcmp($0.baseAddress!, start, length) == 0 })
+      if !sameBlock {
+        if blocks, blockID != nil { try endBlock() }
+        blockID = id
+        blockKey = Array(UnsafeBufferPointer(start: start, count: length))
+        blockFirstLine = rowLine
+        reappeared = nil
+        if blocks, let first = finishedBlocks[id] {
+          let position = tokenizer.position(of: idField, in: row)
+          let error = TraceLoadError(
+            .traceRowsApart(id, firstLines: first, remedy: remedy), file: file, position: position,
+            trace: TraceMetadata(id: id, touch: touch).name)
+          guard options.skipInvalid else { throw error }
+          reappeared = (error.message, position)
+        }
+      }
+      blockLastLine = rowLine
       let key = TraceKey(id: id, touch: touch)
       let target: Int
-      if activeIndex >= 0 { flushStaged() }
       if let existing = lookup[key] {
         target = existing
       } else {
-        pending.append(
-          Pending(
-            id: id, touch: touch, key: Array(UnsafeBufferPointer(start: start, count: length)),
-            origin: TraceOrigin(file: file, position: tokenizer.position(of: 0, in: row))))
+        var item = Pending(
+          id: id, touch: touch, key: Array(UnsafeBufferPointer(start: start, count: length)),
+          origin: TraceOrigin(file: file, position: tokenizer.position(of: 0, in: row)))
+        item.problem = reappeared
+        pending.append(item)
         target = pending.count - 1
         lookup[key] = target
       }
-      if activeIndex >= 0 { swap(&active, &pending[activeIndex]) }
       swap(&active, &pending[target])
       activeIndex = target
+    }
+
+    /// What to do about rows of a trace that are not together: the sort command for this file
+    /// (right when the trace column is not quoted and no line break is inside a quoted field),
+    /// or `--whole-files`.
+    var remedy: String {
+      let name = file == TraceFiles.standardInputName ? "traces.csv" : file
+      func shell(_ text: String) -> String {
+        "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: #"'\''"#) + "'"
+      }
+      let quoted = shell(name)
+      let base = name.lowercased().hasSuffix(".csv") ? String(name.dropLast(4)) : name
+      let output = shell(base + "-sorted.csv")
+      let separator = delimiter == 0x09 ? "$'\\t'" : "'\(Character(UnicodeScalar(delimiter)))'"
+      let column = idField + 1
+      return
+        "sort the file by trace, keeping each trace's rows in order (a stable sort): (head -n 1 \(quoted); tail -n +2 \(quoted) | sort -s -t \(separator) -k \(column),\(column)) > \(output); or pass --whole-files (memory then grows with the file)"
+    }
+
+    /// Completes the current block: its traces (and the skips met so far) become a unit.
+    mutating func endBlock() throws(TraceLoadError) {
+      if let id = blockID, finishedBlocks[id] == nil { finishedBlocks[id] = blockFirstLine...max(blockFirstLine, blockLastLine) }
+      let items = pending
+      pending = []
+      lookup = [:]
+      firstTextTrace = -1
+      units.append(try complete(items))
     }
 
     /// Moves the staged samples into the active trace's arrays.
@@ -584,20 +735,32 @@ extension CSVTraceReader {
       active.hasX = xField >= 0 && row.length(xField) > 0
       active.hasY = yField >= 0 && row.length(yField) > 0
       active.hasRadius = radiusField >= 0 && row.length(radiusField) > 0
-      for column in [CSVColumn.id, .touch] where index[column.rawValue] >= 0 {
-        active.firstStart[column.rawValue] = row.start(index[column.rawValue])
-        active.firstLength[column.rawValue] = row.length(index[column.rawValue])
+      active.firstBytes.removeAll(keepingCapacity: true)
+      func keep(_ field: Int) -> (start: Int, length: Int) {
+        let start = active.firstBytes.count
+        let length = row.length(field)
+        active.firstBytes.append(contentsOf: UnsafeBufferPointer(start: tokenizer.base + row.start(field), count: length))
+        return (start, length)
       }
-      active.labelStart = labelFields.map { row.start($0.field) }
-      active.labelLength = labelFields.map { row.length($0.field) }
+      for column in [CSVColumn.id, .touch] where index[column.rawValue] >= 0 {
+        (active.firstStart[column.rawValue], active.firstLength[column.rawValue]) = keep(index[column.rawValue])
+      }
+      active.labelStart = []
+      active.labelLength = []
+      for label in labelFields {
+        let (start, length) = keep(label.field)
+        active.labelStart.append(start)
+        active.labelLength.append(length)
+      }
+      for (column, field) in traceLevelFields {
+        (active.firstStart[column.rawValue], active.firstLength[column.rawValue]) = keep(field)
+      }
       for (name, field) in labelFields where row.length(field) > 0 {
         active.metadata.labels[name] = tokenizer.string(field, in: row)
       }
       var maxForce = options.maxForce
       for (column, field) in traceLevelFields {
         let length = row.length(field)
-        active.firstStart[column.rawValue] = row.start(field)
-        active.firstLength[column.rawValue] = length
         guard length > 0 else { continue }
         let text = tokenizer.string(field, in: row)
         let position = tokenizer.position(of: field, in: row)
@@ -634,19 +797,27 @@ extension CSVTraceReader {
       for k in 0..<traceLevelFields.count {
         let (column, field) = traceLevelFields[k]
         let length = row.length(field)
+        let firstStart = active.firstStart[column.rawValue]
         let same =
           active.firstLength[column.rawValue] == length
           && (length == 0
-            || memcmp(tokenizer.base + active.firstStart[column.rawValue], tokenizer.base + row.start(field), length) == 0)
+            || active.firstBytes.withUnsafeBufferPointer {
+              memcmp($0.baseAddress! + firstStart, tokenizer.base + row.start(field), length) == 0
+            })
         if !same { try compareSlow(row, field, column) }
       }
       for k in labelFields.indices {
         let field = labelFields[k].field
         let length = row.length(field)
         let first = active.labelStart[k]
-        guard active.labelLength[k] != length || (length > 0 && memcmp(tokenizer.base + first, tokenizer.base + row.start(field), length) != 0)
+        guard
+          active.labelLength[k] != length
+            || (length > 0
+              && active.firstBytes.withUnsafeBufferPointer {
+                memcmp($0.baseAddress! + first, tokenizer.base + row.start(field), length) != 0
+              })
         else { continue }
-        let firstText = String(decoding: UnsafeBufferPointer(start: tokenizer.base + first, count: active.labelLength[k]), as: UTF8.self)
+        let firstText = String(decoding: active.firstBytes[first..<first + active.labelLength[k]], as: UTF8.self)
         try fail(
           .metadataDiffers(
             field: TraceMetadata.csvLabelPrefix + labelFields[k].name, first: firstText, now: tokenizer.string(field, in: row)),
@@ -658,9 +829,8 @@ extension CSVTraceReader {
     mutating func compareSlow(_ row: CSVRow, _ field: Int, _ column: CSVColumn) throws(TraceLoadError) {
       let length = row.length(field)
       let start = tokenizer.base + row.start(field)
-      let first = Array(
-        UnsafeBufferPointer(
-          start: tokenizer.base + active.firstStart[column.rawValue], count: active.firstLength[column.rawValue]))
+      let firstStart = active.firstStart[column.rawValue]
+      let first = Array(active.firstBytes[firstStart..<firstStart + active.firstLength[column.rawValue]])
       if length > 0, !first.isEmpty {
         if column == .maxForce, case .value(let value) = DecimalParser.parse(start, count: length),
           value == active.metadata.maxForce
@@ -689,14 +859,24 @@ extension CSVTraceReader {
 
     // MARK: End of file
 
-    mutating func finish() throws(TraceLoadError) -> Dataset {
+    /// Completes the last block at the end of the file.
+    mutating func finish() throws(TraceLoadError) {
       if activeIndex >= 0 {
         flushStaged()
         swap(&active, &pending[activeIndex])
+        activeIndex = -1
       }
-      var dataset = Dataset(files: [file], diagnostics: diagnostics)
+      if !pending.isEmpty || !skipped.isEmpty { try endBlock() }
+      blockID = nil
+    }
+
+    /// The traces of `items` (a finished block, or the whole file with `wholeFiles`) and the
+    /// skips met since the last unit, in file order of where each starts.
+    mutating func complete(_ items: [Pending]) throws(TraceLoadError) -> Dataset {
+      var dataset = Dataset()
       dataset.skipped = skipped
-      for var item in pending {
+      skipped = []
+      for var item in items {
         if item.problem == nil, let first = item.t.first, let last = item.t.last,
           let problem = Trace.checkPressAt(item.metadata.pressAt, start: first, end: last)
         {

@@ -36,6 +36,46 @@ struct JSONTraceReader {
     }
     return try result.get()
   }
+
+  /// What carries from one chunk of a JSON Lines file to the next.
+  struct LineState {
+    /// The line the next chunk starts on, from 1.
+    var line = 1
+    /// The number of the next record, from 0.
+    var record = 0
+    /// Unknown keys in order of first appearance, and where the first one is.
+    var unknownKeys: [String] = []
+    var unknownKeyPosition: TextPosition?
+
+    /// The warning about unknown keys, once the whole file has been read.
+    func diagnostics(file: String) -> [Diagnostic] {
+      guard !unknownKeys.isEmpty else { return [] }
+      let list = unknownKeys.map { Diagnostic.quoted($0) }.joined(separator: ", ")
+      return [
+        Diagnostic(
+          .warning, "ignoring unknown key\(unknownKeys.count == 1 ? "" : "s") \(list)",
+          file: file, position: unknownKeyPosition)
+      ]
+    }
+  }
+
+  /// Reads a chunk of a JSON Lines file: whole lines, the first being line `state.line`. The
+  /// result has the chunk's traces and skips; its diagnostics and files are left empty (the
+  /// unknown keys collect in `state`).
+  func readLines(
+    _ buffer: UnsafeBufferPointer<UInt8>, state: inout LineState, atFileStart: Bool, final: Bool
+  ) throws(TraceLoadError) -> Dataset {
+    var scanner = JSONScanner(buffer, file: file, lineMode: true, atFileStart: atFileStart)
+    scanner.line = state.line
+    var parser = Parser(scanner: scanner, file: file, options: options)
+    parser.unknownKeys = state.unknownKeys
+    parser.unknownKeyPosition = state.unknownKeyPosition
+    try parser.readLines(firstRecord: &state.record)
+    state.line = parser.scanner.line
+    state.unknownKeys = parser.unknownKeys
+    state.unknownKeyPosition = parser.unknownKeyPosition
+    return Dataset(traces: parser.traces, origins: parser.origins, skipped: parser.skipped)
+  }
 }
 
 extension JSONTraceReader {
@@ -280,6 +320,12 @@ extension JSONTraceReader {
 
     mutating func readLines() throws(TraceLoadError) {
       var record = 0
+      try readLines(firstRecord: &record)
+    }
+
+    /// Reads JSON Lines records to the end of the buffer, numbering them from `record` (left at
+    /// the next number).
+    mutating func readLines(firstRecord record: inout Int) throws(TraceLoadError) {
       while true {
         // Blank lines.
         while scanner.offset < scanner.end {

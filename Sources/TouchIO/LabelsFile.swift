@@ -159,77 +159,122 @@ public struct LabelsFile: Sendable {
   /// - Throws: ``TraceLoadError`` for a contradiction or a label without a trace, unless
   ///   `options.skipInvalid` is set; then the trace (or the label) is accounted as skipped.
   public func apply(to dataset: inout Dataset, options: LoadOptions) throws(TraceLoadError) {
-    dataset.diagnostics += diagnostics
-    var byID: [String: [Int]] = [:]
-    for (k, trace) in dataset.traces.enumerated() { byID[trace.metadata.id, default: []].append(k) }
-    var failed: [Int: String] = [:]
-    var overridden: Set<Int> = []
-    defer { dataset.overriddenTraces += overridden.count }
+    var application = Application(self, options: options)
+    try application.apply(to: &dataset)
+    try application.finish(into: &dataset)
+  }
 
-    func report(_ error: TraceLoadError, trace k: Int?) throws(TraceLoadError) {
-      guard options.skipInvalid else { throw error }
-      if let k {
+  /// Labels applied part by part (the batches of a stream): each part's traces get their labels
+  /// (traces in order, each trace's labels rows in file order); at the end, ``finish(into:)``
+  /// adds the file's warnings and reports the rows that named no trace of any part.
+  struct Application {
+    let labels: LabelsFile
+    let options: LoadOptions
+    /// The rows of each trace id, in file order.
+    private var entriesByID: [String: [Int]] = [:]
+    /// Whether each row labelled a trace.
+    private var matched: [Bool]
+    /// Names of skipped traces, and every prefix of such a name that ends before a `#` (a row
+    /// without a contact number names all contacts `id#n`).
+    private var skippedNames: Set<String> = []
+    private var skippedPrefixes: Set<String> = []
+
+    init(_ labels: LabelsFile, options: LoadOptions) {
+      self.labels = labels
+      self.options = options
+      matched = [Bool](repeating: false, count: labels.entries.count)
+      for (e, entry) in labels.entries.enumerated() { entriesByID[entry.trace, default: []].append(e) }
+    }
+
+    private mutating func note(_ skipped: some Sequence<SkippedTrace>) {
+      for skip in skipped {
+        guard let name = skip.trace else { continue }
+        skippedNames.insert(name)
+        var index = name.startIndex
+        while let hash = name[index...].firstIndex(of: "#") {
+          skippedPrefixes.insert(String(name[..<hash]))
+          index = name.index(after: hash)
+        }
+      }
+    }
+
+    /// Applies the labels to the traces of `part`; traces whose labels fail are skipped
+    /// (`skipInvalid`) or the first failure is thrown.
+    mutating func apply(to part: inout Dataset) throws(TraceLoadError) {
+      note(part.skipped)
+      let file = labels.file
+      let options = self.options
+      var failed: [Int: String] = [:]
+      var overridden = 0
+      func report(_ error: TraceLoadError, trace k: Int) throws(TraceLoadError) {
+        guard options.skipInvalid else { throw error }
         if failed[k] == nil { failed[k] = error.message }
-      } else {
-        dataset.skipped.append(
-          SkippedTrace(
-            trace: error.trace, origin: TraceOrigin(file: file, position: error.position),
-            reason: error.message))
+      }
+      for k in part.traces.indices {
+        guard let rows = entriesByID[part.traces[k].metadata.id] else { continue }
+        var wasOverridden = false
+        for e in rows {
+          let entry = labels.entries[e]
+          guard entry.touch == nil || part.traces[k].metadata.touch == entry.touch else { continue }
+          matched[e] = true
+          let values = LabelValues(
+            intent: entry.intent, pressAt: entry.pressAt, user: entry.user, session: entry.session,
+            device: entry.device, extra: entry.extra)
+          var metadata = part.traces[k].metadata
+          let traceName = metadata.name
+          let replaced = try values.merge(into: &metadata, override: options.labelsOverride) {
+            field, data, label throws(TraceLoadError) in
+            try report(
+              TraceLoadError(
+                .labelConflict(field: field, data: data, labels: label), file: file,
+                position: entry.fieldPositions[field], trace: traceName),
+              trace: k)
+          }
+          if replaced > 0, failed[k] == nil {
+            part.labelOverrides += replaced
+            wasOverridden = true
+          }
+          let trace = part.traces[k]
+          if let problem = Trace.checkPressAt(metadata.pressAt, start: trace.t[0], end: trace.t[trace.count - 1]) {
+            try report(
+              TraceLoadError(
+                .trace(problem), file: file,
+                position: entry.fieldPositions[TraceSchema.Field.pressAt.csvName] ?? entry.position,
+                trace: metadata.name),
+              trace: k)
+          }
+          if failed[k] == nil { part.traces[k].metadata = metadata }
+        }
+        if wasOverridden { overridden += 1 }
+      }
+      part.overriddenTraces += overridden
+      guard !failed.isEmpty else { return }
+      var k = -1
+      part.skipTraces { _ in
+        k += 1
+        return failed[k]
       }
     }
 
-    for entry in entries {
-      let targets = (byID[entry.trace] ?? []).filter {
-        entry.touch == nil || dataset.traces[$0].metadata.touch == entry.touch
+    /// Adds the labels file's warnings to `dataset` and reports, in file order, each row that
+    /// named no trace (unless the trace was skipped): thrown, or with `skipInvalid` a skip.
+    mutating func finish(into dataset: inout Dataset) throws(TraceLoadError) {
+      dataset.diagnostics += labels.diagnostics
+      for (e, entry) in labels.entries.enumerated() where !matched[e] {
+        let name = entry.touch.map { TraceMetadata(id: entry.trace, touch: $0).name } ?? entry.trace
+        let skippedAlready =
+          entry.touch == nil
+          ? skippedNames.contains(entry.trace) || skippedPrefixes.contains(entry.trace)
+          : skippedNames.contains(name)
+        guard !skippedAlready else { continue }
+        let error = TraceLoadError(
+          .labelForUnknownTrace(name), file: labels.file, position: entry.position, trace: name)
+        guard options.skipInvalid else { throw error }
+        let skip = SkippedTrace(
+          trace: error.trace, origin: TraceOrigin(file: labels.file, position: error.position), reason: error.message)
+        dataset.skipped.append(skip)
+        note([skip])
       }
-      let name = entry.touch.map { TraceMetadata(id: entry.trace, touch: $0).name } ?? entry.trace
-      if targets.isEmpty {
-        let skippedAlready = dataset.skipped.contains {
-          guard let skippedName = $0.trace else { return false }
-          return entry.touch == nil
-            ? skippedName == entry.trace || skippedName.hasPrefix(entry.trace + "#") : skippedName == name
-        }
-        if !skippedAlready {
-          try report(
-            TraceLoadError(.labelForUnknownTrace(name), file: file, position: entry.position, trace: name),
-            trace: nil)
-        }
-        continue
-      }
-      let values = LabelValues(
-        intent: entry.intent, pressAt: entry.pressAt, user: entry.user, session: entry.session, device: entry.device,
-        extra: entry.extra)
-      for k in targets {
-        var metadata = dataset.traces[k].metadata
-        let traceName = metadata.name
-        let replaced = try values.merge(into: &metadata, override: options.labelsOverride) {
-          field, data, label throws(TraceLoadError) in
-          try report(
-            TraceLoadError(
-              .labelConflict(field: field, data: data, labels: label), file: file,
-              position: entry.fieldPositions[field], trace: traceName),
-            trace: k)
-        }
-        if replaced > 0, failed[k] == nil {
-          dataset.labelOverrides += replaced
-          if !overridden.contains(k) { overridden.insert(k) }
-        }
-        let trace = dataset.traces[k]
-        if let problem = Trace.checkPressAt(metadata.pressAt, start: trace.t[0], end: trace.t[trace.count - 1]) {
-          try report(
-            TraceLoadError(
-              .trace(problem), file: file, position: entry.fieldPositions[TraceSchema.Field.pressAt.csvName] ?? entry.position,
-              trace: metadata.name),
-            trace: k)
-        }
-        if failed[k] == nil { dataset.traces[k].metadata = metadata }
-      }
-    }
-    guard !failed.isEmpty else { return }
-    var k = -1
-    dataset.skipTraces { _ in
-      k += 1
-      return failed[k]
     }
   }
 }

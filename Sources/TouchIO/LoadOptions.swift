@@ -27,6 +27,11 @@ public struct LoadOptions: Hashable, Sendable {
   /// (each replacement counted in the dataset's `labelOverrides`) instead of being an error.
   public var labelsOverride: Bool
 
+  /// Whether each CSV file is read whole (memory grows with the largest file), which accepts
+  /// the rows of a trace scattered through the file. By default (`false`) CSV and JSON Lines
+  /// files are read in chunks and each trace id's rows must be one block (see `TraceStream`).
+  public var wholeFiles: Bool
+
   /// The most bytes read from one input (file, FIFO or standard input); a larger input is an
   /// error, so an input that never ends stops. Default ``defaultMaximumInputSize``.
   public var maximumInputSize: Int
@@ -37,8 +42,10 @@ public struct LoadOptions: Hashable, Sendable {
   public init(
     delimiter: Delimiter? = nil, maxForce: Double? = nil, skipInvalid: Bool = false,
     labels: String? = nil, maximumInputSize: Int = LoadOptions.defaultMaximumInputSize,
-    labelFromPath: [PathLabels] = [], labelsOverride: Bool = false, maxForceOverride: Bool = false
+    labelFromPath: [PathLabels] = [], labelsOverride: Bool = false, maxForceOverride: Bool = false,
+    wholeFiles: Bool = false
   ) {
+    self.wholeFiles = wholeFiles
     self.maxForceOverride = maxForceOverride
     self.labelFromPath = labelFromPath
     self.labelsOverride = labelsOverride

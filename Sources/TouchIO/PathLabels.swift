@@ -139,64 +139,86 @@ public struct PathLabels: Hashable, Sendable, CustomStringConvertible {
     throws(TraceLoadError)
   {
     guard !patterns.isEmpty else { return }
-    var byFile: [String: LabelValues?] = [:]
-    var unmatched: [String] = []
-    var badIntent: [String: String] = [:]
-    for file in dataset.files where byFile[file] == nil {
-      guard let found = patterns.lazy.compactMap({ $0.match(file) }).first else {
-        byFile[file] = .some(nil)
-        unmatched.append(file)
-        continue
+    let plan = Plan(patterns, files: dataset.files)
+    if let warning = plan.warning { dataset.diagnostics.append(warning) }
+    try plan.apply(to: &dataset, override: override, skipInvalid: skipInvalid)
+  }
+
+  /// The labels of each file's path, decided once for a list of files, then applied part by
+  /// part (the batches of a stream).
+  struct Plan {
+    let patterns: [PathLabels]
+    /// The labels of each file (`nil` inside: no pattern matches).
+    private var byFile: [String: LabelValues?] = [:]
+    /// The files no pattern matches, in order.
+    private var unmatched: [String] = []
+    /// The `{intent}` text of files whose intent is not an intent name.
+    private var badIntent: [String: String] = [:]
+
+    init(_ patterns: [PathLabels], files: [String]) {
+      self.patterns = patterns
+      for file in files where byFile[file] == nil {
+        guard let found = patterns.lazy.compactMap({ $0.match(file) }).first else {
+          byFile[file] = .some(nil)
+          unmatched.append(file)
+          continue
+        }
+        var values = LabelValues()
+        for (name, text) in found.sorted(by: { $0.key < $1.key }) where !values.set(name, text) {
+          badIntent[file] = text
+        }
+        byFile[file] = values
       }
-      var values = LabelValues()
-      for (name, text) in found.sorted(by: { $0.key < $1.key }) where !values.set(name, text) {
-        badIntent[file] = text
-      }
-      byFile[file] = values
     }
-    if !unmatched.isEmpty {
+
+    /// The warning listing the files no pattern matches (a count and the first five).
+    var warning: Diagnostic? {
+      guard !unmatched.isEmpty else { return nil }
       let shown = unmatched.prefix(5).map { "'\(Diagnostic.escaped($0))'" }.joined(separator: ", ")
-      dataset.diagnostics.append(
-        Diagnostic(
-          .warning,
-          "--label-from-path \(patterns.map { "'\($0.pattern)'" }.joined(separator: " or ")) matched no path of \(unmatched.count) file\(unmatched.count == 1 ? "" : "s"): \(shown)\(unmatched.count > 5 ? ", …" : "")",
-          file: nil))
+      return Diagnostic(
+        .warning,
+        "--label-from-path \(patterns.map { "'\($0.pattern)'" }.joined(separator: " or ")) matched no path of \(unmatched.count) file\(unmatched.count == 1 ? "" : "s"): \(shown)\(unmatched.count > 5 ? ", …" : "")",
+        file: nil)
     }
-    var failed: [Int: String] = [:]
-    var overridden = 0
-    for k in dataset.traces.indices {
-      let file = dataset.origins[k].file
-      guard let entry = byFile[file], let values = entry else { continue }
-      let name = dataset.traces[k].name
-      func report(_ error: TraceLoadError) throws(TraceLoadError) {
-        guard skipInvalid else { throw error }
-        if failed[k] == nil { failed[k] = error.message }
+
+    /// Applies the path labels to the traces of `dataset` (whose files the plan was made for).
+    func apply(to dataset: inout Dataset, override: Bool, skipInvalid: Bool) throws(TraceLoadError) {
+      var failed: [Int: String] = [:]
+      var overridden = 0
+      for k in dataset.traces.indices {
+        let file = dataset.origins[k].file
+        guard let entry = byFile[file], let values = entry else { continue }
+        let name = dataset.traces[k].name
+        func report(_ error: TraceLoadError) throws(TraceLoadError) {
+          guard skipInvalid else { throw error }
+          if failed[k] == nil { failed[k] = error.message }
+        }
+        if let text = badIntent[file] {
+          try report(TraceLoadError(.trace(.unknownIntent(text)), file: file, field: "intent", trace: name))
+          continue
+        }
+        var metadata = dataset.traces[k].metadata
+        let replaced = try values.merge(into: &metadata, override: override) { field, data, label throws(TraceLoadError) in
+          try report(
+            TraceLoadError(
+              .invalidRecording(
+                "\(Diagnostic.quoted(field)) is \(Diagnostic.quoted(data)) in the data but \(Diagnostic.quoted(label)) in the path (--labels-override replaces the data's value)"
+              ), file: file, trace: name))
+        }
+        guard failed[k] == nil else { continue }
+        if replaced > 0 {
+          dataset.labelOverrides += replaced
+          overridden += 1
+        }
+        dataset.traces[k].metadata = metadata
       }
-      if let text = badIntent[file] {
-        try report(TraceLoadError(.trace(.unknownIntent(text)), file: file, field: "intent", trace: name))
-        continue
+      dataset.overriddenTraces += overridden
+      guard !failed.isEmpty else { return }
+      var k = -1
+      dataset.skipTraces { _ in
+        k += 1
+        return failed[k]
       }
-      var metadata = dataset.traces[k].metadata
-      let replaced = try values.merge(into: &metadata, override: override) { field, data, label throws(TraceLoadError) in
-        try report(
-          TraceLoadError(
-            .invalidRecording(
-              "\(Diagnostic.quoted(field)) is \(Diagnostic.quoted(data)) in the data but \(Diagnostic.quoted(label)) in the path (--labels-override replaces the data's value)"
-            ), file: file, trace: name))
-      }
-      guard failed[k] == nil else { continue }
-      if replaced > 0 {
-        dataset.labelOverrides += replaced
-        overridden += 1
-      }
-      dataset.traces[k].metadata = metadata
-    }
-    dataset.overriddenTraces += overridden
-    guard !failed.isEmpty else { return }
-    var k = -1
-    dataset.skipTraces { _ in
-      k += 1
-      return failed[k]
     }
   }
 }

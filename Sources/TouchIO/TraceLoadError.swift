@@ -43,6 +43,10 @@ public struct TraceLoadError: Error, Hashable, Sendable, CustomStringConvertible
     /// A line or record of an imported device recording that breaks its format, or a recording
     /// the importer cannot use (the text says which).
     case invalidRecording(String)
+    /// Rows of a CSV trace id that come back after another id's rows (the reader needs each id's
+    /// rows in one block): the trace, the lines of its first block, and the remedy (a sort
+    /// command, or `--whole-files`).
+    case traceRowsApart(String, firstLines: ClosedRange<Int>, remedy: String)
   }
 
   /// What went wrong.
@@ -108,6 +112,10 @@ public struct TraceLoadError: Error, Hashable, Sendable, CustomStringConvertible
     case .labelConflict(let field, let data, let labels):
       text = "\(Diagnostic.quoted(field)) is \(Diagnostic.quoted(data)) in the data but \(Diagnostic.quoted(labels)) in the labels (--labels-override replaces the data's value)"
     case .invalidRecording(let why): text = why
+    case .traceRowsApart(let name, let lines, let remedy):
+      let range = lines.count == 1 ? "line \(lines.lowerBound)" : "lines \(lines.lowerBound)–\(lines.upperBound)"
+      text =
+        "rows of trace \(Diagnostic.quoted(name)) reappear after other traces' rows (its first rows are \(range)); each trace's rows must be together: \(remedy)"
     }
     var context: [String] = []
     if let record { context.append("record \(record)") }

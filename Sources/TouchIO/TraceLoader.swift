@@ -17,39 +17,21 @@ public enum TraceLoader {
   /// no header, a missing required column, malformed JSON in a document) still throw. In JSON
   /// Lines a malformed line is one skipped record.
   ///
-  /// A trace id (with its contact number) may appear in only one file.
+  /// A trace id (with its contact number) may appear in only one file, and in CSV each id's rows
+  /// must be one block unless ``LoadOptions/wholeFiles`` is set.
+  ///
+  /// This is a loop over ``TraceStream`` that keeps every batch: CSV and JSON Lines files are
+  /// read in chunks, so memory holds the traces, not the files. In strict mode the first problem
+  /// in input order is thrown (a labels-file problem included, with the trace it concerns).
   ///
   /// - Throws: ``TraceLoadError``.
   /// - Complexity: O(total input size).
   public static func load(_ paths: [String], options: LoadOptions = LoadOptions())
     throws(TraceLoadError) -> Dataset
   {
-    let files = try TraceFiles.expand(paths)
+    let stream = try TraceStream(paths, options: options, batchTraces: .max)
     var dataset = Dataset()
-    var firstFile: [Key: String] = [:]
-    let limit = options.maximumInputSize
-    for file in files {
-      var part: Dataset
-      if file == TraceFiles.standardInput {
-        var bytes = try TraceFiles.read(file, limit: limit)
-        let format = TraceFiles.Format(sniffing: bytes)
-        part = try read(&bytes, file: TraceFiles.standardInputName, format: format, options: options)
-      } else if TraceFiles.Format(path: file) == .csv {
-        part = try FileSystem.withMutableBytes(of: file, limit: limit) { buffer throws(TraceLoadError) in
-          try CSVTraceReader(file: file, options: options).read(buffer)
-        }
-      } else {
-        var bytes = try TraceFiles.read(file, limit: limit)
-        part = try read(&bytes, file: file, format: TraceFiles.Format(path: file), options: options)
-      }
-      try rejectDuplicates(in: &part, seen: &firstFile, options: options)
-      dataset.append(contentsOf: part)
-    }
-    try PathLabels.apply(
-      options.labelFromPath, to: &dataset, override: options.labelsOverride, skipInvalid: options.skipInvalid)
-    if let labels = options.labels {
-      try LabelsFile.read(labels, options: options).apply(to: &dataset, options: options)
-    }
+    while let batch = try stream.next() { dataset.append(contentsOf: batch) }
     return dataset
   }
 
@@ -66,15 +48,21 @@ public enum TraceLoader {
     _ bytes: inout [UInt8], file: String, format: TraceFiles.Format,
     options: LoadOptions = LoadOptions()
   ) throws(TraceLoadError) -> Dataset {
-    var part: Dataset =
-      switch format {
-      case .csv: try CSVTraceReader(file: file, options: options).read(&bytes)
-      case .json: try JSONTraceReader(file: file, options: options).read(bytes, lines: false)
-      case .jsonl: try JSONTraceReader(file: file, options: options).read(bytes, lines: true)
-      }
+    var part = try parse(&bytes, file: file, format: format, options: options)
     var seen: [Key: String] = [:]
     try rejectDuplicates(in: &part, seen: &seen, options: options)
     return part
+  }
+
+  /// Reads the traces of one file's bytes, without the duplicate check.
+  static func parse(
+    _ bytes: inout [UInt8], file: String, format: TraceFiles.Format, options: LoadOptions
+  ) throws(TraceLoadError) -> Dataset {
+    switch format {
+    case .csv: try CSVTraceReader(file: file, options: options).read(&bytes)
+    case .json: try JSONTraceReader(file: file, options: options).read(bytes, lines: false)
+    case .jsonl: try JSONTraceReader(file: file, options: options).read(bytes, lines: true)
+    }
   }
 
   struct Key: Hashable {
@@ -82,7 +70,9 @@ public enum TraceLoader {
     var touch: Int
   }
 
-  private static func rejectDuplicates(
+  /// Moves traces whose key `seen` already holds to the skips (`skipInvalid`), or throws for
+  /// the first; notes the others' keys with their file.
+  static func rejectDuplicates(
     in part: inout Dataset, seen: inout [Key: String], options: LoadOptions
   ) throws(TraceLoadError) {
     var duplicate: [Int: String] = [:]

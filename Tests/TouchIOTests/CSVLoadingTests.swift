@@ -77,23 +77,44 @@ struct CSVLoadingTests {
     #expect(dataset.origins[1].position == TextPosition(line: 5, column: 1))
   }
 
-  @Test func interleavedRowsAndContactsBecomeSeparateTraces() throws {
-    let dataset = try loadCSV(
-      """
-      t,trace,touch,force,x,y
-      0.00,rec,0,0.1,10,10
-      0.00,rec,1,0.2,50,50
-      0.01,rec,0,0.3,10,11
-      0.01,rec,1,0.4,50,51
-      0.00,other,0,1,0,0
-      0.02,rec,1,0.5,50,52
-      """)
+  static let scatteredRows = """
+    t,trace,touch,force,x,y
+    0.00,rec,0,0.1,10,10
+    0.00,rec,1,0.2,50,50
+    0.01,rec,0,0.3,10,11
+    0.01,rec,1,0.4,50,51
+    0.00,other,0,1,0,0
+    0.02,rec,1,0.5,50,52
+    """
+
+  @Test func interleavedRowsAndContactsBecomeSeparateTracesWithWholeFiles() throws {
+    let dataset = try loadCSV(Self.scatteredRows, options: LoadOptions(wholeFiles: true))
     #expect(dataset.traces.map(\.name) == ["rec", "rec#1", "other"])
     #expect(dataset.traces[0].force == [0.1, 0.3])
     #expect(dataset.traces[1].force == [0.2, 0.4, 0.5])
     #expect(dataset.traces[1].metadata.id == "rec")
     #expect(dataset.traces[1].metadata.touch == 1)
     #expect(dataset.traces[1].y == [50, 51, 52])
+  }
+
+  @Test func rowsOfATraceAfterAnotherTracesRowsAreAnError() throws {
+    // Contacts interleave inside the block of `rec` (lines 2–5); line 7 brings `rec` back.
+    let error = try #require(csvError(Self.scatteredRows))
+    #expect(error.file == "t.csv")
+    #expect(error.position == TextPosition(line: 7, column: 6))
+    #expect(error.trace == "rec#1")
+    #expect(
+      error.message
+        == "rows of trace 'rec' reappear after other traces' rows (its first rows are lines 2–5); each trace's rows must be together: sort the file by trace, keeping each trace's rows in order (a stable sort): (head -n 1 't.csv'; tail -n +2 't.csv' | sort -s -t ',' -k 2,2) > 't-sorted.csv'; or pass --whole-files (memory then grows with the file) (trace 'rec#1')"
+    )
+    // Skipping: the later block is one skipped trace (contact 1), the first block is kept.
+    let dataset = try loadCSV(Self.scatteredRows, options: LoadOptions(skipInvalid: true))
+    #expect(dataset.traces.map(\.name) == ["rec", "rec#1", "other"])
+    #expect(dataset.traces[1].force == [0.2, 0.4])
+    #expect(dataset.skipped.map(\.trace) == ["rec#1"])
+    #expect(dataset.skipped.first?.origin.position == TextPosition(line: 7, column: 1))
+    #expect(dataset.skipped.first?.position == TextPosition(line: 7, column: 6))
+    #expect(dataset.skipped.first?.reason.hasPrefix("rows of trace 'rec' reappear") == true)
   }
 
   // MARK: Validation rules, each with its exact position

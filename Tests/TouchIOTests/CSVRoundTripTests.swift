@@ -97,7 +97,12 @@ struct CSVRoundTripTests {
     traces[2].force[0] = -1
     let broken = Self.interleaved(TraceWriter.csv(traces), seed: seed)
     for skip in [false, true] {
-      let options = LoadOptions(skipInvalid: skip)
+      // Each trace's rows in one block (the default) and interleaved (whole files).
+      let (fastBlocks, generalBlocks) = try Self.readBothPaths(Array(text.utf8), options: LoadOptions(skipInvalid: skip))
+      #expect(fastBlocks.traces == generalBlocks.traces)
+      #expect(fastBlocks.origins == generalBlocks.origins)
+      #expect(fastBlocks.traces.count == traces.count)
+      let options = LoadOptions(skipInvalid: skip, wholeFiles: true)
       let (fast, general) = try Self.readBothPaths(bytes, options: options)
       #expect(fast.traces == general.traces)
       #expect(fast.origins == general.origins)

@@ -213,6 +213,31 @@ struct BadInputTests {
     }
   }
 
+  /// Standard input is streamed in chunks like a file: tiny chunks and batches give the traces
+  /// and positions a whole read of the file gives (origins named `<stdin>`); its format is
+  /// sniffed even when white space longer than a chunk comes first.
+  @Test func standardInputStreamsInChunks() throws {
+    try inTemporaryDirectory { directory in
+      let lines = directory + "/lines.jsonl"
+      TestData.write(
+        String(repeating: " ", count: 100) + "\n{\"id\":\"a\",\"t\":[0,0.01],\"force\":[0,1]}\n\n{\"id\":\"b\",\"t\":[0],\"force\":[2]}\n",
+        to: lines)
+      for path in [TestData.samples + "/synth-android.csv", lines] {
+        let reference = try TraceLoader.load([path])
+        let streamed = try withStandardInput(from: path) { () throws -> Dataset in
+          let stream = try TraceStream(["-"], batchTraces: 1, chunkBytes: 16)
+          var dataset = Dataset()
+          while let batch = try stream.next() { dataset.append(contentsOf: batch) }
+          return dataset
+        }
+        #expect(streamed.files == ["<stdin>"])
+        #expect(streamed.traces == reference.traces, "\(path)")
+        #expect(streamed.origins.map(\.position) == reference.origins.map(\.position))
+        #expect(streamed.origins.map(\.record) == reference.origins.map(\.record))
+      }
+    }
+  }
+
   @Test func standardInputThatNeverEndsStopsAtTheLimit() throws {
     #expect(try withStandardInput(from: "/dev/zero") { runCommand(["inspect", "-", "--max-input-size", "100000"]) } == 65)
     #expect(throws: TraceLoadError(.inputTooLarge(limit: 100_000), file: "-")) {

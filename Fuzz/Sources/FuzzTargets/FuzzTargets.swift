@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 import TouchCore
 import TouchEvaluation
 import TouchIO
@@ -160,6 +165,57 @@ public enum FuzzTargets {
       render(error)
     }
   }
+
+  /// `TraceStream` against a whole read: the bytes are written to a file (`.csv`, then
+  /// `.jsonl`) and streamed in chunks of 16 bytes, one trace per batch, strict and with
+  /// `--skip-invalid`; the batches must add up to what `TraceLoader.read` gives for the same
+  /// bytes in one buffer, or the stream must throw the same error. A difference traps.
+  public static func stream(_ data: UnsafeRawBufferPointer) {
+    for format in [TraceFiles.Format.csv, .jsonl] {
+      let path = streamDirectory + "/input." + format.rawValue
+      let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+      precondition(fd >= 0, "cannot create \(path)")
+      precondition(data.isEmpty || write(fd, data.baseAddress, data.count) == data.count, "cannot write \(path)")
+      close(fd)
+      for skipInvalid in [false, true] {
+        let options = LoadOptions(skipInvalid: skipInvalid)
+        var bytes = Array(data)
+        let whole: Result<Dataset, TraceLoadError>
+        do throws(TraceLoadError) {
+          whole = .success(try TraceLoader.read(&bytes, file: path, format: format, options: options))
+        } catch {
+          whole = .failure(error)
+        }
+        let streamed: Result<Dataset, TraceLoadError>
+        do throws(TraceLoadError) {
+          let stream = try TraceStream([path], options: options, batchTraces: 1, chunkBytes: 16)
+          var dataset = Dataset()
+          while let batch = try stream.next() { dataset.append(contentsOf: batch) }
+          streamed = .success(dataset)
+        } catch {
+          streamed = .failure(error)
+        }
+        switch (whole, streamed) {
+        case (.success(let a), .success(let b)):
+          precondition(a.traces == b.traces && a.origins == b.origins, "streamed traces differ")
+          precondition(a.skipped == b.skipped, "streamed skips differ")
+          precondition(a.diagnostics == b.diagnostics && a.files == b.files, "streamed diagnostics differ")
+          checkDataset(b)
+        case (.failure(let a), .failure(let b)):
+          precondition(a.description == b.description, "streamed error differs: \(a) / \(b)")
+        default:
+          preconditionFailure("whole read and stream disagree: \(whole) / \(streamed)")
+        }
+      }
+    }
+  }
+
+  /// A directory of this process for the stream harness's file.
+  static let streamDirectory: String = {
+    var template = Array("/tmp/touchtrace-fuzz-stream-XXXXXX".utf8CString)
+    precondition(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) } != nil, "mkdtemp failed")
+    return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }()
 
   /// Renders an error's message as the command line would, so message formatting is fuzzed too.
   static func render(_ error: any Error) {

@@ -83,13 +83,24 @@ struct CSVTokenizer {
   var line = 1
   /// Offset where that line starts.
   var lineStart = 0
+  /// Whether the buffer ends where the input ends. When `false` (a chunk of a longer input,
+  /// cut after a line ending), a row that does not end inside the buffer (a quoted field with a
+  /// line break goes on) sets ``incomplete`` and throws before anything is read or unescaped,
+  /// so the row can be read again with more input.
+  var final = true
+  /// Set when a row could not be read because the buffer ends inside a quoted field.
+  var incomplete = false
 
-  init(_ buffer: UnsafeMutableBufferPointer<UInt8>, file: String) {
+  /// - Parameters:
+  ///   - buffer: the bytes; quoted fields are unescaped in place.
+  ///   - file: the name errors use.
+  ///   - atFileStart: whether the buffer starts the input (a UTF-8 byte order mark is skipped).
+  init(_ buffer: UnsafeMutableBufferPointer<UInt8>, file: String, atFileStart: Bool = true) {
     // An empty array may have no base address; point at a dummy byte and read nothing.
     self.base = buffer.baseAddress ?? Self.emptyStorage
     self.count = buffer.baseAddress == nil ? 0 : buffer.count
     self.file = file
-    if count >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF {
+    if atFileStart, count >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF {
       position = 3
       lineStart = 3
     }
@@ -194,6 +205,10 @@ struct CSVTokenizer {
   @inline(__always)
   mutating func readRow(into row: inout CSVRow) throws(TraceLoadError) {
     row.count = 0
+    if !final, !rowIsComplete(from: position) {
+      incomplete = true
+      throw TraceLoadError(.unterminatedQuote, file: file)
+    }
     let delimiter = self.delimiter
     while position < count {
       let fieldOrigin = position
@@ -233,6 +248,36 @@ struct CSVTokenizer {
       consumeLineEnd()
       return
     }
+  }
+
+  /// Whether the row at `start` ends inside the buffer (with a line ending outside quotes), by
+  /// the rules of ``readRow(into:)``, which changes nothing when this holds: a row that
+  /// continues past the end of a chunk is read again, whole, from the next one.
+  func rowIsComplete(from start: Int) -> Bool {
+    let quote = UInt8(ascii: "\"")
+    var i = start
+    while i < count {
+      if base[i] == quote {
+        i += 1
+        while true {
+          guard i + 1 < count else { return false }
+          if base[i] == quote {
+            if base[i + 1] == quote {
+              i += 2
+              continue
+            }
+            i += 1
+            break
+          }
+          i += 1
+        }
+      }
+      i = scanToFieldEnd(from: i, delimiter: delimiter)
+      guard i < count else { return false }
+      if base[i] != delimiter { return true }
+      i += 1
+    }
+    return false
   }
 
   /// The offset of the first delimiter, CR or LF at or after `start` (or `count`).

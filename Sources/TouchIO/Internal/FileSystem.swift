@@ -38,7 +38,7 @@ enum FileSystem {
   }
 
   /// An open input: its descriptor and size (regular files), owned by the caller.
-  private struct Input {
+  struct Input {
     var fd: Int32
     /// The size of a regular file, bytes; `nil` for streams.
     var size: Int?
@@ -49,7 +49,7 @@ enum FileSystem {
 
   /// Opens `path` for reading once: standard input for `-`; refuses directories and special
   /// files other than FIFOs, and regular files larger than `limit` bytes.
-  private static func openInput(_ path: String, limit: Int) throws(TraceLoadError) -> Input {
+  static func openInput(_ path: String, limit: Int) throws(TraceLoadError) -> Input {
     if path == TraceFiles.standardInput {
       var info = stat()
       let size = fstat(0, &info) == 0 && info.st_mode & S_IFMT == S_IFREG ? Int(exactly: info.st_size) : nil

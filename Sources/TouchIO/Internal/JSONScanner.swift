@@ -64,12 +64,13 @@ struct JSONScanner {
   /// Nesting limit for skipped values, so hostile input cannot exhaust the stack.
   static let maximumDepth = 512
 
-  init(_ buffer: UnsafeBufferPointer<UInt8>, file: String, lineMode: Bool) {
+  /// `atFileStart`: whether the buffer starts the input (a UTF-8 byte order mark is skipped).
+  init(_ buffer: UnsafeBufferPointer<UInt8>, file: String, lineMode: Bool, atFileStart: Bool = true) {
     self.base = buffer.baseAddress ?? UnsafePointer(Self.emptyStorage)
     self.end = buffer.baseAddress == nil ? 0 : buffer.count
     self.file = file
     self.lineMode = lineMode
-    if end >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF {
+    if atFileStart, end >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF {
       offset = 3
       lineStart = 3
     }

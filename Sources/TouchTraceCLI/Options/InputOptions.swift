@@ -42,6 +42,11 @@ struct InputOptions: ParsableArguments {
   @Option(help: ArgumentHelp("CSV delimiter: comma, semicolon or tab (default: detected from the header).", valueName: "name"))
   var delimiter: DelimiterName?
 
+  @Flag(
+    help: "Read each CSV file whole, accepting a trace's rows scattered through the file; memory then grows with the largest file. By default files are read in chunks and each trace's rows must be together (sort the file by trace)."
+  )
+  var wholeFiles = false
+
   @Option(
     help: ArgumentHelp(
       "Largest input read, bytes; a larger file or stream is refused (exit 65).",
@@ -94,7 +99,7 @@ struct InputOptions: ParsableArguments {
     LoadOptions(
       delimiter: delimiter?.delimiter, maxForce: maxForce, skipInvalid: skipInvalid, labels: labels,
       maximumInputSize: maxInputSize, labelFromPath: labelFromPath.compactMap { try? PathLabels($0) },
-      labelsOverride: labelsOverride, maxForceOverride: maxForceOverride)
+      labelsOverride: labelsOverride, maxForceOverride: maxForceOverride, wholeFiles: wholeFiles)
   }
 
   /// Loads the traces and applies `--only`, printing warnings and skipped traces to standard

@@ -1,0 +1,392 @@
+public import TouchCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Reads traces batch by batch, in bounded memory: what `TraceLoader.load` returns, in pieces.
+///
+/// ```swift
+/// let stream = try TraceStream(["big.csv"], options: LoadOptions(skipInvalid: true))
+/// while let batch = try stream.next() {
+///   print(batch.traces.count, batch.skipped.count)
+/// }
+/// ```
+///
+/// Appending every batch with `Dataset.append(contentsOf:)` gives exactly the dataset
+/// ``TraceLoader/load(_:options:)`` gives (it is such a loop): the same traces in the same order,
+/// origins, skips, diagnostics, files and label override counts, whatever `batchTraces` and
+/// `chunkBytes` are.
+///
+/// CSV and JSON Lines files (and standard input in those formats) are read with `read(2)` in
+/// chunks of `chunkBytes`; memory holds one chunk, the traces of the current batch, and one small
+/// record per trace id seen (to find duplicates and rows that come back). A row (or JSON Lines
+/// record) cut by the end of a chunk is carried to the next one; a row longer than the chunk
+/// grows it. Line numbers count from the start of the file. JSON documents (`.json`: one
+/// top-level object) are read whole.
+///
+/// In CSV each trace id's rows must be one block: the rows of its contacts (`touch` column) may
+/// interleave inside the block, but an id whose rows come back after another id's rows is an
+/// error naming the row, the lines of the first block and the remedy (sorting the file by trace
+/// with `sort -s`, or `LoadOptions.wholeFiles`), or with `skipInvalid` a skipped trace. With
+/// ``LoadOptions/wholeFiles`` each CSV file is read whole (memory grows with the largest file)
+/// and its rows may come in any order.
+///
+/// Labels from paths (``LoadOptions/labelFromPath``) and from a labels file
+/// (``LoadOptions/labels``, read when the stream is created) apply to each batch; the warnings
+/// they give and the labels that named no trace come with the last batch. In strict mode the
+/// first problem in input order is thrown.
+public final class TraceStream {
+  private let files: [String]
+  private let options: LoadOptions
+  private let batchTraces: Int
+  private let chunkBytes: Int
+  private var nextFile = 0
+  private var source: Source?
+  private var seen: [TraceLoader.Key: String] = [:]
+  private let pathLabels: PathLabels.Plan?
+  private var labels: LabelsFile.Application?
+  private var ended = false
+  /// Units read but not yet in a batch (a JSON document's records, a chunk's blocks).
+  private var queue: [Dataset] = []
+  private var queued = 0
+
+  /// Opens a stream over `paths`.
+  ///
+  /// - Parameters:
+  ///   - paths: files, directories and `-` (standard input), as `TraceLoader.load` takes them
+  ///     (see ``TraceFiles/expand(_:extensions:)``).
+  ///   - options: how to read; ``LoadOptions/wholeFiles`` reads each CSV file whole.
+  ///   - batchTraces: about how many input traces (analyzed plus skipped) a batch holds; a
+  ///     batch ends after the block of rows (CSV), record (JSON Lines) or document (JSON) that
+  ///     reaches it. At least 1.
+  ///   - chunkBytes: bytes read at a time from CSV and JSON Lines inputs (at least 16).
+  /// - Throws: ``TraceLoadError`` for paths that cannot be expanded and for a labels file that
+  ///   cannot be read.
+  public init(
+    _ paths: [String], options: LoadOptions = LoadOptions(), batchTraces: Int = 2048,
+    chunkBytes: Int = 4 << 20
+  ) throws(TraceLoadError) {
+    self.files = try TraceFiles.expand(paths)
+    self.options = options
+    self.batchTraces = max(1, batchTraces)
+    self.chunkBytes = max(16, chunkBytes)
+    let names = files.map { $0 == TraceFiles.standardInput ? TraceFiles.standardInputName : $0 }
+    pathLabels = options.labelFromPath.isEmpty ? nil : PathLabels.Plan(options.labelFromPath, files: names)
+    if let path = options.labels {
+      labels = LabelsFile.Application(try LabelsFile.read(path, options: options), options: options)
+    }
+  }
+
+  /// The next batch: up to about `batchTraces` input traces (analyzed plus skipped) in input
+  /// order, with the names of the files that start in it and their warnings; `nil` at the end.
+  ///
+  /// - Throws: what `TraceLoader.load` throws, at the same place; the stream then ends.
+  public func next() throws(TraceLoadError) -> Dataset? {
+    guard !ended else { return nil }
+    var batch = Dataset()
+    do throws(TraceLoadError) {
+      while batch.total < batchTraces {
+        if queued < queue.count {
+          try take(&queue[queued], into: &batch)
+          queued += 1
+          continue
+        }
+        if source == nil {
+          guard nextFile < files.count else {
+            try finish(&batch)
+            ended = true
+            break
+          }
+          let file = files[nextFile]
+          nextFile += 1
+          source = try Source.open(file, options: options, chunkBytes: chunkBytes)
+          batch.files.append(source!.name)
+        }
+        let (units, diagnostics, done) = try source!.step()
+        batch.diagnostics += diagnostics
+        queue = units
+        queued = 0
+        if done { source = nil }
+      }
+    } catch {
+      ended = true
+      source = nil
+      throw error
+    }
+    let empty =
+      batch.total == 0 && batch.files.isEmpty && batch.diagnostics.isEmpty && batch.labelOverrides == 0
+    return empty ? nil : batch
+  }
+
+  /// Checks a unit (the traces of one block of rows, record or document) for duplicates and
+  /// applies the labels, then adds it to the batch.
+  private func take(_ unit: inout Dataset, into batch: inout Dataset) throws(TraceLoadError) {
+    try TraceLoader.rejectDuplicates(in: &unit, seen: &seen, options: options)
+    if let pathLabels {
+      try pathLabels.apply(to: &unit, override: options.labelsOverride, skipInvalid: options.skipInvalid)
+    }
+    try labels?.apply(to: &unit)
+    batch.traces += unit.traces
+    batch.origins += unit.origins
+    batch.skipped += unit.skipped
+    batch.diagnostics += unit.diagnostics
+    batch.labelOverrides += unit.labelOverrides
+    batch.overriddenTraces += unit.overriddenTraces
+  }
+
+  /// The end of the input: the path-label warning, the labels file's warnings and the labels
+  /// that named no trace.
+  private func finish(_ batch: inout Dataset) throws(TraceLoadError) {
+    if let warning = pathLabels?.warning { batch.diagnostics.append(warning) }
+    try labels?.finish(into: &batch)
+  }
+}
+
+/// One input being read.
+private final class Source {
+  /// The name messages and origins use (`<stdin>` for `-`).
+  let name: String
+  private var kind: Kind
+
+  private enum Kind {
+    /// A CSV or JSON Lines input read in chunks.
+    case chunked(ChunkReader)
+    /// A whole file's units, handed out at once.
+    case whole([Dataset], [Diagnostic])
+  }
+
+  private init(name: String, kind: Kind) {
+    self.name = name
+    self.kind = kind
+  }
+
+  /// Opens `path`: CSV (unless whole files are read) and JSON Lines in chunks, JSON documents
+  /// whole; standard input's format is sniffed from its first bytes.
+  static func open(_ path: String, options: LoadOptions, chunkBytes: Int) throws(TraceLoadError) -> Source {
+    let limit = options.maximumInputSize
+    if path == TraceFiles.standardInput {
+      let name = TraceFiles.standardInputName
+      let input = try FileSystem.openInput(path, limit: limit)
+      let reader = ChunkReader(input: input, path: path, name: name, options: options, chunkBytes: chunkBytes)
+      let format = try reader.sniff()
+      switch format {
+      case .csv where !options.wholeFiles, .jsonl:
+        reader.format = format
+        return Source(name: name, kind: .chunked(reader))
+      case .csv, .json:
+        var bytes = try reader.readRest()
+        var part = try TraceLoader.parse(&bytes, file: name, format: format, options: options)
+        let diagnostics = part.diagnostics
+        part.diagnostics = []
+        part.files = []
+        return Source(name: name, kind: .whole(units(of: part, format: format), diagnostics))
+      }
+    }
+    let format = TraceFiles.Format(path: path)
+    switch format {
+    case .csv where options.wholeFiles:
+      var part = try FileSystem.withMutableBytes(of: path, limit: limit) { buffer throws(TraceLoadError) in
+        try CSVTraceReader(file: path, options: options).read(buffer)
+      }
+      let diagnostics = part.diagnostics
+      part.diagnostics = []
+      part.files = []
+      return Source(name: path, kind: .whole([part], diagnostics))
+    case .csv, .jsonl:
+      let input = try FileSystem.openInput(path, limit: limit)
+      let reader = ChunkReader(input: input, path: path, name: path, options: options, chunkBytes: chunkBytes)
+      reader.format = format
+      return Source(name: path, kind: .chunked(reader))
+    case .json:
+      var bytes = try TraceFiles.read(path, limit: limit)
+      var part = try TraceLoader.parse(&bytes, file: path, format: .json, options: options)
+      let diagnostics = part.diagnostics
+      part.diagnostics = []
+      part.files = []
+      return Source(name: path, kind: .whole(units(of: part, format: .json), diagnostics))
+    }
+  }
+
+  /// A whole input's dataset as units: for JSON, one per record (so duplicates and labels are
+  /// handled record by record, as when streamed); for CSV read whole, the file.
+  private static func units(of part: Dataset, format: TraceFiles.Format) -> [Dataset] {
+    guard format != .csv else { return [part] }
+    return JSONUnits.split(part)
+  }
+
+  /// Reads on: the units completed, warnings met, and whether the input is done.
+  func step() throws(TraceLoadError) -> (units: [Dataset], diagnostics: [Diagnostic], done: Bool) {
+    switch kind {
+    case .whole(let units, let diagnostics):
+      kind = .whole([], [])
+      return (units, diagnostics, true)
+    case .chunked(let reader):
+      return try reader.step()
+    }
+  }
+}
+
+/// Splitting a JSON or JSON Lines dataset into one unit per record, in record order.
+enum JSONUnits {
+  /// One dataset per record (traces and skips of the same record together), in record order;
+  /// skips without a record (none today) go with the record before them.
+  static func split(_ part: Dataset) -> [Dataset] {
+    var units: [Dataset] = []
+    var unitRecord: Int?
+    var t = 0
+    var s = 0
+    while t < part.traces.count || s < part.skipped.count {
+      let traceRecord = t < part.traces.count ? part.origins[t].record ?? -1 : Int.max
+      let skipRecord = s < part.skipped.count ? part.skipped[s].origin.record ?? unitRecord ?? -1 : Int.max
+      let record = min(traceRecord, skipRecord)
+      if units.isEmpty || unitRecord != record {
+        units.append(Dataset())
+        unitRecord = record
+      }
+      if traceRecord <= skipRecord {
+        units[units.count - 1].traces.append(part.traces[t])
+        units[units.count - 1].origins.append(part.origins[t])
+        t += 1
+      } else {
+        units[units.count - 1].skipped.append(part.skipped[s])
+        s += 1
+      }
+    }
+    return units
+  }
+}
+
+/// Reads one CSV or JSON Lines input in chunks.
+private final class ChunkReader {
+  private let input: FileSystem.Input
+  private let path: String
+  let name: String
+  private let options: LoadOptions
+  private let chunkBytes: Int
+  var format: TraceFiles.Format = .csv
+  private var buffer: UnsafeMutablePointer<UInt8>
+  private var capacity: Int
+  private var filled = 0
+  private var total = 0
+  private var endOfInput = false
+  private var atFileStart = true
+  private var csv: CSVTraceReader.Parser
+  private var jsonLines: JSONTraceReader.LineState
+  private var done = false
+
+  init(input: FileSystem.Input, path: String, name: String, options: LoadOptions, chunkBytes: Int) {
+    self.input = input
+    self.path = path
+    self.name = name
+    self.options = options
+    self.chunkBytes = chunkBytes
+    capacity = chunkBytes
+    buffer = .allocate(capacity: capacity)
+    csv = CSVTraceReader.Parser(file: name, options: options)
+    jsonLines = JSONTraceReader.LineState()
+  }
+
+  deinit {
+    csv.release()
+    buffer.deallocate()
+    input.finish()
+  }
+
+  /// Reads up to one chunk more into the buffer (growing it when full); sets `endOfInput`.
+  private func fill() throws(TraceLoadError) {
+    if endOfInput { return }
+    if filled == capacity {
+      let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
+      grown.update(from: buffer, count: filled)
+      buffer.deallocate()
+      buffer = grown
+      capacity *= 2
+    }
+    let wanted = min(chunkBytes, capacity - filled)
+    while true {
+      let n = read(input.fd, buffer + filled, wanted)
+      if n < 0 {
+        if errno == EINTR { continue }
+        throw FileSystem.accessError(path, errno)
+      }
+      if n == 0 { endOfInput = true }
+      guard n <= options.maximumInputSize - total else {
+        throw FileSystem.tooLarge(path, limit: options.maximumInputSize)
+      }
+      total += n
+      filled += n
+      return
+    }
+  }
+
+  /// Reads until the first byte that is not white space (or the end), and gives the format
+  /// those bytes imply (standard input).
+  func sniff() throws(TraceLoadError) -> TraceFiles.Format {
+    func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+    while !endOfInput {
+      var k = filled >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF ? 3 : 0
+      while k < filled, isSpace(buffer[k]) { k += 1 }
+      if k < filled, buffer[k] != UInt8(ascii: "{") { break }
+      // After `{` (and white space) the next 8 bytes tell `"format"` from another key.
+      k += 1
+      while k < filled, isSpace(buffer[k]) { k += 1 }
+      if k + 8 <= filled { break }
+      try fill()
+    }
+    return TraceFiles.Format(sniffing: Array(UnsafeBufferPointer(start: buffer, count: filled)))
+  }
+
+  /// Reads the whole rest of the input after what is buffered.
+  func readRest() throws(TraceLoadError) -> [UInt8] {
+    while !endOfInput { try fill() }
+    return Array(UnsafeBufferPointer(start: buffer, count: filled))
+  }
+
+  /// Where the complete lines in the buffer end: after the last LF, or the last CR known not
+  /// to start a CRLF; everything at the end of the input.
+  private func cut() -> Int {
+    if endOfInput { return filled }
+    var k = filled - 1
+    while k >= 0 {
+      let c = buffer[k]
+      if c == 0x0A || (c == 0x0D && k + 1 < filled) { return k + 1 }
+      k -= 1
+    }
+    return 0
+  }
+
+  /// Reads one chunk and parses the complete lines the buffer then holds.
+  func step() throws(TraceLoadError) -> (units: [Dataset], diagnostics: [Diagnostic], done: Bool) {
+    guard !done else { return ([], [], true) }
+    try fill()
+    let end = cut()
+    guard end > 0 || endOfInput else { return ([], [], false) }
+    let region = UnsafeMutableBufferPointer(start: buffer, count: end)
+    var units: [Dataset]
+    var diagnostics: [Diagnostic]
+    let consumed: Int
+    if format == .csv {
+      consumed = try csv.feed(region, final: endOfInput, atFileStart: atFileStart)
+      units = csv.units
+      csv.units = []
+      diagnostics = csv.diagnostics
+      csv.diagnostics = []
+    } else {
+      let part = try JSONTraceReader(file: name, options: options).readLines(
+        UnsafeBufferPointer(region), state: &jsonLines, atFileStart: atFileStart, final: endOfInput)
+      consumed = end
+      units = JSONUnits.split(part)
+      diagnostics = endOfInput ? jsonLines.diagnostics(file: name) : []
+    }
+    if consumed > 0 { atFileStart = false }
+    if consumed > 0, consumed < filled { memmove(buffer, buffer + consumed, filled - consumed) }
+    filled -= consumed
+    if endOfInput { done = true }
+    return (units, diagnostics, done)
+  }
+}

@@ -148,7 +148,7 @@ extension TouchTraceCommand {
               partial, command: "run", shard: shards.selected, sweep: nil, groups: nil, outcomes: [], inputs: input.inputPaths)
             return
           }
-          dataset = stream.dataset(withSamples: whole)
+          dataset = stream.dataset()
           try ScoringRules.requireAnalyzed(dataset, command: "run")
           results = carryState ? try replay(dataset.traces, through: recognizer) : stream.replays
         }

@@ -44,7 +44,7 @@ struct ScoredData {
     }
     let stream = try ScoredStream.run(request, plan: makePlan, planFollowsData: follows, progress: progress)
     let evaluation = Evaluation(
-      dataset: stream.dataset(withSamples: request.keepSamples), truths: stream.kept.map { $0.truth! }, options: request.options)
+      dataset: stream.dataset(), truths: stream.truths, options: request.options)
     return ScoredData(
       evaluation: evaluation, plan: stream.plan, sweep: nil, spilled: stream.sweep, groups: stream.groups,
       outcomes: stream.outcomes,

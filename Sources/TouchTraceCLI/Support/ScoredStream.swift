@@ -61,8 +61,12 @@ struct ScoredStream {
   /// enough that a batch's samples and work stay a few tens of megabytes.
   static let defaultBatch = 4096
 
-  var kept: [KeptTrace] = []
-  var keptTraces: [Trace] = []
+  /// The analyzed traces: metadata only (whole when their time was synthesized, or when the
+  /// request keeps samples), in input order, with their origins, truths and ordinals.
+  var traces: [Trace] = []
+  var origins: [TraceOrigin] = []
+  var truths: [TraceTruth] = []
+  var ordinals: [Int] = []
   var skipped: [KeptSkip] = []
   var files: [String] = []
   var diagnostics: [Diagnostic] = []
@@ -205,8 +209,7 @@ struct ScoredStream {
       if !request.truths {
         if let recognizer = request.replay { state.replays += try recognizer.replay(traces: batch.traces) }
         for k in batch.traces.indices {
-          state.kept.append(KeptTrace(ordinal: ordinals[k], trace: batch.traces[k], origin: batch.origins[k], truth: nil))
-          if request.keepSamples { state.keptTraces.append(batch.traces[k]) }
+          state.keep(batch.traces[k], origin: batch.origins[k], ordinal: ordinals[k], truth: nil, samples: request.keepSamples)
         }
         progress?.traces(loaded)
         continue
@@ -230,7 +233,7 @@ struct ScoredStream {
       }
       let evaluation = Evaluation(dataset: batch, truths: truths, options: options)
       if request.sweep, let plan, !evaluation.traces.isEmpty {
-        let base = state.kept.count
+        let base = state.traces.count
         var outcomes = state.outcomes
         state.outcomes = []
         let part = try evaluation.sweepPartial(
@@ -266,7 +269,7 @@ struct ScoredStream {
         try state.sweep!.absorb(part)
       }
       if case .replays(let recognizers) = request.outcomes, !evaluation.traces.isEmpty {
-        let base = state.kept.count
+        let base = state.traces.count
         for (slot, recognizer) in recognizers.enumerated() {
           var list = try evaluation.outcomes(of: recognizer, threads: request.threads)
           list.sort { $0.trace < $1.trace }
@@ -275,9 +278,7 @@ struct ScoredStream {
         }
       }
       for (k, trace) in evaluation.traces.enumerated() {
-        state.kept.append(
-          KeptTrace(ordinal: ordinals[k], trace: trace, origin: evaluation.dataset.origins[k], truth: truths[k]))
-        if request.keepSamples { state.keptTraces.append(trace) }
+        state.keep(trace, origin: evaluation.dataset.origins[k], ordinal: ordinals[k], truth: truths[k], samples: request.keepSamples)
       }
       progress?.traces(loaded)
     }
@@ -313,12 +314,27 @@ struct ScoredStream {
     Scoring.summarize(skipped.filter { $0.stage > Step.maximumForce.rawValue }.map(\.skipped), command: command)
   }
 
-  /// The dataset read: the kept traces (with their samples when kept, else metadata only) and
-  /// every skipped trace, in the order one load gives them.
-  func dataset(withSamples: Bool) -> Dataset {
+  /// Keeps an analyzed trace: its metadata only, unless its samples are wanted or its time was
+  /// synthesized (reports state the interval such traces share).
+  private mutating func keep(_ trace: Trace, origin: TraceOrigin, ordinal: Int, truth: TraceTruth?, samples: Bool) {
+    traces.append(samples || trace.metadata.timeSynthesized ? trace : Trace(metadata: trace.metadata, t: [], force: []))
+    origins.append(origin)
+    if let truth { truths.append(truth) }
+    ordinals.append(ordinal)
+  }
+
+  /// The analyzed traces as a partial keeps them.
+  var kept: [KeptTrace] {
+    traces.indices.map { k in
+      KeptTrace(ordinal: ordinals[k], trace: traces[k], origin: origins[k], truth: truths.isEmpty ? nil : truths[k])
+    }
+  }
+
+  /// The dataset read: the analyzed traces (metadata only unless kept whole) and every skipped
+  /// trace, in the order one load gives them.
+  func dataset() -> Dataset {
     var dataset = Dataset(
-      traces: withSamples ? keptTraces : kept.map(\.hollowTrace), origins: kept.map(\.origin),
-      skipped: skipped.map(\.skipped), files: files, diagnostics: diagnostics)
+      traces: traces, origins: origins, skipped: skipped.map(\.skipped), files: files, diagnostics: diagnostics)
     dataset.labelOverrides = labelOverrides
     dataset.overriddenTraces = overriddenTraces
     return dataset
@@ -339,7 +355,7 @@ struct ScoredStream {
     let bytes = partial.encoded()
     try Console.emit([(path, bytes)], inputs: inputs)
     Console.diagnose(
-      "touchtrace \(command): note: shard \(shard): \(kept.count) analyzed traces, \(skipped.count) skipped; partial \(path): \(bytes.count) bytes")
+      "touchtrace \(command): note: shard \(shard): \(traces.count) analyzed traces, \(skipped.count) skipped; partial \(path): \(bytes.count) bytes")
   }
 
   /// Skips the traces of `batch` `reason` gives a reason for, as `Dataset.skipTraces(where:)`

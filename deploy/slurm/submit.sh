@@ -103,15 +103,31 @@ echo "$me: array job $array_id ($shards shards of touchtrace $*), merge job $mer
 
 # A job's state and reason from the controller (finished jobs stay there MinJobAge, 300 s by default).
 field() { scontrol show job "$1" --oneliner 2>/dev/null | head -n 1 | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+# The array's tasks with their states, and the logs of the first three that did not complete
+# (and the merge's, if it wrote one).
 show_failure() {
-  echo "$me: the shards' states (array job $array_id):" >&2
-  scontrol show job "$array_id" --oneliner 2>/dev/null | tr ' ' '\n' | grep -E '^(ArrayTaskId|JobState|ExitCode)=' \
-    | paste -d ' ' - - - >&2 || true
-  for log in "$run_dir"/logs/*.out; do
+  local tasks unfinished shown=0 task log
+  tasks="$(scontrol show job "$array_id" --oneliner 2>/dev/null | awk '{
+    task = ""; state = ""; code = ""
+    for (i = 1; i <= NF; i++) {
+      if ($i ~ /^ArrayTaskId=/) task = substr($i, 13)
+      if ($i ~ /^JobState=/) state = substr($i, 10)
+      if ($i ~ /^ExitCode=/) code = substr($i, 10)
+    }
+    print task, state, code }' | sort -n)"
+  echo "$me: the shards (array job $array_id): task, state, exit code" >&2
+  echo "$tasks" | sed 's/^/  /' >&2
+  unfinished="$(echo "$tasks" | awk '$2 != "COMPLETED" { print $1 }')"
+  for task in $unfinished; do
+    log="$run_dir/logs/shard-$task.out"
     [ -s "$log" ] || continue
+    if [ "$shown" -eq 3 ]; then echo "$me: (more logs in $run_dir/logs)" >&2; break; fi
     echo "--- $log (last lines)" >&2
     tail -n 20 "$log" >&2
+    shown=$((shown + 1))
   done
+  log="$run_dir/logs/merge.out"
+  if [ -s "$log" ]; then echo "--- $log (last lines)" >&2; tail -n 20 "$log" >&2; fi
 }
 
 deadline=$(( $(date +%s) + timeout ))

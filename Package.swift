@@ -24,6 +24,7 @@ let package = Package(
     .library(name: "TouchExec", targets: ["TouchExec"]),
     .library(name: "TouchReports", targets: ["TouchReports"]),
     .library(name: "TouchCapture", targets: ["TouchCapture"]),
+    .library(name: "TouchPartials", targets: ["TouchPartials"]),
     .library(name: "TouchTraceCLI", targets: ["TouchTraceCLI"]),
   ],
   dependencies: [
@@ -65,6 +66,10 @@ let package = Package(
     .target(
       name: "TouchReports", dependencies: ["TouchCore", "TouchRecognizers", "TouchIO", "TouchSignal", "TouchEvaluation", "TouchTuning"],
       swiftSettings: checks),
+    /// Partial results: a study's state over part of the traces (a batch of a stream, a shard of
+    /// a job array), stored as versioned files and merged exactly.
+    .target(
+      name: "TouchPartials", dependencies: ["TouchCore", "TouchSignal", "TouchEvaluation"], swiftSettings: checks),
     /// Labelled traces from a browser: the capture page, served over HTTP, writes each contact
     /// into a dataset. Nothing but the command line depends on it.
     .target(
@@ -80,7 +85,7 @@ let package = Package(
       name: "TouchTraceCLI",
       dependencies: [
         "TouchCore", "TouchRecognizers", "TouchIO", "TouchSignal", "TouchSynth", "TouchImport",
-        "TouchEvaluation", "TouchTuning", "TouchReports", "TouchExec", "TouchCapture",
+        "TouchEvaluation", "TouchTuning", "TouchReports", "TouchExec", "TouchCapture", "TouchPartials",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "TOMLKit", package: "TOMLKit"),
       ],

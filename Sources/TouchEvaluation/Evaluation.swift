@@ -40,6 +40,20 @@ public struct Evaluation: Sendable {
     self.options = options
   }
 
+  /// An evaluation from parts resolved elsewhere: merged partials of shards or batches, whose
+  /// traces may hold metadata only (reports read no samples).
+  ///
+  /// - Parameters:
+  ///   - dataset: the analyzed traces (their skipped ones in its skipped list).
+  ///   - truths: the ground truth of each analyzed trace.
+  ///   - options: the options the truths were resolved with.
+  public init(dataset: Dataset, truths: [TraceTruth], options: EvaluationOptions) {
+    precondition(truths.count == dataset.traces.count, "one truth per analyzed trace")
+    self.dataset = dataset
+    self.truths = truths
+    self.options = options
+  }
+
   /// The analyzed traces.
   public var traces: [Trace] { dataset.traces }
 

@@ -108,11 +108,14 @@ public struct ComparisonResult: Sendable {
   ///   - seed: the seed of the bootstrap's stream.
   ///   - continuityCorrection: whether McNemar's chi-square statistic is continuity-corrected.
   ///   - threads: threads for the replays and the bootstrap; the result does not depend on it.
+  ///   - outcomes: A's and B's per-trace outcomes in trace order, replayed elsewhere (merged
+  ///     shards), instead of replaying `evaluation`'s traces, which may then hold metadata only.
   /// - Throws: ``TuningError``: no trace, a missing group label, a trace a configuration cannot
   ///   replay, a GSL failure.
   public init(
     evaluation: Evaluation, a: Configuration, b: Configuration, groupBy: GroupKey? = nil,
-    bootstrap: BootstrapOptions? = BootstrapOptions(), seed: UInt64 = 1, continuityCorrection: Bool = true, threads: Int = 1
+    bootstrap: BootstrapOptions? = BootstrapOptions(), seed: UInt64 = 1, continuityCorrection: Bool = true, threads: Int = 1,
+    outcomes: (a: [TraceOutcome], b: [TraceOutcome])? = nil
   ) throws(TuningError) {
     guard !evaluation.traces.isEmpty else { throw .noTraces }
     for configuration in [a, b] where configuration.recognizer.requiresMaximumForce {
@@ -125,11 +128,16 @@ public struct ComparisonResult: Sendable {
     let n = evaluation.traces.count
     let outcomesA: [TraceOutcome]
     let outcomesB: [TraceOutcome]
-    do throws(ReplayError) {
-      outcomesA = Tuning.inTraceOrder(try evaluation.outcomes(of: a.recognizer, threads: threads), count: n)
-      outcomesB = Tuning.inTraceOrder(try evaluation.outcomes(of: b.recognizer, threads: threads), count: n)
-    } catch {
-      throw .replay(error)
+    if let outcomes {
+      precondition(outcomes.a.count == n && outcomes.b.count == n, "one outcome per trace")
+      (outcomesA, outcomesB) = outcomes
+    } else {
+      do throws(ReplayError) {
+        outcomesA = Tuning.inTraceOrder(try evaluation.outcomes(of: a.recognizer, threads: threads), count: n)
+        outcomesB = Tuning.inTraceOrder(try evaluation.outcomes(of: b.recognizer, threads: threads), count: n)
+      } catch {
+        throw .replay(error)
+      }
     }
     comparison = try PairedComparison(
       a: outcomesA, shapeA: a.shape, b: outcomesB, shapeB: b.shape, truths: evaluation.truths, units: groups.members,

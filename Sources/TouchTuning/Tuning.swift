@@ -153,11 +153,15 @@ public enum Tuning {
   ///   - options: rule, grouping, folds, bootstrap, seed.
   ///   - threads: threads for the sweep, the fold scoring and the bootstrap; the result does
   ///     not depend on it.
+  ///   - scored: the sweep already done elsewhere — the merged partial of every configuration and
+  ///     each configuration's per-trace outcomes in trace order (merged shards) — instead of
+  ///     sweeping `evaluation`'s traces, which may then hold metadata only.
   ///   - progress: called with configurations done and the total during the sweep.
   /// - Throws: ``TuningError`` — no trace, a missing group label, fewer groups than folds, a
   ///   trace a configuration cannot replay, a GSL failure.
   public static func run(
     _ evaluation: Evaluation, plan: SweepPlan, options: TuningOptions, threads: Int = 1,
+    scored: (partial: SweepPartial, outcomes: [[TraceOutcome]])? = nil,
     progress: ((Int, Int) -> Void)? = nil
   ) throws(TuningError) -> TuningResult {
     let n = evaluation.traces.count
@@ -187,8 +191,7 @@ public enum Tuning {
     let heldOutTraces = (0..<k).map { fold in (0..<n).filter { foldOfTrace[$0] == fold } }
     let trainingTraces = (0..<k).map { fold in (0..<n).filter { foldOfTrace[$0] != fold } }
     let sweep: SweepResult
-    do throws(ReplayError) {
-      sweep = try evaluation.sweep(plan, threads: threads, progress: progress) { c, list in
+    let visit = { (c: Int, list: [TraceOutcome]) in
         let outcomes = Self.inTraceOrder(list, count: n)
         let shape = configurations[c].shape
         // Task 0: all traces; 1…K: the training part of fold t − 1.
@@ -210,9 +213,17 @@ public enum Tuning {
             perFold[fold] = Candidate(score: s, outcomes: outcomes, training: metrics[1 + fold], heldOut: heldOut)
           }
         }
+    }
+    if let scored {
+      precondition(scored.outcomes.count == configurations.count, "one outcome list per configuration")
+      for c in configurations.indices { visit(c, scored.outcomes[c]) }
+      sweep = SweepResult(evaluation: evaluation, plan: plan, partial: scored.partial, threads: threads)
+    } else {
+      do throws(ReplayError) {
+        sweep = try evaluation.sweep(plan, threads: threads, progress: progress, perConfiguration: visit)
+      } catch {
+        throw .replay(error)
       }
-    } catch {
-      throw .replay(error)
     }
     let metrics = full.map { $0! }
     let scores = metrics.enumerated().map { rule.score($1, configuration: $0) }

@@ -261,7 +261,7 @@ struct LatencyStore: Sendable {
 
 /// Sums outcomes into metrics. The sums are integers and the latency lists are sorted before
 /// any statistic, so partial accumulators can be merged in any order with the same result.
-struct MetricsAccumulator: Sendable {
+struct MetricsAccumulator: Sendable, Hashable {
   var metrics: ConfigurationMetrics
   let shape: OutcomeShape
   var latency: [Double] = []

@@ -33,7 +33,7 @@ extension Evaluation {
   /// the steps covering each class.
   static func levelMetrics(
     classes: Range<Int>, partition: LevelClasses, shape: OutcomeShape, counts: [Int32], tables: [SweepItemResult]
-  ) -> [ConfigurationMetrics] {
+  ) -> [MetricsAccumulator] {
     var accumulators = classes.map { _ in MetricsAccumulator(shape: shape) }
     let levels = partition.levels(of: classes)
     for item in tables {
@@ -51,7 +51,7 @@ extension Evaluation {
         var accumulator = accumulators[c - classes.lowerBound]
         let level = partition.starts[c]
         CountVector.apply(v.baseAddress! + level * CountVector.width, to: &accumulator.metrics, shape: shape)
-        return accumulator.finish()
+        return accumulator
       }
     }
   }

@@ -30,10 +30,31 @@ extension Evaluation {
     _ plan: SweepPlan, threads: Int = 1, progress: ((Int, Int) -> Void)? = nil,
     perConfiguration: ((Int, [TraceOutcome]) -> Void)? = nil
   ) throws(ReplayError) -> SweepResult {
+    let partial = try sweepPartial(plan, threads: threads, progress: progress, perConfiguration: perConfiguration)
+    return SweepResult(evaluation: self, plan: plan, partial: partial, threads: threads)
+  }
+
+  /// Evaluates every configuration of `plan` on every analyzed trace, as ``sweep(_:threads:progress:perConfiguration:)``
+  /// does, and stops before the statistics: each configuration's sums and latency lists, to be
+  /// merged with the partials of other traces (the next batch of a stream, other shards) and
+  /// finished into a ``SweepResult`` by ``SweepResult/init(evaluation:plan:partial:threads:)``.
+  ///
+  /// - Parameters:
+  ///   - plan: the configurations.
+  ///   - threads: how many threads to use (1: the calling thread only).
+  ///   - progress: called on the calling thread after each batch of configurations with the
+  ///     number done and the total.
+  ///   - perConfiguration: when given, called on the calling thread once per configuration with
+  ///     its index and per-trace outcomes.
+  /// - Throws: as ``sweep(_:threads:progress:perConfiguration:)``.
+  public func sweepPartial(
+    _ plan: SweepPlan, threads: Int = 1, progress: ((Int, Int) -> Void)? = nil,
+    perConfiguration: ((Int, [TraceOutcome]) -> Void)? = nil
+  ) throws(ReplayError) -> SweepPartial {
     let configurations = plan.configurations
     try checkMaximumForce(configurations)
     let units = SweepUnit.units(for: configurations)
-    var metrics = [ConfigurationMetrics?](repeating: nil, count: configurations.count)
+    var accumulators = [MetricsAccumulator?](repeating: nil, count: configurations.count)
     let pieces = Chunks(self)
     let perBatch = Self.configurationsPerBatch(traces: traces.count, configurations: configurations.count)
     let keep = perConfiguration != nil
@@ -44,7 +65,7 @@ extension Evaluation {
       let batch = Array(units[u..<end])
       let computed = replayChunks(batch, configurations: configurations, pieces: pieces, keep: keep, threads: threads)
       try Self.throwFirstFailure(computed)
-      Self.collectMetrics(batch, computed: computed, configurations: configurations, threads: threads, into: &metrics)
+      Self.collectMetrics(batch, computed: computed, configurations: configurations, threads: threads, into: &accumulators)
       if let perConfiguration {
         Self.reportOutcomes(
           batch, computed: computed, traces: traces.count, perBatch: perBatch, threads: threads, to: perConfiguration)
@@ -53,8 +74,9 @@ extension Evaluation {
       progress?(done, configurations.count)
       u = end
     }
-    return SweepResult(
-      evaluation: self, plan: plan, metrics: metrics.map { $0! }, methods: Self.methods(of: units, count: configurations.count))
+    return SweepPartial(
+      configurations: accumulators.map { ConfigurationPartial($0!) },
+      methods: Self.methods(of: units, count: configurations.count))
   }
 
   /// Throws the failure of the first chunk (in chunk, then unit order) whose recognizer could
@@ -130,14 +152,15 @@ extension Evaluation {
     }
   }
 
-  /// Phase B: the metrics of the batch's configurations, into their slots of `metrics`.
+  /// Phase B: the sums and latency lists of the batch's configurations, into their slots of
+  /// `metrics`.
   /// Replays: merge the chunks' sums. Level groups (one-pass, classes): every level's sums by
   /// difference arrays over the steps; then the levels between two consecutive step boundaries
   /// of all traces, which have the same outcome on every trace, form one class whose latency
   /// lists and statistics are computed once, per block of classes.
   private static func collectMetrics(
     _ batch: [SweepUnit], computed: [[SweepItemResult]], configurations: [Configuration], threads: Int,
-    into metrics: inout [ConfigurationMetrics?]
+    into metrics: inout [MetricsAccumulator?]
   ) {
     var counts: [Int: [Int32]] = [:]
     var partitions: [Int: LevelClasses] = [:]
@@ -158,7 +181,7 @@ extension Evaluation {
     let levelCounts = counts
     let levelClasses = partitions
     let work = tasks
-    let results = Parallel.map(items: work.count, threads: threads) { t -> [ConfigurationMetrics] in
+    let results = Parallel.map(items: work.count, threads: threads) { t -> [MetricsAccumulator] in
       let (b, classes) = work[t]
       guard let shape = batch[b].levels?.shape, let classes else {
         guard case .replay(let index) = batch[b] else { preconditionFailure("a level unit without levels") }
@@ -166,7 +189,7 @@ extension Evaluation {
         for c in computed.indices {
           if case .replayed(let chunk) = computed[c][b] { accumulator.merge(chunk.accumulator) }
         }
-        return [accumulator.finish()]
+        return [accumulator]
       }
       return levelMetrics(
         classes: classes, partition: levelClasses[b]!, shape: shape, counts: levelCounts[b]!,

@@ -146,8 +146,9 @@ enum Selection {
 /// Count, extremes, mean, standard deviation and chosen quantiles of unsorted values, computed
 /// without sorting them: for summarizing many large sets (a sweep's latencies per setting).
 ///
-/// The mean and standard deviation (`gsl_stats_mean`, `gsl_stats_sd_m`, divisor n − 1) run over
-/// the values in the order given; the quantiles are R type 7 (as ``Distribution/quantile(_:)``),
+/// The mean and standard deviation (divisor n − 1) come from correctly rounded sums
+/// (``ExactSum``), so every statistic is the same whatever the order of the values (traces
+/// read in batches, shards merged); the quantiles are R type 7 (as ``Distribution/quantile(_:)``),
 /// found by selection (`gsl_stats_select`) in expected O(n) each instead of a sort.
 public struct QuickSummary: Sendable, Hashable {
   /// The number of values.
@@ -178,10 +179,17 @@ public struct QuickSummary: Sendable, Hashable {
     var below = 0
     for v in values where v < 0 { below += 1 }
     negative = below
-    (mean, standardDeviation) = values.withUnsafeBufferPointer { v in
-      // gsl_stats_sd would compute the mean again (a division per value).
-      let m = gsl_stats_mean(v.baseAddress, 1, v.count)
-      return (m, v.count >= 2 ? gsl_stats_sd_m(v.baseAddress, 1, v.count, m) : nil)
+    // Correctly rounded sums: the same bits in any order of the values.
+    var sum = ExactSum()
+    for v in values { sum.add(v) }
+    let m = sum.value / Double(values.count)
+    mean = m
+    if values.count >= 2 {
+      var squares = ExactSum()
+      for v in values { squares.add((v - m) * (v - m)) }
+      standardDeviation = (squares.value / Double(values.count - 1)).squareRoot()
+    } else {
+      standardDeviation = nil
     }
     var work = values
     quantiles = Selection.quantiles(&work, probabilities)

@@ -66,6 +66,8 @@ extension TouchTraceCommand {
 
     @OptionGroup var threads: ThreadOptions
 
+    @OptionGroup var shards: ShardOptions
+
     @OptionGroup var exec: ExecOptions
 
     @OptionGroup var study: StudyOptions
@@ -73,6 +75,9 @@ extension TouchTraceCommand {
     var isQuiet: Bool { report.quiet }
 
     func validate() throws {
+      if shards.partial != nil && outcomes.outcomes != nil {
+        throw ValidationError("--partial: --outcomes replays every trace at once; run it unsharded")
+      }
       try exec.withCatalog(tolerance: scoring.tolerance, closing: false) {
         _ = try configurations()
         _ = try scoring.evaluationOptions()
@@ -102,20 +107,40 @@ extension TouchTraceCommand {
       let key = groupBy?.key
       try Console.run {
         try Console.checkOutputs([report.file, outcomes.outcomes], inputs: input.inputPaths)
-        let evaluation = try Scoring.evaluation(
-          input, for: [a.recognizer, b.recognizer], groupBy: key, options: options, threads: threads, command: "compare")
+        // One machine: the traces are kept and replayed through A and B. A shard: A's and B's
+        // per-trace outcomes as the traces are read, for the merge's pairing and bootstrap.
+        let sharded = shards.partial != nil
+        let request = ScoredStream.Request(
+          input: input, shard: shards.selected, recognizers: [a.recognizer, b.recognizer], groupBy: key, options: options,
+          threads: threads, command: "compare", keepSamples: !sharded,
+          outcomes: sharded ? .replays([a.recognizer, b.recognizer]) : .none, sweep: false)
+        let data: ScoredData
+        do {
+          // No default grid here: the plan is only a carrier.
+          data = try ScoredData.gather(request, plan: nil, planOptions: nil)
+        } catch let error as ReplayError {
+          throw DataError.replay(error, command: "compare")
+        }
+        try data.check(command: "compare", shard: shards)
+        if let partial = shards.partial {
+          try data.writePartial(partial, command: "compare", shard: shards.selected, inputs: input.inputPaths)
+          return
+        }
+        let evaluation = data.evaluation
+        let scored = ScoredData.merged == nil ? nil : (a: data.outcomes[0], b: data.outcomes[1])
         let run: ComparisonResult
         do throws(TuningError) {
           run = try ComparisonResult(
             evaluation: evaluation, a: a, b: b, groupBy: key, bootstrap: resampling.bootstrap, seed: resampling.seed,
-            continuityCorrection: continuityCorrection, threads: threads)
+            continuityCorrection: continuityCorrection, threads: threads, outcomes: scored)
         } catch {
           if case .replay(let replay) = error { throw DataError.replay(replay, command: "compare") }
           throw DataError(description: "touchtrace compare: error: \(error.description)")
         }
         let outcomeWriter = try outcomes.open(inputs: input.inputPaths)
         try outcomeWriter?.write([(0, a), (1, b)], evaluation: evaluation, threads: threads, command: "compare")
-        let grouped = try breakdown.grouped([(0, a), (1, b)], evaluation: evaluation, threads: threads, command: "compare")
+        let grouped = try breakdown.grouped(
+          [(0, a), (1, b)], evaluation: evaluation, threads: threads, command: "compare", outcomes: scored.map { [$0.a, $0.b] } ?? [])
         let bytes: [UInt8]
         switch report.resolvedFormat {
         case .md:

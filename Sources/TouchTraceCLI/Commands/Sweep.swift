@@ -98,6 +98,8 @@ extension TouchTraceCommand {
 
     @OptionGroup var threads: ThreadOptions
 
+    @OptionGroup var shards: ShardOptions
+
 
     @OptionGroup var study: StudyOptions
 
@@ -111,11 +113,26 @@ extension TouchTraceCommand {
       if groupBy != nil && bootstrap == 0 {
         throw ValidationError("--group-by sets the bootstrap's resampling unit; it needs --bootstrap N (for per-group results use --by)")
       }
+      if shards.partial != nil, let reason = everyTraceReason {
+        throw ValidationError("--partial: \(reason) needs every trace at once; run it unsharded (tune --bootstrap gives intervals from shards)")
+      }
       try exec.withCatalog(tolerance: scoring.tolerance, closing: false) {
         _ = try makePlan()
         _ = try evaluationOptions()
       }
     }
+
+    /// What needs the traces' samples after the sweep (replays of chosen configurations), if
+    /// anything: then the traces are kept in memory, not only their metadata.
+    var everyTraceReason: String? {
+      if bootstrap > 0 { return "--bootstrap" }
+      if outcomes.outcomes != nil { return "--outcomes" }
+      if case .html = report.resolvedFormat { return "an HTML report" }
+      return nil
+    }
+
+    /// Whether the traces' samples are kept after the sweep.
+    var needsEveryTrace: Bool { everyTraceReason != nil }
 
     /// The configurations the options describe.
     func makePlan() throws(ValidationError) -> SweepPlan { try plan.makePlan() }
@@ -132,36 +149,34 @@ extension TouchTraceCommand {
       let options = try evaluationOptions()
       let threads = self.threads.count
       try Console.run {
-        try Console.checkOutputs([report.file, jsonOutput, csvOutput, outcomes.outcomes], inputs: input.inputPaths)
-        let evaluation = try Scoring.evaluation(
-          input, for: plan.configurations.map(\.recognizer), groupBy: bootstrap > 0 ? groupBy?.key : nil, options: options,
-          threads: threads, command: "sweep")
+        try Console.checkOutputs([report.file, jsonOutput, csvOutput, outcomes.outcomes, shards.partial], inputs: input.inputPaths)
         let progress = report.progress(command: "sweep")
-        let result: SweepResult
-        let plan = try self.plan.makePlan(following: evaluation, after: plan)
-        let groups = breakdown.by.map { GroupBreakdown(evaluation, by: $0.field) }
-        var groupMetrics = [[ConfigurationMetrics]](repeating: [], count: plan.configurations.count)
-        do throws(ReplayError) {
-          let configurations = plan.configurations
-          result = try evaluation.sweep(
-            plan, threads: threads, progress: { progress.update($0, $1) },
-            perConfiguration: groups.map { groups in
-              { c, outcomes in groupMetrics[c] = groups.metrics(of: outcomes, shape: configurations[c].shape) }
-            })
-        } catch {
+        let request = ScoredStream.Request(
+          input: input, shard: shards.selected, recognizers: plan.configurations.map(\.recognizer),
+          groupBy: bootstrap > 0 ? groupBy?.key : nil, options: options, threads: threads, command: "sweep",
+          keepSamples: needsEveryTrace, by: breakdown.by?.field)
+        let data: ScoredData
+        do {
+          data = try ScoredData.gather(request, plan: plan, planOptions: self.plan, progress: progress)
+        } catch let error as ReplayError {
           progress.finish()
           throw DataError.replay(error, command: "sweep")
         }
         progress.finish()
+        try data.check(command: "sweep", shard: shards)
+        if let partial = shards.partial {
+          try data.writePartial(partial, command: "sweep", shard: shards.selected, inputs: input.inputPaths)
+          return
+        }
+        let evaluation = data.evaluation
+        let result = SweepResult(evaluation: evaluation, plan: data.plan, partial: data.sweep!, threads: threads)
+        let grouped = data.groupedMetrics(by: breakdown.by?.field)
         let outcomeWriter = try outcomes.open(inputs: input.inputPaths)
         if let outcomeWriter {
           let chosen = outcomes.outcomesFilter == .best
             ? result.bestConfigurations().map(\.configuration) : Array(result.configurations.indices)
           try outcomeWriter.write(
             chosen.map { ($0, result.configurations[$0]) }, evaluation: evaluation, threads: threads, command: "sweep")
-        }
-        let grouped = groups.map {
-          GroupedMetrics(breakdown: $0, configurations: Array(groupMetrics.indices), metrics: groupMetrics)
         }
         var intervals: SweepIntervals?
         if bootstrap > 0 {

@@ -99,6 +99,7 @@ extension TouchTraceCommand {
 
     @OptionGroup var threads: ThreadOptions
 
+    @OptionGroup var shards: ShardOptions
 
     @OptionGroup var exec: ExecOptions
 
@@ -112,6 +113,9 @@ extension TouchTraceCommand {
 
     func validate() throws {
       if table == .groups && breakdown.by == nil { throw ValidationError("--table groups needs --by COLUMN") }
+      if shards.partial != nil && outcomes.outcomes != nil {
+        throw ValidationError("--partial: --outcomes replays every trace at once; run it unsharded")
+      }
       try exec.withCatalog(tolerance: scoring.tolerance, closing: false) {
         _ = try plan.makePlan()
         _ = try scoring.evaluationOptions()
@@ -145,14 +149,35 @@ extension TouchTraceCommand {
             + TuneReport.Table.allCases.map { table in csvDir.map { csvPath($0, table) } }
             + [breakdown.by == nil ? nil : csvDir.map { csvPath($0, "groups") }],
           inputs: input.inputPaths)
-        let evaluation = try Scoring.evaluation(
-          input, for: plan.configurations.map(\.recognizer), groupBy: tuning.groupBy, options: options, threads: threads,
-          command: "tune")
         let progress = report.progress(command: "tune")
+        // One machine: the traces are kept and swept by the tuning. A shard: swept as they are
+        // read, every configuration's per-trace outcomes kept for the merge's folds and bootstrap.
+        let sharded = shards.partial != nil
+        let request = ScoredStream.Request(
+          input: input, shard: shards.selected, recognizers: plan.configurations.map(\.recognizer),
+          groupBy: tuning.groupBy, options: options, threads: threads, command: "tune", keepSamples: !sharded,
+          outcomes: sharded ? .all : .none, sweep: sharded)
+        let data: ScoredData
+        do {
+          data = try ScoredData.gather(request, plan: plan, planOptions: self.plan, progress: progress)
+        } catch let error as ReplayError {
+          progress.finish()
+          throw DataError.replay(error, command: "tune")
+        }
+        try data.check(command: "tune", shard: shards)
+        if let partial = shards.partial {
+          progress.finish()
+          try data.writePartial(partial, command: "tune", shard: shards.selected, inputs: input.inputPaths)
+          return
+        }
+        let evaluation = data.evaluation
+        let plan: SweepPlan = data.plan
+        let scored = ScoredData.merged == nil ? nil : (partial: data.sweep!, outcomes: data.outcomes)
         let result: TuningResult
-        let plan = try self.plan.makePlan(following: evaluation, after: plan)
         do throws(TuningError) {
-          result = try Tuning.run(evaluation, plan: plan, options: tuning, threads: threads) { progress.update($0, $1) }
+          result = try Tuning.run(evaluation, plan: plan, options: tuning, threads: threads, scored: scored) {
+            progress.update($0, $1)
+          }
         } catch {
           progress.finish()
           if case .replay(let replay) = error { throw DataError.replay(replay, command: "tune") }
@@ -167,7 +192,8 @@ extension TouchTraceCommand {
         }
         let configurations = result.sweep.configurations
         let grouped = try breakdown.grouped(
-          result.chosen.map { [($0, configurations[$0])] } ?? [], evaluation: evaluation, threads: threads, command: "tune")
+          result.chosen.map { [($0, configurations[$0])] } ?? [], evaluation: evaluation, threads: threads, command: "tune",
+          outcomes: scored?.outcomes ?? [])
         func json() -> [UInt8] {
           StudyFile.recorded(grouped.map { TuneReport.json(result, by: $0) } ?? TuneReport.json(result)).encoded()
         }

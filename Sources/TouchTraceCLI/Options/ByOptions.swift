@@ -25,14 +25,15 @@ struct ByOptions: ParsableArguments {
   /// The metrics per group of `configurations` (index, configuration), replayed on `threads`
   /// threads; `nil` without `--by`.
   func grouped(
-    _ configurations: [(index: Int, configuration: Configuration)], evaluation: Evaluation, threads: Int, command: String
+    _ configurations: [(index: Int, configuration: Configuration)], evaluation: Evaluation, threads: Int, command: String,
+    outcomes scored: [[TraceOutcome]] = []
   ) throws -> GroupedMetrics? {
     guard let by else { return nil }
     let breakdown = GroupBreakdown(evaluation, by: by.field)
     var metrics: [[ConfigurationMetrics]] = []
-    for (_, configuration) in configurations {
+    for (index, configuration) in configurations {
       do throws(ReplayError) {
-        let outcomes = try evaluation.outcomes(of: configuration.recognizer, threads: threads)
+        let outcomes = scored.isEmpty ? try evaluation.outcomes(of: configuration.recognizer, threads: threads) : scored[index]
         metrics.append(breakdown.metrics(of: outcomes, shape: configuration.shape))
       } catch {
         throw DataError.replay(error, command: command)

@@ -107,19 +107,24 @@ struct InputOptions: ParsableArguments {
     Console.report(dataset)
     Console.reportOverrides(dataset)
     let selection = filters.compactMap(TraceFilter.init(parsing:))
-    if let empty = dataset.emptyingFilter(selection) {
-      let field = empty.filter.field.rawValue
-      var values = empty.values.map { "'\($0)'" }.joined(separator: ", ")
-      if empty.moreValues > 0 { values += " and \(empty.moreValues) more" }
-      var present = empty.values.isEmpty ? "no trace has a \(field)" : "\(field) values present: \(values)"
-      if empty.unlabelled > 0, !empty.values.isEmpty { present += " (\(empty.unlabelled) traces have none)" }
-      throw DataError(description: "touchtrace: error: --only \(empty.filter) kept no trace; \(present)")
-    }
+    if let empty = dataset.emptyingFilter(selection) { throw Self.emptyFilterError(empty) }
     let left = dataset.keep(matching: selection)
     if !selection.isEmpty {
       Console.diagnose(
         "note: --only \(selection.map(\.description).joined(separator: " --only ")) kept \(dataset.traces.count) traces, left out \(left)")
     }
     return dataset
+  }
+
+  /// The error for `--only` filters that keep no trace (`Dataset.emptyingFilter(_:limit:)`).
+  static func emptyFilterError(
+    _ empty: (filter: TraceFilter, values: [String], moreValues: Int, unlabelled: Int)
+  ) -> DataError {
+    let field = empty.filter.field.rawValue
+    var values = empty.values.map { "'\($0)'" }.joined(separator: ", ")
+    if empty.moreValues > 0 { values += " and \(empty.moreValues) more" }
+    var present = empty.values.isEmpty ? "no trace has a \(field)" : "\(field) values present: \(values)"
+    if empty.unlabelled > 0, !empty.values.isEmpty { present += " (\(empty.unlabelled) traces have none)" }
+    return DataError(description: "touchtrace: error: --only \(empty.filter) kept no trace; \(present)")
   }
 }

@@ -23,6 +23,16 @@ final class Progress: @unchecked Sendable {
     write("\rtouchtrace \(command): \(done)/\(total) configurations (\(percent)%)")
   }
 
+  /// Shows how many traces were read when a second has passed (at most ten times a second).
+  func traces(_ done: Int) {
+    guard enabled else { return }
+    let now = ContinuousClock.now
+    guard now - start >= .seconds(1), !shown || now - lastShown >= .milliseconds(100) else { return }
+    shown = true
+    lastShown = now
+    write("\rtouchtrace \(command): \(done) traces read")
+  }
+
   /// Clears the line.
   func finish() {
     if shown { write("\r\u{1B}[K") }

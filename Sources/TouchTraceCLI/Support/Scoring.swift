@@ -39,12 +39,17 @@ enum Scoring {
       dataset.skipTraces { needsMaximum.unsupportedReason(for: $0) }
       Console.report(skipped: Array(dataset.skipped[before...]))
     } else if let k = dataset.traces.firstIndex(where: { needsMaximum.unsupportedReason(for: $0) != nil }) {
-      let origin = dataset.origins[k]
-      let message = "trace '\(dataset.traces[k].name)': " + (needsMaximum.unsupportedReason(for: dataset.traces[k]) ?? "")
-      throw DataError(
-        description: Diagnostic(.error, message + " (use --max-force or --skip-invalid)", file: origin.file, position: origin.position)
-          .description)
+      throw maximumForceError(dataset, index: k, reason: needsMaximum.unsupportedReason(for: dataset.traces[k]) ?? "")
     }
+  }
+
+  /// The error for trace `index` of `dataset`, which a recognizer cannot replay for `reason`.
+  static func maximumForceError(_ dataset: Dataset, index k: Int, reason: String) -> DataError {
+    let origin = dataset.origins[k]
+    let message = "trace '\(dataset.traces[k].name)': " + reason
+    return DataError(
+      description: Diagnostic(.error, message + " (use --max-force or --skip-invalid)", file: origin.file, position: origin.position)
+        .description)
   }
 
   /// One line per reason for the traces scoring skipped (no intent label, …), prefixed

@@ -30,7 +30,7 @@ struct StudyFile {
     /// their format, quietness and threads change no figure.
     static let presentation: Set<String> = [
       "output", "format", "quiet", "threads", "json-output", "csv-output", "csv-dir", "outcomes", "outcomes-filter",
-      "junit", "export-json", "export-swift", "write-baseline",
+      "junit", "export-json", "export-swift", "write-baseline", "shard", "partial",
     ]
 
     /// The options a report records: all but the presentation ones.
@@ -88,6 +88,19 @@ struct StudyFile {
   /// The subcommand type named `name`.
   static func subcommand(_ name: String) -> (any ParsableCommand.Type)? {
     TouchTraceCommand.configuration.subcommands.first { $0._commandName == name }
+  }
+
+  /// The running command's arguments that decide its results (no outputs, format, threads or
+  /// shard options; defaults spelled out), options first, then `--` and the paths: what a
+  /// partial records so that `touchtrace merge` runs the same command.
+  static func replayArguments() -> [String] {
+    guard let effective = current else { return [] }
+    var options: [String] = []
+    var paths: [String] = []
+    for (argument, values) in effective.recorded where argument.key != "config" && argument.key != "print-config" {
+      if argument.kind == .positional { paths += values } else { options += effective.arguments.tokens(argument.key, values) }
+    }
+    return options + ["--"] + paths
   }
 
   /// `arguments` with `--config FILE` replaced by the file's options (before the command line's,

@@ -1,0 +1,112 @@
+public import TouchCore
+public import TouchEvaluation
+
+/// All partials of one job, checked and merged: the traces in the order one run gives them,
+/// and the scoring state over all of them.
+public struct MergedStudy: Sendable {
+  /// The command.
+  public let command: String
+  /// The command's arguments (no outputs, threads or shard options).
+  public let arguments: [String]
+  /// The maximum forces the plan followed, force units.
+  public let maximumForces: [Double]
+  /// The dataset: analyzed traces without samples (metadata only), every skipped trace.
+  public let dataset: Dataset
+  /// The ground truth of each analyzed trace (parallel to `dataset.traces`).
+  public let truths: [TraceTruth]
+  /// The merged per-configuration partial.
+  public let sweep: SweepPartial?
+  /// The merged per-group partials.
+  public let groups: GroupPartials?
+  /// Per-trace outcome lists, each outcome's `trace` an index into `dataset.traces`, in trace
+  /// order.
+  public let outcomes: [[TraceOutcome]]
+
+  /// Checks and merges `partials`: one run (same tool, command, arguments, shard count, inputs),
+  /// every shard once.
+  ///
+  /// - Parameter partials: the partials with the files they were read from.
+  /// - Throws: ``PartialError``: a mismatch, missing or doubled shards, overlapping traces.
+  public init(_ partials: [(file: String, partial: StudyPartial)]) throws(PartialError) {
+    guard let first = partials.first else { throw .none }
+    let p0 = first.partial
+    for (file, p) in partials.dropFirst() {
+      func differs(_ what: String) -> PartialError { .mismatch(what: what, file: first.file, other: file) }
+      if p.tool != p0.tool { throw differs("written by \(p0.tool) and by \(p.tool)") }
+      if p.command != p0.command { throw differs("touchtrace \(p0.command) and touchtrace \(p.command)") }
+      if p.arguments != p0.arguments {
+        throw differs("arguments `\(p0.arguments.joined(separator: " "))` and `\(p.arguments.joined(separator: " "))`")
+      }
+      if p.shard.count != p0.shard.count { throw differs("shard \(p0.shard) and shard \(p.shard)") }
+      if p.files != p0.files { throw differs("other input files") }
+      if p.maximumForces != p0.maximumForces || p.diagnostics != p0.diagnostics
+        || p.labelOverrides != p0.labelOverrides || p.overriddenTraces != p0.overriddenTraces
+      {
+        throw differs("the same files with other contents")
+      }
+      if (p.sweep == nil) != (p0.sweep == nil) || (p.groups?.column != p0.groups?.column)
+        || p.outcomes.count != p0.outcomes.count || p.sweep?.methods != p0.sweep?.methods
+      {
+        throw differs("other scoring state")
+      }
+    }
+    let count = p0.shard.count
+    var byShard = [[String]](repeating: [], count: count)
+    for (file, p) in partials { byShard[p.shard.index].append(file) }
+    if let doubled = byShard.indices.first(where: { byShard[$0].count > 1 }) {
+      throw .doubled(shard: doubled, count: count, files: byShard[doubled])
+    }
+    let missing = byShard.indices.filter { byShard[$0].isEmpty }
+    guard missing.isEmpty else { throw .missing(shards: missing, count: count) }
+
+    // Traces in load order; each partial's outcome indices mapped to the merged positions.
+    var kept: [(trace: KeptTrace, partial: Int, local: Int)] = []
+    for (k, (_, p)) in partials.enumerated() {
+      for (i, t) in p.traces.enumerated() { kept.append((t, k, i)) }
+    }
+    kept.sort { $0.trace.ordinal < $1.trace.ordinal }
+    var position = partials.map { [Int](repeating: 0, count: $0.partial.traces.count) }
+    for (g, entry) in kept.enumerated() {
+      if g > 0 && kept[g - 1].trace.ordinal == entry.trace.ordinal {
+        throw .overlapping(
+          trace: entry.trace.metadata.name, files: [partials[kept[g - 1].partial].file, partials[entry.partial].file])
+      }
+      position[entry.partial][entry.local] = g
+    }
+    var skips = partials.flatMap(\.partial.skipped)
+    skips.sort { ($0.stage, $0.ordinal) < ($1.stage, $1.ordinal) }
+    var dataset = Dataset(
+      traces: kept.map(\.trace.hollowTrace), origins: kept.map(\.trace.origin), skipped: skips.map(\.skipped),
+      files: p0.files, diagnostics: p0.diagnostics)
+    dataset.labelOverrides = p0.labelOverrides
+    dataset.overriddenTraces = p0.overriddenTraces
+    self.dataset = dataset
+    truths = kept.map(\.trace.truth)
+    command = p0.command
+    arguments = p0.arguments
+    maximumForces = p0.maximumForces
+
+    var sweep = p0.sweep
+    var groups = p0.groups
+    for (_, p) in partials.dropFirst() {
+      if let s = p.sweep { sweep?.merge(s) }
+      if let g = p.groups { groups?.merge(g) }
+    }
+    self.sweep = sweep
+    self.groups = groups
+    var outcomes = [[TraceOutcome]](repeating: [], count: p0.outcomes.count)
+    for l in outcomes.indices {
+      var list: [TraceOutcome] = []
+      list.reserveCapacity(kept.count)
+      for (k, (_, p)) in partials.enumerated() {
+        for var o in p.outcomes[l] {
+          o.trace = position[k][o.trace]
+          list.append(o)
+        }
+      }
+      list.sort { $0.trace < $1.trace }
+      outcomes[l] = list
+    }
+    self.outcomes = outcomes
+  }
+}

@@ -1,0 +1,288 @@
+public import TouchCore
+public import TouchEvaluation
+
+/// An analyzed trace as a partial keeps it: what reports read (metadata, origin, ground truth),
+/// not its samples.
+public struct KeptTrace: Sendable, Hashable {
+  /// The trace's place among all traces loaded (every shard counts every trace it reads), which
+  /// orders the merged traces as one run over all the data orders them.
+  public var ordinal: Int
+  /// The trace's metadata.
+  public var metadata: TraceMetadata
+  /// Where the trace was read.
+  public var origin: TraceOrigin
+  /// Its ground truth.
+  public var truth: TraceTruth
+
+  /// A kept trace.
+  ///
+  /// - Parameters:
+  ///   - ordinal: the trace's place among all traces loaded.
+  ///   - metadata: its metadata.
+  ///   - origin: where it was read.
+  ///   - truth: its ground truth.
+  public init(ordinal: Int, metadata: TraceMetadata, origin: TraceOrigin, truth: TraceTruth) {
+    self.ordinal = ordinal
+    self.metadata = metadata
+    self.origin = origin
+    self.truth = truth
+  }
+
+  /// The trace without samples (reports read only metadata).
+  public var hollowTrace: Trace { Trace(metadata: metadata, t: [], force: []) }
+}
+
+/// A trace left out, with the step that left it out and its place, so merged lists keep the
+/// order of one run.
+public struct KeptSkip: Sendable, Hashable {
+  /// The step that skipped it (0: loading; higher: later steps, in the order they run).
+  public var stage: Int
+  /// Its place among the traces that step saw (loading: among skipped records).
+  public var ordinal: Int
+  /// The trace and reason.
+  public var skipped: SkippedTrace
+
+  /// A kept skip.
+  ///
+  /// - Parameters:
+  ///   - stage: the step that skipped it.
+  ///   - ordinal: its place in that step.
+  ///   - skipped: the trace and reason.
+  public init(stage: Int, ordinal: Int, skipped: SkippedTrace) {
+    self.stage = stage
+    self.ordinal = ordinal
+    self.skipped = skipped
+  }
+}
+
+/// Per-group partials of every configuration (`--by COLUMN`).
+public struct GroupPartials: Sendable, Hashable {
+  /// The column (user, device, …).
+  public var column: String
+  /// For each configuration, each group's partial, keyed by the group's label (`nil`: no label).
+  public var configurations: [[GroupPartial]]
+
+  /// One group's partial.
+  public struct GroupPartial: Sendable, Hashable {
+    /// The group's label; `nil` for traces without one.
+    public var name: String?
+    /// Its partial.
+    public var partial: ConfigurationPartial
+
+    /// A group's partial.
+    ///
+    /// - Parameters:
+    ///   - name: the label.
+    ///   - partial: the partial.
+    public init(name: String?, partial: ConfigurationPartial) {
+      self.name = name
+      self.partial = partial
+    }
+  }
+
+  /// Group partials of a column.
+  ///
+  /// - Parameters:
+  ///   - column: the column.
+  ///   - configurations: per configuration, per group.
+  public init(column: String, configurations: [[GroupPartial]]) {
+    self.column = column
+    self.configurations = configurations
+  }
+
+  /// Adds `other`'s groups (other traces) to these.
+  public mutating func merge(_ other: GroupPartials) {
+    precondition(other.configurations.count == configurations.count, "group partials of the same plan")
+    for c in configurations.indices {
+      for group in other.configurations[c] {
+        if let k = configurations[c].firstIndex(where: { $0.name == group.name }) {
+          configurations[c][k].partial.merge(group.partial)
+        } else {
+          configurations[c].append(group)
+        }
+      }
+    }
+  }
+}
+
+/// Everything a shard of `sweep`, `tune`, `compare` or `run` (or a batch of a stream) needs to
+/// hand over so that merging all of them gives the report one run over all the data gives, bit
+/// for bit: the run's identity (tool, command, arguments), the load's accounting, the analyzed
+/// traces without samples, the skipped ones, and the scoring state — per-configuration sums and
+/// latency lists, per-group partials, and per-trace outcomes where the report needs them
+/// (tune's cross-validation and bootstrap, compare's pairing).
+///
+/// Stored as a versioned little-endian binary file (``encoded()``, ``init(decoding:file:)``);
+/// doubles keep their exact bits.
+public struct StudyPartial: Sendable {
+  /// The first bytes of every partial file.
+  public static let magic = Array("touchtrace partial\n".utf8)
+  /// The format version this build writes and reads.
+  public static let formatVersion = 1
+
+  /// The tool that wrote it (`touchtrace VERSION`).
+  public var tool: String
+  /// The command (`sweep`, `tune`, `compare`, `run`).
+  public var command: String
+  /// The command's arguments, study files expanded, without outputs, threads and the shard
+  /// options: equal in every partial of one job.
+  public var arguments: [String]
+  /// This partial's shard.
+  public var shard: Shard
+  /// The maximum possible forces (force units) the default grids followed.
+  public var maximumForces: [Double]
+  /// The files read, in order (the same in every shard).
+  public var files: [String]
+  /// The load's diagnostics (the same in every shard).
+  public var diagnostics: [Diagnostic]
+  /// Labels the labels file replaced and traces it changed (every shard counts every trace).
+  public var labelOverrides: Int
+  /// Traces whose labels the labels file changed.
+  public var overriddenTraces: Int
+  /// The shard's analyzed traces, by ``KeptTrace/ordinal``.
+  public var traces: [KeptTrace]
+  /// The shard's skipped traces.
+  public var skipped: [KeptSkip]
+  /// Per-configuration sums and latency lists over ``traces``.
+  public var sweep: SweepPartial?
+  /// Per-group partials (`--by`).
+  public var groups: GroupPartials?
+  /// Per-trace outcomes: one list per configuration (tune) or compared configuration
+  /// (compare), each outcome's `trace` an index into ``traces``.
+  public var outcomes: [[TraceOutcome]]
+
+  /// A partial.
+  ///
+  /// - Parameters:
+  ///   - tool: the tool's name and version.
+  ///   - command: the command.
+  ///   - arguments: its arguments (no outputs, threads or shard options).
+  ///   - shard: the shard.
+  ///   - maximumForces: the maximum forces the plan followed, force units.
+  ///   - files: the files read.
+  ///   - diagnostics: the load's diagnostics.
+  ///   - labelOverrides: labels replaced by a labels file.
+  ///   - overriddenTraces: traces whose labels it changed.
+  ///   - traces: the analyzed traces.
+  ///   - skipped: the skipped traces.
+  ///   - sweep: the per-configuration partial.
+  ///   - groups: per-group partials.
+  ///   - outcomes: per-trace outcome lists.
+  public init(
+    tool: String, command: String, arguments: [String], shard: Shard, maximumForces: [Double], files: [String],
+    diagnostics: [Diagnostic], labelOverrides: Int, overriddenTraces: Int, traces: [KeptTrace], skipped: [KeptSkip],
+    sweep: SweepPartial?, groups: GroupPartials?, outcomes: [[TraceOutcome]]
+  ) {
+    self.tool = tool
+    self.command = command
+    self.arguments = arguments
+    self.shard = shard
+    self.maximumForces = maximumForces
+    self.files = files
+    self.diagnostics = diagnostics
+    self.labelOverrides = labelOverrides
+    self.overriddenTraces = overriddenTraces
+    self.traces = traces
+    self.skipped = skipped
+    self.sweep = sweep
+    self.groups = groups
+    self.outcomes = outcomes
+  }
+
+  /// The file's bytes.
+  public func encoded() -> [UInt8] {
+    var w = BinaryWriter()
+    w.bytes = Self.magic
+    w.int(Self.formatVersion)
+    w.string(tool)
+    w.string(command)
+    w.array(arguments) { $0.string($1) }
+    w.int(shard.index)
+    w.int(shard.count)
+    w.doubles(maximumForces)
+    w.array(files) { $0.string($1) }
+    w.array(diagnostics) { $0.diagnostic($1) }
+    w.int(labelOverrides)
+    w.int(overriddenTraces)
+    w.array(traces) {
+      $0.int($1.ordinal)
+      $0.metadata($1.metadata)
+      $0.origin($1.origin)
+      $0.truth($1.truth)
+    }
+    w.array(skipped) {
+      $0.int($1.stage)
+      $0.int($1.ordinal)
+      $0.skipped($1.skipped)
+    }
+    w.optional(sweep) { w, sweep in
+      w.array(sweep.methods) { $0.method($1) }
+      w.array(sweep.configurations) { $0.configurationPartial($1) }
+    }
+    w.optional(groups) { w, groups in
+      w.string(groups.column)
+      w.array(groups.configurations) { w, list in
+        w.array(list) {
+          $0.optional($1.name) { $0.string($1) }
+          $0.configurationPartial($1.partial)
+        }
+      }
+    }
+    w.array(outcomes) { w, list in w.array(list) { $0.outcome($1) } }
+    return w.bytes
+  }
+
+  /// Reads a partial file's bytes.
+  ///
+  /// - Parameters:
+  ///   - bytes: the file's content.
+  ///   - file: its name, for errors.
+  /// - Throws: ``PartialError`` when it is not a partial, of another format version, or cut short.
+  public init(decoding bytes: [UInt8], file: String) throws(PartialError) {
+    guard bytes.starts(with: Self.magic) else { throw .notAPartial(file: file) }
+    var r = BinaryReader(bytes, offset: Self.magic.count)
+    guard let version = try? r.int() else { throw .damaged(file: file) }
+    guard version == Self.formatVersion else { throw .formatVersion(file: file, found: version) }
+    do throws(BinaryReader.Truncated) {
+      tool = try r.string()
+      command = try r.string()
+      arguments = try r.array { r throws(BinaryReader.Truncated) in try r.string() }
+      guard let shard = Shard(index: try r.int(), count: try r.int()) else { throw BinaryReader.Truncated() }
+      self.shard = shard
+      maximumForces = try r.doubles()
+      files = try r.array { r throws(BinaryReader.Truncated) in try r.string() }
+      diagnostics = try r.array { r throws(BinaryReader.Truncated) in try r.diagnostic() }
+      labelOverrides = try r.int()
+      overriddenTraces = try r.int()
+      traces = try r.array { r throws(BinaryReader.Truncated) in
+        KeptTrace(ordinal: try r.int(), metadata: try r.metadata(), origin: try r.origin(), truth: try r.truth())
+      }
+      skipped = try r.array { r throws(BinaryReader.Truncated) in
+        KeptSkip(stage: try r.int(), ordinal: try r.int(), skipped: try r.skipped())
+      }
+      sweep = try r.optional { r throws(BinaryReader.Truncated) in
+        let methods = try r.array { r throws(BinaryReader.Truncated) in try r.method() }
+        let configurations = try r.array { r throws(BinaryReader.Truncated) in try r.configurationPartial() }
+        guard methods.count == configurations.count else { throw BinaryReader.Truncated() }
+        return SweepPartial(configurations: configurations, methods: methods)
+      }
+      groups = try r.optional { r throws(BinaryReader.Truncated) in
+        GroupPartials(
+          column: try r.string(),
+          configurations: try r.array { r throws(BinaryReader.Truncated) in
+            try r.array { r throws(BinaryReader.Truncated) in
+              GroupPartials.GroupPartial(
+                name: try r.optional { r throws(BinaryReader.Truncated) in try r.string() },
+                partial: try r.configurationPartial())
+            }
+          })
+      }
+      outcomes = try r.array { r throws(BinaryReader.Truncated) in
+        try r.array { r throws(BinaryReader.Truncated) in try r.outcome() }
+      }
+      guard r.isAtEnd else { throw BinaryReader.Truncated() }
+    } catch {
+      throw .damaged(file: file)
+    }
+  }
+}

@@ -1,0 +1,83 @@
+/// The correctly rounded sum of floating-point values: the double nearest to their exact real
+/// sum (ties to even), whatever the order of the values.
+///
+/// Shewchuk's algorithm ("Adaptive precision floating-point arithmetic and fast robust geometric
+/// predicates", 1997), the one behind Python's `math.fsum`: the running sum is kept exactly as a
+/// short list of non-overlapping partials, rounded once at the end. Order independence is what
+/// lets statistics computed over batches of traces, or over shards merged on another machine,
+/// equal the statistics of one pass over all traces, bit for bit.
+///
+/// ```swift
+/// var sum = ExactSum()
+/// for x in [1e100, 1.0, -1e100] { sum.add(x) }
+/// sum.value   // 1.0 (a running sum gives 0.0)
+/// ```
+public struct ExactSum: Sendable, Hashable {
+  /// Non-overlapping partial sums, increasing in magnitude; their exact sum is the exact sum of
+  /// everything added.
+  private var partials: [Double] = []
+  /// Sum of the infinite values added (NaN once +∞ and −∞ were both added).
+  private var special = 0.0
+  /// Whether a NaN was added.
+  private var sawNaN = false
+
+  /// An empty sum (0).
+  public init() {}
+
+  /// The correctly rounded sum of `values`.
+  public static func of(_ values: some Sequence<Double>) -> Double {
+    var sum = ExactSum()
+    for x in values { sum.add(x) }
+    return sum.value
+  }
+
+  /// Adds `x` exactly.
+  public mutating func add(_ x: Double) {
+    guard x.isFinite else {
+      if x.isNaN { sawNaN = true } else { special += x }
+      return
+    }
+    var x = x
+    var kept = 0
+    for j in partials.indices {
+      var y = partials[j]
+      if abs(x) < abs(y) { swap(&x, &y) }
+      let high = x + y
+      let low = y - (high - x)
+      if low != 0 {
+        partials[kept] = low
+        kept += 1
+      }
+      x = high
+    }
+    partials.removeSubrange(kept...)
+    partials.append(x)
+  }
+
+  /// The double nearest the exact sum (ties to even); ±∞ or NaN when such values were added.
+  public var value: Double {
+    if sawNaN { return .nan }
+    if special != 0 || special.isNaN { return special }
+    guard var n = partials.indices.last else { return 0 }
+    var high = partials[n]
+    var low = 0.0
+    while n > 0 {
+      n -= 1
+      let x = high
+      let y = partials[n]
+      high = x + y
+      let yr = high - x
+      low = y - yr
+      if low != 0 { break }
+    }
+    // Round half to even across the partials below: when the remainder is exactly half an ulp
+    // and the next partial has the same sign, the true sum lies beyond the tie.
+    if n > 0 && ((low < 0 && partials[n - 1] < 0) || (low > 0 && partials[n - 1] > 0)) {
+      let y = low * 2
+      let x = high + y
+      let yr = x - high
+      if y == yr { high = x }
+    }
+    return high
+  }
+}

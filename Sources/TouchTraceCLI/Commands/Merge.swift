@@ -1,0 +1,98 @@
+import ArgumentParser
+import TouchIO
+import TouchPartials
+
+extension TouchTraceCommand {
+  /// `touchtrace merge`: the report of a job array from its partials.
+  struct Merge: ParsableCommand, QuietCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Merge the partials of a sharded sweep, tune or compare into the report one run over all the data gives.",
+      discussion: """
+        Each task of a job array runs the same command with --shard I/N and --partial FILE; \
+        merge reads every partial (files, or directories holding *.partial files), checks that \
+        they come from one job (the same tool version, command, arguments and inputs) and that \
+        every shard 0 … N−1 is there exactly once, naming the missing or doubled ones, then \
+        writes the command's report: byte for byte the report the command writes when run on \
+        all the data at once. The output options are the command's: --format, --output, \
+        --json-output, --csv-output (sweep, tune); exit 65 when the partials do not make one \
+        complete job, 66 when one cannot be read.
+
+        Examples (from the repository root):
+          for i in 0 1 2 3; do touchtrace sweep samples/ --recognizer all \\
+            --shard $i/4 --partial parts/sweep-$i.partial; done
+          touchtrace merge parts/ --output sweep.json --csv-output sweep.csv
+        """)
+
+    @Argument(help: ArgumentHelp("Partial files, or directories of *.partial files.", valueName: "partial"))
+    var partials: [String]
+
+    @Option(help: ArgumentHelp("Report format, as the merged command takes it.", valueName: "format"))
+    var format: String?
+
+    @Option(help: ArgumentHelp("Write the report to this file; - is standard output (default: -).", valueName: "file"))
+    var output: String?
+
+    @Option(help: ArgumentHelp("Also write the JSON report to this file (sweep, tune).", valueName: "file"))
+    var jsonOutput: String?
+
+    @Option(help: ArgumentHelp("Also write the CSV report to this file (sweep, tune).", valueName: "file"))
+    var csvOutput: String?
+
+    @Option(help: ArgumentHelp("Threads for the statistics (default: every core); the report does not depend on it.", valueName: "n"))
+    var threads: Int?
+
+    @Flag(help: "Print only errors on standard error.")
+    var quiet = false
+
+    var isQuiet: Bool { quiet }
+
+    func validate() throws {
+      if format == "html" || output.map({ OutputFormat(fileName: $0) == .html }) == true {
+        throw ValidationError(
+          "merge writes md, json and csv: an HTML report draws example traces, whose samples partials do not hold; run the command unsharded for HTML")
+      }
+      if let threads, threads < 1 { throw ValidationError("--threads must be at least 1, got \(threads)") }
+    }
+
+    func run() throws {
+      var merged: MergedStudy!
+      try Console.run {
+        let files = try TraceFiles.expand(partials, extensions: [".partial"])
+        var read: [(file: String, partial: StudyPartial)] = []
+        for file in files {
+          let bytes = try TraceFiles.read(file, limit: Int.max)
+          do throws(PartialError) {
+            read.append((file, try StudyPartial(decoding: bytes, file: file)))
+          } catch {
+            throw DataError(description: "touchtrace merge: error: \(error.description)")
+          }
+        }
+        let tool = "touchtrace \(TouchTraceVersion.current)"
+        if let other = read.first(where: { $0.partial.tool != tool }) {
+          throw DataError(
+            description: "touchtrace merge: error: \(other.file): written by \(other.partial.tool); this is \(tool): merge with the touchtrace that wrote it")
+        }
+        do throws(PartialError) {
+          merged = try MergedStudy(read)
+        } catch {
+          throw DataError(description: "touchtrace merge: error: \(error.description)")
+        }
+        Console.diagnose(
+          "touchtrace merge: note: \(read.count) partial\(read.count == 1 ? "" : "s") of touchtrace \(merged.command): \(merged.dataset.traces.count) analyzed traces, \(merged.dataset.skipped.count) skipped")
+      }
+      var presentation: [String] = []
+      if let format { presentation += ["--format", format] }
+      if let output { presentation += ["--output", output] }
+      if let jsonOutput { presentation += ["--json-output", jsonOutput] }
+      if let csvOutput { presentation += ["--csv-output", csvOutput] }
+      if let threads { presentation += ["--threads", String(threads)] }
+      if quiet { presentation.append("--quiet") }
+      var arguments = merged.arguments
+      let split = arguments.firstIndex(of: "--") ?? arguments.endIndex
+      arguments.insert(contentsOf: presentation, at: split)
+      try ScoredData.$merged.withValue(merged) {
+        try TouchTraceTool.execute([merged.command] + arguments)
+      }
+    }
+  }
+}

@@ -1,0 +1,318 @@
+import TouchCore
+import TouchEvaluation
+import TouchIO
+import TouchPartials
+import TouchRecognizers
+import TouchReports
+import TouchTuning
+
+/// The traces of a scoring command (`sweep`, `tune`, `compare`), read batch by batch and scored
+/// as they come, keeping only what the report needs: the analyzed traces' metadata and truths
+/// (not their samples, unless asked), the skipped traces, each configuration's sums and latency
+/// lists, per-group partials and, when asked, per-trace outcomes. With a shard, only the shard's
+/// contacts are scored (every trace is still read, so every shard knows the whole input's
+/// accounting and maximum forces).
+///
+/// Skipped traces are kept with the step that skipped them and their place, and sorted at the
+/// end, so the lists are those one pass over everything gives, whatever the batch size.
+struct ScoredStream {
+  /// What to keep per configuration besides its sums and latency lists.
+  enum Outcomes {
+    /// Nothing.
+    case none
+    /// Every configuration's per-trace outcomes.
+    case all
+    /// These configurations' per-trace outcomes, in this order.
+    case configurations([Int])
+    /// These recognizers' per-trace outcomes (each trace replayed once per recognizer).
+    case replays([AnyForceRecognizer])
+  }
+
+  /// What to read and how to score it.
+  struct Request {
+    var input: InputOptions
+    var shard: Shard = .whole
+    /// The recognizers (traces they cannot replay are handled first).
+    var recognizers: [AnyForceRecognizer]
+    /// Traces without this label are skipped (the bootstrap's or cross-validation's unit).
+    var groupBy: GroupKey?
+    var options: EvaluationOptions
+    var threads: Int
+    var command: String
+    /// Keep the analyzed traces' samples (for replays after the sweep: examples, outcomes
+    /// files, bootstrap); memory then grows with the input.
+    var keepSamples = false
+    /// Per-group partials for `--by`.
+    var by: TraceFilter.Field?
+    var outcomes: Outcomes = .none
+    /// Whether to score at all (`false`: only read and account, as `compare` does before
+    /// replaying its two configurations).
+    var sweep = true
+    /// Traces per batch.
+    var batchTraces = ScoredStream.defaultBatch
+  }
+
+  /// Traces per batch by default: large enough that every thread has many chunks, small
+  /// enough that a batch's samples and work stay a few tens of megabytes.
+  static let defaultBatch = 4096
+
+  var kept: [KeptTrace] = []
+  var keptTraces: [Trace] = []
+  var skipped: [KeptSkip] = []
+  var files: [String] = []
+  var diagnostics: [Diagnostic] = []
+  var labelOverrides = 0
+  var overriddenTraces = 0
+  var maximumForces: [Double] = []
+  var sweep: SweepPartial?
+  var groups: GroupPartials?
+  var outcomes: [[TraceOutcome]] = []
+  /// The plan the traces were scored with.
+  var plan: SweepPlan?
+
+  /// The steps that skip traces, in the order they run.
+  enum Step: Int {
+    case load = 0, filter, maximumForce, groupLabel, truth
+  }
+
+  /// Reads and scores every batch. `plan` is called with the maximum forces known so far; when
+  /// a later batch brings a maximum force a default grid follows, the input is read again from
+  /// the start with the larger set (never for standard input: that is an error).
+  static func run(
+    _ request: Request, plan makePlan: ([Double]) throws -> SweepPlan?, planFollowsData: Bool,
+    progress: Progress? = nil
+  ) throws -> ScoredStream {
+    var known: [Double] = []
+    while true {
+      do {
+        return try once(request, plan: try makePlan(known), known: known, planFollowsData: planFollowsData, progress: progress)
+      } catch let restart as Restart {
+        guard !request.input.paths.contains(TraceFiles.standardInput) else {
+          throw DataError(
+            description:
+              "touchtrace \(request.command): error: a trace on standard input has the maximum force \(restart.forces.last ?? 0), which the default grids follow, after traces with others: give --vary (or --max-force-override with --max-force) or read the data from a file")
+        }
+        known = restart.forces
+      }
+    }
+  }
+
+  /// A new maximum force after scoring began: read again with these.
+  struct Restart: Error {
+    var forces: [Double]
+  }
+
+  private static func once(
+    _ request: Request, plan: SweepPlan?, known: [Double], planFollowsData: Bool, progress: Progress?
+  ) throws -> ScoredStream {
+    var state = ScoredStream()
+    state.plan = plan
+    let configurations = plan?.configurations ?? []
+    var source = try BatchSource(request.input.paths, options: request.input.loadOptions, batchTraces: request.batchTraces)
+    let filters = request.input.filters.compactMap(TraceFilter.init(parsing:))
+    var selection = Dataset()  // metadata of every trace read, for --only's message when it keeps none
+    var forces = Set(known)
+    var loadSkips = 0
+    var loaded = 0
+    var filteredOut = 0
+    var loadSkipped: [SkippedTrace] = []
+    switch request.outcomes {
+    case .none: break
+    case .all: state.outcomes = Array(repeating: [], count: configurations.count)
+    case .configurations(let list): state.outcomes = Array(repeating: [], count: list.count)
+    case .replays(let list): state.outcomes = Array(repeating: [], count: list.count)
+    }
+    let groupsWanted = request.by
+    var groupByName: [[String?: ConfigurationPartial]] =
+      groupsWanted == nil ? [] : Array(repeating: [:], count: configurations.count)
+    var groupOrder: [[String?]] = groupsWanted == nil ? [] : Array(repeating: [], count: configurations.count)
+
+    while var batch = try source.next() {
+      state.files += batch.files
+      state.diagnostics += batch.diagnostics
+      state.labelOverrides += batch.labelOverrides
+      state.overriddenTraces += batch.overriddenTraces
+      for skip in batch.skipped {
+        if Self.owns(request.shard, skip) { state.skipped.append(KeptSkip(stage: Step.load.rawValue, ordinal: loadSkips, skipped: skip)) }
+        loadSkipped.append(skip)
+        loadSkips += 1
+      }
+      batch.skipped = []
+      var ordinals = Array(loaded..<(loaded + batch.traces.count))
+      loaded += batch.traces.count
+      // --only: left-out traces are skipped with the reason, as Dataset.keep(matching:) does.
+      if !filters.isEmpty {
+        selection.traces += batch.traces.map { Trace(metadata: $0.metadata, t: [], force: []) }
+        selection.origins += batch.origins
+        let before = batch.traces.count
+        state.skip(&batch, &ordinals, step: .filter, shard: request.shard) { trace in
+          filters.first { !$0.matches(trace) }.map { "not selected (\($0))" }
+        }
+        filteredOut += before - batch.traces.count
+      }
+      for trace in batch.traces { if let f = trace.metadata.maxForce { forces.insert(f) } }
+      if planFollowsData && forces.count != known.count {
+        throw Restart(forces: forces.sorted())
+      }
+      // Traces the recognizers cannot replay: every trace is checked, so every shard stops at the
+      // same first one (strict), or skips them with the reason.
+      if let needsMaximum = request.recognizers.first(where: { $0.requiresMaximumForce }) {
+        if request.input.skipInvalid {
+          state.skip(&batch, &ordinals, step: .maximumForce, shard: request.shard) { needsMaximum.unsupportedReason(for: $0) }
+        } else if let k = batch.traces.firstIndex(where: { needsMaximum.unsupportedReason(for: $0) != nil }) {
+          throw Scoring.maximumForceError(batch, index: k, reason: needsMaximum.unsupportedReason(for: batch.traces[k]) ?? "")
+        }
+      }
+      // This shard's contacts only.
+      if request.shard.count > 1 {
+        let mine = batch.traces.indices.filter { request.shard.contains(id: batch.traces[$0].metadata.id) }
+        batch = Dataset(traces: mine.map { batch.traces[$0] }, origins: mine.map { batch.origins[$0] })
+        ordinals = mine.map { ordinals[$0] }
+      }
+      if let key = request.groupBy {
+        state.skip(&batch, &ordinals, step: .groupLabel, shard: .whole) {
+          key.label(of: $0.metadata) == nil ? "no \(key) label (--group-by \(key))" : nil
+        }
+      }
+      // Ground truth of each trace (the reference rule runs on every thread).
+      let traces = batch.traces
+      let options = request.options
+      let resolved = Parallel.map(count: traces.count, chunk: 16, threads: request.threads) { range in
+        range.map { TraceTruth.resolve(traces[$0], options: options) }
+      }.flatMap { $0 }
+      var truths: [TraceTruth] = []
+      var k = 0
+      state.skip(&batch, &ordinals, step: .truth, shard: .whole) { _ in
+        defer { k += 1 }
+        switch resolved[k] {
+        case .success(let truth):
+          truths.append(truth)
+          return nil
+        case .failure(let error): return error.description
+        }
+      }
+      let evaluation = Evaluation(dataset: batch, truths: truths, options: options)
+      if request.sweep, let plan, !evaluation.traces.isEmpty {
+        let base = state.kept.count
+        var outcomes = state.outcomes
+        state.outcomes = []
+        let part = try evaluation.sweepPartial(
+          plan, threads: request.threads,
+          perConfiguration: groupsWanted == nil && outcomes.isEmpty
+            ? nil
+            : { (c: Int, list: [TraceOutcome]) in
+              if let column = groupsWanted {
+                for outcome in list {
+                  let name = GroupBreakdown.label(evaluation.traces[outcome.trace].metadata, column)
+                  if groupByName[c][name] == nil {
+                    groupByName[c][name] = ConfigurationPartial(shape: configurations[c].shape)
+                    groupOrder[c].append(name)
+                  }
+                  groupByName[c][name]!.add(outcome, truth: evaluation.truths[outcome.trace])
+                }
+              }
+              let slot: Int? =
+                switch request.outcomes {
+                case .none: nil
+                case .all: c
+                case .configurations(let list): list.firstIndex(of: c)
+                case .replays: nil
+                }
+              if let slot {
+                for var outcome in list {
+                  outcome.trace += base
+                  outcomes[slot].append(outcome)
+                }
+              }
+            })
+        state.outcomes = outcomes
+        if state.sweep == nil { state.sweep = part } else { state.sweep!.merge(part) }
+      }
+      if case .replays(let recognizers) = request.outcomes, !evaluation.traces.isEmpty {
+        let base = state.kept.count
+        for (slot, recognizer) in recognizers.enumerated() {
+          var list = try evaluation.outcomes(of: recognizer, threads: request.threads)
+          list.sort { $0.trace < $1.trace }
+          for k in list.indices { list[k].trace += base }
+          state.outcomes[slot] += list
+        }
+      }
+      for (k, trace) in evaluation.traces.enumerated() {
+        state.kept.append(
+          KeptTrace(ordinal: ordinals[k], metadata: trace.metadata, origin: evaluation.dataset.origins[k], truth: truths[k]))
+        if request.keepSamples { state.keptTraces.append(trace) }
+      }
+      progress?.traces(loaded)
+    }
+    if request.sweep, let plan, state.sweep == nil {
+      // No trace scored here (an empty shard): empty partials of the plan.
+      let empty = Evaluation(dataset: Dataset(), options: request.options)
+      state.sweep = try empty.sweepPartial(plan, threads: 1)
+    }
+    if let column = groupsWanted {
+      state.groups = GroupPartials(
+        column: column.rawValue,
+        configurations: configurations.indices.map { c in
+          groupOrder[c].map { GroupPartials.GroupPartial(name: $0, partial: groupByName[c][$0]!) }
+        })
+    }
+    state.maximumForces = forces.sorted()
+    state.skipped.sort { ($0.stage, $0.ordinal) < ($1.stage, $1.ordinal) }
+    // What loading says, once, in the order one load says it.
+    Console.report(diagnostics: state.diagnostics, skipped: loadSkipped)
+    var overrides = Dataset()
+    overrides.labelOverrides = state.labelOverrides
+    overrides.overriddenTraces = state.overriddenTraces
+    Console.reportOverrides(overrides)
+    if !filters.isEmpty {
+      selection.files = state.files
+      if let empty = selection.emptyingFilter(filters) { throw InputOptions.emptyFilterError(empty) }
+      Console.diagnose(
+        "note: --only \(filters.map(\.description).joined(separator: " --only ")) kept \(loaded - filteredOut) traces, left out \(filteredOut)")
+    }
+    return state
+  }
+
+  /// Skips the traces of `batch` `reason` gives a reason for, as `Dataset.skipTraces(where:)`
+  /// does, keeping each skip (with `step` and the trace's ordinal) when `shard` owns it, and
+  /// the ordinals of the traces left.
+  private mutating func skip(
+    _ batch: inout Dataset, _ ordinals: inout [Int], step: Step, shard: Shard, reason: (Trace) -> String?
+  ) {
+    var left: [Int] = []
+    var k = 0
+    let before = batch.skipped.count
+    var skippedOrdinals: [Int] = []
+    batch.skipTraces { trace in
+      defer { k += 1 }
+      guard let why = reason(trace) else {
+        left.append(ordinals[k])
+        return nil
+      }
+      skippedOrdinals.append(ordinals[k])
+      return why
+    }
+    for (i, skip) in batch.skipped[before...].enumerated() where shard.contains(id: Self.id(of: skip)) {
+      skipped.append(KeptSkip(stage: step.rawValue, ordinal: skippedOrdinals[i], skipped: skip))
+    }
+    batch.skipped.removeSubrange(before...)
+    ordinals = left
+  }
+
+  /// Whether `shard` keeps a trace skipped while loading (by its name's id; nameless records go
+  /// to shard 0).
+  private static func owns(_ shard: Shard, _ skip: SkippedTrace) -> Bool {
+    guard shard.count > 1 else { return true }
+    guard skip.trace != nil else { return shard.index == 0 }
+    return shard.contains(id: id(of: skip))
+  }
+
+  /// The trace id a skip's name starts with (`id#touch` → `id`).
+  private static func id(of skip: SkippedTrace) -> String {
+    guard let name = skip.trace else { return "" }
+    if let hash = name.lastIndex(of: "#"), name[name.index(after: hash)...].allSatisfy(\.isNumber) {
+      return String(name[..<hash])
+    }
+    return name
+  }
+}

@@ -49,8 +49,8 @@ d_pid=""
 print_logs() {
   for log in "$work"/log/*.log; do
     [ -s "$log" ] || continue
-    echo "--- $log (last 40 lines)" >&2
-    tail -n 40 "$log" >&2
+    echo "--- $log (last 20 lines)" >&2
+    tail -n 20 "$log" >&2
   done
 }
 
@@ -242,12 +242,6 @@ set -e
 done_step "touchtrace-shard.sbatch refuses to run outside an array (directly: exit 64; as a plain job: failed)"
 
 # --- 3. touchtrace: unsharded against 4 shards and merge, byte for byte ------------------------
-# BEGIN until-merge-lands: remove this block once `touchtrace merge` and --shard/--partial exist.
-if ! "$touchtrace" merge --help >/dev/null 2>&1 || ! "$touchtrace" sweep --help 2>/dev/null | grep -q -- '--shard'; then
-  say "SKIPPED the touchtrace part: $touchtrace has no 'merge' subcommand or no --shard yet"
-  exit 0
-fi
-# END until-merge-lands
 
 # Compares two files byte for byte; on a difference prints where and a diff excerpt.
 same() {
@@ -258,22 +252,31 @@ same() {
   fi
 }
 
-# One command unsharded (md with --json-output, csv; CSV also via --csv-output when the command has
-# it) and through submit.sh with 4 shards, then all three formats compared.
+# One command unsharded and through submit.sh with 4 shards, all three formats compared. `sweep`
+# writes CSV alongside (--csv-output, for the merge too); `tune` has no --csv-output, so its CSV is
+# a second run with --format csv, and a second merge of the same partials, by
+# touchtrace-merge.sbatch on its own.
 check_command() {
   local name="$1" csv_mode="$2"; shift 2
-  local full="$work/$name/full" sharded="$work/$name/sharded"
+  local full="$work/$name/full" sharded="$work/$name/sharded" run="$work/$name/run"
   mkdir -p "$full" "$sharded"
+  local merge_csv=()
   if [ "$csv_mode" = together ]; then
     "$touchtrace" "$@" --quiet --format md --output "$full/report.md" --json-output "$full/report.json" \
       --csv-output "$full/report.csv"
+    merge_csv=(--csv-output "$sharded/report.csv")
   else
     "$touchtrace" "$@" --quiet --format md --output "$full/report.md" --json-output "$full/report.json"
     "$touchtrace" "$@" --quiet --format csv --output "$full/report.csv"
   fi
-  TOUCHTRACE="$touchtrace" bounded 900 deploy/slurm/submit.sh --shards 4 --run-dir "$work/$name/run" \
-    --format md --output "$sharded/report.md" --json-output "$sharded/report.json" --csv-output "$sharded/report.csv" \
+  TOUCHTRACE="$touchtrace" bounded 900 deploy/slurm/submit.sh --shards 4 --run-dir "$run" \
+    --format md --output "$sharded/report.md" --json-output "$sharded/report.json" ${merge_csv[@]+"${merge_csv[@]}"} \
     --quiet --wait -- "$@" || fail "$name through 4 shards did not succeed"
+  if [ "$csv_mode" = separate ]; then
+    TOUCHTRACE="$touchtrace" TOUCHTRACE_PARTS="$run/parts" bounded 120 sbatch --quiet --wait \
+      --output="$run/logs/merge-csv.out" deploy/slurm/touchtrace-merge.sbatch --format csv --output "$sharded/report.csv" --quiet \
+      || { cat "$run/logs/merge-csv.out" >&2; fail "$name: the CSV merge did not succeed"; }
+  fi
   for format in md json csv; do
     same "$full/report.$format" "$sharded/report.$format" "touchtrace $* ($format)"
   done

@@ -7,8 +7,9 @@
 #      scripts) with a stand-in executable: shards write partials, the merge runs after the whole
 #      array; a failing shard makes `submit.sh --wait` fail and the merge never runs; the shard
 #      script refuses to run outside an array;
-#   3. touchtrace itself: `sweep` (JSON, CSV, Markdown) and `tune` (--folds, --bootstrap 200)
-#      unsharded and through 4 shards and `touchtrace merge`, compared byte for byte.
+#   3. touchtrace itself: `sweep`, `tune` (--folds, --bootstrap 200) and `compare` (--bootstrap
+#      200) unsharded and through 4 shards and `touchtrace merge`, Markdown, JSON and CSV each
+#      compared byte for byte.
 # Usage: Scripts/check-slurm.sh [TOUCHTRACE] (default .build/debug/touchtrace; `make check-slurm`
 # builds it). Run as root from the repository root (CI does). Every file it makes is in one
 # temporary directory, removed at the end; the daemons it starts are stopped at the end. The
@@ -252,36 +253,39 @@ same() {
   fi
 }
 
-# One command unsharded and through submit.sh with 4 shards, all three formats compared. `sweep`
-# writes CSV alongside (--csv-output, for the merge too); `tune` has no --csv-output, so its CSV is
-# a second run with --format csv, and a second merge of the same partials, by
-# touchtrace-merge.sbatch on its own.
+# One command unsharded and through submit.sh with 4 shards, all three formats compared. The
+# second argument names the formats the command writes alongside the Markdown (--json-output,
+# --csv-output; so does the merge); each other format is a run of its own with --format, and a
+# merge of its own of the same partials by touchtrace-merge.sbatch.
 check_command() {
-  local name="$1" csv_mode="$2"; shift 2
+  local name="$1" alongside="$2"; shift 2
   local full="$work/$name/full" sharded="$work/$name/sharded" run="$work/$name/run"
   mkdir -p "$full" "$sharded"
-  local merge_csv=()
-  if [ "$csv_mode" = together ]; then
-    "$touchtrace" "$@" --quiet --format md --output "$full/report.md" --json-output "$full/report.json" \
-      --csv-output "$full/report.csv"
-    merge_csv=(--csv-output "$sharded/report.csv")
-  else
-    "$touchtrace" "$@" --quiet --format md --output "$full/report.md" --json-output "$full/report.json"
-    "$touchtrace" "$@" --quiet --format csv --output "$full/report.csv"
-  fi
+  local together=() merged_together=() format
+  for format in $alongside; do
+    together+=("--$format-output" "$full/report.$format")
+    merged_together+=("--$format-output" "$sharded/report.$format")
+  done
+  "$touchtrace" "$@" --quiet --format md --output "$full/report.md" ${together[@]+"${together[@]}"}
+  for format in json csv; do
+    [[ " $alongside " == *" $format "* ]] || "$touchtrace" "$@" --quiet --format "$format" --output "$full/report.$format"
+  done
   TOUCHTRACE="$touchtrace" bounded 900 deploy/slurm/submit.sh --shards 4 --run-dir "$run" \
-    --format md --output "$sharded/report.md" --json-output "$sharded/report.json" ${merge_csv[@]+"${merge_csv[@]}"} \
+    --format md --output "$sharded/report.md" ${merged_together[@]+"${merged_together[@]}"} \
     --quiet --wait -- "$@" || fail "$name through 4 shards did not succeed"
-  if [ "$csv_mode" = separate ]; then
+  for format in json csv; do
+    [[ " $alongside " == *" $format "* ]] && continue
     TOUCHTRACE="$touchtrace" TOUCHTRACE_PARTS="$run/parts" bounded 120 sbatch --quiet --wait \
-      --output="$run/logs/merge-csv.out" deploy/slurm/touchtrace-merge.sbatch --format csv --output "$sharded/report.csv" --quiet \
-      || { cat "$run/logs/merge-csv.out" >&2; fail "$name: the CSV merge did not succeed"; }
-  fi
+      --output="$run/logs/merge-$format.out" deploy/slurm/touchtrace-merge.sbatch --format "$format" \
+      --output "$sharded/report.$format" --quiet \
+      || { cat "$run/logs/merge-$format.out" >&2; fail "$name: the $format merge did not succeed"; }
+  done
   for format in md json csv; do
     same "$full/report.$format" "$sharded/report.$format" "touchtrace $* ($format)"
   done
   done_step "touchtrace $*: 4 shards merged byte-identical to the unsharded report (md, json, csv)"
 }
 
-check_command sweep together sweep samples/ --recognizer all,tap+deep-press,long-press+deep-press
-check_command tune separate tune samples/ --recognizer deep-press,stable-press --folds 3 --bootstrap 200
+check_command sweep "json csv" sweep samples/ --recognizer all,tap+deep-press,long-press+deep-press
+check_command tune json tune samples/ --recognizer deep-press,stable-press --folds 3 --bootstrap 200
+check_command compare "" compare samples/ --a deep-press:threshold=0.4 --b stable-press --bootstrap 200

@@ -55,13 +55,16 @@ print_logs() {
   done
 }
 
-# Stops a daemon this script started: politely, then TERM, then KILL, each bounded.
+# Whether a process runs (a zombie, exited but not yet reaped by its parent, does not).
+alive() { local state; state="$(ps -o stat= -p "$1" 2>/dev/null)" && [[ "$state" != Z* ]]; }
+
+# Stops a daemon this script started: waits for it to go, then TERM, then KILL, each bounded.
 stop_pid() {
   local pid="$1" i
   [ -n "$pid" ] || return 0
-  for i in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
+  for i in $(seq 1 50); do alive "$pid" || return 0; sleep 0.1; done
   kill -TERM "$pid" 2>/dev/null || true
-  for i in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
+  for i in $(seq 1 50); do alive "$pid" || return 0; sleep 0.1; done
   kill -KILL "$pid" 2>/dev/null || true
 }
 
@@ -69,6 +72,7 @@ cleanup() {
   local status=$?
   trap - EXIT
   set +e
+  [ -z "${bounded_pid:-}" ] || kill -TERM "$bounded_pid" 2>/dev/null
   if [ "$status" -ne 0 ]; then
     say "logs of the cluster:" >&2
     print_logs
@@ -90,6 +94,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+step=$(now)
 # --- munge: the recipe's key and socket directory; reuse a munged that already answers --------
 mkdir -p /run/munge
 [ -f /etc/munge/munge.key ] || dd if=/dev/urandom bs=1 count=1024 of=/etc/munge/munge.key 2>/dev/null
@@ -137,7 +142,6 @@ PartitionName=main Nodes=$H Default=YES MaxTime=INFINITE State=UP
 CONF
 # No cgroup.conf (tooling.md §7: CgroupPlugin=disabled makes 22.05's slurmd fail).
 
-step=$(now)
 /usr/sbin/slurmctld -f "$SLURM_CONF" -L "$work/log/ctld.log"
 for _ in $(seq 1 50); do [ -s "$work/run/slurmctld.pid" ] && break; sleep 0.1; done
 ctld_pid="$(cat "$work/run/slurmctld.pid" 2>/dev/null || true)"
@@ -158,10 +162,20 @@ if [ "$state" != idle ]; then
   timeout 10 scontrol show node "$H" >&2 || true
   fail "node $H is '${state:-unknown}', not idle, after 60 s"
 fi
-done_step "single-node cluster up: node $H idle, slurmctld on port $ctld_port, slurmd on $d_port"
+done_step "single-node cluster up (munge, slurmctld, slurmd): node $H idle, slurmctld on port $ctld_port, slurmd on $d_port"
 
-# Bounded: a job that never runs makes `sbatch --wait` fail here, not hang.
-bounded() { timeout --kill-after=10 "$1" "${@:2}"; }
+# Runs a command for at most $1 seconds: a job that never runs makes `sbatch --wait` fail here,
+# not hang. In the background and waited for, so that an interrupt is handled at once (bash
+# runs a trap only after the foreground command ends); the cleanup stops it.
+bounded_pid=""
+bounded() {
+  local status=0
+  timeout --kill-after=10 "$1" "${@:2}" &
+  bounded_pid=$!
+  wait "$bounded_pid" || status=$?
+  bounded_pid=""
+  return "$status"
+}
 
 # --- 1. a job array of a trivial job ----------------------------------------------------------
 mkdir -p "$work/trivial"
@@ -200,11 +214,9 @@ done
 echo "${arguments[*]}" > "$partial"
 STANDIN
 chmod +x "$work/bin/standin"
-(
-  cd "$work/standin"
-  TOUCHTRACE="$work/bin/standin" bounded 180 "$OLDPWD/deploy/slurm/submit.sh" --shards 4 --run-dir "$work/standin/run" \
-    --output "$work/standin/report.txt" --wait -- sweep samples/ --recognizer all
-) || fail "submit.sh --wait with the stand-in did not succeed"
+TOUCHTRACE="$work/bin/standin" bounded 180 deploy/slurm/submit.sh --shards 4 --run-dir "$work/standin/run" \
+  --output "$work/standin/report.txt" --wait -- sweep samples/ --recognizer all \
+  || fail "submit.sh --wait with the stand-in did not succeed"
 for i in 0 1 2 3; do
   echo "sweep samples/ --recognizer all --shard $i/4 --partial $work/standin/run/parts/part-$i.partial"
 done > "$work/standin/expected.txt"
@@ -213,11 +225,9 @@ cmp "$work/standin/expected.txt" "$work/standin/report.txt" \
 done_step "submit.sh: 4 shards, then the merge after the whole array (stand-in executable)"
 
 set +e
-(
-  cd "$work/standin"
-  STANDIN_FAIL_SHARD=2 TOUCHTRACE="$work/bin/standin" bounded 180 "$OLDPWD/deploy/slurm/submit.sh" --shards 4 \
-    --run-dir "$work/standin/failing" --output "$work/standin/failing-report.txt" --wait -- sweep samples/
-) > "$work/standin/failing.out" 2>&1
+STANDIN_FAIL_SHARD=2 TOUCHTRACE="$work/bin/standin" bounded 180 deploy/slurm/submit.sh --shards 4 \
+  --run-dir "$work/standin/failing" --output "$work/standin/failing-report.txt" --wait -- sweep samples/ \
+  > "$work/standin/failing.out" 2>&1
 status=$?
 set -e
 [ "$status" -eq 1 ] || { cat "$work/standin/failing.out" >&2; fail "submit.sh --wait with a failing shard exited $status, not 1"; }

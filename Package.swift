@@ -69,7 +69,8 @@ let package = Package(
     /// Partial results: a study's state over part of the traces (a batch of a stream, a shard of
     /// a job array), stored as versioned files and merged exactly.
     .target(
-      name: "TouchPartials", dependencies: ["TouchCore", "TouchSignal", "TouchEvaluation"], swiftSettings: checks),
+      name: "TouchPartials", dependencies: ["TouchCore", "TouchSignal", "TouchRecognizers", "TouchEvaluation"],
+      swiftSettings: checks),
     /// Labelled traces from a browser: the capture page, served over HTTP, writes each contact
     /// into a dataset. Nothing but the command line depends on it.
     .target(
@@ -117,6 +118,9 @@ let package = Package(
     .testTarget(
       name: "TouchEvaluationTests",
       dependencies: ["TouchEvaluation", "TouchRecognizers", "TouchCore", "TouchSignal", "TouchIO", "TouchTestSupport"],
+      resources: [.copy("Fixtures")]),
+    .testTarget(
+      name: "TouchPartialsTests", dependencies: ["TouchPartials", "TouchEvaluation", "TouchCore", "TouchTestSupport"],
       resources: [.copy("Fixtures")]),
     .testTarget(
       name: "TouchTuningTests",

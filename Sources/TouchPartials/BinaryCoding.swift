@@ -1,5 +1,6 @@
 import TouchCore
 import TouchEvaluation
+import TouchRecognizers
 import TouchSignal
 
 /// Little-endian binary writing of a partial's fields.
@@ -324,5 +325,79 @@ extension BinaryReader {
     case 2: return .classes(parameters: try array { r throws(Truncated) in try r.string() })
     default: throw Truncated()
     }
+  }
+}
+
+extension BinaryWriter {
+  mutating func transition(_ e: StateTransition) {
+    string(e.state.name)
+    double(e.t)
+    int(e.index)
+    bool(e.implicit)
+    u8(e.source)
+  }
+  mutating func action(_ e: ActionEvent) {
+    string(e.kind.name)
+    double(e.t)
+    int(e.index)
+    int(e.detail)
+    u8(e.source)
+  }
+  mutating func replay(_ r: ReplayResult) {
+    string(r.trace)
+    string(r.variant)
+    bool(r.reportsFlaps)
+    array(r.transitions + r.requiredTransitions) { $0.transition($1) }
+    array(r.actions + r.requiredActions) { $0.action($1) }
+  }
+}
+
+extension BinaryReader {
+  mutating func transition() throws(Truncated) -> StateTransition {
+    let name = try string()
+    guard let state = GestureState.allCases.first(where: { $0.name == name }) else { throw Truncated() }
+    return StateTransition(state: state, t: try double(), index: try int(), implicit: try bool(), source: try u8())
+  }
+  mutating func action() throws(Truncated) -> ActionEvent {
+    let name = try string()
+    guard let kind = ActionKind.allCases.first(where: { $0.name == name }) else { throw Truncated() }
+    return ActionEvent(kind: kind, t: try double(), index: try int(), detail: try int(), source: try u8())
+  }
+  mutating func replay() throws(Truncated) -> ReplayResult {
+    let trace = try string()
+    let variant = try string()
+    let flaps = try bool()
+    let transitions = try array { r throws(Truncated) in try r.transition() }
+    let actions = try array { r throws(Truncated) in try r.action() }
+    return ReplayResult(trace: trace, variant: variant, reportsFlaps: flaps, transitions: transitions, actions: actions)
+  }
+}
+
+extension BinaryWriter {
+  /// A trace's sample columns (its metadata is written separately).
+  mutating func samples(_ trace: Trace) {
+    doubles(trace.t)
+    doubles(trace.force)
+    array(trace.phase) { $0.u8($1.rawValue) }
+    optional(trace.x) { $0.doubles($1) }
+    optional(trace.y) { $0.doubles($1) }
+    optional(trace.radius) { $0.doubles($1) }
+  }
+}
+
+extension BinaryReader {
+  mutating func samples(metadata: TraceMetadata) throws(Truncated) -> Trace {
+    let t = try doubles()
+    let force = try doubles()
+    let phase = try array { r throws(Truncated) -> TouchPhase in
+      guard let phase = TouchPhase(rawValue: try r.u8()) else { throw Truncated() }
+      return phase
+    }
+    let x = try optional { r throws(Truncated) in try r.doubles() }
+    let y = try optional { r throws(Truncated) in try r.doubles() }
+    let radius = try optional { r throws(Truncated) in try r.doubles() }
+    guard force.count == t.count, phase.count == t.count, [x, y, radius].allSatisfy({ $0 == nil || $0!.count == t.count })
+    else { throw Truncated() }
+    return Trace(metadata: metadata, t: t, force: force, phase: phase, x: x, y: y, radius: radius)
   }
 }

@@ -1,5 +1,6 @@
 public import TouchCore
 public import TouchEvaluation
+public import TouchRecognizers
 
 /// All partials of one job, checked and merged: the traces in the order one run gives them,
 /// and the scoring state over all of them.
@@ -12,8 +13,10 @@ public struct MergedStudy: Sendable {
   public let maximumForces: [Double]
   /// The dataset: analyzed traces without samples (metadata only), every skipped trace.
   public let dataset: Dataset
-  /// The ground truth of each analyzed trace (parallel to `dataset.traces`).
+  /// The ground truth of each analyzed trace (parallel to `dataset.traces`; empty for `run`).
   public let truths: [TraceTruth]
+  /// Each trace's replay (`run`; parallel to `dataset.traces`).
+  public let replays: [ReplayResult]
   /// The merged per-configuration partial.
   public let sweep: SweepPartial?
   /// The merged per-group partials.
@@ -81,7 +84,13 @@ public struct MergedStudy: Sendable {
     dataset.labelOverrides = p0.labelOverrides
     dataset.overriddenTraces = p0.overriddenTraces
     self.dataset = dataset
-    truths = kept.map(\.trace.truth)
+    truths = kept.compactMap(\.trace.truth)
+    guard truths.isEmpty || truths.count == kept.count else { throw .mismatch(what: "traces with and without ground truth", file: first.file, other: partials.last!.file) }
+    replays = p0.replays.isEmpty && kept.isEmpty ? [] : kept.compactMap { entry in
+      let p = partials[entry.partial].partial
+      return p.replays.isEmpty ? nil : p.replays[entry.local]
+    }
+    guard replays.isEmpty || replays.count == kept.count else { throw .mismatch(what: "traces with and without replays", file: first.file, other: partials.last!.file) }
     command = p0.command
     arguments = p0.arguments
     maximumForces = p0.maximumForces

@@ -1,5 +1,6 @@
 public import TouchCore
 public import TouchEvaluation
+public import TouchRecognizers
 
 /// An analyzed trace as a partial keeps it: what reports read (metadata, origin, ground truth),
 /// not its samples.
@@ -11,8 +12,8 @@ public struct KeptTrace: Sendable, Hashable {
   public var metadata: TraceMetadata
   /// Where the trace was read.
   public var origin: TraceOrigin
-  /// Its ground truth.
-  public var truth: TraceTruth
+  /// Its ground truth (`nil` for `run`, which scores nothing).
+  public var truth: TraceTruth?
 
   /// A kept trace.
   ///
@@ -20,16 +21,33 @@ public struct KeptTrace: Sendable, Hashable {
   ///   - ordinal: the trace's place among all traces loaded.
   ///   - metadata: its metadata.
   ///   - origin: where it was read.
-  ///   - truth: its ground truth.
-  public init(ordinal: Int, metadata: TraceMetadata, origin: TraceOrigin, truth: TraceTruth) {
+  ///   - truth: its ground truth (`nil` when nothing is scored).
+  public init(ordinal: Int, metadata: TraceMetadata, origin: TraceOrigin, truth: TraceTruth?) {
     self.ordinal = ordinal
     self.metadata = metadata
     self.origin = origin
     self.truth = truth
   }
 
-  /// The trace without samples (reports read only metadata).
-  public var hollowTrace: Trace { Trace(metadata: metadata, t: [], force: []) }
+  /// The samples of a trace whose time was synthesized (`import --interval`): reports state
+  /// the interval those traces share, which comes from their samples. `nil` for other traces.
+  public var synthesizedSamples: Trace?
+
+  /// The trace for reports: without samples (reports read only metadata), except a trace
+  /// with synthesized time, kept whole.
+  public var hollowTrace: Trace { synthesizedSamples ?? Trace(metadata: metadata, t: [], force: []) }
+
+  /// The trace as a partial keeps it: metadata only, or whole when its time was synthesized.
+  ///
+  /// - Parameters:
+  ///   - ordinal: the trace's place among all traces loaded.
+  ///   - trace: the trace.
+  ///   - origin: where it was read.
+  ///   - truth: its ground truth (`nil` when nothing is scored).
+  public init(ordinal: Int, trace: Trace, origin: TraceOrigin, truth: TraceTruth?) {
+    self.init(ordinal: ordinal, metadata: trace.metadata, origin: origin, truth: truth)
+    if trace.metadata.timeSynthesized { synthesizedSamples = trace }
+  }
 }
 
 /// A trace left out, with the step that left it out and its place, so merged lists keep the
@@ -150,6 +168,8 @@ public struct StudyPartial: Sendable {
   /// Per-trace outcomes: one list per configuration (tune) or compared configuration
   /// (compare), each outcome's `trace` an index into ``traces``.
   public var outcomes: [[TraceOutcome]]
+  /// Per-trace replays (`run`), parallel to ``traces``.
+  public var replays: [ReplayResult]
 
   /// A partial.
   ///
@@ -168,10 +188,11 @@ public struct StudyPartial: Sendable {
   ///   - sweep: the per-configuration partial.
   ///   - groups: per-group partials.
   ///   - outcomes: per-trace outcome lists.
+  ///   - replays: per-trace replays (`run`), parallel to `traces`.
   public init(
     tool: String, command: String, arguments: [String], shard: Shard, maximumForces: [Double], files: [String],
     diagnostics: [Diagnostic], labelOverrides: Int, overriddenTraces: Int, traces: [KeptTrace], skipped: [KeptSkip],
-    sweep: SweepPartial?, groups: GroupPartials?, outcomes: [[TraceOutcome]]
+    sweep: SweepPartial?, groups: GroupPartials?, outcomes: [[TraceOutcome]], replays: [ReplayResult] = []
   ) {
     self.tool = tool
     self.command = command
@@ -187,6 +208,7 @@ public struct StudyPartial: Sendable {
     self.sweep = sweep
     self.groups = groups
     self.outcomes = outcomes
+    self.replays = replays
   }
 
   /// The file's bytes.
@@ -208,7 +230,8 @@ public struct StudyPartial: Sendable {
       $0.int($1.ordinal)
       $0.metadata($1.metadata)
       $0.origin($1.origin)
-      $0.truth($1.truth)
+      $0.optional($1.truth) { $0.truth($1) }
+      $0.optional($1.synthesizedSamples) { $0.samples($1) }
     }
     w.array(skipped) {
       $0.int($1.stage)
@@ -229,6 +252,7 @@ public struct StudyPartial: Sendable {
       }
     }
     w.array(outcomes) { w, list in w.array(list) { $0.outcome($1) } }
+    w.array(replays) { $0.replay($1) }
     return w.bytes
   }
 
@@ -255,7 +279,11 @@ public struct StudyPartial: Sendable {
       labelOverrides = try r.int()
       overriddenTraces = try r.int()
       traces = try r.array { r throws(BinaryReader.Truncated) in
-        KeptTrace(ordinal: try r.int(), metadata: try r.metadata(), origin: try r.origin(), truth: try r.truth())
+        var kept = KeptTrace(
+          ordinal: try r.int(), metadata: try r.metadata(), origin: try r.origin(),
+          truth: try r.optional { r throws(BinaryReader.Truncated) in try r.truth() })
+        kept.synthesizedSamples = try r.optional { r throws(BinaryReader.Truncated) in try r.samples(metadata: kept.metadata) }
+        return kept
       }
       skipped = try r.array { r throws(BinaryReader.Truncated) in
         KeptSkip(stage: try r.int(), ordinal: try r.int(), skipped: try r.skipped())
@@ -280,6 +308,8 @@ public struct StudyPartial: Sendable {
       outcomes = try r.array { r throws(BinaryReader.Truncated) in
         try r.array { r throws(BinaryReader.Truncated) in try r.outcome() }
       }
+      replays = try r.array { r throws(BinaryReader.Truncated) in try r.replay() }
+      guard replays.isEmpty || replays.count == traces.count else { throw BinaryReader.Truncated() }
       guard r.isAtEnd else { throw BinaryReader.Truncated() }
     } catch {
       throw .damaged(file: file)

@@ -49,24 +49,34 @@ struct HelpExamplesTests {
     #expect(widest <= 80, "an example line of \(command) is wider than 80 columns: it would wrap")
     try inTemporaryDirectory { directory in
       try FileManager.default.createSymbolicLink(atPath: directory + "/samples", withDestinationPath: TestData.repositoryRoot + "/samples")
+      // Examples run in order in one directory; lines before the command's own may prepare its
+      // input with other commands (merge's partials).
+      #expect(examples.contains { $0.hasPrefix("touchtrace \(command) ") }, "no example of touchtrace \(command)")
       for example in examples {
-        #expect(example.hasPrefix("touchtrace \(command)"), "\(example)")
+        #expect(example.hasPrefix("touchtrace "), "\(example)")
         let (status, errors) = try Self.shell(example, in: directory)
         #expect(status == 0, "\(example) exited \(status): \(errors)")
       }
     }
   }
 
-  /// The shared vocabulary: every subcommand's first example with `--format json --output -
-  /// --quiet` writes one JSON document to standard output and nothing to standard error.
+  /// The shared vocabulary: every subcommand's first example of itself (after the examples
+  /// before it, which prepare its input) with `--format json --output - --quiet` writes one JSON
+  /// document to standard output and nothing to standard error.
   @Test(arguments: commands)
   func everyCommandTakesFormatJSONOutputDashAndQuiet(_ command: String) throws {
-    guard let example = Self.examples(command).commands.first else {
-      Issue.record("touchtrace \(command) --help has no Examples section")
+    let examples = Self.examples(command).commands
+    guard let first = examples.firstIndex(where: { $0.hasPrefix("touchtrace \(command) ") }) else {
+      Issue.record("touchtrace \(command) --help has no example of itself")
       return
     }
+    let example = examples[first]
     try inTemporaryDirectory { directory in
       try FileManager.default.createSymbolicLink(atPath: directory + "/samples", withDestinationPath: TestData.repositoryRoot + "/samples")
+      for preparation in examples[..<first] {
+        let (status, errors) = try Self.shell(preparation + " --quiet", in: directory)
+        #expect(status == 0, "\(preparation) exited \(status): \(errors)")
+      }
       // Output options given last win over the example's own.
       let line = example + " --format json --output - --quiet"
       let (status, output, errors) = try Self.shell(line, in: directory, keepingOutput: true)

@@ -31,6 +31,25 @@ public struct ReplayResult: Sendable, Hashable {
     self.requiredActions = actions.filter { $0.source != 0 }
   }
 
+  /// A result from its parts as stored (a partial result read back): events of both sources,
+  /// split by their `source` field.
+  ///
+  /// - Parameters:
+  ///   - trace: the trace's name.
+  ///   - variant: the variant's name.
+  ///   - reportsFlaps: whether the variant can release a press mid-contact.
+  ///   - transitions: state transitions, in order.
+  ///   - actions: actions, in order.
+  public init(trace: String, variant: String, reportsFlaps: Bool, transitions: [StateTransition], actions: [ActionEvent]) {
+    self.trace = trace
+    self.variant = variant
+    self.reportsFlaps = reportsFlaps
+    self.transitions = transitions.filter { $0.source == 0 }
+    self.actions = actions.filter { $0.source == 0 }
+    self.requiredTransitions = transitions.filter { $0.source != 0 }
+    self.requiredActions = actions.filter { $0.source != 0 }
+  }
+
   /// Creates a result from a context that recorded exactly one trace.
   public init(trace: String, variant: RecognizerDescription, context: GestureContext) {
     self.init(

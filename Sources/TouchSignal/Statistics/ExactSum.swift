@@ -38,20 +38,28 @@ public struct ExactSum: Sendable, Hashable {
       return
     }
     var x = x
-    var kept = 0
-    for j in partials.indices {
-      var y = partials[j]
-      if abs(x) < abs(y) { swap(&x, &y) }
-      let high = x + y
-      let low = y - (high - x)
-      if low != 0 {
-        partials[kept] = low
-        kept += 1
+    let count = partials.count
+    let kept = partials.withUnsafeMutableBufferPointer { p -> Int in
+      var kept = 0
+      for j in 0..<count {
+        var y = p[j]
+        if abs(x) < abs(y) { swap(&x, &y) }
+        let high = x + y
+        let low = y - (high - x)
+        if low != 0 {
+          p[kept] = low
+          kept += 1
+        }
+        x = high
       }
-      x = high
+      if kept < count { p[kept] = x }
+      return kept
     }
-    partials.removeSubrange(kept...)
-    partials.append(x)
+    if kept < count {
+      partials.removeLast(count - kept - 1)
+    } else {
+      partials.append(x)
+    }
   }
 
   /// The double nearest the exact sum (ties to even); ±∞ or NaN when such values were added.

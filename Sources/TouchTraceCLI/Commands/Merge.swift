@@ -18,9 +18,12 @@ extension TouchTraceCommand {
         complete job, 66 when one cannot be read.
 
         Examples (from the repository root):
-          for i in 0 1 2 3; do touchtrace sweep samples/ --recognizer all \\
-            --shard $i/4 --partial parts/sweep-$i.partial; done
-          touchtrace merge parts/ --output sweep.json --csv-output sweep.csv
+          touchtrace sweep samples/ --recognizer all --shard 0/2 \\
+            --partial sweep-0.partial
+          touchtrace sweep samples/ --recognizer all --shard 1/2 \\
+            --partial sweep-1.partial
+          touchtrace merge sweep-0.partial sweep-1.partial --output sweep.json \\
+            --csv-output sweep.csv
         """)
 
     @Argument(help: ArgumentHelp("Partial files, or directories of *.partial files.", valueName: "partial"))

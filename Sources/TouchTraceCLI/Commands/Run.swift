@@ -70,6 +70,8 @@ extension TouchTraceCommand {
     /// JSON or CSV.
     static let formats: [OutputFormat] = [.json, .csv]
 
+    @OptionGroup var shards: ShardOptions
+
     @OptionGroup var study: StudyOptions
 
     var isQuiet: Bool { output.quiet }
@@ -77,6 +79,10 @@ extension TouchTraceCommand {
     func validate() throws {
       try exec.withCatalog(tolerance: EvaluationOptions.defaultTolerance, closing: false) { _ = try makeRecognizer() }
       _ = try scoring.evaluationOptions()
+      if shards.partial != nil && (carryState || outcomes.outcomes != nil) {
+        throw ValidationError(
+          "--partial: \(carryState ? "--carry-state runs each session's traces through one recognizer, and shards split sessions" : "--outcomes scores every trace at once"); run it unsharded")
+      }
       if outcomes.outcomes != nil && carryState {
         throw ValidationError("--outcomes replays each trace through a fresh recognizer, as sweep scores it; it does not combine with --carry-state")
       }
@@ -116,11 +122,37 @@ extension TouchTraceCommand {
     func replayAll() throws {
       let recognizer = try makeRecognizer()
       try Console.run {
-        try Console.checkOutputs([output.file, outcomes.outcomes], inputs: input.inputPaths)
-        var dataset = try input.load()
-        try Scoring.requireMaximumForce(&dataset, for: [recognizer], skipInvalid: input.skipInvalid)
+        try Console.checkOutputs([output.file, outcomes.outcomes, shards.partial], inputs: input.inputPaths)
+        let dataset: Dataset
+        let results: [ReplayResult]
+        if let merged = ScoredData.merged {
+          dataset = merged.dataset
+          results = merged.replays
+        } else {
+          // Traces replayed batch by batch as they are read (one batch with --carry-state, whose
+          // sessions run through one recognizer; every trace with --outcomes, which scores them).
+          let whole = carryState || outcomes.outcomes != nil
+          let request = ScoredStream.Request(
+            input: input, shard: shards.selected, recognizers: [recognizer], options: try scoring.evaluationOptions(),
+            threads: 1, command: "run", keepSamples: whole, sweep: false, batchTraces: carryState ? Int.max : shards.batchTraces,
+            truths: false, replay: carryState ? nil : recognizer)
+          let stream: ScoredStream
+          do {
+            stream = try ScoredStream.run(request, plan: { _ in nil }, planFollowsData: false)
+          } catch let error as ReplayError {
+            throw DataError.replay(error, command: "run")
+          }
+          stream.reportSkips(command: "run")
+          if let partial = shards.partial {
+            try stream.writePartial(
+              partial, command: "run", shard: shards.selected, sweep: nil, groups: nil, outcomes: [], inputs: input.inputPaths)
+            return
+          }
+          dataset = stream.dataset(withSamples: whole)
+          try ScoringRules.requireAnalyzed(dataset, command: "run")
+          results = carryState ? try replay(dataset.traces, through: recognizer) : stream.replays
+        }
         try ScoringRules.requireAnalyzed(dataset, command: "run")
-        let results = try replay(dataset.traces, through: recognizer)
         let bytes: [UInt8]
         switch output.resolvedFormat {
         case .json:

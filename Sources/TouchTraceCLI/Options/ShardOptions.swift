@@ -1,7 +1,8 @@
 import ArgumentParser
 import TouchPartials
 
-/// `--shard I/N` and `--partial FILE`: one task of a job array, merged by `touchtrace merge`.
+/// `--shard I/N` and `--partial FILE`: one task of a job array, merged by `touchtrace merge`;
+/// `--batch-traces N`: how many traces are read and scored at a time.
 struct ShardOptions: ParsableArguments {
   @Option(
     help: ArgumentHelp(
@@ -15,7 +16,14 @@ struct ShardOptions: ParsableArguments {
       valueName: "file"))
   var partial: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "Traces read and scored per batch: memory holds one batch's samples (the report does not depend on it).",
+      valueName: "n"))
+  var batchTraces = ScoredStream.defaultBatch
+
   func validate() throws {
+    guard batchTraces >= 1 else { throw ValidationError("--batch-traces must be at least 1, got \(batchTraces)") }
     if let shard, Shard(parsing: shard) == nil {
       throw ValidationError("--shard expects I/N with 0 ≤ I < N, for example 0/4; got '\(shard)'")
     }

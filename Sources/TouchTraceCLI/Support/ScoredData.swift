@@ -40,12 +40,8 @@ struct ScoredData {
         outcomes: merged.outcomes, stream: nil)
     }
     let stream = try ScoredStream.run(request, plan: makePlan, planFollowsData: follows, progress: progress)
-    var dataset = Dataset(
-      traces: request.keepSamples ? stream.keptTraces : stream.kept.map(\.hollowTrace), origins: stream.kept.map(\.origin),
-      skipped: stream.skipped.map(\.skipped), files: stream.files, diagnostics: stream.diagnostics)
-    dataset.labelOverrides = stream.labelOverrides
-    dataset.overriddenTraces = stream.overriddenTraces
-    let evaluation = Evaluation(dataset: dataset, truths: stream.kept.map(\.truth), options: request.options)
+    let evaluation = Evaluation(
+      dataset: stream.dataset(withSamples: request.keepSamples), truths: stream.kept.map { $0.truth! }, options: request.options)
     return ScoredData(
       evaluation: evaluation, plan: stream.plan, sweep: stream.sweep, groups: stream.groups, outcomes: stream.outcomes,
       stream: stream)
@@ -55,9 +51,7 @@ struct ScoredData {
   /// is analyzed or none is a positive — unless this is one shard, whose traces are checked
   /// when merged.
   func check(command: String, shard: ShardOptions) throws {
-    if let stream {
-      Scoring.summarize(stream.skipped.filter { $0.stage > ScoredStream.Step.filter.rawValue }.map(\.skipped), command: command)
-    }
+    stream?.reportSkips(command: command)
     if shard.partial == nil { try ScoringRules.requireScorable(evaluation, command: command) }
   }
 
@@ -77,14 +71,6 @@ struct ScoredData {
   /// Writes this shard's partial to `path` (through the outputs' checks: never over an input).
   func writePartial(_ path: String, command: String, shard: Shard, inputs: [String]) throws {
     guard let stream else { preconditionFailure("a partial is written by the command that read the traces") }
-    let partial = StudyPartial(
-      tool: "touchtrace \(TouchTraceVersion.current)", command: command, arguments: StudyFile.replayArguments(),
-      shard: shard, maximumForces: stream.maximumForces, files: stream.files, diagnostics: stream.diagnostics,
-      labelOverrides: stream.labelOverrides, overriddenTraces: stream.overriddenTraces, traces: stream.kept,
-      skipped: stream.skipped, sweep: sweep, groups: groups, outcomes: outcomes)
-    let bytes = partial.encoded()
-    try Console.emit([(path, bytes)], inputs: inputs)
-    Console.diagnose(
-      "touchtrace \(command): note: shard \(shard): \(stream.kept.count) analyzed traces, \(stream.skipped.count) skipped; partial \(path): \(bytes.count) bytes")
+    try stream.writePartial(path, command: command, shard: shard, sweep: sweep, groups: groups, outcomes: outcomes, inputs: inputs)
   }
 }

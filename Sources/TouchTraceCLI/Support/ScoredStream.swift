@@ -50,6 +50,11 @@ struct ScoredStream {
     var sweep = true
     /// Traces per batch.
     var batchTraces = ScoredStream.defaultBatch
+    /// Whether traces need a ground truth (`false` for `run`, which replays unlabelled traces
+    /// too and scores nothing).
+    var truths = true
+    /// Each trace replayed through this recognizer (`run`), results kept in order.
+    var replay: AnyForceRecognizer?
   }
 
   /// Traces per batch by default: large enough that every thread has many chunks, small
@@ -67,6 +72,8 @@ struct ScoredStream {
   var sweep: SweepPartial?
   var groups: GroupPartials?
   var outcomes: [[TraceOutcome]] = []
+  /// Each kept trace's replay (`Request.replay`).
+  var replays: [ReplayResult] = []
   /// The plan the traces were scored with.
   var plan: SweepPlan?
 
@@ -82,10 +89,10 @@ struct ScoredStream {
     _ request: Request, plan makePlan: ([Double]) throws -> SweepPlan?, planFollowsData: Bool,
     progress: Progress? = nil
   ) throws -> ScoredStream {
-    var known: [Double] = []
+    var known: [Double]?
     while true {
       do {
-        return try once(request, plan: try makePlan(known), known: known, planFollowsData: planFollowsData, progress: progress)
+        return try once(request, plan: makePlan, known: known, planFollowsData: planFollowsData, progress: progress)
       } catch let restart as Restart {
         guard !request.input.paths.contains(TraceFiles.standardInput) else {
           throw DataError(
@@ -102,30 +109,43 @@ struct ScoredStream {
     var forces: [Double]
   }
 
+  /// One pass over the input. The plan is made when the first batch is read, from the maximum
+  /// forces `known` (a pass after a restart) or else those of that batch.
   private static func once(
-    _ request: Request, plan: SweepPlan?, known: [Double], planFollowsData: Bool, progress: Progress?
+    _ request: Request, plan makePlan: ([Double]) throws -> SweepPlan?, known: [Double]?, planFollowsData: Bool,
+    progress: Progress?
   ) throws -> ScoredStream {
     var state = ScoredStream()
-    state.plan = plan
-    let configurations = plan?.configurations ?? []
+    var plan: SweepPlan?
+    var configurations: [Configuration] = []
+    var known = known
     var source = try BatchSource(request.input.paths, options: request.input.loadOptions, batchTraces: request.batchTraces)
     let filters = request.input.filters.compactMap(TraceFilter.init(parsing:))
     var selection = Dataset()  // metadata of every trace read, for --only's message when it keeps none
-    var forces = Set(known)
+    var forces = Set(known ?? [])
     var loadSkips = 0
     var loaded = 0
     var filteredOut = 0
     var loadSkipped: [SkippedTrace] = []
-    switch request.outcomes {
-    case .none: break
-    case .all: state.outcomes = Array(repeating: [], count: configurations.count)
-    case .configurations(let list): state.outcomes = Array(repeating: [], count: list.count)
-    case .replays(let list): state.outcomes = Array(repeating: [], count: list.count)
-    }
     let groupsWanted = request.by
-    var groupByName: [[String?: ConfigurationPartial]] =
-      groupsWanted == nil ? [] : Array(repeating: [:], count: configurations.count)
-    var groupOrder: [[String?]] = groupsWanted == nil ? [] : Array(repeating: [], count: configurations.count)
+    var groupByName: [[String?: ConfigurationPartial]] = []
+    var groupOrder: [[String?]] = []
+    /// Makes the plan and the per-configuration state, once the maximum forces are known.
+    func start() throws {
+      plan = try makePlan((known ?? []).sorted())
+      state.plan = plan
+      configurations = plan?.configurations ?? []
+      switch request.outcomes {
+      case .none: break
+      case .all: state.outcomes = Array(repeating: [], count: configurations.count)
+      case .configurations(let list): state.outcomes = Array(repeating: [], count: list.count)
+      case .replays(let list): state.outcomes = Array(repeating: [], count: list.count)
+      }
+      if groupsWanted != nil {
+        groupByName = Array(repeating: [:], count: configurations.count)
+        groupOrder = Array(repeating: [], count: configurations.count)
+      }
+    }
 
     while var batch = try source.next() {
       state.files += batch.files
@@ -151,7 +171,10 @@ struct ScoredStream {
         filteredOut += before - batch.traces.count
       }
       for trace in batch.traces { if let f = trace.metadata.maxForce { forces.insert(f) } }
-      if planFollowsData && forces.count != known.count {
+      if known == nil {
+        known = forces.sorted()
+        try start()
+      } else if planFollowsData && forces.count != known!.count {
         throw Restart(forces: forces.sorted())
       }
       // Traces the recognizers cannot replay: every trace is checked, so every shard stops at the
@@ -173,6 +196,15 @@ struct ScoredStream {
         state.skip(&batch, &ordinals, step: .groupLabel, shard: .whole) {
           key.label(of: $0.metadata) == nil ? "no \(key) label (--group-by \(key))" : nil
         }
+      }
+      if !request.truths {
+        if let recognizer = request.replay { state.replays += try recognizer.replay(traces: batch.traces) }
+        for k in batch.traces.indices {
+          state.kept.append(KeptTrace(ordinal: ordinals[k], trace: batch.traces[k], origin: batch.origins[k], truth: nil))
+          if request.keepSamples { state.keptTraces.append(batch.traces[k]) }
+        }
+        progress?.traces(loaded)
+        continue
       }
       // Ground truth of each trace (the reference rule runs on every thread).
       let traces = batch.traces
@@ -239,11 +271,12 @@ struct ScoredStream {
       }
       for (k, trace) in evaluation.traces.enumerated() {
         state.kept.append(
-          KeptTrace(ordinal: ordinals[k], metadata: trace.metadata, origin: evaluation.dataset.origins[k], truth: truths[k]))
+          KeptTrace(ordinal: ordinals[k], trace: trace, origin: evaluation.dataset.origins[k], truth: truths[k]))
         if request.keepSamples { state.keptTraces.append(trace) }
       }
       progress?.traces(loaded)
     }
+    if known == nil { try start() }  // no trace at all
     if request.sweep, let plan, state.sweep == nil {
       // No trace scored here (an empty shard): empty partials of the plan.
       let empty = Evaluation(dataset: Dataset(), options: request.options)
@@ -271,6 +304,41 @@ struct ScoredStream {
         "note: --only \(filters.map(\.description).joined(separator: " --only ")) kept \(loaded - filteredOut) traces, left out \(filteredOut)")
     }
     return state
+  }
+
+  /// Says on standard error why traces were skipped after loading: those no recognizer can
+  /// replay with their first positions, then one line per other reason.
+  func reportSkips(command: String) {
+    Console.report(skipped: skipped.filter { $0.stage == Step.maximumForce.rawValue }.map(\.skipped))
+    Scoring.summarize(skipped.filter { $0.stage > Step.maximumForce.rawValue }.map(\.skipped), command: command)
+  }
+
+  /// The dataset read: the kept traces (with their samples when kept, else metadata only) and
+  /// every skipped trace, in the order one load gives them.
+  func dataset(withSamples: Bool) -> Dataset {
+    var dataset = Dataset(
+      traces: withSamples ? keptTraces : kept.map(\.hollowTrace), origins: kept.map(\.origin),
+      skipped: skipped.map(\.skipped), files: files, diagnostics: diagnostics)
+    dataset.labelOverrides = labelOverrides
+    dataset.overriddenTraces = overriddenTraces
+    return dataset
+  }
+
+  /// Writes this shard's partial (with the command's scoring state) to `path`, through the
+  /// outputs' checks (never over an input), and says what it holds on standard error.
+  func writePartial(
+    _ path: String, command: String, shard: Shard, sweep: SweepPartial?, groups: GroupPartials?,
+    outcomes: [[TraceOutcome]], inputs: [String]
+  ) throws {
+    let partial = StudyPartial(
+      tool: "touchtrace \(TouchTraceVersion.current)", command: command, arguments: StudyFile.replayArguments(),
+      shard: shard, maximumForces: maximumForces, files: files, diagnostics: diagnostics, labelOverrides: labelOverrides,
+      overriddenTraces: overriddenTraces, traces: kept, skipped: skipped, sweep: sweep, groups: groups, outcomes: outcomes,
+      replays: replays)
+    let bytes = partial.encoded()
+    try Console.emit([(path, bytes)], inputs: inputs)
+    Console.diagnose(
+      "touchtrace \(command): note: shard \(shard): \(kept.count) analyzed traces, \(skipped.count) skipped; partial \(path): \(bytes.count) bytes")
   }
 
   /// Skips the traces of `batch` `reason` gives a reason for, as `Dataset.skipTraces(where:)`

@@ -30,7 +30,7 @@ struct StudyFile {
     /// their format, quietness and threads change no figure.
     static let presentation: Set<String> = [
       "output", "format", "quiet", "threads", "json-output", "csv-output", "csv-dir", "outcomes", "outcomes-filter",
-      "junit", "export-json", "export-swift", "write-baseline", "shard", "partial",
+      "junit", "export-json", "export-swift", "write-baseline", "shard", "partial", "batch-traces",
     ]
 
     /// The options a report records: all but the presentation ones.

@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+import TouchTestSupport
+
+@testable import TouchTraceCLI
+
+/// The built `touchtrace` beside the test bundle (run as a child: its standard error is its own).
+private let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+  .appendingPathComponent("touchtrace").path
+
+/// `--shard I/N --partial FILE` and `touchtrace merge`: the merged report is the unsharded
+/// report, byte for byte, in every format; and the batch size and thread count change nothing.
+@Suite("Shards and merge")
+struct ShardMergeTests {
+  /// Runs `command` on samples/ unsharded (each format) and as `n` shards merged, for each `n`,
+  /// and expects identical bytes.
+  static func expectMergesEqual(
+    _ command: [String], shards counts: [Int], formats: [String] = ["json", "csv", "md"],
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    try inTemporaryDirectory { directory in
+      var whole: [String: Data] = [:]
+      for format in formats {
+        let path = "\(directory)/whole.\(format)"
+        #expect(runCommand(command + ["--output", path, "--quiet"]) == 0, sourceLocation: sourceLocation)
+        whole[format] = try Data(contentsOf: URL(fileURLWithPath: path))
+      }
+      for n in counts {
+        let parts = "\(directory)/parts-\(n)"
+        try FileManager.default.createDirectory(atPath: parts, withIntermediateDirectories: false)
+        for i in 0..<n {
+          #expect(
+            runCommand(command + ["--shard", "\(i)/\(n)", "--partial", "\(parts)/\(i).partial", "--quiet"]) == 0,
+            sourceLocation: sourceLocation)
+        }
+        for format in formats {
+          let path = "\(directory)/merged-\(n).\(format)"
+          #expect(runCommand(["merge", parts, "--output", path, "--quiet"]) == 0, sourceLocation: sourceLocation)
+          let merged = try Data(contentsOf: URL(fileURLWithPath: path))
+          #expect(merged == whole[format], "\(command[0]) \(n) shards, \(format)", sourceLocation: sourceLocation)
+        }
+      }
+    }
+  }
+
+  /// One-pass, class and replayed configurations; one and two stages; a require-to-fail
+  /// composition; per-user groups.
+  @Test func sweepMergesToTheUnshardedReport() throws {
+    try Self.expectMergesEqual(
+      ["sweep", TestData.samples, "--recognizer", "deep-press,hysteresis,peek-pop,long-press,tap+deep-press", "--by", "user"],
+      shards: [1, 2, 4, 7])
+  }
+
+  /// Grouped cross-validation and a bootstrap of the chosen configuration.
+  @Test func tuneMergesToTheUnshardedReport() throws {
+    try Self.expectMergesEqual(
+      [
+        "tune", TestData.samples, "--recognizer", "deep-press,stable-press,peek-pop", "--folds", "3", "--group-by", "user",
+        "--bootstrap", "200", "--seed", "11",
+      ],
+      shards: [1, 2, 4, 7])
+  }
+
+  /// Paired decisions (McNemar) and the bootstrap of the latency difference over users.
+  @Test func compareMergesToTheUnshardedReport() throws {
+    try Self.expectMergesEqual(
+      [
+        "compare", TestData.samples, "--a", "deep-press:threshold=0.4", "--b", "stable-press", "--group-by", "user",
+        "--bootstrap", "300",
+      ],
+      shards: [1, 2, 4, 7])
+  }
+
+  /// `run`: per-trace replays of a composition, in trace order.
+  @Test func runMergesToTheUnshardedReport() throws {
+    try Self.expectMergesEqual(
+      ["run", TestData.samples, "--recognizer", "tap", "--require-failure-of", "deep-press"], shards: [1, 2, 4, 7],
+      formats: ["json", "csv"])
+  }
+
+  /// Traces with synthesized time travel whole, so the merged report states their interval.
+  @Test func synthesizedTimeSurvivesTheMerge() throws {
+    try inTemporaryDirectory(writing: PapercutTests.synthesized) { directory in
+      try Self.expectMergesEqual(
+        ["sweep", directory + "/t.csv", "--recognizer", "deep-press", "--positive", "press"], shards: [1, 2, 3],
+        formats: ["md", "json"])
+    }
+  }
+
+  /// Batches of 1, 7 and 100 traces, 1 and 2 threads: the same bytes as one batch of all.
+  @Test func batchSizeAndThreadsChangeNothing() throws {
+    try inTemporaryDirectory { directory in
+      let command = ["sweep", TestData.samples, "--recognizer", "deep-press,hysteresis,peek-pop,tap+deep-press", "--by", "device", "--quiet"]
+      let reference = directory + "/all.json"
+      #expect(runCommand(command + ["--batch-traces", "100000", "--threads", "1", "--output", reference]) == 0)
+      let expected = try Data(contentsOf: URL(fileURLWithPath: reference))
+      for (batch, threads) in [(1, 2), (7, 1), (100, 2)] {
+        let path = directory + "/\(batch)-\(threads).json"
+        #expect(runCommand(command + ["--batch-traces", "\(batch)", "--threads", "\(threads)", "--output", path]) == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == expected, "batch \(batch), threads \(threads)")
+      }
+    }
+  }
+
+  /// Missing, doubled and mismatched partials are refused with exit 65 and a message naming them;
+  /// a file that is not a partial too; HTML and --shard without --partial are usage errors.
+  @Test func refusesIncompleteOrMixedPartials() throws {
+    try inTemporaryDirectory { directory in
+      let command = ["sweep", TestData.samples, "--recognizer", "deep-press", "--quiet"]
+      for i in 0..<3 {
+        #expect(runCommand(command + ["--shard", "\(i)/3", "--partial", "\(directory)/\(i).partial"]) == 0)
+      }
+      #expect(runCommand(["sweep", TestData.samples, "--recognizer", "peek-pop", "--quiet", "--shard", "1/3", "--partial", "\(directory)/other.partial"]) == 0)
+      let out = directory + "/r.json"
+      func merge(_ files: [String]) throws -> (Int32, String) {
+        let run = try runChild(executable, ["merge"] + files.map { "\(directory)/\($0)" } + ["--output", out])
+        return (run.code, run.errors)
+      }
+      var (code, errors) = try merge(["0.partial", "2.partial"])
+      #expect(code == 65)
+      #expect(errors.contains("missing shard 1/3 of 3"))
+      (code, errors) = try merge(["0.partial", "1.partial", "2.partial", "1.partial"])
+      #expect(code == 65)
+      #expect(errors.contains("shard 1/3 given 2 times"))
+      (code, errors) = try merge(["0.partial", "other.partial", "2.partial"])
+      #expect(code == 65)
+      #expect(errors.contains("come from different runs"))
+      #expect(errors.contains("peek-pop"))
+      TestData.write("trace,t,force\n", to: directory + "/fake.partial")
+      (code, errors) = try merge(["0.partial", "fake.partial"])
+      #expect(code == 65)
+      #expect(errors.contains("fake.partial: not a touchtrace partial"))
+      #expect(!FileManager.default.fileExists(atPath: out))
+      #expect(runCommand(["merge", directory + "/0.partial", "--output", directory + "/r.html"]) == 64)
+      #expect(runCommand(command + ["--shard", "0/3"]) == 64)
+      #expect(runCommand(command + ["--shard", "3/3", "--partial", directory + "/x.partial"]) == 64)
+      #expect(runCommand(command + ["--bootstrap", "10", "--partial", directory + "/x.partial"]) == 64)
+    }
+  }
+}

@@ -7,9 +7,9 @@
 #      scripts) with a stand-in executable: shards write partials, the merge runs after the whole
 #      array; a failing shard makes `submit.sh --wait` fail and the merge never runs; the shard
 #      script refuses to run outside an array;
-#   3. touchtrace itself: `sweep`, `tune` (--folds, --bootstrap 200) and `compare` (--bootstrap
-#      200) unsharded and through 4 shards and `touchtrace merge`, Markdown, JSON and CSV each
-#      compared byte for byte.
+#   3. touchtrace itself: `sweep`, `tune` (--folds, --bootstrap 200), `compare` (--bootstrap 200)
+#      and `run` unsharded and through 4 shards and `touchtrace merge`, every format each writes
+#      (Markdown, JSON, CSV; `run`: JSON, CSV) compared byte for byte.
 # Usage: Scripts/check-slurm.sh [TOUCHTRACE] (default .build/debug/touchtrace; `make check-slurm`
 # builds it). Run as root from the repository root (CI does). Every file it makes is in one
 # temporary directory, removed at the end; the daemons it starts are stopped at the end. The
@@ -103,11 +103,13 @@ chmod 400 /etc/munge/munge.key
 if munge -n 2>/dev/null | unmunge >/dev/null 2>&1; then
   say "munged already running; using it"
 else
+  # A pid file left by a munged that was killed would name some other process by now.
+  rm -f /run/munge/munged.pid
   su -s /bin/sh munge -c /usr/sbin/munged
-  for _ in $(seq 1 50); do [ -s /run/munge/munged.pid ] && break; sleep 0.1; done
+  for _ in $(seq 1 50); do munge -n 2>/dev/null | unmunge >/dev/null 2>&1 && break; sleep 0.1; done
   munged_pid="$(cat /run/munge/munged.pid 2>/dev/null || true)"
   [ -n "$munged_pid" ] || fail "munged did not start (see /var/log/munge/munged.log)"
-  munge -n | unmunge >/dev/null || fail "munge does not answer"
+  munge -n | unmunge >/dev/null || fail "munge does not answer after 5 s (see /var/log/munge/munged.log)"
 fi
 
 # --- slurm.conf: tooling.md §7's settings; ports, state, pid files in $work --------------------
@@ -241,15 +243,19 @@ env -u SLURM_ARRAY_TASK_ID -u SLURM_ARRAY_TASK_COUNT deploy/slurm/touchtrace-sha
   > "$work/standin/direct.out" 2>&1
 status=$?
 set -e
-[ "$status" -eq 64 ] && grep -q "not a task of a job array" "$work/standin/direct.out" \
-  || { cat "$work/standin/direct.out" >&2; fail "touchtrace-shard.sbatch outside an array exited $status"; }
+if [ "$status" -ne 64 ] || ! grep -q "not a task of a job array" "$work/standin/direct.out"; then
+  cat "$work/standin/direct.out" >&2
+  fail "touchtrace-shard.sbatch outside an array exited $status"
+fi
 set +e
 TOUCHTRACE="$work/bin/standin" TOUCHTRACE_PARTS="$work/standin/single" bounded 120 sbatch --quiet --wait \
   --output="$work/standin/single.out" deploy/slurm/touchtrace-shard.sbatch sweep samples/
 status=$?
 set -e
-[ "$status" -ne 0 ] && grep -q "not a task of a job array" "$work/standin/single.out" \
-  || { cat "$work/standin/single.out" >&2; fail "touchtrace-shard.sbatch as a plain job exited $status"; }
+if [ "$status" -eq 0 ] || ! grep -q "not a task of a job array" "$work/standin/single.out"; then
+  cat "$work/standin/single.out" >&2
+  fail "touchtrace-shard.sbatch as a plain job exited $status"
+fi
 done_step "touchtrace-shard.sbatch refuses to run outside an array (directly: exit 64; as a plain job: failed)"
 
 # --- 3. touchtrace: unsharded against 4 shards and merge, byte for byte ------------------------
@@ -263,39 +269,41 @@ same() {
   fi
 }
 
-# One command unsharded and through submit.sh with 4 shards, all three formats compared. The
-# second argument names the formats the command writes alongside the Markdown (--json-output,
-# --csv-output; so does the merge); each other format is a run of its own with --format, and a
-# merge of its own of the same partials by touchtrace-merge.sbatch.
+# One command unsharded and through submit.sh with 4 shards, each format compared. FORMATS are
+# the formats compared, the first one the report itself (--format, --output); ALONGSIDE those the
+# command writes with it (--json-output, --csv-output; so does the merge). Every other format is
+# a run of its own with --format, and a merge of its own of the same partials by
+# touchtrace-merge.sbatch.
 check_command() {
-  local name="$1" alongside="$2"; shift 2
+  local name="$1" formats="$2" alongside="$3"; shift 3
   local full="$work/$name/full" sharded="$work/$name/sharded" run="$work/$name/run"
   mkdir -p "$full" "$sharded"
-  local together=() merged_together=() format
+  local first="${formats%% *}" together=() merged_together=() format
   for format in $alongside; do
     together+=("--$format-output" "$full/report.$format")
     merged_together+=("--$format-output" "$sharded/report.$format")
   done
-  "$touchtrace" "$@" --quiet --format md --output "$full/report.md" ${together[@]+"${together[@]}"}
-  for format in json csv; do
+  "$touchtrace" "$@" --quiet --format "$first" --output "$full/report.$first" ${together[@]+"${together[@]}"}
+  for format in ${formats#"$first"}; do
     [[ " $alongside " == *" $format "* ]] || "$touchtrace" "$@" --quiet --format "$format" --output "$full/report.$format"
   done
   TOUCHTRACE="$touchtrace" bounded 900 deploy/slurm/submit.sh --shards 4 --run-dir "$run" \
-    --format md --output "$sharded/report.md" ${merged_together[@]+"${merged_together[@]}"} \
+    --format "$first" --output "$sharded/report.$first" ${merged_together[@]+"${merged_together[@]}"} \
     --quiet --wait -- "$@" || fail "$name through 4 shards did not succeed"
-  for format in json csv; do
+  for format in ${formats#"$first"}; do
     [[ " $alongside " == *" $format "* ]] && continue
     TOUCHTRACE="$touchtrace" TOUCHTRACE_PARTS="$run/parts" bounded 120 sbatch --quiet --wait \
       --output="$run/logs/merge-$format.out" deploy/slurm/touchtrace-merge.sbatch --format "$format" \
       --output "$sharded/report.$format" --quiet \
       || { cat "$run/logs/merge-$format.out" >&2; fail "$name: the $format merge did not succeed"; }
   done
-  for format in md json csv; do
+  for format in $formats; do
     same "$full/report.$format" "$sharded/report.$format" "touchtrace $* ($format)"
   done
-  done_step "touchtrace $*: 4 shards merged byte-identical to the unsharded report (md, json, csv)"
+  done_step "touchtrace $*: 4 shards merged byte-identical to the unsharded report (${formats// /, })"
 }
 
-check_command sweep "json csv" sweep samples/ --recognizer all,tap+deep-press,long-press+deep-press
-check_command tune json tune samples/ --recognizer deep-press,stable-press --folds 3 --bootstrap 200
-check_command compare "" compare samples/ --a deep-press:threshold=0.4 --b stable-press --bootstrap 200
+check_command sweep "md json csv" "json csv" sweep samples/ --recognizer all,tap+deep-press,long-press+deep-press
+check_command tune "md json csv" json tune samples/ --recognizer deep-press,stable-press --folds 3 --bootstrap 200
+check_command compare "md json csv" "" compare samples/ --a deep-press:threshold=0.4 --b stable-press --bootstrap 200
+check_command run "json csv" "" run samples/ --recognizer tap --require-failure-of deep-press

@@ -17,7 +17,7 @@ usage() {
   cat <<USAGE
 usage: $me [OPTION...] [--] COMMAND ARGUMENT...
 
-Runs touchtrace COMMAND ARGUMENT... (sweep, tune or compare) as N Slurm array tasks, each
+Runs touchtrace COMMAND ARGUMENT... (sweep, tune, compare or run) as N Slurm array tasks, each
 with --shard I/N --partial, and merges the partial results into the report.
 
   --shards N           number of shards, the array's size (default: 4)
@@ -63,7 +63,7 @@ while [ "$#" -gt 0 ]; do
     *) break ;;
   esac
 done
-[ "$#" -ge 1 ] || die_usage "no command (sweep, tune or compare) and arguments"
+[ "$#" -ge 1 ] || die_usage "no command (sweep, tune, compare or run) and arguments"
 case "$shards" in '' | *[!0-9]* | 0) die_usage "--shards must be a whole number ≥ 1, got '$shards'" ;; esac
 case "$timeout" in '' | *[!0-9]*) die_usage "--timeout must be whole seconds, got '$timeout'" ;; esac
 command -v sbatch >/dev/null 2>&1 || { echo "$me: error: sbatch not found: is this a Slurm submission host?" >&2; exit 69; }

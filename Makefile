@@ -5,7 +5,7 @@ TOUCHTRACE = .build/release/touchtrace
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: setup build install check-install run test example check-filters check-html check-capture bench bench-ci bench-scale fuzz docs clean
+.PHONY: setup build install check-install check-slurm run test example check-filters check-html check-capture bench bench-ci bench-scale fuzz docs clean
 
 setup:
 	@Scripts/setup.sh
@@ -24,6 +24,13 @@ install: build
 # completes subcommands, options and --format values.
 check-install: setup
 	Scripts/check-install.sh
+
+# Sharded runs on a real single-node Slurm cluster (Debian's slurmctld, slurmd, munge; installed
+# when missing; needs root): deploy/slurm/'s scripts run a job array and the merge after it, and
+# `sweep` and `tune` through 4 shards merge byte-identical to the unsharded reports.
+check-slurm: setup
+	$(SWIFT) build --product touchtrace
+	Scripts/check-slurm.sh .build/debug/touchtrace
 
 # The main job on the bundled samples: every recognizer variant swept over its main threshold
 # (plus tap and long press waiting for a force press); Markdown on the terminal, JSON and CSV in out/.

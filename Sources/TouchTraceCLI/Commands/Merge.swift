@@ -6,16 +6,18 @@ extension TouchTraceCommand {
   /// `touchtrace merge`: the report of a job array from its partials.
   struct Merge: ParsableCommand, QuietCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Merge the partials of a sharded sweep, tune or compare into the report one run over all the data gives.",
+      abstract: "Merge the partials of a sharded sweep, tune, compare or run: the report one run over all the data gives.",
       discussion: """
         Each task of a job array runs the same command with --shard I/N and --partial FILE; \
         merge reads every partial (files, or directories holding *.partial files), checks that \
         they come from one job (the same tool version, command, arguments and inputs) and that \
         every shard 0 … N−1 is there exactly once, naming the missing or doubled ones, then \
         writes the command's report: byte for byte the report the command writes when run on \
-        all the data at once. The output options are the command's: --format, --output, \
-        --json-output, --csv-output (sweep, tune); exit 65 when the partials do not make one \
-        complete job, 66 when one cannot be read.
+        all the data at once, in md, json or csv (HTML draws example traces, whose samples \
+        partials do not hold). The output options are the command's: --format, --output, \
+        --json-output (sweep, tune), --csv-output (sweep); run the merge once per further \
+        format. Exit 65 when the partials do not make one complete job, 66 when one cannot be \
+        read.
 
         Examples (from the repository root):
           touchtrace sweep samples/ --recognizer all --shard 0/2 \\
@@ -38,7 +40,7 @@ extension TouchTraceCommand {
     @Option(help: ArgumentHelp("Also write the JSON report to this file (sweep, tune).", valueName: "file"))
     var jsonOutput: String?
 
-    @Option(help: ArgumentHelp("Also write the CSV report to this file (sweep, tune).", valueName: "file"))
+    @Option(help: ArgumentHelp("Also write the CSV report to this file (sweep).", valueName: "file"))
     var csvOutput: String?
 
     @Option(help: ArgumentHelp("Threads for the statistics (default: every core); the report does not depend on it.", valueName: "n"))
@@ -82,6 +84,14 @@ extension TouchTraceCommand {
         }
         Console.diagnose(
           "touchtrace merge: note: \(read.count) partial\(read.count == 1 ? "" : "s") of touchtrace \(merged.command): \(merged.dataset.traces.count) analyzed traces, \(merged.dataset.skipped.count) skipped")
+      }
+      // The outputs the merged command has.
+      let extra: [String: Set<String>] = ["sweep": ["json-output", "csv-output"], "tune": ["json-output"]]
+      for (name, value) in [("json-output", jsonOutput), ("csv-output", csvOutput)] where value != nil {
+        guard extra[merged.command]?.contains(name) == true else {
+          throw ValidationError(
+            "--\(name): touchtrace \(merged.command) has no such output; merge again with --output FILE ending in the format wanted")
+        }
       }
       var presentation: [String] = []
       if let format { presentation += ["--format", format] }

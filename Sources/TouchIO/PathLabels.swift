@@ -139,13 +139,54 @@ public struct PathLabels: Hashable, Sendable, CustomStringConvertible {
     throws(TraceLoadError)
   {
     guard !patterns.isEmpty else { return }
-    var byFile: [String: LabelValues?] = [:]
     var unmatched: [String] = []
+    try apply(patterns, to: &dataset, override: override, skipInvalid: skipInvalid, unmatched: &unmatched, warning: true)
+  }
+
+  /// ``apply(_:to:override:skipInvalid:)`` for part of the files (a command converting one
+  /// file at a time): the files no pattern matches are added to `unmatched` instead of a
+  /// warning, which ``unmatchedWarning(_:files:)`` makes once every file is done.
+  ///
+  /// - Parameters:
+  ///   - patterns: the patterns, in the order given.
+  ///   - dataset: the traces to label.
+  ///   - override: whether path labels replace different values in the data (each counted).
+  ///   - skipInvalid: whether a conflict skips the trace instead of throwing.
+  ///   - unmatched: the files no pattern matched so far; this dataset's are appended.
+  /// - Throws: as ``apply(to:override:skipInvalid:)``.
+  public static func apply(
+    _ patterns: [PathLabels], to dataset: inout Dataset, override: Bool, skipInvalid: Bool, unmatched: inout [String]
+  ) throws(TraceLoadError) {
+    guard !patterns.isEmpty else { return }
+    try apply(patterns, to: &dataset, override: override, skipInvalid: skipInvalid, unmatched: &unmatched, warning: false)
+  }
+
+  /// The warning listing the files none of `patterns` matches (a count and the first five);
+  /// `nil` when there are none.
+  ///
+  /// - Parameters:
+  ///   - patterns: the patterns, in the order given.
+  ///   - files: the files no pattern matched.
+  public static func unmatchedWarning(_ patterns: [PathLabels], files unmatched: [String]) -> Diagnostic? {
+    guard !unmatched.isEmpty else { return nil }
+    let shown = unmatched.prefix(5).map { "'\(Diagnostic.escaped($0))'" }.joined(separator: ", ")
+    return Diagnostic(
+      .warning,
+      "--label-from-path \(patterns.map { "'\($0.pattern)'" }.joined(separator: " or ")) matched no path of \(unmatched.count) file\(unmatched.count == 1 ? "" : "s"): \(shown)\(unmatched.count > 5 ? ", …" : "")",
+      file: nil)
+  }
+
+  private static func apply(
+    _ patterns: [PathLabels], to dataset: inout Dataset, override: Bool, skipInvalid: Bool, unmatched: inout [String],
+    warning: Bool
+  ) throws(TraceLoadError) {
+    var byFile: [String: LabelValues?] = [:]
     var badIntent: [String: String] = [:]
+    var newlyUnmatched: [String] = []
     for file in dataset.files where byFile[file] == nil {
       guard let found = patterns.lazy.compactMap({ $0.match(file) }).first else {
         byFile[file] = .some(nil)
-        unmatched.append(file)
+        newlyUnmatched.append(file)
         continue
       }
       var values = LabelValues()
@@ -154,14 +195,8 @@ public struct PathLabels: Hashable, Sendable, CustomStringConvertible {
       }
       byFile[file] = values
     }
-    if !unmatched.isEmpty {
-      let shown = unmatched.prefix(5).map { "'\(Diagnostic.escaped($0))'" }.joined(separator: ", ")
-      dataset.diagnostics.append(
-        Diagnostic(
-          .warning,
-          "--label-from-path \(patterns.map { "'\($0.pattern)'" }.joined(separator: " or ")) matched no path of \(unmatched.count) file\(unmatched.count == 1 ? "" : "s"): \(shown)\(unmatched.count > 5 ? ", …" : "")",
-          file: nil))
-    }
+    unmatched += newlyUnmatched
+    if warning, let diagnostic = unmatchedWarning(patterns, files: unmatched) { dataset.diagnostics.append(diagnostic) }
     var failed: [Int: String] = [:]
     var overridden = 0
     for k in dataset.traces.indices {

@@ -204,8 +204,11 @@ public struct DatasetSummary: Sendable {
     fileprivate var unterminated = 0
     fileprivate var withPosition = 0
     fileprivate var quantization = QuantizationStep.Estimator()
-    /// Per device (`nil`: traces without one).
-    fileprivate var deviceQuantization: [String?: QuantizationStep.Estimator] = [:]
+    /// Per device (`nil`: traces without one), once a second device appears (until then the
+    /// overall estimate is the one device's).
+    fileprivate var deviceQuantization: [String?: QuantizationStep.Estimator]?
+    /// The device of every trace so far, while there is one.
+    fileprivate var onlyDevice: String??
 
     /// No traces yet.
     public init() {}
@@ -250,8 +253,15 @@ public struct DatasetSummary: Sendable {
       default: unterminated += 1
       }
       if trace.hasPosition { withPosition += 1 }
+      if deviceQuantization == nil {
+        if onlyDevice == nil {
+          onlyDevice = .some(m.device)
+        } else if onlyDevice! != m.device {
+          deviceQuantization = [onlyDevice!: quantization]
+        }
+      }
       quantization.add(trace.force)
-      deviceQuantization[m.device, default: QuantizationStep.Estimator()].add(trace.force)
+      deviceQuantization?[m.device, default: QuantizationStep.Estimator()].add(trace.force)
     }
 
     /// The summary of the traces added.
@@ -295,7 +305,7 @@ public struct DatasetSummary: Sendable {
     quantization = a.quantization.estimate()
     if tracesPerDevice.count > 1 {
       quantizationPerDevice = tracesPerDevice.map { entry in
-        DeviceQuantization(device: entry.value, step: a.deviceQuantization[entry.value]?.estimate())
+        DeviceQuantization(device: entry.value, step: a.deviceQuantization?[entry.value]?.estimate())
       }
     } else {
       quantizationPerDevice = []

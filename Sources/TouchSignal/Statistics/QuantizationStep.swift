@@ -109,19 +109,41 @@ extension QuantizationStep {
 
     init() {}
 
+    /// The last finite value added and how many times in a row (counted once the run ends:
+    /// quantized forces repeat, and a run costs one table update).
+    private var runValue = Double.nan
+    private var runLength = 0
+
     mutating func add(_ value: Double) {
       if prefix.count < Self.prefixLength {
         prefix.append(value)
-        if prefix.count == Self.prefixLength { prefixCandidate = candidate(prefix) }
+        if prefix.count == Self.prefixLength {
+          prefixCandidate = candidate(prefix)
+          // The whole-input candidate is only tried after a prefix with few distinct values.
+          if prefixCandidate!.distinct >= 1000 { counts = nil }
+        }
       } else if let step = prefixCandidate?.step, value.isFinite {
         finite += 1
         let k = (value * (1 / step.step)).rounded()
         if abs(value - k * step.step) <= 0.01 * step.step { onGrid += 1 }
       }
       guard value.isFinite, counts != nil else { return }
-      let old = counts![value, default: 0]
-      counts![value] = old + 1
-      if old == 0, value > 0 {
+      if value == runValue {
+        runLength += 1
+      } else {
+        endRun()
+        runValue = value
+        runLength = 1
+      }
+    }
+
+    /// Adds the current run to the table.
+    private mutating func endRun() {
+      guard runLength > 0, counts != nil else { return }
+      let old = counts![runValue, default: 0]
+      counts![runValue] = old + runLength
+      runLength = 0
+      if old == 0, runValue > 0 {
         positiveDistinct += 1
         if positiveDistinct > Self.distinctLimit { counts = nil }
       }
@@ -139,7 +161,9 @@ extension QuantizationStep {
           return estimate
         }
       }
-      guard prefixDistinct < 1000, let counts else { return nil }
+      var finished = self
+      finished.endRun()
+      guard prefixDistinct < 1000, let counts = finished.counts else { return nil }
       let positive = counts.keys.filter { $0 > 0 }.sorted()
       guard let step = QuantizationStep.step(positive) else { return nil }
       var grid = 0

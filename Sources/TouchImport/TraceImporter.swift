@@ -102,7 +102,7 @@ public enum TraceImporter {
 
   /// Imports recordings one file at a time, for a command that writes each file's traces before
   /// reading the next (memory holds one file's bytes and traces): the same traces, in the same
-  /// order, as ``load(_:from:options:)``, with the same accounting split by where it arises.
+  /// order, as ``TraceImporter/load(_:from:options:)``, with the same accounting split by where it arises.
   ///
   /// ```swift
   /// var files = try TraceImporter.Files(["logs/"], from: .getevent)
@@ -123,7 +123,7 @@ public enum TraceImporter {
     private var unpaired: [String] = []
     private var unmatched: [String] = []
 
-    /// Finds the recordings in `paths` (directories searched as by ``load(_:from:options:)``)
+    /// Finds the recordings in `paths` (directories searched as by ``TraceImporter/load(_:from:options:)``)
     /// and reads `options.deviceDescription`.
     ///
     /// - Parameters:
@@ -146,7 +146,7 @@ public enum TraceImporter {
     /// `labelSkipped`, those skipped for their path labels (which `load` lists after every
     /// file's). `nil` after the last file.
     ///
-    /// - Throws: `TraceLoadError`, as ``load(_:from:options:)``.
+    /// - Throws: `TraceLoadError`, as ``TraceImporter/load(_:from:options:)``.
     public mutating func next() throws(TraceLoadError) -> (dataset: Dataset, labelSkipped: [SkippedTrace])? {
       guard position < paths.count else { return nil }
       let path = paths[position]

@@ -17,7 +17,7 @@ public struct SynthesizedTime: Sendable, Hashable {
     self = tally.result
   }
 
-  /// The count of ``init(_:)`` taken trace by trace, keeping no samples: for traces read in
+  /// The count of ``SynthesizedTime/init(_:)`` taken trace by trace, keeping no samples: for traces read in
   /// batches.
   public struct Tally: Sendable {
     private var count = 0

@@ -167,12 +167,12 @@ public struct PathLabels: Hashable, Sendable, CustomStringConvertible {
   /// - Parameters:
   ///   - patterns: the patterns, in the order given.
   ///   - files: the files no pattern matched.
-  public static func unmatchedWarning(_ patterns: [PathLabels], files unmatched: [String]) -> Diagnostic? {
-    guard !unmatched.isEmpty else { return nil }
-    let shown = unmatched.prefix(5).map { "'\(Diagnostic.escaped($0))'" }.joined(separator: ", ")
+  public static func unmatchedWarning(_ patterns: [PathLabels], files: [String]) -> Diagnostic? {
+    guard !files.isEmpty else { return nil }
+    let shown = files.prefix(5).map { "'\(Diagnostic.escaped($0))'" }.joined(separator: ", ")
     return Diagnostic(
       .warning,
-      "--label-from-path \(patterns.map { "'\($0.pattern)'" }.joined(separator: " or ")) matched no path of \(unmatched.count) file\(unmatched.count == 1 ? "" : "s"): \(shown)\(unmatched.count > 5 ? ", …" : "")",
+      "--label-from-path \(patterns.map { "'\($0.pattern)'" }.joined(separator: " or ")) matched no path of \(files.count) file\(files.count == 1 ? "" : "s"): \(shown)\(files.count > 5 ? ", …" : "")",
       file: nil)
   }
 

@@ -229,33 +229,4 @@ extension EndHandling: ExpressibleByArgument {}
 /// Runs a per-trace analysis with the foundation's accounting: in strict mode the first trace it
 /// cannot handle stops the command (`path:line:col: error: …`, exit 65); with --skip-invalid such
 /// traces move to the dataset's skipped list with the reason and are reported on standard error.
-enum PerTrace {
-  /// Errors for which `skipping` is true skip the trace whatever `skipInvalid` says.
-  static func map<T>(
-    _ dataset: inout Dataset, skipInvalid: Bool, skipping: (SignalError) -> Bool = { _ in false },
-    _ body: (Trace) throws(SignalError) -> T
-  ) throws -> [T] {
-    var results: [T] = []
-    var reasons: [String?] = []
-    results.reserveCapacity(dataset.traces.count)
-    for (trace, origin) in zip(dataset.traces, dataset.origins) {
-      do {
-        results.append(try body(trace))
-        reasons.append(nil)
-      } catch {
-        guard skipInvalid || skipping(error) else {
-          throw DataError(description: Diagnostic(.error, error.description, file: origin.file, position: origin.position).description)
-        }
-        reasons.append(error.message)
-      }
-    }
-    var index = 0
-    let skippedBefore = dataset.skipped.count
-    dataset.skipTraces { _ in
-      defer { index += 1 }
-      return reasons[index]
-    }
-    Console.report(skipped: Array(dataset.skipped.dropFirst(skippedBefore)))
-    return results
-  }
-}
+enum PerTrace {}

@@ -109,9 +109,10 @@ struct InputBatches {
 }
 
 extension PerTrace {
-  /// ``map(_:skipInvalid:skipping:_:)`` over one batch, without reporting: the results, the
-  /// traces they belong to, and the traces skipped with their reasons (for the caller to report
-  /// with the rest at the end).
+  /// Runs `body` on each trace of one batch, without reporting: the results, the traces they
+  /// belong to, and the traces skipped with their reasons (for the caller to report with the
+  /// rest at the end). Errors for which `skipping` is true skip the trace whatever
+  /// `skipInvalid` says.
   static func batch<T>(
     _ batch: Dataset, skipInvalid: Bool, skipping: (SignalError) -> Bool = { _ in false },
     _ body: (Trace) throws(SignalError) -> T

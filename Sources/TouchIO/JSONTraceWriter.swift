@@ -46,7 +46,7 @@ public enum JSONTraceWriter {
   }
 
   /// `{"format":"touchtrace","version":1,"traces":[`, from ``TraceSchema/Document``.
-  private static let documentHead: [UInt8] = {
+  static let documentHead: [UInt8] = {
     typealias Doc = TraceSchema.Document
     return Array("{\"\(Doc.formatKey)\":\"\(Doc.format)\",\"\(Doc.versionKey)\":\(Doc.version),\"\(Doc.tracesKey)\":[".utf8)
   }()

@@ -144,6 +144,41 @@ public struct PathLabels: Hashable, Sendable, CustomStringConvertible {
     try plan.apply(to: &dataset, override: override, skipInvalid: skipInvalid)
   }
 
+  /// ``apply(_:to:override:skipInvalid:)`` for part of the files (a command converting one
+  /// file at a time): the files no pattern matches are added to `unmatched` instead of a
+  /// warning, which ``unmatchedWarning(_:files:)`` makes once every file is done.
+  ///
+  /// - Parameters:
+  ///   - patterns: the patterns, in the order given.
+  ///   - dataset: the traces to label.
+  ///   - override: whether path labels replace different values in the data (each counted).
+  ///   - skipInvalid: whether a conflict skips the trace instead of throwing.
+  ///   - unmatched: the files no pattern matched so far; this dataset's are appended.
+  /// - Throws: as ``apply(to:override:skipInvalid:)``.
+  public static func apply(
+    _ patterns: [PathLabels], to dataset: inout Dataset, override: Bool, skipInvalid: Bool, unmatched: inout [String]
+  ) throws(TraceLoadError) {
+    guard !patterns.isEmpty else { return }
+    let plan = Plan(patterns, files: dataset.files)
+    unmatched += plan.unmatched
+    try plan.apply(to: &dataset, override: override, skipInvalid: skipInvalid)
+  }
+
+  /// The warning listing the files none of `patterns` matches (a count and the first five);
+  /// `nil` when there are none.
+  ///
+  /// - Parameters:
+  ///   - patterns: the patterns, in the order given.
+  ///   - files: the files no pattern matched.
+  public static func unmatchedWarning(_ patterns: [PathLabels], files: [String]) -> Diagnostic? {
+    guard !files.isEmpty else { return nil }
+    let shown = files.prefix(5).map { "'\(Diagnostic.escaped($0))'" }.joined(separator: ", ")
+    return Diagnostic(
+      .warning,
+      "--label-from-path \(patterns.map { "'\($0.pattern)'" }.joined(separator: " or ")) matched no path of \(files.count) file\(files.count == 1 ? "" : "s"): \(shown)\(files.count > 5 ? ", …" : "")",
+      file: nil)
+  }
+
   /// The labels of each file's path, decided once for a list of files, then applied part by
   /// part (the batches of a stream).
   struct Plan {
@@ -151,7 +186,7 @@ public struct PathLabels: Hashable, Sendable, CustomStringConvertible {
     /// The labels of each file (`nil` inside: no pattern matches).
     private var byFile: [String: LabelValues?] = [:]
     /// The files no pattern matches, in order.
-    private var unmatched: [String] = []
+    private(set) var unmatched: [String] = []
     /// The `{intent}` text of files whose intent is not an intent name.
     private var badIntent: [String: String] = [:]
 
@@ -172,14 +207,7 @@ public struct PathLabels: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The warning listing the files no pattern matches (a count and the first five).
-    var warning: Diagnostic? {
-      guard !unmatched.isEmpty else { return nil }
-      let shown = unmatched.prefix(5).map { "'\(Diagnostic.escaped($0))'" }.joined(separator: ", ")
-      return Diagnostic(
-        .warning,
-        "--label-from-path \(patterns.map { "'\($0.pattern)'" }.joined(separator: " or ")) matched no path of \(unmatched.count) file\(unmatched.count == 1 ? "" : "s"): \(shown)\(unmatched.count > 5 ? ", …" : "")",
-        file: nil)
-    }
+    var warning: Diagnostic? { PathLabels.unmatchedWarning(patterns, files: unmatched) }
 
     /// Applies the path labels to the traces of `dataset` (whose files the plan was made for).
     func apply(to dataset: inout Dataset, override: Bool, skipInvalid: Bool) throws(TraceLoadError) {

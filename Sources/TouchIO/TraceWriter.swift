@@ -26,68 +26,12 @@ public enum TraceWriter {
   ///   - traces: the traces to write, in order.
   ///   - delimiter: the field delimiter (`,` by default).
   public static func csv(_ traces: [Trace], delimiter: LoadOptions.Delimiter = .comma) -> [UInt8] {
-    var columns: [TraceSchema.Field] = [.id]
-    if traces.contains(where: { $0.metadata.touch != 0 }) { columns.append(.touch) }
-    columns += [.t, .force, .phase]
-    if traces.contains(where: { $0.metadata.maxForce != nil }) { columns.append(.maxForce) }
-    if traces.contains(where: { $0.x != nil }) { columns.append(.x) }
-    if traces.contains(where: { $0.y != nil }) { columns.append(.y) }
-    if traces.contains(where: { $0.radius != nil }) { columns.append(.radius) }
-    if traces.contains(where: { $0.metadata.intent != nil }) { columns.append(.intent) }
-    if traces.contains(where: { !$0.metadata.pressAt.isEmpty }) { columns.append(.pressAt) }
-    if traces.contains(where: { $0.metadata.user != nil }) { columns.append(.user) }
-    if traces.contains(where: { $0.metadata.session != nil }) { columns.append(.session) }
-    if traces.contains(where: { $0.metadata.device != nil }) { columns.append(.device) }
-    if traces.contains(where: { $0.metadata.timeSynthesized }) { columns.append(.timeSynthesized) }
-    let labelNames = Set(traces.flatMap { $0.metadata.labels.keys }).sorted()
-
-    let separator = delimiter.byte
+    var layout = CSVLayout()
+    for trace in traces { layout.include(trace) }
     var out: [UInt8] = []
     out.reserveCapacity(traces.reduce(64) { $0 + $1.count * 48 })
-    for (k, column) in columns.enumerated() {
-      if k > 0 { out.append(separator) }
-      out.append(contentsOf: column.csvName.utf8)
-    }
-    for name in labelNames {
-      out.append(separator)
-      out.append(contentsOf: field(TraceMetadata.csvLabelPrefix + name, separator: separator))
-    }
-    out.append(0x0A)
-    for trace in traces {
-      let m = trace.metadata
-      // Trace-level fields are the same on every row: encode them once.
-      var fixed: [TraceSchema.Field: [UInt8]] = [:]
-      fixed[.id] = field(m.id, separator: separator, first: true)
-      fixed[.touch] = Array(String(m.touch).utf8)
-      fixed[.maxForce] = m.maxForce.map { Array(NumberText.shortest($0).utf8) } ?? []
-      fixed[.intent] = m.intent.map { Array($0.rawValue.utf8) } ?? []
-      fixed[.pressAt] = Array(m.pressAt.map(NumberText.shortest).joined(separator: ";").utf8)
-      fixed[.user] = m.user.map { field($0, separator: separator) } ?? []
-      fixed[.session] = m.session.map { field($0, separator: separator) } ?? []
-      fixed[.device] = m.device.map { field($0, separator: separator) } ?? []
-      fixed[.timeSynthesized] = Array((m.timeSynthesized ? "true" : "false").utf8)
-      var labelText: [UInt8] = []
-      for name in labelNames {
-        labelText.append(separator)
-        if let value = m.labels[name] { labelText += field(value, separator: separator) }
-      }
-      for i in 0..<trace.count {
-        for (k, column) in columns.enumerated() {
-          if k > 0 { out.append(separator) }
-          switch column {
-          case .t: NumberText.append(trace.t[i], to: &out)
-          case .force: NumberText.append(trace.force[i], to: &out)
-          case .phase: out.append(contentsOf: TraceSchema.word(for: trace.phase[i]).utf8)
-          case .x: if let x = trace.x { NumberText.append(x[i], to: &out) }
-          case .y: if let y = trace.y { NumberText.append(y[i], to: &out) }
-          case .radius: if let r = trace.radius { NumberText.append(r[i], to: &out) }
-          default: out.append(contentsOf: fixed[column]!)
-          }
-        }
-        out.append(contentsOf: labelText)
-        out.append(0x0A)
-      }
-    }
+    layout.appendHeader(separator: delimiter.byte, to: &out)
+    for trace in traces { layout.appendRows(of: trace, separator: delimiter.byte, to: &out) }
     return out
   }
 
@@ -107,6 +51,102 @@ public enum TraceWriter {
     }
     quoted.append(UInt8(ascii: "\""))
     return quoted
+  }
+}
+
+/// The columns of a CSV trace file, which depend on every trace written (see
+/// ``TraceWriter/csv(_:delimiter:)``): gathered trace by trace with ``include(_:)``, then used
+/// to write the header and each trace's rows.
+struct CSVLayout {
+  private var used: Set<TraceSchema.Field> = []
+  private var labels: Set<String> = []
+
+  /// Notes the optional columns and extra labels `trace` uses.
+  mutating func include(_ trace: Trace) {
+    let m = trace.metadata
+    if m.touch != 0 { used.insert(.touch) }
+    if m.maxForce != nil { used.insert(.maxForce) }
+    if trace.x != nil { used.insert(.x) }
+    if trace.y != nil { used.insert(.y) }
+    if trace.radius != nil { used.insert(.radius) }
+    if m.intent != nil { used.insert(.intent) }
+    if !m.pressAt.isEmpty { used.insert(.pressAt) }
+    if m.user != nil { used.insert(.user) }
+    if m.session != nil { used.insert(.session) }
+    if m.device != nil { used.insert(.device) }
+    if m.timeSynthesized { used.insert(.timeSynthesized) }
+    for name in m.labels.keys { labels.insert(name) }
+  }
+
+  /// The columns in file order.
+  var columns: [TraceSchema.Field] {
+    var columns: [TraceSchema.Field] = [.id]
+    if used.contains(.touch) { columns.append(.touch) }
+    columns += [.t, .force, .phase]
+    let optional: [TraceSchema.Field] = [.maxForce, .x, .y, .radius, .intent, .pressAt, .user, .session, .device, .timeSynthesized]
+    columns += optional.filter(used.contains)
+    return columns
+  }
+
+  /// The extra label names, sorted.
+  var labelNames: [String] { labels.sorted() }
+
+  /// Appends the header row.
+  func appendHeader(separator: UInt8, to out: inout [UInt8]) {
+    for (k, column) in columns.enumerated() {
+      if k > 0 { out.append(separator) }
+      out.append(contentsOf: column.csvName.utf8)
+    }
+    for name in labelNames {
+      out.append(separator)
+      out.append(contentsOf: TraceWriter.field(TraceMetadata.csvLabelPrefix + name, separator: separator))
+    }
+    out.append(0x0A)
+  }
+
+  /// Appends one row per sample of `trace` (which must have been included).
+  func appendRows(of trace: Trace, separator: UInt8, to out: inout [UInt8]) {
+    appendRows(of: trace, columns: columns, labelNames: labelNames, separator: separator, to: &out)
+  }
+
+  /// ``appendRows(of:separator:to:)`` with the columns and label names computed once.
+  func appendRows(
+    of trace: Trace, columns: [TraceSchema.Field], labelNames: [String], separator: UInt8, to out: inout [UInt8]
+  ) {
+    let field = TraceWriter.field
+    let m = trace.metadata
+    // Trace-level fields are the same on every row: encode them once.
+    var fixed: [TraceSchema.Field: [UInt8]] = [:]
+    fixed[.id] = field(m.id, separator, true)
+    fixed[.touch] = Array(String(m.touch).utf8)
+    fixed[.maxForce] = m.maxForce.map { Array(NumberText.shortest($0).utf8) } ?? []
+    fixed[.intent] = m.intent.map { Array($0.rawValue.utf8) } ?? []
+    fixed[.pressAt] = Array(m.pressAt.map(NumberText.shortest).joined(separator: ";").utf8)
+    fixed[.user] = m.user.map { field($0, separator, false) } ?? []
+    fixed[.session] = m.session.map { field($0, separator, false) } ?? []
+    fixed[.device] = m.device.map { field($0, separator, false) } ?? []
+    fixed[.timeSynthesized] = Array((m.timeSynthesized ? "true" : "false").utf8)
+    var labelText: [UInt8] = []
+    for name in labelNames {
+      labelText.append(separator)
+      if let value = m.labels[name] { labelText += field(value, separator, false) }
+    }
+    for i in 0..<trace.count {
+      for (k, column) in columns.enumerated() {
+        if k > 0 { out.append(separator) }
+        switch column {
+        case .t: NumberText.append(trace.t[i], to: &out)
+        case .force: NumberText.append(trace.force[i], to: &out)
+        case .phase: out.append(contentsOf: TraceSchema.word(for: trace.phase[i]).utf8)
+        case .x: if let x = trace.x { NumberText.append(x[i], to: &out) }
+        case .y: if let y = trace.y { NumberText.append(y[i], to: &out) }
+        case .radius: if let r = trace.radius { NumberText.append(r[i], to: &out) }
+        default: out.append(contentsOf: fixed[column]!)
+        }
+      }
+      out.append(contentsOf: labelText)
+      out.append(0x0A)
+    }
   }
 }
 

@@ -53,38 +53,121 @@ public enum TraceImporter {
     var firstFile: [String: String] = [:]
     var unpaired: [String] = []
     for path in try TraceFiles.expand(paths, extensions: format.fileExtensions) {
-      let bytes = try TraceFiles.read(path)
-      var part = try read(
-        bytes, file: path, from: format, options: options, description: description, pairing: description == nil,
-        unpaired: &unpaired)
-      let id = traceID(forFile: path)
-      if let first = firstFile[id] {
-        let errors = part.traces.indices.map { k in
-          TraceLoadError(
-            .duplicateTrace(part.traces[k].name, firstFile: first), file: path, position: part.origins[k].position,
-            trace: part.traces[k].name)
-        }
-        if let error = errors.first, !options.skipInvalid { throw error }
-        var k = -1
-        part.skipTraces { _ in
-          k += 1
-          return errors[k].message
-        }
-      } else {
-        firstFile[id] = path
-      }
+      let part = try readFile(
+        path, from: format, options: options, description: description, firstFile: &firstFile, unpaired: &unpaired)
       dataset.append(contentsOf: part)
     }
-    if !unpaired.isEmpty {
-      let shown = unpaired.prefix(5).map { "'\(Diagnostic.escaped($0))'" }.joined(separator: ", ")
-      dataset.diagnostics.append(
-        Diagnostic(
-          .warning,
-          "\(unpaired.count) evemu recording\(unpaired.count == 1 ? " has" : "s have") no device header and no '.desc' beside \(unpaired.count == 1 ? "it" : "them") named after the device (pressure range unknown; give --description FILE): \(shown)\(unpaired.count > 5 ? ", …" : "")"))
-    }
+    if let warning = unpairedWarning(unpaired) { dataset.diagnostics.append(warning) }
     try PathLabels.apply(
       options.labelFromPath, to: &dataset, override: options.labelsOverride, skipInvalid: options.skipInvalid)
     return dataset
+  }
+
+  /// One file's traces, the later of two files with the same id skipped (or thrown, strict).
+  private static func readFile(
+    _ path: String, from format: ImportFormat, options: ImportOptions, description: EvdevDevice?,
+    firstFile: inout [String: String], unpaired: inout [String]
+  ) throws(TraceLoadError) -> Dataset {
+    let bytes = try TraceFiles.read(path)
+    var part = try read(
+      bytes, file: path, from: format, options: options, description: description, pairing: description == nil,
+      unpaired: &unpaired)
+    let id = traceID(forFile: path)
+    if let first = firstFile[id] {
+      let errors = part.traces.indices.map { k in
+        TraceLoadError(
+          .duplicateTrace(part.traces[k].name, firstFile: first), file: path, position: part.origins[k].position,
+          trace: part.traces[k].name)
+      }
+      if let error = errors.first, !options.skipInvalid { throw error }
+      var k = -1
+      part.skipTraces { _ in
+        k += 1
+        return errors[k].message
+      }
+    } else {
+      firstFile[id] = path
+    }
+    return part
+  }
+
+  /// The warning naming header-less evemu recordings without a description; `nil` for none.
+  private static func unpairedWarning(_ unpaired: [String]) -> Diagnostic? {
+    guard !unpaired.isEmpty else { return nil }
+    let shown = unpaired.prefix(5).map { "'\(Diagnostic.escaped($0))'" }.joined(separator: ", ")
+    return Diagnostic(
+      .warning,
+      "\(unpaired.count) evemu recording\(unpaired.count == 1 ? " has" : "s have") no device header and no '.desc' beside \(unpaired.count == 1 ? "it" : "them") named after the device (pressure range unknown; give --description FILE): \(shown)\(unpaired.count > 5 ? ", …" : "")")
+  }
+
+  /// Imports recordings one file at a time, for a command that writes each file's traces before
+  /// reading the next (memory holds one file's bytes and traces): the same traces, in the same
+  /// order, as ``TraceImporter/load(_:from:options:)``, with the same accounting split by where it arises.
+  ///
+  /// ```swift
+  /// var files = try TraceImporter.Files(["logs/"], from: .getevent)
+  /// while let part = try files.next() { write(part.dataset.traces) }
+  /// let warnings = files.diagnostics()
+  /// ```
+  ///
+  /// Strict mode stops at the first error as `load` does, except that a file's path-label
+  /// conflict is found when that file is read (`load` reads every file first).
+  public struct Files {
+    /// The recordings, in the order they are read.
+    public let paths: [String]
+    private let format: ImportFormat
+    private let options: ImportOptions
+    private let description: EvdevDevice?
+    private var position = 0
+    private var firstFile: [String: String] = [:]
+    private var unpaired: [String] = []
+    private var unmatched: [String] = []
+
+    /// Finds the recordings in `paths` (directories searched as by ``TraceImporter/load(_:from:options:)``)
+    /// and reads `options.deviceDescription`.
+    ///
+    /// - Parameters:
+    ///   - paths: files and directories.
+    ///   - format: the recording format.
+    ///   - options: the importer options.
+    /// - Throws: `TraceLoadError` for a path that cannot be listed or a description that cannot
+    ///   be read.
+    /// - Precondition: `options.problem(for: format)` is `nil`.
+    public init(_ paths: [String], from format: ImportFormat, options: ImportOptions = ImportOptions()) throws(TraceLoadError) {
+      precondition(options.problem(for: format) == nil, options.problem(for: format) ?? "")
+      self.format = format
+      self.options = options
+      description = try options.deviceDescription.map { path throws(TraceLoadError) in try readDescription(path, options: options) }
+      self.paths = try TraceFiles.expand(paths, extensions: format.fileExtensions)
+    }
+
+    /// The next file's traces, with path labels applied: `dataset` holds its traces, files,
+    /// warnings, label-override counts and the traces skipped while reading it;
+    /// `labelSkipped`, those skipped for their path labels (which `load` lists after every
+    /// file's). `nil` after the last file.
+    ///
+    /// - Throws: `TraceLoadError`, as ``TraceImporter/load(_:from:options:)``.
+    public mutating func next() throws(TraceLoadError) -> (dataset: Dataset, labelSkipped: [SkippedTrace])? {
+      guard position < paths.count else { return nil }
+      let path = paths[position]
+      position += 1
+      var part = try readFile(
+        path, from: format, options: options, description: description, firstFile: &firstFile, unpaired: &unpaired)
+      let read = part.skipped.count
+      try PathLabels.apply(
+        options.labelFromPath, to: &part, override: options.labelsOverride, skipInvalid: options.skipInvalid,
+        unmatched: &unmatched)
+      let labelSkipped = Array(part.skipped[read...])
+      part.skipped.removeLast(part.skipped.count - read)
+      return (part, labelSkipped)
+    }
+
+    /// The warnings made once every file is read (`load` adds them after the files'):
+    /// header-less evemu recordings without a description, files no `--label-from-path`
+    /// pattern matched.
+    public func diagnostics() -> [Diagnostic] {
+      [unpairedWarning(unpaired), PathLabels.unmatchedWarning(options.labelFromPath, files: unmatched)].compactMap { $0 }
+    }
   }
 
   /// The `.desc` file beside the header-less evemu recording `path` that describes its device:

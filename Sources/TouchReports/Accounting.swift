@@ -16,17 +16,27 @@ public enum Accounting {
   /// when there are any), the `skipped` traces and `time_synthesized_traces` (analyzed traces
   /// whose times were synthesized, see `SynthesizedTime`).
   static func header(format: String, version: Int, dataset: Dataset) -> [(String, JSONValue)] {
+    header(
+      format: format, version: version, files: dataset.files, analyzed: dataset.traces.count, skipped: dataset.skipped,
+      labelOverrides: dataset.labelOverrides, synthesizedTime: SynthesizedTime(dataset.traces))
+  }
+
+  /// ``header(format:version:dataset:)`` from the accounting alone (for a report written as
+  /// its traces are read, which keeps no traces): `analyzed` traces, the `skipped` ones, and
+  /// the analyzed traces' synthesized time.
+  static func header(
+    format: String, version: Int, files: [String], analyzed: Int, skipped: [SkippedTrace], labelOverrides: Int,
+    synthesizedTime: SynthesizedTime
+  ) -> [(String, JSONValue)] {
     [
       ("format", .string(format)), ("version", .int(version)),
-      ("files", .array(dataset.files.map { .string($0) })),
+      ("files", .array(files.map { .string($0) })),
       (
         "traces",
-        traces(
-          total: dataset.total, analyzed: dataset.traces.count, skipped: dataset.skipped.count,
-          labelOverrides: dataset.labelOverrides)
+        traces(total: analyzed + skipped.count, analyzed: analyzed, skipped: skipped.count, labelOverrides: labelOverrides)
       ),
-      ("skipped", skipped(dataset.skipped)),
-      SynthesizedTime.member(dataset.traces),
+      ("skipped", self.skipped(skipped)),
+      synthesizedTime.member,
     ]
   }
 

@@ -43,32 +43,74 @@ public enum FeaturesReport {
   public static func json(
     _ rows: [Row], dataset: Dataset, extraction: FeatureExtraction
   ) -> JSONValue {
-    let features: [JSONValue] = rows.map { row in
-      var members = zip(columns, cells(row)).filter { !$0.0.hasPrefix("fit_") && !$0.0.hasPrefix("reference_") }
-      let f = row.features
-      members.append(("quantization", .string(f.quantization?.text)))
-      let fit = f.fit
-      members.append(
-        (
-          "fit",
-          .object([
-            ("status", .string(fit.status.key)), ("converged", .bool(fit.isConverged)),
-            ("message", .string(fit.status.description)), ("samples", .int(fit.samples)),
-            ("iterations", .int(fit.iterations)), ("base", .number(fit.parameters?.base)),
-            ("amplitude", .number(fit.parameters?.amplitude)), ("midpoint_s", .number(fit.parameters?.midpoint)),
-            ("slope_per_s", .number(fit.parameters?.slope)), ("rms_residual", .number(fit.rmsResidual)),
-          ])
-        ))
-      members.append(("reference_times_s", .array(f.referenceTimes.map { .number($0) })))
-      return .object(members)
-    }
-    return .object(
-      Accounting.header(format: "touchtrace-features", version: 1, dataset: dataset) + [
+    document(
+      Accounting.header(format: "touchtrace-features", version: 1, dataset: dataset), extraction: extraction,
+      features: .array(rows.map(jsonElement)), diagnostics: dataset.diagnostics)
+  }
+
+  /// The JSON document of ``json(_:dataset:extraction:)`` for a table written row by row,
+  /// without its `features` array (left empty; see `JSONValue.encodedAround(member:)`).
+  ///
+  /// - Parameters:
+  ///   - files: the files read.
+  ///   - analyzed: how many traces have a row.
+  ///   - skipped: the traces left out, with reasons.
+  ///   - labelOverrides: label values `--labels-override` replaced.
+  ///   - synthesizedTime: the analyzed traces whose times were synthesized.
+  ///   - extraction: the feature settings.
+  ///   - diagnostics: the loader's warnings.
+  public static func jsonDocument(
+    files: [String], analyzed: Int, skipped: [SkippedTrace], labelOverrides: Int, synthesizedTime: SynthesizedTime,
+    extraction: FeatureExtraction, diagnostics: [Diagnostic]
+  ) -> JSONValue {
+    document(
+      Accounting.header(
+        format: "touchtrace-features", version: 1, files: files, analyzed: analyzed, skipped: skipped,
+        labelOverrides: labelOverrides, synthesizedTime: synthesizedTime),
+      extraction: extraction, features: .array([]), diagnostics: diagnostics)
+  }
+
+  /// The member of the `features` array for one row.
+  ///
+  /// - Parameter row: the trace and its features.
+  public static func jsonElement(_ row: Row) -> JSONValue {
+    var members = zip(columns, cells(row)).filter { !$0.0.hasPrefix("fit_") && !$0.0.hasPrefix("reference_") }
+    let f = row.features
+    members.append(("quantization", .string(f.quantization?.text)))
+    let fit = f.fit
+    members.append(
+      (
+        "fit",
+        .object([
+          ("status", .string(fit.status.key)), ("converged", .bool(fit.isConverged)),
+          ("message", .string(fit.status.description)), ("samples", .int(fit.samples)),
+          ("iterations", .int(fit.iterations)), ("base", .number(fit.parameters?.base)),
+          ("amplitude", .number(fit.parameters?.amplitude)), ("midpoint_s", .number(fit.parameters?.midpoint)),
+          ("slope_per_s", .number(fit.parameters?.slope)), ("rms_residual", .number(fit.rmsResidual)),
+        ])
+      ))
+    members.append(("reference_times_s", .array(f.referenceTimes.map { .number($0) })))
+    return .object(members)
+  }
+
+  private static func document(
+    _ header: [(String, JSONValue)], extraction: FeatureExtraction, features: JSONValue, diagnostics: [Diagnostic]
+  ) -> JSONValue {
+    .object(
+      header + [
         ("options", options(extraction)),
-        ("features", .array(features)),
-        ("warnings", Accounting.diagnostics(dataset.diagnostics)),
+        ("features", features),
+        ("warnings", Accounting.diagnostics(diagnostics)),
       ])
   }
+
+  /// The CSV header row.
+  public static var csvHeader: [UInt8] { CSVWriter.table(header: columns, rows: []) }
+
+  /// CSV rows (without the header), each ending in a line feed.
+  ///
+  /// - Parameter rows: the traces and their features.
+  public static func csvRows(_ rows: [Row]) -> [UInt8] { CSVWriter.rows(rows.map(cells)) }
 
   /// The options in words and numbers.
   static func options(_ e: FeatureExtraction) -> JSONValue {

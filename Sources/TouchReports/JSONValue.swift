@@ -139,3 +139,54 @@ public indirect enum JSONValue: Sendable, ExpressibleByStringLiteral, Expressibl
     out.append(UInt8(ascii: "\""))
   }
 }
+
+extension JSONValue {
+  /// A pretty-printed document whose array member `key` is written element by element: the
+  /// bytes of ``encoded(pretty:)`` before the array (`head`, ending with `"key": `) and after
+  /// it (`tail`). Between them go each element's ``encodedElement(index:)``
+  /// (the first opens the array with `[`), then ``arrayClose(count:)`` — together the same bytes as
+  /// encoding the whole document with the array in place.
+  ///
+  /// - Parameter key: a member of this object (the top level), whose value is left out.
+  /// - Precondition: this is an object with a member `key` and at least one member that is
+  ///   not a scalar besides (so it is not written on one line).
+  public func encodedAround(member key: String) -> (head: [UInt8], tail: [UInt8]) {
+    guard case .object(let members) = self, let at = members.firstIndex(where: { $0.0 == key }) else {
+      preconditionFailure("no member '\(key)'")
+    }
+    var head: [UInt8] = [UInt8(ascii: "{")]
+    var tail: [UInt8] = []
+    for (k, (name, value)) in members.enumerated() {
+      var out: [UInt8] = []
+      if k > 0 { out.append(UInt8(ascii: ",")) }
+      newline(&out, 1)
+      JSONValue.appendString(name, to: &out)
+      out.append(contentsOf: ": ".utf8)
+      if k != at { value.write(to: &out, pretty: true, indent: 1) }
+      if k <= at { head += out } else { tail += out }
+    }
+    newline(&tail, 0)
+    tail.append(contentsOf: "}\n".utf8)
+    return (head, tail)
+  }
+
+  /// Element number `index` (from 0) of an array member of a top-level object written in
+  /// pieces (``encodedAround(member:)``): `[` before the first, `,` before the others, then a
+  /// line break and the element at the array's indentation.
+  ///
+  /// - Parameter index: the element's position in the array.
+  /// - Precondition: the element is not a scalar (arrays of scalars are written on one line).
+  public func encodedElement(index: Int) -> [UInt8] {
+    var out: [UInt8] = [UInt8(ascii: index == 0 ? "[" : ",")]
+    newline(&out, 2)
+    write(to: &out, pretty: true, indent: 2)
+    return out
+  }
+
+  /// The end of an array member written in pieces with `count` elements: `[]` when empty.
+  ///
+  /// - Parameter count: how many elements were written.
+  public static func arrayClose(count: Int) -> [UInt8] {
+    count == 0 ? Array("[]".utf8) : Array("\n  ]".utf8)
+  }
+}

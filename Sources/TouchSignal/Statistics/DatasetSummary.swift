@@ -167,53 +167,72 @@ public struct DatasetSummary: Sendable {
   /// computed with GSL.
   /// - Complexity: O(n log n) in the number of samples.
   public init(_ dataset: Dataset) {
-    let traces = dataset.traces
-    files = dataset.files
-    total = dataset.total
-    analyzed = traces.count
-    skipped = dataset.skipped
-    labelOverrides = dataset.labelOverrides
-    samples = dataset.sampleCount
+    var accumulator = Accumulator()
+    for trace in dataset.traces { accumulator.add(trace) }
+    self = accumulator.summary(files: dataset.files, skipped: dataset.skipped, labelOverrides: dataset.labelOverrides)
+  }
 
-    func counts<V: Hashable & Sendable>(_ key: (Trace) -> V?, order: (V, V) -> Bool) -> [Count<V>] {
-      var table: [V: Int] = [:]
-      var missing = 0
-      for trace in traces {
-        if let value = key(trace) { table[value, default: 0] += 1 } else { missing += 1 }
-      }
-      var result = table.keys.sorted(by: order).map { Count(value: $0, traces: table[$0]!) }
-      if missing > 0 { result.append(Count(value: nil, traces: missing)) }
-      return result
-    }
-    let byBytes: (String, String) -> Bool = { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-    tracesPerUser = counts({ $0.metadata.user }, order: byBytes)
-    tracesPerDevice = counts({ $0.metadata.device }, order: byBytes)
-    let intentOrder = Dictionary(uniqueKeysWithValues: Intent.allCases.enumerated().map { ($1, $0) })
-    intents = counts({ $0.metadata.intent }, order: { intentOrder[$0]! < intentOrder[$1]! })
-    maxForces = counts({ $0.metadata.maxForce }, order: <)
-    tracesWithPressAt = traces.lazy.filter { !$0.metadata.pressAt.isEmpty }.count
-    synthesizedTime = SynthesizedTime(traces)
+  /// The summary taken trace by trace, for traces read in batches: what it keeps is counts,
+  /// a few scalars per trace (duration, sample count), the distinct sampling intervals with
+  /// their counts, and what the force quantization estimate needs (the first 100 000 forces
+  /// and the distinct forces with their counts, overall and per device) — not the samples.
+  /// ``summary(files:skipped:labelOverrides:)`` gives the same summary as
+  /// ``DatasetSummary/init(_:)`` of all the traces added, in order.
+  public struct Accumulator {
+    fileprivate var analyzed = 0
+    fileprivate var samples = 0
+    fileprivate var users: [String: Int] = [:]
+    fileprivate var usersMissing = 0
+    fileprivate var devices: [String: Int] = [:]
+    fileprivate var devicesMissing = 0
+    fileprivate var intents: [Intent: Int] = [:]
+    fileprivate var intentsMissing = 0
+    fileprivate var maxForces: [Double: Int] = [:]
+    fileprivate var maxForcesMissing = 0
+    fileprivate var withPressAt = 0
+    fileprivate var synthesized = SynthesizedTime.Tally()
+    fileprivate var durations: [Double] = []
+    fileprivate var sampleCounts: [Double] = []
+    fileprivate var intervals = CountedValues()
+    fileprivate var moments = Moments()
+    fileprivate var repeated = 0
+    fileprivate var forceMin = Double.infinity
+    fileprivate var forceMax = -Double.infinity
+    fileprivate var saturated = 0
+    fileprivate var known = 0
+    fileprivate var cancelled = 0
+    fileprivate var unterminated = 0
+    fileprivate var withPosition = 0
+    fileprivate var quantization = QuantizationStep.Estimator()
+    /// Per device (`nil`: traces without one), once a second device appears (until then the
+    /// overall estimate is the one device's).
+    fileprivate var deviceQuantization: [String?: QuantizationStep.Estimator]?
+    /// The device of every trace so far, while there is one.
+    fileprivate var onlyDevice: String??
 
-    duration = SummaryStatistics(traces.compactMap(\.duration))
-    samplesPerTrace = SummaryStatistics(traces.map { Double($0.count) })
+    /// No traces yet.
+    public init() {}
 
-    var intervals: [Double] = []
-    intervals.reserveCapacity(samples)
-    var repeated = 0
-    var moments = Moments()
-    var forceMin = Double.infinity
-    var forceMax = -Double.infinity
-    var saturated = 0
-    var known = 0
-    var cancelled = 0
-    var unterminated = 0
-    var withPosition = 0
-    for trace in traces {
+    /// Adds `trace` after those added before.
+    ///
+    /// - Parameter trace: the next analyzed trace.
+    public mutating func add(_ trace: Trace) {
+      let m = trace.metadata
+      analyzed += 1
+      samples += trace.count
+      if let user = m.user { users[user, default: 0] += 1 } else { usersMissing += 1 }
+      if let device = m.device { devices[device, default: 0] += 1 } else { devicesMissing += 1 }
+      if let intent = m.intent { intents[intent, default: 0] += 1 } else { intentsMissing += 1 }
+      if let maxForce = m.maxForce { maxForces[maxForce, default: 0] += 1 } else { maxForcesMissing += 1 }
+      if !m.pressAt.isEmpty { withPressAt += 1 }
+      synthesized.add(trace)
+      if let duration = trace.duration { durations.append(duration) }
+      sampleCounts.append(Double(trace.count))
       let t = trace.t
       for i in t.indices.dropFirst() {
         let dt = t[i] - t[i - 1]
         if dt > 0 {
-          intervals.append(dt)
+          intervals.add(dt)
           moments.add(dt)
         } else {
           repeated += 1
@@ -223,7 +242,7 @@ public struct DatasetSummary: Sendable {
         forceMin = Swift.min(forceMin, range.min)
         forceMax = Swift.max(forceMax, range.max)
       }
-      if let maxForce = trace.metadata.maxForce {
+      if let maxForce = m.maxForce {
         known += trace.count
         let level = maxForce * (1 - 1e-9)
         saturated += trace.force.lazy.filter { $0 >= level }.count
@@ -234,24 +253,156 @@ public struct DatasetSummary: Sendable {
       default: unterminated += 1
       }
       if trace.hasPosition { withPosition += 1 }
+      if deviceQuantization == nil {
+        if onlyDevice == nil {
+          onlyDevice = .some(m.device)
+        } else if onlyDevice! != m.device {
+          deviceQuantization = [onlyDevice!: quantization]
+        }
+      }
+      quantization.add(trace.force)
+      deviceQuantization?[m.device, default: QuantizationStep.Estimator()].add(trace.force)
     }
-    (interval, intervalJitter) = SummaryStatistics.bySelection(&intervals, moments: moments)
-    repeatedTimestamps = repeated
-    self.forceMin = forceMin.isFinite ? forceMin : nil
-    self.forceMax = forceMax.isFinite ? forceMax : nil
-    quantization = QuantizationStep.estimate(traces.lazy.flatMap(\.force))
+
+    /// The summary of the traces added.
+    ///
+    /// - Parameters:
+    ///   - files: the files read.
+    ///   - skipped: the traces left out, with reasons.
+    ///   - labelOverrides: label values `--labels-override` replaced.
+    public func summary(files: [String], skipped: [SkippedTrace], labelOverrides: Int) -> DatasetSummary {
+      DatasetSummary(self, files: files, skipped: skipped, labelOverrides: labelOverrides)
+    }
+
+    fileprivate static func counts<V: Hashable & Sendable>(_ table: [V: Int], missing: Int, order: (V, V) -> Bool) -> [Count<V>] {
+      var result = table.keys.sorted(by: order).map { Count(value: $0, traces: table[$0]!) }
+      if missing > 0 { result.append(Count(value: nil, traces: missing)) }
+      return result
+    }
+  }
+
+  private init(_ a: Accumulator, files: [String], skipped: [SkippedTrace], labelOverrides: Int) {
+    self.files = files
+    total = a.analyzed + skipped.count
+    analyzed = a.analyzed
+    self.skipped = skipped
+    self.labelOverrides = labelOverrides
+    samples = a.samples
+    let byBytes: (String, String) -> Bool = { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    tracesPerUser = Accumulator.counts(a.users, missing: a.usersMissing, order: byBytes)
+    tracesPerDevice = Accumulator.counts(a.devices, missing: a.devicesMissing, order: byBytes)
+    let intentOrder = Dictionary(uniqueKeysWithValues: Intent.allCases.enumerated().map { ($1, $0) })
+    intents = Accumulator.counts(a.intents, missing: a.intentsMissing, order: { intentOrder[$0]! < intentOrder[$1]! })
+    maxForces = Accumulator.counts(a.maxForces, missing: a.maxForcesMissing, order: <)
+    tracesWithPressAt = a.withPressAt
+    synthesizedTime = a.synthesized.result
+    duration = SummaryStatistics(a.durations)
+    samplesPerTrace = SummaryStatistics(a.sampleCounts)
+    (interval, intervalJitter) = a.intervals.summary(moments: a.moments)
+    repeatedTimestamps = a.repeated
+    forceMin = a.forceMin.isFinite ? a.forceMin : nil
+    forceMax = a.forceMax.isFinite ? a.forceMax : nil
+    quantization = a.quantization.estimate()
     if tracesPerDevice.count > 1 {
       quantizationPerDevice = tracesPerDevice.map { entry in
-        let forces = traces.lazy.filter { $0.metadata.device == entry.value }.flatMap(\.force)
-        return DeviceQuantization(device: entry.value, step: QuantizationStep.estimate(forces))
+        DeviceQuantization(device: entry.value, step: a.deviceQuantization?[entry.value]?.estimate())
       }
     } else {
       quantizationPerDevice = []
     }
-    saturatedSamples = saturated
-    samplesWithKnownMaximum = known
-    cancelledTraces = cancelled
-    unterminatedTraces = unterminated
-    tracesWithPosition = withPosition
+    saturatedSamples = a.saturated
+    samplesWithKnownMaximum = a.known
+    cancelledTraces = a.cancelled
+    unterminatedTraces = a.unterminated
+    tracesWithPosition = a.withPosition
+  }
+}
+
+/// A multiset of numbers (no NaN) kept as its distinct values with their counts, sorted: the
+/// exact order statistics of many values that repeat (sampling intervals on a clock's grid) in
+/// memory for the distinct ones. Values are buffered and merged in sorted runs.
+struct CountedValues {
+  private var values: [Double] = []
+  private var counts: [Int] = []
+  private var pending: [Double] = []
+  private(set) var count = 0
+
+  mutating func add(_ value: Double) {
+    pending.append(value)
+    count += 1
+    if pending.count >= 1 << 16 { merge() }
+  }
+
+  /// Merges the buffered values into the sorted distinct values.
+  private mutating func merge() {
+    guard !pending.isEmpty else { return }
+    pending.sort()
+    var mergedValues: [Double] = []
+    var mergedCounts: [Int] = []
+    mergedValues.reserveCapacity(values.count + pending.count)
+    mergedCounts.reserveCapacity(values.count + pending.count)
+    func put(_ value: Double, _ n: Int) {
+      if let last = mergedValues.last, last == value {
+        mergedCounts[mergedCounts.count - 1] += n
+      } else {
+        mergedValues.append(value)
+        mergedCounts.append(n)
+      }
+    }
+    var i = 0
+    var j = 0
+    while i < values.count || j < pending.count {
+      if j == pending.count || (i < values.count && values[i] <= pending[j]) {
+        put(values[i], counts[i])
+        i += 1
+      } else {
+        put(pending[j], 1)
+        j += 1
+      }
+    }
+    values = mergedValues
+    counts = mergedCounts
+    pending.removeAll(keepingCapacity: true)
+  }
+
+  /// ``SummaryStatistics/bySelection(_:moments:)`` of the values: the same quantiles (R type 7,
+  /// GSL's interpolation formula) from the sorted distinct values.
+  func summary(moments: Moments) -> (SummaryStatistics, robustSpread: Double?) {
+    var copy = self
+    copy.merge()
+    return copy.sortedSummary(moments: moments)
+  }
+
+  private func sortedSummary(moments: Moments) -> (SummaryStatistics, robustSpread: Double?) {
+    var summary = SummaryStatistics([])
+    guard count > 0 else { return (summary, nil) }
+    summary.count = count
+    (summary.min, summary.max) = (values.first!, values.last!)
+    summary.mean = moments.mean
+    summary.standardDeviation = moments.standardDeviation
+    let q = [0.05, 0.25, 0.5, 0.75, 0.95].map(quantile)
+    (summary.p5, summary.median, summary.p95) = (q[0], q[2], q[4])
+    return (summary, (q[3] - q[1]) / 1.348_979_500_392_163)
+  }
+
+  /// The value of rank `rank` (from 0) in sorted order.
+  private func value(rank: Int) -> Double {
+    var seen = 0
+    for (value, n) in zip(values, counts) {
+      seen += n
+      if rank < seen { return value }
+    }
+    return values.last!
+  }
+
+  /// The `p`-quantile, as `Selection.quantiles` computes it.
+  private func quantile(_ p: Double) -> Double {
+    let n = count
+    let h = Double(n - 1) * p
+    let i = Swift.min(Int(exactly: h.rounded(.down)) ?? 0, n - 1)
+    let delta = h - Double(i)
+    let lower = value(rank: i)
+    guard delta > 0, i + 1 < n else { return lower }
+    return (1 - delta) * lower + delta * value(rank: i + 1)
   }
 }

@@ -87,3 +87,120 @@ public struct QuantizationStep: Hashable, Sendable {
     return QuantizationStep(step: step, reciprocal: candidate.reciprocal, fit: fit)
   }
 }
+
+extension QuantizationStep {
+  /// ``estimate(_:)`` fed value by value, for values read in batches: the same estimate,
+  /// keeping the first 100 000 values and each distinct value with its count (up to 200 000
+  /// distinct positive values, beyond which ``estimate(_:)`` finds no grid either), not every
+  /// value.
+  struct Estimator {
+    private static let prefixLength = 100_000
+    private static let distinctLimit = 200_000
+    /// The first ``prefixLength`` values.
+    private var prefix: [Double] = []
+    /// The candidate from the prefix and its distinct count, once the prefix is full.
+    private var prefixCandidate: (step: (step: Double, reciprocal: Int?)?, distinct: Int)?
+    /// The prefix candidate's grid check over the values after the prefix.
+    private var onGrid = 0
+    private var finite = 0
+    /// Every finite value with its count; `nil` once the positive ones exceed the limit.
+    private var counts: [Double: Int]? = [:]
+    private var positiveDistinct = 0
+
+    init() {}
+
+    /// The last finite value added and how many times in a row (counted once the run ends:
+    /// quantized forces repeat, and a run costs one table update).
+    private var runValue = Double.nan
+    private var runLength = 0
+
+    mutating func add(_ value: Double) {
+      if prefix.count < Self.prefixLength {
+        prefix.append(value)
+        if prefix.count == Self.prefixLength {
+          prefixCandidate = candidate(prefix)
+          // The whole-input candidate is only tried after a prefix with few distinct values.
+          if prefixCandidate!.distinct >= 1000 { counts = nil }
+        }
+      } else if let step = prefixCandidate?.step, value.isFinite {
+        finite += 1
+        let k = (value * (1 / step.step)).rounded()
+        if abs(value - k * step.step) <= 0.01 * step.step { onGrid += 1 }
+      }
+      guard value.isFinite, counts != nil else { return }
+      if value == runValue {
+        runLength += 1
+      } else {
+        endRun()
+        runValue = value
+        runLength = 1
+      }
+    }
+
+    /// Adds the current run to the table.
+    private mutating func endRun() {
+      guard runLength > 0, counts != nil else { return }
+      let old = counts![runValue, default: 0]
+      counts![runValue] = old + runLength
+      runLength = 0
+      if old == 0, runValue > 0 {
+        positiveDistinct += 1
+        if positiveDistinct > Self.distinctLimit { counts = nil }
+      }
+    }
+
+    mutating func add(_ values: [Double]) { for value in values { add(value) } }
+
+    /// The estimate ``estimate(_:)`` gives for every value added, in order.
+    func estimate() -> QuantizationStep? {
+      let (prefixStep, prefixDistinct) = prefixCandidate ?? candidate(prefix)
+      if let step = prefixStep {
+        // The prefix's own check plus the values after it.
+        let (prefixOnGrid, prefixFinite) = QuantizationStep.gridCount(step, prefix)
+        if let estimate = QuantizationStep.accept(step, onGrid: prefixOnGrid + onGrid, finite: prefixFinite + finite) {
+          return estimate
+        }
+      }
+      var finished = self
+      finished.endRun()
+      guard prefixDistinct < 1000, let counts = finished.counts else { return nil }
+      let positive = counts.keys.filter { $0 > 0 }.sorted()
+      guard let step = QuantizationStep.step(positive) else { return nil }
+      var grid = 0
+      var all = 0
+      let inverse = 1 / step.step
+      for (value, count) in counts {
+        all += count
+        let k = (value * inverse).rounded()
+        if abs(value - k * step.step) <= 0.01 * step.step { grid += count }
+      }
+      return QuantizationStep.accept(step, onGrid: grid, finite: all)
+    }
+
+    private func candidate(_ values: [Double]) -> (step: (step: Double, reciprocal: Int?)?, distinct: Int) {
+      QuantizationStep.candidate(values)
+    }
+  }
+
+  /// How many of `values` are finite, and how many of those lie on the grid of `candidate`
+  /// (``verify(_:_:)``'s count).
+  private static func gridCount(_ candidate: (step: Double, reciprocal: Int?), _ values: [Double]) -> (onGrid: Int, finite: Int) {
+    let step = candidate.step
+    let inverse = 1 / step
+    var onGrid = 0
+    var finite = 0
+    for value in values where value.isFinite {
+      finite += 1
+      let k = (value * inverse).rounded()
+      if abs(value - k * step) <= 0.01 * step { onGrid += 1 }
+    }
+    return (onGrid, finite)
+  }
+
+  /// ``verify(_:_:)``'s decision from its counts.
+  private static func accept(_ candidate: (step: Double, reciprocal: Int?), onGrid: Int, finite: Int) -> QuantizationStep? {
+    let fit = Double(onGrid) / Double(Swift.max(finite, 1))
+    guard fit >= 0.99 else { return nil }
+    return QuantizationStep(step: candidate.step, reciprocal: candidate.reciprocal, fit: fit)
+  }
+}

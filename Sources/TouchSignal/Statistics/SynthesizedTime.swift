@@ -12,21 +12,37 @@ public struct SynthesizedTime: Sendable, Hashable {
 
   /// Counts the traces of `traces` with synthesized time and the interval they share.
   public init(_ traces: some Sequence<Trace>) {
-    var count = 0
-    var shared: Double?
-    var agree = true
-    for trace in traces where trace.metadata.timeSynthesized {
+    var tally = Tally()
+    for trace in traces { tally.add(trace) }
+    self = tally.result
+  }
+
+  /// The count of ``SynthesizedTime/init(_:)`` taken trace by trace, keeping no samples: for traces read in
+  /// batches.
+  public struct Tally: Sendable {
+    private var count = 0
+    private var shared: Double?
+    private var agree = true
+
+    /// No traces yet.
+    public init() {}
+
+    /// Counts `trace` (if its times were synthesized) after those added before.
+    ///
+    /// - Parameter trace: the next trace.
+    public mutating func add(_ trace: Trace) {
+      guard trace.metadata.timeSynthesized else { return }
       count += 1
-      guard agree else { continue }
-      guard let interval = trace.medianInterval else { continue }
+      guard agree, let interval = trace.medianInterval else { return }
       if let shared, Swift.abs(shared - interval) > 1e-9 {
         agree = false
       } else if shared == nil {
         shared = interval
       }
     }
-    self.traces = count
-    self.interval = agree ? shared : nil
+
+    /// The count so far.
+    public var result: SynthesizedTime { SynthesizedTime(traces: count, interval: agree ? shared : nil) }
   }
 
   /// Creates a count directly.

@@ -19,6 +19,12 @@ extension TouchTraceCommand {
         outside the trace's first-to-last sample times, or its amplitude above max_force, or \
         above 1.5 × the peak force when max_force is unknown), the JSON message saying which.
 
+        Streams: traces are read and analyzed --batch-traces at a time; memory holds one \
+        batch's samples and the accounting (files, warnings, skipped traces). CSV rows are \
+        written as each batch is analyzed; JSON rows wait in a temporary file beside the \
+        output until the accounting that heads the document is known. Standard output is \
+        written in one piece at the end.
+
         Examples (from the repository root):
           touchtrace features samples/ --output features.csv
           touchtrace features samples/synth-iphone6s.csv --level-normalized 0.3 \\
@@ -31,6 +37,8 @@ extension TouchTraceCommand {
 
     /// CSV or JSON.
     static let formats: [OutputFormat] = [.csv, .json]
+
+    @OptionGroup var batch: BatchOptions
 
     @OptionGroup var study: StudyOptions
 
@@ -71,24 +79,56 @@ extension TouchTraceCommand {
     func run() throws {
       try Console.run {
         try Console.checkOutputs([output.file], inputs: input.inputPaths)
-        var dataset = try input.load()
         let extraction = self.extraction
-        let features = try PerTrace.map(&dataset, skipInvalid: input.skipInvalid) { trace throws(SignalError) in
-          try extraction.features(of: trace)
-        }
-        let rows = zip(dataset.traces, features).map { FeaturesReport.Row(trace: $0, features: $1) }
-        let bytes =
-          switch output.resolvedFormat {
-          case .csv: FeaturesReport.csv(rows)
-          case .json: StudyFile.recorded(FeaturesReport.json(rows, dataset: dataset, extraction: extraction)).encoded()
+        let format = output.resolvedFormat
+        var source = try InputBatches(input, batchTraces: batch.batchTraces)
+        let target = try StreamTarget(output.target, inputs: input.inputPaths)
+        defer { target.discard() }
+        // CSV rows go out as they are computed; JSON rows wait in a spool file until the
+        // accounting that heads the document is known.
+        let spool = format == .json ? try ByteSpool(beside: target.spoolPath) : nil
+        defer { spool?.discard() }
+        if format == .csv { try target.sink.append(FeaturesReport.csvHeader) }
+        var selected = 0
+        var analyzed = 0
+        var skipped: [SkippedTrace] = []
+        var synthesized = SynthesizedTime.Tally()
+        while let batch = try source.next() {
+          selected += batch.traces.count
+          let part = try PerTrace.batch(batch, skipInvalid: input.skipInvalid) { trace throws(SignalError) in
+            try extraction.features(of: trace)
+          }
+          skipped += part.skipped
+          let rows = zip(part.traces, part.results).map { FeaturesReport.Row(trace: $0, features: $1) }
+          for trace in part.traces { synthesized.add(trace) }
+          switch format {
+          case .csv: try target.sink.append(FeaturesReport.csvRows(rows))
+          case .json:
+            for (k, row) in rows.enumerated() { try spool!.append(FeaturesReport.jsonElement(row).encodedElement(index: analyzed + k)) }
           case let format: FormatOption<Self>.unreachable(format)
           }
-        try output.emit(bytes, inputs: input.inputPaths)
-        if output.resolvedFormat == .csv {
+          analyzed += rows.count
+        }
+        try source.finish(selected: selected)
+        Console.report(skipped: skipped)
+        let allSkipped = source.skipped + skipped
+        if format == .json {
+          let document = StudyFile.recorded(
+            FeaturesReport.jsonDocument(
+              files: source.files, analyzed: analyzed, skipped: allSkipped, labelOverrides: source.labelOverrides,
+              synthesizedTime: synthesized.result, extraction: extraction, diagnostics: source.diagnostics))
+          let (head, tail) = document.encodedAround(member: "features")
+          try target.sink.append(head)
+          try spool!.copy(to: target.sink)
+          try target.sink.append(JSONValue.arrayClose(count: analyzed))
+          try target.sink.append(tail)
+        }
+        try target.commit()
+        if format == .csv {
           Console.diagnose(
-            "touchtrace features: \(dataset.total) traces: \(dataset.traces.count) analyzed, \(dataset.skipped.count) skipped")
+            "touchtrace features: \(analyzed + allSkipped.count) traces: \(analyzed) analyzed, \(allSkipped.count) skipped")
           // The CSV table has no place for it: say it beside the accounting.
-          if let sentence = SynthesizedTime(dataset.traces).sentence(dependents: "times, durations and rates") {
+          if let sentence = synthesized.result.sentence(dependents: "times, durations and rates") {
             Console.diagnose("touchtrace features: warning: \(sentence)")
           }
         }

@@ -25,6 +25,12 @@ extension TouchTraceCommand {
         accounted for: without --skip-invalid the first invalid one stops the command (exit 65) \
         with PATH:LINE:COL: error: MESSAGE. Nothing is written on error.
 
+        Streams: each recording is read whole and converted, and its traces are written \
+        (--batch-traces at a time) before the next file is read; memory holds one file and \
+        the accounting (files, warnings, skipped contacts). CSV output waits in a temporary \
+        file beside the output until the last recording (its header names the columns any \
+        trace uses); standard output is written in one piece at the end.
+
         Examples (from the repository root):
           touchtrace import \\
             --from force-values samples/recordings/force-values.txt \\
@@ -121,6 +127,8 @@ extension TouchTraceCommand {
         labelsOverride: labelsOverride, columnsGiven: columns != nil)
     }
 
+    @OptionGroup var batch: BatchOptions
+
     @OptionGroup var study: StudyOptions
 
     var isQuiet: Bool { output.quiet }
@@ -130,13 +138,39 @@ extension TouchTraceCommand {
       let inputs = paths + (description.map { [$0] } ?? [])
       try Console.run {
         try Console.checkOutputs([output.file], inputs: inputs)
-        let dataset = try TraceImporter.load(paths, from: from, options: importOptions)
-        Console.report(dataset)
-        Console.reportOverrides(dataset)
-        try output.write(dataset.traces, inputs: inputs)
+        var analyzed = 0
+        var files = try TraceImporter.Files(paths, from: from, options: importOptions)
+        let out = try TraceOutput(output, inputs: inputs)
+        defer { out.discard() }
+        // Each recording is read whole, converted and written before the next; what is kept
+        // is the accounting, reported when every file is read.
+        var accounting = Dataset()
+        var labelSkipped: [SkippedTrace] = []
+        var pending: [Trace] = []
+        while let part = try files.next() {
+          accounting.files += part.dataset.files
+          accounting.diagnostics += part.dataset.diagnostics
+          accounting.skipped += part.dataset.skipped
+          accounting.labelOverrides += part.dataset.labelOverrides
+          accounting.overriddenTraces += part.dataset.overriddenTraces
+          labelSkipped += part.labelSkipped
+          pending += part.dataset.traces
+          if pending.count >= batch.batchTraces {
+            try out.write(pending)
+            pending.removeAll()
+          }
+          analyzed += part.dataset.traces.count
+        }
+        try out.write(pending)
+        accounting.diagnostics += files.diagnostics()
+        accounting.skipped += labelSkipped
+        Console.report(accounting)
+        Console.reportOverrides(accounting)
+        try out.commit()
+        let total = analyzed + accounting.skipped.count
         Console.diagnose(
-          "imported \(dataset.total) contact\(dataset.total == 1 ? "" : "s") from \(dataset.files.count) file\(dataset.files.count == 1 ? "" : "s"): "
-            + "\(dataset.traces.count) written, \(dataset.skipped.count) skipped")
+          "imported \(total) contact\(total == 1 ? "" : "s") from \(accounting.files.count) file\(accounting.files.count == 1 ? "" : "s"): "
+            + "\(analyzed) written, \(accounting.skipped.count) skipped")
       }
     }
   }

@@ -13,6 +13,12 @@ extension TouchTraceCommand {
         Every input trace is accounted for: total = analyzed + skipped. Without --skip-invalid the \
         first invalid trace stops the command (exit 65) with PATH:LINE:COL: error: MESSAGE.
 
+        Streams: traces are read and summarized --batch-traces at a time; memory holds one \
+        batch's samples plus what the summary needs: counts, each trace's duration and sample \
+        count, the distinct sampling intervals with their counts (exact quantiles), and for \
+        the force quantization step the first 100 000 forces and the distinct forces with \
+        their counts (overall and per device).
+
         Examples (from the repository root):
           touchtrace inspect samples/
           touchtrace inspect samples/ --format text --only device=iphone6s
@@ -27,6 +33,8 @@ extension TouchTraceCommand {
     /// Markdown, aligned text (`text`) or JSON.
     static let formats: [OutputFormat] = [.md, .text, .json]
 
+    @OptionGroup var batch: BatchOptions
+
     @OptionGroup var study: StudyOptions
 
     var isQuiet: Bool { output.quiet }
@@ -34,13 +42,20 @@ extension TouchTraceCommand {
     func run() throws {
       try Console.run {
         try Console.checkOutputs([output.file], inputs: input.inputPaths)
-        let dataset = try input.load()
-        let summary = DatasetSummary(dataset)
+        var source = try InputBatches(input, batchTraces: batch.batchTraces)
+        var accumulator = DatasetSummary.Accumulator()
+        var selected = 0
+        while let batch = try source.next() {
+          selected += batch.traces.count
+          for trace in batch.traces { accumulator.add(trace) }
+        }
+        try source.finish(selected: selected)
+        let summary = accumulator.summary(files: source.files, skipped: source.skipped, labelOverrides: source.labelOverrides)
         let bytes: [UInt8] =
           switch output.resolvedFormat {
           case .md: Array((InspectReport.markdown(summary) + StudyFile.recordedMarkdown).utf8)
           case .text: Array(InspectReport.text(summary).utf8)
-          case .json: StudyFile.recorded(InspectReport.json(summary, diagnostics: dataset.diagnostics)).encoded()
+          case .json: StudyFile.recorded(InspectReport.json(summary, diagnostics: source.diagnostics)).encoded()
           case let format: FormatOption<Self>.unreachable(format)
           }
         try output.emit(bytes, inputs: input.inputPaths)

@@ -23,6 +23,13 @@ extension TouchTraceCommand {
         with its reason, and the rest are smoothed. Every input trace is accounted for on \
         standard error: total = smoothed + skipped.
 
+        Streams: traces are read, smoothed and written --batch-traces at a time; memory holds \
+        one batch's samples and the skipped traces' reasons. JSON and JSON Lines output is \
+        written as each batch is smoothed; CSV output, whose header names the columns any \
+        trace uses, waits in a temporary file beside the output until the last trace. \
+        Standard output is written in one piece at the end (nothing on error), so it is held \
+        in memory.
+
         Examples (from the repository root):
           touchtrace smooth samples/synth-iphone6s.csv --method savgol --window 7 \\
             --output smoothed.csv
@@ -63,6 +70,8 @@ extension TouchTraceCommand {
     var causal = false
 
     @OptionGroup var output: OutputOptions<TraceFormats>
+
+    @OptionGroup var batch: BatchOptions
 
     @OptionGroup var study: StudyOptions
 
@@ -176,17 +185,28 @@ extension TouchTraceCommand {
     func run() throws {
       try Console.run {
         try Console.checkOutputs([output.file], inputs: input.inputPaths)
-        var dataset = try input.load()
         let smoothing = self.smoothing
-        let total = dataset.total
-        // A trace too short for the window (or, for a window in seconds, without a sampling
-        // interval) is skipped with its reason, not an error: the rest of the file is smoothed.
-        let smoothed = try PerTrace.map(&dataset, skipInvalid: input.skipInvalid, skipping: \.isTooShort) { trace throws(SignalError) in
-          try trace.smoothed(with: smoothing)
+        var source = try InputBatches(input, batchTraces: batch.batchTraces)
+        let out = try TraceOutput(output, inputs: input.inputPaths)
+        defer { out.discard() }
+        var selected = 0
+        var skipped: [SkippedTrace] = []
+        while let batch = try source.next() {
+          selected += batch.traces.count
+          // A trace too short for the window (or, for a window in seconds, without a sampling
+          // interval) is skipped with its reason, not an error: the rest of the file is smoothed.
+          let part = try PerTrace.batch(batch, skipInvalid: input.skipInvalid, skipping: \.isTooShort) { trace throws(SignalError) in
+            try trace.smoothed(with: smoothing)
+          }
+          skipped += part.skipped
+          try out.write(part.results)
         }
-        try output.write(smoothed, inputs: input.inputPaths)
+        try source.finish(selected: selected)
+        Console.report(skipped: skipped)
+        try out.commit()
+        let total = selected + source.skipped.count
         Console.diagnose(
-          "touchtrace smooth: \(total) traces: \(smoothed.count) smoothed, \(dataset.skipped.count) skipped; wrote \(output.target)")
+          "touchtrace smooth: \(total) traces: \(out.count) smoothed, \(source.skipped.count + skipped.count) skipped; wrote \(output.target)")
       }
     }
   }
@@ -209,33 +229,4 @@ extension EndHandling: ExpressibleByArgument {}
 /// Runs a per-trace analysis with the foundation's accounting: in strict mode the first trace it
 /// cannot handle stops the command (`path:line:col: error: …`, exit 65); with --skip-invalid such
 /// traces move to the dataset's skipped list with the reason and are reported on standard error.
-enum PerTrace {
-  /// Errors for which `skipping` is true skip the trace whatever `skipInvalid` says.
-  static func map<T>(
-    _ dataset: inout Dataset, skipInvalid: Bool, skipping: (SignalError) -> Bool = { _ in false },
-    _ body: (Trace) throws(SignalError) -> T
-  ) throws -> [T] {
-    var results: [T] = []
-    var reasons: [String?] = []
-    results.reserveCapacity(dataset.traces.count)
-    for (trace, origin) in zip(dataset.traces, dataset.origins) {
-      do {
-        results.append(try body(trace))
-        reasons.append(nil)
-      } catch {
-        guard skipInvalid || skipping(error) else {
-          throw DataError(description: Diagnostic(.error, error.description, file: origin.file, position: origin.position).description)
-        }
-        reasons.append(error.message)
-      }
-    }
-    var index = 0
-    let skippedBefore = dataset.skipped.count
-    dataset.skipTraces { _ in
-      defer { index += 1 }
-      return reasons[index]
-    }
-    Console.report(skipped: Array(dataset.skipped.dropFirst(skippedBefore)))
-    return results
-  }
-}
+enum PerTrace {}

@@ -13,6 +13,12 @@ extension TouchTraceCommand {
         simulated people, with its ground-truth intent and press_at times (the moments the planned \
         force is half-way up each deliberate ramp). The same arguments give the same bytes.
 
+        Streams: traces are generated and written --batch-traces at a time (each from its own \
+        random stream, so the batch size changes nothing); memory holds one batch and the \
+        gesture schedule (a gesture and a user per trace). CSV output waits in a temporary file \
+        beside the output until the last trace (its header names the columns any trace uses); \
+        standard output is written in one piece at the end.
+
         Profiles: \(DeviceProfile.all.map(\.name).joined(separator: ", ")).
         Intents for --mix: \(GestureKind.allCases.map(\.rawValue).joined(separator: ", ")) \
         (hard-tap is labelled tap).
@@ -44,6 +50,8 @@ extension TouchTraceCommand {
 
     @OptionGroup var output: OutputOptions<TraceFormats>
 
+    @OptionGroup var batch: BatchOptions
+
     @OptionGroup var study: StudyOptions
 
     var isQuiet: Bool { output.quiet }
@@ -66,8 +74,20 @@ extension TouchTraceCommand {
         let device = DeviceProfile.named(profile)!
         let weights = try mix.map { text throws(IntentMixError) in try IntentMix(parsing: text) } ?? .uniform
         let synthesizer = Synthesizer(profile: device, seed: seed, userCount: users, mix: weights)
-        let traces = synthesizer.generate(count: count)
-        try output.write(traces, inputs: [])
+        // Generated and written --batch-traces at a time: each trace comes from its own random
+        // stream, so the bytes do not depend on the batch size.
+        let schedule = synthesizer.schedule(count: count)
+        let out = try TraceOutput(output, inputs: [])
+        defer { out.discard() }
+        var start = 0
+        while start < schedule.count {
+          let end = min(schedule.count, start + batch.batchTraces)
+          try out.write((start..<end).map { index in
+            synthesizer.synthesize(index: index, kind: schedule[index].kind, user: schedule[index].user).trace
+          })
+          start = end
+        }
+        try out.commit()
       }
     }
   }

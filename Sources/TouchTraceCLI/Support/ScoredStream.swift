@@ -59,7 +59,7 @@ struct ScoredStream {
 
   /// Traces per batch by default: large enough that every thread has many chunks, small
   /// enough that a batch's samples and work stay a few tens of megabytes.
-  static let defaultBatch = 4096
+  static let defaultBatch = 16_384
 
   /// The analyzed traces: metadata only (whole when their time was synthesized, or when the
   /// request keeps samples), in input order, with their origins, truths and ordinals.

@@ -182,14 +182,34 @@ public struct SpilledSweep: Sendable {
   ///
   /// - Throws: ``LatencySpill/Failure`` when the spill file cannot be read.
   public func metrics(threads: Int = 1) throws(LatencySpill.Failure) -> [ConfigurationMetrics] {
+    // Configurations whose sums and lists are the same in every batch (one threshold class
+    // throughout: their lists were written once) are finished once.
+    struct Key: Hashable {
+      var counts: ConfigurationMetrics
+      var refs: [[LatencySpill.Ref]]
+    }
+    var first: [Key: Int] = [:]
+    var distinct: [Int] = []
+    var source = [Int](repeating: 0, count: counts.count)
+    for c in counts.indices {
+      let key = Key(counts: counts[c].counts, refs: refs[c])
+      if let k = first[key] {
+        source[c] = k
+      } else {
+        first[key] = distinct.count
+        source[c] = distinct.count
+        distinct.append(c)
+      }
+    }
     let state = self
-    let results = Parallel.map(count: counts.count, chunk: 4, threads: threads) { range in
-      range.map { c -> Result<ConfigurationMetrics, LatencySpill.Failure> in
-        Result { () throws(LatencySpill.Failure) in try state.partial(c).finish() }
+    let chosen = distinct
+    let results = Parallel.map(count: chosen.count, chunk: 4, threads: threads) { range in
+      range.map { k -> Result<ConfigurationMetrics, LatencySpill.Failure> in
+        Result { () throws(LatencySpill.Failure) in try state.partial(chosen[k]).finish() }
       }
     }.flatMap { $0 }
-    var metrics: [ConfigurationMetrics] = []
-    for result in results { metrics.append(try result.get()) }
-    return metrics
+    var finished: [ConfigurationMetrics] = []
+    for result in results { finished.append(try result.get()) }
+    return source.map { finished[$0] }
   }
 }

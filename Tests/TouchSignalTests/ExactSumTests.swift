@@ -18,6 +18,8 @@ struct ExactSumTests {
       #expect(ExactSum.of(c.values) == c.sum)
       #expect(ExactSum.of(c.values.reversed()) == c.sum)
       #expect(ExactSum.of(c.values.sorted()) == c.sum)
+      #expect(c.values.withUnsafeBufferPointer { ExactSum.of($0) } == c.sum)  // the stack path
+      #expect(c.values.reversed().withUnsafeBufferPointer { ExactSum.of($0) } == c.sum)
     }
   }
 

@@ -135,6 +135,10 @@ struct ShardMergeTests {
       #expect(runCommand(command + ["--shard", "0/3"]) == 64)
       #expect(runCommand(command + ["--shard", "3/3", "--partial", directory + "/x.partial"]) == 64)
       #expect(runCommand(command + ["--bootstrap", "10", "--partial", directory + "/x.partial"]) == 64)
+      // An output the merged command has not (run writes one report).
+      #expect(runCommand(["run", TestData.samples, "--recognizer", "deep-press", "--quiet", "--partial", directory + "/run.partial"]) == 0)
+      #expect(runCommand(["merge", directory + "/run.partial", "--csv-output", directory + "/x.csv", "--quiet"]) == 64)
+      #expect(!FileManager.default.fileExists(atPath: directory + "/x.csv"))
     }
   }
 }

@@ -102,9 +102,42 @@ public struct SweepPartial: Sendable, Hashable {
   /// Every configuration's metrics, finished on `threads` threads (the result does not depend
   /// on it).
   public func metrics(threads: Int = 1) -> [ConfigurationMetrics] {
+    // The configurations of one threshold class share their partial (the same sums, the same
+    // list storage) when one evaluation swept them: their statistics are computed once.
+    var first: [SharedKey: Int] = [:]
+    var distinct: [Int] = []
+    var source = [Int](repeating: 0, count: configurations.count)
+    for (c, part) in configurations.enumerated() {
+      let key = SharedKey(part)
+      if let k = first[key] {
+        source[c] = k
+      } else {
+        first[key] = distinct.count
+        source[c] = distinct.count
+        distinct.append(c)
+      }
+    }
     let parts = configurations
-    return Parallel.map(count: parts.count, chunk: 4, threads: threads) { range in range.map { parts[$0].finish() } }
-      .flatMap { $0 }
+    let chosen = distinct
+    let finished = Parallel.map(count: chosen.count, chunk: 4, threads: threads) { range in
+      range.map { parts[chosen[$0]].finish() }
+    }.flatMap { $0 }
+    return source.map { finished[$0] }
+  }
+
+  /// What makes two partials the same without reading their lists: equal sums and the same list
+  /// storage.
+  private struct SharedKey: Hashable {
+    var counts: ConfigurationMetrics
+    var lists: [Int]
+
+    init(_ part: ConfigurationPartial) {
+      counts = part.counts
+      let a = part.accumulator
+      lists = [a.latency, a.fromDown, a.latency2, a.fromDown2, a.added].flatMap { list in
+        list.withUnsafeBufferPointer { [Int(bitPattern: $0.baseAddress), $0.count] }
+      }
+    }
   }
 }
 

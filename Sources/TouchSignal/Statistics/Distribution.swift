@@ -180,16 +180,10 @@ public struct QuickSummary: Sendable, Hashable {
     for v in values where v < 0 { below += 1 }
     negative = below
     // Correctly rounded sums: the same bits in any order of the values.
-    var sum = ExactSum()
-    for v in values { sum.add(v) }
-    let m = sum.value / Double(values.count)
-    mean = m
-    if values.count >= 2 {
-      var squares = ExactSum()
-      for v in values { squares.add((v - m) * (v - m)) }
-      standardDeviation = (squares.value / Double(values.count - 1)).squareRoot()
-    } else {
-      standardDeviation = nil
+    (mean, standardDeviation) = values.withUnsafeBufferPointer { v in
+      let m = ExactSum.of(v) / Double(v.count)
+      guard v.count >= 2 else { return (m, nil) }
+      return (m, (ExactSum.of(v) { ($0 - m) * ($0 - m) } / Double(v.count - 1)).squareRoot())
     }
     var work = values
     quantiles = Selection.quantiles(&work, probabilities)

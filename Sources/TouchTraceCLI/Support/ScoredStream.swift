@@ -126,7 +126,10 @@ struct ScoredStream {
     var known = known
     var source = try BatchSource(request.input.paths, options: request.input.loadOptions, batchTraces: request.batchTraces)
     let filters = request.input.filters.compactMap(TraceFilter.init(parsing:))
-    var selection = Dataset()  // metadata of every trace read, for --only's message when it keeps none
+    // The metadata of the traces read while --only has kept none, for its message if it never
+    // does (dropped at the first trace it keeps).
+    var selection = Dataset()
+    var selected = false
     var forces = Set(known ?? [])
     var loadSkips = 0
     var loaded = 0
@@ -171,13 +174,19 @@ struct ScoredStream {
       loaded += batch.traces.count
       // --only: left-out traces are skipped with the reason, as Dataset.keep(matching:) does.
       if !filters.isEmpty {
-        selection.traces += batch.traces.map { Trace(metadata: $0.metadata, t: [], force: []) }
-        selection.origins += batch.origins
+        if !selected {
+          selection.traces += batch.traces.map { Trace(metadata: $0.metadata, t: [], force: []) }
+          selection.origins += batch.origins
+        }
         let before = batch.traces.count
         state.skip(&batch, &ordinals, step: .filter, shard: request.shard) { trace in
           filters.first { !$0.matches(trace) }.map { "not selected (\($0))" }
         }
         filteredOut += before - batch.traces.count
+        if !selected && !batch.traces.isEmpty {
+          selected = true
+          selection = Dataset()
+        }
       }
       for trace in batch.traces { if let f = trace.metadata.maxForce { forces.insert(f) } }
       if known == nil {
@@ -300,7 +309,7 @@ struct ScoredStream {
     Console.reportOverrides(overrides)
     if !filters.isEmpty {
       selection.files = state.files
-      if let empty = selection.emptyingFilter(filters) { throw InputOptions.emptyFilterError(empty) }
+      if !selected, let empty = selection.emptyingFilter(filters) { throw InputOptions.emptyFilterError(empty) }
       Console.diagnose(
         "note: --only \(filters.map(\.description).joined(separator: " --only ")) kept \(loaded - filteredOut) traces, left out \(filteredOut)")
     }

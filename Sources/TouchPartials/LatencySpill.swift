@@ -188,28 +188,13 @@ public struct SpilledSweep: Sendable {
       var counts: ConfigurationMetrics
       var refs: [[LatencySpill.Ref]]
     }
-    var first: [Key: Int] = [:]
-    var distinct: [Int] = []
-    var source = [Int](repeating: 0, count: counts.count)
-    for c in counts.indices {
-      let key = Key(counts: counts[c].counts, refs: refs[c])
-      if let k = first[key] {
-        source[c] = k
-      } else {
-        first[key] = distinct.count
-        source[c] = distinct.count
-        distinct.append(c)
-      }
-    }
     let state = self
-    let chosen = distinct
-    let results = Parallel.map(count: chosen.count, chunk: 4, threads: threads) { range in
-      range.map { k -> Result<ConfigurationMetrics, LatencySpill.Failure> in
-        Result { () throws(LatencySpill.Failure) in try state.partial(chosen[k]).finish() }
-      }
-    }.flatMap { $0 }
-    var finished: [ConfigurationMetrics] = []
-    for result in results { finished.append(try result.get()) }
-    return source.map { finished[$0] }
+    let results = Distinct.map(count: counts.count, threads: threads, key: { Key(counts: state.counts[$0].counts, refs: state.refs[$0]) }) {
+      c -> Result<ConfigurationMetrics, LatencySpill.Failure> in
+      Result { () throws(LatencySpill.Failure) in try state.partial(c).finish() }
+    }
+    var metrics: [ConfigurationMetrics] = []
+    for result in results { metrics.append(try result.get()) }
+    return metrics
   }
 }

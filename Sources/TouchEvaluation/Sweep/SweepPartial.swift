@@ -104,25 +104,8 @@ public struct SweepPartial: Sendable, Hashable {
   public func metrics(threads: Int = 1) -> [ConfigurationMetrics] {
     // The configurations of one threshold class share their partial (the same sums, the same
     // list storage) when one evaluation swept them: their statistics are computed once.
-    var first: [SharedKey: Int] = [:]
-    var distinct: [Int] = []
-    var source = [Int](repeating: 0, count: configurations.count)
-    for (c, part) in configurations.enumerated() {
-      let key = SharedKey(part)
-      if let k = first[key] {
-        source[c] = k
-      } else {
-        first[key] = distinct.count
-        source[c] = distinct.count
-        distinct.append(c)
-      }
-    }
     let parts = configurations
-    let chosen = distinct
-    let finished = Parallel.map(count: chosen.count, chunk: 4, threads: threads) { range in
-      range.map { parts[chosen[$0]].finish() }
-    }.flatMap { $0 }
-    return source.map { finished[$0] }
+    return Distinct.map(count: parts.count, threads: threads, key: { SharedKey(parts[$0]) }) { parts[$0].finish() }
   }
 
   /// What makes two partials the same without reading their lists: equal sums and the same list
@@ -152,5 +135,32 @@ extension SweepResult {
   ///   - threads: threads for the statistics; the result does not depend on it.
   public init(evaluation: Evaluation, plan: SweepPlan, partial: SweepPartial, threads: Int = 1) {
     self.init(evaluation: evaluation, plan: plan, metrics: partial.metrics(threads: threads), methods: partial.methods)
+  }
+}
+
+/// Work done once per distinct key: configurations that share their state are finished once.
+package enum Distinct {
+  /// `body` of the first item of each distinct `key`, on `threads` threads (the result does not
+  /// depend on it), given to every item with that key, in item order.
+  package static func map<Key: Hashable, T: Sendable>(
+    count: Int, threads: Int, key: (Int) -> Key, _ body: @escaping @Sendable (Int) -> T
+  ) -> [T] {
+    var first: [Key: Int] = [:]
+    var distinct: [Int] = []
+    var source = [Int](repeating: 0, count: count)
+    for item in 0..<count {
+      let k = key(item)
+      if let d = first[k] {
+        source[item] = d
+      } else {
+        first[k] = distinct.count
+        source[item] = distinct.count
+        distinct.append(item)
+      }
+    }
+    let chosen = distinct
+    let results = Parallel.map(count: chosen.count, chunk: 4, threads: threads) { range in range.map { body(chosen[$0]) } }
+      .flatMap { $0 }
+    return source.map { results[$0] }
   }
 }

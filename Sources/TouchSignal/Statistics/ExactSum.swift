@@ -46,25 +46,12 @@ public struct ExactSum: Sendable, Hashable {
       var special = 0.0
       var sawNaN = false
       for value in values {
-        var x = term(value)
+        let x = term(value)
         guard x.isFinite else {
           if x.isNaN { sawNaN = true } else { special += x }
           continue
         }
-        var kept = 0
-        for j in 0..<n {
-          var y = p[j]
-          if Swift.abs(x) < Swift.abs(y) { swap(&x, &y) }
-          let high = x + y
-          let low = y - (high - x)
-          if low != 0 {
-            p[kept] = low
-            kept += 1
-          }
-          x = high
-        }
-        p[kept] = x
-        n = kept + 1
+        n = add(x, to: p.baseAddress!, count: n)
       }
       if sawNaN { return .nan }
       if special != 0 || special.isNaN { return special }
@@ -78,29 +65,30 @@ public struct ExactSum: Sendable, Hashable {
       if x.isNaN { sawNaN = true } else { special += x }
       return
     }
+    partials.append(0)  // room for one more partial
+    let count = partials.withUnsafeMutableBufferPointer { Self.add(x, to: $0.baseAddress!, count: $0.count - 1) }
+    partials.removeLast(partials.count - count)
+  }
+
+  /// Adds finite `x` to the `count` non-overlapping partials at `p` (room for one more);
+  /// returns the new count.
+  @inlinable
+  static func add(_ x: Double, to p: UnsafeMutablePointer<Double>, count n: Int) -> Int {
     var x = x
-    let count = partials.count
-    let kept = partials.withUnsafeMutableBufferPointer { p -> Int in
-      var kept = 0
-      for j in 0..<count {
-        var y = p[j]
-        if abs(x) < abs(y) { swap(&x, &y) }
-        let high = x + y
-        let low = y - (high - x)
-        if low != 0 {
-          p[kept] = low
-          kept += 1
-        }
-        x = high
+    var kept = 0
+    for j in 0..<n {
+      var y = p[j]
+      if Swift.abs(x) < Swift.abs(y) { swap(&x, &y) }
+      let high = x + y
+      let low = y - (high - x)
+      if low != 0 {
+        p[kept] = low
+        kept += 1
       }
-      if kept < count { p[kept] = x }
-      return kept
+      x = high
     }
-    if kept < count {
-      partials.removeLast(count - kept - 1)
-    } else {
-      partials.append(x)
-    }
+    p[kept] = x
+    return kept + 1
   }
 
   /// The double nearest the exact sum (ties to even); ±∞ or NaN when such values were added.

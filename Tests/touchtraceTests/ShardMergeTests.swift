@@ -102,6 +102,36 @@ struct ShardMergeTests {
     }
   }
 
+  /// Every catalog recognizer over samples/ (iPhone, Android and touchpad traces: maximum forces
+  /// 20/3, 1 and others, arriving in later batches): recognizers whose default grids follow the
+  /// maximum force (shunkit, df-continuous) make a later batch restart the pass, which must
+  /// build its plan again (issue 26: batches of 1 to 250 crashed with SIGILL). Each batch size
+  /// gives the bytes of one batch of all.
+  @Test(arguments: [1, 2, 7, 100, 16_384])
+  func everyRecognizerOnMixedDevicesAnyBatch(batch: Int) throws {
+    try inTemporaryDirectory { directory in
+      let command = ["sweep", TestData.samples, "--recognizer", "all", "--format", "json", "--quiet"]
+      let reference = directory + "/all.json"
+      #expect(runCommand(command + ["--batch-traces", "100000", "--output", reference]) == 0)
+      let path = directory + "/\(batch).json"
+      #expect(runCommand(command + ["--batch-traces", "\(batch)", "--output", path]) == 0)
+      let expected = try Data(contentsOf: URL(fileURLWithPath: reference))
+      #expect(!expected.isEmpty)
+      #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == expected, "batch \(batch)")
+    }
+  }
+
+  /// Shards in small batches (each shard restarts its pass when a new maximum force arrives)
+  /// merge to the unsharded report of every catalog recognizer; `tune` over the recognizers
+  /// that follow the maximum force too.
+  @Test func restartedShardsMergeToTheUnshardedReport() throws {
+    try Self.expectMergesEqual(
+      ["sweep", TestData.samples, "--recognizer", "all", "--batch-traces", "7"], shards: [3], formats: ["json", "md"])
+    try Self.expectMergesEqual(
+      ["tune", TestData.samples, "--recognizer", "shunkit,df-continuous", "--batch-traces", "2"], shards: [2],
+      formats: ["json"])
+  }
+
   /// Missing, doubled and mismatched partials are refused with exit 65 and a message naming them;
   /// a file that is not a partial too; HTML and --shard without --partial are usage errors.
   @Test func refusesIncompleteOrMixedPartials() throws {

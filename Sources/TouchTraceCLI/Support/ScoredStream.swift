@@ -138,8 +138,12 @@ struct ScoredStream {
     let groupsWanted = request.by
     var groupByName: [[String?: ConfigurationPartial]] = []
     var groupOrder: [[String?]] = []
+    // Whether the plan is made: at the first batch, from the forces of a restarted pass or else
+    // those of that batch (a restarted pass knows its forces before it reads anything).
+    var started = false
     /// Makes the plan and the per-configuration state, once the maximum forces are known.
     func start() throws {
+      started = true
       plan = try makePlan((known ?? []).sorted())
       state.plan = plan
       configurations = plan?.configurations ?? []
@@ -189,12 +193,9 @@ struct ScoredStream {
         }
       }
       for trace in batch.traces { if let f = trace.metadata.maxForce { forces.insert(f) } }
-      if known == nil {
-        known = forces.sorted()
-        try start()
-      } else if planFollowsData && forces.count != known!.count {
-        throw Restart(forces: forces.sorted())
-      }
+      if known == nil { known = forces.sorted() }
+      if planFollowsData && forces.count != known!.count { throw Restart(forces: forces.sorted()) }
+      if !started { try start() }
       // Traces the recognizers cannot replay: every trace is checked, so every shard stops at the
       // same first one (strict), or skips them with the reason.
       if let needsMaximum = request.recognizers.first(where: { $0.requiresMaximumForce }) {
@@ -291,7 +292,7 @@ struct ScoredStream {
       }
       progress?.traces(loaded)
     }
-    if known == nil { try start() }  // no trace at all
+    if !started { try start() }  // no trace at all
     if let column = groupsWanted {
       state.groups = GroupPartials(
         column: column.rawValue,

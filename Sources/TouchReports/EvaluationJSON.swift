@@ -69,12 +69,16 @@ enum EvaluationJSON {
   }
 
   /// A latency summary, seconds: `n`, `mean`, `sd`, `min`, `p50`, `p90`, `p95`, `p99`, `max`,
-  /// `early` (how many were negative).
+  /// `early` (how many were negative), `early_rate` (`early / n`), and `abs_p50`, `abs_p90`,
+  /// `abs_p99`, quantiles of the absolute values (`|action − reference|`, which an early action
+  /// cannot lower).
   static func latency(_ s: LatencySummary) -> JSONValue {
     .object([
       ("n", .int(s.count)), ("mean", .number(s.mean)), ("sd", .number(s.standardDeviation)),
       ("min", .number(s.minimum)), ("p50", .number(s.p50)), ("p90", .number(s.p90)), ("p95", .number(s.p95)),
       ("p99", .number(s.p99)), ("max", .number(s.maximum)), ("early", .int(s.early)),
+      ("early_rate", .number(s.earlyRate)), ("abs_p50", .number(s.absoluteP50)), ("abs_p90", .number(s.absoluteP90)),
+      ("abs_p99", .number(s.absoluteP99)),
     ])
   }
 }

@@ -24,6 +24,12 @@ enum Intervals {
     ProportionInterval.wilson(m.falsePositiveTraces, of: m.negativeTraces)
   }
 
+  /// The early-rate interval: true positives acting before their reference of true positives;
+  /// `nil` without true positives.
+  static func early(_ m: StageMetrics) -> ProportionInterval? {
+    ProportionInterval.wilson(m.latency.early, of: m.latency.count)
+  }
+
   /// An interval in JSON: `[low, high]`, or `null` when undefined.
   static func json(_ interval: ProportionInterval?) -> JSONValue {
     guard let interval else { return .null }

@@ -77,6 +77,7 @@ public enum TuneReport {
         .object([
           ("min_precision", .number(rule.constraints.minimumPrecision)), ("min_recall", .number(rule.constraints.minimumRecall)),
           ("max_fpr", .number(rule.constraints.maximumFalsePositiveRate)),
+          ("max_early", .number(rule.constraints.maximumEarlyRate)),
         ])
       ),
       ("tie_rule", .string(OperatingPointRule.tieRule)),
@@ -159,13 +160,14 @@ public enum TuneReport {
   static func point(_ result: TuningResult, _ p: ParetoPoint) -> JSONValue {
     .object(
       reference(result, p.configuration) + [
-        ("f1", .number(p.f1)), ("latency_p90", .number(p.latencyP90)), ("ties", .int(p.ties)),
+        ("f1", .number(p.f1)), ("abs_latency_p90", .number(p.absoluteLatencyP90)),
+        ("early_rate", .number(result.metrics(p.configuration).stage1.latency.earlyRate)), ("ties", .int(p.ties)),
       ])
   }
 
   static func pareto(_ result: TuningResult) -> JSONValue {
     .object([
-      ("axes", "F1 (higher is better) against p90 latency, action − reference, seconds (lower is better); configurations without a defined F1 or p90 are left out; identical points are represented by the earliest configuration, the others counted in ties"),
+      ("axes", "F1 (higher is better) against p90 |latency|, |action − reference|, seconds (lower is better; an action before its reference counts by its distance like a late one, so firing early never moves a configuration onto the front); configurations without a defined F1 or p90 are left out; identical points are represented by the earliest configuration, the others counted in ties"),
       ("overall", .array(result.paretoFront.map { point(result, $0) })),
       (
         "by_recognizer",
@@ -291,13 +293,17 @@ public enum TuneReport {
             ])
       }
     case .pareto:
-      header = ["front", "rank", "configuration", "recognizer"] + parameterNames.map { "param_" + $0 } + ["f1", "latency_p90", "ties"]
+      header = ["front", "rank", "configuration", "recognizer"] + parameterNames.map { "param_" + $0 } + ["f1", "abs_latency_p90", "early_rate", "ties"]
       let fronts = [("overall", result.paretoFront)] + result.paretoFronts.map { ($0.recognizer.name, $0.points) }
       for (name, points) in fronts {
         for (rank, p) in points.enumerated() {
           rows.append(
             [.string(name), .int(rank + 1), .int(p.configuration), .string(configurations[p.configuration].name)]
-              + parameters(p.configuration) + [.number(p.f1), .number(p.latencyP90), .int(p.ties)])
+              + parameters(p.configuration)
+              + [
+                .number(p.f1), .number(p.absoluteLatencyP90),
+                .number(result.metrics(p.configuration).stage1.latency.earlyRate), .int(p.ties),
+              ])
         }
       }
     case .folds:
@@ -458,11 +464,15 @@ public enum TuneReport {
       out += "\n"
     }
 
-    out += "\n## Pareto front: F1 against p90 latency\n\n"
-    out += "Configurations no other beats on both F1 (higher) and p90 latency (lower), over all traces.\n\n"
-    out += "| front | configuration | F1 | p90 | same point |\n|---|---|--:|--:|--:|\n"
+    out += "\n## Pareto front: F1 against p90 |latency|\n\n"
+    out += "Configurations no other beats on both F1 (higher) and p90 |action − reference| (lower), over all traces: "
+    out += "an action before the intended press counts by its distance from it, like a late one, so firing early never puts a configuration on the front.\n\n"
+    out += "| front | configuration | F1 | p90 abs latency | early rate | same point |\n|---|---|--:|--:|--:|--:|\n"
     func point(_ front: String, _ configuration: String, _ p: ParetoPoint) -> String {
-      Markdown.row([front, configuration, Markdown.ratio(p.f1), Markdown.seconds(p.latencyP90), "\(p.ties)"])
+      Markdown.row([
+        front, configuration, Markdown.ratio(p.f1), Markdown.seconds(p.absoluteLatencyP90),
+        Markdown.ratio(result.metrics(p.configuration).stage1.latency.earlyRate), "\(p.ties)",
+      ])
     }
     for p in result.paretoFront {
       let configuration = configurations[p.configuration]
@@ -487,6 +497,8 @@ public enum TuneReport {
     case .fpr: "FPR"
     case .latencyP50: "p50 latency"
     case .latencyP90: "p90 latency"
+    case .absoluteLatencyP90: "p90 abs latency"
+    case .earlyRate: "early rate"
     case .cost: "cost/trace"
     }
   }
@@ -510,6 +522,7 @@ public enum TuneReport {
     case .precision: interval = Intervals.precision(m)
     case .recall: interval = Intervals.recall(m)
     case .fpr: interval = Intervals.fpr(m)
+    case .earlyRate: interval = Intervals.early(m)
     default: return "–"
     }
     return Intervals.text(interval)
@@ -517,6 +530,6 @@ public enum TuneReport {
 
   /// ` (n = N)` after a latency quantile: the true positives it is over; empty for others.
   static func count(_ statistic: TuningStatistic, _ m: ConfigurationMetrics) -> String {
-    statistic.isLatency ? " (n = \(m.stage1.latency.count))" : ""
+    statistic.isLatency || statistic == .earlyRate ? " (n = \(m.stage1.latency.count))" : ""
   }
 }

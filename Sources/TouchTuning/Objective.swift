@@ -12,15 +12,24 @@ public enum TuningStatistic: Sendable, Hashable, CustomStringConvertible {
   case fpr
   /// The median of `action − reference` over true positives, seconds.
   case latencyP50
-  /// The 90th percentile of `action − reference` over true positives, seconds.
+  /// The 90th percentile of `action − reference` over true positives, seconds (signed: an
+  /// early action lowers it).
   case latencyP90
+  /// The 90th percentile of `|action − reference|` over true positives, seconds: the timing
+  /// error, which an early action cannot lower (`--objective latency` minimizes it).
+  case absoluteLatencyP90
+  /// The share of true positives that act before their reference, 0…1.
+  case earlyRate
   /// The mean cost per analyzed trace: (`falsePositive` × FP + `falseNegative` × FN) / traces.
   case cost(falsePositive: Double, falseNegative: Double)
 
   /// The statistics every tuning report gives (the bootstrap's and the cross-validation's).
-  public static let standard: [TuningStatistic] = [.f1, .precision, .recall, .fpr, .latencyP50, .latencyP90]
+  public static let standard: [TuningStatistic] = [
+    .f1, .precision, .recall, .fpr, .latencyP50, .latencyP90, .absoluteLatencyP90, .earlyRate,
+  ]
 
-  /// The name reports use: `f1`, `precision`, `recall`, `fpr`, `latency_p50`, `latency_p90`, `cost`.
+  /// The name reports use: `f1`, `precision`, `recall`, `fpr`, `latency_p50`, `latency_p90`,
+  /// `abs_latency_p90`, `early_rate`, `cost`.
   public var name: String {
     switch self {
     case .f1: "f1"
@@ -29,6 +38,8 @@ public enum TuningStatistic: Sendable, Hashable, CustomStringConvertible {
     case .fpr: "fpr"
     case .latencyP50: "latency_p50"
     case .latencyP90: "latency_p90"
+    case .absoluteLatencyP90: "abs_latency_p90"
+    case .earlyRate: "early_rate"
     case .cost: "cost"
     }
   }
@@ -37,7 +48,7 @@ public enum TuningStatistic: Sendable, Hashable, CustomStringConvertible {
   public var description: String { name }
 
   /// Whether the statistic is a time in seconds.
-  public var isLatency: Bool { self == .latencyP50 || self == .latencyP90 }
+  public var isLatency: Bool { self == .latencyP50 || self == .latencyP90 || self == .absoluteLatencyP90 }
 
   /// The statistic of `metrics` (stage 1); `nil` when it is undefined there (see the Metrics
   /// article of TouchEvaluation; the cost is undefined over no trace).
@@ -50,6 +61,8 @@ public enum TuningStatistic: Sendable, Hashable, CustomStringConvertible {
     case .fpr: return m.falsePositiveRate
     case .latencyP50: return m.latency.p50
     case .latencyP90: return m.latency.p90
+    case .absoluteLatencyP90: return m.latency.absoluteP90
+    case .earlyRate: return m.latency.earlyRate
     case .cost(let fp, let fn):
       guard metrics.traces > 0 else { return nil }
       return (fp * Double(m.falsePositives) + fn * Double(m.falseNegatives)) / Double(metrics.traces)
@@ -61,7 +74,9 @@ public enum TuningStatistic: Sendable, Hashable, CustomStringConvertible {
 public enum TuningObjective: Sendable, Hashable, CustomStringConvertible {
   /// The highest F1.
   case f1
-  /// The lowest p90 latency (`action − reference`), subject to a minimum precision and/or recall.
+  /// The lowest p90 timing error (`|action − reference|`), subject to a minimum precision and/or
+  /// recall: an action before the intended press is premature, not fast, so it counts by its
+  /// distance from the reference like a late one (``TuningStatistic/absoluteLatencyP90``).
   case latency
   /// The highest recall, subject to a maximum false-positive rate.
   case fpr
@@ -82,7 +97,7 @@ public enum TuningObjective: Sendable, Hashable, CustomStringConvertible {
   public var statistic: TuningStatistic {
     switch self {
     case .f1: .f1
-    case .latency: .latencyP90
+    case .latency: .absoluteLatencyP90
     case .fpr: .recall
     case .cost(let fp, let fn): .cost(falsePositive: fp, falseNegative: fn)
     }
@@ -96,11 +111,11 @@ public enum TuningObjective: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  /// `maximum F1`, `minimum p90 latency`, `maximum recall`, `minimum cost per trace (1 × FP + 5 × FN)`.
+  /// `maximum F1`, `minimum p90 |action − reference|`, `maximum recall`, `minimum cost per trace (1 × FP + 5 × FN)`.
   public var description: String {
     switch self {
     case .f1: "maximum F1"
-    case .latency: "minimum p90 latency"
+    case .latency: "minimum p90 |action − reference|"
     case .fpr: "maximum recall"
     case .cost(let fp, let fn): "minimum cost per trace (\(Self.text(fp)) × FP + \(Self.text(fn)) × FN)"
     }
@@ -121,23 +136,33 @@ public struct TuningConstraints: Sendable, Hashable, CustomStringConvertible {
   public var minimumRecall: Double?
   /// The highest acceptable false-positive rate, 0…1.
   public var maximumFalsePositiveRate: Double?
+  /// The highest acceptable early rate (true positives acting before their reference over true
+  /// positives), 0…1.
+  public var maximumEarlyRate: Double?
 
   /// Creates constraints; `nil` bounds are not applied.
-  public init(minimumPrecision: Double? = nil, minimumRecall: Double? = nil, maximumFalsePositiveRate: Double? = nil) {
+  public init(
+    minimumPrecision: Double? = nil, minimumRecall: Double? = nil, maximumFalsePositiveRate: Double? = nil,
+    maximumEarlyRate: Double? = nil
+  ) {
     self.minimumPrecision = minimumPrecision
     self.minimumRecall = minimumRecall
     self.maximumFalsePositiveRate = maximumFalsePositiveRate
+    self.maximumEarlyRate = maximumEarlyRate
   }
 
   /// Whether no bound is set.
-  public var isEmpty: Bool { minimumPrecision == nil && minimumRecall == nil && maximumFalsePositiveRate == nil }
+  public var isEmpty: Bool {
+    minimumPrecision == nil && minimumRecall == nil && maximumFalsePositiveRate == nil && maximumEarlyRate == nil
+  }
 
-  /// The bounds, `precision ≥ 0.9, recall ≥ 0.8, FPR ≤ 0.05`, or `none`.
+  /// The bounds, `precision ≥ 0.9, recall ≥ 0.8, FPR ≤ 0.05, early ≤ 0.1`, or `none`.
   public var description: String {
     var parts: [String] = []
     if let p = minimumPrecision { parts.append("precision ≥ \(p)") }
     if let r = minimumRecall { parts.append("recall ≥ \(r)") }
     if let f = maximumFalsePositiveRate { parts.append("FPR ≤ \(f)") }
+    if let e = maximumEarlyRate { parts.append("early ≤ \(e)") }
     return parts.isEmpty ? "none" : parts.joined(separator: ", ")
   }
 
@@ -165,6 +190,13 @@ public struct TuningConstraints: Sendable, Hashable, CustomStringConvertible {
         out.append("FPR undefined (no negative trace)")
       }
     }
+    if let bound = maximumEarlyRate {
+      if let e = metrics.latency.earlyRate {
+        if e > bound { out.append("early rate \(Self.format(e)) > \(bound)") }
+      } else {
+        out.append("early rate undefined (no true positive)")
+      }
+    }
     return out
   }
 
@@ -176,7 +208,7 @@ public struct TuningConstraints: Sendable, Hashable, CustomStringConvertible {
 
 /// An option combination that does not define an operating point (a usage error).
 public enum TuningRuleError: Error, Sendable, Hashable, CustomStringConvertible {
-  /// A bound (`--min-precision`, `--min-recall`, `--max-fpr`) outside 0…1.
+  /// A bound (`--min-precision`, `--min-recall`, `--max-fpr`, `--max-early`) outside 0…1.
   case boundOutOfRange(flag: String, value: Double)
   /// `--objective latency` without a minimum precision or recall.
   case latencyNeedsBound
@@ -208,18 +240,19 @@ public struct OperatingPointScore: Sendable, Hashable {
   public var value: Double?
   /// Stage-1 F1 (the first tie-breaker); `nil` when undefined.
   public var f1: Double?
-  /// Stage-1 p90 latency, seconds (the second tie-breaker); `nil` without true positives.
-  public var latencyP90: Double?
+  /// Stage-1 p90 timing error `|action − reference|`, seconds (the second tie-breaker); `nil`
+  /// without true positives.
+  public var absoluteLatencyP90: Double?
   /// Why the configuration cannot be chosen: unmet constraints, an undefined objective. Empty
   /// when it can.
   public var violations: [String]
 
   /// Creates a score.
-  public init(configuration: Int, value: Double?, f1: Double?, latencyP90: Double?, violations: [String]) {
+  public init(configuration: Int, value: Double?, f1: Double?, absoluteLatencyP90: Double?, violations: [String]) {
     self.configuration = configuration
     self.value = value
     self.f1 = f1
-    self.latencyP90 = latencyP90
+    self.absoluteLatencyP90 = absoluteLatencyP90
     self.violations = violations
   }
 
@@ -231,9 +264,10 @@ public struct OperatingPointScore: Sendable, Hashable {
 ///
 /// Among the configurations that meet every bound and whose objective is defined, the chosen
 /// one is the best by, in order:
-/// 1. the objective (higher F1 or recall; lower p90 latency or cost);
+/// 1. the objective (higher F1 or recall; lower p90 |latency| or cost);
 /// 2. the higher F1 (undefined ranks last);
-/// 3. the lower p90 latency (undefined ranks last);
+/// 3. the lower p90 |latency| (`|action − reference|`: an early action is no faster; undefined
+///    ranks last);
 /// 4. the earlier configuration in the plan — recognizers as listed, then grid order (the first
 ///    `--vary` slowest), so on an ascending grid the smaller threshold.
 ///
@@ -247,7 +281,7 @@ public struct OperatingPointRule: Sendable, Hashable {
 
   /// The tie rule, as reports state it.
   public static let tieRule =
-    "the objective, then higher F1, then lower p90 latency (undefined ranks last), then the earlier configuration in plan order (recognizers as listed, first --vary slowest: on an ascending grid the smaller value)"
+    "the objective, then higher F1, then lower p90 |latency| (|action − reference|; undefined ranks last), then the earlier configuration in plan order (recognizers as listed, first --vary slowest: on an ascending grid the smaller value)"
 
   /// Creates a rule.
   ///
@@ -257,7 +291,7 @@ public struct OperatingPointRule: Sendable, Hashable {
   public init(objective: TuningObjective, constraints: TuningConstraints = TuningConstraints()) throws(TuningRuleError) {
     for (flag, bound) in [
       ("--min-precision", constraints.minimumPrecision), ("--min-recall", constraints.minimumRecall),
-      ("--max-fpr", constraints.maximumFalsePositiveRate),
+      ("--max-fpr", constraints.maximumFalsePositiveRate), ("--max-early", constraints.maximumEarlyRate),
     ] {
       if let bound, !(bound >= 0 && bound <= 1) {
         throw .boundOutOfRange(flag: flag, value: bound)
@@ -290,14 +324,15 @@ public struct OperatingPointRule: Sendable, Hashable {
     if value == nil {
       switch objective {
       case .f1: violations.append("F1 undefined (no reference and no action)")
-      case .latency: violations.append("p90 latency undefined (no true positive)")
+      case .latency: violations.append("p90 |latency| undefined (no true positive)")
       case .fpr: violations.append("recall undefined (no reference)")
       case .cost: violations.append("cost undefined (no trace)")
       }
     }
     violations += constraints.violations(of: metrics.stage1)
     return OperatingPointScore(
-      configuration: configuration, value: value, f1: metrics.stage1.f1, latencyP90: metrics.stage1.latency.p90,
+      configuration: configuration, value: value, f1: metrics.stage1.f1,
+      absoluteLatencyP90: metrics.stage1.latency.absoluteP90,
       violations: violations)
   }
 
@@ -309,8 +344,8 @@ public struct OperatingPointRule: Sendable, Hashable {
     let fa = a.f1 ?? -.infinity
     let fb = b.f1 ?? -.infinity
     if fa != fb { return fa > fb }
-    let la = a.latencyP90 ?? .infinity
-    let lb = b.latencyP90 ?? .infinity
+    let la = a.absoluteLatencyP90 ?? .infinity
+    let lb = b.absoluteLatencyP90 ?? .infinity
     if la != lb { return la < lb }
     return a.configuration < b.configuration
   }

@@ -232,7 +232,10 @@ public enum Tuning {
 
     // Pareto fronts on all traces.
     func front(_ indices: some Sequence<Int>) -> [ParetoPoint] {
-      ParetoFront.front(of: indices.map { (configuration: $0, f1: metrics[$0].stage1.f1, latencyP90: metrics[$0].stage1.latency.p90) })
+      ParetoFront.front(
+        of: indices.map {
+          (configuration: $0, f1: metrics[$0].stage1.f1, absoluteLatencyP90: metrics[$0].stage1.latency.absoluteP90)
+        })
     }
     let paretoFront = front(configurations.indices)
     let paretoFronts = plan.recognizers.map { spec in

@@ -87,6 +87,25 @@ struct MetricsTests {
     #expect(LatencySummary([0.1]).standardDeviation == nil && LatencySummary([0.1]).p99 == 0.1)
   }
 
+  /// |action − reference| quantiles and the early rate, by hand (R type 7): the values −0.3,
+  /// −0.1, 0, 0.05, 0.2 have absolute values 0, 0.05, 0.1, 0.2, 0.3 in order, so p50 = 0.1,
+  /// p90 = 0.2 + 0.6 × 0.1 = 0.26, p99 = 0.2 + 0.96 × 0.1 = 0.296; two of five are early. The
+  /// signed p90 (0.05 + 0.6 × 0.15 = 0.14) is lower than the absolute one: early actions pull it
+  /// down.
+  @Test func absoluteLatencyQuantilesAndEarlyRate() {
+    let l = LatencySummary([0.2, -0.3, 0.05, 0, -0.1])
+    func close(_ a: Double?, _ b: Double) -> Bool { a.map { Swift.abs($0 - b) < 1e-12 } ?? false }
+    #expect(close(l.absoluteP50, 0.1) && close(l.absoluteP90, 0.26) && close(l.absoluteP99, 0.296))
+    #expect(close(l.p90, 0.14))
+    #expect(l.early == 2 && l.earlyRate == 0.4)
+    // Nothing early: the absolute quantiles are the signed ones.
+    let late = LatencySummary([0.02, 0.01, 0.04])
+    #expect(late.absoluteP90 == late.p90 && late.absoluteP50 == late.p50 && late.earlyRate == 0)
+    // Empty: undefined, not 0.
+    let empty = LatencySummary([])
+    #expect(empty.absoluteP90 == nil && empty.earlyRate == nil)
+  }
+
   @Test func multiplePressesInOneContactMatchOneToOne() throws {
     let traces = [
       // Presses at 0.2 and 0.8 (references 0.15, 0.75) → 2 TP, latency 0.05 each; releases at 0.5, 1.0.

@@ -9,12 +9,12 @@ import TouchTuning
 /// changes the answer.
 ///
 /// Users u1…u4 each make presses peaking at levels {5, 6, 7} and taps at {2, 3}: alone they are
-/// separated perfectly at levels 4 and 5 (F1 = 1; level 4 acts earlier, so it wins the tie on
-/// latency). User u5 presses hard (40 presses at level 9) and taps hard (40 taps at level 8): alone
+/// separated perfectly at levels 4 and 5 (F1 = 1; level 5 acts at the reference, 0.1 s, and
+/// level 4 20 ms before it, so level 5 wins the tie on |action − reference|). User u5 presses hard (40 presses at level 9) and taps hard (40 taps at level 8): alone
 /// only level 9 separates them. Over all users level 9 wins: TP 40, FP 0, FN 12, F1 = 80/92 ≈ 0.87,
 /// against level 4's TP 52, FP 40, F1 = 104/144 ≈ 0.72.
 ///
-/// With one fold per user, the fold that holds u5 out must choose level 4 (u5's traces would pull
+/// With one fold per user, the fold that holds u5 out must choose level 5 (u5's traces would pull
 /// the choice to level 9 if they leaked in) and then scores on u5: TP 40, FP 40, FN 0, F1 = 2/3.
 /// Each fold holding out one of u1…u4 trains on u5 and three others: level 9 (TP 40, FN 9,
 /// F1 = 80/89) beats level 4 (TP 49, FP 40, F1 = 98/138); on the held-out user it finds nothing:
@@ -55,7 +55,7 @@ struct CrossValidationTests {
       #expect(fold.heldOutTraces == (user == "u5" ? 80 : 5) && fold.trainingTraces == 100 - fold.heldOutTraces)
       #expect(heldOut.traces == fold.heldOutTraces)
       if user == "u5" {
-        #expect(threshold(result, fold.chosen) == thresholdOfLevel(4))
+        #expect(threshold(result, fold.chosen) == thresholdOfLevel(5))
         #expect(heldOut.stage1.truePositives == 40 && heldOut.stage1.falsePositives == 40 && heldOut.stage1.falseNegatives == 0)
         #expect(heldOut.stage1.f1 == 2.0 / 3)
         #expect(fold.training?.stage1.f1 == 1)

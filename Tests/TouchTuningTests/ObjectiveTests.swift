@@ -10,20 +10,21 @@ import TouchTuning
 /// Ten positives peak at levels {4, 5, 6, 6, 7, 7, 8, 9, 9, 10} and ten taps at
 /// {1, 2, 2, 3, 3, 3, 4, 5, 6, 7} (see `ramp`). At threshold level L (grid point L − 1):
 ///
-/// | L  | TP | FN | FP | precision | recall | FPR | F1          | p90 latency |
-/// |----|----|----|----|-----------|--------|-----|-------------|-------------|
-/// | 1  | 10 | 0  | 10 | 0.5       | 1      | 1   | 20/30       | −0.08 s     |
-/// | 2  | 10 | 0  | 9  | 0.526     | 1      | 0.9 | 20/29       | −0.06       |
-/// | 3  | 10 | 0  | 7  | 0.588     | 1      | 0.7 | 20/27       | −0.04       |
-/// | 4  | 10 | 0  | 4  | 0.714     | 1      | 0.4 | 20/24 = .833| −0.02       |
-/// | 5  | 9  | 1  | 3  | 0.75      | 0.9    | 0.3 | 18/22 = .818| 0           |
-/// | 6  | 8  | 2  | 2  | 0.8       | 0.8    | 0.2 | 16/20 = .8  | 0.02        |
-/// | 7  | 6  | 4  | 1  | 0.857     | 0.6    | 0.1 | 12/17       | 0.04        |
-/// | 8  | 4  | 6  | 0  | 1         | 0.4    | 0   | 8/14        | 0.06        |
-/// | 9  | 3  | 7  | 0  | 1         | 0.3    | 0   | 6/13        | 0.08        |
-/// | 10 | 1  | 9  | 0  | 1         | 0.1    | 0   | 2/11        | 0.1         |
+/// | L  | TP | FN | FP | precision | recall | FPR | F1          | p90 latency | p90 abs |
+/// |----|----|----|----|-----------|--------|-----|-------------|-------------|---------|
+/// | 1  | 10 | 0  | 10 | 0.5       | 1      | 1   | 20/30       | −0.08 s     | 0.08 s  |
+/// | 2  | 10 | 0  | 9  | 0.526     | 1      | 0.9 | 20/29       | −0.06       | 0.06    |
+/// | 3  | 10 | 0  | 7  | 0.588     | 1      | 0.7 | 20/27       | −0.04       | 0.04    |
+/// | 4  | 10 | 0  | 4  | 0.714     | 1      | 0.4 | 20/24 = .833| −0.02       | 0.02    |
+/// | 5  | 9  | 1  | 3  | 0.75      | 0.9    | 0.3 | 18/22 = .818| 0           | 0       |
+/// | 6  | 8  | 2  | 2  | 0.8       | 0.8    | 0.2 | 16/20 = .8  | 0.02        | 0.02    |
+/// | 7  | 6  | 4  | 1  | 0.857     | 0.6    | 0.1 | 12/17       | 0.04        | 0.04    |
+/// | 8  | 4  | 6  | 0  | 1         | 0.4    | 0   | 8/14        | 0.06        | 0.06    |
+/// | 9  | 3  | 7  | 0  | 1         | 0.3    | 0   | 6/13        | 0.08        | 0.08    |
+/// | 10 | 1  | 9  | 0  | 1         | 0.1    | 0   | 2/11        | 0.1         | 0.1     |
 ///
-/// (latency = 0.02·L − 0.1 s for every true positive.)
+/// (latency = 0.02·L − 0.1 s for every true positive: levels 1…4 act before the press, by
+/// 80 … 20 ms; the timing error |latency| is lowest at level 5.)
 @Suite("Operating points on a dataset with a known optimum")
 struct ObjectiveTests {
   static let evaluation: Evaluation = {
@@ -63,6 +64,11 @@ struct ObjectiveTests {
     let both = try tune(.latency, TuningConstraints(minimumPrecision: 0.75, minimumRecall: 0.8))
     #expect(threshold(both, both.chosen) == thresholdOfLevel(5))
     #expect(both.scores[4].isEligible && both.scores[5].isEligible && !both.scores[3].isEligible && !both.scores[6].isEligible)
+    // recall ≥ 0.9: levels 1…5. Signed p90 would choose level 1 (80 ms before the press); the
+    // timing error chooses level 5, at the press.
+    let recall = try tune(.latency, TuningConstraints(minimumRecall: 0.9))
+    #expect(threshold(recall, recall.chosen) == thresholdOfLevel(5))
+    #expect(recall.scores[0].value.map { abs($0 - 0.08) < 1e-12 } == true)
   }
 
   @Test func maximumRecallUnderAFalsePositiveRate() throws {
@@ -87,7 +93,7 @@ struct ObjectiveTests {
     let result = try tune(.latency, TuningConstraints(minimumPrecision: 0.99, minimumRecall: 0.9))
     #expect(result.chosen == nil && result.intervals == nil)
     let reason = try #require(result.noChoiceReason)
-    #expect(reason.contains("no configuration meets the rule (minimum p90 latency subject to precision ≥ 0.99, recall ≥ 0.9)"))
+    #expect(reason.contains("no configuration meets the rule (minimum p90 |action − reference| subject to precision ≥ 0.99, recall ≥ 0.9)"))
     #expect(reason.contains("the highest precision reached is 1.0") && reason.contains("the highest recall reached is 1.0"))
     #expect(reason.contains("none meets all of them"))
     #expect(result.scores.allSatisfy { !$0.isEligible })
@@ -114,17 +120,17 @@ struct ObjectiveTests {
     #expect(threshold(result, result.chosen) == 0.31)
     // Hand-made scores: equal objective → higher F1; equal F1 → lower p90; all equal → earlier.
     let fpr = try OperatingPointRule(objective: .fpr, constraints: TuningConstraints(maximumFalsePositiveRate: 1))
-    let a = OperatingPointScore(configuration: 5, value: 0.9, f1: 0.8, latencyP90: 0.05, violations: [])
+    let a = OperatingPointScore(configuration: 5, value: 0.9, f1: 0.8, absoluteLatencyP90: 0.05, violations: [])
     var b = a
     b.configuration = 2
     b.f1 = 0.7
     #expect(fpr.prefers(a, over: b) && !fpr.prefers(b, over: a))
     b.f1 = 0.8
-    b.latencyP90 = 0.06
+    b.absoluteLatencyP90 = 0.06
     #expect(fpr.prefers(a, over: b))
-    b.latencyP90 = nil
+    b.absoluteLatencyP90 = nil
     #expect(fpr.prefers(a, over: b))
-    b.latencyP90 = 0.05
+    b.absoluteLatencyP90 = 0.05
     #expect(fpr.prefers(b, over: a))
     // Lower is better for latency and cost.
     let cost = try OperatingPointRule(objective: .cost(falsePositive: 1, falseNegative: 1))
@@ -145,9 +151,11 @@ struct ObjectiveTests {
 
   @Test func paretoFrontOfF1AgainstLatency() throws {
     let result = try tune(.f1)
-    // F1 rises with the level up to 4 while p90 rises too: levels 1…4 are each better on one
-    // axis; levels 5…10 are slower and less accurate than level 4.
-    #expect(result.paretoFront.map(\.configuration) == [0, 1, 2, 3])
+    // Level 5 acts at the press (|latency| 0, F1 .818) and level 4 20 ms before it (0.02,
+    // F1 .833): both on the front. Levels 1…3 act earlier still with a lower F1 than level 4, and
+    // levels 6…10 later with a lower F1: none is on the front (under signed p90, levels 1…4
+    // were, for acting early).
+    #expect(result.paretoFront.map(\.configuration) == [4, 3])
     #expect(result.paretoFronts.count == 1 && result.paretoFronts[0].points == result.paretoFront)
     // Hand-built candidates: dominated, tied and undefined points.
     let front = ParetoFront.front(of: [
@@ -155,8 +163,50 @@ struct ObjectiveTests {
       (7, 0.2, nil),
     ])
     #expect(front == [
-      ParetoPoint(configuration: 3, f1: 0.6, latencyP90: 0.05), ParetoPoint(configuration: 1, f1: 0.7, latencyP90: 0.10, ties: 1),
-      ParetoPoint(configuration: 4, f1: 0.9, latencyP90: 0.20),
+      ParetoPoint(configuration: 3, f1: 0.6, absoluteLatencyP90: 0.05),
+      ParetoPoint(configuration: 1, f1: 0.7, absoluteLatencyP90: 0.10, ties: 1),
+      ParetoPoint(configuration: 4, f1: 0.9, absoluteLatencyP90: 0.20),
     ])
+  }
+  /// An early action never ranks above the same action at its reference: the latency objective,
+  /// the tie rule and the Pareto front read |action − reference|, and --max-early bounds the
+  /// share of early true positives.
+  @Test func earlyFiringIsNeverFaster() throws {
+    // The same 10 true positives acting d seconds from their references, for d from −0.2 to
+    // +0.1 s: signed p90 would rank d = −0.2 best; |d| ranks d = 0 best.
+    let offsets = [-0.2, -0.15, -0.1, -0.05, 0, 0.05, 0.1]
+    func metrics(_ d: Double) -> ConfigurationMetrics {
+      var m = ConfigurationMetrics(
+        outcomes: [], truths: [], shape: OutcomeShape(twoStage: false, reportsFlaps: false, isComposition: false))
+      m.traces = 12
+      m.stage1.truePositives = 10
+      m.stage1.trueNegatives = 2
+      m.stage1.positiveTraces = 10
+      m.stage1.negativeTraces = 2
+      m.stage1.references = 10
+      m.stage1.actions = 10
+      m.stage1.latency = LatencySummary(Array(repeating: d, count: 10))
+      return m
+    }
+    let rule = try OperatingPointRule(objective: .latency, constraints: TuningConstraints(minimumRecall: 0.8))
+    let scores = offsets.enumerated().map { rule.score(metrics($1), configuration: $0) }
+    #expect(rule.best(of: scores)?.configuration == 4)
+    for (k, d) in offsets.enumerated() where d < 0 {
+      // Against the same action exactly at the reference (k = 4): never preferred.
+      #expect(!rule.prefers(scores[k], over: scores[4]))
+      #expect(scores[k].value == -d)
+    }
+    let front = ParetoFront.front(
+      of: offsets.indices.map { (configuration: $0, f1: 1.0, absoluteLatencyP90: metrics(offsets[$0]).stage1.latency.absoluteP90) })
+    #expect(front.map(\.configuration) == [4])
+    // --max-early 0.5: every early configuration breaks it; the rate is 1 of 1 there, 0 elsewhere.
+    let bounded = try OperatingPointRule(objective: .f1, constraints: TuningConstraints(maximumEarlyRate: 0.5))
+    for (k, d) in offsets.enumerated() {
+      let violations = bounded.score(metrics(d), configuration: k).violations
+      #expect(violations == (d < 0 ? ["early rate 1.0 > 0.5"] : []), "offset \(d)")
+    }
+    #expect(throws: TuningRuleError.self) {
+      try OperatingPointRule(objective: .f1, constraints: TuningConstraints(maximumEarlyRate: 1.5))
+    }
   }
 }

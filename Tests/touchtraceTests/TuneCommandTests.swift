@@ -125,9 +125,64 @@ struct TuneCommandTests {
       let bootstrap = try #require(json["bootstrap"] as? [String: Any])
       #expect(bootstrap["unit"] as? String == "user" && bootstrap["units"] as? Int == 3 && bootstrap["resamples"] as? Int == 200)
       let intervals = try #require(bootstrap["intervals"] as? [[String: Any]])
-      #expect(intervals.map { $0["statistic"] as? String } == ["f1", "precision", "recall", "fpr", "latency_p50", "latency_p90"])
+      #expect(
+        intervals.map { $0["statistic"] as? String } == [
+          "f1", "precision", "recall", "fpr", "latency_p50", "latency_p90", "abs_latency_p90", "early_rate",
+        ])
       let pareto = try #require(json["pareto"] as? [String: Any])
       #expect((pareto["overall"] as? [[String: Any]])?.count == 1)  // 0.9 has no latency
+    }
+  }
+
+  /// An `exec:` recognizer acting `offset` seconds from each press's reference (its peak force,
+  /// where `press_at` puts the reference), for offsets from −0.2 to +0.1 s: every offset has the
+  /// same counts (TP 12, FP 0, FN 0, TN 4, all within the 0.25 s tolerance) and a signed p90
+  /// equal to the offset, so ranking by signed p90 would choose −0.2 (firing 200 ms before the
+  /// press). `--objective latency` chooses 0, no early offset is on any Pareto front, and
+  /// `--max-early 0` leaves only the offsets ≥ 0 eligible.
+  @Test func earlyFiringNeverWinsTheLatencyObjective() throws {
+    var csv = "trace,t,force,max_force,intent,press_at,user\n"
+    for k in 0..<12 {
+      let peak = 18 + k
+      for i in 0..<48 {
+        let force = max(0, 1 - Double(abs(i - peak)) / 10) * 0.9
+        csv += "p\(k),\(Double(i) / 60),\(force),1,press,\(Double(peak) / 60),u\(k % 4)\n"
+      }
+    }
+    for k in 0..<4 {
+      for i in 0..<30 { csv += "n\(k),\(Double(i) / 60),\(0.2 * (1 - Double(abs(i - 15)) / 15)),1,tap,,u\(k)\n" }
+    }
+    try inTemporaryDirectory(writing: csv) { directory in
+      let script = TestData.repositoryRoot + "/Tests/touchtraceTests/Fixtures/exec/offset_press.py"
+      let offsets = ["-0.2", "-0.15", "-0.1", "-0.05", "0", "0.05", "0.1"]
+      let output = directory + "/tune.json"
+      let common = [
+        "tune", directory + "/t.csv", "--recognizer", "exec:python3 \(script)", "--vary",
+        "offset=" + offsets.joined(separator: ","), "--folds", "0", "--bootstrap", "0", "--quiet", "--output", output,
+      ]
+      #expect(runCommand(common + ["--objective", "latency", "--min-recall", "0.8"]) == 0)
+      var json = try jsonObject(output)
+      let configurations = try #require(json["configurations"] as? [[String: Any]])
+      #expect(configurations.count == offsets.count)
+      for c in configurations {
+        #expect(c["tp"] as? Int == 12 && c["fp"] as? Int == 0 && c["fn"] as? Int == 0 && c["tn"] as? Int == 4)
+      }
+      func offset(_ object: Any?) -> Double? {
+        ((object as? [String: Any])?["params"] as? [String: Any])?["offset"] as? Double
+      }
+      #expect(offset(json["chosen"]) == 0)
+      let pareto = try #require(json["pareto"] as? [String: Any])
+      let overall = try #require(pareto["overall"] as? [[String: Any]])
+      #expect(overall.map { offset($0) } == [0])
+      let fronts = try #require(pareto["by_recognizer"] as? [[String: Any]])
+      for front in fronts {
+        for point in (front["points"] as? [[String: Any]]) ?? [] { #expect((offset(point) ?? -1) >= 0) }
+      }
+      // F1 objective, early firing bounded: the early offsets break --max-early 0.
+      #expect(runCommand(common + ["--max-early", "0"]) == 0)
+      json = try jsonObject(output)
+      let eligible = try #require(json["configurations"] as? [[String: Any]]).filter { $0["eligible"] as? Bool == true }
+      #expect(eligible.compactMap { ($0["params"] as? [String: Any])?["offset"] as? Double } == [0, 0.05, 0.1])
     }
   }
 
@@ -183,7 +238,7 @@ struct TuneCommandTests {
         Self.tuneSamples(
           "deep-press,zones", ["--group-by", "device", "--folds", "3", "--bootstrap", "100", "--csv-dir", tables],
           output: directory + "/r.md") == 0)
-      let expectedRows = ["configurations": 21, "folds": 3, "summary": 6]
+      let expectedRows = ["configurations": 21, "folds": 3, "summary": 8]
       for name in ["configurations", "pareto", "folds", "summary"] {
         let text = try String(contentsOfFile: "\(tables)/\(name).csv", encoding: .utf8)
         let lines = text.split(separator: "\n").map(String.init)
@@ -232,7 +287,7 @@ struct TuneCommandTests {
         let tunedOn = try #require(export["tuned_on"] as? [String: Any])
         #expect((tunedOn["files"] as? [String])?.count == 3)
         #expect(tunedOn["traces"] as? [String: Int] == ["total": 343, "analyzed": 343, "skipped": 0])
-        #expect(tunedOn["cross_validation"] is NSNull && (tunedOn["intervals"] as? [Any])?.count == 6)
+        #expect(tunedOn["cross_validation"] is NSNull && (tunedOn["intervals"] as? [Any])?.count == 8)
       }
       #expect(try jsonObject(directory + "/tuned0.json")["required"] is [String: Any])
       let main = directory + "/main.swift"
@@ -260,7 +315,7 @@ struct TuneCommandTests {
       #expect(text.hasPrefix("# Tune\n"))
       #expect(text.contains("## Cross-validation (6 folds by user, leave-one-user-out)"))
       #expect(text.contains("| mean ± sd over folds |") && text.contains("| pooled (343 traces) |"))
-      #expect(text.contains("## Pareto front: F1 against p90 latency"))
+      #expect(text.contains("## Pareto front: F1 against p90 |latency|"))
       #expect(text.contains("conditional on choosing this configuration on the same traces"))
     }
   }

@@ -29,6 +29,19 @@ public struct LatencySummary: Sendable, Hashable {
   public var maximum: Double?
   /// How many values are negative (early actions, before the reference).
   public var early: Int
+  /// The median of the absolute values (`|action − reference|`, the timing error); `nil` when
+  /// empty.
+  public var absoluteP50: Double?
+  /// The 90th percentile of the absolute values, seconds; `nil` when empty. Unlike ``p90`` it
+  /// cannot be lowered by acting early: an action `d` seconds before its reference counts as
+  /// much as one `d` seconds after it, and more than one exactly at it.
+  public var absoluteP90: Double?
+  /// The 99th percentile of the absolute values, seconds; `nil` when empty.
+  public var absoluteP99: Double?
+
+  /// The share of values that are negative (early actions over true positives), 0…1; `nil`
+  /// when empty.
+  public var earlyRate: Double? { count == 0 ? nil : Double(early) / Double(count) }
 
   /// Summarizes `values` (any order; the mean and standard deviation sum them in this order).
   /// - Precondition: no value is NaN.
@@ -43,6 +56,13 @@ public struct LatencySummary: Sendable, Hashable {
       ? (nil, nil, nil, nil) : (s.quantiles[0], s.quantiles[1], s.quantiles[2], s.quantiles[3])
     maximum = s.max
     early = s.negative
+    if s.negative == 0 {
+      // Nothing early: the absolute values are the values (−0 reads as 0 in every report).
+      (absoluteP50, absoluteP90, absoluteP99) = (p50, p90, p99)
+    } else {
+      let a = QuickSummary(values.map { Swift.abs($0) }, quantiles: [0.5, 0.9, 0.99])
+      (absoluteP50, absoluteP90, absoluteP99) = (a.quantiles[0], a.quantiles[1], a.quantiles[2])
+    }
   }
 }
 

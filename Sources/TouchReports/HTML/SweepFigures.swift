@@ -312,7 +312,8 @@ enum SweepFigures {
       caption: "p50 and p90 of action − reference (true positives, milliseconds) at each swept threshold value, one plot per recognizer with a threshold curve and any true positive; a gap is a value without true positives.")
   }
 
-  /// `fig-tradeoff`: F1 against p90 latency of every configuration, with the Pareto front.
+  /// `fig-tradeoff`: F1 against p90 timing error `|action − reference|` of every configuration,
+  /// with the Pareto front (an early action moves a point right, never left).
   static func tradeoff(_ result: SweepResult, chosen: Int?, _ ids: inout ElementIDs) -> Figure {
     var marks: [PlotMark] = []
     var legend: [LegendEntry] = []
@@ -320,24 +321,27 @@ enum SweepFigures {
       let style = SeriesStyle.series(k)
       let points = result.configurations.indices.filter { result.configurations[$0].spec == spec }.compactMap { c -> (x: Double, y: Double, label: String?)? in
         let m = result.metrics[c].stage1
-        guard let f1 = m.f1, let p90 = m.latency.p90 else { return nil }
-        return (p90 * 1000, f1, "\(spec.name) \(Markdown.describe(result.configurations[c])): F1 \(Markdown.ratio(f1)), p90 \(TextFormat.decimal(p90 * 1000, 0)) ms")
+        guard let f1 = m.f1, let p90 = m.latency.absoluteP90 else { return nil }
+        let early = m.latency.earlyRate.map { ", early \(TextFormat.decimal($0 * 100, 0)) %" } ?? ""
+        return (p90 * 1000, f1, "\(spec.name) \(Markdown.describe(result.configurations[c])): F1 \(Markdown.ratio(f1)), p90 |latency| \(TextFormat.decimal(p90 * 1000, 0)) ms\(early)")
       }
       guard !points.isEmpty else { continue }
       marks.append(.markers(points, .dot, style))
       legend.append(LegendEntry(label: spec.name, style: style, marker: .dot, markerOnly: true))
     }
     let front = ParetoFront.front(
-      of: result.configurations.indices.map { (configuration: $0, f1: result.metrics[$0].stage1.f1, latencyP90: result.metrics[$0].stage1.latency.p90) })
+      of: result.configurations.indices.map {
+        (configuration: $0, f1: result.metrics[$0].stage1.f1, absoluteLatencyP90: result.metrics[$0].stage1.latency.absoluteP90)
+      })
     var frontLine: [(x: Double, y: Double)] = []
     for (k, point) in front.enumerated() {
-      if k > 0 { frontLine.append((point.latencyP90 * 1000, front[k - 1].f1)) }
-      frontLine.append((point.latencyP90 * 1000, point.f1))
+      if k > 0 { frontLine.append((point.absoluteLatencyP90 * 1000, front[k - 1].f1)) }
+      frontLine.append((point.absoluteLatencyP90 * 1000, point.f1))
     }
     marks.append(.line(frontLine, SeriesStyle(color: "#000000", dash: "", width: 2)))
-    marks.append(.markers(front.map { (x: $0.latencyP90 * 1000, y: $0.f1, label: "Pareto: \(result.configurations[$0.configuration].name) \(Markdown.describe(result.configurations[$0.configuration]))") }, .diamond, .reference))
+    marks.append(.markers(front.map { (x: $0.absoluteLatencyP90 * 1000, y: $0.f1, label: "Pareto: \(result.configurations[$0.configuration].name) \(Markdown.describe(result.configurations[$0.configuration]))") }, .diamond, .reference))
     legend.append(LegendEntry(label: "Pareto front", style: SeriesStyle(color: "#000000", width: 2), marker: .diamond))
-    if let chosen, let f1 = result.metrics[chosen].stage1.f1, let p90 = result.metrics[chosen].stage1.latency.p90 {
+    if let chosen, let f1 = result.metrics[chosen].stage1.f1, let p90 = result.metrics[chosen].stage1.latency.absoluteP90 {
       marks.append(.markers([(p90 * 1000, f1, "chosen: \(result.configurations[chosen].name) \(Markdown.describe(result.configurations[chosen]))")], .ring, .reference))
       legend.append(LegendEntry(label: "chosen configuration", style: .reference, marker: .ring))
     }
@@ -345,12 +349,12 @@ enum SweepFigures {
       id: ids.unique("fig-tradeoff"), title: "Accuracy–latency trade-off",
       plots: [
         Plot(
-          title: "F1 against p90 latency, every configuration",
-          description: "Each configuration with an F1 and a p90 latency as a point; the black staircase joins the \(front.count) configurations that no other beats on both F1 (higher) and p90 latency (lower).",
-          x: PlotAxis(label: "p90 latency, action − reference", unit: "ms"), y: PlotAxis(label: "F1", domain: (0, 1)),
+          title: "F1 against p90 |latency|, every configuration",
+          description: "Each configuration with an F1 and a p90 timing error |action − reference| as a point (an action before the reference counts by its distance, like a late one); the black staircase joins the \(front.count) configurations that no other beats on both F1 (higher) and p90 |latency| (lower).",
+          x: PlotAxis(label: "p90 |latency|, |action − reference|", unit: "ms"), y: PlotAxis(label: "F1", domain: (0, 1)),
           marks: marks, legend: legend, width: 640, height: 360)
       ],
-      caption: "Stage-1 F1 against p90 latency of every configuration (\(result.configurations.count) configurations; those without true positives are left out). The Pareto front is drawn as a staircase through its diamonds.")
+      caption: "Stage-1 F1 against p90 |action − reference| of every configuration (\(result.configurations.count) configurations; those without true positives are left out). The Pareto front is drawn as a staircase through its diamonds.")
   }
 
   /// `fig-fp-intent`: false positives by intent of each recognizer's chosen configuration.

@@ -22,10 +22,13 @@ extension TouchTraceCommand {
       discussion: """
         Sweeps the configurations (as touchtrace sweep does: --recognizer, --vary, --set, \
         --positive, --tolerance) once, then chooses the best configuration by --objective: f1 \
-        (highest F1), latency (lowest p90 latency, action − reference; needs --min-precision \
-        and/or --min-recall), fpr (highest recall; needs --max-fpr) or cost (lowest \
-        (--cost-fp × FP + --cost-fn × FN) per trace). --min-precision, --min-recall and \
-        --max-fpr bound any objective. Ties: higher F1, then lower p90 latency, then the earlier \
+        (highest F1), latency (lowest p90 of |action − reference|: an action before the \
+        intended press counts by its distance like a late one, so firing early never wins; \
+        needs --min-precision and/or --min-recall), fpr (highest recall; needs --max-fpr) or \
+        cost (lowest (--cost-fp × FP + --cost-fn × FN) per trace). --min-precision, \
+        --min-recall, --max-fpr and --max-early (the share of true positives acting before \
+        their reference) bound any objective. Ties: higher F1, then lower p90 |action − \
+        reference|, then the earlier \
         configuration (on an ascending grid the smaller value). When no configuration meets \
         the bounds, the report says so, nothing is chosen or exported, and the exit code is 1.
 

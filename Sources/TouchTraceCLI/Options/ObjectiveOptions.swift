@@ -15,6 +15,12 @@ struct ObjectiveOptions: ParsableArguments {
   @Option(help: ArgumentHelp("Highest acceptable false-positive rate, 0...1.", valueName: "f"))
   var maxFpr: Double?
 
+  @Option(
+    help: ArgumentHelp(
+      "Highest acceptable early rate, 0...1: the share of true positives whose action comes before the intended press.",
+      valueName: "e"))
+  var maxEarly: Double?
+
   @Option(help: ArgumentHelp("Cost of a false positive (--objective cost; default: 1).", valueName: "c"))
   var costFp: Double?
 
@@ -42,7 +48,9 @@ struct ObjectiveOptions: ParsableArguments {
     do throws(TuningRuleError) {
       return try OperatingPointRule(
         objective: objective,
-        constraints: TuningConstraints(minimumPrecision: minPrecision, minimumRecall: minRecall, maximumFalsePositiveRate: maxFpr))
+        constraints: TuningConstraints(
+          minimumPrecision: minPrecision, minimumRecall: minRecall, maximumFalsePositiveRate: maxFpr,
+          maximumEarlyRate: maxEarly))
     } catch {
       throw ValidationError(error.description)
     }

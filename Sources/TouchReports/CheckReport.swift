@@ -10,11 +10,11 @@ public enum CheckReport {
   /// The baseline's JSON format name.
   public static let format = "touchtrace-baseline"
   /// The baseline's schema version.
-  public static let version = 1
+  public static let version = 2
 
   /// The names of the checks (the JUnit test cases).
   static let accuracyCheck = "accuracy (McNemar)"
-  static let latencyCheck = "p90 latency"
+  static let latencyCheck = "p90 |latency|"
 
   // MARK: - Baseline
 
@@ -33,8 +33,8 @@ public enum CheckReport {
       ("data_hash", .string(s.dataHash)),
       ("tp", .int(s.truePositives)), ("fp", .int(s.falsePositives)), ("fn", .int(s.falseNegatives)),
       ("tn", .int(s.trueNegatives)), ("correct_contacts", .int(s.correctCount)),
-      ("latency_p90", .number(s.latencyP90)), ("latency_n", .int(s.latencyCount)),
-      synthesizedTime.member,
+      ("abs_latency_p90", .number(s.absoluteLatencyP90)), ("latency_n", .int(s.latencyCount)),
+      ("early", .int(s.early)), synthesizedTime.member,
       ("contacts", .array(zip(s.traces, s.correct).map { .object([("trace", .string($0)), ("correct", .bool($1))]) })),
     ])
   }
@@ -122,7 +122,8 @@ public enum CheckReport {
       tool: try string(try member("tool"), "tool"), configuration: try string(try member("configuration"), "configuration"),
       positives: positives, tolerance: tolerance, dataHash: try string(try member("data_hash"), "data_hash"), traces: traces,
       correct: correct, counts: (try integer("tp"), try integer("fp"), try integer("fn"), try integer("tn")),
-      latencyP90: try number(try member("latency_p90"), "latency_p90"), latencyCount: try integer("latency_n"))
+      absoluteLatencyP90: try number(try member("abs_latency_p90"), "abs_latency_p90"),
+      latencyCount: try integer("latency_n"), early: try integer("early"))
   }
 
   // MARK: - Summary
@@ -154,7 +155,7 @@ public enum CheckReport {
   /// Why the latency check failed, or `nil`.
   static func latencyFailure(_ r: RegressionGate.Result) -> String? {
     guard r.latencyRegressed else { return nil }
-    return "p90 latency grew: \(ms(r.current.latencyP90)) (n = \(r.current.latencyCount)), baseline \(ms(r.baseline.latencyP90)) (n = \(r.baseline.latencyCount)); " + latencyFigures(r)
+    return "p90 |action − reference| grew: \(ms(r.current.absoluteLatencyP90)) (n = \(r.current.latencyCount), \(r.current.early) early), baseline \(ms(r.baseline.absoluteLatencyP90)) (n = \(r.baseline.latencyCount), \(r.baseline.early) early); " + latencyFigures(r)
   }
 
   /// The Markdown summary for a CI job: both configurations, each check with its figures and
@@ -174,14 +175,16 @@ public enum CheckReport {
       accuracyFigures(r), r.accuracyRegressed ? "**fail**" : "pass",
     ])
     out += Markdown.row([
-      latencyCheck, "\(ms(b.latencyP90)) (n = \(b.latencyCount))", "\(ms(c.latencyP90)) (n = \(c.latencyCount))",
+      "p90 \\|latency\\|",
+      "\(ms(b.absoluteLatencyP90)) (n = \(b.latencyCount), \(b.early) early)",
+      "\(ms(c.absoluteLatencyP90)) (n = \(c.latencyCount), \(c.early) early)",
       latencyFigures(r), r.latencyRegressed ? "**fail**" : "pass",
     ])
     out += "\n| counts | TP | FP | FN | TN |\n|---|--:|--:|--:|--:|\n"
     for (name, s) in [("baseline", b), ("current", c)] {
       out += Markdown.row([name, "\(s.truePositives)", "\(s.falsePositives)", "\(s.falseNegatives)", "\(s.trueNegatives)"])
     }
-    out += "\nA contact is correct with no false positive and no false negative at any stage. Accuracy fails when McNemar's test on the paired decisions gives p < α and the baseline is right more often; latency fails when the p90 of action − reference grows by more than the limit.\n"
+    out += "\nA contact is correct with no false positive and no false negative at any stage. Accuracy fails when McNemar's test on the paired decisions gives p < α and the baseline is right more often; latency fails when the p90 of |action − reference| grows by more than the limit (an action before the intended press counts by its distance, like a late one: firing early is not faster).\n"
     return out
   }
 
@@ -193,7 +196,7 @@ public enum CheckReport {
   public static func written(
     _ s: RegressionGate.Snapshot, path: String, synthesizedTime: SynthesizedTime = SynthesizedTime(traces: 0, interval: nil)
   ) -> String {
-    "# touchtrace check: baseline written\n\n- `\(s.configuration)` on \(s.traces.count) contacts (data \(s.dataHash)): \(s.correctCount) correct, TP \(s.truePositives), FP \(s.falsePositives), FN \(s.falseNegatives), TN \(s.trueNegatives), p90 latency \(ms(s.latencyP90)) (n = \(s.latencyCount)).\n- Baseline: \(path) (\(s.tool)).\n"
+    "# touchtrace check: baseline written\n\n- `\(s.configuration)` on \(s.traces.count) contacts (data \(s.dataHash)): \(s.correctCount) correct, TP \(s.truePositives), FP \(s.falsePositives), FN \(s.falseNegatives), TN \(s.trueNegatives), p90 |action − reference| \(ms(s.absoluteLatencyP90)) (n = \(s.latencyCount), \(s.early) early).\n- Baseline: \(path) (\(s.tool)).\n"
       + warning(synthesizedTime)
   }
 
@@ -216,7 +219,9 @@ public enum CheckReport {
         ]),
         .object([
           ("name", .string(latencyCheck)), ("passed", .bool(!r.latencyRegressed)),
-          ("baseline_p90", .number(r.baseline.latencyP90)), ("current_p90", .number(r.current.latencyP90)),
+          ("baseline_abs_p90", .number(r.baseline.absoluteLatencyP90)),
+          ("current_abs_p90", .number(r.current.absoluteLatencyP90)), ("baseline_early", .int(r.baseline.early)),
+          ("current_early", .int(r.current.early)),
           ("increase", .number(r.latencyIncrease)),
         ]),
       ])),
@@ -247,7 +252,8 @@ public enum CheckReport {
       ("configuration", .string(s.configuration)), ("tool", .string(s.tool)), ("data", .string(s.dataHash)),
       ("contacts", .int(s.traces.count)), ("correct", .int(s.correctCount)),
       ("tp", .int(s.truePositives)), ("fp", .int(s.falsePositives)), ("fn", .int(s.falseNegatives)),
-      ("tn", .int(s.trueNegatives)), ("latency_p90", .number(s.latencyP90)), ("latency_n", .int(s.latencyCount)),
+      ("tn", .int(s.trueNegatives)), ("abs_latency_p90", .number(s.absoluteLatencyP90)),
+      ("latency_n", .int(s.latencyCount)), ("early", .int(s.early)),
     ])
   }
 

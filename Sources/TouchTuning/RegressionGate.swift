@@ -3,15 +3,16 @@ public import TouchEvaluation
 import TouchSignal
 
 /// A regression gate for continuous integration (`touchtrace check`): a configuration's
-/// per-trace decisions and p90 latency against a baseline recorded earlier on the same data.
+/// per-trace decisions and p90 timing error against a baseline recorded earlier on the same data.
 ///
 /// Two checks:
 /// - **accuracy**: McNemar's test (``McNemarTest``) on the paired per-trace decisions (correct:
 ///   no false positive and no false negative at any stage, `TraceOutcome.isCorrect`); it fails
 ///   when p < α and the baseline gets more traces right than the current configuration.
-/// - **latency**: the p90 of `action − reference` over true positives; it fails when it grew by
-///   more than the allowed increase (seconds), or when the current configuration has no true
-///   positive while the baseline had.
+/// - **latency**: the p90 of `|action − reference|` over true positives (an action before the
+///   intended press counts by its distance, like a late one, so a change that fires early cannot
+///   pass as faster); it fails when it grew by more than the allowed increase (seconds), or when
+///   the current configuration has no true positive while the baseline had.
 public enum RegressionGate {
   /// What a baseline records, and what the current run is compared with.
   public struct Snapshot: Sendable, Hashable {
@@ -31,8 +32,10 @@ public enum RegressionGate {
     public var correct: [Bool]
     /// Stage-1 counts: TP, FP, FN, TN.
     public var truePositives, falsePositives, falseNegatives, trueNegatives: Int
-    /// The p90 of `action − reference` over true positives, seconds; `nil` without any.
-    public var latencyP90: Double?
+    /// The p90 of `|action − reference|` over true positives, seconds; `nil` without any.
+    public var absoluteLatencyP90: Double?
+    /// How many true positives acted before their reference.
+    public var early: Int
     /// The number of true positives the p90 is over.
     public var latencyCount: Int
 
@@ -47,11 +50,13 @@ public enum RegressionGate {
     ///   - traces: the contacts' names.
     ///   - correct: per contact, whether it was decided correctly.
     ///   - counts: stage-1 TP, FP, FN, TN.
-    ///   - latencyP90: the p90 latency, seconds.
+    ///   - absoluteLatencyP90: the p90 of `|action − reference|`, seconds.
     ///   - latencyCount: the true positives it is over.
+    ///   - early: the true positives that acted before their reference.
     public init(
       tool: String, configuration: String, positives: [String], tolerance: Double, dataHash: String, traces: [String],
-      correct: [Bool], counts: (tp: Int, fp: Int, fn: Int, tn: Int), latencyP90: Double?, latencyCount: Int
+      correct: [Bool], counts: (tp: Int, fp: Int, fn: Int, tn: Int), absoluteLatencyP90: Double?, latencyCount: Int,
+      early: Int
     ) {
       self.tool = tool
       self.configuration = configuration
@@ -61,8 +66,9 @@ public enum RegressionGate {
       self.traces = traces
       self.correct = correct
       (truePositives, falsePositives, falseNegatives, trueNegatives) = counts
-      self.latencyP90 = latencyP90
+      self.absoluteLatencyP90 = absoluteLatencyP90
       self.latencyCount = latencyCount
+      self.early = early
     }
 
     /// The snapshot of `outcomes` (one per analyzed trace of `evaluation`, in order).
@@ -79,8 +85,8 @@ public enum RegressionGate {
         tool: tool, configuration: configuration, positives: evaluation.options.positives.map(\.rawValue),
         tolerance: evaluation.options.tolerance, dataHash: RegressionGate.contentHash(evaluation),
         traces: evaluation.traces.map(\.name), correct: outcomes.map(\.isCorrect),
-        counts: (m.truePositives, m.falsePositives, m.falseNegatives, m.trueNegatives), latencyP90: m.latency.p90,
-        latencyCount: m.latency.count)
+        counts: (m.truePositives, m.falsePositives, m.falseNegatives, m.trueNegatives), absoluteLatencyP90: m.latency.absoluteP90,
+        latencyCount: m.latency.count, early: m.latency.early)
     }
 
     /// The number of contacts decided correctly.
@@ -146,23 +152,25 @@ public enum RegressionGate {
     public let mcnemar: McNemarTest
     /// The significance level.
     public let alpha: Double
-    /// The largest allowed growth of the p90 latency, seconds.
+    /// The largest allowed growth of the p90 of `|action − reference|`, seconds.
     public let maxLatencyIncrease: Double
 
     /// Whether accuracy dropped significantly: p < α and more contacts only the baseline gets
     /// right than only the current configuration.
     public var accuracyRegressed: Bool { mcnemar.pValue < alpha && mcnemar.onlyA > mcnemar.onlyB }
 
-    /// The p90 latency change, seconds (current − baseline); `nil` unless both are defined.
+    /// The change of the p90 of `|action − reference|`, seconds (current − baseline); `nil`
+    /// unless both are defined.
     public var latencyIncrease: Double? {
-      guard let b = baseline.latencyP90, let c = current.latencyP90 else { return nil }
+      guard let b = baseline.absoluteLatencyP90, let c = current.absoluteLatencyP90 else { return nil }
       return c - b
     }
 
-    /// Whether the p90 latency grew by more than allowed, or is undefined now while it was not.
+    /// Whether the p90 of `|action − reference|` grew by more than allowed, or is undefined now
+    /// while it was not.
     public var latencyRegressed: Bool {
       if let increase = latencyIncrease { return increase > maxLatencyIncrease }
-      return baseline.latencyP90 != nil && current.latencyP90 == nil
+      return baseline.absoluteLatencyP90 != nil && current.absoluteLatencyP90 == nil
     }
 
     /// Whether every check holds.

@@ -6,8 +6,9 @@ public import TouchTuning
 /// Renders a paired comparison (`touchtrace compare`) as versioned JSON, a one-row CSV table or a
 /// Markdown summary.
 ///
-/// Latency differences are `B − A` in seconds (positive: B acts later); undefined values are
-/// `null` in JSON and empty cells in CSV.
+/// Latency differences are `B − A` in seconds (positive: B acts later); timing-error differences
+/// `|B| − |A|` (negative: B acts nearer the intended press, which acting earlier alone does not
+/// achieve); undefined values are `null` in JSON and empty cells in CSV.
 public enum CompareReport {
   /// The JSON format name.
   public static let format = "touchtrace-compare"
@@ -26,6 +27,7 @@ public enum CompareReport {
     let c = run.comparison
     let t = c.mcnemar
     let d = c.latencyDifferences
+    let e = c.timingErrorDifferences
     return .object(
       Accounting.header(format: format, version: version, dataset: dataset) + [
         (
@@ -40,6 +42,10 @@ public enum CompareReport {
             (
               "latency_difference",
               "for every reference time both configurations matched (stage 1): latency_B − latency_A = B's action − A's action, seconds"
+            ),
+            (
+              "timing_error_difference",
+              "on the same pairs: |latency_B| − |latency_A|, seconds; negative where B acts nearer the reference (an action before the reference is premature, so acting earlier is not faster)"
             ),
           ])
         ),
@@ -59,7 +65,16 @@ public enum CompareReport {
             ("pairs", .int(d.count)), ("traces", .int(c.tracesBothDetect)), ("mean", .number(d.mean)),
             ("sd", .number(d.standardDeviation)), ("median", .number(d.median)), ("min", .number(d.minimum)),
             ("max", .number(d.maximum)), ("b_earlier", .int(d.negative)), ("same", .int(d.zero)), ("a_earlier", .int(d.positive)),
-            ("mean_interval", interval(run)),
+            ("mean_interval", interval(run.comparison.meanDifferenceInterval, run)),
+          ])
+        ),
+        (
+          "timing_error_difference",
+          .object([
+            ("pairs", .int(e.count)), ("mean", .number(e.mean)), ("sd", .number(e.standardDeviation)),
+            ("median", .number(e.median)), ("min", .number(e.minimum)), ("max", .number(e.maximum)),
+            ("b_nearer", .int(e.negative)), ("same", .int(e.zero)), ("a_nearer", .int(e.positive)),
+            ("mean_interval", interval(run.comparison.meanTimingErrorDifferenceInterval, run)),
           ])
         ),
       ])
@@ -72,8 +87,8 @@ public enum CompareReport {
         + EvaluationJSON.stage(m.stage1))
   }
 
-  static func interval(_ run: ComparisonResult) -> JSONValue {
-    guard let i = run.comparison.meanDifferenceInterval else { return .null }
+  static func interval(_ interval: ConfidenceInterval?, _ run: ComparisonResult) -> JSONValue {
+    guard let i = interval else { return .null }
     return .object([
       ("confidence", .number(i.confidence)), ("lower", .number(i.lower)), ("upper", .number(i.upper)),
       ("resamples", .int(i.resamples)), ("defined", .int(i.defined)), ("unit", .string(run.groups.unit)),
@@ -95,12 +110,28 @@ public enum CompareReport {
   public static func csv(_ run: ComparisonResult) -> [UInt8] {
     guard case .object(let members) = json(run) else { preconditionFailure("an object") }
     var flat: [(String, JSONValue)] = [("traces", .int(run.evaluation.traces.count))]
-    for (key, value) in members where ["a", "b", "mcnemar", "latency_difference"].contains(key) {
+    for (key, value) in members where ["a", "b", "mcnemar", "latency_difference", "timing_error_difference"].contains(key) {
       flat += value.flattened(prefix: key).filter { name, _ in
         !name.hasPrefix("a_params") && !name.hasPrefix("b_params") && !name.hasSuffix("_varied")
       }
     }
     return CSVWriter.table(header: flat.map(\.0), rows: [flat.map(\.1)])
+  }
+
+  /// The bootstrap interval of a mean paired difference as a Markdown paragraph; empty without a
+  /// bootstrap.
+  static func meanInterval(_ interval: ConfidenceInterval?, _ run: ComparisonResult) -> String {
+    guard let i = interval else { return "" }
+    var out = "\n\(TextFormat.decimal(i.confidence * 100, 0))% bootstrap interval of the mean: "
+    if let note = Intervals.note(i, clusters: run.groups.count, unit: run.groups.unit) {
+      out += "not shown, \(note)"
+    } else if let lower = i.lower, let upper = i.upper {
+      out += "\(ms(lower)) to \(ms(upper))"
+    } else {
+      out += "undefined"
+    }
+    out += " (\(i.resamples) resamples of \(run.groups.count) \(run.groups.unit)s, seed \(run.seed); \(i.defined) with a pair).\n"
+    return out
   }
 
   /// The Markdown summary: both configurations' accuracy and latency, the 2 × 2 table of paired
@@ -142,17 +173,14 @@ public enum CompareReport {
       out += "On \(d.count) references both matched (\(c.tracesBothDetect) traces): mean \(ms(d.mean)), sd \(ms(d.standardDeviation)), "
       out += "median \(ms(d.median)), min \(ms(d.minimum)), max \(ms(d.maximum)); B earlier on \(d.negative), "
       out += "same time on \(d.zero), A earlier on \(d.positive).\n"
-      if let i = c.meanDifferenceInterval {
-        out += "\n\(TextFormat.decimal(i.confidence * 100, 0))% bootstrap interval of the mean: "
-        if let note = Intervals.note(i, clusters: run.groups.count, unit: run.groups.unit) {
-          out += "not shown, \(note)"
-        } else if let lower = i.lower, let upper = i.upper {
-          out += "\(ms(lower)) to \(ms(upper))"
-        } else {
-          out += "undefined"
-        }
-        out += " (\(i.resamples) resamples of \(run.groups.count) \(run.groups.unit)s, seed \(run.seed); \(i.defined) with a pair).\n"
-      }
+      out += meanInterval(c.meanDifferenceInterval, run)
+      let e = c.timingErrorDifferences
+      out += "\n## Timing error difference (|B| − |A|)\n\n"
+      out += "Acting earlier is not acting faster: an action before the reference is premature. On the same references, "
+      out += "|B's latency| − |A's latency|: mean \(ms(e.mean)), sd \(ms(e.standardDeviation)), median \(ms(e.median)), "
+      out += "min \(ms(e.minimum)), max \(ms(e.maximum)); B nearer the press on \(e.negative), as near on \(e.zero), "
+      out += "A nearer on \(e.positive).\n"
+      out += meanInterval(c.meanTimingErrorDifferenceInterval, run)
     }
     out += Markdown.skipped(dataset.skipped)
     return out

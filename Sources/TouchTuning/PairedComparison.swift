@@ -47,8 +47,11 @@ public struct PairedDifferences: Sendable, Hashable {
 ///   2 × 2 table of paired decisions goes to ``McNemarTest``.
 /// - **Latency**: for every reference time that **both** configurations matched (stage 1), the
 ///   difference `latency_B − latency_A` (= B's action − A's action), seconds; positive when B is
-///   slower. Summarized by ``PairedDifferences``, with a percentile bootstrap interval for the
+///   the later. Summarized by ``PairedDifferences``, with a percentile bootstrap interval for the
 ///   mean difference (resampling the units — traces or groups — with their pairs).
+/// - **Timing error**: on the same pairs, `|latency_B| − |latency_A|`, seconds; negative when B
+///   acts nearer the intended press. Acting earlier is not being faster: an action before the
+///   reference is premature, so only this difference says which configuration is better timed.
 public struct PairedComparison: Sendable {
   /// Configuration A's metrics on the traces.
   public let a: ConfigurationMetrics
@@ -62,6 +65,12 @@ public struct PairedComparison: Sendable {
   public let tracesBothDetect: Int
   /// The bootstrap interval of the mean latency difference; `nil` when no bootstrap was asked for.
   public let meanDifferenceInterval: ConfidenceInterval?
+  /// `|latency_B| − |latency_A|` on the same pairs, seconds: negative where B acts nearer the
+  /// reference.
+  public let timingErrorDifferences: PairedDifferences
+  /// The bootstrap interval of the mean timing-error difference (from the same resamples); `nil`
+  /// when no bootstrap was asked for.
+  public let meanTimingErrorDifferenceInterval: ConfidenceInterval?
 
   /// Compares outcomes of two configurations on the same traces.
   ///
@@ -93,38 +102,46 @@ public struct PairedComparison: Sendable {
     }
     // Per position, the differences on references both matched.
     // A reference is identified by its time and, for repeated times, its rank among them.
-    let perTrace: [[Double]] = zip(a, b).map { x, y in
+    // Each pair as (A's latency, B's latency).
+    let perTrace: [[(a: Double, b: Double)]] = zip(a, b).map { x, y in
       var byReference: [Double: [Double]] = [:]
       for match in x.stage1.matches { byReference[match.reference, default: []].append(match.latency) }
-      var differences: [Double] = []
+      var pairs: [(a: Double, b: Double)] = []
       var used: [Double: Int] = [:]
       for match in y.stage1.matches {
         let rank = used[match.reference, default: 0]
         used[match.reference] = rank + 1
         if let latencies = byReference[match.reference], rank < latencies.count {
-          differences.append(match.latency - latencies[rank])
+          pairs.append((latencies[rank], match.latency))
         }
       }
-      return differences
+      return pairs
     }
-    latencyDifferences = PairedDifferences(perTrace.flatMap { $0 })
+    let pairs = perTrace.flatMap { $0 }
+    latencyDifferences = PairedDifferences(pairs.map { $0.b - $0.a })
+    timingErrorDifferences = PairedDifferences(pairs.map { Swift.abs($0.b) - Swift.abs($0.a) })
     tracesBothDetect = perTrace.filter { !$0.isEmpty }.count
     if let bootstrap, !units.isEmpty {
       let values = Bootstrap.resampledValues(units: units, options: bootstrap, random: &random, threads: threads) { positions in
         var sum = 0.0
+        var sumAbsolute = 0.0
         var n = 0
         for p in positions {
-          for d in perTrace[p] {
-            sum += d
+          for pair in perTrace[p] {
+            sum += pair.b - pair.a
+            sumAbsolute += Swift.abs(pair.b) - Swift.abs(pair.a)
             n += 1
           }
         }
-        return [n == 0 ? nil : sum / Double(n)]
+        return n == 0 ? [nil, nil] : [sum / Double(n), sumAbsolute / Double(n)]
       }
       meanDifferenceInterval = Bootstrap.interval(
         of: values.map { $0[0] }, estimate: latencyDifferences.mean, confidence: bootstrap.confidence)
+      meanTimingErrorDifferenceInterval = Bootstrap.interval(
+        of: values.map { $0[1] }, estimate: timingErrorDifferences.mean, confidence: bootstrap.confidence)
     } else {
       meanDifferenceInterval = nil
+      meanTimingErrorDifferenceInterval = nil
     }
   }
 }

@@ -92,4 +92,32 @@ struct ComparisonTests {
     #expect(comparison.a.stage1.truePositives == 3 && comparison.b.stage1.truePositives == 3)
     #expect(comparison.a.stage1.falsePositives == 1 && comparison.b.stage1.falseNegatives == 1)
   }
+  /// B acting first is not B being better timed: with A at +20 and +30 ms and B at −50 and
+  /// +10 ms from the references, B − A is −70 and −20 ms (B first on both), while |B| − |A| is
+  /// +30 ms (A nearer: B's early action is 50 ms off) and −20 ms (B nearer): mean +5 ms.
+  @Test func timingErrorDifferencesDoNotRewardActingEarly() throws {
+    let truths = (0..<2).map { _ in
+      TraceTruth(intent: .press, isPositive: true, references: [1], referenceSource: .pressAt, touchDown: 0)
+    }
+    func press(_ k: Int, _ action: Double) -> TraceOutcome {
+      TraceOutcome(
+        trace: k,
+        stage1: StageOutcome(
+          isPositive: true, actions: 1, references: 1, matches: [MatchedEvent(action: action, reference: 1, touchDown: 0)]))
+    }
+    let shape = OutcomeShape(twoStage: false, reportsFlaps: false, isComposition: false)
+    var random = try RandomSource(seed: 1)
+    let comparison = try PairedComparison(
+      a: [press(0, 1.02), press(1, 1.03)], shapeA: shape, b: [press(0, 0.95), press(1, 1.01)], shapeB: shape,
+      truths: truths, units: [[0], [1]], bootstrap: BootstrapOptions(resamples: 200), random: &random)
+    let d = comparison.latencyDifferences
+    #expect(abs(d.values[0] + 0.07) < 1e-12 && abs(d.values[1] + 0.02) < 1e-12 && d.negative == 2)
+    let e = comparison.timingErrorDifferences
+    #expect(abs(e.values[0] - 0.03) < 1e-12 && abs(e.values[1] + 0.02) < 1e-12)
+    #expect(e.negative == 1 && e.positive == 1 && abs(e.mean! - 0.005) < 1e-12)
+    // Both intervals come from the same resamples: each lies between its two differences.
+    let interval = try #require(comparison.meanTimingErrorDifferenceInterval)
+    #expect(interval.lower! >= -0.02 - 1e-12 && interval.upper! <= 0.03 + 1e-12 && interval.estimate == e.mean)
+    #expect(comparison.meanDifferenceInterval?.resamples == 200 && interval.resamples == 200)
+  }
 }

@@ -31,7 +31,7 @@ public enum ParetoFront {
   /// The front of `candidates`, ordered by p90 timing error ascending (so F1 ascends too).
   ///
   /// - Parameter candidates: each configuration's stage-1 F1 and p90 of `|action − reference|`
-  ///   (``TouchEvaluation/LatencySummary/absoluteP90``), seconds.
+  ///   (TouchEvaluation's `LatencySummary.absoluteP90`), seconds.
   /// - Complexity: O(n log n).
   public static func front(of candidates: [(configuration: Int, f1: Double?, absoluteLatencyP90: Double?)]) -> [ParetoPoint] {
     let defined = candidates.compactMap { c -> ParetoPoint? in

@@ -11,17 +11,18 @@ extension TouchTraceCommand {
   /// `touchtrace check`: a regression gate for continuous integration.
   struct Check: ParsableCommand, FormatChoice, QuietCommand, StudyCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Gate a recognizer configuration against a committed baseline: accuracy (McNemar) and p90 latency.",
+      abstract: "Gate a recognizer configuration against a committed baseline: accuracy (McNemar) and p90 |latency|.",
       discussion: """
         With --write-baseline FILE, scores the configuration (--recognizer and --set, as \
         touchtrace run takes them; --positive, --tolerance as touchtrace sweep) on the data and \
         writes the baseline: the tool version, the configuration, the options, a content hash of \
         the scored contacts, every contact's decision (correct: no false positive and no false \
-        negative at any stage) and the p90 latency. With --baseline FILE, scores the \
+        negative at any stage) and the p90 of |action − reference|. With --baseline FILE, scores the \
         configuration again and compares it with the baseline: the accuracy check fails when \
         McNemar's test on the paired per-contact decisions gives p < --alpha (default: 0.05) \
         and the baseline is right more often; the latency check fails when the p90 of \
-        action − reference grows by more than --max-latency-increase seconds (default: 0.005). \
+        |action − reference| (early actions count by their distance: firing early is not \
+        faster) grows by more than --max-latency-increase seconds (default: 0.005). \
         A summary (Markdown, or JSON with --format json) goes to --output, standard output by \
         default; --junit FILE writes JUnit XML (one test \
         case per check, a <failure> with the figures).
@@ -59,7 +60,7 @@ extension TouchTraceCommand {
     @Option(help: ArgumentHelp("Significance level of McNemar's test.", valueName: "alpha"))
     var alpha = 0.05
 
-    @Option(help: ArgumentHelp("Largest allowed growth of the p90 latency, seconds.", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Largest allowed growth of the p90 of |action − reference|, seconds.", valueName: "seconds"))
     var maxLatencyIncrease = 0.005
 
     @Option(help: ArgumentHelp("Also write a JUnit XML report to this file.", valueName: "file"))

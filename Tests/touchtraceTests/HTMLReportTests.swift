@@ -93,6 +93,35 @@ struct HTMLReportTests {
     }
   }
 
+  /// The study file in the page is a `<pre>` block to copy back: its text is `--print-config`'s
+  /// TOML less the comment line and the options a report leaves out (outputs, format, threads,
+  /// quietness, batch size); Markdown emphasis is rendered (`tune`'s chosen configuration in
+  /// `<strong>`), never shown as `**`; no fence is left as text.
+  @Test func theStudyFileIsACopyableBlockAndEmphasisIsRendered() throws {
+    try inTemporaryDirectory { directory in
+      let arguments = ["tune", TestData.samples, "--recognizer", "deep-press,stable-press", "--folds", "0", "--bootstrap", "0"]
+      #expect(runCommand(arguments + ["--format", "html", "--quiet", "--output", directory + "/t.html"]) == 0)
+      let html = try Self.read(directory + "/t.html")
+      let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        .appendingPathComponent("touchtrace").path
+      let printed = try runChild(executable, arguments + ["--print-config"], in: TestData.repositoryRoot)
+      #expect(printed.code == 0)
+      let left = ["output", "format", "quiet", "threads", "batch-traces", "outcomes-filter", "json-output", "csv-dir"]
+      let expected = printed.output.split(separator: "\n").filter { line in
+        !line.hasPrefix("#") && !left.contains { line.hasPrefix($0 + " = ") }
+      }.joined(separator: "\n") + "\n"
+      let blocks = html.components(separatedBy: "<pre><code class=\"language-toml\">").dropFirst()
+      #expect(blocks.count == 1)
+      let escaped = try #require(blocks.first?.components(separatedBy: "</code></pre>").first)
+      let text = escaped.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
+        .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&#39;", with: "'")
+        .replacingOccurrences(of: "&amp;", with: "&")
+      #expect(text == expected)
+      #expect(!html.contains("~~~") && !html.contains("**"))
+      #expect(html.contains("<strong>stable-press</strong>"))
+    }
+  }
+
   @Test func theSameInputsGiveTheSameBytesWhateverTheThreads() throws {
     try inTemporaryDirectory { directory in
       let arguments = ["sweep", TestData.samples, "--recognizer", "deep-press,long-press", "--format", "html", "--quiet"]

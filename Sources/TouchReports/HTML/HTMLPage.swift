@@ -21,6 +21,7 @@ enum HTMLPage {
     table{border-collapse:collapse;font-size:.85em;margin:.5em 0}th,td{border:1px solid #ccc;padding:2px 6px}
     th{background:#f3f3f3}td.num{text-align:right;font-variant-numeric:tabular-nums}
     code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.95em}
+    pre{background:#f6f6f6;border:1px solid #ddd;padding:8px 12px;overflow-x:auto;line-height:1.3}
     .hidden{display:none}
     @media print{body{max-width:none;padding:0}nav,.toggle{display:none}figure.report-figure{border:none}h2{break-after:avoid}}
     """
@@ -73,8 +74,9 @@ enum HTMLPage {
 }
 
 /// The subset of Markdown the reports write, as HTML: headings (`#`), bullet lists (`- `),
-/// tables (`|`, with the alignment row's `--:` right-aligning a column), paragraphs, and
-/// inline `code`. Everything else is text, escaped.
+/// tables (`|`, with the alignment row's `--:` right-aligning a column; `\|` is a literal bar),
+/// fenced blocks (`~~~` or three backticks, as `<pre>`: the study file, copyable as it is),
+/// paragraphs, inline `code` and `**strong**`. Everything else is text, escaped.
 enum MarkdownHTML {
   /// `markdown` as HTML; headings move down `headingOffset` levels (`#` becomes `<h2>` with 1).
   static func render(_ markdown: String, headingOffset: Int = 0) -> String {
@@ -91,6 +93,20 @@ enum MarkdownHTML {
       if line.trimmingSpaces.isEmpty {
         flush()
         k += 1
+      } else if line.hasPrefix("~~~") || line.hasPrefix("```") {
+        // A fenced block: its lines verbatim (escaped), up to the closing fence of the same kind.
+        flush()
+        let fence = String(line.prefix(3))
+        let language = String(line.dropFirst(3)).trimmingSpaces
+        k += 1
+        var text = ""
+        while k < lines.count, !lines[k].hasPrefix(fence) {
+          text += lines[k] + "\n"
+          k += 1
+        }
+        k += 1
+        let attribute = language.isEmpty ? "" : " class=\"language-\(HTMLText.escape(language))\""
+        out += "<pre><code\(attribute)>\(HTMLText.escape(text))</code></pre>\n"
       } else if line.hasPrefix("#") {
         flush()
         let level = line.prefix { $0 == "#" }.count
@@ -123,12 +139,31 @@ enum MarkdownHTML {
     return out
   }
 
-  /// The cells of a table row `| a | b |`.
+  /// The cells of a table row `| a | b |`; `\|` is a bar inside a cell.
   static func cells(_ line: String) -> [String] {
     var body = Substring(line)
     if body.hasPrefix("|") { body = body.dropFirst() }
-    if body.hasSuffix("|") { body = body.dropLast() }
-    return body.split(separator: "|", omittingEmptySubsequences: false).map { String($0).trimmingSpaces }
+    if body.hasSuffix("|") && !body.hasSuffix("\\|") { body = body.dropLast() }
+    var cells: [String] = []
+    var cell = ""
+    var escaped = false
+    for c in body {
+      if escaped {
+        if c != "|" { cell.append("\\") }
+        cell.append(c)
+        escaped = false
+      } else if c == "\\" {
+        escaped = true
+      } else if c == "|" {
+        cells.append(cell.trimmingSpaces)
+        cell = ""
+      } else {
+        cell.append(c)
+      }
+    }
+    if escaped { cell.append("\\") }
+    cells.append(cell.trimmingSpaces)
+    return cells
   }
 
   /// A table from its rows: the first is the header; a second row of dashes sets alignment.
@@ -151,21 +186,50 @@ enum MarkdownHTML {
     return out + "</tbody>\n</table>\n"
   }
 
-  /// Escaped text with `` `code` `` spans.
+  /// Escaped text with `` `code` `` spans and `**strong**` outside them (an unclosed marker
+  /// stays text).
   static func inline(_ text: String) -> String {
     var out = ""
     var code = false
     var run = ""
     for c in text {
       if c == "`" {
-        out += code ? "<code>\(HTMLText.escape(run))</code>" : HTMLText.escape(run)
+        out += code ? "<code>\(HTMLText.escape(run))</code>" : strong(run)
         run = ""
         code.toggle()
       } else {
         run.append(c)
       }
     }
-    out += code ? HTMLText.escape("`" + run) : HTMLText.escape(run)
+    out += code ? strong("`" + run) : strong(run)
+    return out
+  }
+
+  /// Escaped text with each closed `**…**` pair as `<strong>`.
+  static func strong(_ text: String) -> String {
+    var parts: [String] = [""]
+    var rest = Substring(text)
+    while let c = rest.first {
+      if rest.hasPrefix("**") {
+        parts.append("")
+        rest = rest.dropFirst(2)
+      } else {
+        parts[parts.count - 1].append(c)
+        rest = rest.dropFirst()
+      }
+    }
+    guard parts.count >= 3 else { return HTMLText.escape(text) }
+    var out = ""
+    for (k, part) in parts.enumerated() {
+      if k == 0 {
+        out += HTMLText.escape(part)
+      } else if k % 2 == 1 {
+        // An opening marker: closed only when another part follows.
+        out += k + 1 < parts.count ? "<strong>" + HTMLText.escape(part) : "**" + HTMLText.escape(part)
+      } else {
+        out += "</strong>" + HTMLText.escape(part)
+      }
+    }
     return out
   }
 }

@@ -195,31 +195,96 @@ enum SweepFigures {
     }
   }
 
-  /// One line with markers and a legend entry per curve (a style per recognizer): each point's
-  /// (x, y) where both are defined, ordered by x, ties by y in `tiesByY` order.
+  /// The most series one plot draws: beyond eight, colours repeat and lines hide each other.
+  static let maximumSeries = 8
+
+  /// Series to draw: items with identical content (`key`) grouped and drawn once, the groups
+  /// ranked by `rank` (higher first; `nil` last; ties in item order) and the first
+  /// ``maximumSeries`` kept. Returns the kept groups (item indices, in item order within a
+  /// group) and the names of the items left out.
+  static func seriesGroups<Key: Hashable>(
+    _ count: Int, key: (Int) -> Key, rank: (Int) -> Double?, name: (Int) -> String
+  ) -> (kept: [[Int]], omitted: [String]) {
+    var order: [Key] = []
+    var members: [Key: [Int]] = [:]
+    for k in 0..<count {
+      let group = key(k)
+      if members[group] == nil { order.append(group) }
+      members[group, default: []].append(k)
+    }
+    let groups = order.map { members[$0]! }
+    let ranked = groups.indices.sorted { a, b in
+      let ra = rank(groups[a][0]) ?? -.infinity
+      let rb = rank(groups[b][0]) ?? -.infinity
+      return ra != rb ? ra > rb : a < b
+    }
+    let kept = ranked.prefix(maximumSeries).map { groups[$0] }
+    let omitted = ranked.dropFirst(maximumSeries).flatMap { groups[$0].map(name) }
+    return (kept, omitted)
+  }
+
+  /// The legend name of a group of series drawn as one: `a`, or `a = b = c`, or
+  /// `a = b = c + 4 more` (every name is in the plot's description).
+  static func groupName(_ names: [String]) -> String {
+    names.count <= 3 ? names.joined(separator: " = ") : names.prefix(3).joined(separator: " = ") + " + \(names.count - 3) more"
+  }
+
+  /// The sentence naming groups drawn as one and series left out, for a plot's description and
+  /// caption; empty when every series is drawn on its own.
+  static func groupingNote(_ groups: [[String]], omitted: [String]) -> String {
+    var out = ""
+    let merged = groups.filter { $0.count > 1 }
+    if !merged.isEmpty {
+      out += " Identical curves are drawn once: " + merged.map { $0.joined(separator: " = ") }.joined(separator: "; ") + "."
+    }
+    if !omitted.isEmpty {
+      out += " Drawn: the \(maximumSeries) best by F1; left out (see the tables): " + omitted.joined(separator: ", ") + "."
+    }
+    return out
+  }
+
+  /// The best stage-1 F1 over a curve's points, from their precision and recall; `nil` when no
+  /// point has both.
+  static func bestF1(_ curve: ThresholdCurve) -> Double? {
+    curve.points.compactMap { p -> Double? in
+      guard let precision = p.precision, let recall = p.recall else { return nil }
+      return precision + recall == 0 ? 0 : 2 * precision * recall / (precision + recall)
+    }.max()
+  }
+
+  /// One line with markers and a legend entry per group of identical curves (a style per
+  /// group), at most ``maximumSeries`` groups, the best by F1: each point's (x, y) where both
+  /// are defined, ordered by x, ties by y in `tiesByY` order. Also returns the grouping note.
   static func curveSeries(
     _ curves: [ThresholdCurve], x: String, y: String, tiesByY: (Double, Double) -> Bool,
-    point: (ThresholdCurve.Point) -> (Double, Double)?, legend entry: (ThresholdCurve) -> String
-  ) -> (marks: [PlotMark], legend: [LegendEntry]) {
+    point: (ThresholdCurve.Point) -> (Double, Double)?, legend entry: (ThresholdCurve, String) -> String
+  ) -> (marks: [PlotMark], legend: [LegendEntry], note: String) {
     var marks: [PlotMark] = []
     var legend: [LegendEntry] = []
-    for (k, curve) in curves.enumerated() {
-      let style = SeriesStyle.series(k)
+    let lines: [[(x: Double, y: Double)]] = curves.map { curve in
       var points: [(x: Double, y: Double)] = curve.points.compactMap(point).map { (x: $0.0, y: $0.1) }
       points.sort { a, b in a.x != b.x ? a.x < b.x : tiesByY(a.y, b.y) }
+      return points
+    }
+    let (kept, omitted) = seriesGroups(
+      curves.count, key: { lines[$0].flatMap { [$0.x, $0.y] } }, rank: { bestF1(curves[$0]) }, name: { curves[$0].recognizer })
+    for (k, group) in kept.enumerated() {
+      let style = SeriesStyle.series(k)
+      let points = lines[group[0]]
+      let name = groupName(group.map { curves[$0].recognizer })
       marks.append(.line(points, style))
       marks.append(
-        .markers(points.map { (x: $0.x, y: $0.y, label: "\(curve.recognizer): \(x) \(Markdown.ratio($0.x)), \(y) \(Markdown.ratio($0.y))") }, .dot, style))
-      legend.append(LegendEntry(label: entry(curve), style: style, marker: .dot))
+        .markers(points.map { (x: $0.x, y: $0.y, label: "\(name): \(x) \(Markdown.ratio($0.x)), \(y) \(Markdown.ratio($0.y))") }, .dot, style))
+      legend.append(LegendEntry(label: entry(curves[group[0]], name), style: style, marker: .dot))
     }
-    return (marks, legend)
+    return (marks, legend, groupingNote(kept.map { $0.map { curves[$0].recognizer } }, omitted: omitted))
   }
 
   /// `fig-roc`: FPR against recall, one line per recognizer.
   static func roc(_ curves: [ThresholdCurve], _ ids: inout ElementIDs) -> Figure {
-    var (marks, legend) = curveSeries(
+    var (marks, legend, note) = curveSeries(
       curves, x: "FPR", y: "recall", tiesByY: <, point: { p in p.falsePositiveRate.flatMap { f in p.recall.map { (f, $0) } } },
-      legend: { "\($0.recognizer) (AUC \(Markdown.ratio($0.rocAUC)))" })
+      legend: { "\($1) (AUC \(Markdown.ratio($0.rocAUC)))" })
     marks.append(.line([(0, 0), (1, 1)], SeriesStyle(color: "#999999", dash: "4 4", width: 1)))
     let spanned = curves.filter(\.spans).count
     return Figure(
@@ -227,55 +292,60 @@ enum SweepFigures {
       plots: [
         Plot(
           title: "ROC over the swept thresholds",
-          description: "For \(curves.count) recognizers, the false-positive rate (negative traces with an action) against recall (events matched) at each swept threshold; \(spanned) sweeps span the threshold range and have an area.",
+          description: "For \(curves.count) recognizers, the false-positive rate (negative traces with an action) against recall (events matched) at each swept threshold; \(spanned) sweeps span the threshold range and have an area.\(note)",
           x: PlotAxis(label: "false-positive rate", domain: (0, 1)), y: PlotAxis(label: "recall", domain: (0, 1)),
           marks: marks, legend: legend, width: 640, height: 360)
       ],
-      caption: "One line per recognizer, points ordered by false-positive rate. AUC (trapezoids) only where the sweep spans the threshold range (some value with FPR 0 and some with FPR 1); – otherwise. The dashed diagonal is chance.")
+      caption: "One line per recognizer (identical ones drawn once), points ordered by false-positive rate. AUC (trapezoids) only where the sweep spans the threshold range (some value with FPR 0 and some with FPR 1); – otherwise. The dashed diagonal is chance.\(note)")
   }
 
   /// `fig-pr`: recall against precision, one line per recognizer.
   static func precisionRecall(_ curves: [ThresholdCurve], _ ids: inout ElementIDs) -> Figure {
-    let (marks, legend) = curveSeries(
+    let (marks, legend, note) = curveSeries(
       curves, x: "recall", y: "precision", tiesByY: >, point: { p in p.recall.flatMap { r in p.precision.map { (r, $0) } } },
-      legend: { "\($0.recognizer) (AP \(Markdown.ratio($0.averagePrecision)))" })
+      legend: { "\($1) (AP \(Markdown.ratio($0.averagePrecision)))" })
     return Figure(
       id: ids.unique("fig-pr"), title: "Precision against recall",
       plots: [
         Plot(
           title: "Precision–recall over the swept thresholds",
-          description: "For \(curves.count) recognizers, stage-1 precision against recall at each swept threshold (thresholds where nothing fired have no precision and are left out).",
+          description: "For \(curves.count) recognizers, stage-1 precision against recall at each swept threshold (thresholds where nothing fired have no precision and are left out).\(note)",
           x: PlotAxis(label: "recall", domain: (0, 1)), y: PlotAxis(label: "precision", domain: (0, 1)),
           marks: marks, legend: legend, width: 640, height: 360)
       ],
-      caption: "One line per recognizer, points ordered by recall. AP is the step sum Σ (Rₙ − Rₙ₋₁) Pₙ, only where the sweep spans the threshold range.")
+      caption: "One line per recognizer (identical ones drawn once), points ordered by recall. AP is the step sum Σ (Rₙ − Rₙ₋₁) Pₙ, only where the sweep spans the threshold range.\(note)")
   }
 
   /// `fig-latency-cdf`: empirical CDFs of latency at each recognizer's chosen configuration.
   static func latencyCDF(_ result: SweepResult, _ data: SweepFigureData, _ ids: inout ElementIDs) -> Figure {
     var marks: [PlotMark] = []
     var legend: [LegendEntry] = []
-    for (k, entry) in data.marked.enumerated() {
-      let latencies = entry.outcomes.flatMap { $0.stage1.matches.map { $0.latency * 1000 } }.sorted()
-      guard !latencies.isEmpty else { continue }
+    let entries = data.marked.filter { entry in entry.outcomes.contains { !$0.stage1.matches.isEmpty } }
+    let samples = entries.map { entry in entry.outcomes.flatMap { $0.stage1.matches.map { $0.latency * 1000 } }.sorted() }
+    let (kept, omitted) = seriesGroups(
+      entries.count, key: { samples[$0] }, rank: { result.metrics[entries[$0].configuration].stage1.f1 },
+      name: { entries[$0].recognizer.name })
+    for (k, group) in kept.enumerated() {
+      let latencies = samples[group[0]]
       let style = SeriesStyle.series(k)
       let n = Double(latencies.count)
       var points: [(x: Double, y: Double)] = [(latencies[0], 0)]
       for (j, value) in latencies.enumerated() { points.append((value, Double(j + 1) / n)) }
       marks.append(.steps(points, style))
-      legend.append(LegendEntry(label: "\(entry.recognizer.name) (n = \(latencies.count))", style: style))
+      legend.append(LegendEntry(label: "\(groupName(group.map { entries[$0].recognizer.name })) (n = \(latencies.count))", style: style))
     }
+    let note = groupingNote(kept.map { $0.map { entries[$0].recognizer.name } }, omitted: omitted)
     return Figure(
       id: ids.unique("fig-latency-cdf"), title: "Latency distribution at the chosen configurations",
       plots: [
         Plot(
           title: "Empirical CDF of action − reference",
-          description: "The share of true positives with latency at most x milliseconds, for \(legend.count) recognizers at their chosen configurations; negative latency is an action before the reference time.",
+          description: "The share of true positives with latency at most x milliseconds, for \(legend.count) recognizers at their chosen configurations; negative latency is an action before the reference time.\(note)",
           x: PlotAxis(label: "latency, action − reference", unit: "ms"), y: PlotAxis(label: "share of true positives", domain: (0, 1)),
           marks: marks + [.verticalRule(0, nil, SeriesStyle(color: "#999999", dash: "4 4", width: 1))], legend: legend,
           width: 640, height: 320)
       ],
-      caption: "Empirical cumulative distribution of stage-1 latency (one step per true positive) of each recognizer at its chosen configuration; recognizers without true positives are left out.")
+      caption: "Empirical cumulative distribution of stage-1 latency (one step per true positive) of each recognizer at its chosen configuration (identical distributions drawn once); recognizers without true positives are left out.\(note)")
   }
 
   /// `fig-latency-param`: p50 and p90 latency against the threshold, one small plot per recognizer.

@@ -122,6 +122,29 @@ struct HTMLReportTests {
     }
   }
 
+  /// Every catalog recognizer on the samples: no plot of ROC, precision–recall, latency CDF or
+  /// the trade-off draws more than eight series; identical curves (the first-crossing family
+  /// meets at the same points) are drawn once and named together, and the left-out recognizers
+  /// are named.
+  @Test func plotsDrawAtMostEightSeries() throws {
+    try inTemporaryDirectory { directory in
+      let output = directory + "/all.html"
+      #expect(runCommand(["sweep", TestData.samples, "--recognizer", "all", "--quiet", "--output", output]) == 0)
+      let html = try Self.read(output)
+      for id in ["fig-roc", "fig-pr", "fig-latency-cdf", "fig-tradeoff"] {
+        let figure = try #require(html.components(separatedBy: "<figure id=\"\(id)\"").dropFirst().first?
+          .components(separatedBy: "</figure>").first, "\(id)")
+        let labels = figure.components(separatedBy: "<text class=\"legend-label\"").dropFirst().map {
+          String($0.drop { $0 != ">" }.dropFirst().prefix { $0 != "<" })
+        }
+        let series = labels.filter { $0 != "Pareto front" && $0 != "chosen configuration" }
+        #expect(!series.isEmpty && series.count <= 8, "\(id): \(series.count) series")
+      }
+      let roc = try #require(html.components(separatedBy: "<figure id=\"fig-roc\"").dropFirst().first)
+      #expect(roc.contains("deep-press = ") && roc.contains("Identical curves are drawn once"))
+    }
+  }
+
   @Test func theSameInputsGiveTheSameBytesWhateverTheThreads() throws {
     try inTemporaryDirectory { directory in
       let arguments = ["sweep", TestData.samples, "--recognizer", "deep-press,long-press", "--format", "html", "--quiet"]

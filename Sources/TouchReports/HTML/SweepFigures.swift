@@ -387,7 +387,15 @@ enum SweepFigures {
   static func tradeoff(_ result: SweepResult, chosen: Int?, _ ids: inout ElementIDs) -> Figure {
     var marks: [PlotMark] = []
     var legend: [LegendEntry] = []
-    for (k, spec) in result.plan.recognizers.enumerated() {
+    // The best eight recognizers by their best F1 (the Pareto front is drawn over all of them).
+    let specs = result.plan.recognizers
+    let bestF1 = specs.map { spec in
+      result.configurations.indices.filter { result.configurations[$0].spec == spec }.compactMap { result.metrics[$0].stage1.f1 }.max()
+    }
+    let (kept, omitted) = seriesGroups(specs.count, key: { $0 }, rank: { bestF1[$0] }, name: { specs[$0].name })
+    let note = groupingNote([], omitted: omitted)
+    for (k, group) in kept.enumerated() {
+      let spec = specs[group[0]]
       let style = SeriesStyle.series(k)
       let points = result.configurations.indices.filter { result.configurations[$0].spec == spec }.compactMap { c -> (x: Double, y: Double, label: String?)? in
         let m = result.metrics[c].stage1
@@ -420,11 +428,11 @@ enum SweepFigures {
       plots: [
         Plot(
           title: "F1 against p90 |latency|, every configuration",
-          description: "Each configuration with an F1 and a p90 timing error |action − reference| as a point (an action before the reference counts by its distance, like a late one); the black staircase joins the \(front.count) configurations that no other beats on both F1 (higher) and p90 |latency| (lower).",
+          description: "Each configuration with an F1 and a p90 timing error |action − reference| as a point (an action before the reference counts by its distance, like a late one); the black staircase joins the \(front.count) configurations that no other beats on both F1 (higher) and p90 |latency| (lower).\(note)",
           x: PlotAxis(label: "p90 |latency|, |action − reference|", unit: "ms"), y: PlotAxis(label: "F1", domain: (0, 1)),
           marks: marks, legend: legend, width: 640, height: 360)
       ],
-      caption: "Stage-1 F1 against p90 |action − reference| of every configuration (\(result.configurations.count) configurations; those without true positives are left out). The Pareto front is drawn as a staircase through its diamonds.")
+      caption: "Stage-1 F1 against p90 |action − reference| of every configuration (\(result.configurations.count) configurations; those without true positives are left out). The Pareto front is drawn as a staircase through its diamonds.\(note)")
   }
 
   /// `fig-fp-intent`: false positives by intent of each recognizer's chosen configuration.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import TouchExec
 import TouchIO
 import TouchPartials
 
@@ -59,10 +60,38 @@ extension TouchTraceCommand {
       if let threads, threads < 1 { throw ValidationError("--threads must be at least 1, got \(threads)") }
     }
 
+    /// The commands whose partials merge.
+    static let mergeable: Set<String> = ["sweep", "tune", "compare", "run"]
+
+    /// Why merge will not run the recorded command `arguments` of `command` (`nil`: it may):
+    /// merge computes results from the partials' state and never executes anything, reads no
+    /// input and takes its outputs from its own options, so a recorded argument list naming an
+    /// output, a study file, or an `exec:` recognizer (whose command would start) is refused.
+    static func refusal(command: String, arguments: [String]) -> String? {
+      guard mergeable.contains(command), let type = StudyFile.subcommand(command) else {
+        return "it records touchtrace \(command), whose results do not merge (sweep, tune, compare, run)"
+      }
+      let split = CommandArguments(type).split(arguments)
+      if let unknown = split.unknown.first { return "it records an argument touchtrace \(command) does not take (\(unknown))" }
+      let forbidden = StudyFile.Effective.presentation.union(CommandArguments.excluded)
+      if let key = split.values.keys.sorted().first(where: { forbidden.contains($0) }) {
+        return "it records --\(key), which only the merge's own options decide"
+      }
+      for (key, values) in split.values.sorted(by: { $0.key < $1.key }) where key != "paths" {
+        if values.contains(where: { $0.contains(ExecRecognizers.scheme) }) {
+          return "it records an \(ExecRecognizers.scheme) recognizer (--\(key)), whose command merge does not start; run the command unsharded"
+        }
+      }
+      return nil
+    }
+
     func run() throws {
       var merged: MergedStudy!
+      var files: [String] = []
       try Console.run {
-        let files = try TraceFiles.expand(partials, extensions: [".partial"])
+        files = try TraceFiles.expand(partials, extensions: [".partial"])
+        // No output over a partial (or any file given), before anything is read.
+        try Console.checkOutputs([output, jsonOutput, csvOutput], inputs: files)
         var read: [(file: String, partial: StudyPartial)] = []
         for file in files {
           let bytes = try TraceFiles.read(file, limit: Int.max)
@@ -81,6 +110,9 @@ extension TouchTraceCommand {
           merged = try MergedStudy(read)
         } catch {
           throw DataError(description: "touchtrace merge: error: \(error.description)")
+        }
+        if let why = Self.refusal(command: merged.command, arguments: merged.arguments) {
+          throw DataError(description: "touchtrace merge: error: \(read[0].file): \(why)")
         }
         Console.diagnose(
           "touchtrace merge: note: \(read.count) partial\(read.count == 1 ? "" : "s") of touchtrace \(merged.command): \(merged.dataset.traces.count) analyzed traces, \(merged.dataset.skipped.count) skipped")
@@ -104,7 +136,9 @@ extension TouchTraceCommand {
       let split = arguments.firstIndex(of: "--") ?? arguments.endIndex
       arguments.insert(contentsOf: presentation, at: split)
       try ScoredData.$merged.withValue(merged) {
-        try TouchTraceTool.execute([merged.command] + arguments)
+        try Console.$protectedInputs.withValue(files) {
+          try TouchTraceTool.execute([merged.command] + arguments)
+        }
       }
     }
   }

@@ -10,15 +10,18 @@ extension TouchTraceCommand {
       abstract: "Merge the partials of a sharded sweep, tune, compare or run: the report one run over all the data gives.",
       discussion: """
         Each task of a job array runs the same command with --shard I/N and --partial FILE; \
-        merge reads every partial (files, or directories holding *.partial files), checks that \
-        they come from one job (the same tool version, command, arguments and inputs) and that \
-        every shard 0 … N−1 is there exactly once, naming the missing or doubled ones, then \
+        merge reads every partial (files, or directories holding *.partial files), checks each \
+        one's checksum and consistency, that they come from one job (the same tool version, \
+        command, arguments, input names and input contents) and that every shard 0 … N−1 is \
+        there exactly once, naming the missing or doubled ones, then \
         writes the command's report: byte for byte the report the command writes when run on \
         all the data at once, in md, json or csv (HTML draws example traces, whose samples \
         partials do not hold). The output options are the command's: --format, --output, \
         --json-output (sweep, tune), --csv-output (sweep); run the merge once per further \
-        format. Exit 65 when the partials do not make one complete job, 66 when one cannot be \
-        read.
+        format. Merge executes nothing: partials whose recorded arguments name an output, a \
+        study file or an exec: recognizer are refused. Exit 65 when the partials are damaged or \
+        do not make one complete job, 66 when one cannot be read, 73 when an output would \
+        replace a partial.
 
         Examples (from the repository root):
           touchtrace sweep samples/ --recognizer all --shard 0/2 \\

@@ -31,6 +31,7 @@ public struct SHA256: Sendable {
       return String(decoding: text, as: UTF8.self)
     }
 
+    /// The lowercase hexadecimal digits (``hex``).
     public var description: String { hex }
   }
 

@@ -170,6 +170,14 @@ struct ShardMergeTests {
         #expect(!FileManager.default.fileExists(atPath: elsewhere))
         #expect(!FileManager.default.fileExists(atPath: directory + "/r.json"))
       }
+      // A shard of an exec: recognizer is refused before its command starts (merge could not
+      // use its partial).
+      let refused = try runChild(
+        executable, ["sweep", TestData.samples, "--recognizer", "exec:touch \(ran)", "--shard", "0/2", "--partial", directory + "/e.partial"])
+      #expect(refused.code == 64, "\(refused.errors)")
+      #expect(refused.errors.contains("merge would refuse this partial"), "\(refused.errors)")
+      #expect(!FileManager.default.fileExists(atPath: ran))
+      #expect(!FileManager.default.fileExists(atPath: directory + "/e.partial"))
       // The genuine partial still merges.
       #expect(runCommand(["merge", shard, "--output", directory + "/r.json", "--quiet"]) == 0)
     }

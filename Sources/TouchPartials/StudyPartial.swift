@@ -305,8 +305,9 @@ public struct StudyPartial: Sendable {
   /// the rest, every length against the bytes left, and that the counts agree with each other
   /// (every count non-negative, a stage's TP + FN equal to its references, positive and
   /// negative traces adding up to the traces scored, at most as many traces scored as the
-  /// partial holds, latency lists as long as the true positives, times and latencies finite,
-  /// trace ordinals increasing, outcome indices in range, replays one per trace).
+  /// partial holds, latency lists as long as the true positives, times, latencies and maximum
+  /// forces finite, forces positive and increasing, trace ordinals increasing, outcome indices
+  /// in range, replays one per trace).
   ///
   /// - Parameters:
   ///   - bytes: the file's content.
@@ -329,7 +330,10 @@ public struct StudyPartial: Sendable {
         throw BinaryReader.Truncated()
       }
       self.shard = shard
-      maximumForces = try r.doubles()
+      maximumForces = try r.finites()
+      guard maximumForces.allSatisfy({ $0 > 0 }), zip(maximumForces, maximumForces.dropFirst()).allSatisfy({ $0 < $1 }) else {
+        throw BinaryReader.Truncated()
+      }
       files = try r.array { r throws(BinaryReader.Truncated) in try r.string() }
       inputs = try r.array { r throws(BinaryReader.Truncated) in InputHash(file: try r.string(), sha256: try r.digest()) }
       diagnostics = try r.array { r throws(BinaryReader.Truncated) in try r.diagnostic() }

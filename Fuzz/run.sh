@@ -15,8 +15,9 @@ cd "$(dirname "$0")/.."
 declare -A RUNS=(
   [csv]=20000 [json]=40000 [labels]=80000 [evemu]=10000 [getevent]=10000 [force-values]=50000
   [tablet-csv]=12000 [pointer-events]=60000 [sweep]=10000 [stream]=2500
+  [partial]=4000
 )
-ORDER=(csv json labels evemu getevent force-values tablet-csv pointer-events sweep stream)
+ORDER=(csv json labels evemu getevent force-values tablet-csv pointer-events sweep stream partial)
 SCALE=${FUZZ_SCALE:-1}
 HARNESSES=("$@")
 [ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=("${ORDER[@]}")
@@ -45,7 +46,8 @@ BIN=$("${BUILD[@]}" --show-bin-path)
 CORPORA=Fuzz/.build/fuzz-corpora
 rm -rf "$CORPORA"
 python3 Fuzz/make-corpora.py . ../shared/realdata "$CORPORA" | sed 's/^/seeds /'
-mkdir -p Fuzz/crashes
+# The partial harness writes its own seeds (LLVMFuzzerInitialize: partials of this build's format).
+mkdir -p Fuzz/crashes "$CORPORA/partial"
 
 failed=()
 printf '%-15s %10s %6s %7s %8s %7s %s\n' harness executions cov ft corpus seconds result

@@ -55,6 +55,11 @@ public final class TraceStream {
   private var queue: [Dataset] = []
   private var queued = 0
 
+  /// The SHA-256 of every input read to its end so far, in input order (the labels file first,
+  /// when there is one): computed from the bytes as they were read, standard input included,
+  /// so that a result can name the contents it came from, not only the files' names.
+  public private(set) var digests: [(file: String, sha256: SHA256.Digest)] = []
+
   /// Opens a stream over `paths`.
   ///
   /// - Parameters:
@@ -78,7 +83,10 @@ public final class TraceStream {
     let names = files.map { $0 == TraceFiles.standardInput ? TraceFiles.standardInputName : $0 }
     pathLabels = options.labelFromPath.isEmpty ? nil : PathLabels.Plan(options.labelFromPath, files: names)
     if let path = options.labels {
-      labels = LabelsFile.Application(try LabelsFile.read(path, options: options), options: options)
+      var bytes = try TraceFiles.read(path, limit: options.maximumInputSize)
+      let name = path == TraceFiles.standardInput ? TraceFiles.standardInputName : path
+      digests.append((name, SHA256.hash(bytes)))
+      labels = LabelsFile.Application(try LabelsFile.parse(&bytes, file: name, options: options), options: options)
     }
   }
 
@@ -111,7 +119,10 @@ public final class TraceStream {
         batch.diagnostics += diagnostics
         queue = units
         queued = 0
-        if done { source = nil }
+        if done {
+          digests.append((source!.name, source!.digest()))
+          source = nil
+        }
       }
     } catch {
       ended = true
@@ -152,6 +163,16 @@ private final class Source {
   /// The name messages and origins use (`<stdin>` for `-`).
   let name: String
   private var kind: Kind
+  /// The hash of the bytes read (a whole input's, for a file read at once).
+  private var hash = SHA256()
+
+  /// The SHA-256 of the input's bytes (once it is read to its end).
+  func digest() -> SHA256.Digest {
+    switch kind {
+    case .chunked(let reader): reader.hash.finalize()
+    case .whole: hash.finalize()
+    }
+  }
 
   private enum Kind {
     /// A CSV or JSON Lines input read in chunks.
@@ -160,9 +181,10 @@ private final class Source {
     case whole([Dataset], [Diagnostic])
   }
 
-  private init(name: String, kind: Kind) {
+  private init(name: String, kind: Kind, hash: SHA256 = SHA256()) {
     self.name = name
     self.kind = kind
+    self.hash = hash
   }
 
   /// Opens `path`: CSV (unless whole files are read) and JSON Lines in chunks, JSON documents
@@ -184,19 +206,22 @@ private final class Source {
         let diagnostics = part.diagnostics
         part.diagnostics = []
         part.files = []
-        return Source(name: name, kind: .whole(units(of: part, format: format), diagnostics))
+        return Source(name: name, kind: .whole(units(of: part, format: format), diagnostics), hash: reader.hash)
       }
     }
     let format = TraceFiles.Format(path: path)
     switch format {
     case .csv where options.wholeFiles:
+      var hash = SHA256()
       var part = try FileSystem.withMutableBytes(of: path, limit: limit) { buffer throws(TraceLoadError) in
-        try CSVTraceReader(file: path, options: options).read(buffer)
+        // Hashed before parsing, which may write into the buffer.
+        hash.update(UnsafeRawBufferPointer(buffer))
+        return try CSVTraceReader(file: path, options: options).read(buffer)
       }
       let diagnostics = part.diagnostics
       part.diagnostics = []
       part.files = []
-      return Source(name: path, kind: .whole([part], diagnostics))
+      return Source(name: path, kind: .whole([part], diagnostics), hash: hash)
     case .csv, .jsonl:
       let input = try FileSystem.openInput(path, limit: limit)
       let reader = ChunkReader(input: input, path: path, name: path, options: options, chunkBytes: chunkBytes)
@@ -204,11 +229,13 @@ private final class Source {
       return Source(name: path, kind: .chunked(reader))
     case .json:
       var bytes = try TraceFiles.read(path, limit: limit)
+      var hash = SHA256()
+      hash.update(bytes)
       var part = try TraceLoader.parse(&bytes, file: path, format: .json, options: options)
       let diagnostics = part.diagnostics
       part.diagnostics = []
       part.files = []
-      return Source(name: path, kind: .whole(units(of: part, format: .json), diagnostics))
+      return Source(name: path, kind: .whole(units(of: part, format: .json), diagnostics), hash: hash)
     }
   }
 
@@ -269,6 +296,8 @@ private final class ChunkReader {
   private let options: LoadOptions
   private let chunkBytes: Int
   var format: TraceFiles.Format = .csv
+  /// The hash of every byte read so far.
+  var hash = SHA256()
   private var buffer: UnsafeMutablePointer<UInt8>
   private var capacity: Int
   private var filled = 0
@@ -318,6 +347,7 @@ private final class ChunkReader {
       guard n <= options.maximumInputSize - total else {
         throw FileSystem.tooLarge(path, limit: options.maximumInputSize)
       }
+      hash.update(UnsafeRawBufferPointer(start: buffer + filled, count: n))
       total += n
       filled += n
       return

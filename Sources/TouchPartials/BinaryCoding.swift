@@ -75,6 +75,24 @@ struct BinaryReader {
     return n
   }
   mutating func double() throws(Truncated) -> Double { Double(bitPattern: try u64()) }
+  /// A double that must be finite (times, latencies, forces).
+  mutating func finite() throws(Truncated) -> Double {
+    let v = try double()
+    guard v.isFinite else { throw Truncated() }
+    return v
+  }
+  /// A count stored as an integer: 0 ... `limit`.
+  mutating func natural(atMost limit: Int = Int(Int32.max)) throws(Truncated) -> Int {
+    let v = try int()
+    guard v >= 0, v <= limit else { throw Truncated() }
+    return v
+  }
+  /// The 32 bytes of a SHA-256 digest.
+  mutating func digest() throws(Truncated) -> SHA256.Digest {
+    guard bytes.count - offset >= SHA256.byteCount else { throw Truncated() }
+    defer { offset += SHA256.byteCount }
+    return SHA256.Digest(bytes: Array(bytes[offset..<(offset + SHA256.byteCount)]))!
+  }
   mutating func string() throws(Truncated) -> String {
     let n = try count()
     defer { offset += n }
@@ -86,7 +104,9 @@ struct BinaryReader {
   mutating func array<T>(_ read: (inout BinaryReader) throws(Truncated) -> T) throws(Truncated) -> [T] {
     let n = try count()
     var values: [T] = []
-    values.reserveCapacity(n)
+    // `n` is bounded by the bytes left, not by what `n` elements take in memory: reserve no more
+    // than a small start, and let the array grow as elements actually read.
+    values.reserveCapacity(Swift.min(n, 256))
     for _ in 0..<n { values.append(try read(&self)) }
     return values
   }
@@ -94,6 +114,12 @@ struct BinaryReader {
     let n = try count(minimumSize: 8)
     var values = [Double](repeating: 0, count: n)
     for k in 0..<n { values[k] = try double() }
+    return values
+  }
+  /// Doubles that must all be finite.
+  mutating func finites() throws(Truncated) -> [Double] {
+    let values = try doubles()
+    guard values.allSatisfy(\.isFinite) else { throw Truncated() }
     return values
   }
 }
@@ -212,13 +238,17 @@ extension BinaryReader {
   }
   mutating func metadata() throws(Truncated) -> TraceMetadata {
     let id = try string()
-    let touch = try int()
+    let touch = try natural(atMost: Int.max)
     let intent = try optional { r throws(Truncated) in try r.intent() }
-    let pressAt = try doubles()
+    let pressAt = try finites()
     let user = try optional { r throws(Truncated) in try r.string() }
     let session = try optional { r throws(Truncated) in try r.string() }
     let device = try optional { r throws(Truncated) in try r.string() }
-    let maxForce = try optional { r throws(Truncated) in try r.double() }
+    let maxForce = try optional { r throws(Truncated) -> Double in
+      let f = try r.finite()
+      guard f > 0 else { throw Truncated() }
+      return f
+    }
     let synthesized = try bool()
     let pairs = try array { r throws(Truncated) in (try r.string(), try r.string()) }
     var labels: [String: String] = [:]
@@ -230,15 +260,15 @@ extension BinaryReader {
   mutating func truth() throws(Truncated) -> TraceTruth {
     let intent = try intent()
     let positive = try bool()
-    let references = try doubles()
-    let stage2 = try doubles()
+    let references = try finites()
+    let stage2 = try finites()
     let source = try optional { r throws(Truncated) -> ReferenceTimes.Source in
       guard let s = ReferenceTimes.Source(rawValue: try r.string()) else { throw Truncated() }
       return s
     }
     return TraceTruth(
       intent: intent, isPositive: positive, references: references, stage2References: stage2, referenceSource: source,
-      touchDown: try double())
+      touchDown: try finite())
   }
   mutating func skipped() throws(Truncated) -> SkippedTrace {
     // The name was escaped when first made: kept as stored, not escaped again.
@@ -257,62 +287,105 @@ extension BinaryReader {
   }
   mutating func stage() throws(Truncated) -> StageOutcome {
     let positive = try bool()
-    let actions = try int()
-    let references = try int()
+    // Counts a trace's tally holds in 32 bits.
+    let actions = try natural()
+    let references = try natural()
     let matches = try array { r throws(Truncated) -> MatchedEvent in
-      var m = MatchedEvent(action: try r.double(), reference: try r.double(), touchDown: 0)
-      m.latency = try r.double()
-      m.latencyFromDown = try r.double()
+      var m = MatchedEvent(action: try r.finite(), reference: try r.finite(), touchDown: 0)
+      m.latency = try r.finite()
+      m.latencyFromDown = try r.finite()
       return m
     }
-    return StageOutcome(isPositive: positive, actions: actions, references: references, matches: matches, events: try doubles())
+    guard matches.count <= Swift.min(actions, references) else { throw Truncated() }
+    return StageOutcome(isPositive: positive, actions: actions, references: references, matches: matches, events: try finites())
   }
   mutating func outcome() throws(Truncated) -> TraceOutcome {
     TraceOutcome(
-      trace: try int(), stage1: try stage(), stage2: try optional { r throws(Truncated) in try r.stage() },
-      flaps: try optional { r throws(Truncated) in try r.int() },
-      addedLatency: try optional { r throws(Truncated) in try r.double() }, waited: try bool())
+      trace: try natural(atMost: Int.max), stage1: try stage(), stage2: try optional { r throws(Truncated) in try r.stage() },
+      flaps: try optional { r throws(Truncated) in try r.natural() },
+      addedLatency: try optional { r throws(Truncated) in try r.finite() }, waited: try bool())
   }
   mutating func shape() throws(Truncated) -> OutcomeShape {
     OutcomeShape(twoStage: try bool(), reportsFlaps: try bool(), isComposition: try bool())
   }
-  mutating func stageCounts() throws(Truncated) -> StageMetrics {
+  /// A stage's sums, each non-negative and consistent with the others: TP + FN = references,
+  /// positive + negative traces = `traces`, TN + false-positive traces = negative traces, the
+  /// false positives by intent add up to FP, TP ≤ actions.
+  /// Stage 2 counts only the traces that have a stage 2 (`exact` false: at most `traces`).
+  mutating func stageCounts(traces: Int, exact: Bool = true) throws(Truncated) -> StageMetrics {
     var s = StageMetrics()
-    s.truePositives = try int()
-    s.falsePositives = try int()
-    s.falseNegatives = try int()
-    s.trueNegatives = try int()
-    s.positiveTraces = try int()
-    s.negativeTraces = try int()
-    s.falsePositiveTraces = try int()
-    s.references = try int()
-    s.actions = try int()
-    for intent in Intent.allCases { s.falsePositivesByIntent[intent] = try int() }
+    // A trace's own counts fit 32 bits (its tally's), so sums over `traces` (bounded by the file
+    // size) stay far from overflowing even when reports add several of them.
+    let limit = traces * Int(Int32.max)
+    s.truePositives = try natural(atMost: limit)
+    s.falsePositives = try natural(atMost: limit)
+    s.falseNegatives = try natural(atMost: limit)
+    s.trueNegatives = try natural(atMost: traces)
+    s.positiveTraces = try natural(atMost: traces)
+    s.negativeTraces = try natural(atMost: traces)
+    s.falsePositiveTraces = try natural(atMost: traces)
+    s.references = try natural(atMost: limit)
+    s.actions = try natural(atMost: limit)
+    var byIntent = 0
+    for intent in Intent.allCases {
+      let v = try natural(atMost: s.falsePositives)
+      s.falsePositivesByIntent[intent] = v
+      byIntent += v
+    }
+    guard exact ? s.positiveTraces == traces - s.negativeTraces : s.positiveTraces <= traces - s.negativeTraces,
+      s.falseNegatives <= s.references, s.truePositives == s.references - s.falseNegatives,
+      s.falsePositiveTraces <= s.negativeTraces, s.trueNegatives == s.negativeTraces - s.falsePositiveTraces,
+      byIntent == s.falsePositives, s.truePositives <= s.actions
+    else { throw Truncated() }
     return s
   }
-  mutating func configurationPartial(table: [[Double]]) throws(Truncated) -> ConfigurationPartial {
-    let (counts, shape) = try configurationCounts()
+  /// A configuration's partial over at most `traces` traces, its lists from `table`: the lists
+  /// as long as the sums say (a latency per true positive of each stage, an added latency per
+  /// trace at most).
+  mutating func configurationPartial(table: [[Double]], traces: Int) throws(Truncated) -> ConfigurationPartial {
+    let (counts, shape) = try configurationCounts(traces: traces)
     let lists = try array { r throws(Truncated) -> [Double] in
       let k = try r.int()
       guard k >= 0 && k < table.count else { throw Truncated() }
       return table[k]
     }
+    typealias List = ConfigurationPartial.LatencyList
+    guard lists.count == List.allCases.count,
+      lists[List.latency.rawValue].count == counts.stage1.truePositives,
+      lists[List.fromDown.rawValue].count == counts.stage1.truePositives,
+      lists[List.stage2Latency.rawValue].count == counts.stage2?.truePositives ?? 0,
+      lists[List.stage2FromDown.rawValue].count == counts.stage2?.truePositives ?? 0,
+      lists[List.added.rawValue].count <= (shape.isComposition ? counts.traces : 0)
+    else { throw Truncated() }
     return ConfigurationPartial(counts: counts, shape: shape, lists: lists)
   }
 
-  mutating func configurationCounts() throws(Truncated) -> (ConfigurationMetrics, OutcomeShape) {
+  /// A configuration's sums over at most `traces` traces, the parts its shape has (and only
+  /// those) present.
+  mutating func configurationCounts(traces: Int) throws(Truncated) -> (ConfigurationMetrics, OutcomeShape) {
     let shape = try shape()
     var m = ConfigurationPartial(shape: shape).counts
-    m.traces = try int()
-    m.stage1 = try stageCounts()
-    m.stage2 = try optional { r throws(Truncated) in try r.stageCounts() }
+    m.traces = try natural(atMost: traces)
+    let n = m.traces
+    m.stage1 = try stageCounts(traces: n)
+    m.stage2 = try optional { r throws(Truncated) in try r.stageCounts(traces: n, exact: false) }
     m.confusion = try optional { r throws(Truncated) -> ClassConfusion in
       var c = ClassConfusion()
-      for a in PressClass.allCases { for q in PressClass.allCases { c[a, q] = try r.int() } }
+      var sum = 0
+      for a in PressClass.allCases {
+        for q in PressClass.allCases {
+          c[a, q] = try r.natural(atMost: n)
+          sum += c[a, q]
+        }
+      }
+      guard sum == n else { throw Truncated() }
       return c
     }
-    m.flaps = try optional { r throws(Truncated) in try r.int() }
-    m.waited = try optional { r throws(Truncated) in try r.int() }
+    m.flaps = try optional { r throws(Truncated) in try r.natural(atMost: n * Int(Int32.max)) }
+    m.waited = try optional { r throws(Truncated) in try r.natural(atMost: n) }
+    guard (m.stage2 != nil) == shape.twoStage, (m.confusion != nil) == shape.twoStage,
+      (m.flaps != nil) == shape.reportsFlaps, (m.waited != nil) == shape.isComposition
+    else { throw Truncated() }
     return (m, shape)
   }
 }

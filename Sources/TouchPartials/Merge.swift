@@ -42,6 +42,7 @@ public struct MergedStudy: Sendable {
       }
       if p.shard.count != p0.shard.count { throw differs("shard \(p0.shard) and shard \(p.shard)") }
       if p.files != p0.files { throw differs("other input files") }
+      if p.inputs != p0.inputs { throw differs("the same files with other contents") }
       if p.maximumForces != p0.maximumForces || p.diagnostics != p0.diagnostics
         || p.labelOverrides != p0.labelOverrides || p.overriddenTraces != p0.overriddenTraces
       {
@@ -49,6 +50,9 @@ public struct MergedStudy: Sendable {
       }
       if (p.sweep == nil) != (p0.sweep == nil) || (p.groups?.column != p0.groups?.column)
         || p.outcomes.count != p0.outcomes.count || p.sweep?.methods != p0.sweep?.methods
+        || p.sweep?.configurations.map(\.shape) != p0.sweep?.configurations.map(\.shape)
+        || (p.traces.first?.truth == nil) != (p0.traces.first?.truth == nil) && !p.traces.isEmpty && !p0.traces.isEmpty
+        || p.replays.isEmpty != p0.replays.isEmpty && !p.traces.isEmpty && !p0.traces.isEmpty
       {
         throw differs("other scoring state")
       }

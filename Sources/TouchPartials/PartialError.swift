@@ -28,7 +28,7 @@ public enum PartialError: Error, Sendable, Hashable, CustomStringConvertible {
     case .mismatch(let what, let file, let other):
       "\(file) and \(other) come from different runs: \(what); merge only the partials of one job"
     case .missing(let shards, let count):
-      "missing shard\(shards.count == 1 ? "" : "s") \(shards.map { "\($0)/\(count)" }.joined(separator: ", ")) of \(count): run \(shards.count == 1 ? "it" : "them") (--shard I/\(count) --partial FILE) and merge again"
+      "missing shard\(shards.count == 1 ? "" : "s") \(shards.prefix(20).map { "\($0)/\(count)" }.joined(separator: ", "))\(shards.count > 20 ? ", … (\(shards.count) in all)" : "") of \(count): run \(shards.count == 1 ? "it" : "them") (--shard I/\(count) --partial FILE) and merge again"
     case .doubled(let shard, let count, let files):
       "shard \(shard)/\(count) given \(files.count) times: \(files.joined(separator: ", ")); merge each shard once"
     case .overlapping(let trace, let files):

@@ -131,12 +131,38 @@ public struct GroupPartials: Sendable, Hashable {
 /// (tune's cross-validation and bootstrap, compare's pairing).
 ///
 /// Stored as a versioned little-endian binary file (``encoded()``, ``init(decoding:file:)``);
-/// doubles keep their exact bits.
+/// doubles keep their exact bits. The file ends with the SHA-256 of everything before it, and
+/// records the SHA-256 of every input's content (``inputs``), so that a damaged file is refused
+/// and so are shards run on other contents under the same names. Reading checks the checksum,
+/// then bounds every length by the bytes left and checks every count against the others (see
+/// ``init(decoding:file:)``): no file, damaged or forged, makes a merge crash or allocate more
+/// than its size implies.
 public struct StudyPartial: Sendable {
   /// The first bytes of every partial file.
   public static let magic = Array("touchtrace partial\n".utf8)
-  /// The format version this build writes and reads.
-  public static let formatVersion = 1
+  /// The format version this build writes and reads: 2 adds the input hashes and the checksum.
+  public static let formatVersion = 2
+  /// The most shards a job may have (a partial declaring more is damaged): merging keeps a list
+  /// per shard.
+  public static let maximumShards = 1 << 20
+
+  /// An input's name and the SHA-256 of its content (of the bytes read, for standard input).
+  public struct InputHash: Sendable, Hashable {
+    /// The file as messages name it (`<stdin>` for standard input).
+    public var file: String
+    /// The SHA-256 of its bytes.
+    public var sha256: SHA256.Digest
+
+    /// An input's hash.
+    ///
+    /// - Parameters:
+    ///   - file: the file's name.
+    ///   - sha256: the SHA-256 of its content.
+    public init(file: String, sha256: SHA256.Digest) {
+      self.file = file
+      self.sha256 = sha256
+    }
+  }
 
   /// The tool that wrote it (`touchtrace VERSION`).
   public var tool: String
@@ -151,6 +177,9 @@ public struct StudyPartial: Sendable {
   public var maximumForces: [Double]
   /// The files read, in order (the same in every shard).
   public var files: [String]
+  /// The SHA-256 of every input read (the labels file first, when there is one), in order:
+  /// the same in every shard of one job.
+  public var inputs: [InputHash]
   /// The load's diagnostics (the same in every shard).
   public var diagnostics: [Diagnostic]
   /// Labels the labels file replaced and traces it changed (every shard counts every trace).
@@ -180,6 +209,7 @@ public struct StudyPartial: Sendable {
   ///   - shard: the shard.
   ///   - maximumForces: the maximum forces the plan followed, force units.
   ///   - files: the files read.
+  ///   - inputs: the SHA-256 of every input's content.
   ///   - diagnostics: the load's diagnostics.
   ///   - labelOverrides: labels replaced by a labels file.
   ///   - overriddenTraces: traces whose labels it changed.
@@ -191,7 +221,7 @@ public struct StudyPartial: Sendable {
   ///   - replays: per-trace replays (`run`), parallel to `traces`.
   public init(
     tool: String, command: String, arguments: [String], shard: Shard, maximumForces: [Double], files: [String],
-    diagnostics: [Diagnostic], labelOverrides: Int, overriddenTraces: Int, traces: [KeptTrace], skipped: [KeptSkip],
+    inputs: [InputHash] = [], diagnostics: [Diagnostic], labelOverrides: Int, overriddenTraces: Int, traces: [KeptTrace], skipped: [KeptSkip],
     sweep: SweepPartial?, groups: GroupPartials?, outcomes: [[TraceOutcome]], replays: [ReplayResult] = []
   ) {
     self.tool = tool
@@ -200,6 +230,7 @@ public struct StudyPartial: Sendable {
     self.shard = shard
     self.maximumForces = maximumForces
     self.files = files
+    self.inputs = inputs
     self.diagnostics = diagnostics
     self.labelOverrides = labelOverrides
     self.overriddenTraces = overriddenTraces
@@ -211,7 +242,7 @@ public struct StudyPartial: Sendable {
     self.replays = replays
   }
 
-  /// The file's bytes.
+  /// The file's bytes, ending with the SHA-256 of all that comes before.
   public func encoded() -> [UInt8] {
     var w = BinaryWriter()
     w.bytes = Self.magic
@@ -223,6 +254,10 @@ public struct StudyPartial: Sendable {
     w.int(shard.count)
     w.doubles(maximumForces)
     w.array(files) { $0.string($1) }
+    w.array(inputs) {
+      $0.string($1.file)
+      $0.bytes += $1.sha256.bytes
+    }
     w.array(diagnostics) { $0.diagnostic($1) }
     w.int(labelOverrides)
     w.int(overriddenTraces)
@@ -258,45 +293,72 @@ public struct StudyPartial: Sendable {
     w.bytes += body.bytes
     w.array(outcomes) { w, list in w.array(list) { $0.outcome($1) } }
     w.array(replays) { $0.replay($1) }
-    return w.bytes
+    return Self.sealed(w.bytes)
   }
 
+  /// `body` followed by its SHA-256: a partial's last 32 bytes.
+  public static func sealed(_ body: [UInt8]) -> [UInt8] { body + SHA256.hash(body).bytes }
+
   /// Reads a partial file's bytes.
+  ///
+  /// Checks, before anything is used: the magic and version, the SHA-256 at the end against
+  /// the rest, every length against the bytes left, and that the counts agree with each other
+  /// (every count non-negative, a stage's TP + FN equal to its references, positive and
+  /// negative traces adding up to the traces scored, at most as many traces scored as the
+  /// partial holds, latency lists as long as the true positives, times, latencies and maximum
+  /// forces finite, forces positive and increasing, trace ordinals increasing, outcome indices
+  /// in range, replays one per trace).
   ///
   /// - Parameters:
   ///   - bytes: the file's content.
   ///   - file: its name, for errors.
-  /// - Throws: ``PartialError`` when it is not a partial, of another format version, or cut short.
+  /// - Throws: ``PartialError`` when it is not a partial, of another format version, damaged,
+  ///   cut short or inconsistent.
   public init(decoding bytes: [UInt8], file: String) throws(PartialError) {
     guard bytes.starts(with: Self.magic) else { throw .notAPartial(file: file) }
     var r = BinaryReader(bytes, offset: Self.magic.count)
     guard let version = try? r.int() else { throw .damaged(file: file) }
     guard version == Self.formatVersion else { throw .formatVersion(file: file, found: version) }
+    let end = bytes.count - SHA256.byteCount
+    guard end >= r.offset, SHA256.hash(bytes[0..<end]).bytes[...] == bytes[end...] else { throw .damaged(file: file) }
+    r = BinaryReader(Array(bytes[0..<end]), offset: r.offset)
     do throws(BinaryReader.Truncated) {
       tool = try r.string()
       command = try r.string()
       arguments = try r.array { r throws(BinaryReader.Truncated) in try r.string() }
-      guard let shard = Shard(index: try r.int(), count: try r.int()) else { throw BinaryReader.Truncated() }
+      guard let shard = Shard(index: try r.int(), count: try r.int()), shard.count <= Self.maximumShards else {
+        throw BinaryReader.Truncated()
+      }
       self.shard = shard
-      maximumForces = try r.doubles()
+      maximumForces = try r.finites()
+      guard maximumForces.allSatisfy({ $0 > 0 }), zip(maximumForces, maximumForces.dropFirst()).allSatisfy({ $0 < $1 }) else {
+        throw BinaryReader.Truncated()
+      }
       files = try r.array { r throws(BinaryReader.Truncated) in try r.string() }
+      inputs = try r.array { r throws(BinaryReader.Truncated) in InputHash(file: try r.string(), sha256: try r.digest()) }
       diagnostics = try r.array { r throws(BinaryReader.Truncated) in try r.diagnostic() }
-      labelOverrides = try r.int()
-      overriddenTraces = try r.int()
+      labelOverrides = try r.natural(atMost: Int.max)
+      overriddenTraces = try r.natural(atMost: Int.max)
       traces = try r.array { r throws(BinaryReader.Truncated) in
         var kept = KeptTrace(
-          ordinal: try r.int(), metadata: try r.metadata(), origin: try r.origin(),
+          ordinal: try r.natural(atMost: Int.max), metadata: try r.metadata(), origin: try r.origin(),
           truth: try r.optional { r throws(BinaryReader.Truncated) in try r.truth() })
         kept.synthesizedSamples = try r.optional { r throws(BinaryReader.Truncated) in try r.samples(metadata: kept.metadata) }
         return kept
       }
       skipped = try r.array { r throws(BinaryReader.Truncated) in
-        KeptSkip(stage: try r.int(), ordinal: try r.int(), skipped: try r.skipped())
+        KeptSkip(stage: try r.natural(atMost: Int.max), ordinal: try r.natural(atMost: Int.max), skipped: try r.skipped())
       }
+      // In load order: ordinals increasing (so distinct), each trace with ground truth or none.
+      guard zip(traces, traces.dropFirst()).allSatisfy({ $0.ordinal < $1.ordinal }),
+        traces.allSatisfy({ $0.truth != nil }) || traces.allSatisfy({ $0.truth == nil }),
+        Set(skipped.map { [$0.stage, $0.ordinal] }).count == skipped.count
+      else { throw BinaryReader.Truncated() }
+      let n = traces.count
       let table = try r.array { r throws(BinaryReader.Truncated) in try r.doubles() }
       sweep = try r.optional { r throws(BinaryReader.Truncated) in
         let methods = try r.array { r throws(BinaryReader.Truncated) in try r.method() }
-        let configurations = try r.array { r throws(BinaryReader.Truncated) in try r.configurationPartial(table: table) }
+        let configurations = try r.array { r throws(BinaryReader.Truncated) in try r.configurationPartial(table: table, traces: n) }
         guard methods.count == configurations.count else { throw BinaryReader.Truncated() }
         return SweepPartial(configurations: configurations, methods: methods)
       }
@@ -307,12 +369,26 @@ public struct StudyPartial: Sendable {
             try r.array { r throws(BinaryReader.Truncated) in
               GroupPartials.GroupPartial(
                 name: try r.optional { r throws(BinaryReader.Truncated) in try r.string() },
-                partial: try r.configurationPartial(table: table))
+                partial: try r.configurationPartial(table: table, traces: n))
             }
           })
       }
       outcomes = try r.array { r throws(BinaryReader.Truncated) in
         try r.array { r throws(BinaryReader.Truncated) in try r.outcome() }
+      }
+      // Groups of the sweep's configurations; outcomes indexing this partial's traces, in order.
+      if let groups {
+        guard let sweep, groups.configurations.count == sweep.configurations.count,
+          groups.configurations.indices.allSatisfy({ c in
+            let list = groups.configurations[c]
+            return Set(list.map(\.name)).count == list.count && list.reduce(0) { $0 + $1.partial.counts.traces } <= n
+              && list.allSatisfy { $0.partial.shape == sweep.configurations[c].shape }
+          })
+        else { throw BinaryReader.Truncated() }
+      }
+      for list in outcomes {
+        guard list.allSatisfy({ $0.trace < n }), zip(list, list.dropFirst()).allSatisfy({ $0.trace < $1.trace })
+        else { throw BinaryReader.Truncated() }
       }
       replays = try r.array { r throws(BinaryReader.Truncated) in try r.replay() }
       guard replays.isEmpty || replays.count == traces.count else { throw BinaryReader.Truncated() }

@@ -59,6 +59,15 @@ public enum TouchTraceTool {
       Console.error(error.description)
       throw error.code
     }
+    // A partial merge would refuse (an exec: recognizer, whose command merge does not start) is
+    // a usage error before anything runs, not a refusal after every shard has.
+    if let effective = expanded.effective, effective.values.contains(where: { $0.argument.key == "partial" }) {
+      let recorded = StudyFile.$current.withValue(effective) { StudyFile.replayArguments() }
+      if let why = TouchTraceCommand.Merge.refusal(command: effective.arguments.command, arguments: recorded) {
+        Console.error("touchtrace \(effective.arguments.command): error: --partial: touchtrace merge would refuse this partial: \(why)")
+        throw ExitCode.validationFailure
+      }
+    }
     var command = try TouchTraceCommand.parseAsRoot(expanded.arguments)
     if let study = command as? any StudyCommand, study.study.printConfig, let effective = expanded.effective {
       try Console.run { try Console.emit(Array(effective.toml.utf8), to: nil, inputs: []) }

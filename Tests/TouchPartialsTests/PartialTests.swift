@@ -68,9 +68,18 @@ struct PartialFileTests {
           intent: k % 3 == 0 ? .press : .tap, isPositive: k % 3 == 0, references: k % 3 == 0 ? [0.1 * Double(k)] : [],
           referenceSource: k % 3 == 0 ? .pressAt : nil, touchDown: 0.0))
     }
+    // Consistent sums (reading checks them): every trace acts once; positives match it.
+    let positives = ordinals.filter { $0 % 3 == 0 }.count
     var counts = ConfigurationPartial(shape: shape).counts
     counts.traces = ordinals.count
-    counts.stage1.truePositives = ordinals.filter { $0 % 3 == 0 }.count
+    counts.stage1.truePositives = positives
+    counts.stage1.references = positives
+    counts.stage1.positiveTraces = positives
+    counts.stage1.negativeTraces = ordinals.count - positives
+    counts.stage1.falsePositiveTraces = ordinals.count - positives
+    counts.stage1.falsePositives = ordinals.count - positives
+    counts.stage1.falsePositivesByIntent[.tap] = ordinals.count - positives
+    counts.stage1.actions = ordinals.count
     let latencies = ordinals.filter { $0 % 3 == 0 }.map { 0.001 * Double($0) + 1.0 / 3 }
     let configuration = ConfigurationPartial(counts: counts, shape: shape, lists: [latencies, latencies, [], [], []])
     let outcomes = ordinals.indices.map { i in
@@ -208,5 +217,134 @@ struct LatencySpillTests {
     #expect(try spilled.materialized() == merged)
     // Batch 1: [0.01, 0.02] (+0.3) once, [0.05] (+0.3); batch 2: [-0.01] (+0.3) once, three (+0.3).
     #expect(spill.size == 8 * (2 + 2 + 1 + 1 + 1 + 1 + 3 + 3))
+  }
+}
+
+/// Damaged and forged partials (issue 26): refused, never decoded into another partial, never a
+/// crash or an allocation their size does not imply.
+@Suite("Damaged and forged partials")
+struct DamagedPartialTests {
+  /// A small partial of two shards' worth of traces, with groups and outcomes (a few KB).
+  static let bytes = PartialFileTests.partial(Shard(index: 0, count: 2)!, ordinals: [0, 2, 3, 5, 6]).encoded()
+
+  /// Everything a report derives from a decoded partial: finished metrics and the intervals
+  /// the reports draw (`ProportionInterval.wilson` traps on inconsistent counts).
+  static func use(_ p: StudyPartial) throws {
+    var whole = p
+    whole.shard = .whole
+    let merged = try MergedStudy([("p", whole)])
+    var all = merged.sweep?.metrics() ?? []
+    all += merged.groups?.configurations.flatMap { $0.map { $0.partial.finish() } } ?? []
+    for m in all {
+      for s in [m.stage1] + (m.stage2.map { [$0] } ?? []) {
+        _ = ProportionInterval.wilson(s.truePositives, of: s.truePositives + s.falsePositives)
+        _ = ProportionInterval.wilson(s.truePositives, of: s.truePositives + s.falseNegatives)
+        _ = ProportionInterval.wilson(s.falsePositiveTraces, of: s.negativeTraces)
+        _ = (s.precision, s.recall, s.f1, s.accuracy, s.falsePositiveRate)
+      }
+    }
+    for list in merged.outcomes { _ = ConfigurationMetrics(outcomes: list, truths: merged.truths, shape: PartialFileTests.shape) }
+  }
+
+  /// Every bit of every byte flipped in turn: the checksum (or the magic, or the version) refuses
+  /// each flip; none decodes to anything, let alone to another partial.
+  @Test func everyBitFlipIsRefused() throws {
+    let original = try StudyPartial(decoding: Self.bytes, file: "p")
+    #expect(Self.bytes.count > 1000 && Self.bytes.count < 8000)
+    var refused = 0
+    for k in Self.bytes.indices {
+      for bit in 0..<8 {
+        var damaged = Self.bytes
+        damaged[k] ^= 1 << bit
+        do {
+          let read = try StudyPartial(decoding: damaged, file: "p")
+          #expect(read.encoded() == original.encoded(), "byte \(k) bit \(bit) decoded to another partial")
+        } catch {
+          refused += 1
+        }
+      }
+    }
+    #expect(refused == 8 * Self.bytes.count)
+  }
+
+  /// The same flips in the body, the checksum then recomputed (a forger's file): each is refused
+  /// or decodes to a partial whose every count is consistent — never a crash, in decoding,
+  /// merging or the statistics reports compute.
+  @Test func everyResealedBitFlipIsRefusedOrConsistent() throws {
+    let body = Array(Self.bytes.dropLast(SHA256.byteCount))
+    #expect(StudyPartial.sealed(body) == Self.bytes)
+    var decoded = 0
+    for k in body.indices {
+      for bit in [0, 7] {
+        var forged = body
+        forged[k] ^= 1 << bit
+        guard let read = try? StudyPartial(decoding: StudyPartial.sealed(forged), file: "p") else { continue }
+        decoded += 1
+        for c in read.sweep?.configurations ?? [] {
+          let s = c.counts.stage1
+          #expect(s.truePositives + s.falseNegatives == s.references)
+          #expect(s.positiveTraces + s.negativeTraces == c.counts.traces)
+          #expect(c.counts.traces <= read.traces.count)
+        }
+        try? Self.use(read)
+      }
+    }
+    // Flips of text and of doubles' low bits still decode (the checksum is what refuses them).
+    #expect(decoded > 0)
+  }
+
+  /// A declared length far beyond the file (the issue's 100 GB allocation), a count of large
+  /// elements as big as the bytes left, and counts that contradict each other: refused as
+  /// damaged, at once.
+  @Test func hugeLengthsAndInconsistentCountsAreRefused() throws {
+    func int(_ v: Int) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: UInt64(bitPattern: Int64(v)) >> (8 * UInt64($0))) } }
+    func string(_ s: String) -> [UInt8] { int(s.utf8.count) + Array(s.utf8) }
+    let head = StudyPartial.magic + int(StudyPartial.formatVersion) + string("touchtrace 0.1.0") + string("sweep")
+    // Arguments: 2^62 strings declared.
+    #expect(throws: PartialError.damaged(file: "x")) {
+      try StudyPartial(decoding: StudyPartial.sealed(head + int(1 << 62) + [UInt8](repeating: 0, count: 64)), file: "x")
+    }
+    // Traces: as many as there are bytes left (1 MB), each hundreds of bytes in memory (the
+    // reader reserved room for all of them before: gigabytes for a file of tens of megabytes).
+    let empty = int(0) + int(0) + int(1) + int(0) + int(0) + int(0) + int(0) + int(0) + int(0)
+    let filler = [UInt8](repeating: 0xFF, count: 1 << 20)
+    #expect(throws: PartialError.damaged(file: "x")) {
+      try StudyPartial(decoding: StudyPartial.sealed(head + empty + int(filler.count) + filler), file: "x")
+    }
+    // TP = 4,294,967,322 in a partial of five traces (the issue's flip), and TP + FN ≠ references.
+    for tamper in [{ (c: inout ConfigurationMetrics) in c.stage1.truePositives = 4_294_967_322 },
+                   { (c: inout ConfigurationMetrics) in c.stage1.falseNegatives += 1 },
+                   { (c: inout ConfigurationMetrics) in c.traces = 6 },
+                   { (c: inout ConfigurationMetrics) in c.stage1.negativeTraces = -1 }] {
+      var p = PartialFileTests.partial(Shard(index: 0, count: 2)!, ordinals: [0, 2, 3, 5, 6])
+      let c = p.sweep!.configurations[0]
+      var counts = c.counts
+      tamper(&counts)
+      p.sweep = SweepPartial(
+        configurations: [ConfigurationPartial(counts: counts, shape: c.shape, lists: c.lists)], methods: p.sweep!.methods)
+      #expect(throws: PartialError.damaged(file: "x")) { try StudyPartial(decoding: p.encoded(), file: "x") }
+    }
+    // An outcome naming a trace the partial does not hold; a trace ordinal given twice.
+    var p = PartialFileTests.partial(Shard(index: 0, count: 2)!, ordinals: [0, 2, 3, 5, 6])
+    p.outcomes[0][4].trace = 5
+    #expect(throws: PartialError.damaged(file: "x")) { try StudyPartial(decoding: p.encoded(), file: "x") }
+    p = PartialFileTests.partial(Shard(index: 0, count: 2)!, ordinals: [0, 2, 2, 5])
+    #expect(throws: PartialError.damaged(file: "x")) { try StudyPartial(decoding: p.encoded(), file: "x") }
+  }
+
+  /// Shards of inputs with the same names and other contents do not merge.
+  @Test func otherInputContentsAreRefused() throws {
+    func hash(_ text: String) -> StudyPartial.InputHash { .init(file: "data/x.csv", sha256: SHA256.hash(Array(text.utf8))) }
+    var a = PartialFileTests.partial(Shard(index: 0, count: 2)!, ordinals: [0, 3])
+    var b = PartialFileTests.partial(Shard(index: 1, count: 2)!, ordinals: [1, 2])
+    a.inputs = [hash("version 1")]
+    b.inputs = [hash("version 2")]
+    let readA = try StudyPartial(decoding: a.encoded(), file: "a")
+    #expect(readA.inputs == a.inputs)
+    #expect(throws: PartialError.mismatch(what: "the same files with other contents", file: "a", other: "b")) {
+      try MergedStudy([("a", readA), ("b", try StudyPartial(decoding: b.encoded(), file: "b"))])
+    }
+    b.inputs = a.inputs
+    _ = try MergedStudy([("a", readA), ("b", try StudyPartial(decoding: b.encoded(), file: "b"))])
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TouchPartials
 import TouchTestSupport
 
 @testable import TouchTraceCLI
@@ -169,6 +170,94 @@ struct ShardMergeTests {
       #expect(runCommand(["run", TestData.samples, "--recognizer", "deep-press", "--quiet", "--partial", directory + "/run.partial"]) == 0)
       #expect(runCommand(["merge", directory + "/run.partial", "--csv-output", directory + "/x.csv", "--quiet"]) == 64)
       #expect(!FileManager.default.fileExists(atPath: directory + "/x.csv"))
+    }
+  }
+
+  /// A forged partial (checksum recomputed) whose recorded arguments name an `exec:` recognizer
+  /// or an output: merge refuses it (exit 65), starts nothing and writes nowhere.
+  @Test func mergeRunsNothingAPartialRecords() throws {
+    try inTemporaryDirectory { directory in
+      let shard = directory + "/0.partial"
+      #expect(runCommand(["sweep", TestData.samples, "--recognizer", "deep-press", "--quiet", "--partial", shard]) == 0)
+      let original = try StudyPartial(decoding: Array(try Data(contentsOf: URL(fileURLWithPath: shard))), file: shard)
+      let ran = directory + "/ran"
+      let elsewhere = directory + "/elsewhere.json"
+      for arguments in [
+        ["--recognizer", "exec:touch \(ran)", "--", TestData.samples],
+        ["--recognizer", "deep-press,exec:touch \(ran)", "--", TestData.samples],
+        ["--output", elsewhere, "--recognizer", "deep-press", "--", TestData.samples],
+        ["--config", directory + "/study.toml", "--recognizer", "deep-press", "--", TestData.samples],
+        ["--csv-output", elsewhere, "--recognizer", "deep-press", "--", TestData.samples],
+      ] {
+        var forged = original
+        forged.arguments = arguments
+        let path = directory + "/forged.partial"
+        try Data(forged.encoded()).write(to: URL(fileURLWithPath: path))
+        let run = try runChild(executable, ["merge", path, "--output", directory + "/r.json"])
+        #expect(run.code == 65, "\(arguments): \(run.errors)")
+        #expect(run.errors.contains("forged.partial: it records"), "\(run.errors)")
+        #expect(!FileManager.default.fileExists(atPath: ran))
+        #expect(!FileManager.default.fileExists(atPath: elsewhere))
+        #expect(!FileManager.default.fileExists(atPath: directory + "/r.json"))
+      }
+      // A shard of an exec: recognizer is refused before its command starts (merge could not
+      // use its partial).
+      let refused = try runChild(
+        executable, ["sweep", TestData.samples, "--recognizer", "exec:touch \(ran)", "--shard", "0/2", "--partial", directory + "/e.partial"])
+      #expect(refused.code == 64, "\(refused.errors)")
+      #expect(refused.errors.contains("merge would refuse this partial"), "\(refused.errors)")
+      #expect(!FileManager.default.fileExists(atPath: ran))
+      #expect(!FileManager.default.fileExists(atPath: directory + "/e.partial"))
+      // The genuine partial still merges.
+      #expect(runCommand(["merge", shard, "--output", directory + "/r.json", "--quiet"]) == 0)
+    }
+  }
+
+  /// Shards run on edited data under the same path: their input hashes differ, merge refuses.
+  @Test func refusesShardsOfEditedData() throws {
+    try inTemporaryDirectory { directory in
+      let data = directory + "/data.csv"
+      let text = try String(contentsOfFile: TestData.samples + "/synth-iphone6s.csv", encoding: .utf8)
+      try text.write(toFile: data, atomically: true, encoding: .utf8)
+      let command = ["sweep", data, "--recognizer", "deep-press", "--quiet"]
+      #expect(runCommand(command + ["--shard", "0/2", "--partial", directory + "/0.partial"]) == 0)
+      // One force changed: the same file name, other contents.
+      let line = try #require(text.split(separator: "\n").dropFirst().first(where: { $0.contains("moved") }))
+      var fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+      fields[2] = String(Double(fields[2])! * 0.5)
+      try text.replacingOccurrences(of: String(line), with: fields.joined(separator: ","))
+        .write(toFile: data, atomically: true, encoding: .utf8)
+      #expect(runCommand(command + ["--shard", "1/2", "--partial", directory + "/1.partial"]) == 0)
+      let run = try runChild(executable, ["merge", directory + "/0.partial", directory + "/1.partial", "--output", directory + "/r.json"])
+      #expect(run.code == 65)
+      #expect(run.errors.contains("the same files with other contents"), "\(run.errors)")
+      #expect(!FileManager.default.fileExists(atPath: directory + "/r.json"))
+    }
+  }
+
+  /// `merge P/ --output P/0.partial` (or a JSON or CSV output onto a partial) is refused with
+  /// exit 73, and the partial is left as it was.
+  @Test func refusesAnOutputOverAPartial() throws {
+    try inTemporaryDirectory { directory in
+      let parts = directory + "/P"
+      try FileManager.default.createDirectory(atPath: parts, withIntermediateDirectories: false)
+      let command = ["sweep", TestData.samples, "--recognizer", "deep-press", "--quiet"]
+      for i in 0..<2 {
+        #expect(runCommand(command + ["--shard", "\(i)/2", "--partial", "\(parts)/\(i).partial"]) == 0)
+      }
+      let before = try Data(contentsOf: URL(fileURLWithPath: parts + "/0.partial"))
+      for options in [
+        ["--output", parts + "/0.partial"], ["--output", parts + "/1.partial", "--format", "json"],
+        ["--output", directory + "/r.md", "--json-output", parts + "/0.partial"],
+        ["--output", directory + "/r.md", "--csv-output", parts + "/1.partial"],
+      ] {
+        let run = try runChild(executable, ["merge", parts] + options)
+        #expect(run.code == 73, "\(options): \(run.errors)")
+        #expect(run.errors.contains("input"), "\(run.errors)")
+      }
+      #expect(try Data(contentsOf: URL(fileURLWithPath: parts + "/0.partial")) == before)
+      #expect(!FileManager.default.fileExists(atPath: directory + "/r.md"))
+      #expect(runCommand(["merge", parts, "--output", directory + "/r.md", "--quiet"]) == 0)
     }
   }
 }

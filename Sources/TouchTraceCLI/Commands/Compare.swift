@@ -127,6 +127,7 @@ extension TouchTraceCommand {
           return
         }
         let evaluation = data.evaluation
+        if ScoredData.merged != nil { try ScoredData.requireMerged(data.outcomes.count == 2, "other per-configuration state") }
         let scored = ScoredData.merged == nil ? nil : (a: data.outcomes[0], b: data.outcomes[1])
         let run: ComparisonResult
         do throws(TuningError) {

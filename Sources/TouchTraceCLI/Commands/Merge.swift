@@ -1,4 +1,5 @@
 import ArgumentParser
+import TouchExec
 import TouchIO
 import TouchPartials
 
@@ -9,15 +10,18 @@ extension TouchTraceCommand {
       abstract: "Merge the partials of a sharded sweep, tune, compare or run: the report one run over all the data gives.",
       discussion: """
         Each task of a job array runs the same command with --shard I/N and --partial FILE; \
-        merge reads every partial (files, or directories holding *.partial files), checks that \
-        they come from one job (the same tool version, command, arguments and inputs) and that \
-        every shard 0 … N−1 is there exactly once, naming the missing or doubled ones, then \
+        merge reads every partial (files, or directories holding *.partial files), checks each \
+        one's checksum and consistency, that they come from one job (the same tool version, \
+        command, arguments, input names and input contents) and that every shard 0 … N−1 is \
+        there exactly once, naming the missing or doubled ones, then \
         writes the command's report: byte for byte the report the command writes when run on \
         all the data at once, in md, json or csv (HTML draws example traces, whose samples \
         partials do not hold). The output options are the command's: --format, --output, \
         --json-output (sweep, tune), --csv-output (sweep); run the merge once per further \
-        format. Exit 65 when the partials do not make one complete job, 66 when one cannot be \
-        read.
+        format. Merge executes nothing: partials whose recorded arguments name an output, a \
+        study file or an exec: recognizer are refused. Exit 65 when the partials are damaged or \
+        do not make one complete job, 66 when one cannot be read, 73 when an output would \
+        replace a partial.
 
         Examples (from the repository root):
           touchtrace sweep samples/ --recognizer all --shard 0/2 \\
@@ -59,10 +63,38 @@ extension TouchTraceCommand {
       if let threads, threads < 1 { throw ValidationError("--threads must be at least 1, got \(threads)") }
     }
 
+    /// The commands whose partials merge.
+    static let mergeable: Set<String> = ["sweep", "tune", "compare", "run"]
+
+    /// Why merge will not run the recorded command `arguments` of `command` (`nil`: it may):
+    /// merge computes results from the partials' state and never executes anything, reads no
+    /// input and takes its outputs from its own options, so a recorded argument list naming an
+    /// output, a study file, or an `exec:` recognizer (whose command would start) is refused.
+    static func refusal(command: String, arguments: [String]) -> String? {
+      guard mergeable.contains(command), let type = StudyFile.subcommand(command) else {
+        return "it records touchtrace \(command), whose results do not merge (sweep, tune, compare, run)"
+      }
+      let split = CommandArguments(type).split(arguments)
+      if let unknown = split.unknown.first { return "it records an argument touchtrace \(command) does not take (\(unknown))" }
+      let forbidden = StudyFile.Effective.presentation.union(CommandArguments.excluded)
+      if let key = split.values.keys.sorted().first(where: { forbidden.contains($0) }) {
+        return "it records --\(key), which only the merge's own options decide"
+      }
+      for (key, values) in split.values.sorted(by: { $0.key < $1.key }) where key != "paths" {
+        if values.contains(where: { $0.contains(ExecRecognizers.scheme) }) {
+          return "it records an \(ExecRecognizers.scheme) recognizer (--\(key)), whose command merge does not start; run the command unsharded"
+        }
+      }
+      return nil
+    }
+
     func run() throws {
       var merged: MergedStudy!
+      var files: [String] = []
       try Console.run {
-        let files = try TraceFiles.expand(partials, extensions: [".partial"])
+        files = try TraceFiles.expand(partials, extensions: [".partial"])
+        // No output over a partial (or any file given), before anything is read.
+        try Console.checkOutputs([output, jsonOutput, csvOutput], inputs: files)
         var read: [(file: String, partial: StudyPartial)] = []
         for file in files {
           let bytes = try TraceFiles.read(file, limit: Int.max)
@@ -81,6 +113,9 @@ extension TouchTraceCommand {
           merged = try MergedStudy(read)
         } catch {
           throw DataError(description: "touchtrace merge: error: \(error.description)")
+        }
+        if let why = Self.refusal(command: merged.command, arguments: merged.arguments) {
+          throw DataError(description: "touchtrace merge: error: \(read[0].file): \(why)")
         }
         Console.diagnose(
           "touchtrace merge: note: \(read.count) partial\(read.count == 1 ? "" : "s") of touchtrace \(merged.command): \(merged.dataset.traces.count) analyzed traces, \(merged.dataset.skipped.count) skipped")
@@ -104,7 +139,9 @@ extension TouchTraceCommand {
       let split = arguments.firstIndex(of: "--") ?? arguments.endIndex
       arguments.insert(contentsOf: presentation, at: split)
       try ScoredData.$merged.withValue(merged) {
-        try TouchTraceTool.execute([merged.command] + arguments)
+        try Console.$protectedInputs.withValue(files) {
+          try TouchTraceTool.execute([merged.command] + arguments)
+        }
       }
     }
   }

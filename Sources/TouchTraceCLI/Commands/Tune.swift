@@ -175,6 +175,10 @@ extension TouchTraceCommand {
         }
         let evaluation = data.evaluation
         let plan: SweepPlan = data.plan
+        if ScoredData.merged != nil {
+          try ScoredData.requireMerged(
+            data.sweep != nil && data.outcomes.count == plan.configurations.count, "other per-configuration state")
+        }
         let scored = ScoredData.merged == nil ? nil : (partial: data.sweep!, outcomes: data.outcomes)
         let result: TuningResult
         do throws(TuningError) {

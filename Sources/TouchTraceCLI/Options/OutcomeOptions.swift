@@ -96,6 +96,6 @@ extension Console {
   /// Writes a command's outputs and commits the `--outcomes` stream with them, all or nothing.
   static func emit(_ outputs: [(path: String, bytes: [UInt8])], outcomes: OutcomeWriter?, inputs: [String]) throws(FileWriteError) {
     try outcomes?.writeHeader(labels: [])  // a table without rows still has its header
-    try OutputFiles(inputs: inputs).write(outputs, committing: outcomes.map { [$0.stream] } ?? [])
+    try OutputFiles(inputs: inputs + Console.protectedInputs).write(outputs, committing: outcomes.map { [$0.stream] } ?? [])
   }
 }

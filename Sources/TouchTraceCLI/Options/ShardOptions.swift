@@ -27,6 +27,9 @@ struct ShardOptions: ParsableArguments {
     if let shard, Shard(parsing: shard) == nil {
       throw ValidationError("--shard expects I/N with 0 ≤ I < N, for example 0/4; got '\(shard)'")
     }
+    if let shard, let parsed = Shard(parsing: shard), parsed.count > StudyPartial.maximumShards {
+      throw ValidationError("--shard \(shard): at most \(StudyPartial.maximumShards) shards")
+    }
     if shard != nil && partial == nil {
       throw ValidationError("--shard needs --partial FILE: each shard writes a partial, and `touchtrace merge` writes the report")
     }

@@ -13,4 +13,7 @@ struct BatchSource {
 
   /// The next batch; `nil` at the end.
   mutating func next() throws -> Dataset? { try stream.next() }
+
+  /// The SHA-256 of each input read to its end so far (the labels file first), in input order.
+  var digests: [(file: String, sha256: SHA256.Digest)] { stream.digests }
 }

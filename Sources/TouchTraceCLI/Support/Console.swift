@@ -174,8 +174,12 @@ enum Console {
   /// Writes a command's outputs all or nothing (``OutputFiles``): each to its path, `-` to
   /// standard output; none may replace one of `inputs`, the files and directories the run reads.
   static func emit(_ outputs: [(path: String, bytes: [UInt8])], inputs: [String]) throws(FileWriteError) {
-    try OutputFiles(inputs: inputs).write(outputs)
+    try OutputFiles(inputs: inputs + protectedInputs).write(outputs)
   }
+
+  /// Files no output may replace besides a command's own inputs: the partials, while
+  /// `touchtrace merge` runs the command that wrote them.
+  @TaskLocal static var protectedInputs: [String] = []
 
   /// Writes `bytes` to `path`, or to standard output when `path` is `nil` or `-`, never over one
   /// of `inputs`.
@@ -185,7 +189,7 @@ enum Console {
 
   /// Refuses, before any work, outputs that ``emit(_:inputs:)`` would refuse (`nil`: none).
   static func checkOutputs(_ paths: [String?], inputs: [String]) throws(FileWriteError) {
-    try OutputFiles(inputs: inputs).check(paths.compactMap { $0 })
+    try OutputFiles(inputs: inputs + protectedInputs).check(paths.compactMap { $0 })
   }
 
   /// Creates the directory `path` unless it exists; returns whether it created it.

@@ -36,9 +36,28 @@ struct ScoredData {
       return follows ? try planOptions.makePlan(maximumForces: forces) : plan
     }
     if let merged {
+      let plan = try makePlan(merged.maximumForces)
+      // What the partials hold must fit the command they record (each partial was checked on
+      // its own when read; these are the checks that need the command's plan).
+      let n = merged.dataset.traces.count
+      try requireMerged(!request.truths || merged.truths.count == n, "traces without ground truth")
+      try requireMerged(!request.sweep || plan == nil || merged.sweep != nil, "no scoring state")
+      if let plan, let sweep = merged.sweep {
+        try requireMerged(sweep.configurations.count == plan.configurations.count, "another number of configurations")
+        try requireMerged(
+          zip(sweep.configurations, plan.configurations).allSatisfy { $0.shape == $1.shape }, "other configurations")
+      }
+      if let groups = merged.groups {
+        try requireMerged(groups.configurations.count == plan?.configurations.count, "another number of configurations")
+      }
+      for list in merged.outcomes {
+        try requireMerged(
+          list.count == n && list.indices.allSatisfy { list[$0].trace == $0 } && merged.truths.count == n,
+          "per-trace outcomes that are not one per trace")
+      }
       let evaluation = Evaluation(dataset: merged.dataset, truths: merged.truths, options: request.options)
       return ScoredData(
-        evaluation: evaluation, plan: try makePlan(merged.maximumForces), sweep: merged.sweep, spilled: nil,
+        evaluation: evaluation, plan: plan, sweep: merged.sweep, spilled: nil,
         groups: merged.groups,
         outcomes: merged.outcomes, stream: nil)
     }
@@ -49,6 +68,13 @@ struct ScoredData {
       evaluation: evaluation, plan: stream.plan, sweep: nil, spilled: stream.sweep, groups: stream.groups,
       outcomes: stream.outcomes,
       stream: stream)
+  }
+
+  /// Refuses partials (exit 65) whose state does not fit the command they record: `what` they
+  /// hold instead.
+  static func requireMerged(_ condition: Bool, _ what: String) throws {
+    guard !condition else { return }
+    throw DataError(description: "touchtrace merge: error: the partials hold \(what) than their command needs; run the shards again")
   }
 
   /// The sweep's result: every configuration's metrics, its latency lists read back one

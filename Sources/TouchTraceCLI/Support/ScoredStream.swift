@@ -69,6 +69,8 @@ struct ScoredStream {
   var ordinals: [Int] = []
   var skipped: [KeptSkip] = []
   var files: [String] = []
+  /// The SHA-256 of every input's content (the labels file first), for a partial.
+  var inputs: [StudyPartial.InputHash] = []
   var diagnostics: [Diagnostic] = []
   var labelOverrides = 0
   var overriddenTraces = 0
@@ -301,6 +303,7 @@ struct ScoredStream {
         })
     }
     state.maximumForces = forces.sorted()
+    state.inputs = source.digests.map { StudyPartial.InputHash(file: $0.file, sha256: $0.sha256) }
     state.skipped.sort { ($0.stage, $0.ordinal) < ($1.stage, $1.ordinal) }
     // What loading says, once, in the order one load says it.
     Console.report(diagnostics: state.diagnostics, skipped: loadSkipped)
@@ -358,7 +361,7 @@ struct ScoredStream {
   ) throws {
     let partial = StudyPartial(
       tool: "touchtrace \(TouchTraceVersion.current)", command: command, arguments: StudyFile.replayArguments(),
-      shard: shard, maximumForces: maximumForces, files: files, diagnostics: diagnostics, labelOverrides: labelOverrides,
+      shard: shard, maximumForces: maximumForces, files: files, inputs: self.inputs, diagnostics: diagnostics, labelOverrides: labelOverrides,
       overriddenTraces: overriddenTraces, traces: kept, skipped: skipped, sweep: try sweep?.materialized(), groups: groups,
       outcomes: outcomes,
       replays: replays)

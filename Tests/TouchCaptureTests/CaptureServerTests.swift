@@ -50,13 +50,29 @@ struct Harness {
 
   /// Sends a request from a Dispatch thread (the blocking client never holds a Swift
   /// concurrency thread the server needs).
-  func send(_ method: String, _ path: String, body: [UInt8] = [], declaredLength: Int? = nil) async -> RawHTTP.Response? {
+  /// `POST`s carry the session's secret unless `secret` is false (or another is given in `headers`).
+  func send(
+    _ method: String, _ path: String, body: [UInt8] = [], declaredLength: Int? = nil, host: String? = nil,
+    headers: [(String, String)] = [], secret: Bool = true
+  ) async -> RawHTTP.Response? {
     let port = self.port
-    return await withCheckedContinuation { continuation in
-      DispatchQueue.global().async {
-        continuation.resume(returning: RawHTTP.send(port: port, method, path, body: body, declaredLength: declaredLength))
-      }
+    var headers = headers
+    if secret, method == "POST", !headers.contains(where: { $0.0 == CaptureAccess.secretHeader }) {
+      headers.append((CaptureAccess.secretHeader, self.secret))
     }
+    let all = headers
+    return await offThread {
+      RawHTTP.send(port: port, method, path, body: body, declaredLength: declaredLength, host: host, headers: all)
+    }
+  }
+
+  /// The session's secret, as the page holds it.
+  var secret: String { server.access?.secret ?? "" }
+
+  /// The page's secret as the page shows it (`const SECRET = "…"`).
+  static func secret(inPage page: String) -> String? {
+    guard let start = page.range(of: "const SECRET = \"") else { return nil }
+    return String(page[start.upperBound...].prefix { $0 != "\"" })
   }
 
   /// The names of the non-hidden entries in the dataset directory, sorted.
@@ -69,6 +85,14 @@ struct Harness {
       if !name.hasPrefix(".") { names.append(name) }
     }
     return names.sorted()
+  }
+}
+
+/// Runs blocking socket work on a Dispatch thread (a blocking client never holds a Swift
+/// concurrency thread the server needs).
+func offThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+  await withCheckedContinuation { continuation in
+    DispatchQueue.global().async { continuation.resume(returning: work()) }
   }
 }
 

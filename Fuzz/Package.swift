@@ -24,6 +24,7 @@ let package = Package(
         .product(name: "TouchImport", package: toolkit),
         .product(name: "TouchRecognizers", package: toolkit),
         .product(name: "TouchEvaluation", package: toolkit),
+        .product(name: "TouchCapture", package: toolkit),
       ]),
   ] + FuzzTarget.allCases.map(\.executable)
 )
@@ -33,7 +34,7 @@ let package = Package(
 /// `-parse-as-library`.
 enum FuzzTarget: String, CaseIterable {
   case csv, json, labels, evemu, getevent, forceValues = "force-values", tabletCSV = "tablet-csv"
-  case pointerEvents = "pointer-events", sweep, stream
+  case pointerEvents = "pointer-events", sweep, stream, captureRequest = "capture-request"
 
   var executable: Target {
     .executableTarget(

@@ -226,6 +226,7 @@ struct CaptureConnection: Sendable {
             break reading
           case .refuse(let response):
             try await send(response, keepAlive: false, includeBody: true, deadline)
+            try await drain(deadline)
             return
           case .needMore, .request:
             if buffer.count == consumed, buffer.count > 0 {
@@ -271,6 +272,22 @@ struct CaptureConnection: Sendable {
       return true
     } catch SocketError.disconnected {
       return false
+    }
+  }
+
+  /// After a refusal: ends the sending side, then reads and discards what the client still sends
+  /// (at most 8 MiB, for at most 2 s) before the connection is closed, so the client reads the
+  /// answer instead of a reset. Nothing read here is parsed.
+  private func drain(_ deadline: Deadline) async throws {
+    _ = shutdown(socket.socket.file.rawValue, Int32(SHUT_WR))
+    deadline.set(.now + .seconds(2))
+    var discarded = 0
+    while discarded < 8 << 20 {
+      do {
+        discarded += try await socket.read(atMost: 64 << 10).count
+      } catch SocketError.disconnected {
+        return
+      }
     }
   }
 

@@ -25,7 +25,7 @@ struct Harness {
   static func start(
     token: String? = nil, intents: [Intent] = [.press, .tap], count: Int = 2, participant: String = "ana",
     seed: UInt64 = 7, maximumBodySize: Int = CaptureConfiguration.defaultMaximumBodySize,
-    prepare: (String) -> Void = { _ in }
+    limits: CaptureLimits = CaptureLimits(), prepare: (String) -> Void = { _ in }
   ) async throws -> Harness {
     let dataset = TestData.temporaryDirectory("touchtrace-capture") + "/dataset"
     _ = mkdir(dataset, 0o777)
@@ -35,7 +35,7 @@ struct Harness {
       seed: seed, token: token, maximumBodySize: maximumBodySize)
     try configuration.validate()
     let session = try CaptureSession(configuration: configuration)
-    let server = try CaptureServer(session: session)
+    let server = try CaptureServer(session: session, limits: limits)
     let url = try await server.start()
     let afterColon = url.split(separator: ":").last!
     let port = UInt16(afterColon.prefix { $0.isNumber })!
@@ -64,6 +64,13 @@ struct Harness {
     return await offThread {
       RawHTTP.send(port: port, method, path, body: body, declaredLength: declaredLength, host: host, headers: all)
     }
+  }
+
+  /// Sends `bytes` as they are on a new connection and reads until the server closes or
+  /// `timeout` seconds pass without data.
+  func exchange(_ bytes: [UInt8], timeout: Int) async -> (received: [UInt8], closed: Bool)? {
+    let port = self.port
+    return await offThread { RawHTTP.exchange(port: port, bytes, timeout: timeout) }
   }
 
   /// The session's secret, as the page holds it.

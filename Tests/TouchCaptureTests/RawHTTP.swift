@@ -66,7 +66,7 @@ enum RawHTTP {
   static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
     var offset = 0
     while offset < bytes.count {
-      let n = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+      let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
       guard n > 0 else { return false }
       offset += n
     }

@@ -118,7 +118,9 @@ extension TouchTraceCommand {
       return .json
     }
 
-    func captureConfiguration() throws(ValidationError) -> CaptureConfiguration {
+    /// The run's configuration; with `readingToken` false a `--token-file` is not read (its
+    /// token is taken as given, for checking the other options before the run).
+    func captureConfiguration(readingToken: Bool = true) throws(ValidationError) -> CaptureConfiguration {
       var list: [Intent] = []
       for word in intents.split(separator: ",", omittingEmptySubsequences: false) {
         let name = word.trimmingSpaces()
@@ -129,7 +131,7 @@ extension TouchTraceCommand {
       }
       let configuration = CaptureConfiguration(
         dataset: dataset, host: host, port: port, intents: list, count: count, participant: participant,
-        seed: seed, token: try resolvedToken())
+        seed: seed, token: readingToken || tokenFile == nil ? try resolvedToken() : "token-file")
       do {
         try configuration.validate()
       } catch {
@@ -177,7 +179,8 @@ extension TouchTraceCommand {
     }
 
     func validate() throws {
-      _ = try captureConfiguration()
+      if tokenFile != nil && token != nil { throw ValidationError("give --token-file or --token, not both") }
+      _ = try captureConfiguration(readingToken: false)
       if format == nil, let output, output != OutputFiles.standardOutput, let ending = OutputFormat.ending(of: output) {
         guard let named = OutputFormat(fileName: output), Self.formats.contains(named) else {
           throw ValidationError("--output \(output): the ending '.\(ending)' names no format this command writes (json, md); give --format")

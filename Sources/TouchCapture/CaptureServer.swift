@@ -132,9 +132,11 @@ public final class CaptureServer: Sendable {
     #endif
   }
 
-  /// Accepts connections until cancelled, at most `limits.maximumConnections` served at once.
+  /// Accepts connections until cancelled, at most `limits.maximumConnections` served at once:
+  /// past that, a connection waiting idle for its next request is closed to make room (a
+  /// browser opens a new one when it needs it), and when none is idle the newcomer gets 503.
   private static func accept(on listener: AsyncSocket, limits: CaptureLimits, handler: CaptureHTTPHandler) async {
-    let open = Mutex(0)
+    let table = ConnectionTable()
     await withDiscardingTaskGroup { group in
       while !Task.isCancelled {
         let client: AsyncSocket
@@ -149,23 +151,48 @@ public final class CaptureServer: Sendable {
           try? await Task.sleep(for: .milliseconds(50))
           continue
         }
-        let admitted = open.withLock { count in
-          guard count < limits.maximumConnections else { return false }
-          count += 1
-          return true
-        }
-        guard admitted else {
+        let deadline = CaptureConnection.Deadline()
+        guard let id = table.admit(deadline, limit: limits.maximumConnections) else {
           let busy = CaptureResponse.text(503, "busy: \(limits.maximumConnections) connections are open; try again\n", closes: true)
           _ = try? client.socket.write(Data(busy.encoded(keepAlive: false)))
           try? client.close()
           continue
         }
         group.addTask {
-          await CaptureConnection(socket: client, limits: limits, handler: handler).serve()
-          open.withLock { $0 -= 1 }
+          await CaptureConnection(socket: client, limits: limits, handler: handler, deadline: deadline).serve()
+          table.remove(id)
         }
       }
     }
+  }
+}
+
+/// The open connections: their deadlines, to close an idle one when the table is full.
+final class ConnectionTable: @unchecked Sendable {
+  private let lock = NSLock()
+  private var entries: [Int: CaptureConnection.Deadline] = [:]
+  private var next = 0
+
+  /// Adds a connection and returns its id; when `limit` are open, first closes one that waits
+  /// idle for its next request (it stays counted until it has closed, so at most `limit` + the
+  /// ones closing are open), or returns `nil` when none does.
+  func admit(_ deadline: CaptureConnection.Deadline, limit: Int) -> Int? {
+    lock.lock()
+    defer { lock.unlock() }
+    let closing = entries.values.filter(\.isClosing).count
+    if entries.count - closing >= limit {
+      guard let idle = entries.values.first(where: { $0.isIdle && !$0.isClosing }) else { return nil }
+      idle.closeNow()
+    }
+    next += 1
+    entries[next] = deadline
+    return next
+  }
+
+  func remove(_ id: Int) {
+    lock.lock()
+    entries[id] = nil
+    lock.unlock()
   }
 }
 
@@ -176,14 +203,21 @@ struct CaptureConnection: Sendable {
   let limits: CaptureLimits
   let handler: CaptureHTTPHandler
 
+  let deadline: Deadline
+
   /// When the connection is closed unless it makes progress (`nil`: no deadline, while a
-  /// request is being handled).
+  /// request is being handled), and whether it waits idle for a request.
   final class Deadline: @unchecked Sendable {
     private let lock = NSLock()
     private var instant: ContinuousClock.Instant?
-    func set(_ value: ContinuousClock.Instant?) {
+    private var idle = false
+    private var closing = false
+    func set(_ value: ContinuousClock.Instant?, idle: Bool = false) {
       lock.lock()
-      instant = value
+      if !closing {
+        instant = value
+        self.idle = idle
+      }
       lock.unlock()
     }
     func passed(_ now: ContinuousClock.Instant) -> Bool {
@@ -191,11 +225,30 @@ struct CaptureConnection: Sendable {
       defer { lock.unlock() }
       return instant.map { now >= $0 } ?? false
     }
+    /// Whether the connection waits for the first byte of a request.
+    var isIdle: Bool {
+      lock.lock()
+      defer { lock.unlock() }
+      return idle
+    }
+    /// Whether ``closeNow()`` was called.
+    var isClosing: Bool {
+      lock.lock()
+      defer { lock.unlock() }
+      return closing
+    }
+    /// Closes the connection at the watchdog's next look (within 0.1 s).
+    func closeNow() {
+      lock.lock()
+      instant = .now
+      closing = true
+      lock.unlock()
+    }
   }
 
   func serve() async {
-    let deadline = Deadline()
-    deadline.set(.now + limits.idleTimeout)
+    let deadline = self.deadline
+    deadline.set(.now + limits.idleTimeout, idle: true)
     await withTaskGroup(of: Void.self) { group in
       group.addTask { await converse(deadline) }
       group.addTask {
@@ -256,7 +309,7 @@ struct CaptureConnection: Sendable {
         let keepAlive = request.keepsAlive && !response.closes
         try await send(response, keepAlive: keepAlive, includeBody: request.method != "HEAD", deadline)
         guard keepAlive else { return }
-        deadline.set(.now + limits.idleTimeout)
+        deadline.set(.now + limits.idleTimeout, idle: buffer.count == consumed)
       }
     } catch {
       // Cancelled by the watchdog or the server's stop, or the client went away.
@@ -266,7 +319,7 @@ struct CaptureConnection: Sendable {
   /// Reads what has arrived (waiting at most the idle timeout, and not past `until`) onto
   /// `buffer`; false when the client closed.
   private func receive(into buffer: inout [UInt8], until: ContinuousClock.Instant, _ deadline: Deadline) async throws -> Bool {
-    deadline.set(min(.now + limits.idleTimeout, until))
+    deadline.set(min(.now + limits.idleTimeout, until), idle: buffer.isEmpty)
     do {
       buffer += try await socket.read(atMost: 64 << 10)
       return true

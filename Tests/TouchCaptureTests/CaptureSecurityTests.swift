@@ -214,7 +214,7 @@ struct CaptureSecurityTests {
     await h.server.stop()
   }
 
-  @Test("idle and trickling connections are closed; over the connection cap is 503, served again after")
+  @Test("idle and trickling connections are closed; at the connection cap an idle one makes room, else 503")
   func idleAndCap() async throws {
     let limits = CaptureLimits(idleTimeout: .seconds(1), requestTimeout: .seconds(2), maximumConnections: 4)
     let h = try await Harness.start(limits: limits)
@@ -246,15 +246,28 @@ struct CaptureSecurityTests {
     let trickle = try #require(trickleResult)
     #expect(trickle.closed)
     #expect(trickle.seconds < 4, "closed after \(trickle.seconds) s")
-    // Four silent connections fill the cap: the fifth is 503 at once.
+    // Four silent connections fill the cap: a fifth is served, and an idle one closed for it.
     let holders = await offThread { (0..<4).compactMap { _ in RawHTTP.connect(port: port, timeout: 10) } }
     #expect(holders.count == 4)
     try await Task.sleep(for: .milliseconds(200))
+    #expect(await h.send("GET", "/state")?.status == 200)
+    // Four connections each in the middle of a request fill it too: then the fifth is 503.
+    let busyHolders = await offThread {
+      (0..<4).compactMap { _ -> Int32? in
+        guard let fd = RawHTTP.connect(port: port, timeout: 10) else { return nil }
+        RawHTTP.writeAll(fd, Array("GET /state HTTP/1.1\r\n".utf8))
+        usleep(100_000)  // read by the server before the next one arrives
+        return fd
+      }
+    }
+    #expect(busyHolders.count == 4)
+    try await Task.sleep(for: .milliseconds(300))
     let busy = await h.send("GET", "/state")
     #expect(busy?.status == 503)
     // Once they are closed for idling, requests are served again.
     try await Task.sleep(for: .milliseconds(1500))
     #expect(await h.send("GET", "/state")?.status == 200)
+    for fd in busyHolders { close(fd) }
     for fd in holders { close(fd) }
     await h.server.stop()
   }

@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 # most about 5 minutes on the 2-core CI machine (each harness about 15-20 s there).
 declare -A RUNS=(
   [csv]=20000 [json]=40000 [labels]=80000 [evemu]=10000 [getevent]=10000 [force-values]=50000
-  [tablet-csv]=12000 [pointer-events]=60000 [sweep]=10000 [stream]=2500 [capture-request]=60000
+  [tablet-csv]=12000 [pointer-events]=60000 [sweep]=10000 [stream]=2500 [capture-request]=20000
 )
 ORDER=(csv json labels evemu getevent force-values tablet-csv pointer-events sweep stream capture-request)
 SCALE=${FUZZ_SCALE:-1}

@@ -144,6 +144,7 @@ public struct CaptureResponse: Sendable, Equatable {
     }
   }
 
+  /// Equal status, headers (in order), body and closing.
   public static func == (a: CaptureResponse, b: CaptureResponse) -> Bool {
     a.status == b.status && a.body == b.body && a.closes == b.closes && a.headers.elementsEqual(b.headers) { $0 == $1 }
   }

@@ -27,7 +27,7 @@ enum RawHTTP {
     var request = "\(method) \(path) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\n"
     for (name, value) in headers { request += "\(name): \(value)\r\n" }
     request += "Connection: close\r\nContent-Type: application/json\r\nContent-Length: \(declaredLength ?? body.count)\r\n\r\n"
-    guard let received = exchange(port: port, Array(request.utf8) + body, timeout: 10)?.received else { return nil }
+    guard let received = exchange(port: port, Array(request.utf8) + body, timeout: 30)?.received else { return nil }
     return parse(received)
   }
 

@@ -63,7 +63,7 @@ public struct CaptureRequest: Sendable, Equatable {
 public struct CaptureResponse: Sendable, Equatable {
   /// The status code.
   public var status: Int
-  /// Headers besides `Content-Length` and `Connection`, which ``encoded(keepAlive:)`` adds.
+  /// Headers besides `Content-Length` and `Connection`, which ``encoded(keepAlive:includeBody:)`` adds.
   public var headers: [(name: String, value: String)]
   /// The body.
   public var body: [UInt8]

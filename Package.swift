@@ -29,8 +29,9 @@ let package = Package(
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-    // The capture page's HTTP server (TouchCapture only): no SwiftNIO, a first debug build in well
-    // under a minute (Hummingbird takes 2.5–4.5), and CI builds it anew on every run.
+    // The capture page's sockets and event loop (FlyingSocks, TouchCapture only; the HTTP/1.1
+    // reading is TouchCapture's own, bounded): no SwiftNIO, a first debug build in well under a
+    // minute (Hummingbird takes 2.5–4.5), and CI builds it anew on every run.
     .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     // Study files (`--config study.toml`): TOML read with toml++ through TOMLKit.
     .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
@@ -76,8 +77,7 @@ let package = Package(
     .target(
       name: "TouchCapture",
       dependencies: [
-        "TouchCore", "TouchIO", .product(name: "FlyingFox", package: "FlyingFox"),
-        .product(name: "FlyingSocks", package: "FlyingFox"),
+        "TouchCore", "TouchIO", .product(name: "FlyingSocks", package: "FlyingFox"),
       ],
       swiftSettings: checks),
     /// The `touchtrace` command line as a library: parses arguments, calls the libraries, prints;

@@ -25,6 +25,7 @@ let package = Package(
         .product(name: "TouchRecognizers", package: toolkit),
         .product(name: "TouchEvaluation", package: toolkit),
         .product(name: "TouchPartials", package: toolkit),
+        .product(name: "TouchCapture", package: toolkit),
       ]),
   ] + FuzzTarget.allCases.map(\.executable)
 )
@@ -34,7 +35,7 @@ let package = Package(
 /// `-parse-as-library`.
 enum FuzzTarget: String, CaseIterable {
   case csv, json, labels, evemu, getevent, forceValues = "force-values", tabletCSV = "tablet-csv"
-  case pointerEvents = "pointer-events", sweep, stream, partial
+  case pointerEvents = "pointer-events", sweep, stream, partial, captureRequest = "capture-request"
 
   var executable: Target {
     .executableTarget(

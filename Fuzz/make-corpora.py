@@ -86,6 +86,25 @@ def pointer_events():
 HARNESS_LABELS = "trace,touch,intent,press_at,user\np1,0,press,0.05,u1\np2,0,tap,,u2\np2,1,pop,0.02;0.08,u2\n"
 
 
+def capture_requests():
+    """What the capture page sends (the harness's token `tok`, secret `0123abcd`, port 8080),
+    pipelined, plus refusals: an over-long head, a body over the limit, chunked, foreign Host."""
+    host = b"Host: 127.0.0.1:8080\r\n"
+    secret = b"X-Capture-Secret: 0123abcd\r\n"
+    body = b'{"prompt":0,"intent":"tap"}'
+    post = (b"POST /contact?token=tok HTTP/1.1\r\n" + host + secret + b"Origin: http://127.0.0.1:8080\r\n"
+            + b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(body) + body)
+    return {
+        "page": b"GET /?token=tok HTTP/1.1\r\n" + host + b"\r\n",
+        "pipelined": b"GET /state?token=tok HTTP/1.1\r\n" + host + b"\r\n" + post
+                     + b"POST /redo?token=tok HTTP/1.1\r\n" + host + secret + b"Connection: close\r\n\r\n",
+        "long-head": b"GET / HTTP/1.1\r\nX-Long: " + b"a" * 300,
+        "over-limit": b"POST /contact?token=tok HTTP/1.1\r\n" + host + secret + b"Content-Length: 65\r\n\r\n" + b"x" * 65,
+        "chunked": b"POST /contact HTTP/1.1\r\n" + host + b"Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+        "foreign": b"GET / HTTP/1.1\r\nHost: evil.example:8080\r\nOrigin: http://evil.example\r\n\r\n",
+    }
+
+
 def evemu_slice(text, events=60):
     """The recording's header lines (comments dropped) and its first `events` events."""
     header = [line for line in text.splitlines() if line[:2] in ("N:", "I:", "P:", "B:", "A:", "L:", "S:")]
@@ -96,7 +115,8 @@ def evemu_slice(text, events=60):
 def main():
     repo, realdata, dest = (pathlib.Path(arg) for arg in sys.argv[1:4])
     seeds = {name: {} for name in
-             ("csv", "json", "labels", "evemu", "getevent", "force-values", "tablet-csv", "pointer-events", "sweep", "stream")}
+             ("csv", "json", "labels", "evemu", "getevent", "force-values", "tablet-csv", "pointer-events", "sweep", "stream",
+              "capture-request")}
     for name, text in csv_slices(repo):
         seeds["csv"][name] = clip(text)
         seeds["sweep"][name] = clip(text)
@@ -109,6 +129,8 @@ def main():
     seeds["labels"]["harness"] = HARNESS_LABELS.encode()
     seeds["pointer-events"]["session"] = pointer_events().encode()
     seeds["force-values"]["ramp"] = b"[0, 0.5, 1.25, 0.75, 0, 2, 0]"
+    for name, data in capture_requests().items():
+        seeds["capture-request"][name] = data
     if realdata.is_dir():
         for path in sorted(realdata.glob("evemu-devices/*/*.events"))[::4]:
             seeds["evemu"][path.stem.replace(" ", "_")] = clip(evemu_slice(path.read_text(errors="replace")))

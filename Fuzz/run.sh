@@ -15,9 +15,9 @@ cd "$(dirname "$0")/.."
 declare -A RUNS=(
   [csv]=20000 [json]=40000 [labels]=80000 [evemu]=10000 [getevent]=10000 [force-values]=50000
   [tablet-csv]=12000 [pointer-events]=60000 [sweep]=10000 [stream]=2500
-  [partial]=4000
+  [partial]=4000 [capture-request]=20000
 )
-ORDER=(csv json labels evemu getevent force-values tablet-csv pointer-events sweep stream partial)
+ORDER=(csv json labels evemu getevent force-values tablet-csv pointer-events sweep stream partial capture-request)
 SCALE=${FUZZ_SCALE:-1}
 HARNESSES=("$@")
 [ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=("${ORDER[@]}")

@@ -84,14 +84,14 @@ public struct CaptureConfiguration: Sendable {
       guard !token.isEmpty, token.utf8.count <= 200,
         token.utf8.allSatisfy({ CaptureNames.isUnreserved($0) })
       else {
-        throw .usage("--token must be 1 to 200 characters from A-Z a-z 0-9 - . _ ~ (it travels in the URL)")
+        throw .usage("the token must be 1 to 200 characters from A-Z a-z 0-9 - . _ ~ (it travels in the URL)")
       }
     }
     let address = try CaptureAddress(host)
     if !address.isLoopback && token == nil {
       throw .usage(
         "--host \(host) is not a loopback address: every device on the network could send traces; "
-          + "give --token T as well (the printed URL carries it, and requests without it are refused)")
+          + "give a token as well: --token-file FILE or TOUCHTRACE_CAPTURE_TOKEN (the printed URL carries it, and requests without it are refused)")
     }
   }
 

@@ -8,16 +8,17 @@ import TouchCore
 /// `body` (`ready`, `sending`, `done`).
 enum CapturePage {
   /// The page with `state` (the JSON of `CaptureSession.stateJSON()`) built in, the current
-  /// prompt already in `#prompt` and `#progress` (the script keeps them current), and the token
-  /// its requests carry.
-  static func html(state: [UInt8], prompt: Intent?, index: Int, total: Int, token: String?) -> [UInt8] {
+  /// prompt already in `#prompt` and `#progress` (the script keeps them current), the token its
+  /// requests carry, and the session's secret its `POST` requests send (`X-Capture-Secret`).
+  static func html(state: [UInt8], prompt: Intent?, index: Int, total: Int, token: String?, secret: String) -> [UInt8] {
     // JSON inside a script element: "<" written as \u003c, so no "</script>" can end it early.
     var stateText: [UInt8] = []
     for byte in state {
       if byte == UInt8(ascii: "<") { stateText += Array(#"\u003c"#.utf8) } else { stateText.append(byte) }
     }
     let stateJSON = String(decoding: stateText, as: UTF8.self)
-    // The token holds only URL-unreserved characters (checked by CaptureConfiguration.validate).
+    // The token holds only URL-unreserved characters (checked by CaptureConfiguration.validate),
+    // the secret only hexadecimal digits.
     let query = token.map { "?token=" + $0 } ?? ""
     // Intent words and prompt words are fixed ASCII text without markup characters.
     let header =
@@ -29,7 +30,7 @@ enum CapturePage {
           + "<div id=\"progress\" data-index=\"\(index)\" data-total=\"\(total)\">\(total) of \(total)</div></header>\n"
       }
     return Array((head + header + body + "<script type=\"application/json\" id=\"state\">" + stateJSON + "</script>\n"
-      + "<script>\nconst QUERY = \"" + query + "\";\n" + script + "</script>\n</body>\n</html>\n").utf8)
+      + "<script>\nconst QUERY = \"" + query + "\";\nconst SECRET = \"" + secret + "\";\n" + script + "</script>\n</body>\n</html>\n").utf8)
   }
 
   private static let head = """
@@ -114,7 +115,7 @@ enum CapturePage {
       render();
       try {
         const response = await fetch(path + QUERY, {
-          method: "POST", headers: { "Content-Type": "application/json" }, body: body
+          method: "POST", headers: { "Content-Type": "application/json", "X-Capture-Secret": SECRET }, body: body
         });
         const text = await response.text();
         if (response.ok) {

@@ -25,7 +25,7 @@ struct Harness {
   static func start(
     token: String? = nil, intents: [Intent] = [.press, .tap], count: Int = 2, participant: String = "ana",
     seed: UInt64 = 7, maximumBodySize: Int = CaptureConfiguration.defaultMaximumBodySize,
-    prepare: (String) -> Void = { _ in }
+    limits: CaptureLimits = CaptureLimits(), prepare: (String) -> Void = { _ in }
   ) async throws -> Harness {
     let dataset = TestData.temporaryDirectory("touchtrace-capture") + "/dataset"
     _ = mkdir(dataset, 0o777)
@@ -35,7 +35,7 @@ struct Harness {
       seed: seed, token: token, maximumBodySize: maximumBodySize)
     try configuration.validate()
     let session = try CaptureSession(configuration: configuration)
-    let server = try CaptureServer(session: session)
+    let server = try CaptureServer(session: session, limits: limits)
     let url = try await server.start()
     let afterColon = url.split(separator: ":").last!
     let port = UInt16(afterColon.prefix { $0.isNumber })!
@@ -50,13 +50,36 @@ struct Harness {
 
   /// Sends a request from a Dispatch thread (the blocking client never holds a Swift
   /// concurrency thread the server needs).
-  func send(_ method: String, _ path: String, body: [UInt8] = [], declaredLength: Int? = nil) async -> RawHTTP.Response? {
+  /// `POST`s carry the session's secret unless `secret` is false (or another is given in `headers`).
+  func send(
+    _ method: String, _ path: String, body: [UInt8] = [], declaredLength: Int? = nil, host: String? = nil,
+    headers: [(String, String)] = [], secret: Bool = true
+  ) async -> RawHTTP.Response? {
     let port = self.port
-    return await withCheckedContinuation { continuation in
-      DispatchQueue.global().async {
-        continuation.resume(returning: RawHTTP.send(port: port, method, path, body: body, declaredLength: declaredLength))
-      }
+    var headers = headers
+    if secret, method == "POST", !headers.contains(where: { $0.0 == CaptureAccess.secretHeader }) {
+      headers.append((CaptureAccess.secretHeader, self.secret))
     }
+    let all = headers
+    return await offThread {
+      RawHTTP.send(port: port, method, path, body: body, declaredLength: declaredLength, host: host, headers: all)
+    }
+  }
+
+  /// Sends `bytes` as they are on a new connection and reads until the server closes or
+  /// `timeout` seconds pass without data.
+  func exchange(_ bytes: [UInt8], timeout: Int) async -> (received: [UInt8], closed: Bool)? {
+    let port = self.port
+    return await offThread { RawHTTP.exchange(port: port, bytes, timeout: timeout) }
+  }
+
+  /// The session's secret, as the page holds it.
+  var secret: String { server.access?.secret ?? "" }
+
+  /// The page's secret as the page shows it (`const SECRET = "…"`).
+  static func secret(inPage page: String) -> String? {
+    guard let start = page.range(of: "const SECRET = \"") else { return nil }
+    return String(page[start.upperBound...].prefix { $0 != "\"" })
   }
 
   /// The names of the non-hidden entries in the dataset directory, sorted.
@@ -69,6 +92,14 @@ struct Harness {
       if !name.hasPrefix(".") { names.append(name) }
     }
     return names.sorted()
+  }
+}
+
+/// Runs blocking socket work on a Dispatch thread (a blocking client never holds a Swift
+/// concurrency thread the server needs).
+func offThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+  await withCheckedContinuation { continuation in
+    DispatchQueue.global().async { continuation.resume(returning: work()) }
   }
 }
 

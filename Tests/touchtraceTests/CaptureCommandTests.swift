@@ -18,6 +18,21 @@ import TouchTestSupport
     }
   }
 
+  @Test func aTokenFileThatCannotBeUsedIsAUsageError() throws {
+    try inTemporaryDirectory { directory in
+      let dataset = directory + "/dataset"
+      let empty = directory + "/empty.token", token = directory + "/capture.token"
+      try "\n".write(toFile: empty, atomically: true, encoding: .utf8)
+      try "abc\n".write(toFile: token, atomically: true, encoding: .utf8)
+      #expect(runCommand(["capture", "--dataset", dataset, "--host", "0.0.0.0", "--token-file", directory + "/missing"]) == 64)
+      #expect(runCommand(["capture", "--dataset", dataset, "--host", "0.0.0.0", "--token-file", empty]) == 64)
+      #expect(runCommand(["capture", "--dataset", dataset, "--host", "0.0.0.0", "--token-file", token, "--token", "abc"]) == 64)
+      let parsed = try TouchTraceCommand.Capture.parse(["--dataset", dataset, "--host", "0.0.0.0", "--token-file", token])
+      #expect(try parsed.captureConfiguration().token == "abc")
+      #expect(!TestData.exists(dataset))
+    }
+  }
+
   @Test func aDatasetThatIsAFileCannotBeUsed() {
     inTemporaryDirectory(writing: "trace,t,force\na,0,0.1\n") { directory in
       #expect(runCommand(["capture", "--dataset", directory + "/t.csv", "--port", "0", "--quiet"]) == 73)
@@ -112,3 +127,178 @@ struct CaptureExamplesTests {
 
 /// The directory of the built `touchtrace` (beside the test bundle).
 private let captureBinaries = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
+
+/// The release executable (as users run it): `.build/release/touchtrace` beside the debug
+/// products, or `TOUCHTRACE_RELEASE_BINARY`. Built by `swift build -c release --product
+/// touchtrace` (`.ci/run` does before the tests).
+private let releaseBinary: String = {
+  if let path = ProcessInfo.processInfo.environment["TOUCHTRACE_RELEASE_BINARY"], !path.isEmpty { return path }
+  return URL(fileURLWithPath: captureBinaries).deletingLastPathComponent().appendingPathComponent("release/touchtrace").path
+}()
+
+/// `touchtrace capture` ends on SIGTERM and SIGINT in the release build (issue 26 item 3, issue 30
+/// item 1: the signal sources were released at once there), with a CPU-bound sibling keeping the
+/// machine busy, before any request and with an upload half sent.
+@Suite(
+  "capture signals (release build)", .serialized,
+  .enabled(
+    if: FileManager.default.isExecutableFile(atPath: releaseBinary),
+    "skipped: no release executable (swift build -c release --product touchtrace)"))
+struct CaptureSignalTests {
+  /// A started `touchtrace capture` and its URL.
+  struct Running {
+    let process: Process
+    let url: String
+    let errors: Pipe
+    let output: FileHandle
+  }
+
+  static func start(_ arguments: [String], in directory: String, environment: [String: String]? = nil) throws -> Running {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: releaseBinary)
+    process.arguments = ["capture"] + arguments
+    process.currentDirectoryURL = URL(fileURLWithPath: directory)
+    if let environment { process.environment = environment }
+    let output = Pipe(), errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    var bytes: [UInt8] = []
+    let reader = output.fileHandleForReading
+    while !bytes.contains(0x0A) {
+      let chunk = reader.availableData
+      if chunk.isEmpty { break }
+      bytes += chunk
+    }
+    let line = String(decoding: bytes.prefix { $0 != 0x0A }, as: UTF8.self)
+    return Running(process: process, url: line, errors: errors, output: reader)
+  }
+
+  /// Sends `signal` and waits at most 20 s (then SIGKILL); the seconds it took, the exit status,
+  /// standard error.
+  static func stop(_ running: Running, with signal: Int32) -> (seconds: Double, status: Int32, errors: String) {
+    let started = DispatchTime.now()
+    kill(running.process.processIdentifier, signal)
+    let exited = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      running.process.waitUntilExit()
+      exited.signal()
+    }
+    if exited.wait(timeout: .now() + 20) == .timedOut {
+      kill(running.process.processIdentifier, SIGKILL)
+      exited.wait()
+    }
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+    _ = running.output.readDataToEndOfFile()
+    let errors = String(decoding: running.errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    return (seconds, running.process.terminationStatus, errors)
+  }
+
+  /// Runs blocking `body` on a Dispatch thread, so waiting for a child never holds one of the
+  /// few Swift concurrency threads that the in-process servers of other suites need.
+  static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+      DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
+    }
+  }
+
+  /// Runs `body` with a CPU-bound sibling process running.
+  static func whileBusy<T>(_ body: () throws -> T) throws -> T {
+    let busy = Process()
+    busy.executableURL = URL(fileURLWithPath: "/bin/sh")
+    busy.arguments = ["-c", "while :; do :; done"]
+    try busy.run()
+    defer {
+      kill(busy.processIdentifier, SIGKILL)
+      busy.waitUntilExit()
+    }
+    return try body()
+  }
+
+  /// The bound on ending: well under a second on an idle machine (0.05 s measured); the bound
+  /// leaves room for a machine loaded by the whole test suite, other builds and the busy sibling
+  /// (the summary is synced to disk).
+  static let promptly = 10.0
+
+  @Test(arguments: [SIGTERM, SIGINT])
+  func endsPromptlyWithASummary(signal: Int32) async throws {
+    let outcome = try await Self.offPool {
+      try Self.whileBusy {
+        try inTemporaryDirectory { directory -> (url: String, seconds: Double, status: Int32, errors: String, summary: String?) in
+          let running = try Self.start(["--dataset", "cap/x", "--participant", "a", "--port", "0"], in: directory)
+          let stopped = Self.stop(running, with: signal)
+          let summary = try? String(
+            contentsOfFile: directory + "/cap/x/.sessions/a-seed12638187200555641996.json", encoding: .utf8)
+          return (running.url, stopped.seconds, stopped.status, stopped.errors, summary)
+        }
+      }
+    }
+    #expect(outcome.url.hasPrefix("http://127.0.0.1:"))
+    #expect(outcome.status == 0, "\(outcome.errors)")
+    #expect(outcome.seconds < Self.promptly, "took \(outcome.seconds) s")
+    #expect(outcome.errors.contains("interrupted after 0 of 15 traces in cap/x"))
+    #expect(outcome.summary?.contains("\"interrupted\": true") == true)
+  }
+
+  @Test(arguments: [SIGTERM, SIGINT])
+  func endsPromptlyDuringAnUpload(signal: Int32) async throws {
+    let outcome = try await Self.offPool {
+      try Self.whileBusy {
+        try inTemporaryDirectory { directory -> (connected: Bool, seconds: Double, status: Int32, errors: String) in
+          let running = try Self.start(["--dataset", "cap/y", "--participant", "b", "--port", "0"], in: directory)
+          let port = UInt16(running.url.split(separator: ":").last?.prefix { $0.isNumber } ?? "") ?? 0
+          // Half an upload: the head and part of a declared 1000-byte body.
+          let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+          defer { close(fd) }
+          var address = sockaddr_in()
+          address.sin_family = sa_family_t(AF_INET)
+          address.sin_port = port.bigEndian
+          address.sin_addr.s_addr = inet_addr("127.0.0.1")
+          let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+          }
+          let half = Array("POST /contact HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Length: 1000\r\n\r\n{\"prompt\":0,".utf8)
+          _ = half.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+          usleep(200_000)
+          let stopped = Self.stop(running, with: signal)
+          return (connected == 0, stopped.seconds, stopped.status, stopped.errors)
+        }
+      }
+    }
+    #expect(outcome.connected)
+    #expect(outcome.status == 0, "\(outcome.errors)")
+    #expect(outcome.seconds < Self.promptly, "took \(outcome.seconds) s")
+    #expect(outcome.errors.contains("interrupted after 0 of 15 traces in cap/y"))
+  }
+
+  @Test("the token comes from a file or the environment and is never on standard error")
+  func tokenStaysOffStandardError() throws {
+    try inTemporaryDirectory { directory in
+      let token = "Tk-3f9c2a7e51d04b86"
+      try (token + "\n").write(toFile: directory + "/capture.token", atomically: true, encoding: .utf8)
+      let fromFile = try Self.start(
+        ["--dataset", "d1", "--host", "0.0.0.0", "--port", "0", "--token-file", "capture.token"], in: directory)
+      #expect(fromFile.url.hasSuffix("/?token=" + token))
+      let first = Self.stop(fromFile, with: SIGTERM)
+      #expect(first.status == 0, "\(first.errors)")
+      #expect(!first.errors.contains(token), "\(first.errors)")
+      #expect(first.errors.contains("?token=…"))
+
+      var environment = ProcessInfo.processInfo.environment
+      environment["TOUCHTRACE_CAPTURE_TOKEN"] = token
+      let fromEnvironment = try Self.start(["--dataset", "d2", "--host", "0.0.0.0", "--port", "0"], in: directory, environment: environment)
+      #expect(fromEnvironment.url.hasSuffix("/?token=" + token))
+      let second = Self.stop(fromEnvironment, with: SIGINT)
+      #expect(second.status == 0)
+      #expect(!second.errors.contains(token), "\(second.errors)")
+
+      // The deprecated --token still works, warns, and is not echoed either.
+      let deprecated = try Self.start(["--dataset", "d3", "--port", "0", "--token", token], in: directory)
+      let third = Self.stop(deprecated, with: SIGTERM)
+      #expect(third.status == 0)
+      #expect(third.errors.contains("--token is deprecated"))
+      #expect(!third.errors.contains(token), "\(third.errors)")
+    }
+  }
+}

@@ -33,16 +33,22 @@ extension TouchTraceCommand {
         standard output, after the URL line) and the command exits 0; Ctrl-C ends the run the \
         same way.
 
-        Loopback only by default. To record from a phone or tablet on the same network, bind \
-        --host 0.0.0.0 with --token T and open the printed URL with this machine's LAN address; \
-        every request without the token is refused (403). Exit codes: 64 a bad option (a \
-        non-loopback --host without --token); 65 the dataset holds a file that cannot be read; \
-        69 the address cannot be bound; 73 the dataset or an output cannot be created.
+        Loopback only by default; requests naming another host (Host, Origin) are refused, and \
+        every request that changes the session must carry the secret built into the page. To \
+        record from a phone or tablet on the same network, bind --host 0.0.0.0 with a token \
+        (--token-file F, or the TOUCHTRACE_CAPTURE_TOKEN environment variable) and open the \
+        printed URL with this machine's LAN address; every request without the token is refused \
+        (403). The token is never printed on standard error (only the URL line on standard \
+        output carries it). SIGINT and SIGTERM end the run: the summary is written, marked \
+        interrupted, and the command exits 0. Exit codes: 64 a bad option (a non-loopback \
+        --host without a token, an unreadable --token-file); 65 the dataset holds a file that \
+        cannot be read; 69 the address cannot be bound; 73 the dataset or an output cannot be \
+        created.
 
         Examples (from the repository root):
           touchtrace capture --dataset recordings/ana --participant ana
           touchtrace capture --dataset recordings/ana --participant ana \\
-            --host 0.0.0.0 --token 3f9c2a7e51d04b86
+            --host 0.0.0.0 --token-file capture.token
         """)
 
     static let formats: [OutputFormat] = [.json, .md]
@@ -50,7 +56,7 @@ extension TouchTraceCommand {
     @Option(help: ArgumentHelp("The dataset directory the traces are added to (created when missing).", valueName: "dir"))
     var dataset: String
 
-    @Option(help: ArgumentHelp("Address to bind; anything but loopback needs --token.", valueName: "address"))
+    @Option(help: ArgumentHelp("Address to bind; anything but loopback needs a token (--token-file or TOUCHTRACE_CAPTURE_TOKEN).", valueName: "address"))
     var host = "127.0.0.1"
 
     @Option(help: ArgumentHelp("TCP port; 0 binds any free port (the printed URL names it).", valueName: "port"))
@@ -72,8 +78,14 @@ extension TouchTraceCommand {
 
     @Option(
       help: ArgumentHelp(
-        "Access token every request must carry (required with a non-loopback --host; A-Z a-z 0-9 - . _ ~).",
-        valueName: "token"))
+        "Read the access token every request must carry from this file (required with a non-loopback --host unless TOUCHTRACE_CAPTURE_TOKEN is set; A-Z a-z 0-9 - . _ ~; one trailing line break ignored).",
+        valueName: "file"))
+    var tokenFile: String?
+
+    @Option(
+      help: ArgumentHelp(
+        "Deprecated: the token as an argument is visible to every user in ps; use --token-file or TOUCHTRACE_CAPTURE_TOKEN.",
+        valueName: "token", visibility: .hidden))
     var token: String?
 
     @Option(
@@ -106,7 +118,9 @@ extension TouchTraceCommand {
       return .json
     }
 
-    func captureConfiguration() throws(ValidationError) -> CaptureConfiguration {
+    /// The run's configuration; with `readingToken` false a `--token-file` is not read (its
+    /// token is taken as given, for checking the other options before the run).
+    func captureConfiguration(readingToken: Bool = true) throws(ValidationError) -> CaptureConfiguration {
       var list: [Intent] = []
       for word in intents.split(separator: ",", omittingEmptySubsequences: false) {
         let name = word.trimmingSpaces()
@@ -117,7 +131,7 @@ extension TouchTraceCommand {
       }
       let configuration = CaptureConfiguration(
         dataset: dataset, host: host, port: port, intents: list, count: count, participant: participant,
-        seed: seed, token: token)
+        seed: seed, token: readingToken || tokenFile == nil ? try resolvedToken() : "token-file")
       do {
         try configuration.validate()
       } catch {
@@ -126,8 +140,47 @@ extension TouchTraceCommand {
       return configuration
     }
 
+    /// The environment variable a token may come from.
+    static let tokenVariable = "TOUCHTRACE_CAPTURE_TOKEN"
+
+    /// The token: from `--token-file` (its content, one trailing line break dropped), else the
+    /// deprecated `--token`, else `TOUCHTRACE_CAPTURE_TOKEN` when set and not empty.
+    func resolvedToken() throws(ValidationError) -> String? {
+      if tokenFile != nil && token != nil { throw ValidationError("give --token-file or --token, not both") }
+      if let tokenFile {
+        guard let bytes = Self.readSmallFile(tokenFile) else {
+          throw ValidationError("--token-file \(tokenFile): cannot be read (or is over 4 KiB)")
+        }
+        var text = bytes
+        if text.last == UInt8(ascii: "\n") { text.removeLast() }
+        if text.last == UInt8(ascii: "\r") { text.removeLast() }
+        guard !text.isEmpty else { throw ValidationError("--token-file \(tokenFile) is empty") }
+        return String(decoding: text, as: UTF8.self)
+      }
+      if let token { return token }
+      if let value = getenv(Self.tokenVariable).map({ String(cString: $0) }), !value.isEmpty { return value }
+      return nil
+    }
+
+    /// The bytes of `path`, at most 4 KiB, or `nil` when it cannot be read or is longer.
+    static func readSmallFile(_ path: String) -> [UInt8]? {
+      let fd = open(path, O_RDONLY | O_CLOEXEC)
+      guard fd >= 0 else { return nil }
+      defer { close(fd) }
+      var bytes: [UInt8] = []
+      var buffer = [UInt8](repeating: 0, count: 4097)
+      while bytes.count <= 4096 {
+        let n = read(fd, &buffer, buffer.count)
+        if n < 0 { return nil }
+        if n == 0 { break }
+        bytes += buffer[0..<n]
+      }
+      return bytes.count <= 4096 ? bytes : nil
+    }
+
     func validate() throws {
-      _ = try captureConfiguration()
+      if tokenFile != nil && token != nil { throw ValidationError("give --token-file or --token, not both") }
+      _ = try captureConfiguration(readingToken: false)
       if format == nil, let output, output != OutputFiles.standardOutput, let ending = OutputFormat.ending(of: output) {
         guard let named = OutputFormat(fileName: output), Self.formats.contains(named) else {
           throw ValidationError("--output \(output): the ending '.\(ending)' names no format this command writes (json, md); give --format")
@@ -148,15 +201,27 @@ extension TouchTraceCommand {
         } catch {
           throw Self.failure(error)
         }
+        if token != nil {
+          Console.error(
+            "touchtrace capture: warning: --token is deprecated: its value is visible to every user of this machine (ps); use --token-file or \(Self.tokenVariable)")
+        }
         // Signals end the run from here on (also one that arrives before the URL is printed).
-        let interrupts = Self.onInterrupt { Task { await session.interrupt() } }
-        let url = try Blocking.run { () async throws(CaptureError) -> String in try await server.start() }
-          .get(orThrow: Self.failure)
-        try Console.emit(Array((url + "\n").utf8), to: OutputFiles.standardOutput, inputs: [])
-        if !quiet { Console.error("capture: open \(url) — \(session.prompts.count) prompts; Ctrl-C ends the run") }
-        let summary = try Blocking.run { () async throws(CaptureError) -> CaptureSummary in await server.run() }
-          .get(orThrow: Self.failure)
-        _ = interrupts
+        // The sources must outlive the server's whole run: a source released early closes its
+        // signalfd and the signal (ignored) is lost, as `_ = sources` allowed in release builds.
+        let interrupts = SignalSources(Self.onInterrupt { Task { await session.interrupt() } })
+        defer { interrupts.cancel() }
+        let summary: CaptureSummary = try withExtendedLifetime(interrupts) {
+          let url = try Blocking.run { () async throws(CaptureError) -> String in try await server.start() }
+            .get(orThrow: Self.failure)
+          try Console.emit(Array((url + "\n").utf8), to: OutputFiles.standardOutput, inputs: [])
+          if !quiet {
+            // The token stays off standard error (logs, terminals shared on screen).
+            let shown = configuration.token == nil ? url : Self.redacted(url)
+            Console.error("capture: open \(shown) — \(session.prompts.count) prompts; Ctrl-C ends the run")
+          }
+          return try Blocking.run { () async throws(CaptureError) -> CaptureSummary in await server.run() }
+            .get(orThrow: Self.failure)
+        }
         let bytes: [UInt8] =
           switch resolvedFormat {
           case .json: summary.json()
@@ -191,6 +256,12 @@ extension TouchTraceCommand {
       }
     }
 
+    /// `url` with the token's value replaced by `…` (the full URL is on standard output).
+    static func redacted(_ url: String) -> String {
+      guard let range = url.range(of: "?token=") else { return url }
+      return String(url[..<range.upperBound]) + "… (the full URL, token included, is on standard output)"
+    }
+
     /// Calls `action` on SIGINT and SIGTERM (which no longer end the process) while the returned
     /// sources live.
     static func onInterrupt(_ action: @escaping @Sendable () -> Void) -> [any DispatchSourceSignal] {
@@ -208,6 +279,18 @@ extension TouchTraceCommand {
 extension Substring {
   fileprivate func trimmingSpaces() -> String {
     String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+  }
+}
+
+/// Signal sources held for as long as the command needs them; ``cancel()`` stops them and gives
+/// SIGINT and SIGTERM their default action back.
+final class SignalSources: @unchecked Sendable {
+  private let sources: [any DispatchSourceSignal]
+  init(_ sources: [any DispatchSourceSignal]) { self.sources = sources }
+  func cancel() {
+    for source in sources { source.cancel() }
+    signal(SIGINT, SIG_DFL)
+    signal(SIGTERM, SIG_DFL)
   }
 }
 

@@ -129,8 +129,8 @@ let package = Package(
     .testTarget(
       name: "touchtraceTests",
       dependencies: [
-        "TouchTraceCLI", "TouchCore", "TouchIO", "TouchRecognizers", "TouchReports", "TouchSignal", "TouchTestSupport",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "TouchTraceCLI", "TouchCore", "TouchIO", "TouchRecognizers", "TouchReports", "TouchSignal", "TouchPartials",
+        "TouchTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       resources: [.copy("Fixtures")]),
   ]

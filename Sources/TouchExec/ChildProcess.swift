@@ -17,6 +17,13 @@ struct ChildFailure: Error {
 /// transport of the `exec:` protocol. Lines go in, lines come back; the child's standard error is
 /// kept (its last 8 KiB) for messages.
 ///
+/// The child runs in a process group of its own, with a minimal environment
+/// (``environment(passing:)``) and no descriptor of the tool but its three pipes (every
+/// descriptor the tool opens is close-on-exec). Its output is read in bounded memory: a line
+/// longer than ``maximumLineBytes`` stops it, and output without a line break does not count as
+/// an answer for the timeout. When it is done, or stopped, whatever it started is killed with it
+/// (its whole process group).
+///
 /// Used by one thread at a time (``ExecPool`` hands it out).
 final class ChildProcess: @unchecked Sendable {
   /// The command, as given.
@@ -28,6 +35,17 @@ final class ChildProcess: @unchecked Sendable {
   /// Output read but not yet returned as lines.
   private var pending: [UInt8] = []
   private var pendingStart = 0
+  /// Where the search for the next line break resumes: `pending` before it holds none after
+  /// `pendingStart` (each byte is scanned once).
+  private var scannedUpTo = 0
+
+  /// The longest output line accepted, in bytes (an answer is a few hundred bytes): the tool
+  /// holds at most this much of a child's output, plus one read.
+  static let maximumLineBytes = 1 << 20
+
+  /// The variables a child inherits from the tool's environment when they are set, besides the
+  /// ones passed through by name (`--exec-env`).
+  static let inheritedVariables = ["PATH", "HOME", "LANG", "LC_ALL", "TMPDIR"]
   /// The last bytes the child wrote to standard error.
   private var errorTail: [UInt8] = []
   private static let errorTailLimit = 8192
@@ -36,11 +54,30 @@ final class ChildProcess: @unchecked Sendable {
   /// The `seq` of the next request: requests are numbered through the child's session.
   var nextSeq = 0
 
-  /// Starts `command`.
+  /// The environment of the children: `NAME=VALUE` for each of ``inheritedVariables`` and of
+  /// `names` that is set in the tool's environment (`PATH` is `/usr/bin:/bin` when unset).
+  static func environment(passing names: [String]) -> [String] {
+    var entries: [String] = []
+    var seen = Set<String>()
+    for name in inheritedVariables + names where seen.insert(name).inserted {
+      if let value = getenv(name) {
+        entries.append(name + "=" + String(cString: value))
+      } else if name == "PATH" {
+        entries.append("PATH=/usr/bin:/bin")
+      }
+    }
+    return entries
+  }
+
+  /// The environment given to children, `NAME=VALUE` entries.
+  let environment: [String]
+
+  /// Starts `command` with `environment` (`NAME=VALUE` entries) as its whole environment.
   ///
   /// - Throws: ``ChildFailure`` when the pipes or the process cannot be created.
-  init(command: String) throws(ChildFailure) {
+  init(command: String, environment: [String]) throws(ChildFailure) {
     self.command = command
+    self.environment = environment
     Self.ignoreBrokenPipes
     // One spawn at a time: between `pipe` and `posix_spawn` no other child may inherit these
     // pipes (it would hold them open, and the child would miss the end of its input).
@@ -78,7 +115,9 @@ final class ChildProcess: @unchecked Sendable {
     defer { posix_spawnattr_destroy(&attributes) }
     posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
     posix_spawnattr_setpgroup(&attributes, 0)
-    let status = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environ)
+    let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup($0) } + [nil]
+    defer { for p in envp { free(p) } }
+    let status = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp)
     close(stdinPipe[0])
     close(stdoutPipe[1])
     close(stderrPipe[1])
@@ -112,13 +151,17 @@ final class ChildProcess: @unchecked Sendable {
   ) throws(ChildFailure) {
     var written = 0
     var received = 0
+    // Progress is a request byte written or a whole line read: output without a line break (a
+    // progress bar drawn with \r) keeps no answer alive.
     var lastProgress = Self.now()
     var chunk = [UInt8](repeating: 0, count: 65536)
     while received < count {
-      // Complete lines already read.
-      while received < count, let end = pending[pendingStart...].firstIndex(of: UInt8(ascii: "\n")) {
+      // Complete lines already read; only bytes not scanned before are searched.
+      while received < count, let end = nextLineEnd() {
         let bytes = pending[pendingStart..<end]
         pendingStart = end + 1
+        scannedUpTo = pendingStart
+        lastProgress = Self.now()
         do throws(ChildFailure) {
           try line(bytes, received)
         } catch {
@@ -128,9 +171,16 @@ final class ChildProcess: @unchecked Sendable {
         received += 1
       }
       if received == count { break }
-      if pendingStart > 0 && pendingStart == pending.count {
-        pending.removeAll(keepingCapacity: true)
+      if pendingStart > 0 {
+        // Keep only the unfinished line.
+        pending.removeSubrange(0..<pendingStart)
+        scannedUpTo -= pendingStart
         pendingStart = 0
+      }
+      guard pending.count <= Self.maximumLineBytes else {
+        terminate()
+        throw ChildFailure(
+          message: "wrote a line longer than \(Self.maximumLineBytes) bytes (\(pending.count) bytes without a line break) while answer \(received + 1) of \(count) was due; an answer is one JSON object and a line break")
       }
       guard exitStatus == nil, output >= 0 else { throw exited(waiting: received) }
       var fds = [pollfd(fd: output, events: Int16(POLLIN), revents: 0)]
@@ -139,6 +189,11 @@ final class ChildProcess: @unchecked Sendable {
       let left = lastProgress + timeout - Self.now()
       guard left > 0 else {
         terminate()
+        let partial = pending.count - pendingStart
+        guard partial == 0 else {
+          throw ChildFailure(
+            message: "wrote no complete line for \(ParameterValue.text(timeout)) s (--exec-timeout) while answer \(received + 1) of \(count) was due, only \(partial) bytes without a line break (\(ExecProtocol.excerpt(pending[pendingStart...].suffix(60)))): answers end with a line break; progress output belongs on standard error")
+        }
         throw ChildFailure(message: "wrote nothing for \(ParameterValue.text(timeout)) s (--exec-timeout) while answer \(received + 1) of \(count) was due")
       }
       let ready = poll(&fds, nfds_t(fds.count), Self.milliseconds(left))
@@ -164,7 +219,6 @@ final class ChildProcess: @unchecked Sendable {
           let n = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress!, $0.count) }
           if n > 0 {
             pending.append(contentsOf: chunk[0..<n])
-            lastProgress = Self.now()
           } else if n == 0 {
             close(output)
             output = -1
@@ -175,6 +229,16 @@ final class ChildProcess: @unchecked Sendable {
         }
       }
     }
+  }
+
+  /// The end of the next complete line in `pending` (the offset of its `\n`), searching only
+  /// bytes not searched before.
+  private func nextLineEnd() -> Int? {
+    guard let end = pending[scannedUpTo...].firstIndex(of: UInt8(ascii: "\n")) else {
+      scannedUpTo = pending.count
+      return nil
+    }
+    return end
   }
 
   /// The failure for output that ended early: the exit status, once the child is reaped.
@@ -234,7 +298,8 @@ final class ChildProcess: @unchecked Sendable {
     return text
   }
 
-  /// Closes the child's input and waits for it to exit (up to `seconds`, then kills it).
+  /// Closes the child's input and waits for it to exit (up to `seconds`, then kills it); what it
+  /// started and left running (its process group) is killed too.
   func finish(waiting seconds: Double = 2) {
     if input >= 0 {
       close(input)
@@ -244,7 +309,7 @@ final class ChildProcess: @unchecked Sendable {
     terminate()
   }
 
-  /// Kills the child if it still runs, reaps it, closes every pipe.
+  /// Kills the child and its process group if it still runs, reaps it, closes every pipe.
   func terminate() {
     if pid > 0 && exitStatus == nil {
       kill(-pid, SIGKILL)
@@ -256,14 +321,20 @@ final class ChildProcess: @unchecked Sendable {
   }
 
   /// Waits up to `graceSeconds` for the child to exit; its status, or `nil` if it still runs.
+  ///
+  /// Once the shell has exited, and before it is reaped (while its process group's id cannot be
+  /// reused), the rest of its group is killed: a command's background processes do not outlive it.
   private func reap(graceSeconds: Double) -> Int32? {
     if let exitStatus { return exitStatus }
     guard pid > 0 else { return nil }
     let deadline = Self.now() + graceSeconds
     var status: Int32 = 0
     while true {
-      let r = waitpid(pid, &status, WNOHANG)
-      if r == pid {
+      var info = siginfo_t()
+      let r = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT)
+      if r == 0 && info.si_signo == SIGCHLD {
+        kill(-pid, SIGKILL)
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         exitStatus = status
         return status
       }

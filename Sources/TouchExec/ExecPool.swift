@@ -8,6 +8,8 @@ final class ExecPool: Sendable {
   let command: String
   /// How long a child may stay silent while an answer is due, seconds.
   let timeout: Double
+  /// The children's whole environment, `NAME=VALUE` entries.
+  let environment: [String]
   /// What the first child said of itself.
   let hello: ExecProtocol.Hello
 
@@ -18,26 +20,28 @@ final class ExecPool: Sendable {
   }
   private let state = Mutex(State())
 
-  /// Every pool of the process, by command and timeout.
+  /// Every pool of the process, by command, timeout and environment.
   private static let pools = Mutex([String: Result<ExecPool, ChildFailure>]())
 
   /// Starts a pool: the first child, and its hello.
-  private init(command: String, timeout: Double) throws(ChildFailure) {
+  private init(command: String, timeout: Double, environment: [String]) throws(ChildFailure) {
     self.command = command
     self.timeout = timeout
-    let (child, hello) = try Self.start(command: command, timeout: timeout)
+    self.environment = environment
+    let (child, hello) = try Self.start(command: command, timeout: timeout, environment: environment)
     self.hello = hello
     state.withLock { $0.idle.append(child) }
   }
 
   /// The pool of `command` (started, and its first child greeted, on first use); the same
-  /// failure again for a command that could not start.
-  static func pool(command: String, timeout: Double) throws(ChildFailure) -> ExecPool {
-    let key = "\(timeout)\u{0}\(command)"
+  /// failure again for a command that could not start. `environment`: the children's whole
+  /// environment, `NAME=VALUE` entries.
+  static func pool(command: String, timeout: Double, environment: [String]) throws(ChildFailure) -> ExecPool {
+    let key = "\(timeout)\u{1}\(environment.joined(separator: "\u{1}"))\u{0}\(command)"
     if let known = pools.withLock({ $0[key] }) { return try known.get() }
     let made: Result<ExecPool, ChildFailure>
     do throws(ChildFailure) {
-      made = .success(try ExecPool(command: command, timeout: timeout))
+      made = .success(try ExecPool(command: command, timeout: timeout, environment: environment))
     } catch {
       made = .failure(error)
     }
@@ -57,7 +61,7 @@ final class ExecPool: Sendable {
     if let failure { throw failure }
     var child = idle
     if child == nil {
-      child = try Self.start(command: command, timeout: timeout).child
+      child = try Self.start(command: command, timeout: timeout, environment: environment).child
     }
     let result: T
     do throws(ChildFailure) {
@@ -73,8 +77,10 @@ final class ExecPool: Sendable {
   }
 
   /// Starts a child and exchanges hellos.
-  private static func start(command: String, timeout: Double) throws(ChildFailure) -> (child: ChildProcess, hello: ExecProtocol.Hello) {
-    let child = try ChildProcess(command: command)
+  private static func start(command: String, timeout: Double, environment: [String]) throws(ChildFailure) -> (
+    child: ChildProcess, hello: ExecProtocol.Hello
+  ) {
+    let child = try ChildProcess(command: command, environment: environment)
     var hello: ExecProtocol.Hello?
     do throws(ChildFailure) {
       try child.exchange(ExecProtocol.hello, expecting: 1, timeout: timeout) { line, _ throws(ChildFailure) in

@@ -127,18 +127,24 @@ public enum ExecProtocol {
     out.append(contentsOf: "]}\n".utf8)
   }
 
-  /// Reads one answer: `actions` (required, an array of `{"t": seconds, "stage": 1|2}`, stage 1
-  /// when absent) and `failed` (optional: seconds, or null). When the answer carries `seq`, `id`
-  /// or `touch`, they must be the request's.
+  /// Reads one answer: `seq` (required: the request's), `actions` (required, an array of
+  /// `{"t": seconds, "stage": 1|2}`, stage 1 when absent) and `failed` (optional: seconds, or
+  /// null). When the answer carries `id` or `touch`, they must be the request's.
+  ///
+  /// Requests are written ahead of the answers, so only `seq` ties an answer to its request: an
+  /// answer without it could be a stray line, and taking it would shift every later answer onto
+  /// another contact.
   static func readAnswer(_ line: ArraySlice<UInt8>, seq: Int, trace: Trace) throws(ChildFailure) -> ActionScript {
     let node = try parse(line, what: "its answer")
     guard case .object = node.kind else {
       throw ChildFailure(message: "its answer is \(node.typeName), not an object: \(excerpt(line))")
     }
-    if let member = node.member("seq") {
-      guard case .number(let s) = member.value.kind, s == Double(seq) else {
-        throw ChildFailure(message: "answered out of order: an answer with \"seq\" \(member.value.text) came where \(seq) was due")
-      }
+    guard let member = node.member("seq") else {
+      throw ChildFailure(
+        message: "its answer has no \"seq\" (every answer carries its request's seq, \(seq) here, so that a stray line cannot shift answers onto other contacts): \(excerpt(line))")
+    }
+    guard case .number(let s) = member.value.kind, s == Double(seq) else {
+      throw ChildFailure(message: "answered out of order: an answer with \"seq\" \(member.value.text) came where \(seq) was due")
     }
     if let member = node.member("id") {
       guard case .string(let id) = member.value.kind, id == trace.metadata.id else {

@@ -10,11 +10,17 @@ public enum ExecRecognizers {
   /// first time its name is resolved, so a command that cannot start is reported before any
   /// data is read.
   ///
+  /// The command runs in a process group of its own (killed with it), with only its three
+  /// standard streams open and a minimal environment: ``inheritedVariables`` and the variables
+  /// named in `environment`, each when set in the tool's environment.
+  ///
   /// - Parameters:
   ///   - timeout: how long a command may stay silent while an answer is due, seconds.
   ///   - tolerance: how long after the lift an action may come (the matching tolerance), seconds.
-  public static func resolver(timeout: Double, tolerance: Double) -> RecognizerCatalog.Resolver {
-    { name, _ throws(ParameterError) in
+  ///   - environment: names of further variables passed to the command (`--exec-env`).
+  public static func resolver(timeout: Double, tolerance: Double, environment: [String] = []) -> RecognizerCatalog.Resolver {
+    let variables = ChildProcess.environment(passing: environment)
+    return { name, _ throws(ParameterError) in
       guard name.hasPrefix(scheme) else { return nil }
       let command = String(name.dropFirst(scheme.count)).trimmingSpaces
       guard !command.isEmpty else {
@@ -22,7 +28,7 @@ public enum ExecRecognizers {
       }
       let pool: ExecPool
       do throws(ChildFailure) {
-        pool = try ExecPool.pool(command: command, timeout: timeout)
+        pool = try ExecPool.pool(command: command, timeout: timeout, environment: variables)
       } catch {
         throw ParameterError(variant: name, parameter: nil, .invalid("the command `\(command)` failed: \(error.message)"))
       }
@@ -37,6 +43,13 @@ public enum ExecRecognizers {
         make: make)
     }
   }
+
+  /// The variables a command inherits from the tool's environment when they are set: `PATH`
+  /// (`/usr/bin:/bin` when unset), `HOME`, `LANG`, `LC_ALL` and `TMPDIR`.
+  public static var inheritedVariables: [String] { ChildProcess.inheritedVariables }
+
+  /// The longest line a command may write, in bytes: a longer one stops the run.
+  public static var maximumLineBytes: Int { ChildProcess.maximumLineBytes }
 
   /// Why an `exec:` command could not start (or answer its hello), naming it; `nil` when every
   /// command resolved so far started.

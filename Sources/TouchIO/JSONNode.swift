@@ -56,9 +56,19 @@ public struct JSONNode: Sendable {
   ///   character for malformed JSON, an empty file, text after the value, or a number too large
   ///   for a Double.
   public static func parse(_ bytes: [UInt8], file: String) throws(TraceLoadError) -> JSONNode {
+    var steps = 0
+    return try parse(bytes, file: file, columnSteps: &steps)
+  }
+
+  /// ``parse(_:file:)``, counting the bytes examined to find columns (`columnSteps`): linear in the
+  /// input, whatever its lines (a test checks it).
+  static func parse(_ bytes: [UInt8], file: String, columnSteps: inout Int) throws(TraceLoadError) -> JSONNode {
+    var steps = 0
+    defer { columnSteps = steps }
     let result: Result<JSONNode, TraceLoadError> = bytes.withUnsafeBufferPointer { buffer in
+      var scanner = JSONScanner(buffer, file: file, lineMode: false)
+      defer { steps = scanner.columns.steps }
       do throws(TraceLoadError) {
-        var scanner = JSONScanner(buffer, file: file, lineMode: false)
         scanner.skipWhitespace()
         guard scanner.offset < scanner.end else {
           throw scanner.syntaxError("the file is empty; expected a JSON value", at: scanner.offset)

@@ -159,9 +159,18 @@ public struct FileWriteError: Error, Hashable, Sendable, CustomStringConvertible
     self.reason = reason
   }
 
-  /// An error of `kind` for `path` whose reason is the C library's text for `errno` value `code`.
+  /// An error of `kind` for `path` whose reason is the C library's text for `errno` value `code`
+  /// (for standard output, a closed one is said so: `EPIPE`, its reader exited; `EBADF`, it was
+  /// closed when the tool started).
   public init(path: String, kind: Kind, code: Int32) {
-    self.init(path: path, kind: kind, reason: FileSystem.describe(code))
+    if path == OutputFiles.standardOutput && code == EPIPE {
+      self.init(path: path, kind: kind, reason: "standard output closed: its reader has exited (broken pipe)")
+    } else if path == OutputFiles.standardOutput && code == EBADF {
+      self.init(
+        path: path, kind: kind, reason: "standard output closed: the tool was started without it (or it is not open for writing)")
+    } else {
+      self.init(path: path, kind: kind, reason: FileSystem.describe(code))
+    }
   }
 
   /// `PATH: error: refusing to write: REASON`, `PATH: error: cannot create file: REASON`,
@@ -398,7 +407,7 @@ enum StandardOutput {
   static func write(_ bytes: [UInt8]) throws(FileWriteError) {
     let failure = FileSystem.writeAll(bytes, to: STDOUT_FILENO)
     if failure != 0 {
-      throw FileWriteError(path: OutputFiles.standardOutput, kind: .io, reason: FileSystem.describe(failure))
+      throw FileWriteError(path: OutputFiles.standardOutput, kind: .io, code: failure)
     }
   }
 }

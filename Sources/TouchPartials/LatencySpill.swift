@@ -41,7 +41,16 @@ public final class LatencySpill: @unchecked Sendable {
     let directory = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
     var template = Array((directory.hasSuffix("/") ? directory : directory + "/").utf8CString.dropLast())
       + Array("touchtrace-spill-XXXXXX".utf8CString)
-    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    // mkstemp's name, opened as mkstemp does (O_CREAT | O_EXCL, mode 0600) and close-on-exec
+    // (mkostemp is not visible from Swift): `exec:` children must not inherit it.
+    var fd: Int32 = -1
+    let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".utf8)
+    var random = SystemRandomNumberGenerator()
+    for _ in 0..<100 {
+      for k in (template.count - 7)..<(template.count - 1) { template[k] = CChar(letters[Int(random.next() % 62)]) }
+      fd = template.withUnsafeBufferPointer { open($0.baseAddress!, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
+      if fd >= 0 || errno != EEXIST { break }
+    }
     guard fd >= 0 else {
       throw Failure(description: "cannot create a temporary file in \(directory): \(String(cString: strerror(errno)))")
     }

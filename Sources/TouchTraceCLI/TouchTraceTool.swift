@@ -22,9 +22,12 @@ public enum TouchTraceTool {
 
   /// Parses `arguments` (the process's own when `nil`) and runs the command with `catalog`; on an
   /// error it exits with the command's exit code (documented in `touchtrace --help`), on success
-  /// it returns. When the process ends, standard output is flushed and closed and a failure
-  /// there ends it with exit code 74.
+  /// it returns. Standard input, output and error closed at the start are held open on
+  /// `/dev/null` so no file takes their place, and writes to them still fail; `SIGPIPE` is
+  /// ignored. When the process ends, standard output is flushed and closed and a failure there
+  /// (a closed standard output or pipe included) ends it with exit code 74.
   public static func main(catalog: RecognizerCatalog = .builtIn, arguments: [String]? = nil) {
+    Console.secureStandardDescriptors()
     Console.checkStandardOutputAtExit()
     $catalog.withValue(catalog) {
       do {

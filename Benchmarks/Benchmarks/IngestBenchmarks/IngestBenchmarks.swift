@@ -37,4 +37,26 @@ let benchmarks: @Sendable () -> Void = {
       benchmark.measurement(samplesPerSecond, Int((Double(samples) / ns * 1e3).rounded()))
     }
   }
+  // JSON on one long line (issue 26): `JSONNode.parse`, which `import --from force-values` and
+  // the capture server's uploads use, on 80 000 values in one line — linear in the input since
+  // columns are counted from the last position (before: quadratic, 12.9 s for `import`).
+  let oneLine = Box<[UInt8]?>(nil)
+  Benchmark(
+    "Ingest.json-one-line",
+    configuration: .init(
+      metrics: [.wallClock, .mallocCountTotal, megabytesPerSecond],
+      setup: {
+        let values = (0..<80_000).map { String(Double($0 % 997) / 100) }
+        oneLine.value = Array(("[" + values.joined(separator: ",") + "]").utf8)
+      })
+  ) { benchmark in
+    guard let bytes = oneLine.value else { return }
+    benchmark.startMeasurement()
+    let start = monotonicNanoseconds()
+    let node = try JSONNode.parse(bytes, file: "one-line.json")
+    let end = monotonicNanoseconds()
+    benchmark.stopMeasurement()
+    blackHole(node)
+    benchmark.measurement(megabytesPerSecond, Int((Double(bytes.count) / Double(end - start) * 1e3).rounded()))
+  }
 }

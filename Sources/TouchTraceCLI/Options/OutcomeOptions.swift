@@ -30,7 +30,7 @@ struct OutcomeOptions: ParsableArguments {
   func open(inputs: [String]) throws(FileWriteError) -> OutcomeWriter? {
     guard let outcomes else { return nil }
     return OutcomeWriter(
-      stream: try StreamedOutput(path: outcomes, inputs: inputs), jsonLines: outcomes.hasSuffix(".jsonl"),
+      stream: try StreamedOutput(path: outcomes, inputs: Console.guarded(inputs)), jsonLines: outcomes.hasSuffix(".jsonl"),
       errorsOnly: outcomesFilter == .errors)
   }
 }
@@ -96,6 +96,6 @@ extension Console {
   /// Writes a command's outputs and commits the `--outcomes` stream with them, all or nothing.
   static func emit(_ outputs: [(path: String, bytes: [UInt8])], outcomes: OutcomeWriter?, inputs: [String]) throws(FileWriteError) {
     try outcomes?.writeHeader(labels: [])  // a table without rows still has its header
-    try OutputFiles(inputs: inputs + Console.protectedInputs).write(outputs, committing: outcomes.map { [$0.stream] } ?? [])
+    try OutputFiles(inputs: guarded(inputs)).write(outputs, committing: outcomes.map { [$0.stream] } ?? [])
   }
 }

@@ -172,14 +172,19 @@ enum Console {
   }
 
   /// Writes a command's outputs all or nothing (``OutputFiles``): each to its path, `-` to
-  /// standard output; none may replace one of `inputs`, the files and directories the run reads.
+  /// standard output; none may replace one of `inputs`, the files and directories the run reads,
+  /// nor its study file.
   static func emit(_ outputs: [(path: String, bytes: [UInt8])], inputs: [String]) throws(FileWriteError) {
-    try OutputFiles(inputs: inputs + protectedInputs).write(outputs)
+    try OutputFiles(inputs: guarded(inputs)).write(outputs)
   }
 
   /// Files no output may replace besides a command's own inputs: the partials, while
   /// `touchtrace merge` runs the command that wrote them.
   @TaskLocal static var protectedInputs: [String] = []
+
+  /// `inputs` and the other files the run read, which no output may replace: the study file
+  /// (`--config`) and, under `touchtrace merge`, the partials.
+  static func guarded(_ inputs: [String]) -> [String] { inputs + StudyFile.inputs + protectedInputs }
 
   /// Writes `bytes` to `path`, or to standard output when `path` is `nil` or `-`, never over one
   /// of `inputs`.
@@ -189,7 +194,7 @@ enum Console {
 
   /// Refuses, before any work, outputs that ``emit(_:inputs:)`` would refuse (`nil`: none).
   static func checkOutputs(_ paths: [String?], inputs: [String]) throws(FileWriteError) {
-    try OutputFiles(inputs: inputs + protectedInputs).check(paths.compactMap { $0 })
+    try OutputFiles(inputs: guarded(inputs)).check(paths.compactMap { $0 })
   }
 
   /// Creates the directory `path` unless it exists; returns whether it created it.
@@ -200,6 +205,25 @@ enum Console {
     if code == EEXIST, stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { return false }
     guard code != EEXIST else { throw FileWriteError(path: path, kind: .cannotCreate, reason: "it exists and is not a directory") }
     throw FileWriteError(path: path, kind: .cannotCreate, code: code)
+  }
+
+  /// Makes descriptors 0, 1 and 2 safe before anything opens a file. A closed one gets
+  /// `/dev/null` opened the wrong way round (read-only for 1 and 2, write-only for 0): no file
+  /// the tool opens later takes its number (a report written into the latency spill because it
+  /// took descriptor 1), and every write to it still fails with `EBADF`, as on a closed
+  /// descriptor, so a report due on a closed standard output is exit 74 with a message (on
+  /// standard error, when that is open). `SIGPIPE` is ignored: a write to a pipe whose reader
+  /// has exited fails with `EPIPE`, exit 74 and a message, instead of killing the process.
+  /// Called once by the executable's entry point, first.
+  static func secureStandardDescriptors() {
+    for fd: Int32 in 0...2 where fcntl(fd, F_GETFD) < 0 && errno == EBADF {
+      let opened = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY)
+      if opened >= 0 && opened != fd {
+        dup2(opened, fd)
+        close(opened)
+      }
+    }
+    _ = signal(SIGPIPE, SIG_IGN)
   }
 
   /// Checks, when the process ends, that everything written to standard output through the C

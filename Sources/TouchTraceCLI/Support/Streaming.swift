@@ -148,12 +148,12 @@ final class StreamTarget {
   /// Opens `path` (`-`: standard output), never one of `inputs`.
   init(_ path: String, inputs: [String]) throws(FileWriteError) {
     self.path = path
-    self.inputs = inputs
+    self.inputs = Console.guarded(inputs)
     if path == OutputFiles.standardOutput {
       file = nil
       memory = MemorySink()
     } else {
-      file = try StreamedOutput(path: path, inputs: inputs)
+      file = try StreamedOutput(path: path, inputs: self.inputs)
       memory = nil
     }
   }

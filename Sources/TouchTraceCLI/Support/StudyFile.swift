@@ -23,6 +23,8 @@ struct StudyFile {
   struct Effective {
     /// The command's arguments.
     let arguments: CommandArguments
+    /// The study file read (`--config`), if any: an input of the run, which no output may replace.
+    var file: String? = nil
     /// Each argument's values: given (study file, then flags) or the default, in help order.
     let values: [(argument: CommandArguments.Argument, values: [String])]
 
@@ -84,6 +86,10 @@ struct StudyFile {
     var description: String
     var code: ExitCode
   }
+
+  /// The files the running command read besides its data: its study file (`--config`). Outputs
+  /// are checked against them as against every input.
+  static var inputs: [String] { current?.file.map { [$0] } ?? [] }
 
   /// The subcommand type named `name`.
   static func subcommand(_ name: String) -> (any ParsableCommand.Type)? {
@@ -149,7 +155,7 @@ struct StudyFile {
         effective.append((argument, [value]))
       }
     }
-    return ([name] + prefix + tokens, Effective(arguments: command, values: effective))
+    return ([name] + prefix + tokens, Effective(arguments: command, file: file, values: effective))
   }
 
   /// The options `file` sets for `command`: top-level keys the command has, then its own table.
@@ -160,6 +166,7 @@ struct StudyFile {
     } catch {
       throw Failure(description: error.description, code: error.isFileAccessError ? ExitCode(66) : ExitCode(65))
     }
+    try checkText(bytes, file: file)
     let text = String(decoding: bytes, as: UTF8.self)
     let table: TOMLTable
     do {
@@ -196,6 +203,59 @@ struct StudyFile {
       }
     }
     return shared.merging(own) { _, own in own }
+  }
+
+  /// Refuses a study file that is not text: a NUL byte (the TOML parser, given a C string, would
+  /// silently stop there and drop the rest of the file) or bytes that are not UTF-8 (TOML files
+  /// are UTF-8); `FILE:LINE:COL: error: …` at the offending byte, columns in Unicode scalars.
+  static func checkText(_ bytes: [UInt8], file: String) throws(Failure) {
+    var line = 1
+    var column = 1
+    var k = 0
+    func fail(_ message: String) -> Failure {
+      Failure(description: "\(file):\(line):\(column): error: \(message)", code: ExitCode(65))
+    }
+    while k < bytes.count {
+      let c = bytes[k]
+      if c == 0 {
+        throw fail("a NUL byte: a study file is UTF-8 text (TOML), and the rest of the file would be ignored")
+      }
+      if c == UInt8(ascii: "\n") {
+        line += 1
+        column = 1
+        k += 1
+        continue
+      }
+      var length = 1
+      if c >= 0x80 {
+        // A scalar's UTF-8 sequence: its length from the first byte, then continuation bytes
+        // within the ranges that exclude overlong forms, surrogates and values over U+10FFFF.
+        var low: UInt8 = 0x80
+        var high: UInt8 = 0xBF
+        switch c {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; low = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; high = 0x9F
+        case 0xF0: length = 4; low = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; high = 0x8F
+        default: length = 0
+        }
+        var valid = length > 0 && k + length <= bytes.count
+        if valid {
+          for j in 1..<length {
+            let b = bytes[k + j]
+            if b < (j == 1 ? low : 0x80) || b > (j == 1 ? high : 0xBF) { valid = false }
+          }
+        }
+        guard valid else {
+          throw fail("invalid UTF-8 (byte 0x\(String(c, radix: 16, uppercase: true))): a study file is UTF-8 text (TOML)")
+        }
+      }
+      column += 1
+      k += length
+    }
   }
 
   /// A TOML value as the argument's values.

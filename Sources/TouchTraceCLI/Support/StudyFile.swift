@@ -211,50 +211,34 @@ struct StudyFile {
   static func checkText(_ bytes: [UInt8], file: String) throws(Failure) {
     var line = 1
     var column = 1
-    var k = 0
+    var offset = 0
     func fail(_ message: String) -> Failure {
       Failure(description: "\(file):\(line):\(column): error: \(message)", code: ExitCode(65))
     }
-    while k < bytes.count {
-      let c = bytes[k]
-      if c == 0 {
-        throw fail("a NUL byte: a study file is UTF-8 text (TOML), and the rest of the file would be ignored")
-      }
-      if c == UInt8(ascii: "\n") {
-        line += 1
-        column = 1
-        k += 1
-        continue
-      }
-      var length = 1
-      if c >= 0x80 {
-        // A scalar's UTF-8 sequence: its length from the first byte, then continuation bytes
-        // within the ranges that exclude overlong forms, surrogates and values over U+10FFFF.
-        var low: UInt8 = 0x80
-        var high: UInt8 = 0xBF
-        switch c {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; low = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; high = 0x9F
-        case 0xF0: length = 4; low = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; high = 0x8F
-        default: length = 0
-        }
-        var valid = length > 0 && k + length <= bytes.count
-        if valid {
-          for j in 1..<length {
-            let b = bytes[k + j]
-            if b < (j == 1 ? low : 0x80) || b > (j == 1 ? high : 0xBF) { valid = false }
+    // The standard library's UTF-8 parser: it refuses overlong forms, surrogates and values over
+    // U+10FFFF as Unicode requires.
+    var parser = Unicode.UTF8.ForwardParser()
+    var iterator = bytes.makeIterator()
+    while true {
+      switch parser.parseScalar(from: &iterator) {
+      case .valid(let encoded):
+        if encoded.count == 1, let byte = encoded.first {
+          if byte == 0 {
+            throw fail("a NUL byte: a study file is UTF-8 text (TOML), and the rest of the file would be ignored")
+          }
+          if byte == UInt8(ascii: "\n") {
+            line += 1
+            column = 0
           }
         }
-        guard valid else {
-          throw fail("invalid UTF-8 (byte 0x\(String(c, radix: 16, uppercase: true))): a study file is UTF-8 text (TOML)")
-        }
+        column += 1
+        offset += encoded.count
+      case .error:
+        throw fail(
+          "invalid UTF-8 (byte 0x\(String(bytes[offset], radix: 16, uppercase: true))): a study file is UTF-8 text (TOML)")
+      case .emptyInput:
+        return
       }
-      column += 1
-      k += length
     }
   }
 

@@ -60,8 +60,8 @@ public struct LatencySummary: Sendable, Hashable {
       // Nothing early: the absolute values are the values (−0 reads as 0 in every report).
       (absoluteP50, absoluteP90, absoluteP99) = (p50, p90, p99)
     } else {
-      let a = QuickSummary(values.map { Swift.abs($0) }, quantiles: [0.5, 0.9, 0.99])
-      (absoluteP50, absoluteP90, absoluteP99) = (a.quantiles[0], a.quantiles[1], a.quantiles[2])
+      let a = QuickSummary.absoluteQuantiles(values, [0.5, 0.9, 0.99])
+      (absoluteP50, absoluteP90, absoluteP99) = (a[0], a[1], a[2])
     }
   }
 }

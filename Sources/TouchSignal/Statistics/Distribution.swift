@@ -92,6 +92,17 @@ public enum MinMax {
   }
 }
 
+extension QuickSummary {
+  /// The `p`-quantiles (R type 7) of `|v|` for every `v` in `values`, by selection, without the
+  /// other figures of a summary; empty when there are no values.
+  /// - Precondition: no value is NaN; every probability is in 0…1.
+  public static func absoluteQuantiles(_ values: [Double], _ probabilities: [Double]) -> [Double] {
+    guard !values.isEmpty else { return [] }
+    var work = values.map { Swift.abs($0) }
+    return Selection.quantiles(&work, probabilities)
+  }
+}
+
 /// Quantiles of unsorted values by selection instead of sorting.
 enum Selection {
   /// The `p`-quantiles (R type 7) of `values`, which are reordered in place.

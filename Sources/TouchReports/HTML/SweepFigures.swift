@@ -74,6 +74,7 @@ enum SweepFigures {
   static func sections(_ result: SweepResult, _ data: SweepFigureData, chosen: Int? = nil) -> [HTMLPage.Section] {
     var ids = ElementIDs()
     let curves = ThresholdCurve.curves(result)
+    let best = bestF1(result)
     return [
       HTMLPage.Section(
         title: "Accuracy against each swept parameter",
@@ -82,7 +83,7 @@ enum SweepFigures {
       HTMLPage.Section(
         title: "Threshold curves",
         text: "ROC (false-positive rate against recall) and precision–recall over each recognizer's swept threshold, through its best configuration.",
-        figures: [roc(curves, &ids), precisionRecall(curves, &ids)]),
+        figures: [roc(curves, bestF1: best, &ids), precisionRecall(curves, bestF1: best, &ids)]),
       HTMLPage.Section(
         title: "Latency",
         text: "Latency is action − reference time of true positives, in milliseconds.",
@@ -243,20 +244,22 @@ enum SweepFigures {
     return out
   }
 
-  /// The best stage-1 F1 over a curve's points, from their precision and recall; `nil` when no
-  /// point has both.
-  static func bestF1(_ curve: ThresholdCurve) -> Double? {
-    curve.points.compactMap { p -> Double? in
-      guard let precision = p.precision, let recall = p.recall else { return nil }
-      return precision + recall == 0 ? 0 : 2 * precision * recall / (precision + recall)
-    }.max()
+  /// Each recognizer's best stage-1 F1 over its configurations (``StageMetrics/f1``), by name;
+  /// absent where no configuration has one. Plots with many recognizers draw the best of them.
+  static func bestF1(_ result: SweepResult) -> [String: Double] {
+    var best: [String: Double] = [:]
+    for (c, configuration) in result.configurations.enumerated() {
+      guard let f1 = result.metrics[c].stage1.f1 else { continue }
+      best[configuration.spec.name] = max(best[configuration.spec.name] ?? f1, f1)
+    }
+    return best
   }
 
   /// One line with markers and a legend entry per group of identical curves (a style per
   /// group), at most ``maximumSeries`` groups, the best by F1: each point's (x, y) where both
   /// are defined, ordered by x, ties by y in `tiesByY` order. Also returns the grouping note.
   static func curveSeries(
-    _ curves: [ThresholdCurve], x: String, y: String, tiesByY: (Double, Double) -> Bool,
+    _ curves: [ThresholdCurve], bestF1: [String: Double], x: String, y: String, tiesByY: (Double, Double) -> Bool,
     point: (ThresholdCurve.Point) -> (Double, Double)?, legend entry: (ThresholdCurve, String) -> String
   ) -> (marks: [PlotMark], legend: [LegendEntry], note: String) {
     var marks: [PlotMark] = []
@@ -267,7 +270,7 @@ enum SweepFigures {
       return points
     }
     let (kept, omitted) = seriesGroups(
-      curves.count, key: { lines[$0].flatMap { [$0.x, $0.y] } }, rank: { bestF1(curves[$0]) }, name: { curves[$0].recognizer })
+      curves.count, key: { lines[$0].flatMap { [$0.x, $0.y] } }, rank: { bestF1[curves[$0].recognizer] }, name: { curves[$0].recognizer })
     for (k, group) in kept.enumerated() {
       let style = SeriesStyle.series(k)
       let points = lines[group[0]]
@@ -281,9 +284,9 @@ enum SweepFigures {
   }
 
   /// `fig-roc`: FPR against recall, one line per recognizer.
-  static func roc(_ curves: [ThresholdCurve], _ ids: inout ElementIDs) -> Figure {
+  static func roc(_ curves: [ThresholdCurve], bestF1: [String: Double], _ ids: inout ElementIDs) -> Figure {
     var (marks, legend, note) = curveSeries(
-      curves, x: "FPR", y: "recall", tiesByY: <, point: { p in p.falsePositiveRate.flatMap { f in p.recall.map { (f, $0) } } },
+      curves, bestF1: bestF1, x: "FPR", y: "recall", tiesByY: <, point: { p in p.falsePositiveRate.flatMap { f in p.recall.map { (f, $0) } } },
       legend: { "\($1) (AUC \(Markdown.ratio($0.rocAUC)))" })
     marks.append(.line([(0, 0), (1, 1)], SeriesStyle(color: "#999999", dash: "4 4", width: 1)))
     let spanned = curves.filter(\.spans).count
@@ -300,9 +303,9 @@ enum SweepFigures {
   }
 
   /// `fig-pr`: recall against precision, one line per recognizer.
-  static func precisionRecall(_ curves: [ThresholdCurve], _ ids: inout ElementIDs) -> Figure {
+  static func precisionRecall(_ curves: [ThresholdCurve], bestF1: [String: Double], _ ids: inout ElementIDs) -> Figure {
     let (marks, legend, note) = curveSeries(
-      curves, x: "recall", y: "precision", tiesByY: >, point: { p in p.recall.flatMap { r in p.precision.map { (r, $0) } } },
+      curves, bestF1: bestF1, x: "recall", y: "precision", tiesByY: >, point: { p in p.recall.flatMap { r in p.precision.map { (r, $0) } } },
       legend: { "\($1) (AP \(Markdown.ratio($0.averagePrecision)))" })
     return Figure(
       id: ids.unique("fig-pr"), title: "Precision against recall",
@@ -389,10 +392,8 @@ enum SweepFigures {
     var legend: [LegendEntry] = []
     // The best eight recognizers by their best F1 (the Pareto front is drawn over all of them).
     let specs = result.plan.recognizers
-    let bestF1 = specs.map { spec in
-      result.configurations.indices.filter { result.configurations[$0].spec == spec }.compactMap { result.metrics[$0].stage1.f1 }.max()
-    }
-    let (kept, omitted) = seriesGroups(specs.count, key: { $0 }, rank: { bestF1[$0] }, name: { specs[$0].name })
+    let best = bestF1(result)
+    let (kept, omitted) = seriesGroups(specs.count, key: { $0 }, rank: { best[specs[$0].name] }, name: { specs[$0].name })
     let note = groupingNote([], omitted: omitted)
     for (k, group) in kept.enumerated() {
       let spec = specs[group[0]]

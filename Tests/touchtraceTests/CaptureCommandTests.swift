@@ -53,30 +53,12 @@ struct CaptureExamplesTests {
   /// output, sends SIGTERM; returns the first line, the rest of standard output, standard error
   /// and the exit status.
   static func serveAndStop(_ arguments: [String], in directory: String) throws -> (url: String, rest: String, errors: String, status: Int32) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: captureBinaries + "/touchtrace")
-    process.arguments = arguments
-    process.currentDirectoryURL = URL(fileURLWithPath: directory)
-    let output = Pipe(), errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    var bytes: [UInt8] = []
-    let reader = output.fileHandleForReading
-    while !bytes.contains(0x0A) {
-      let chunk = reader.availableData
-      if chunk.isEmpty { break }
-      bytes += chunk
-    }
-    process.terminate()
-    let rest = reader.readDataToEndOfFile()
-    let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    let all = String(decoding: bytes + rest, as: UTF8.self)
-    let newline = all.firstIndex(of: "\n") ?? all.endIndex
-    let remainder = newline == all.endIndex ? "" : String(all[all.index(after: newline)...])
-    return (String(all[..<newline]), remainder, errorText, process.terminationStatus)
+    let running = try CaptureProcess.start(captureBinaries + "/touchtrace", arguments, in: directory)
+    running.process.terminate()
+    let rest = String(decoding: running.output.readDataToEndOfFile(), as: UTF8.self)
+    let errorText = String(decoding: running.errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    running.process.waitUntilExit()
+    return (running.url, running.remainder + rest, errorText, running.process.terminationStatus)
   }
 
   static func examples() -> [[String]] {
@@ -145,34 +127,10 @@ private let releaseBinary: String = {
     if: FileManager.default.isExecutableFile(atPath: releaseBinary),
     "skipped: no release executable (swift build -c release --product touchtrace)"))
 struct CaptureSignalTests {
-  /// A started `touchtrace capture` and its URL.
-  struct Running {
-    let process: Process
-    let url: String
-    let errors: Pipe
-    let output: FileHandle
-  }
+  typealias Running = CaptureProcess
 
   static func start(_ arguments: [String], in directory: String, environment: [String: String]? = nil) throws -> Running {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: releaseBinary)
-    process.arguments = ["capture"] + arguments
-    process.currentDirectoryURL = URL(fileURLWithPath: directory)
-    if let environment { process.environment = environment }
-    let output = Pipe(), errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    var bytes: [UInt8] = []
-    let reader = output.fileHandleForReading
-    while !bytes.contains(0x0A) {
-      let chunk = reader.availableData
-      if chunk.isEmpty { break }
-      bytes += chunk
-    }
-    let line = String(decoding: bytes.prefix { $0 != 0x0A }, as: UTF8.self)
-    return Running(process: process, url: line, errors: errors, output: reader)
+    try CaptureProcess.start(releaseBinary, ["capture"] + arguments, in: directory, environment: environment)
   }
 
   /// Sends `signal` and waits at most 20 s (then SIGKILL); the seconds it took, the exit status,
@@ -300,5 +258,44 @@ struct CaptureSignalTests {
       #expect(third.errors.contains("--token is deprecated"))
       #expect(!third.errors.contains(token), "\(third.errors)")
     }
+  }
+}
+
+/// A started `touchtrace capture` child: its first line of standard output (the URL), what came
+/// after it in the same read, and its pipes.
+struct CaptureProcess {
+  let process: Process
+  let url: String
+  let remainder: String
+  let errors: Pipe
+  let output: FileHandle
+
+  /// Starts `executable` with `arguments` in `directory` (standard input empty) and waits for the
+  /// first line of its standard output.
+  static func start(
+    _ executable: String, _ arguments: [String], in directory: String, environment: [String: String]? = nil
+  ) throws -> CaptureProcess {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.currentDirectoryURL = URL(fileURLWithPath: directory)
+    if let environment { process.environment = environment }
+    let output = Pipe(), errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    var bytes: [UInt8] = []
+    let reader = output.fileHandleForReading
+    while !bytes.contains(0x0A) {
+      let chunk = reader.availableData
+      if chunk.isEmpty { break }
+      bytes += chunk
+    }
+    let line = bytes.prefix { $0 != 0x0A }
+    let rest = bytes.dropFirst(line.count + (line.count < bytes.count ? 1 : 0))
+    return CaptureProcess(
+      process: process, url: String(decoding: line, as: UTF8.self), remainder: String(decoding: rest, as: UTF8.self),
+      errors: errors, output: reader)
   }
 }

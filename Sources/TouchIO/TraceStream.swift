@@ -55,9 +55,13 @@ public final class TraceStream {
   private var queue: [Dataset] = []
   private var queued = 0
 
+  /// Whether the inputs' bytes are hashed as they are read (``digests``).
+  private let hashing: Bool
+
   /// The SHA-256 of every input read to its end so far, in input order (the labels file first,
   /// when there is one): computed from the bytes as they were read, standard input included,
-  /// so that a result can name the contents it came from, not only the files' names.
+  /// so that a result can name the contents it came from, not only the files' names. Empty
+  /// unless the stream was opened with `digests: true`.
   public private(set) var digests: [(file: String, sha256: SHA256.Digest)] = []
 
   /// Opens a stream over `paths`.
@@ -70,12 +74,15 @@ public final class TraceStream {
   ///     batch ends after the block of rows (CSV), record (JSON Lines) or document (JSON) that
   ///     reaches it. At least 1.
   ///   - chunkBytes: bytes read at a time from CSV and JSON Lines inputs (at least 16).
+  ///   - digests: whether to hash every input's bytes as they are read (``digests``); off, the
+  ///     reading does no hashing work.
   /// - Throws: ``TraceLoadError`` for paths that cannot be expanded and for a labels file that
   ///   cannot be read.
   public init(
     _ paths: [String], options: LoadOptions = LoadOptions(), batchTraces: Int = 2048,
-    chunkBytes: Int = 4 << 20
+    chunkBytes: Int = 4 << 20, digests: Bool = false
   ) throws(TraceLoadError) {
+    self.hashing = digests
     self.files = try TraceFiles.expand(paths)
     self.options = options
     self.batchTraces = max(1, batchTraces)
@@ -85,7 +92,7 @@ public final class TraceStream {
     if let path = options.labels {
       var bytes = try TraceFiles.read(path, limit: options.maximumInputSize)
       let name = path == TraceFiles.standardInput ? TraceFiles.standardInputName : path
-      digests.append((name, SHA256.hash(bytes)))
+      if hashing { self.digests.append((name, SHA256.hash(bytes))) }
       labels = LabelsFile.Application(try LabelsFile.parse(&bytes, file: name, options: options), options: options)
     }
   }
@@ -112,7 +119,7 @@ public final class TraceStream {
           }
           let file = files[nextFile]
           nextFile += 1
-          source = try Source.open(file, options: options, chunkBytes: chunkBytes)
+          source = try Source.open(file, options: options, chunkBytes: chunkBytes, hashing: hashing)
           batch.files.append(source!.name)
         }
         let (units, diagnostics, done) = try source!.step()
@@ -120,7 +127,7 @@ public final class TraceStream {
         queue = units
         queued = 0
         if done {
-          digests.append((source!.name, source!.digest()))
+          if let digest = source!.digest() { digests.append((source!.name, digest)) }
           source = nil
         }
       }
@@ -163,14 +170,15 @@ private final class Source {
   /// The name messages and origins use (`<stdin>` for `-`).
   let name: String
   private var kind: Kind
-  /// The hash of the bytes read (a whole input's, for a file read at once).
-  private var hash = SHA256()
+  /// The hash of the bytes read (a whole input's, for a file read at once); `nil` when not
+  /// hashing.
+  private var hash: SHA256?
 
-  /// The SHA-256 of the input's bytes (once it is read to its end).
-  func digest() -> SHA256.Digest {
+  /// The SHA-256 of the input's bytes (once it is read to its end); `nil` when not hashing.
+  func digest() -> SHA256.Digest? {
     switch kind {
-    case .chunked(let reader): reader.hash.finalize()
-    case .whole: hash.finalize()
+    case .chunked(let reader): reader.hash?.finalize()
+    case .whole: hash?.finalize()
     }
   }
 
@@ -181,7 +189,7 @@ private final class Source {
     case whole([Dataset], [Diagnostic])
   }
 
-  private init(name: String, kind: Kind, hash: SHA256 = SHA256()) {
+  private init(name: String, kind: Kind, hash: SHA256?) {
     self.name = name
     self.kind = kind
     self.hash = hash
@@ -189,17 +197,18 @@ private final class Source {
 
   /// Opens `path`: CSV (unless whole files are read) and JSON Lines in chunks, JSON documents
   /// whole; standard input's format is sniffed from its first bytes.
-  static func open(_ path: String, options: LoadOptions, chunkBytes: Int) throws(TraceLoadError) -> Source {
+  static func open(_ path: String, options: LoadOptions, chunkBytes: Int, hashing: Bool) throws(TraceLoadError) -> Source {
+    let start: SHA256? = hashing ? SHA256() : nil
     let limit = options.maximumInputSize
     if path == TraceFiles.standardInput {
       let name = TraceFiles.standardInputName
       let input = try FileSystem.openInput(path, limit: limit)
-      let reader = ChunkReader(input: input, path: path, name: name, options: options, chunkBytes: chunkBytes)
+      let reader = ChunkReader(input: input, path: path, name: name, options: options, chunkBytes: chunkBytes, hash: start)
       let format = try reader.sniff()
       switch format {
       case .csv where !options.wholeFiles, .jsonl:
         reader.format = format
-        return Source(name: name, kind: .chunked(reader))
+        return Source(name: name, kind: .chunked(reader), hash: nil)
       case .csv, .json:
         var bytes = try reader.readRest()
         var part = try TraceLoader.parse(&bytes, file: name, format: format, options: options)
@@ -212,10 +221,10 @@ private final class Source {
     let format = TraceFiles.Format(path: path)
     switch format {
     case .csv where options.wholeFiles:
-      var hash = SHA256()
+      var hash = start
       var part = try FileSystem.withMutableBytes(of: path, limit: limit) { buffer throws(TraceLoadError) in
         // Hashed before parsing, which may write into the buffer.
-        hash.update(UnsafeRawBufferPointer(buffer))
+        hash?.update(UnsafeRawBufferPointer(buffer))
         return try CSVTraceReader(file: path, options: options).read(buffer)
       }
       let diagnostics = part.diagnostics
@@ -224,13 +233,13 @@ private final class Source {
       return Source(name: path, kind: .whole([part], diagnostics), hash: hash)
     case .csv, .jsonl:
       let input = try FileSystem.openInput(path, limit: limit)
-      let reader = ChunkReader(input: input, path: path, name: path, options: options, chunkBytes: chunkBytes)
+      let reader = ChunkReader(input: input, path: path, name: path, options: options, chunkBytes: chunkBytes, hash: start)
       reader.format = format
-      return Source(name: path, kind: .chunked(reader))
+      return Source(name: path, kind: .chunked(reader), hash: nil)
     case .json:
       var bytes = try TraceFiles.read(path, limit: limit)
-      var hash = SHA256()
-      hash.update(bytes)
+      var hash = start
+      hash?.update(bytes)
       var part = try TraceLoader.parse(&bytes, file: path, format: .json, options: options)
       let diagnostics = part.diagnostics
       part.diagnostics = []
@@ -296,8 +305,8 @@ private final class ChunkReader {
   private let options: LoadOptions
   private let chunkBytes: Int
   var format: TraceFiles.Format = .csv
-  /// The hash of every byte read so far.
-  var hash = SHA256()
+  /// The hash of every byte read so far; `nil` when not hashing.
+  var hash: SHA256?
   private var buffer: UnsafeMutablePointer<UInt8>
   private var capacity: Int
   private var filled = 0
@@ -308,7 +317,8 @@ private final class ChunkReader {
   private var jsonLines: JSONTraceReader.LineState
   private var done = false
 
-  init(input: FileSystem.Input, path: String, name: String, options: LoadOptions, chunkBytes: Int) {
+  init(input: FileSystem.Input, path: String, name: String, options: LoadOptions, chunkBytes: Int, hash: SHA256?) {
+    self.hash = hash
     self.input = input
     self.path = path
     self.name = name
@@ -347,7 +357,7 @@ private final class ChunkReader {
       guard n <= options.maximumInputSize - total else {
         throw FileSystem.tooLarge(path, limit: options.maximumInputSize)
       }
-      hash.update(UnsafeRawBufferPointer(start: buffer + filled, count: n))
+      hash?.update(UnsafeRawBufferPointer(start: buffer + filled, count: n))
       total += n
       filled += n
       return

@@ -358,4 +358,30 @@ import TouchTestSupport
     #expect(traces > 0)
     print("measure \(mode): \(traces) traces, \(samples) samples, \(elapsed)")
   }
+  /// Content hashes, asked for (a partial records them): each input's SHA-256 as hashlib gives it
+  /// (`hashlib.sha256(text.encode()).hexdigest()`), whether the file is read in 16-byte chunks,
+  /// whole (`--whole-files`) or as a JSON document; not asked for, no hashing at all.
+  @Test func contentDigestsOnlyWhenAsked() throws {
+    let directory = TraceStreamTests.directory()
+    defer { TestData.remove(directory) }
+    let csv = "trace,t,force\na,0,0.1\na,0.1,0.5\nb,0,0.2\nb,0.05,0.3\n"
+    let json = "{\"format\":\"touchtrace\",\"version\":1,\"traces\":[\n{\"id\":\"c\",\"t\":[0,0.1],\"force\":[0.1,0.4]}\n]}\n"
+    TraceStreamTests.write(Array(csv.utf8), to: directory + "/a.csv")
+    TraceStreamTests.write(Array(json.utf8), to: directory + "/c.json")
+    let expected = [
+      directory + "/a.csv": "67620a08949c75c14016ea21234dc4a6cee409ba9c3bdf66e43ceb48ca6ca933",
+      directory + "/c.json": "74bc2be07c34b4822dd8790ced2da09bba842f2fce8db34fd1976e5071026f6e",
+    ]
+    let paths = [directory + "/a.csv", directory + "/c.json"]
+    for whole in [false, true] {
+      let stream = try TraceStream(
+        paths, options: LoadOptions(wholeFiles: whole), batchTraces: 1, chunkBytes: 16, digests: true)
+      while try stream.next() != nil {}
+      #expect(stream.digests.map { $0.file } == paths)
+      for (file, digest) in stream.digests { #expect(digest.hex == expected[file], "\(file), whole files: \(whole)") }
+    }
+    let plain = try TraceStream(paths, batchTraces: 1, chunkBytes: 16)
+    while try plain.next() != nil {}
+    #expect(plain.digests.isEmpty)
+  }
 }

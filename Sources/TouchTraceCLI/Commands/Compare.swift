@@ -113,7 +113,8 @@ extension TouchTraceCommand {
         let request = ScoredStream.Request(
           input: input, shard: shards.selected, recognizers: [a.recognizer, b.recognizer], groupBy: key, options: options,
           threads: threads, command: "compare", keepSamples: !sharded,
-          outcomes: sharded ? .replays([a.recognizer, b.recognizer]) : .none, sweep: false, batchTraces: shards.batchTraces)
+          outcomes: sharded ? .replays([a.recognizer, b.recognizer]) : .none, sweep: false, batchTraces: shards.batchTraces,
+          writesPartial: sharded)
         let data: ScoredData
         do {
           // No default grid here: the plan is only a carrier.

@@ -135,7 +135,7 @@ extension TouchTraceCommand {
           let request = ScoredStream.Request(
             input: input, shard: shards.selected, recognizers: [recognizer], options: try scoring.evaluationOptions(),
             threads: 1, command: "run", keepSamples: whole, sweep: false, batchTraces: carryState ? Int.max : shards.batchTraces,
-            truths: false, replay: carryState ? nil : recognizer)
+            truths: false, replay: carryState ? nil : recognizer, writesPartial: shards.partial != nil)
           let stream: ScoredStream
           do {
             stream = try ScoredStream.run(request, plan: { _ in nil }, planFollowsData: false)

@@ -154,7 +154,8 @@ extension TouchTraceCommand {
         let request = ScoredStream.Request(
           input: input, shard: shards.selected, recognizers: plan.configurations.map(\.recognizer),
           groupBy: bootstrap > 0 ? groupBy?.key : nil, options: options, threads: threads, command: "sweep",
-          keepSamples: needsEveryTrace, by: breakdown.by?.field, batchTraces: shards.batchTraces)
+          keepSamples: needsEveryTrace, by: breakdown.by?.field, batchTraces: shards.batchTraces,
+          writesPartial: shards.partial != nil)
         let data: ScoredData
         do {
           data = try ScoredData.gather(request, plan: plan, planOptions: self.plan, progress: progress)

@@ -159,7 +159,7 @@ extension TouchTraceCommand {
         let request = ScoredStream.Request(
           input: input, shard: shards.selected, recognizers: plan.configurations.map(\.recognizer),
           groupBy: tuning.groupBy, options: options, threads: threads, command: "tune", keepSamples: !sharded,
-          outcomes: sharded ? .all : .none, sweep: sharded, batchTraces: shards.batchTraces)
+          outcomes: sharded ? .all : .none, sweep: sharded, batchTraces: shards.batchTraces, writesPartial: sharded)
         let data: ScoredData
         do {
           data = try ScoredData.gather(request, plan: plan, planOptions: self.plan, progress: progress)

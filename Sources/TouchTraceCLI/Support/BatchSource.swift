@@ -7,13 +7,16 @@ import TouchIO
 struct BatchSource {
   private let stream: TraceStream
 
-  init(_ paths: [String], options: LoadOptions, batchTraces: Int) throws {
-    stream = try TraceStream(paths, options: options, batchTraces: Swift.max(1, batchTraces))
+  /// - Parameter digests: whether to hash every input's content as it is read (a partial records
+  ///   the hashes; other runs skip the work).
+  init(_ paths: [String], options: LoadOptions, batchTraces: Int, digests: Bool = false) throws {
+    stream = try TraceStream(paths, options: options, batchTraces: Swift.max(1, batchTraces), digests: digests)
   }
 
   /// The next batch; `nil` at the end.
   mutating func next() throws -> Dataset? { try stream.next() }
 
-  /// The SHA-256 of each input read to its end so far (the labels file first), in input order.
+  /// The SHA-256 of each input read to its end so far (the labels file first), in input order;
+  /// empty unless opened with `digests: true`.
   var digests: [(file: String, sha256: SHA256.Digest)] { stream.digests }
 }

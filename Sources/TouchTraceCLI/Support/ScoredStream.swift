@@ -55,6 +55,9 @@ struct ScoredStream {
     var truths = true
     /// Each trace replayed through this recognizer (`run`), results kept in order.
     var replay: AnyForceRecognizer?
+    /// Whether the result becomes a partial file (`--partial`), which records every input's
+    /// SHA-256: only then are the inputs hashed as they are read.
+    var writesPartial = false
   }
 
   /// Traces per batch by default: large enough that every thread has many chunks, small
@@ -126,7 +129,9 @@ struct ScoredStream {
     var plan: SweepPlan?
     var configurations: [Configuration] = []
     var known = known
-    var source = try BatchSource(request.input.paths, options: request.input.loadOptions, batchTraces: request.batchTraces)
+    var source = try BatchSource(
+      request.input.paths, options: request.input.loadOptions, batchTraces: request.batchTraces,
+      digests: request.writesPartial)
     let filters = request.input.filters.compactMap(TraceFilter.init(parsing:))
     // The metadata of the traces read while --only has kept none, for its message if it never
     // does (dropped at the first trace it keeps).

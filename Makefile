@@ -39,12 +39,8 @@ run: build
 	$(TOUCHTRACE) sweep samples/ --recognizer all,tap+deep-press,long-press+deep-press --format md \
 	  --json-output out/sweep.json --csv-output out/sweep.csv
 
-# Two runs of one build: the capture servers' suites (real sockets, answers within bounded times)
-# alone, after the rest, so that CPU-heavy tests running in parallel cannot starve the server's
-# tasks of the 2-core machine's few cooperative threads.
 test: setup
-	$(SWIFT) test --skip Capture
-	$(SWIFT) test --filter Capture
+	$(SWIFT) test
 
 # The example package: touchtrace with a recognizer of your own (Examples/CustomRecognizer), built
 # and checked against an independent implementation of its rules on samples/.

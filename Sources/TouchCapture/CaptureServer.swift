@@ -85,7 +85,9 @@ public final class CaptureServer: Sendable {
     let access = CaptureAccess(host: configuration.host, port: port, token: configuration.token, secret: secret)
     let handler = CaptureHTTPHandler(session: session, access: access)
     let limits = self.limits
-    let task = Task {
+    // On the server's own thread (with every task it starts), so busy cooperative threads
+    // elsewhere in the process cannot hold its answers back.
+    let task = Task(executorPreference: ServerThread.shared) {
       await withTaskGroup(of: Void.self) { group in
         group.addTask { try? await pool.run() }
         group.addTask { await Self.accept(on: listener, limits: limits, handler: handler) }

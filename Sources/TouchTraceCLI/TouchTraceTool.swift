@@ -9,7 +9,7 @@ public import TouchRecognizers
 /// import TouchRecognizers
 /// import TouchTraceCLI
 ///
-/// TouchTraceTool.main(catalog: try RecognizerCatalog.builtIn.adding(MyPress.self))
+/// await TouchTraceTool.main(catalog: try RecognizerCatalog.builtIn.adding(MyPress.self))
 /// ```
 ///
 /// Every command (`recognizers`, `run`, `sweep`, `tune`, `compare`) then lists and builds the
@@ -25,13 +25,16 @@ public enum TouchTraceTool {
   /// it returns. Standard input, output and error closed at the start are held open on
   /// `/dev/null` so no file takes their place, and writes to them still fail; `SIGPIPE` is
   /// ignored. When the process ends, standard output is flushed and closed and a failure there
-  /// (a closed standard output or pipe included) ends it with exit code 74.
-  public static func main(catalog: RecognizerCatalog = .builtIn, arguments: [String]? = nil) {
+  /// (a closed standard output or pipe included) ends it with exit code 74. Asynchronous
+  /// commands (`capture`, which serves until it is stopped) are awaited here: no thread blocks on
+  /// them.
+  public static func main(catalog: RecognizerCatalog = .builtIn, arguments: [String]? = nil) async {
     Console.secureStandardDescriptors()
     Console.checkStandardOutputAtExit()
-    $catalog.withValue(catalog) {
+    await $catalog.withValue(catalog) {
       do {
-        try execute(arguments ?? Array(CommandLine.arguments.dropFirst()))
+        guard let prepared = try prepare(arguments ?? Array(CommandLine.arguments.dropFirst())) else { return }
+        try await prepared.run()
       } catch {
         TouchTraceCommand.exit(withError: error)
       }
@@ -39,7 +42,9 @@ public enum TouchTraceTool {
   }
 
   /// Runs one command with `catalog` in this process and returns its exit code (0 on success),
-  /// printing as the tool does: for tests and for tools that embed `touchtrace`.
+  /// printing as the tool does: for tests and for tools that embed `touchtrace`. Synchronous: an
+  /// asynchronous command (`capture`) is refused with exit 64 after its options are checked,
+  /// rather than waited for through a blocking bridge; run it with ``main(catalog:arguments:)``.
   public static func run(_ arguments: [String], catalog: RecognizerCatalog = .builtIn) -> Int32 {
     $catalog.withValue(catalog) {
       do {
@@ -51,10 +56,49 @@ public enum TouchTraceTool {
     }
   }
 
-  /// Expands a study file (`--config`), parses the arguments and runs the command, with
-  /// `Console.quiet` bound to its `--quiet` and `StudyFile.current` to its effective options;
-  /// with `--print-config` prints those options as TOML instead.
+  /// A parsed command and what it runs under: `Console.quiet` bound to its `--quiet`,
+  /// `StudyFile.current` to its effective options.
+  struct Prepared {
+    var command: any ParsableCommand
+    let effective: StudyFile.Effective?
+    let quiet: Bool
+
+    /// Runs the command, awaiting it when it is asynchronous.
+    func run() async throws {
+      var command = command
+      try await Console.$quiet.withValue(quiet) {
+        try await StudyFile.$current.withValue(effective) {
+          if var asynchronous = command as? any AsyncParsableCommand {
+            try await asynchronous.run()
+          } else {
+            try command.run()
+          }
+        }
+      }
+    }
+
+    /// Runs a synchronous command; an asynchronous one is a usage error (exit 64).
+    func runSynchronously() throws {
+      var command = command
+      guard !(command is any AsyncParsableCommand) else {
+        Console.error(
+          "touchtrace \(type(of: command)._commandName): error: this command runs only as the executable (TouchTraceTool.main awaits it), not through TouchTraceTool.run")
+        throw ExitCode.validationFailure
+      }
+      try Console.$quiet.withValue(quiet) {
+        try StudyFile.$current.withValue(effective) { try command.run() }
+      }
+    }
+  }
+
+  /// Expands, parses and runs `arguments` synchronously (``Prepared/runSynchronously()``).
   static func execute(_ arguments: [String]) throws {
+    try prepare(arguments)?.runSynchronously()
+  }
+
+  /// Expands a study file (`--config`) and parses the arguments into the command to run; with
+  /// `--print-config` prints the effective options as TOML instead and returns `nil`.
+  static func prepare(_ arguments: [String]) throws -> Prepared? {
     let expanded: (arguments: [String], effective: StudyFile.Effective?)
     do throws(StudyFile.Failure) {
       expanded = try StudyFile.expand(arguments)
@@ -71,14 +115,12 @@ public enum TouchTraceTool {
         throw ExitCode.validationFailure
       }
     }
-    var command = try TouchTraceCommand.parseAsRoot(expanded.arguments)
+    let command = try TouchTraceCommand.parseAsRoot(expanded.arguments)
     if let study = command as? any StudyCommand, study.study.printConfig, let effective = expanded.effective {
       try Console.run { try Console.emit(Array(effective.toml.utf8), to: nil, inputs: []) }
-      return
+      return nil
     }
-    let quiet = (command as? any QuietCommand)?.isQuiet ?? false
-    try Console.$quiet.withValue(quiet) {
-      try StudyFile.$current.withValue(expanded.effective) { try command.run() }
-    }
+    return Prepared(
+      command: command, effective: expanded.effective, quiet: (command as? any QuietCommand)?.isQuiet ?? false)
   }
 }

@@ -14,7 +14,7 @@ import TouchIO
 
 extension TouchTraceCommand {
   /// `touchtrace capture`: serves the capture page and adds each contact to a dataset.
-  struct Capture: ParsableCommand, FormatChoice, QuietCommand, StudyCommand {
+  struct Capture: AsyncParsableCommand, FormatChoice, QuietCommand, StudyCommand {
     static let configuration = CommandConfiguration(
       abstract: "Record labelled traces in a browser: serve a capture page, add each contact to a dataset.",
       discussion: """
@@ -188,8 +188,8 @@ extension TouchTraceCommand {
       }
     }
 
-    func run() throws {
-      try Console.run {
+    func run() async throws {
+      try await Console.run {
         let configuration = try captureConfiguration()
         try Console.checkOutputs([output], inputs: [dataset])
         let quiet = self.quiet
@@ -206,22 +206,22 @@ extension TouchTraceCommand {
             "touchtrace capture: warning: --token is deprecated: its value is visible to every user of this machine (ps); use --token-file or \(Self.tokenVariable)")
         }
         // Signals end the run from here on (also one that arrives before the URL is printed).
-        // The sources must outlive the server's whole run: a source released early closes its
-        // signalfd and the signal (ignored) is lost, as `_ = sources` allowed in release builds.
-        let interrupts = SignalSources(Self.onInterrupt { Task { await session.interrupt() } })
+        // The handler stays installed until the deferred cancel, at the end of this scope.
+        let interrupts = try SignalSources.interrupts { Task { await session.interrupt() } }
         defer { interrupts.cancel() }
-        let summary: CaptureSummary = try withExtendedLifetime(interrupts) {
-          let url = try Blocking.run { () async throws(CaptureError) -> String in try await server.start() }
-            .get(orThrow: Self.failure)
-          try Console.emit(Array((url + "\n").utf8), to: OutputFiles.standardOutput, inputs: [])
-          if !quiet {
-            // The token stays off standard error (logs, terminals shared on screen).
-            let shown = configuration.token == nil ? url : Self.redacted(url)
-            Console.error("capture: open \(shown) — \(session.prompts.count) prompts; Ctrl-C ends the run")
-          }
-          return try Blocking.run { () async throws(CaptureError) -> CaptureSummary in await server.run() }
-            .get(orThrow: Self.failure)
+        let url: String
+        do throws(CaptureError) {
+          url = try await server.start()
+        } catch {
+          throw Self.failure(error)
         }
+        try Console.emit(Array((url + "\n").utf8), to: OutputFiles.standardOutput, inputs: [])
+        if !quiet {
+          // The token stays off standard error (logs, terminals shared on screen).
+          let shown = configuration.token == nil ? url : Self.redacted(url)
+          Console.error("capture: open \(shown) — \(session.prompts.count) prompts; Ctrl-C ends the run")
+        }
+        let summary = await server.run()
         let bytes: [UInt8] =
           switch resolvedFormat {
           case .json: summary.json()
@@ -261,18 +261,6 @@ extension TouchTraceCommand {
       guard let range = url.range(of: "?token=") else { return url }
       return String(url[..<range.upperBound]) + "… (the full URL, token included, is on standard output)"
     }
-
-    /// Calls `action` on SIGINT and SIGTERM (which no longer end the process) while the returned
-    /// sources live.
-    static func onInterrupt(_ action: @escaping @Sendable () -> Void) -> [any DispatchSourceSignal] {
-      [SIGINT, SIGTERM].map { number in
-        signal(number, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-        source.setEventHandler(handler: action)
-        source.resume()
-        return source
-      }
-    }
   }
 }
 
@@ -282,43 +270,72 @@ extension Substring {
   }
 }
 
-/// Signal sources held for as long as the command needs them; ``cancel()`` stops them and gives
-/// SIGINT and SIGTERM their default action back.
+/// The write end of the interrupt pipe, the only state the signal handler reads; set before the
+/// handler is installed (a constant initializer: no lazy initialization inside the handler).
+nonisolated(unsafe) private var interruptWriteEnd: Int32 = -1
+
+/// SIGINT and SIGTERM turned into a call of an action, for as long as the command needs it;
+/// ``cancel()`` gives both signals their default action back.
+///
+/// A handler installed with `sigaction` writes one byte to a pipe (async-signal-safe), and a
+/// Dispatch read source on the other end calls the action. Unlike a Dispatch signal source (a
+/// `signalfd` on Linux, which only sees a signal every thread blocks), this works whichever
+/// thread the kernel picks, including the concurrency threads an async command starts with.
 final class SignalSources: @unchecked Sendable {
-  private let sources: [any DispatchSourceSignal]
-  init(_ sources: [any DispatchSourceSignal]) { self.sources = sources }
+  private let source: any DispatchSourceRead
+
+  private init(source: any DispatchSourceRead) { self.source = source }
+
+  /// Calls `action` on each SIGINT or SIGTERM (which no longer end the process) until ``cancel()``.
+  static func interrupts(_ action: @escaping @Sendable () -> Void) throws -> SignalSources {
+    var ends: [Int32] = [-1, -1]
+    guard pipe(&ends) == 0 else {
+      Console.error("touchtrace capture: error: cannot create the interrupt pipe: \(String(cString: strerror(errno)))")
+      throw Exit.failure
+    }
+    let readEnd = ends[0], writeEnd = ends[1]
+    for end in ends {
+      _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+      _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+    }
+    let source = DispatchSource.makeReadSource(fileDescriptor: readEnd, queue: .global())
+    source.setEventHandler {
+      var bytes = [UInt8](repeating: 0, count: 64)
+      var received = false
+      while read(readEnd, &bytes, bytes.count) > 0 { received = true }
+      if received { action() }
+    }
+    source.setCancelHandler {
+      close(readEnd)
+      close(writeEnd)
+    }
+    source.resume()
+    interruptWriteEnd = writeEnd
+    for number in [SIGINT, SIGTERM] {
+      var handler = sigaction()
+      let onSignal: @convention(c) (Int32) -> Void = { _ in
+        let saved = errno
+        var byte: UInt8 = 1
+        _ = write(interruptWriteEnd, &byte, 1)
+        errno = saved
+      }
+      #if canImport(Darwin)
+        handler.__sigaction_u.__sa_handler = onSignal
+      #else
+        handler.__sigaction_handler.sa_handler = onSignal
+      #endif
+      handler.sa_flags = SA_RESTART
+      sigemptyset(&handler.sa_mask)
+      sigaction(number, &handler, nil)
+    }
+    return SignalSources(source: source)
+  }
+
+  /// Restores the default action of SIGINT and SIGTERM and closes the pipe.
   func cancel() {
-    for source in sources { source.cancel() }
     signal(SIGINT, SIG_DFL)
     signal(SIGTERM, SIG_DFL)
-  }
-}
-
-/// Runs async work from the synchronous command and waits for it.
-enum Blocking {
-  final class Box<T>: @unchecked Sendable { var value: T? }
-
-  static func run<T: Sendable, E: Error>(_ body: @escaping @Sendable () async throws(E) -> T) -> Result<T, E> {
-    let box = Box<Result<T, E>>()
-    let done = DispatchSemaphore(value: 0)
-    Task {
-      do throws(E) {
-        box.value = .success(try await body())
-      } catch {
-        box.value = .failure(error)
-      }
-      done.signal()
-    }
-    done.wait()
-    return box.value!
-  }
-}
-
-extension Result {
-  fileprivate func get(orThrow transform: (Failure) -> any Error) throws -> Success {
-    switch self {
-    case .success(let value): return value
-    case .failure(let error): throw transform(error)
-    }
+    interruptWriteEnd = -1
+    source.cancel()
   }
 }

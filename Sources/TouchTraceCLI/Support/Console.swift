@@ -248,23 +248,44 @@ enum Console {
   static func run(_ body: () throws -> Void) throws {
     do {
       try body()
-    } catch let error as TraceLoadError {
-      Console.error(error.description)
-      throw error.isFileAccessError ? Exit.noInput : Exit.dataError
-    } catch let error as FileWriteError {
-      Console.error(error.description)
-      throw error.kind == .io ? Exit.ioError : Exit.cannotCreate
-    } catch let error as DataError {
-      Console.error(error.description)
-      throw Exit.dataError
-    } catch let error as ExternalRecognizerError {
-      Console.error(error.description)
-      throw Exit.unavailable
-    } catch let error as LatencySpill.Failure {
-      Console.error("touchtrace: error: \(error.description)")
-      throw Exit.ioError
+    } catch {
+      throw exit(for: error)
     }
   }
+
+  /// ``run(_:)`` for asynchronous work.
+  static func run(_ body: () async throws -> Void) async throws {
+    do {
+      try await body()
+    } catch {
+      throw exit(for: error)
+    }
+  }
+
+  /// What a command ends with for `error`: the known errors printed and turned into their exit
+  /// codes, any other passed on as it is.
+  private static func exit(for error: any Error) -> any Error {
+    switch error {
+    case let error as TraceLoadError:
+      Console.error(error.description)
+      return error.isFileAccessError ? Exit.noInput : Exit.dataError
+    case let error as FileWriteError:
+      Console.error(error.description)
+      return error.kind == .io ? Exit.ioError : Exit.cannotCreate
+    case let error as DataError:
+      Console.error(error.description)
+      return Exit.dataError
+    case let error as ExternalRecognizerError:
+      Console.error(error.description)
+      return Exit.unavailable
+    case let error as LatencySpill.Failure:
+      Console.error("touchtrace: error: \(error.description)")
+      return Exit.ioError
+    default:
+      return error
+    }
+  }
+
 }
 
 #if canImport(Glibc)

@@ -3,4 +3,4 @@ import ExampleRecognizers
 import TouchRecognizers
 import TouchTraceCLI
 
-TouchTraceTool.main(catalog: try RecognizerCatalog.builtIn.adding(ExampleFirstCrossing.self))
+await TouchTraceTool.main(catalog: try RecognizerCatalog.builtIn.adding(ExampleFirstCrossing.self))

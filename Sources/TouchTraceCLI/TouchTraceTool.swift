@@ -1,4 +1,12 @@
 import ArgumentParser
+import Dispatch
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 public import TouchRecognizers
 
 /// The `touchtrace` command line as a library: run it with the built-in recognizer catalog, or
@@ -9,7 +17,7 @@ public import TouchRecognizers
 /// import TouchRecognizers
 /// import TouchTraceCLI
 ///
-/// await TouchTraceTool.main(catalog: try RecognizerCatalog.builtIn.adding(MyPress.self))
+/// TouchTraceTool.main(catalog: try RecognizerCatalog.builtIn.adding(MyPress.self))
 /// ```
 ///
 /// Every command (`recognizers`, `run`, `sweep`, `tune`, `compare`) then lists and builds the
@@ -22,23 +30,29 @@ public enum TouchTraceTool {
 
   /// Parses `arguments` (the process's own when `nil`) and runs the command with `catalog`; on an
   /// error it exits with the command's exit code (documented in `touchtrace --help`), on success
-  /// it returns. Standard input, output and error closed at the start are held open on
+  /// with 0. Standard input, output and error closed at the start are held open on
   /// `/dev/null` so no file takes their place, and writes to them still fail; `SIGPIPE` is
   /// ignored. When the process ends, standard output is flushed and closed and a failure there
-  /// (a closed standard output or pipe included) ends it with exit code 74. Asynchronous
-  /// commands (`capture`, which serves until it is stopped) are awaited here: no thread blocks on
-  /// them.
-  public static func main(catalog: RecognizerCatalog = .builtIn, arguments: [String]? = nil) async {
+  /// (a closed standard output or pipe included) ends it with exit code 74. The command runs
+  /// in a task and the main thread serves the main queue (`dispatchMain`): asynchronous commands
+  /// (`capture`, which serves until it is stopped) are awaited, no thread blocks on them.
+  public static func main(catalog: RecognizerCatalog = .builtIn, arguments: [String]? = nil) -> Never {
+    // First, before anything (the concurrency runtime's descriptors included) can take 0, 1 or 2.
     Console.secureStandardDescriptors()
     Console.checkStandardOutputAtExit()
-    await $catalog.withValue(catalog) {
-      do {
-        guard let prepared = try prepare(arguments ?? Array(CommandLine.arguments.dropFirst())) else { return }
-        try await prepared.run()
-      } catch {
-        TouchTraceCommand.exit(withError: error)
+    let arguments = arguments ?? Array(CommandLine.arguments.dropFirst())
+    Task {
+      await $catalog.withValue(catalog) {
+        do {
+          guard let prepared = try prepare(arguments) else { return }
+          try await prepared.run()
+        } catch {
+          TouchTraceCommand.exit(withError: error)
+        }
       }
+      exit(0)
     }
+    dispatchMain()
   }
 
   /// Runs one command with `catalog` in this process and returns its exit code (0 on success),

@@ -3,4 +3,4 @@ import ExampleRecognizers
 import TouchRecognizers
 import TouchTraceCLI
 
-await TouchTraceTool.main(catalog: try RecognizerCatalog.builtIn.adding(ExampleFirstCrossing.self))
+TouchTraceTool.main(catalog: try RecognizerCatalog.builtIn.adding(ExampleFirstCrossing.self))

@@ -10,10 +10,12 @@ recognizer <r> with results, fig-roc, fig-pr, fig-latency-cdf, fig-latency-param
 fig-fp-intent, and fig-confusion when some result has a confusion matrix. <r> is the recognizer's
 name with every character outside A-Z a-z 0-9 - replaced by _.
 
-Fails (exit 1) on: any console message of level SEVERE (errors), a missing figure, a figure
+Fails (exit 1) on: a page whose first section is not the verdict (`<section id="verdict">`,
+heading "Verdict", at the top of the page) or whose verdict does not name the configuration the
+JSON report recommends; any console message of level SEVERE (errors), a missing figure, a figure
 without a visible area, an SVG plot with nothing drawn in its data area, a resource loaded from
 anywhere (the page must be self-contained), a page wider than the window, a section toggle
-that does not hide and show its section, or printing to PDF failing. Saves a screenshot of the first figures.
+that does not hide and show its section, or printing to PDF failing. Saves a screenshot of the top of the page (the verdict).
 Needs Debian's chromium and chromium-driver, and selenium (pip).
 """
 import json
@@ -37,12 +39,23 @@ def expected_ids(report):
     return ids
 
 
+def format_value(value):
+    """A parameter value as the reports print it (Swift's description of a Double)."""
+    if isinstance(value, float) and value.is_integer():
+        return f"{value:.1f}"
+    return str(value)
+
+
 def main():
     if len(sys.argv) != 4:
         sys.exit(__doc__)
     html, report_path, screenshot = sys.argv[1:]
     with open(report_path, encoding="utf-8") as f:
-        ids = expected_ids(json.load(f))
+        report = json.load(f)
+    ids = expected_ids(report)
+    recommended = report["verdict"]["recommended"]
+    shipped = " ".join([recommended["recognizer"]] + [
+        f"{name}={format_value(recommended['params'][name])}" for name in recommended["varied"]])
 
     options = webdriver.ChromeOptions()
     for argument in ("--headless=new", "--no-sandbox", "--window-size=1400,1300", "--disable-gpu"):
@@ -80,6 +93,21 @@ def main():
                 failures.append(f"{id}: no plot")
             elif min(state["drawn"]) == 0:
                 failures.append(f"{id}: a plot with nothing drawn in its data area ({state['drawn']})")
+        verdict = driver.execute_script(
+            """
+            const first = document.querySelector('body > section');
+            if (!first) return null;
+            const heading = first.querySelector('h2');
+            return {id: first.id, heading: heading ? heading.textContent.trim() : '',
+                    top: first.getBoundingClientRect().top + window.scrollY, text: first.textContent};
+            """
+        )
+        if verdict is None or verdict["id"] != "verdict" or verdict["heading"] != "Verdict":
+            failures.append(f"the first section is not the verdict: {verdict and (verdict['id'], verdict['heading'])}")
+        elif verdict["top"] > 400:
+            failures.append(f"the verdict starts {verdict['top']:.0f} px down the page, not at its top")
+        elif "Ship " + shipped not in verdict["text"]:
+            failures.append(f"the verdict does not name the recommended configuration `{shipped}`")
         figures = driver.execute_script("return document.querySelectorAll('figure.report-figure').length")
         resources = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
         if resources:
@@ -106,7 +134,8 @@ def main():
         pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
         if not pdf.startswith(b"%PDF") or pages == 0:
             failures.append("printing to PDF failed")
-        driver.execute_script("document.querySelector('section').scrollIntoView()")
+        # The top of the page: the title and the verdict a reader acts on.
+        driver.execute_script("window.scrollTo(0, 0)")
         driver.save_screenshot(screenshot)
         errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
         for entry in errors:
@@ -119,7 +148,7 @@ def main():
         for failure in failures:
             print("FAIL: " + failure)
         sys.exit(1)
-    print("OK: no console errors, every figure present and drawn, nothing loaded, toggles work")
+    print(f"OK: the verdict first, shipping {shipped}; no console errors, every figure present and drawn, nothing loaded, toggles work")
 
 
 if __name__ == "__main__":

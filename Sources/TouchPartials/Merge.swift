@@ -24,6 +24,8 @@ public struct MergedStudy: Sendable {
   /// Per-trace outcome lists, each outcome's `trace` an index into `dataset.traces`, in trace
   /// order.
   public let outcomes: [[TraceOutcome]]
+  /// The SHA-256 of every input the shards read (the same in every partial), in input order.
+  public let inputs: [StudyPartial.InputHash]
 
   /// Checks and merges `partials`: one run (same tool, command, arguments, shard count, inputs),
   /// every shard once.
@@ -98,6 +100,7 @@ public struct MergedStudy: Sendable {
     command = p0.command
     arguments = p0.arguments
     maximumForces = p0.maximumForces
+    inputs = p0.inputs
 
     var sweep = p0.sweep
     var groups = p0.groups

@@ -145,3 +145,49 @@ public struct PairedComparison: Sendable {
     }
   }
 }
+
+extension PairedComparison {
+  /// The same comparison with A and B exchanged: counts swapped, differences negated, intervals
+  /// mirrored (the test's p-value is symmetric).
+  public func swapped() -> PairedComparison {
+    PairedComparison(swapping: self)
+  }
+
+  private init(swapping c: PairedComparison) {
+    a = c.b
+    b = c.a
+    mcnemar = c.mcnemar.swapped()
+    latencyDifferences = PairedDifferences(c.latencyDifferences.values.map { -$0 })
+    timingErrorDifferences = PairedDifferences(c.timingErrorDifferences.values.map { -$0 })
+    tracesBothDetect = c.tracesBothDetect
+    meanDifferenceInterval = c.meanDifferenceInterval?.negated()
+    meanTimingErrorDifferenceInterval = c.meanTimingErrorDifferenceInterval?.negated()
+  }
+}
+
+extension McNemarTest {
+  /// The test with A and B exchanged (the same statistic and p-value).
+  func swapped() -> McNemarTest {
+    McNemarTest(bothCorrect: bothCorrect, onlyA: onlyB, onlyB: onlyA, neither: neither, method: method, statistic: statistic, pValue: pValue)
+  }
+
+  private init(bothCorrect: Int, onlyA: Int, onlyB: Int, neither: Int, method: Method, statistic: Double?, pValue: Double) {
+    self.bothCorrect = bothCorrect
+    self.onlyA = onlyA
+    self.onlyB = onlyB
+    self.neither = neither
+    self.method = method
+    self.statistic = statistic
+    self.pValue = pValue
+  }
+}
+
+extension ConfidenceInterval {
+  /// The interval of the negated statistic.
+  func negated() -> ConfidenceInterval {
+    var copy = self
+    copy.estimate = estimate.map { -$0 }
+    (copy.lower, copy.upper) = (upper.map { -$0 }, lower.map { -$0 })
+    return copy
+  }
+}

@@ -178,6 +178,18 @@ struct TuneCommandTests {
       for front in fronts {
         for point in (front["points"] as? [[String: Any]]) ?? [] { #expect((offset(point) ?? -1) >= 0) }
       }
+      // The verdict ships offset 0; its runner-up is −0.05 (the same |error| 0.05 as +0.05, first
+      // in plan order), and the paired timing is hand-computed: 12 references both matched, the
+      // runner-up acting 0.05 s earlier and 0.05 s further from every press.
+      let verdict = try #require(json["verdict"] as? [String: Any])
+      #expect(offset(verdict["recommended"]) == 0)
+      #expect((verdict["recommended"] as? [String: Any])?["early_rate"] as? Double == 0)
+      #expect(offset(verdict["runner_up"]) == -0.05)
+      let paired = try #require(verdict["paired"] as? [String: Any])
+      #expect(paired["latency_pairs"] as? Int == 12)
+      #expect(abs(try #require(paired["latency_difference_median"] as? Double) + 0.05) < 1e-9)
+      #expect(abs(try #require(paired["timing_error_difference_median"] as? Double) - 0.05) < 1e-9)
+      #expect(paired["only_recommended"] as? Int == 0 && paired["only_runner_up"] as? Int == 0)
       // F1 objective, early firing bounded: the early offsets break --max-early 0.
       #expect(runCommand(common + ["--max-early", "0"]) == 0)
       json = try jsonObject(output)

@@ -40,7 +40,8 @@ public struct SweepResult: Sendable {
 
 extension SweepResult {
   /// The best configuration of each recognizer, in the plan's recognizer order: the highest
-  /// stage-1 F1; on a tie the lower p90 latency (action − reference; none ranks last); then the
+  /// stage-1 F1; on a tie the lower p90 of |action − reference| (firing early cannot lower it;
+  /// none ranks last); then the
   /// earlier configuration. A recognizer whose F1 is undefined everywhere gets its first
   /// configuration.
   public func bestConfigurations() -> [(recognizer: RecognizerSpec, configuration: Int)] {
@@ -62,8 +63,8 @@ extension SweepResult {
     let fa = a.stage1.f1 ?? -1
     let fb = b.stage1.f1 ?? -1
     if fa != fb { return fa > fb }
-    let la = a.stage1.latency.p90 ?? .infinity
-    let lb = b.stage1.latency.p90 ?? .infinity
+    let la = a.stage1.latency.absoluteP90 ?? .infinity
+    let lb = b.stage1.latency.absoluteP90 ?? .infinity
     return la < lb
   }
 }

@@ -44,13 +44,15 @@ enum HTMLPage {
     var grid = false
   }
 
-  /// The whole document: `title`, a list of the figures, the sections, then `markdown` (the
-  /// report's tables) rendered by ``MarkdownHTML``.
-  static func render(title: String, sections: [Section], markdown: String) -> String {
+  /// The whole document: `title`, the verdict (Markdown, `<section id="verdict">`), a list of
+  /// the figures, the sections, then `markdown` (the report's tables) rendered by ``MarkdownHTML``.
+  static func render(title: String, verdict: String = "", sections: [Section], markdown: String) -> String {
     var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
     out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
     out += "<title>\(HTMLText.escape(title))</title>\n<style>\n\(css)\n</style>\n</head>\n<body>\n"
-    out += "<h1>\(HTMLText.escape(title))</h1>\n<nav aria-label=\"Figures\"><ul>\n"
+    out += "<h1>\(HTMLText.escape(title))</h1>\n"
+    if !verdict.isEmpty { out += "<section id=\"verdict\">\n" + MarkdownHTML.render(verdict) + "</section>\n" }
+    out += "<nav aria-label=\"Figures\"><ul>\n"
     for section in sections {
       for figure in section.figures {
         out += "<li><a href=\"#\(figure.id)\">\(HTMLText.escape(figure.title))</a></li>\n"
@@ -189,47 +191,48 @@ enum MarkdownHTML {
   /// Escaped text with `` `code` `` spans and `**strong**` outside them (an unclosed marker
   /// stays text).
   static func inline(_ text: String) -> String {
+    let chars = Array(text)
+    // Backticks pair up in order; an unpaired last one is text.
+    var ticks = chars.indices.filter { chars[$0] == "`" }
+    if ticks.count % 2 == 1 { ticks.removeLast() }
+    let tickSet = Set(ticks)
+    // `**` markers outside code spans pair up in order (across code spans: `**Ship `x`**`); an
+    // unpaired last one is text.
+    var markers: [Int] = []
+    var inCode = false
+    var i = 0
+    while i < chars.count {
+      if tickSet.contains(i) {
+        inCode.toggle()
+      } else if !inCode, chars[i] == "*", i + 1 < chars.count, chars[i + 1] == "*" {
+        markers.append(i)
+        i += 1
+      }
+      i += 1
+    }
+    if markers.count % 2 == 1 { markers.removeLast() }
+    let markerSet = Set(markers)
     var out = ""
-    var code = false
     var run = ""
-    for c in text {
-      if c == "`" {
-        out += code ? "<code>\(HTMLText.escape(run))</code>" : strong(run)
+    var bold = false
+    inCode = false
+    i = 0
+    while i < chars.count {
+      if tickSet.contains(i) {
+        out += inCode ? "<code>\(HTMLText.escape(run))</code>" : HTMLText.escape(run)
         run = ""
-        code.toggle()
+        inCode.toggle()
+        i += 1
+      } else if markerSet.contains(i) {
+        out += HTMLText.escape(run) + (bold ? "</strong>" : "<strong>")
+        run = ""
+        bold.toggle()
+        i += 2
       } else {
-        run.append(c)
+        run.append(chars[i])
+        i += 1
       }
     }
-    out += code ? strong("`" + run) : strong(run)
-    return out
-  }
-
-  /// Escaped text with each closed `**…**` pair as `<strong>`.
-  static func strong(_ text: String) -> String {
-    var parts: [String] = [""]
-    var rest = Substring(text)
-    while let c = rest.first {
-      if rest.hasPrefix("**") {
-        parts.append("")
-        rest = rest.dropFirst(2)
-      } else {
-        parts[parts.count - 1].append(c)
-        rest = rest.dropFirst()
-      }
-    }
-    guard parts.count >= 3 else { return HTMLText.escape(text) }
-    var out = ""
-    for (k, part) in parts.enumerated() {
-      if k == 0 {
-        out += HTMLText.escape(part)
-      } else if k % 2 == 1 {
-        // An opening marker: closed only when another part follows.
-        out += k + 1 < parts.count ? "<strong>" + HTMLText.escape(part) : "**" + HTMLText.escape(part)
-      } else {
-        out += "</strong>" + HTMLText.escape(part)
-      }
-    }
-    return out
+    return out + HTMLText.escape(run)
   }
 }

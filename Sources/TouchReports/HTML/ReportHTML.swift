@@ -12,9 +12,11 @@ extension SweepReport {
   ///   - result: the sweep.
   ///   - data: the outcomes and example replays (``SweepFigureData/gather(_:marked:threads:)``).
   ///   - appendix: Markdown added after the report's tables (the recorded configuration).
-  public static func html(_ result: SweepResult, _ data: SweepFigureData, appendix: String = "") -> [UInt8] {
+  ///   - verdict: the verdict section (``VerdictReport/markdown(_:configurations:metrics:f1Interval:)``),
+  ///     shown first, before the figures.
+  public static func html(_ result: SweepResult, _ data: SweepFigureData, appendix: String = "", verdict: String = "") -> [UInt8] {
     let page = HTMLPage.render(
-      title: "touchtrace sweep", sections: SweepFigures.sections(result, data), markdown: markdown(result) + appendix)
+      title: "touchtrace sweep", verdict: verdict, sections: SweepFigures.sections(result, data), markdown: markdown(result) + appendix)
     return Array(page.utf8)
   }
 }
@@ -29,9 +31,11 @@ extension TuneReport {
   ///   - data: outcomes and examples gathered with the chosen configuration marked
   ///     (``SweepFigureData/gather(_:marked:threads:)`` with ``markedConfigurations(_:)``).
   ///   - appendix: Markdown added after the report's tables (the recorded configuration).
-  public static func html(_ result: TuningResult, _ data: SweepFigureData, appendix: String = "") -> [UInt8] {
+  ///   - verdict: the verdict section (``VerdictReport/markdown(_:configurations:metrics:f1Interval:)``),
+  ///     shown first, before the figures.
+  public static func html(_ result: TuningResult, _ data: SweepFigureData, appendix: String = "", verdict: String = "") -> [UInt8] {
     let page = HTMLPage.render(
-      title: "touchtrace tune", sections: SweepFigures.sections(result.sweep, data, chosen: result.chosen),
+      title: "touchtrace tune", verdict: verdict, sections: SweepFigures.sections(result.sweep, data, chosen: result.chosen),
       markdown: markdown(result) + appendix)
     return Array(page.utf8)
   }
@@ -92,9 +96,11 @@ extension CompareReport {
   ///   - run: the comparison.
   ///   - data: both configurations' outcomes (``ComparisonFigureData/gather(_:threads:)``).
   ///   - appendix: Markdown added after the report's tables (the recorded configuration).
-  public static func html(_ run: ComparisonResult, _ data: ComparisonFigureData, appendix: String = "") -> [UInt8] {
+  ///   - verdict: the verdict section (``VerdictReport/markdown(_:configurations:metrics:f1Interval:)``),
+  ///     shown first, before the figures.
+  public static func html(_ run: ComparisonResult, _ data: ComparisonFigureData, appendix: String = "", verdict: String = "") -> [UInt8] {
     let page = HTMLPage.render(
-      title: "touchtrace compare", sections: CompareFigures.sections(run, data), markdown: markdown(run) + appendix)
+      title: "touchtrace compare", verdict: verdict, sections: CompareFigures.sections(run, data), markdown: markdown(run) + appendix)
     return Array(page.utf8)
   }
 }

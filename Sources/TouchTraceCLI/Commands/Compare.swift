@@ -143,17 +143,30 @@ extension TouchTraceCommand {
         try outcomeWriter?.write([(0, a), (1, b)], evaluation: evaluation, threads: threads, command: "compare")
         let grouped = try breakdown.grouped(
           [(0, a), (1, b)], evaluation: evaluation, threads: threads, command: "compare", outcomes: scored.map { [$0.a, $0.b] } ?? [])
+        // The verdict: the better of A and B by F1 (ties: p90 |action − reference|), the paired
+        // comparison oriented from it.
+        let pair = [a, b]
+        let metrics = [run.comparison.a, run.comparison.b]
+        let better = Verdict.candidates(pair, metrics: metrics, rule: Verdict.maximumF1).recommended
+        let verdict = Verdict(
+          configurations: pair, metrics: metrics, rule: Verdict.maximumF1, evaluation: evaluation,
+          paired: better == 1 ? run.comparison.swapped() : run.comparison, pairedUnavailable: nil, grouped: grouped)
+        let verdictSection = VerdictReport.markdown(verdict, configurations: pair, metrics: metrics)
         let bytes: [UInt8]
         switch report.resolvedFormat {
         case .md:
-          bytes = Array(
-            ((grouped.map { CompareReport.markdown(run, by: $0) } ?? CompareReport.markdown(run)) + StudyFile.recordedMarkdown).utf8)
-        case .json: bytes = StudyFile.recorded(grouped.map { CompareReport.json(run, by: $0) } ?? CompareReport.json(run)).encoded()
+          let text = grouped.map { CompareReport.markdown(run, by: $0) } ?? CompareReport.markdown(run)
+          bytes = Array((VerdictReport.inserting(verdictSection, into: text) + StudyFile.recordedMarkdown).utf8)
+        case .json:
+          let document = grouped.map { CompareReport.json(run, by: $0) } ?? CompareReport.json(run)
+          let verdictObject = VerdictReport.json(verdict, configurations: pair, metrics: metrics)
+          bytes = StudyFile.recorded(VerdictReport.inserting(verdictObject, into: document)).encoded()
         case .csv: bytes = grouped.map { CompareReport.csv(run, by: $0) } ?? CompareReport.csv(run)
         case .html:
           do throws(ReplayError) {
             bytes = CompareReport.html(
-              run, try ComparisonFigureData.gather(run, threads: threads), appendix: StudyFile.recordedMarkdown)
+              run, try ComparisonFigureData.gather(run, threads: threads), appendix: StudyFile.recordedMarkdown,
+              verdict: verdictSection)
           } catch {
             throw DataError.replay(error, command: "compare")
           }

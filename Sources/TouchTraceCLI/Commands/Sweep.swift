@@ -190,23 +190,44 @@ extension TouchTraceCommand {
             throw DataError(description: "touchtrace sweep: error: \(error.description)")
           }
         }
+        let verdict: Verdict
+        do {
+          verdict = try VerdictPass.verdict(
+            configurations: result.configurations, metrics: result.metrics, rule: Verdict.maximumF1, evaluation: evaluation,
+            request: request, grouped: grouped)
+        } catch let error as ReplayError {
+          throw DataError.replay(error, command: "sweep")
+        }
+        let f1Interval = verdict.recommended.flatMap { c in
+          intervals.flatMap { intervals in
+            intervals.configurations.firstIndex(of: c).flatMap { k in
+              SweepIntervals.statistics.firstIndex(of: .f1).map {
+                (interval: intervals.intervals[k][$0], clusters: intervals.groups.count, unit: intervals.groups.unit)
+              }
+            }
+          }
+        }
+        let verdictSection = VerdictReport.markdown(
+          verdict, configurations: result.configurations, metrics: result.metrics, f1Interval: f1Interval)
         let plain = grouped == nil && intervals == nil
         func json() -> [UInt8] {
-          StudyFile.recorded(plain ? SweepReport.json(result) : SweepReport.json(result, by: grouped, intervals: intervals)).encoded()
+          let document = plain ? SweepReport.json(result) : SweepReport.json(result, by: grouped, intervals: intervals)
+          let verdictObject = VerdictReport.json(verdict, configurations: result.configurations, metrics: result.metrics)
+          return StudyFile.recorded(VerdictReport.inserting(verdictObject, into: document)).encoded()
         }
         func csv() -> [UInt8] { plain ? SweepReport.csv(result) : SweepReport.csv(result, by: grouped, intervals: intervals) }
         let bytes: [UInt8]
         switch report.resolvedFormat {
         case .md:
-          bytes = Array(
-            ((plain ? SweepReport.markdown(result) : SweepReport.markdown(result, by: grouped, intervals: intervals))
-              + StudyFile.recordedMarkdown).utf8)
+          let report = plain ? SweepReport.markdown(result) : SweepReport.markdown(result, by: grouped, intervals: intervals)
+          bytes = Array((VerdictReport.inserting(verdictSection, into: report) + StudyFile.recordedMarkdown).utf8)
         case .json: bytes = json()
         case .csv: bytes = csv()
         case .html:
           do throws(ReplayError) {
             bytes = SweepReport.html(
-              result, try SweepFigureData.gather(result, threads: threads), appendix: StudyFile.recordedMarkdown)
+              result, try SweepFigureData.gather(result, threads: threads), appendix: StudyFile.recordedMarkdown,
+              verdict: verdictSection)
           } catch {
             throw DataError.replay(error, command: "sweep")
           }

@@ -201,14 +201,31 @@ extension TouchTraceCommand {
         let grouped = try breakdown.grouped(
           result.chosen.map { [($0, configurations[$0])] } ?? [], evaluation: evaluation, threads: threads, command: "tune",
           outcomes: scored?.outcomes ?? [])
+        let verdict: Verdict
+        do {
+          verdict = try VerdictPass.verdict(
+            configurations: configurations, metrics: result.sweep.metrics, rule: tuning.rule, evaluation: evaluation,
+            request: request, grouped: grouped, noChoiceReason: result.noChoiceReason)
+        } catch let error as ReplayError {
+          throw DataError.replay(error, command: "tune")
+        }
+        let f1Interval = result.intervals.flatMap { intervals in
+          result.statistics.firstIndex(of: .f1).map {
+            (interval: intervals[$0], clusters: result.groups.count, unit: result.groups.unit)
+          }
+        }
+        let verdictSection = VerdictReport.markdown(
+          verdict, configurations: configurations, metrics: result.sweep.metrics, f1Interval: f1Interval)
         func json() -> [UInt8] {
-          StudyFile.recorded(grouped.map { TuneReport.json(result, by: $0) } ?? TuneReport.json(result)).encoded()
+          let document = grouped.map { TuneReport.json(result, by: $0) } ?? TuneReport.json(result)
+          let verdictObject = VerdictReport.json(verdict, configurations: configurations, metrics: result.sweep.metrics)
+          return StudyFile.recorded(VerdictReport.inserting(verdictObject, into: document)).encoded()
         }
         let bytes: [UInt8]
         switch report.resolvedFormat {
         case .md:
-          bytes = Array(
-            ((grouped.map { TuneReport.markdown(result, by: $0) } ?? TuneReport.markdown(result)) + StudyFile.recordedMarkdown).utf8)
+          let report = grouped.map { TuneReport.markdown(result, by: $0) } ?? TuneReport.markdown(result)
+          bytes = Array((VerdictReport.inserting(verdictSection, into: report) + StudyFile.recordedMarkdown).utf8)
         case .json: bytes = json()
         case .csv:
           if let table = table.table {
@@ -220,7 +237,7 @@ extension TouchTraceCommand {
           do throws(ReplayError) {
             let data = try SweepFigureData.gather(
               result.sweep, marked: TuneReport.markedConfigurations(result), threads: threads)
-            bytes = TuneReport.html(result, data, appendix: StudyFile.recordedMarkdown)
+            bytes = TuneReport.html(result, data, appendix: StudyFile.recordedMarkdown, verdict: verdictSection)
           } catch {
             throw DataError.replay(error, command: "tune")
           }

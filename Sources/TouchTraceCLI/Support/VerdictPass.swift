@@ -1,0 +1,87 @@
+import TouchCore
+import TouchEvaluation
+import TouchIO
+import TouchRecognizers
+import TouchReports
+import TouchTuning
+
+/// The verdict of `sweep` and `tune`: the candidates come from the scores; the paired comparison
+/// of the recommended configuration with the runner-up comes from a second read of the inputs
+/// through those two alone (per-trace outcomes of every configuration are never kept, so memory
+/// stays bounded). Merging reads the recorded inputs again, after checking that their SHA-256
+/// is the one the shards recorded.
+enum VerdictPass {
+  /// The verdict on `configurations` scored with `metrics`.
+  ///
+  /// - Parameters:
+  ///   - request: the request the scores came from (same inputs, filters and grouping).
+  ///   - noChoiceReason: why nothing is eligible, as the command explains it.
+  static func verdict(
+    configurations: [Configuration], metrics: [ConfigurationMetrics], rule: OperatingPointRule, evaluation: Evaluation,
+    request: ScoredStream.Request, grouped: GroupedMetrics?, noChoiceReason: String? = nil
+  ) throws -> Verdict {
+    let (recommended, _, runnerUp) = Verdict.candidates(configurations, metrics: metrics, rule: rule)
+    var paired: PairedComparison?
+    var unavailable: String?
+    if let recommended, let runnerUp {
+      switch try comparison(configurations[recommended], configurations[runnerUp], request: request, evaluation: evaluation) {
+      case .success(let result): paired = result
+      case .failure(let reason): unavailable = reason.text
+      }
+    }
+    return Verdict(
+      configurations: configurations, metrics: metrics, rule: rule, evaluation: evaluation, paired: paired,
+      pairedUnavailable: unavailable, grouped: grouped, noChoiceReason: noChoiceReason)
+  }
+
+  struct Unavailable: Error { var text: String }
+
+  /// A (recommended) against B (runner-up) on the same traces, read again.
+  static func comparison(
+    _ a: Configuration, _ b: Configuration, request: ScoredStream.Request, evaluation: Evaluation
+  ) throws -> Result<PairedComparison, Unavailable> {
+    if request.input.paths.contains(TraceFiles.standardInput) || request.input.labels == TraceFiles.standardInput {
+      return .failure(Unavailable(text: "the traces came from standard input, which is read once; save them to a file, or run touchtrace compare"))
+    }
+    let merged = ScoredData.merged
+    var second = request
+    second.recognizers = [a.recognizer, b.recognizer]
+    second.sweep = false
+    second.outcomes = .replays([a.recognizer, b.recognizer])
+    second.keepSamples = false
+    second.by = nil
+    second.writesPartial = merged != nil
+    let data: ScoredData
+    do {
+      // Quiet: the first read already said what it skipped and why.
+      data = try ScoredData.$merged.withValue(nil) {
+        try Console.$quiet.withValue(true) { try ScoredData.gather(second, plan: nil, planOptions: nil) }
+      }
+    } catch let error as ReplayError {
+      throw error
+    } catch {
+      guard merged != nil else { throw error }
+      return .failure(Unavailable(text: "the inputs the shards read cannot be read again here (\(error))"))
+    }
+    if let merged, data.stream?.inputs != merged.inputs {
+      return .failure(Unavailable(text: "the inputs changed since the shards read them (SHA-256 differs)"))
+    }
+    let n = evaluation.traces.count
+    let traces = data.evaluation.traces
+    guard traces.count == n, zip(traces, evaluation.traces).allSatisfy({ $0.name == $1.name }), data.outcomes.count == 2 else {
+      return .failure(Unavailable(text: "the second read gave other traces than the first"))
+    }
+    let lists = data.outcomes.map { $0.sorted { $0.trace < $1.trace } }
+    guard lists.allSatisfy({ $0.count == n }) else {
+      return .failure(Unavailable(text: "the second read gave other traces than the first"))
+    }
+    do throws(TuningError) {
+      let run = try ComparisonResult(
+        evaluation: data.evaluation, a: a, b: b, bootstrap: nil, outcomes: (lists[0], lists[1]))
+      return .success(run.comparison)
+    } catch {
+      if case .replay(let replay) = error { throw replay }
+      throw DataError(description: "touchtrace \(request.command): error: \(error.description)")
+    }
+  }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+import TouchTestSupport
+
+/// The verdict every `sweep`, `tune` and `compare` report opens with (issue 27 item 2), checked
+/// against what the same reports say elsewhere: the recommended configuration against a ranking
+/// recomputed here from the JSON results, the paired comparison against `touchtrace compare` of
+/// the same two configurations (an independent path: an in-memory replay, not the second read).
+@Suite("verdict")
+struct VerdictCommandTests {
+  static let samples = TestData.repositoryRoot + "/samples"
+
+  func sweepJSON(_ arguments: [String], in directory: String) throws -> [String: Any] {
+    let output = directory + "/sweep.json"
+    #expect(runCommand(["sweep", Self.samples] + arguments + ["--format", "json", "--quiet", "--output", output]) == 0)
+    return try jsonObject(output)
+  }
+
+  static func label(_ configuration: [String: Any]) -> String {
+    let params = configuration["params"] as? [String: Any] ?? [:]
+    let varied = configuration["varied"] as? [String] ?? []
+    return ([configuration["recognizer"] as? String ?? "?"] + varied.map { "\($0)=\(params[$0].map { "\($0)" } ?? "?")" })
+      .joined(separator: " ")
+  }
+
+  @Test func sweepRecommendsTheBestByF1AndPairsTheRunnerUpAsCompareDoes() throws {
+    try inTemporaryDirectory { directory in
+      let json = try sweepJSON(["--recognizer", "deep-press,stable-press,long-press"], in: directory)
+      let verdict = try #require(json["verdict"] as? [String: Any])
+      let results = try #require(json["results"] as? [[String: Any]])
+      // The ranking recomputed: highest F1, then lowest p90 |action − reference|, then order.
+      func key(_ r: [String: Any]) -> (Double, Double) {
+        let latency = r["latency"] as? [String: Any]
+        return ((r["f1"] as? Double) ?? -1, -((latency?["abs_p90"] as? Double) ?? .infinity))
+      }
+      var best = 0
+      for k in results.indices where key(results[k]) > key(results[best]) { best = k }
+      let recommended = try #require(verdict["recommended"] as? [String: Any])
+      #expect(Self.label(recommended) == Self.label(results[best]))
+      #expect(recommended["f1"] as? Double == results[best]["f1"] as? Double)
+      // The runner-up: another recognizer's best, with other scores.
+      let runnerUp = try #require(verdict["runner_up"] as? [String: Any])
+      #expect(runnerUp["recognizer"] as? String != recommended["recognizer"] as? String)
+      // The paired comparison equals compare's of the same two configurations.
+      let paired = try #require(verdict["paired"] as? [String: Any])
+      func spec(_ c: [String: Any]) -> String {
+        let params = c["params"] as? [String: Any] ?? [:]
+        let varied = (c["varied"] as? [String] ?? []).map { "\($0)=\(params[$0]!)" }
+        return (c["recognizer"] as! String) + (varied.isEmpty ? "" : ":" + varied.joined(separator: ","))
+      }
+      let compared = directory + "/compare.json"
+      #expect(
+        runCommand([
+          "compare", Self.samples, "--a", spec(recommended), "--b", spec(runnerUp), "--bootstrap", "0", "--quiet",
+          "--format", "json", "--output", compared,
+        ]) == 0)
+      let mcnemar = try #require(try jsonObject(compared)["mcnemar"] as? [String: Any])
+      #expect(paired["only_recommended"] as? Int == mcnemar["only_a_correct"] as? Int)
+      #expect(paired["only_runner_up"] as? Int == mcnemar["only_b_correct"] as? Int)
+      #expect(paired["both_correct"] as? Int == mcnemar["both_correct"] as? Int)
+      #expect(paired["p_value"] as? Double == mcnemar["p_value"] as? Double)
+      #expect(paired["traces"] as? Int == 343)
+    }
+  }
+
+  /// stable-press's best threshold on the samples is 0.3, the smallest of its default grid (the
+  /// sweep's own table says so): the verdict says to widen the grid below it.
+  @Test func anOptimumAtTheGridEdgeIsFlaggedWithItsDirection() throws {
+    try inTemporaryDirectory { directory in
+      let json = try sweepJSON(["--recognizer", "stable-press"], in: directory)
+      let verdict = try #require(json["verdict"] as? [String: Any])
+      let recommended = try #require(verdict["recommended"] as? [String: Any])
+      #expect((recommended["params"] as? [String: Any])?["pressThreshold"] as? Double == 0.3)
+      let caveats = try #require(verdict["caveats"] as? [[String: Any]])
+      let edge = try #require(caveats.first { $0["code"] as? String == "grid_edge" })
+      #expect((edge["text"] as? String)?.contains("widen the grid below 0.3") == true)
+      // Narrowed to the middle of the grid, the optimum is no longer at an edge it cannot see past.
+      let inner = try sweepJSON(["--recognizer", "stable-press", "--vary", "pressThreshold=0.2,0.3,0.4"], in: directory)
+      let innerCaveats = try #require((inner["verdict"] as? [String: Any])?["caveats"] as? [[String: Any]])
+      #expect(!innerCaveats.contains { $0["code"] as? String == "grid_edge" })
+    }
+  }
+
+  /// shunkit's minimumForce is in raw force units; the samples mix iPhone (20/3) and Android (1)
+  /// maximum forces.
+  @Test func aRawForceThresholdOverMixedDevicesIsFlagged() throws {
+    try inTemporaryDirectory { directory in
+      let json = try sweepJSON(["--recognizer", "shunkit"], in: directory)
+      let caveats = try #require((json["verdict"] as? [String: Any])?["caveats"] as? [[String: Any]])
+      let raw = try #require(caveats.first { $0["code"] as? String == "raw_force_mixed_maximum" })
+      #expect((raw["text"] as? String)?.contains("--by device") == true)
+    }
+  }
+
+  static let binary = TestData.repositoryRoot + "/.build/debug/touchtrace"
+
+  /// Standard input is read once: the verdict says so instead of pairing (the executable, whose
+  /// standard input a shell can redirect).
+  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary)))
+  func standardInputGivesNoPairedComparisonAndSaysWhy() throws {
+    try inTemporaryDirectory(writing: "trace,t,force,max_force,intent,press_at\n") { directory in
+      let csv = try String(contentsOfFile: Self.samples + "/synth-iphone6s.csv", encoding: .utf8)
+      let input = directory + "/in.csv"
+      try csv.write(toFile: input, atomically: true, encoding: .utf8)
+      let binary = Self.binary
+      let shell = try runChild(
+        "/bin/sh", ["-c", "'\(binary)' sweep - --recognizer deep-press,stable-press --format json --quiet < '\(input)'"])
+      #expect(shell.code == 0, "\(shell.errors)")
+      let json = try #require(try JSONSerialization.jsonObject(with: Data(shell.output.utf8)) as? [String: Any])
+      let verdict = try #require(json["verdict"] as? [String: Any])
+      #expect(verdict["paired"] is NSNull)
+      #expect((verdict["paired_unavailable"] as? String)?.contains("standard input") == true)
+      let caveats = try #require(verdict["caveats"] as? [[String: Any]])
+      #expect(caveats.contains { $0["code"] as? String == "paired_unavailable" })
+    }
+  }
+
+  /// The Markdown report opens with the verdict: right after the title, before every table.
+  @Test func theVerdictIsTheFirstSectionOfEveryMarkdownReport() throws {
+    try inTemporaryDirectory { directory in
+      let reports: [(String, [String])] = [
+        ("sweep", ["sweep", Self.samples, "--recognizer", "deep-press,stable-press"]),
+        ("tune", ["tune", Self.samples, "--recognizer", "deep-press,stable-press", "--folds", "0", "--bootstrap", "0"]),
+        ("compare", ["compare", Self.samples, "--a", "deep-press:threshold=0.5", "--b", "stable-press", "--bootstrap", "0"]),
+      ]
+      for (name, arguments) in reports {
+        let output = directory + "/\(name).md"
+        #expect(runCommand(arguments + ["--format", "md", "--quiet", "--output", output]) == 0)
+        let text = try String(contentsOfFile: output, encoding: .utf8)
+        let headings = text.split(separator: "\n").filter { $0.hasPrefix("#") }
+        #expect(headings.count >= 2)
+        #expect(headings.first?.hasPrefix("# ") == true)
+        #expect(headings.dropFirst().first == "## Verdict", "\(name): \(headings.prefix(3))")
+        #expect(text.contains("**Ship `"), "\(name)")
+      }
+    }
+  }
+}

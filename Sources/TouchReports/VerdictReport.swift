@@ -96,21 +96,21 @@ public enum VerdictReport {
           ("f1", number(m.f1)), ("precision", number(m.precision)), ("precision_ci", Intervals.json(Intervals.precision(m))),
           ("recall", number(m.recall)), ("recall_ci", Intervals.json(Intervals.recall(m))),
           ("fpr", number(m.falsePositiveRate)), ("fpr_ci", Intervals.json(Intervals.fpr(m))),
-          ("tp", .number(Double(m.truePositives))), ("fp", .number(Double(m.falsePositives))),
-          ("fn", .number(Double(m.falseNegatives))), ("latency_n", .number(Double(m.latency.count))),
+          ("tp", .int(m.truePositives)), ("fp", .int(m.falsePositives)),
+          ("fn", .int(m.falseNegatives)), ("latency_n", .int(m.latency.count)),
           ("abs_p50", number(m.latency.absoluteP50)), ("abs_p90", number(m.latency.absoluteP90)),
-          ("p90", number(m.latency.p90)), ("early", .number(Double(m.latency.early))), ("early_rate", number(m.latency.earlyRate)),
+          ("p90", number(m.latency.p90)), ("early", .int(m.latency.early)), ("early_rate", number(m.latency.earlyRate)),
         ])
     }
     var paired: JSONValue = .null
     if let p = verdict.paired {
       let t = p.mcnemar
       paired = .object([
-        ("traces", .number(Double(t.total))), ("both_correct", .number(Double(t.bothCorrect))),
-        ("only_recommended", .number(Double(t.onlyA))), ("only_runner_up", .number(Double(t.onlyB))),
-        ("neither", .number(Double(t.neither))), ("mcnemar_method", .string(t.method.description)),
+        ("traces", .int(t.total)), ("both_correct", .int(t.bothCorrect)),
+        ("only_recommended", .int(t.onlyA)), ("only_runner_up", .int(t.onlyB)),
+        ("neither", .int(t.neither)), ("mcnemar_method", .string(t.method.description)),
         ("mcnemar_statistic", number(t.statistic)), ("p_value", .number(t.pValue)),
-        ("latency_pairs", .number(Double(p.latencyDifferences.count))),
+        ("latency_pairs", .int(p.latencyDifferences.count)),
         ("latency_difference_median", number(p.latencyDifferences.median)),
         ("latency_difference_mean", number(p.latencyDifferences.mean)),
         ("timing_error_difference_median", number(p.timingErrorDifferences.median)),
@@ -121,7 +121,7 @@ public enum VerdictReport {
     if let w = verdict.worstGroup {
       let g = w.metrics.stage1
       worst = .object([
-        ("column", .string(w.column)), ("group", w.name.map { .string($0) } ?? .null), ("traces", .number(Double(w.traces))),
+        ("column", .string(w.column)), ("group", w.name.map { .string($0) } ?? .null), ("traces", .int(w.traces)),
         ("f1", number(g.f1)), ("precision", number(g.precision)), ("recall", number(g.recall)), ("fpr", number(g.falsePositiveRate)),
       ])
     }

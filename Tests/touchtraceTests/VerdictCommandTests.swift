@@ -135,4 +135,53 @@ struct VerdictCommandTests {
       }
     }
   }
+
+  /// Presses at full force from the first sample and without `press_at`: the rule's references
+  /// sit at touch-down (hand-computed: the smoothed force crosses half its peak within the first
+  /// samples). With `press_at` 0.3 s the same traces raise nothing of the kind.
+  @Test func ruleReferencesAtTouchDownAreFlagged() throws {
+    func traces(pressAt: String?) -> String {
+      var csv = "trace,t,force,max_force,intent" + (pressAt == nil ? "" : ",press_at") + "\n"
+      let suffix = pressAt.map { "," + $0 } ?? ""
+      for k in 0..<6 {
+        for i in 0..<40 { csv += "p\(k),\(Double(i) / 60),\(i < 36 ? 0.8 : 0.05),1,press\(suffix)\n" }
+      }
+      for k in 0..<4 {
+        for i in 0..<30 { csv += "n\(k),\(Double(i) / 60),\(0.2 * (1 - Double(abs(i - 15)) / 15)),1,tap\(pressAt == nil ? "" : ",")\n" }
+      }
+      return csv
+    }
+    for (pressAt, flagged) in [(nil, true), ("0.3", false)] as [(String?, Bool)] {
+      try inTemporaryDirectory(writing: traces(pressAt: pressAt)) { directory in
+        let output = directory + "/sweep.json"
+        #expect(runCommand(["sweep", directory + "/t.csv", "--recognizer", "deep-press", "--quiet", "--format", "json", "--output", output]) == 0)
+        let caveats = try #require((try jsonObject(output)["verdict"] as? [String: Any])?["caveats"] as? [[String: Any]])
+        let near = caveats.first { $0["code"] as? String == "references_near_touch_down" }
+        #expect((near != nil) == flagged)
+        if flagged { #expect((near?["text"] as? String)?.hasPrefix("6 of 6 references") == true) }
+        // Six true positives at most: the quantiles are anecdotes.
+        #expect(caveats.contains { $0["code"] as? String == "small_n" })
+      }
+    }
+  }
+
+  /// With `--by device`, the worst group is the recommended configuration's lowest F1 among the
+  /// groups the JSON `by` section lists.
+  @Test func theWorstGroupIsTheLowestF1OfTheRecommendedConfiguration() throws {
+    try inTemporaryDirectory { directory in
+      let json = try sweepJSON(["--recognizer", "stable-press,deep-press", "--by", "device"], in: directory)
+      let verdict = try #require(json["verdict"] as? [String: Any])
+      let recommended = try #require(verdict["recommended"] as? [String: Any])
+      let by = try #require(json["by"] as? [String: Any])
+      let results = try #require(by["results"] as? [[String: Any]])
+      let mine = try #require(results.first { Self.label($0) == Self.label(recommended) })
+      let groups = try #require(mine["groups"] as? [[String: Any]]).filter { ($0["traces"] as? Int ?? 0) > 0 }
+      let lowest = try #require(groups.min { ($0["f1"] as? Double ?? -1) < ($1["f1"] as? Double ?? -1) })
+      let worst = try #require(verdict["worst_group"] as? [String: Any])
+      #expect(worst["column"] as? String == "device")
+      #expect(worst["group"] as? String == lowest["group"] as? String)
+      #expect(worst["f1"] as? Double == lowest["f1"] as? Double)
+      #expect(worst["traces"] as? Int == lowest["traces"] as? Int)
+    }
+  }
 }

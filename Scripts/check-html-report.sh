@@ -22,4 +22,6 @@ mkdir -p out
   --format html --output out/sweep-again.html --threads 1
 cmp out/sweep.html out/sweep-again.html || { echo "check-html: the HTML report differs between runs" >&2; exit 1; }
 rm -f out/sweep-again.html
-python3 Scripts/check-html-report.py out/sweep.html out/sweep-html.json "$SCREENSHOT"
+# The study file the page shows must be the one --print-config gives for the same command.
+"$TOUCHTRACE" sweep samples/ --recognizer all,tap+deep-press,long-press+deep-press --print-config > out/sweep-config.toml
+python3 Scripts/check-html-report.py out/sweep.html out/sweep-html.json "$SCREENSHOT" out/sweep-config.toml

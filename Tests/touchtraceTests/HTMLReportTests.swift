@@ -190,6 +190,35 @@ struct HTMLReportTests {
     }
   }
 
+  /// With cross-validation, tune draws each fold's in-sample and held-out score: one point of
+  /// each per fold (6 folds by user on the iPhone traces), the held-out values those of the JSON
+  /// report's folds.
+  @Test func tuneDrawsInSampleAgainstHeldOutPerFold() throws {
+    try inTemporaryDirectory { directory in
+      let arguments = [
+        "tune", TestData.samples, "--only", "device=iphone6s", "--recognizer", "deep-press,stable-press", "--group-by", "user",
+        "--folds", "6", "--bootstrap", "0", "--quiet",
+      ]
+      #expect(runCommand(arguments + ["--format", "html", "--output", directory + "/tune.html"]) == 0)
+      #expect(runCommand(arguments + ["--format", "json", "--output", directory + "/tune.json"]) == 0)
+      let html = try Self.read(directory + "/tune.html")
+      #expect(Self.figureIDs(html).first == "fig-cv")
+      let figure = try #require(html.components(separatedBy: "<figure id=\"fig-cv\"").last?.components(separatedBy: "</figure>").first)
+      let inSample = figure.components(separatedBy: ": in-sample F1 ").count - 1
+      let heldOut = figure.components(separatedBy: ": held-out F1 ").count - 1
+      #expect(inSample == 6 && heldOut == 6)
+      let json = try jsonObject(directory + "/tune.json")
+      let folds = try #require((json["cross_validation"] as? [String: Any])?["results"] as? [[String: Any]])
+      #expect(folds.count == 6)
+      for fold in folds {
+        let f1 = try #require((fold["held_out"] as? [String: Any])?["f1"] as? Double)
+        let number = try #require(fold["fold"] as? Int)
+        #expect(figure.contains("fold \(number), "), "fold \(number)")
+        #expect(figure.contains(": held-out F1 \(String(format: "%.3f", f1))"), "fold \(number): \(f1)")
+      }
+    }
+  }
+
   @Test func compareDrawsBothConfigurations() throws {
     try inTemporaryDirectory { directory in
       let out = directory + "/compare.html"

@@ -16,7 +16,7 @@ enum HTMLPage {
     svg.plot{max-width:100%;height:auto;font-size:11px}
     svg .frame{fill:none;stroke:#888}svg .grid{stroke:#e4e4e4}svg .tick{fill:#333}
     svg .axis-title{fill:#111;font-size:12px}svg .plot-title{fill:#111;font-size:13px;font-weight:600}
-    svg .rule-label{fill:#111;font-size:10px}svg .legend-label{fill:#111}svg .cell{font-size:12px}
+    svg .rule-label{fill:#111;font-size:10px}svg .point-label{fill:#111;font-size:10px}svg .legend-label{fill:#111}svg .cell{font-size:12px}
     svg .line{stroke-linejoin:round}svg circle:hover,svg path:hover{opacity:.7}
     table{border-collapse:collapse;font-size:.85em;margin:.5em 0}th,td{border:1px solid #ccc;padding:2px 6px}
     th{background:#f3f3f3}td.num{text-align:right;font-variant-numeric:tabular-nums}

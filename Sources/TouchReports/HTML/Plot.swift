@@ -40,6 +40,8 @@ enum MarkerShape: Sendable, Hashable {
   case diamond
   /// A cross (×).
   case cross
+  /// An open circle, small: a point resting on few values (a quantile of fewer than 5).
+  case hollow
 }
 
 /// One thing drawn in a plot's data area, in data coordinates.
@@ -59,6 +61,9 @@ enum PlotMark: Sendable {
   /// A grid of shaded cells with counts (heat maps): rows top to bottom, columns left to right,
   /// over a plot whose axes are categorical (``PlotAxis/categories``).
   case cells([[Int]])
+  /// Direct labels of points (Pareto points), each beside its point where no earlier label of
+  /// the mark is (right, below-right, left, below-left, then above).
+  case labels([(x: Double, y: Double, text: String)])
 }
 
 /// One axis: label, unit and how its domain is set.
@@ -73,6 +78,9 @@ struct PlotAxis: Sendable {
   var categories: [String]? = nil
   /// Whether the axis is logarithmic (base 10; values ≤ 0 are not drawn).
   var logarithmic = false
+  /// Named positions instead of numeric ticks (a categorical axis for point marks: `1`
+  /// precision, `2` recall, `3` F1); needs a fixed ``domain``.
+  var namedTicks: [(value: Double, label: String)]? = nil
 
   /// The axis title: `label (unit)`.
   var title: String { unit.isEmpty ? label : "\(label) (\(unit))" }
@@ -156,6 +164,7 @@ struct Plot: Sendable {
       case .verticalRule(let x, _, _): if horizontal { values.append(x) }
       case .horizontalRule(let y, _, _): if !horizontal { values.append(y) }
       case .cells: break
+      case .labels(let points): values += points.map { horizontal ? $0.x : $0.y }
       }
     }
     let finite = values.filter(\.isFinite)
@@ -175,6 +184,10 @@ struct Plot: Sendable {
         domainLower: Logarithm.log10(ticks.lower), domainUpper: Logarithm.log10(ticks.upper), rangeLower: rangeLower,
         rangeUpper: rangeUpper, logarithmic: true)
       return (ticks.values.map { ($0, ticks.label($0)) }, scale)
+    }
+    if let named = axis.namedTicks, let domain = axis.domain {
+      let scale = LinearScale(domainLower: domain.lower, domainUpper: domain.upper, rangeLower: rangeLower, rangeUpper: rangeUpper)
+      return (named.map { ($0.value, HTMLText.escape($0.label)) }, scale)
     }
     let ticks: NiceTicks
     let lower: Double, upper: Double
@@ -202,7 +215,7 @@ struct Plot: Sendable {
       case .band(let points, let style): .band(points.filter { horizontal ? $0.x > 0 : $0.low > 0 }, style)
       case .verticalRule(let v, let l, let s): v > 0 ? .verticalRule(v, l, s) : .cells([])
       case .horizontalRule(let v, let l, let s): v > 0 ? .horizontalRule(v, l, s) : .cells([])
-      case .cells: mark
+      case .cells, .labels: mark
       }
     }
     return copy.extent(horizontal: horizontal)
@@ -219,7 +232,7 @@ struct Plot: Sendable {
     out += "width=\"\(n(w))\" height=\"\(n(h))\" aria-labelledby=\"\(id)-title \(id)-desc\">\n"
     out += "<title id=\"\(id)-title\">\(e(title))</title>\n<desc id=\"\(id)-desc\">\(e(description))</desc>\n"
     out += "<defs><clipPath id=\"\(id)-clip\"><rect x=\"\(n(marginLeft))\" y=\"\(n(Self.marginTop))\" width=\"\(n(width))\" height=\"\(n(height))\"/></clipPath></defs>\n"
-    out += "<text class=\"plot-title\" x=\"\(n(marginLeft))\" y=\"\(n(Self.marginTop - 10))\">\(e(title))</text>\n"
+    out += "<text class=\"plot-title\" x=\"\(n(marginLeft))\" y=\"\(n(Self.marginTop - 10))\">\(e(Self.fitted(title, width: w - marginLeft - 4)))</text>\n"
     let left = marginLeft, top = Self.marginTop, bottom = Self.marginTop + height, right = marginLeft + width
     out += "<rect class=\"frame\" x=\"\(n(left))\" y=\"\(n(top))\" width=\"\(n(width))\" height=\"\(n(height))\"/>\n"
 
@@ -229,7 +242,7 @@ struct Plot: Sendable {
     if let categories = x.categories {
       let band = width / Double(max(categories.count, 1))
       for (k, name) in categories.enumerated() {
-        out += "<text class=\"tick\" x=\"\(n(left + band * (Double(k) + 0.5)))\" y=\"\(n(bottom + 16))\" text-anchor=\"middle\">\(e(name))</text>\n"
+        out += "<text class=\"tick\" x=\"\(n(left + band * (Double(k) + 0.5)))\" y=\"\(n(bottom + 19))\" text-anchor=\"middle\">\(e(name))</text>\n"
       }
     } else {
       let (ticks, scale) = self.scale(horizontal: true)
@@ -237,7 +250,7 @@ struct Plot: Sendable {
       for (value, label) in ticks {
         let px = scale.map(value)
         out += "<line class=\"grid\" x1=\"\(n(px))\" y1=\"\(n(top))\" x2=\"\(n(px))\" y2=\"\(n(bottom))\"/>"
-        out += "<text class=\"tick\" x=\"\(n(px))\" y=\"\(n(bottom + 16))\" text-anchor=\"middle\">\(label)</text>\n"
+        out += "<text class=\"tick\" x=\"\(n(px))\" y=\"\(n(bottom + 19))\" text-anchor=\"middle\">\(label)</text>\n"
       }
     }
     if let categories = y.categories {
@@ -258,8 +271,9 @@ struct Plot: Sendable {
     out += "<text class=\"axis-title\" transform=\"translate(\(n(16)) \(n(top + height / 2))) rotate(-90)\" text-anchor=\"middle\">\(e(y.title))</text>\n"
 
     out += "<g clip-path=\"url(#\(id)-clip)\">\n"
-    for mark in marks {
-      out += render(mark, x: xScale, y: yScale)
+    let labels = ruleLabelBaselines(x: xScale, y: yScale)
+    for (k, mark) in marks.enumerated() {
+      out += render(mark, x: xScale, y: yScale, labelBaseline: labels[k])
     }
     out += "</g>\n"
     out += renderLegend()
@@ -319,7 +333,64 @@ struct Plot: Sendable {
     return out
   }
 
-  func render(_ mark: PlotMark, x xs: LinearScale?, y ys: LinearScale?) -> String {
+  /// The width of one character of a rule label (10 px text), estimated generously, SVG user units.
+  static let ruleLabelCharacterWidth = 6.0
+  /// The width of one character of a plot title (13 px semibold text), estimated generously.
+  static let titleCharacterWidth = 7.6
+
+  /// `title` shortened in the middle (`…`) to fit `width`: its start and its end (a trace's
+  /// `#n`, the intent) stay.
+  static func fitted(_ title: String, width: Double) -> String {
+    let fits = Int(width / titleCharacterWidth)
+    guard title.count > fits, fits > 8 else { return title }
+    let keep = fits - 1
+    let head = keep / 2
+    return String(title.prefix(head)) + "…" + String(title.suffix(keep - head))
+  }
+
+  /// Where each rule's label sits (its baseline, SVG user units; parallel to ``marks``; `nil`
+  /// for marks without a label): the first free row from the top for vertical rules, above the
+  /// line or in the first free place below for horizontal ones, so that no two labels overlap
+  /// (their boxes estimated from the character count).
+  func ruleLabelBaselines(x xs: LinearScale?, y ys: LinearScale?) -> [Double?] {
+    let top = Self.marginTop, right = marginLeft + width, bottom = Self.marginTop + height
+    var boxes: [(x0: Double, y0: Double, x1: Double, y1: Double)] = []
+    func free(_ b: (x0: Double, y0: Double, x1: Double, y1: Double)) -> Bool {
+      !boxes.contains { $0.x0 < b.x1 && b.x0 < $0.x1 && $0.y0 < b.y1 && b.y0 < $0.y1 }
+    }
+    var result = [Double?](repeating: nil, count: marks.count)
+    for (k, mark) in marks.enumerated() {
+      guard case .verticalRule(let value, let label?, _) = mark, let xs, value.isFinite else { continue }
+      let px = xs.map(value)
+      guard px.isFinite else { continue }
+      let w = Self.ruleLabelCharacterWidth * Double(label.count)
+      var row = 0
+      while row < 8 {
+        let baseline = top + 12 + 11 * Double(row)
+        let box = (x0: px + 2, y0: baseline - 9, x1: px + 4 + w, y1: baseline + 2)
+        if free(box) || row == 7 {
+          boxes.append(box)
+          result[k] = baseline
+          break
+        }
+        row += 1
+      }
+    }
+    for (k, mark) in marks.enumerated() {
+      guard case .horizontalRule(let value, let label?, _) = mark, let ys, value.isFinite else { continue }
+      let py = ys.map(value)
+      guard py.isFinite else { continue }
+      let w = Self.ruleLabelCharacterWidth * Double(label.count)
+      let candidates = [py - 4, py + 12, py - 15, py + 23, py - 26, py + 34].filter { $0 - 9 >= top && $0 + 2 <= bottom }
+      let chosen =
+        candidates.first { free((x0: right - 4 - w, y0: $0 - 9, x1: right - 2, y1: $0 + 2)) } ?? candidates.first ?? py - 4
+      boxes.append((x0: right - 4 - w, y0: chosen - 9, x1: right - 2, y1: chosen + 2))
+      result[k] = chosen
+    }
+    return result
+  }
+
+  func render(_ mark: PlotMark, x xs: LinearScale?, y ys: LinearScale?, labelBaseline: Double? = nil) -> String {
     let n = HTMLText.number
     let left = marginLeft, top = Self.marginTop, bottom = Self.marginTop + height, right = marginLeft + width
     func point(_ px: Double, _ py: Double) -> (Double, Double)? {
@@ -363,6 +434,8 @@ struct Plot: Sendable {
           out += "<path d=\"M\(n(px)) \(n(py - 5))L\(n(px + 5)) \(n(py))L\(n(px)) \(n(py + 5))L\(n(px - 5)) \(n(py))Z\" fill=\"\(style.color)\">\(title)</path>"
         case .cross:
           out += "<path d=\"M\(n(px - 4)) \(n(py - 4))L\(n(px + 4)) \(n(py + 4))M\(n(px - 4)) \(n(py + 4))L\(n(px + 4)) \(n(py - 4))\" stroke=\"\(style.color)\" stroke-width=\"2\" fill=\"none\">\(title)</path>"
+        case .hollow:
+          out += "<circle class=\"few\" cx=\"\(n(px))\" cy=\"\(n(py))\" r=\"3\" fill=\"#ffffff\" stroke=\"\(style.color)\" stroke-width=\"1.5\">\(title)</circle>"
         }
       }
       return out.isEmpty ? "" : out + "\n"
@@ -370,16 +443,40 @@ struct Plot: Sendable {
       guard let xs, value.isFinite, xs.map(value).isFinite else { return "" }
       let px = xs.map(value)
       var out = "<line x1=\"\(n(px))\" y1=\"\(n(top))\" x2=\"\(n(px))\" y2=\"\(n(bottom))\" \(Self.stroke(style))/>"
-      if let label { out += "<text class=\"rule-label\" x=\"\(n(px + 3))\" y=\"\(n(top + 12))\">\(HTMLText.escape(label))</text>" }
+      if let label {
+        out += "<text class=\"rule-label\" x=\"\(n(px + 3))\" y=\"\(n(labelBaseline ?? top + 12))\">\(HTMLText.escape(label))</text>"
+      }
       return out + "\n"
     case .horizontalRule(let value, let label, let style):
       guard let ys, value.isFinite, ys.map(value).isFinite else { return "" }
       let py = ys.map(value)
       var out = "<line x1=\"\(n(left))\" y1=\"\(n(py))\" x2=\"\(n(right))\" y2=\"\(n(py))\" \(Self.stroke(style))/>"
       if let label {
-        out += "<text class=\"rule-label\" x=\"\(n(right - 3))\" y=\"\(n(py - 4))\" text-anchor=\"end\">\(HTMLText.escape(label))</text>"
+        out += "<text class=\"rule-label\" x=\"\(n(right - 3))\" y=\"\(n(labelBaseline ?? py - 4))\" text-anchor=\"end\">\(HTMLText.escape(label))</text>"
       }
       return out + "\n"
+    case .labels(let points):
+      var placed: [(x0: Double, y0: Double, x1: Double, y1: Double)] = []
+      var out = ""
+      for p in points {
+        guard let (px, py) = point(p.x, p.y) else { continue }
+        let w = Self.ruleLabelCharacterWidth * Double(p.text.count)
+        // (anchor x, baseline y, anchored at the end)
+        let candidates: [(x: Double, y: Double, end: Bool)] = [
+          (px + 7, py - 4, false), (px + 7, py + 12, false), (px - 7, py - 4, true), (px - 7, py + 12, true),
+          (px + 7, py - 16, false), (px - 7, py - 16, true), (px + 7, py + 24, false),
+        ]
+        func box(_ c: (x: Double, y: Double, end: Bool)) -> (x0: Double, y0: Double, x1: Double, y1: Double) {
+          c.end ? (c.x - w, c.y - 9, c.x, c.y + 2) : (c.x, c.y - 9, c.x + w, c.y + 2)
+        }
+        let inside = candidates.filter { let b = box($0); return b.x0 >= left && b.x1 <= right && b.y0 >= top && b.y1 <= bottom }
+        let chosen =
+          inside.first { c in let b = box(c); return !placed.contains { $0.x0 < b.x1 && b.x0 < $0.x1 && $0.y0 < b.y1 && b.y0 < $0.y1 } }
+          ?? inside.first ?? candidates[0]
+        placed.append(box(chosen))
+        out += "<text class=\"point-label\" x=\"\(n(chosen.x))\" y=\"\(n(chosen.y))\"\(chosen.end ? " text-anchor=\"end\"" : "")>\(HTMLText.escape(p.text))</text>"
+      }
+      return out.isEmpty ? "" : out + "\n"
     case .cells(let rows):
       let columns = rows.map(\.count).max() ?? 0
       guard columns > 0 else { return "" }
@@ -424,6 +521,8 @@ struct Plot: Sendable {
           out += "<path d=\"M\(n(cx)) \(n(ly - 5))L\(n(cx + 5)) \(n(ly))L\(n(cx)) \(n(ly + 5))L\(n(cx - 5)) \(n(ly))Z\" fill=\"\(entry.style.color)\"/>"
         case .cross:
           out += "<path d=\"M\(n(cx - 4)) \(n(ly - 4))L\(n(cx + 4)) \(n(ly + 4))M\(n(cx - 4)) \(n(ly + 4))L\(n(cx + 4)) \(n(ly - 4))\" stroke=\"\(entry.style.color)\" stroke-width=\"2\"/>"
+        case .hollow:
+          out += "<circle cx=\"\(n(cx))\" cy=\"\(n(ly))\" r=\"3\" fill=\"#ffffff\" stroke=\"\(entry.style.color)\" stroke-width=\"1.5\"/>"
         }
       }
       out += "<text class=\"legend-label\" x=\"\(n(lx + 28))\" y=\"\(n(ly + 4))\">\(HTMLText.escape(entry.label))</text>\n"

@@ -34,10 +34,67 @@ extension TuneReport {
   ///   - verdict: the verdict section (``VerdictReport/markdown(_:configurations:metrics:f1Interval:)``),
   ///     shown first, before the figures.
   public static func html(_ result: TuningResult, _ data: SweepFigureData, appendix: String = "", verdict: String = "") -> [UInt8] {
+    var sections = SweepFigures.sections(result.sweep, data, chosen: result.chosen)
+    if let figure = crossValidationFigure(result) {
+      sections.insert(
+        HTMLPage.Section(
+          title: "Cross-validation",
+          text: "Each fold chooses on its training part and is scored on the part it held out: the gap between the two is the optimism of choosing on the same traces.",
+          figures: [figure]),
+        at: 0)
+    }
     let page = HTMLPage.render(
-      title: "touchtrace tune", verdict: verdict, sections: SweepFigures.sections(result.sweep, data, chosen: result.chosen),
-      markdown: markdown(result) + appendix)
+      title: "touchtrace tune", verdict: verdict, sections: sections, markdown: markdown(result) + appendix)
     return Array(page.utf8)
+  }
+
+  /// `fig-cv`: per fold, the objective's statistic of the fold's choice on its training part
+  /// (in-sample) and on its held-out part, joined by a line; `nil` without cross-validation.
+  static func crossValidationFigure(_ result: TuningResult) -> Figure? {
+    guard let cv = result.crossValidation, !cv.folds.isEmpty else { return nil }
+    let statistic = result.options.rule.objective.statistic
+    let name = statistic == .f1 ? "F1" : statistic.isLatency ? "p90 |action − reference|" : statistic.description
+    let scale = statistic.isLatency ? 1000.0 : 1
+    let unit = statistic.isLatency ? "ms" : ""
+    let training = SeriesStyle.series(0), heldOut = SeriesStyle.series(1)
+    var marks: [PlotMark] = []
+    var inSample: [(x: Double, y: Double, label: String?)] = []
+    var outOfSample: [(x: Double, y: Double, label: String?)] = []
+    func text(_ value: Double) -> String {
+      statistic.isLatency ? TextFormat.decimal(value, 0) + " ms" : TextFormat.decimal(value, 3)
+    }
+    for fold in cv.folds {
+      let x = Double(fold.fold + 1)
+      let chosen = fold.chosen.map { c in
+        result.sweep.configurations[c].name + " " + Markdown.describe(result.sweep.configurations[c])
+      } ?? "nothing chosen"
+      let a = fold.training.flatMap { statistic.value(of: $0) }.map { $0 * scale }
+      let b = fold.heldOut.flatMap { statistic.value(of: $0) }.map { $0 * scale }
+      if let a { inSample.append((x, a, "fold \(fold.fold + 1), \(chosen): in-sample \(name) \(text(a)) (\(fold.trainingTraces) traces)")) }
+      if let b { outOfSample.append((x, b, "fold \(fold.fold + 1), \(chosen): held-out \(name) \(text(b)) (\(fold.heldOutTraces) traces)")) }
+      if let a, let b { marks.append(.line([(x, a), (x, b)], SeriesStyle(color: "#999999", width: 1))) }
+    }
+    guard !inSample.isEmpty || !outOfSample.isEmpty else { return nil }
+    marks.append(.markers(inSample, .dot, training))
+    marks.append(.markers(outOfSample, .diamond, heldOut))
+    let k = cv.folds.count
+    return Figure(
+      id: "fig-cv", title: "Cross-validation: in-sample against held-out",
+      plots: [
+        Plot(
+          title: "\(name) per fold: training part against held-out part",
+          description: "For each of the \(k) folds, \(name) of the configuration the fold chose on its training traces, on those traces (in-sample) and on the traces it held out.",
+          x: PlotAxis(
+            label: "fold", domain: (0.5, Double(k) + 0.5), namedTicks: cv.folds.map { (Double($0.fold + 1), "\($0.fold + 1)") }),
+          y: PlotAxis(label: name, unit: unit, domain: statistic.isLatency ? nil : (0, 1)),
+          marks: marks,
+          legend: [
+            LegendEntry(label: "in-sample (training part)", style: training, marker: .dot, markerOnly: true),
+            LegendEntry(label: "held-out", style: heldOut, marker: .diamond, markerOnly: true),
+          ],
+          width: 520, height: 240)
+      ],
+      caption: "\(name) of each fold's choice on its training part and on its held-out part (\(k) folds); the held-out values are the honest estimate, the gap is what choosing on the same traces flatters.")
   }
 
   /// The configuration to mark per recognizer: the chosen one for its recognizer (others get

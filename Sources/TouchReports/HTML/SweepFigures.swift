@@ -168,23 +168,37 @@ enum SweepFigures {
             width: 520, height: 220))
       }
       if plots.isEmpty {
-        // No swept parameter: the one configuration's three values as points.
+        // No swept parameter: the one configuration's three values on a categorical axis, with
+        // the Wilson intervals of precision and recall as whiskers (F1 has none).
         let m = result.metrics[best].stage1
         let styles = (0..<3).map(SeriesStyle.series)
+        var marks: [PlotMark] = []
+        let precision = ProportionInterval.wilson(m.truePositives, of: m.truePositives + m.falsePositives)
+        let recall = ProportionInterval.wilson(m.truePositives, of: m.truePositives + m.falseNegatives)
+        for (x, interval, style) in [(1.0, precision, styles[0]), (2.0, recall, styles[1])] {
+          guard let interval else { continue }
+          marks.append(.line([(x, interval.low), (x, interval.high)], SeriesStyle(color: style.color, width: 2)))
+          marks.append(.line([(x - 0.08, interval.low), (x + 0.08, interval.low)], SeriesStyle(color: style.color, width: 2)))
+          marks.append(.line([(x - 0.08, interval.high), (x + 0.08, interval.high)], SeriesStyle(color: style.color, width: 2)))
+        }
+        func text(_ what: String, _ value: Double?, _ interval: ProportionInterval?) -> String {
+          "\(what) \(Markdown.ratio(value))" + (interval.map { " (95 % Wilson \(Markdown.ratio($0.low))–\(Markdown.ratio($0.high)))" } ?? "")
+        }
+        marks += [
+          .markers([(1, m.precision ?? .nan, text("precision", m.precision, precision))], .diamond, styles[0]),
+          .markers([(2, m.recall ?? .nan, text("recall", m.recall, recall))], .diamond, styles[1]),
+          .markers([(3, m.f1 ?? .nan, "F1 \(Markdown.ratio(m.f1))")], .diamond, styles[2]),
+        ]
         plots.append(Plot(
           title: "\(name): accuracy (no swept parameter)",
-          description: "\(name) was scored at one configuration: precision \(Markdown.ratio(m.precision)), recall \(Markdown.ratio(m.recall)), F1 \(Markdown.ratio(m.f1)).",
-          x: PlotAxis(label: "metric (1 precision, 2 recall, 3 F1)", domain: (0.5, 3.5)),
+          description: "\(name) was scored at one configuration: \(text("precision", m.precision, precision)), \(text("recall", m.recall, recall)), F1 \(Markdown.ratio(m.f1)).",
+          x: PlotAxis(label: "metric", domain: (0.5, 3.5), namedTicks: [(1, "precision"), (2, "recall"), (3, "F1")]),
           y: PlotAxis(label: "proportion", domain: (0, 1)),
-          marks: [
-            .markers([(1, m.precision ?? .nan, "precision \(Markdown.ratio(m.precision))")], .diamond, styles[0]),
-            .markers([(2, m.recall ?? .nan, "recall \(Markdown.ratio(m.recall))")], .diamond, styles[1]),
-            .markers([(3, m.f1 ?? .nan, "F1 \(Markdown.ratio(m.f1))")], .diamond, styles[2]),
-          ],
+          marks: marks,
           legend: [
-            LegendEntry(label: "precision", style: styles[0], marker: .diamond),
-            LegendEntry(label: "recall", style: styles[1], marker: .diamond),
-            LegendEntry(label: "F1", style: styles[2], marker: .diamond),
+            LegendEntry(label: "precision (whiskers: 95 % Wilson)", style: styles[0], marker: .diamond),
+            LegendEntry(label: "recall (whiskers: 95 % Wilson)", style: styles[1], marker: .diamond),
+            LegendEntry(label: "F1 (no interval)", style: styles[2], marker: .diamond),
           ],
           width: 420, height: 220))
       }
@@ -352,6 +366,9 @@ enum SweepFigures {
   }
 
   /// `fig-latency-param`: p50 and p90 latency against the threshold, one small plot per recognizer.
+  /// Quantile points over fewer true positives than this are drawn open.
+  static let fewForQuantiles = 5
+
   static func latencyByParameter(_ result: SweepResult, _ data: SweepFigureData, _ ids: inout ElementIDs) -> Figure {
     var plots: [Plot] = []
     let curves = Dictionary(ThresholdCurve.curves(result).map { ($0.recognizer, $0) }, uniquingKeysWith: { a, _ in a })
@@ -359,13 +376,22 @@ enum SweepFigures {
       guard let curve = curves[entry.recognizer.name] else { continue }
       let rows = curve.points.map { (value: $0.value, latency: result.metrics[$0.configuration].stage1.latency) }
       guard rows.contains(where: { $0.latency.p50 != nil }) else { continue }
-      let p50 = rows.map { (x: $0.value, y: ($0.latency.p50 ?? .nan) * 1000) }
-      let p90 = rows.map { (x: $0.value, y: ($0.latency.p90 ?? .nan) * 1000) }
+      let p50 = rows.map { (x: $0.value, y: ($0.latency.p50 ?? .nan) * 1000, n: $0.latency.count) }
+      let p90 = rows.map { (x: $0.value, y: ($0.latency.p90 ?? .nan) * 1000, n: $0.latency.count) }
       let a = SeriesStyle.series(0), b = SeriesStyle(color: SeriesStyle.palette[1], dash: "6 3")
-      var marks: [PlotMark] = [
-        .line(p50, a), .markers(p50.map { (x: $0.x, y: $0.y, label: "\(curve.parameter)=\(TextFormat.compact($0.x)): p50 \(TextFormat.decimal($0.y, 0)) ms") }, .dot, a),
-        .line(p90, b), .markers(p90.map { (x: $0.x, y: $0.y, label: "\(curve.parameter)=\(TextFormat.compact($0.x)): p90 \(TextFormat.decimal($0.y, 0)) ms") }, .dot, b),
-      ]
+      var marks: [PlotMark] = []
+      // Every point carries its n (hover text); points over fewer than 5 true positives are open.
+      for (name, points, style) in [("p50", p50, a), ("p90", p90, b)] {
+        marks.append(.line(points.map { (x: $0.x, y: $0.y) }, style))
+        func labelled(_ kept: [(x: Double, y: Double, n: Int)]) -> [(x: Double, y: Double, label: String?)] {
+          kept.map {
+            (x: $0.x, y: $0.y, label: "\(curve.parameter)=\(TextFormat.compact($0.x)): \(name) \(TextFormat.decimal($0.y, 0)) ms, n = \($0.n)")
+          }
+        }
+        marks.append(.markers(labelled(points.filter { $0.n >= Self.fewForQuantiles }), .dot, style))
+        marks.append(.markers(labelled(points.filter { $0.n < Self.fewForQuantiles }), .hollow, style))
+      }
+      let few = rows.contains { $0.latency.p50 != nil && $0.latency.count < Self.fewForQuantiles }
       if let chosen = number(result.configurations[entry.configuration], curve.parameter) {
         marks.append(.verticalRule(chosen, "chosen", SeriesStyle(color: "#888888", dash: "2 2", width: 1)))
       }
@@ -376,13 +402,14 @@ enum SweepFigures {
           x: parameterAxis(entry.recognizer, curve.parameter, values: curve.points.map(\.value)),
           y: PlotAxis(label: "latency", unit: "ms"),
           marks: marks,
-          legend: [LegendEntry(label: "p50", style: a, marker: .dot), LegendEntry(label: "p90", style: b, marker: .dot)],
+          legend: [LegendEntry(label: "p50", style: a, marker: .dot), LegendEntry(label: "p90", style: b, marker: .dot)]
+            + (few ? [LegendEntry(label: "n < \(Self.fewForQuantiles)", style: SeriesStyle(color: "#555555"), marker: .hollow, markerOnly: true)] : []),
           width: 300, height: 180))
     }
     return Figure(
       id: ids.unique("fig-latency-param"), title: "Latency against the swept threshold",
       plots: plots,
-      caption: "p50 and p90 of action − reference (true positives, milliseconds) at each swept threshold value, one plot per recognizer with a threshold curve and any true positive; a gap is a value without true positives.")
+      caption: "p50 and p90 of action − reference (true positives, milliseconds) at each swept threshold value, one plot per recognizer with a threshold curve and any true positive; a gap is a value without true positives. Each point's n (true positives) is in its hover text; open points rest on fewer than \(fewForQuantiles).")
   }
 
   /// `fig-tradeoff`: F1 against p90 timing error `|action − reference|` of every configuration,
@@ -419,6 +446,14 @@ enum SweepFigures {
     }
     marks.append(.line(frontLine, SeriesStyle(color: "#000000", dash: "", width: 2)))
     marks.append(.markers(front.map { (x: $0.absoluteLatencyP90 * 1000, y: $0.f1, label: "Pareto: \(result.configurations[$0.configuration].name) \(Markdown.describe(result.configurations[$0.configuration]))") }, .diamond, .reference))
+    // Direct labels: recognizer and its varied values (the hover text has the names).
+    marks.append(
+      .labels(
+        front.map { point in
+          let configuration = result.configurations[point.configuration]
+          let values = configuration.varied.compactMap { configuration.parameters[$0].map { "\($0)" } }
+          return (x: point.absoluteLatencyP90 * 1000, y: point.f1, text: ([configuration.name] + values).joined(separator: " "))
+        }))
     legend.append(LegendEntry(label: "Pareto front", style: SeriesStyle(color: "#000000", width: 2), marker: .diamond))
     if let chosen, let f1 = result.metrics[chosen].stage1.f1, let p90 = result.metrics[chosen].stage1.latency.absoluteP90 {
       marks.append(.markers([(p90 * 1000, f1, "chosen: \(result.configurations[chosen].name) \(Markdown.describe(result.configurations[chosen]))")], .ring, .reference))
@@ -475,7 +510,22 @@ enum SweepFigures {
 
   /// The force levels a configuration's thresholds stand for on `trace`, with labels.
   static func thresholdLevels(_ configuration: Configuration, _ trace: Trace) -> [(level: Double, label: String)] {
-    configuration.recognizer.thresholdSweeps.compactMap { sweep in
+    let sweeps = configuration.recognizer.thresholdSweeps
+    if sweeps.isEmpty {
+      // Replayed recognizers: every force parameter of the description (stable-press's press and
+      // release thresholds), normalized ones scaled by the trace's maximum force.
+      let descriptor = configuration.spec.catalog.entry(configuration.spec.variant)?.descriptor
+      return (descriptor?.parameters ?? []).compactMap { parameter -> (level: Double, label: String)? in
+        guard parameter.unit == .force || parameter.unit == .normalizedForce,
+          let value = number(configuration, parameter.name), value.isFinite
+        else { return nil }
+        let label = "\(parameter.name)=\(TextFormat.compact(value))"
+        if parameter.unit == .force { return (value, label) }
+        guard let maxForce = trace.metadata.maxForce else { return nil }
+        return (value * maxForce, label)
+      }
+    }
+    return sweeps.compactMap { sweep in
       guard let value = number(configuration, sweep.parameter) else { return nil }
       let maxForce = trace.metadata.maxForce
       let level: Double

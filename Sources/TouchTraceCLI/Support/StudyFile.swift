@@ -71,7 +71,7 @@ struct StudyFile {
     /// The recorded configuration as a Markdown section: a TOML block without the
     /// presentation options.
     var markdown: String {
-      "\n## Configuration\n\nTool: touchtrace \(TouchTraceVersion.current). The study file of this report (outputs, format and threads left out):\n\n~~~toml\n"
+      "\n## Configuration\n\nTool: touchtrace \(TouchTraceVersion.current). The study file of this report, as `--print-config` prints it but for the options that change no number (outputs, format, quiet, threads, batch size, shards):\n\n~~~toml\n"
         + table(recorded) + "~~~\n"
     }
   }

@@ -9,10 +9,10 @@ enum HTMLPage {
     body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;margin:0 auto;max-width:1400px;padding:16px 24px;color:#111;background:#fff;line-height:1.4}
     h1{font-size:1.6em;margin:.4em 0}h2{font-size:1.3em;margin:1.2em 0 .4em;border-bottom:1px solid #ccc}h3{font-size:1.05em;margin:.4em 0}
     nav ul{columns:3;font-size:.9em}
-    figure.report-figure{margin:1em 0;padding:8px;border:1px solid #ddd;border-radius:4px;break-inside:avoid;page-break-inside:avoid}
+    figure.report-figure{margin:1em 0;padding:8px;border:1px solid #ddd;border-radius:4px;break-inside:avoid;page-break-inside:avoid;width:fit-content;max-width:100%;box-sizing:border-box}
     figure .plots{display:flex;flex-wrap:wrap;gap:8px}
     .grid-items{display:flex;flex-wrap:wrap;gap:0 12px;align-items:flex-start}.grid-items figure.report-figure{flex:0 0 auto;max-width:100%}
-    figcaption{font-size:.9em;color:#333;margin-top:4px}
+    figcaption{font-size:.9em;color:#333;margin-top:4px}figure.report-figure figcaption{width:0;min-width:100%}
     svg.plot{max-width:100%;height:auto;font-size:11px}
     svg .frame{fill:none;stroke:#888}svg .grid{stroke:#e4e4e4}svg .tick{fill:#333}
     svg .axis-title{fill:#111;font-size:12px}svg .plot-title{fill:#111;font-size:13px;font-weight:600}

@@ -121,6 +121,9 @@ struct Plot: Sendable {
   var height: Double = 300
 
   static let marginRight = 24.0, marginTop = 32.0, marginBottom = 48.0
+  /// How far beyond the frame marks still show, SVG user units (the chosen ring's radius and
+  /// its stroke).
+  static let clipPadding = 7.0
   static let legendRowHeight = 18.0
   /// The space left of the data area, SVG user units: 64, or more for the category names of a
   /// categorical y axis (6.5 units a character, estimated).
@@ -231,7 +234,10 @@ struct Plot: Sendable {
     var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"plot\" role=\"img\" viewBox=\"0 0 \(n(w)) \(n(h))\" "
     out += "width=\"\(n(w))\" height=\"\(n(h))\" aria-labelledby=\"\(id)-title \(id)-desc\">\n"
     out += "<title id=\"\(id)-title\">\(e(title))</title>\n<desc id=\"\(id)-desc\">\(e(description))</desc>\n"
-    out += "<defs><clipPath id=\"\(id)-clip\"><rect x=\"\(n(marginLeft))\" y=\"\(n(Self.marginTop))\" width=\"\(n(width))\" height=\"\(n(height))\"/></clipPath></defs>\n"
+    // The clip reaches a marker's radius beyond the frame: a point at the edge of the domain (an
+    // optimum at the first or last grid value) shows whole.
+    let pad = Self.clipPadding
+    out += "<defs><clipPath id=\"\(id)-clip\"><rect x=\"\(n(marginLeft - pad))\" y=\"\(n(Self.marginTop - pad))\" width=\"\(n(width + 2 * pad))\" height=\"\(n(height + 2 * pad))\"/></clipPath></defs>\n"
     out += "<text class=\"plot-title\" x=\"\(n(marginLeft))\" y=\"\(n(Self.marginTop - 10))\">\(e(Self.fitted(title, width: w - marginLeft - 4)))</text>\n"
     let left = marginLeft, top = Self.marginTop, bottom = Self.marginTop + height, right = marginLeft + width
     out += "<rect class=\"frame\" x=\"\(n(left))\" y=\"\(n(top))\" width=\"\(n(width))\" height=\"\(n(height))\"/>\n"

@@ -4,7 +4,7 @@ import TouchRecognizers
 public import TouchTuning
 
 /// The verdict as every report gives it first: a Markdown section (also the top of the HTML
-/// page) and the JSON `verdict` object. See the Verdicts article of TouchTuning for the fields.
+/// page) and the JSON `verdict` object. See the ReadingTheVerdict article of TouchTuning for the fields.
 public enum VerdictReport {
   /// The `## Verdict` section: what to ship and how sure the data is, then the caveats.
   ///

@@ -5,7 +5,7 @@ import TouchSignal
 
 /// What a report tells its reader to ship: the recommended configuration for the objective, the
 /// runner-up and the paired difference between them, the worst group, and the caveats the data
-/// raises. `sweep`, `tune` and `compare` put it first in every format (see the Verdicts article).
+/// raises. `sweep`, `tune` and `compare` put it first in every format (see the ReadingTheVerdict article).
 ///
 /// **Candidates.** Each recognizer's best eligible configuration by the rule (objective, then the
 /// tie rule of ``OperatingPointRule``). The recommended configuration is the first of them; the

@@ -27,6 +27,8 @@ public struct CaptureConfiguration: Sendable {
   public var token: String?
   /// The largest request body accepted, bytes.
   public var maximumBodySize: Int
+  /// The device name every trace gets (`--device`); `nil`: the browser's description.
+  public var device: String?
 
   /// A configuration; ``seed`` defaults to ``defaultSeed(participant:)``.
   ///
@@ -40,12 +42,14 @@ public struct CaptureConfiguration: Sendable {
   ///   - seed: the prompt order's seed; `nil` for ``defaultSeed(participant:)``.
   ///   - token: the access token, or `nil`.
   ///   - maximumBodySize: the largest request body, bytes.
+  ///   - device: the device name of every trace; `nil` for the browser's description.
   public init(
     dataset: String, host: String = "127.0.0.1", port: UInt16 = 8080,
     intents: [Intent] = CaptureConfiguration.promptableIntents, count: Int = 3,
     participant: String = "anonymous", seed: UInt64? = nil, token: String? = nil,
-    maximumBodySize: Int = CaptureConfiguration.defaultMaximumBodySize
+    maximumBodySize: Int = CaptureConfiguration.defaultMaximumBodySize, device: String? = nil
   ) {
+    self.device = device
     self.dataset = dataset
     self.host = host
     self.port = port
@@ -77,6 +81,9 @@ public struct CaptureConfiguration: Sendable {
     }
     guard Set(intents).count == intents.count else { throw .usage("--intents names an intent twice") }
     guard (1...1000).contains(count) else { throw .usage("--count must be between 1 and 1000, not \(count)") }
+    if let device, device.isEmpty || device.utf8.count > 200 || device.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+      throw .usage("--device must be 1 to 200 bytes long, without control characters")
+    }
     guard !participant.isEmpty, participant.utf8.count <= 200 else {
       throw .usage("--participant must be 1 to 200 bytes long")
     }

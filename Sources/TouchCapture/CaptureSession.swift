@@ -173,7 +173,7 @@ public actor CaptureSession {
       guard !usedIDs.contains(id) else { continue }
       let trace: Trace
       do {
-        trace = try upload.trace(id: id, session: session)
+        trace = try upload.trace(id: id, session: session, device: configuration.device)
       } catch {
         return refuse(.invalid(error.description))
       }

@@ -70,7 +70,9 @@ public struct CaptureUpload: Sendable, Hashable {
   }
 
   /// The trace this contact gives: time in seconds from the first event, force from `pressure`
-  /// (or `Touch.force` where present and nonzero), maximum force 1, phases from the event
+  /// (as the shortest decimal of its float32, ``float32Decimal(_:)``; or `Touch.force` where
+  /// present and nonzero), maximum force 1, device `name` when given (the browser's description
+  /// then in the label `user_agent`), else the browser's description, phases from the event
   /// types, position in CSS pixels, radius half the larger of `width` and `height`.
   ///
   /// - Parameters:
@@ -79,7 +81,7 @@ public struct CaptureUpload: Sendable, Hashable {
   /// - Throws: ``CaptureUploadError`` when the trace breaks a rule of the trace model
   ///   (`Trace.validate()`), or the contact does not start with `pointerdown` and end with
   ///   `pointerup` or `pointercancel`.
-  public func trace(id: String, session: String) throws(CaptureUploadError) -> Trace {
+  public func trace(id: String, session: String, device name: String? = nil) throws(CaptureUploadError) -> Trace {
     guard let first = events.first, first.phase == .began else {
       throw CaptureUploadError("upload: error: a contact starts with pointerdown")
     }
@@ -87,15 +89,17 @@ public struct CaptureUpload: Sendable, Hashable {
       throw CaptureUploadError("upload: error: a contact ends with pointerup or pointercancel")
     }
     let start = first.timeStamp
-    let device = "\(pointerType); screen \(screen); \(userAgent)"
+    let browser = "\(pointerType); screen \(screen); \(userAgent)"
+    // With a device name the browser's description is a label of its own (`user_agent`).
     let metadata = TraceMetadata(
-      id: id, intent: intent, user: participant, session: session, device: device, maxForce: 1)
+      id: id, intent: intent, user: participant, session: session, device: name ?? browser, maxForce: 1,
+      labels: name == nil ? [:] : ["user_agent": browser])
     let trace = Trace(
       metadata: metadata,
       t: events.map { ($0.timeStamp - start) / 1000 },
       force: events.map { event in
         if let touchForce = event.touchForce, touchForce > 0 { return touchForce }
-        return event.pressure
+        return Self.float32Decimal(event.pressure)
       },
       phase: events.map(\.phase),
       x: events.map(\.x), y: events.map(\.y),
@@ -105,6 +109,17 @@ public struct CaptureUpload: Sendable, Hashable {
       throw CaptureUploadError("upload: error: \(place)\(problem.description)")
     }
     return trace
+  }
+}
+
+extension CaptureUpload {
+  /// `x` as the shortest decimal that reads back to the same float32, when `x` is a float32
+  /// widened to double (a `PointerEvent.pressure` is a float: `0.10000000149011612` becomes
+  /// `0.1`); otherwise `x`.
+  public static func float32Decimal(_ x: Double) -> Double {
+    let single = Float(x)
+    guard single.isFinite, Double(single) == x, let shortest = Double(single.description) else { return x }
+    return shortest
   }
 }
 

@@ -78,6 +78,12 @@ extension TouchTraceCommand {
 
     @Option(
       help: ArgumentHelp(
+        "The device of every trace (default: the browser's pointer type, screen and user agent; with a name they go to the label user_agent).",
+        valueName: "name"))
+    var device: String?
+
+    @Option(
+      help: ArgumentHelp(
         "Read the access token every request must carry from this file (required with a non-loopback --host unless TOUCHTRACE_CAPTURE_TOKEN is set; A-Z a-z 0-9 - . _ ~; one trailing line break ignored).",
         valueName: "file"))
     var tokenFile: String?
@@ -131,7 +137,7 @@ extension TouchTraceCommand {
       }
       let configuration = CaptureConfiguration(
         dataset: dataset, host: host, port: port, intents: list, count: count, participant: participant,
-        seed: seed, token: readingToken || tokenFile == nil ? try resolvedToken() : "token-file")
+        seed: seed, token: readingToken || tokenFile == nil ? try resolvedToken() : "token-file", device: device)
       do {
         try configuration.validate()
       } catch {

@@ -124,7 +124,8 @@ let package = Package(
       resources: [.copy("Fixtures")]),
     .testTarget(
       name: "TouchTuningTests",
-      dependencies: ["TouchTuning", "TouchEvaluation", "TouchRecognizers", "TouchCore", "TouchSignal", "TouchTestSupport"]),
+      dependencies: ["TouchTuning", "TouchEvaluation", "TouchRecognizers", "TouchCore", "TouchSignal", "TouchTestSupport"],
+      resources: [.copy("Fixtures")]),
     .testTarget(name: "TouchCaptureTests", dependencies: ["TouchCapture", "TouchCore", "TouchIO", "TouchTestSupport"]),
     .testTarget(
       name: "touchtraceTests",

@@ -78,6 +78,7 @@ public struct CaptureUpload: Sendable, Hashable {
   /// - Parameters:
   ///   - id: the trace id (chosen by the server).
   ///   - session: the recording session.
+  ///   - name: the device name (`--device`); `nil` for the browser's description.
   /// - Throws: ``CaptureUploadError`` when the trace breaks a rule of the trace model
   ///   (`Trace.validate()`), or the contact does not start with `pointerdown` and end with
   ///   `pointerup` or `pointercancel`.

@@ -57,8 +57,10 @@ public enum CompareReport {
             ("both_correct", .int(t.bothCorrect)), ("only_a_correct", .int(t.onlyA)), ("only_b_correct", .int(t.onlyB)),
             ("neither_correct", .int(t.neither)), ("discordant", .int(t.discordant)), ("method", .string(t.method.rawValue)),
             ("statistic", .number(t.statistic)), ("p_value", .number(t.pValue)),
+            ("assumes_independent_traces", .bool(run.clustered == nil)),
           ])
         ),
+        ("mcnemar_clustered", run.clustered.map(clusteredJSON) ?? .null),
         (
           "latency_difference",
           .object([
@@ -165,6 +167,16 @@ public enum CompareReport {
       out += "\(t.discordant) discordant traces (≥ \(McNemarTest.exactBelow)): chi-square (1 df) = \(TextFormat.compact(t.statistic ?? 0)), "
     }
     out += "p = \(probability(t.pValue)).\n"
+    if let k = run.clustered {
+      out += "\nThat test counts every trace as independent. Traces of one \(run.groups.unit) are not: "
+      out += "clustered by \(run.groups.unit) (Durkalski et al., 2003; \(k.clusters) clusters, \(k.onlyA) traces only A gets right, \(k.onlyB) only B), "
+      out += "chi-square (1 df) = \(TextFormat.compact(k.statistic)), p = \(probability(k.pValue)). This is the p-value to read.\n"
+      if k.clusters < Intervals.minimumClusters {
+        out += "With \(k.clusters) clusters (fewer than \(Intervals.minimumClusters)) the chi-square approximation is rough: collect more \(run.groups.unit)s before trusting it.\n"
+      }
+    } else {
+      out += "\nThe test assumes the traces are independent; traces of one person or device are not, which makes p too small. With `--group-by user` (or `device`) the report adds the cluster-adjusted test.\n"
+    }
     out += "\nIntervals of precision, recall and FPR are 95 % Wilson score intervals; n is the number of true positives the latency quantiles are over.\n"
     out += "\n## Latency difference (B − A)\n\n"
     if d.count == 0 {
@@ -204,4 +216,16 @@ public enum CompareReport {
   }
 
   static func ms(_ x: Double?) -> String { x.map { TextFormat.decimal($0 * 1000, 1) + " ms" } ?? "–" }
+}
+
+extension CompareReport {
+  /// The JSON object of the cluster-adjusted test: `method` (`durkalski`), `clusters`, `traces`,
+  /// `only_a_correct`, `only_b_correct`, `statistic` (chi-square, 1 df), `p_value`.
+  static func clusteredJSON(_ k: ClusteredMcNemarTest) -> JSONValue {
+    .object([
+      ("method", .string("durkalski")), ("clusters", .int(k.clusters)), ("traces", .int(k.traces)),
+      ("only_a_correct", .int(k.onlyA)), ("only_b_correct", .int(k.onlyB)), ("statistic", .number(k.statistic)),
+      ("p_value", .number(k.pValue)),
+    ])
+  }
 }

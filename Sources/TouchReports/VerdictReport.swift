@@ -59,7 +59,11 @@ public enum VerdictReport {
         let t = p.mcnemar
         out += "- Paired on the same \(t.total) traces: correct only with the recommended \(t.onlyA), only with the runner-up \(t.onlyB); "
         out += "McNemar \(Verdict.pValueText(t.pValue)) (\(t.method.description))"
-        out += t.pValue < Verdict.significance ? ": the recommended is better beyond chance.\n" : ": not distinguishable at 5 %.\n"
+        if let k = verdict.clustered {
+          out += ", clustered by \(k.clusters) groups (Durkalski) \(Verdict.pValueText(k.pValue))"
+        }
+        let pValue = verdict.pValue ?? t.pValue
+        out += pValue < Verdict.significance ? ": the recommended is better beyond chance.\n" : ": not distinguishable at 5 %.\n"
         let d = p.latencyDifferences
         if d.count > 0 {
           let e = p.timingErrorDifferences
@@ -115,6 +119,7 @@ public enum VerdictReport {
         ("latency_difference_mean", number(p.latencyDifferences.mean)),
         ("timing_error_difference_median", number(p.timingErrorDifferences.median)),
         ("timing_error_difference_mean", number(p.timingErrorDifferences.mean)),
+        ("clustered", verdict.clustered.map(CompareReport.clusteredJSON) ?? .null),
       ])
     }
     var worst: JSONValue = .null

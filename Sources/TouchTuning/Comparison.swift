@@ -96,6 +96,9 @@ public struct ComparisonResult: Sendable {
   public let continuityCorrection: Bool
   /// The comparison.
   public let comparison: PairedComparison
+  /// With a grouping (`--group-by`), McNemar's test adjusted for the clusters (Durkalski's);
+  /// `nil` without one, when the plain test's independence of traces is assumed.
+  public let clustered: ClusteredMcNemarTest?
 
   /// Replays every trace through `a` and `b` once each and compares them.
   ///
@@ -138,6 +141,15 @@ public struct ComparisonResult: Sendable {
       } catch {
         throw .replay(error)
       }
+    }
+    if groupBy != nil {
+      do throws(GSLError) {
+        clustered = try ClusteredMcNemarTest(a: outcomesA.map(\.isCorrect), b: outcomesB.map(\.isCorrect), clusters: groups.members)
+      } catch {
+        throw .gsl(error)
+      }
+    } else {
+      clustered = nil
     }
     comparison = try PairedComparison(
       a: outcomesA, shapeA: a.shape, b: outcomesB, shapeB: b.shape, truths: evaluation.truths, units: groups.members,

@@ -64,6 +64,12 @@ public struct Verdict: Sendable {
   public let paired: PairedComparison?
   /// Why there is no paired comparison although there is a runner-up.
   public let pairedUnavailable: String?
+  /// The paired decisions tested with the traces clustered (`--group-by`); `nil` without a
+  /// grouping. When present, its p-value is the one the verdict reads.
+  public let clustered: ClusteredMcNemarTest?
+
+  /// The p-value the verdict reads: the clustered test's when there is one, else McNemar's.
+  public var pValue: Double? { clustered?.pValue ?? paired?.mcnemar.pValue }
   /// The worst group of the recommended configuration; `nil` without `--by`.
   public let worstGroup: WorstGroup?
   /// The caveats, in a fixed order.
@@ -139,9 +145,11 @@ public struct Verdict: Sendable {
   ///   - pairedUnavailable: why it was not, when there is a runner-up.
   ///   - grouped: metrics per group (`--by`), when asked for.
   ///   - noChoiceReason: why nothing is eligible, as the command explains it.
+  ///   - clustered: the recommended (A) against the runner-up (B) with the traces clustered.
   public init(
     configurations: [Configuration], metrics: [ConfigurationMetrics], rule: OperatingPointRule, evaluation: Evaluation,
-    paired: PairedComparison?, pairedUnavailable: String?, grouped: GroupedMetrics?, noChoiceReason: String? = nil
+    paired: PairedComparison?, pairedUnavailable: String?, grouped: GroupedMetrics?, noChoiceReason: String? = nil,
+    clustered: ClusteredMcNemarTest? = nil
   ) {
     let (recommended, same, runnerUp) = Self.candidates(configurations, metrics: metrics, rule: rule)
     self.rule = rule
@@ -149,6 +157,7 @@ public struct Verdict: Sendable {
     self.sameScores = same
     self.runnerUp = runnerUp
     self.paired = runnerUp == nil ? nil : paired
+    self.clustered = runnerUp == nil || paired == nil ? nil : clustered
     self.pairedUnavailable = runnerUp == nil || paired != nil ? nil : pairedUnavailable
     self.noChoiceReason = recommended == nil ? (noChoiceReason ?? rule.explainNoChoice(metrics)) : nil
     var worst: WorstGroup?
@@ -166,7 +175,7 @@ public struct Verdict: Sendable {
     if let recommended {
       caveats += Self.caveats(
         recommended: recommended, runnerUp: runnerUp, configurations: configurations, metrics: metrics,
-        evaluation: evaluation, paired: self.paired, pairedUnavailable: self.pairedUnavailable)
+        evaluation: evaluation, paired: self.paired, pairedUnavailable: self.pairedUnavailable, clustered: self.clustered)
     } else {
       caveats.append(Caveat(code: "no_choice", text: "No configuration meets the rule: \(self.noChoiceReason ?? "")"))
     }
@@ -177,7 +186,7 @@ public struct Verdict: Sendable {
 
   static func caveats(
     recommended c: Int, runnerUp: Int?, configurations: [Configuration], metrics: [ConfigurationMetrics],
-    evaluation: Evaluation, paired: PairedComparison?, pairedUnavailable: String?
+    evaluation: Evaluation, paired: PairedComparison?, pairedUnavailable: String?, clustered: ClusteredMcNemarTest?
   ) -> [Caveat] {
     var out: [Caveat] = []
     let chosen = configurations[c]
@@ -253,11 +262,15 @@ public struct Verdict: Sendable {
           text: "\(percent(rate)) of the recommended configuration's true positives (\(m.latency.early) of \(m.latency.count)) act before the intended press: users will feel it fire early; bound it with --max-early."))
     }
     // The rival the data cannot tell apart.
-    if let paired, let runnerUp, paired.mcnemar.pValue >= significance {
-      out.append(
-        Caveat(
-          code: "indistinguishable",
-          text: "The data cannot tell \(label(configurations[c])) from the runner-up \(label(configurations[runnerUp])): McNemar \(pValueText(paired.mcnemar.pValue)) on \(paired.mcnemar.discordant) discordant traces; more traces (or a cost that separates them) are needed."))
+    if let paired, let runnerUp {
+      let p = clustered?.pValue ?? paired.mcnemar.pValue
+      if p >= significance {
+        let test = clustered.map { "clustered McNemar (\($0.clusters) clusters)" } ?? "McNemar"
+        out.append(
+          Caveat(
+            code: "indistinguishable",
+            text: "The data cannot tell \(label(configurations[c])) from the runner-up \(label(configurations[runnerUp])): \(test) \(pValueText(p)) on \(paired.mcnemar.discordant) discordant traces; more traces (or a cost that separates them) are needed."))
+      }
     }
     if let pairedUnavailable {
       out.append(Caveat(code: "paired_unavailable", text: "No paired comparison with the runner-up: \(pairedUnavailable)."))

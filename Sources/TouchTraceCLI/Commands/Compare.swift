@@ -150,7 +150,8 @@ extension TouchTraceCommand {
         let better = Verdict.candidates(pair, metrics: metrics, rule: Verdict.maximumF1).recommended
         let verdict = Verdict(
           configurations: pair, metrics: metrics, rule: Verdict.maximumF1, evaluation: evaluation,
-          paired: better == 1 ? run.comparison.swapped() : run.comparison, pairedUnavailable: nil, grouped: grouped)
+          paired: better == 1 ? run.comparison.swapped() : run.comparison, pairedUnavailable: nil, grouped: grouped,
+          clustered: better == 1 ? run.clustered?.swapped() : run.clustered)
         let verdictSection = VerdictReport.markdown(verdict, configurations: pair, metrics: metrics)
         let bytes: [UInt8]
         switch report.resolvedFormat {

@@ -22,16 +22,17 @@ enum VerdictPass {
   ) throws -> Verdict {
     let (recommended, _, runnerUp) = Verdict.candidates(configurations, metrics: metrics, rule: rule)
     var paired: PairedComparison?
+    var clustered: ClusteredMcNemarTest?
     var unavailable: String?
     if let recommended, let runnerUp {
       switch try comparison(configurations[recommended], configurations[runnerUp], request: request, evaluation: evaluation) {
-      case .success(let result): paired = result
+      case .success(let result): (paired, clustered) = (result.comparison, result.clustered)
       case .failure(let reason): unavailable = reason.text
       }
     }
     return Verdict(
       configurations: configurations, metrics: metrics, rule: rule, evaluation: evaluation, paired: paired,
-      pairedUnavailable: unavailable, grouped: grouped, noChoiceReason: noChoiceReason)
+      pairedUnavailable: unavailable, grouped: grouped, noChoiceReason: noChoiceReason, clustered: clustered)
   }
 
   struct Unavailable: Error { var text: String }
@@ -39,7 +40,7 @@ enum VerdictPass {
   /// A (recommended) against B (runner-up) on the same traces, read again.
   static func comparison(
     _ a: Configuration, _ b: Configuration, request: ScoredStream.Request, evaluation: Evaluation
-  ) throws -> Result<PairedComparison, Unavailable> {
+  ) throws -> Result<ComparisonResult, Unavailable> {
     if request.input.paths.contains(TraceFiles.standardInput) || request.input.labels == TraceFiles.standardInput {
       return .failure(Unavailable(text: "the traces came from standard input, which is read once; save them to a file, or run touchtrace compare"))
     }
@@ -76,9 +77,10 @@ enum VerdictPass {
       return .failure(Unavailable(text: "the second read gave other traces than the first"))
     }
     do throws(TuningError) {
-      let run = try ComparisonResult(
-        evaluation: data.evaluation, a: a, b: b, bootstrap: nil, outcomes: (lists[0], lists[1]))
-      return .success(run.comparison)
+      // Clustered as the request groups its traces (`--group-by`).
+      return .success(
+        try ComparisonResult(
+          evaluation: data.evaluation, a: a, b: b, groupBy: request.groupBy, bootstrap: nil, outcomes: (lists[0], lists[1])))
     } catch {
       if case .replay(let replay) = error { throw replay }
       throw DataError(description: "touchtrace \(request.command): error: \(error.description)")

@@ -146,7 +146,7 @@ public enum CompareReport {
     var out = "# Compare\n\n"
     out += Markdown.traces(dataset)
     out += "- A: `\(text(run.a))`\n- B: `\(text(run.b))`\n\n"
-    out += "| | correct traces | F1 | precision (95 % CI) | recall (95 % CI) | FPR (95 % CI) | TP | FP | FN | TN | n | p50 | p90 |\n"
+    out += "| | correct traces | F1 | precision (95 % CI) | recall (95 % CI) | FPR (traces, 95 % CI) | TP | FP (actions) | FN | TN (traces) | n | p50 | p90 |\n"
     out += "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n"
     for (name, m, correct) in [("A", c.a, t.bothCorrect + t.onlyA), ("B", c.b, t.bothCorrect + t.onlyB)] {
       let s = m.stage1

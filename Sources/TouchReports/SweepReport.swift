@@ -84,8 +84,8 @@ public enum SweepReport {
     out += "\n## Best configuration per recognizer (by F1)\n\n"
     out += "Latency is action − reference for true positives (n of them): below zero the action came before the intended press. "
     out += "\"abs p90\" is the 90th percentile of |action − reference|, which firing early cannot lower; \"early\" counts the true positives that acted before their reference. "
-    out += "\"from down\" is action − touch-down. Sorted by F1.\n\n"
-    out += "| recognizer | parameters | configs | F1 | precision | recall | FPR | TP | FP | FN | TN | n | p50 | p90 | p99 | abs p90 | early | from down p50 |\n"
+    out += "\"from down\" is action − touch-down. FP counts actions (a trace can hold several); FPR and TN count negative traces, so FP + TN can exceed the negatives. Sorted by F1.\n\n"
+    out += "| recognizer | parameters | configs | F1 | precision | recall | FPR (traces) | TP | FP (actions) | FN | TN (traces) | n | p50 | p90 | p99 | abs p90 | early | from down p50 |\n"
     out += "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n"
     for (spec, c) in best {
       let m = result.metrics[c].stage1

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TouchSynth
+import TouchTestSupport
 import TouchTuning
 
 /// Durkalski's clustered McNemar test against NumPy/SciPy (Scripts/make-clustered-mcnemar-fixtures.py),

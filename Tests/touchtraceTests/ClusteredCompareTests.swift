@@ -70,4 +70,17 @@ struct ClusteredCompareTests {
       #expect(try String(contentsOfFile: markdown, encoding: .utf8).contains("The test assumes the traces are independent"))
     }
   }
+
+  /// A `--by` column no trace has is a slip, not a group: exit 65 with the closest label.
+  @Test func aByColumnNoTraceHasIsRefusedWithASuggestion() throws {
+    var code: Int32 = 0
+    try inTemporaryDirectory { directory in
+      let message = try captureStandardError {
+        code = runCommand(["sweep", TestData.samples, "--recognizer", "deep-press", "--by", "devices", "--format", "md", "--output", directory + "/r.md"])
+      }
+      #expect(code == 65)
+      #expect(message.contains("--by devices: no trace has this label (did you mean 'device'?)"), "\(message)")
+      #expect(!FileManager.default.fileExists(atPath: directory + "/r.md"))
+    }
+  }
 }

@@ -1,3 +1,5 @@
+import TouchCore
+
 /// A parameter value: a number, a flag or a list of numbers.
 public enum ParameterValue: Sendable, Hashable, CustomStringConvertible {
   /// A number in the parameter's unit; NaN where the parameter documents a meaning for it.
@@ -381,7 +383,7 @@ public struct ParameterError: Error, Sendable, Hashable, CustomStringConvertible
     case .malformedSetting(let text):
       return "recognizer '\(variant)': setting '\(text)' is not written name=value"
     case .unknownVariant(let known):
-      return "unknown recognizer '\(variant)' (recognizers: \(known.joined(separator: ", ")))"
+      return "unknown recognizer '\(variant)'\(NameSuggestion.clause(for: variant, in: known)) (recognizers: \(known.joined(separator: ", ")))"
     }
   }
 }

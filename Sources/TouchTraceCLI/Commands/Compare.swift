@@ -123,6 +123,7 @@ extension TouchTraceCommand {
           throw DataError.replay(error, command: "compare")
         }
         try data.check(command: "compare", shard: shards)
+        if shards.partial == nil { try breakdown.requirePresent(in: data.evaluation, command: "compare") }
         if let partial = shards.partial {
           try data.writePartial(partial, command: "compare", shard: shards.selected, inputs: input.inputPaths)
           return

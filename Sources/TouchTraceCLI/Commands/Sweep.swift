@@ -165,6 +165,7 @@ extension TouchTraceCommand {
         }
         progress.finish()
         try data.check(command: "sweep", shard: shards)
+        if shards.partial == nil { try breakdown.requirePresent(in: data.evaluation, command: "sweep") }
         if let partial = shards.partial {
           try data.writePartial(partial, command: "sweep", shard: shards.selected, inputs: input.inputPaths)
           return

@@ -168,6 +168,7 @@ extension TouchTraceCommand {
           throw DataError.replay(error, command: "tune")
         }
         try data.check(command: "tune", shard: shards)
+        if shards.partial == nil { try breakdown.requirePresent(in: data.evaluation, command: "tune") }
         if let partial = shards.partial {
           progress.finish()
           try data.writePartial(partial, command: "tune", shard: shards.selected, inputs: input.inputPaths)

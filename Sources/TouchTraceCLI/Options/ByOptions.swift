@@ -42,3 +42,21 @@ struct ByOptions: ParsableArguments {
     return GroupedMetrics(breakdown: breakdown, configurations: configurations.map(\.index), metrics: metrics)
   }
 }
+
+extension ByOptions {
+  /// Refuses a `--by` column that no analyzed trace has (exit 65: a typo such as `devices` would
+  /// otherwise give one group without a value), naming the labels the traces have and the
+  /// closest one.
+  func requirePresent(in evaluation: Evaluation, command: String) throws {
+    guard let field = by?.field, !evaluation.traces.isEmpty else { return }
+    guard !evaluation.traces.contains(where: { $0.metadata.label(field.rawValue) != nil }) else { return }
+    var present: [String] = TraceFilter.Field.builtIn.map(\.rawValue).filter { name in
+      evaluation.traces.contains { $0.metadata.label(name) != nil }
+    }
+    for name in Set(evaluation.traces.flatMap { $0.metadata.labels.keys }).sorted() where !present.contains(name) {
+      present.append(name)
+    }
+    throw DataError(
+      description: "touchtrace \(command): error: --by \(field.rawValue): no trace has this label\(NameSuggestion.clause(for: field.rawValue, in: present)); the traces have \(present.joined(separator: ", "))")
+  }
+}

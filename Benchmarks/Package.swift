@@ -48,10 +48,14 @@ let package = Package(
         "BenchSupport", .product(name: "TouchIO", package: toolkit),
         .product(name: "TouchRecognizers", package: toolkit), .product(name: "TouchSignal", package: toolkit),
       ]),
+    /// Callgrind's client requests (valgrind's header when installed, else no-ops), for ir-probe.
+    .target(name: "CallgrindControl"),
     /// One kernel, N passes over in-cache data: what the callgrind instruction gate runs.
     .executableTarget(
       name: "ir-probe",
-      dependencies: ["BenchSupport", "CReference", .product(name: "TouchRecognizers", package: toolkit)]),
+      dependencies: [
+        "BenchSupport", "CReference", "CallgrindControl", .product(name: "TouchRecognizers", package: toolkit),
+      ]),
 
     // MARK: - package-benchmark suites (Benchmarks/<Suite>/)
 

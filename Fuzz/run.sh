@@ -6,6 +6,9 @@
 # in Fuzz/crashes/ (reproduce: Fuzz/.build/debug/fuzz-NAME Fuzz/crashes/NAME-crash-…).
 #
 #   FUZZ_SCALE=10 Fuzz/run.sh        ten times the executions (a longer hunt)
+#   FUZZ_JOBS=1 Fuzz/run.sh          one harness at a time (default: as many as there are cores;
+#                                    each harness is one process on one core, its executions and
+#                                    inputs fixed by -runs and -seed whatever runs beside it)
 #   Fuzz/run.sh csv sweep            only these harnesses
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -49,11 +52,16 @@ python3 Fuzz/make-corpora.py . ../shared/realdata "$CORPORA" | sed 's/^/seeds /'
 # The partial harness writes its own seeds (LLVMFuzzerInitialize: partials of this build's format).
 mkdir -p Fuzz/crashes "$CORPORA/partial"
 
-failed=()
-printf '%-15s %10s %6s %7s %8s %7s %s\n' harness executions cov ft corpus seconds result
-for h in "${HARNESSES[@]}"; do
-  runs=$(( ${RUNS[$h]:?unknown harness $h} * SCALE ))
+JOBS=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
+[ "$JOBS" -ge 1 ] || JOBS=1
+
+# One harness: its run, then its row (and, on failure, the lines that say why) in
+# Fuzz/.build/fuzz-NAME.row, so that rows print in ORDER however the runs interleave.
+fuzz_one() {
+  local h=$1 runs out row start rc seconds done execs cov ft corp result
+  runs=$(( ${RUNS[$h]} * SCALE ))
   out=Fuzz/.build/fuzz-$h.log
+  row=Fuzz/.build/fuzz-$h.row
   start=$(date +%s)
   # The Swift runtime's backtracer would take the crash signal before libFuzzer could write the
   # input: it is turned off. -seed fixes the mutation sequence (same executions, same inputs).
@@ -71,19 +79,50 @@ for h in "${HARNESSES[@]}"; do
   corp=$(sed -nE 's/.* corp: ([0-9]+)\/.*/\1/p' <<<"$done")
   if ! grep -q "inline 8-bit counters" "$out"; then
     result="FAILED (no coverage instrumentation: the build lost -sanitize=fuzzer)"
-    failed+=("$h")
   elif [ "$rc" -eq 0 ] && [ -n "$done" ]; then
     result=ok
   else
     result="FAILED (exit $rc)"
-    failed+=("$h")
   fi
-  printf '%-15s %10s %6s %7s %8s %7s %s\n' "$h" "${execs:-?}" "${cov:--}" "${ft:--}" "${corp:--}" "$seconds" "$result"
-  if [ "$result" != ok ]; then
-    grep -E "ERROR|Fatal error|Test unit written|SUMMARY|deadly|timeout|out-of-memory|\.swift:[0-9]+" "$out" | head -20 | sed 's/^/    /' >&2
-    echo "    full log: $out" >&2
-  fi
+  {
+    printf '%-15s %10s %6s %7s %8s %7s %s\n' "$h" "${execs:-?}" "${cov:--}" "${ft:--}" "${corp:--}" "$seconds" "$result"
+    if [ "$result" != ok ]; then
+      grep -E "ERROR|Fatal error|Test unit written|SUMMARY|deadly|timeout|out-of-memory|\.swift:[0-9]+" "$out" | head -20 | sed 's/^/    /'
+      echo "    full log: $out"
+    fi
+  } >"$row"
+}
+
+for h in "${HARNESSES[@]}"; do
+  : "${RUNS[$h]:?unknown harness $h}"
+  rm -f "Fuzz/.build/fuzz-$h.row"
 done
+started=$(date +%s)
+running=0
+for h in "${HARNESSES[@]}"; do
+  if [ "$running" -ge "$JOBS" ]; then
+    wait -n || true
+    running=$((running - 1))
+  fi
+  fuzz_one "$h" &
+  running=$((running + 1))
+done
+wait || true
+
+failed=()
+printf '%-15s %10s %6s %7s %8s %7s %s\n' harness executions cov ft corpus seconds result
+for h in "${HARNESSES[@]}"; do
+  row=Fuzz/.build/fuzz-$h.row
+  if [ ! -s "$row" ]; then
+    printf '%-15s %10s %6s %7s %8s %7s %s\n' "$h" "?" - - - - "FAILED (no result)"
+    failed+=("$h")
+    continue
+  fi
+  head -1 "$row"
+  tail -n +2 "$row" >&2
+  head -1 "$row" | grep -q ' ok$' || failed+=("$h")
+done
+echo "fuzz: ${#HARNESSES[@]} harnesses, $JOBS at a time, $(( $(date +%s) - started )) s"
 
 if [ ${#failed[@]} -gt 0 ]; then
   echo "fuzz: ${failed[*]} failed; the inputs are in Fuzz/crashes/ (see Fuzz/README.md: regressions)" >&2

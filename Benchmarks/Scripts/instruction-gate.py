@@ -3,9 +3,13 @@
 valgrind's callgrind (deterministic: the same binary and inputs give the same count whatever the
 machine is doing), against the ceilings committed in Gates/instructions.txt.
 
-For each kernel, `ir-probe KERNEL 1` and `ir-probe KERNEL 11` run under callgrind; the difference
-of their totals divided by 10 x samples is the per-sample cost of the kernel's loop alone (start-up
-and data generation cancel out). Rows marked `fail` are canaries (deliberately slower copies, see
+For each kernel, `ir-probe KERNEL 11` runs once under `valgrind --tool=callgrind --instr-atstart=no`:
+the probe runs a warm-up pass, then switches callgrind's instrumentation on for passes 2 to 11 and
+off after them (client requests, Sources/CallgrindControl), so the total collected divided by
+10 x samples is the per-sample cost of the kernel's loop alone: start-up, data generation and the
+warm-up pass are not counted (and run at valgrind's uninstrumented speed). This counts the same
+passes as the former two runs per kernel (1 and 11 passes, totals subtracted) in one run; the
+probe must report its callgrind window on (built with valgrind's headers), or the gate stops. Rows marked `fail` are canaries (deliberately slower copies, see
 Sources/ir-probe/Canary.swift): the gate requires them to exceed their ceiling, which proves the
 ceiling catches an existential or a non-inlined call in the loop. Rows marked `ref` are the C
 reference, measured and printed for comparison (a drift of more than 10 % from the recorded count
@@ -20,8 +24,8 @@ whether or not it has a row of its own), gated against the row's ceiling like a 
 row `user.example-first-crossing/traces.deep-press-alg-squeeze` holds a recognizer of a user's own
 package within 1.5x the built-in of the same logic.
 
-Replay probes (`traces.*`, `user.*`, `direct*`, `canary.replay-*`) run 1 and 3 passes (they are
-slower under callgrind); kernels 1 and 11.
+Replay probes (`traces.*`, `user.*`, `direct*`, `canary.replay-*`) run 3 passes (2 counted), class
+sweeps (`classes.*`) 2 (1 counted), kernels 11 (10 counted).
 
 Usage: instruction-gate.py IR_PROBE [GATES_FILE]     exit 0 = all within, 1 = gate failed
 """
@@ -37,8 +41,11 @@ PASSES = 11
 
 
 def instructions(probe, kernel, passes):
+    """Instructions callgrind counted in the probe's window (passes 2..passes), the passes counted and
+    the samples per pass."""
     run = subprocess.run(
-        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", probe, kernel, str(passes)],
+        ["valgrind", "--tool=callgrind", "--instr-atstart=no", "--callgrind-out-file=/dev/null",
+         probe, kernel, str(passes)],
         capture_output=True, text=True,
         # Swift seeds its hash function per process: fixed, the dictionaries a sweep uses probe
         # the same slots on every run and the counts repeat exactly.
@@ -46,15 +53,18 @@ def instructions(probe, kernel, passes):
     if run.returncode != 0:
         raise SystemExit(f"instruction gate: {kernel}: valgrind failed:\n{run.stderr[-2000:]}")
     total = re.search(r"Collected : (\d+)", run.stderr)
-    samples = re.search(r"over (\d+) samples", run.stdout)
+    samples = re.search(r"over (\d+) samples, (\d+) counted, callgrind window ([a-z]+)", run.stdout)
     if not total or not samples:
         raise SystemExit(f"instruction gate: {kernel}: no instruction count in valgrind's output")
-    return int(total.group(1)), int(samples.group(1))
+    if samples.group(3) != "on":
+        raise SystemExit(f"instruction gate: {kernel}: the probe's callgrind window is not on ({run.stdout.strip()}):"
+                         " build ir-probe with valgrind's headers installed (valgrind/callgrind.h)")
+    return int(total.group(1)), int(samples.group(2)), int(samples.group(1))
 
 
 def passes(kernel):
     if kernel.startswith("classes."):
-        return 2  # whole sweeps: one more pass is enough for an exact difference
+        return 2  # whole sweeps: one counted pass after the warm-up (which makes their data) is exact
     return 3 if kernel.startswith(("traces.", "user.", "direct", "canary.replay")) else PASSES
 
 
@@ -71,10 +81,9 @@ def per_sample(probe, kernel):
 
 
 def measure(probe, kernel):
-    """Instructions per sample of one probe's loop: (passes - 1) more passes, divided."""
-    one, samples = instructions(probe, kernel, 1)
-    many, _ = instructions(probe, kernel, passes(kernel))
-    return (many - one) / ((passes(kernel) - 1) * samples)
+    """Instructions per sample of one probe's loop: the counted passes (all but the warm-up), divided."""
+    total, counted, samples = instructions(probe, kernel, passes(kernel))
+    return total / (counted * samples)
 
 
 def main():

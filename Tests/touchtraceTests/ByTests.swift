@@ -88,9 +88,9 @@ struct ByTests {
         for key in Self.counts { #expect(tuneGroups[g][key] as? Int == a[key] as? Int, "tune \(device) \(key)") }
       }
       #expect(runCommand(["tune", TestData.samples, "--recognizer", "deep-press", "--table", "groups"]) == 64)
-      // Any label name groups (the samples have no 'hand': one group of traces without it); a
-      // trace-file column cannot.
-      #expect(runCommand(compare + ["--by", "hand"]) == 0)
+      // Any label name groups, but one that no trace has is a slip, not one group of traces
+      // without it (issue 31: the samples have no 'hand'), exit 65; a trace-file column cannot.
+      #expect(runCommand(compare + ["--by", "hand"]) == 65)
       #expect(runCommand(compare + ["--by", "press_at"]) == 64)
     }
   }

@@ -116,17 +116,18 @@ public struct Verdict: Sendable {
     }
     let ranked = bestOf.map(\.score).sorted { rule.prefers($0, over: $1) }
     guard let first = ranked.first?.configuration else { return (nil, [], nil) }
-    let same = ranked.dropFirst().map(\.configuration).filter { sameScores(metrics[$0], metrics[first]) }
-    var runnerUp = ranked.dropFirst().map(\.configuration).first { !sameScores(metrics[$0], metrics[first]) }
+    let others = ranked.dropFirst().map(\.configuration)
+    let same = others.filter { scoresAlike(metrics[$0], metrics[first]) }
+    var runnerUp = others.first { !scoresAlike(metrics[$0], metrics[first]) }
     if bestOf.count == 1 {
-      runnerUp = scores.filter { $0.isEligible && $0.configuration != first && !sameScores(metrics[$0.configuration], metrics[first]) }
+      runnerUp = scores.filter { $0.isEligible && $0.configuration != first && !scoresAlike(metrics[$0.configuration], metrics[first]) }
         .sorted { rule.prefers($0, over: $1) }.first?.configuration
     }
     return (first, same.sorted(), runnerUp)
   }
 
   /// Whether two configurations score alike at stage 1: the same counts and latency quantiles.
-  static func sameScores(_ a: ConfigurationMetrics, _ b: ConfigurationMetrics) -> Bool {
+  static func scoresAlike(_ a: ConfigurationMetrics, _ b: ConfigurationMetrics) -> Bool {
     let x = a.stage1, y = b.stage1
     return x.truePositives == y.truePositives && x.falsePositives == y.falsePositives
       && x.falseNegatives == y.falseNegatives && x.falsePositiveTraces == y.falsePositiveTraces

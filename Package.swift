@@ -105,7 +105,7 @@ let package = Package(
       name: "TouchTestSupport", dependencies: ["TouchCore", "TouchSynth"], path: "Tests/TouchTestSupport"),
     .testTarget(name: "TouchCoreTests", dependencies: ["TouchCore", "TouchTestSupport"]),
     .testTarget(
-      name: "TouchRecognizersTests", dependencies: ["TouchRecognizers", "TouchCore", "TouchTestSupport"],
+      name: "TouchRecognizersTests", dependencies: ["TouchRecognizers", "TouchCore", "TouchIO", "TouchTestSupport"],
       resources: [.copy("Fixtures")]),
     .testTarget(name: "TouchIOTests", dependencies: ["TouchIO", "TouchCore", "TouchTestSupport"]),
     .testTarget(

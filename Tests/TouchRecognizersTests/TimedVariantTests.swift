@@ -169,18 +169,47 @@ struct PressureJSTests {
     #expect(result.flaps == 1)
   }
 
-  @Test func withoutPolyfillTheProbeFailsAt70Milliseconds() throws {
+  @Test func withoutPolyfillTheProbeCallsUnsupportedButALaterForceEventStillStarts() throws {
+    // `unsupported` at 70 ms changes nothing: with no force event the contact ends unstarted…
     let result = try run(PressureJSDeepPress(polyfill: false), makeTrace([Double](repeating: 0.3, count: 10)))
-    #expect(states(result) == ["failed@4"])
-    #expect(abs(result.transitions[0].t - 0.07) < 1e-12)
+    #expect(states(result) == ["failed@9*"])
+    // …and a force event after the probe (sample 6, 0.09375 s) starts the press.
+    let late = try run(PressureJSDeepPress(polyfill: false), makeTrace([0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 4.0, 4.0, 0]))
+    #expect(states(late) == ["began@6", "changed@6", "ended@8"])
+    #expect(actionList(late) == ["action@6"])
   }
 
-  @Test func nativeForceStopsARunningPolyfill() throws {
+  @Test func polyfillTicksMeetASampleAtTheSameDecimalTimeWhateverTheTouchDownTime() throws {
+    // The 50th tick is 560 ms after touch-down; a lift written at touch-down + 0.56 s meets it:
+    // timers first, so the deep press happens, at every touch-down time. In floating point
+    // 12.345 + 0.07 + 0.49 is 12.905000000000001, one unit past the sample's 12.905.
+    let cases = [
+      (0.0, 0.56, 0.49), (1.0, 1.56, 1.49), (12.345, 12.905, 12.835), (3.21, 3.77, 3.7),
+      (123456.789, 123457.349, 123457.279),
+    ]
+    for (t0, lift, pointerLift) in cases {
+      let times = [t0, t0 + 0.1, lift]
+      let result = try run(PressureJSDeepPress(), makeTrace([0.3, 0.3, 0.3], times: times))
+      #expect(actionList(result) == ["action@1"], "touch-down \(t0)")
+      #expect(result.action?.t == lift, "touch-down \(t0)")
+      // The pointer adapter's polyfill starts at touch-down: its 50th tick is at 490 ms.
+      let pointer = try run(
+        PressureJSPointerDeepPress(), makeTrace([0, 0, 0], times: [t0, t0 + 0.1, pointerLift], maxForce: 1))
+      #expect(pointer.action?.t == pointerLift, "touch-down \(t0)")
+    }
+    // One microsecond earlier, the lift wins.
+    let early = try run(PressureJSDeepPress(), makeTrace([0.3, 0.3, 0.3], times: [12.345, 12.5, 12.904999]))
+    #expect(early.action == nil)
+  }
+
+  @Test func nativeForceStopsARunningPolyfillAndThePressNeverEnds() throws {
     // Polyfill from 0.07 s; at sample 17 (0.265625 s) its force is 0.2; then native n = 0.6.
+    // `_startPress` is skipped (already pressed), so `runningPolyfill` stays set and the lift's
+    // `_endPress` only clears `pressed`: no `end`; the end-of-sequence rule cancels the press.
     let f = [Double](repeating: 0.3, count: 17) + [Double](repeating: 4.0, count: 13) + [0]
     let result = try run(PressureJSDeepPress(), makeTrace(f))
     #expect(actionList(result) == ["action@17"])
-    #expect(states(result) == ["began@4", "changed@17", "ended@30"])
+    #expect(states(result) == ["began@4", "changed@17", "cancelled@30*"])
   }
 
   @Test func cancelledTouchIsNotHandledByPressureJS() throws {
@@ -192,6 +221,51 @@ struct PressureJSTests {
   @Test func liftBeforeTheProbeEndsLeavesItPossible() throws {
     let result = try run(PressureJSDeepPress(), makeTrace([0.3, 0.3, 0.3]))
     #expect(states(result) == ["failed@2*"])
+  }
+}
+
+@Suite("V8-pointer pressure-js-pointer")
+struct PressureJSPointerTests {
+  // maxForce 1: the force is the pressure. Samples 1/64 s apart.
+  @Test func aValidPressureStartsAtTouchDownWithoutADeepPressTestAndNeverPolyfills() throws {
+    // 0.7 at touch-down: start, no deep press until a move; a constant valid pressure never
+    // polyfills (the 3D Touch adapter would deep-press at 560 ms).
+    let still = try run(PressureJSPointerDeepPress(), makeTrace([Double](repeating: 0.7, count: 50), maxForce: 1))
+    #expect(states(still) == ["began@0", "ended@49"])
+    #expect(still.action == nil)
+  }
+
+  @Test func positionOnlyMovesRunTheDeepPressTest() throws {
+    let result = try run(
+      PressureJSPointerDeepPress(),
+      makeTrace([0.7, 0.7, 0.7, 0.2, 0], maxForce: 1, x: [10, 10, 11, 11, 11], y: [5, 5, 5, 5, 5]))
+    // Sample 1 is unchanged (dropped); sample 2 moves only: deep press; sample 3: release.
+    #expect(actionList(result) == ["action@2", "release@3"])
+    #expect(states(result) == ["began@0", "changed@2", "ended@4"])
+  }
+
+  @Test func pressureHalfIsIgnoredAndZeroOrHalfAtTouchDownPolyfillsAtOnce() throws {
+    // 0.5 at touch-down: polyfill from touch-down, its 50th tick at 0.49 s (sample 31 at
+    // 0.484375 s is before it; the action is reported at the tick time).
+    let held = try run(PressureJSPointerDeepPress(), makeTrace([Double](repeating: 0.5, count: 40), maxForce: 1))
+    #expect(states(held) == ["began@0", "changed@31", "ended@39"])
+    #expect(held.action?.t == 0.49)
+    // Moves at exactly 0.5 are ignored: they neither stop the polyfill nor deep-press.
+    let moves = try run(
+      PressureJSPointerDeepPress(), makeTrace([0, 0.5, 0.25, 0.5, 0], maxForce: 1))
+    #expect(moves.action == nil)
+    #expect(states(moves) == ["began@0", "cancelled@4*"])  // native 0.25 took over the polyfill: no end
+  }
+
+  @Test func withoutPolyfillAnUnsupportedTouchDownFailsTheContact() throws {
+    let result = try run(PressureJSPointerDeepPress(polyfill: false), makeTrace([0, 0.6, 0.8, 0], maxForce: 1))
+    #expect(states(result) == ["failed@0"])
+  }
+
+  @Test func aCancellationEndsThePressAsALiftDoes() throws {
+    // pointercancel is not bound, but browsers follow it with pointerleave, which is.
+    let result = try run(PressureJSPointerDeepPress(), makeTrace([0.3, 0.6, 0.6], maxForce: 1, cancelled: true))
+    #expect(states(result) == ["began@0", "changed@1", "ended@2"])
   }
 }
 

@@ -19,6 +19,7 @@ extension RecognizerCatalog {
         DFContinuousForceTouch.self,
         HysteresisLatch.self,
         PressureJSDeepPress.self,
+        PressureJSPointerDeepPress.self,
         IOSLongPress.self,
         AndroidLongPress.self,
         PeakRelease.self,

@@ -10,7 +10,8 @@
 ///   No hysteresis: both can repeat within one contact.
 /// - Support probe: `touchstart` polls every 10 ms; at the 7th poll (70 ms after touch-down)
 ///   without any force event it fails: with `polyfill` on, the polyfill starts (`start`), else
-///   `unsupported` (failed). A force event at exactly 70 ms loses to the poll (timers first).
+///   `unsupported`, which changes no state: a later force event still starts the press. A force
+///   event at exactly 70 ms loses to the poll (timers first).
 /// - Polyfill: at the failure and every 10 ms after, force += 10 / `polyfillSpeedUp` (ms),
 ///   capped at 1, then the deep-press test. With the default 1000 ms, the 50th tick (force
 ///   0.5000000000000002 after 50 additions of 0.01) starts the deep press: 490 ms after the
@@ -19,12 +20,25 @@
 ///   rises, so once it has started the deep press later ticks change nothing and are not
 ///   replayed; it also stops after ``maximumTicks`` ticks (1000 s) without a deep press, so a
 ///   contact costs at most that many timer firings whatever its span.
+/// - Timer times are those of the browser's millisecond timers: touch-down plus a whole number
+///   of milliseconds, computed on a microsecond grid ((round(t₀·10⁶) + 1000·ms) / 10⁶ s), so a
+///   sample written as touch-down + 0.56 s meets the 50th tick at the same time at any
+///   touch-down time (12.345 + 0.07 + 0.49 in floating point is one unit past 12.905).
 /// - Lift (`touchend`): `endDeepPress` if deep-pressed (not a flap: the contact ends), then
-///   `end`. The polyfill's ramp-down after the lift is not replayed. A cancelled touch calls
-///   nothing (only `touchend` is bound); the end-of-sequence rule closes it.
+///   `end`. While the polyfill runs, the library only marks the press released and its next
+///   tick (at most 10 ms later) ends it; the replica ends it at the lift. When native force took
+///   over a running polyfill, the library never calls `end` (its `runningPolyfill` flag stays
+///   set): the press stays open and the end-of-sequence rule cancels it. A cancelled touch
+///   calls nothing (only `touchend` is bound); the end-of-sequence rule closes it. In the
+///   library the probe and the polyfill keep running after a cancellation, so a touch cancelled
+///   in its first 560 ms still starts and deep-presses later, with no finger down; the replay
+///   stops at the contact's last sample and does not report those.
+///
+/// Checked against the real library (2.2.0, run in Node with a virtual clock) on every sample
+/// trace and on seeded adversarial traces: Scripts/make-pressurejs-fixtures.mjs.
 ///
 /// States: possible → began (`start`) → changed (deep-press changes) → ended (lift); failed when
-/// unsupported without polyfill, or when the contact ends before any start.
+/// the contact ends before any start.
 public struct PressureJSDeepPress: ConfigurableRecognizer {
   /// Normalized force that starts a deep press (`>=`); below it ends one.
   public let deepPressThreshold: Double
@@ -33,9 +47,7 @@ public struct PressureJSDeepPress: ConfigurableRecognizer {
   /// Polyfill ramp time from 0 to 1, milliseconds.
   public let polyfillSpeedUp: Double
   /// The support probe's duration: 7 polls of 10 ms.
-  @usableFromInline static var probeDuration: Double { 0.07 }
-  /// The polyfill's tick, seconds.
-  @usableFromInline static var tick: Double { 0.01 }
+  @usableFromInline static var probeMilliseconds: Double { 70 }
   /// The most polyfill ticks replayed per contact: 100 000 (1000 s of 10 ms ticks).
   public static var maximumTicks: Int { 100_000 }
 
@@ -43,7 +55,8 @@ public struct PressureJSDeepPress: ConfigurableRecognizer {
   @usableFromInline var deepPressed = false
   @usableFromInline var nativeSupport = false
   @usableFromInline var polyfillForce: Double = 0
-  @usableFromInline var polyfillStart: Double = 0
+  @usableFromInline var runningPolyfill = false
+  @usableFromInline var touchDownMicroseconds: Double = 0
   @usableFromInline var polyfillTicks = 0
   @usableFromInline var probeDeadline = Double.infinity
   @usableFromInline var tickDeadline = Double.infinity
@@ -104,6 +117,7 @@ public struct PressureJSDeepPress: ConfigurableRecognizer {
   @inlinable
   mutating func startPress(_ sample: TouchSample, _ context: inout GestureContext) {
     if !pressed {
+      runningPolyfill = false
       pressed = true
       context.setState(.began, at: sample)
     }
@@ -127,8 +141,10 @@ public struct PressureJSDeepPress: ConfigurableRecognizer {
     pressed = false
     deepPressed = false
     nativeSupport = false
+    runningPolyfill = false
     previousForce = sample.force
-    probeDeadline = sample.t + Self.probeDuration
+    touchDownMicroseconds = PressureJSClock.microseconds(sample.t)
+    probeDeadline = PressureJSClock.time(touchDownMicroseconds, plus: Self.probeMilliseconds)
     tickDeadline = .infinity
   }
 
@@ -147,6 +163,8 @@ public struct PressureJSDeepPress: ConfigurableRecognizer {
   public mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext) {
     probeDeadline = .infinity
     tickDeadline = .infinity
+    // Native force took over the polyfill: `_endPress` sees `runningPolyfill` and never ends.
+    if runningPolyfill && nativeSupport { return }
     if pressed {
       deepPressed = false
       context.setState(.ended, at: sample)
@@ -165,16 +183,13 @@ public struct PressureJSDeepPress: ConfigurableRecognizer {
   public mutating func timerFired(_ sample: TouchSample, _ context: inout GestureContext) {
     if probeDeadline <= tickDeadline {
       probeDeadline = .infinity
-      guard !pressed else { return }
-      guard polyfill else {
-        context.setState(.failed, at: sample)
-        return
-      }
+      // `unsupported` without the polyfill: no state changes, a later force event still starts.
+      guard !pressed, polyfill else { return }
       pressed = true
+      runningPolyfill = true
       context.setState(.began, at: sample)
       polyfillForce = 0
       polyfillTicks = 0
-      polyfillStart = sample.t
       tick(sample, &context)
     } else {
       tick(sample, &context)
@@ -190,14 +205,36 @@ public struct PressureJSDeepPress: ConfigurableRecognizer {
     // Deep-pressed by the rising polyfill force, nothing can change any more.
     tickDeadline =
       deepPressed || polyfillTicks >= Self.maximumTicks
-      ? .infinity : polyfillStart + Double(polyfillTicks) * Self.tick
+      ? .infinity
+      : PressureJSClock.time(
+        touchDownMicroseconds, plus: Self.probeMilliseconds + Double(polyfillTicks) * PressureJSClock.tickMilliseconds)
   }
 
   @inlinable
   public mutating func reset() {
     pressed = false
     deepPressed = false
+    runningPolyfill = false
+    nativeSupport = false
     probeDeadline = .infinity
     tickDeadline = .infinity
+  }
+}
+
+/// The browser's timer clock as Pressure.js sees it: `setTimeout` delays are whole milliseconds
+/// after the touch-down event, and times are kept on a microsecond grid so that a timer and a
+/// sample written with the same decimal time compare equal.
+@usableFromInline
+enum PressureJSClock {
+  /// The polyfill's tick and the support probe's poll, milliseconds.
+  @usableFromInline static var tickMilliseconds: Double { 10 }
+
+  /// A time in seconds as whole microseconds (rounded to nearest).
+  @inlinable static func microseconds(_ seconds: Double) -> Double { (seconds * 1e6).rounded() }
+
+  /// `milliseconds` after the time `microseconds`, in seconds: one rounding, so the result is
+  /// the double nearest the exact decimal time.
+  @inlinable static func time(_ microseconds: Double, plus milliseconds: Double) -> Double {
+    (microseconds + milliseconds * 1000) / 1e6
   }
 }

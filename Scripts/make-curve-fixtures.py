@@ -16,7 +16,14 @@ Writes Tests/touchtraceTests/Fixtures/curves/curve-areas.json with two kinds of 
 - "points": (fpr, recall, precision) points as a sweep of an event-based recognizer gives them
   (not monotone: a looser threshold can lose recall when actions come too early), with
   numpy.trapezoid over the points sorted by (fpr, recall) and the step sum
-  sum((R_n - R_{n-1}) P_n) over the points sorted by recall ascending, precision descending.
+  sum((R_n - R_{n-1}) P_n) over the points sorted by recall ascending, precision descending
+  ("average_precision", the recall-ordered sum). Each point also has a threshold "value"
+  (ascending, the loosest first: FPR falls as the value rises), and
+  "average_precision_threshold_order" is scikit-learn's own formula applied to the points in
+  threshold order, arranged as precision_recall_curve returns them (thresholds increasing, then
+  the final point precision 1, recall 0): -sum(diff(recall) * precision[:-1]), the body of
+  sklearn.metrics._ranking._binary_uninterpolated_average_precision. Where recall is not monotone
+  in the threshold the two differ. For the "scored" cases both equal average_precision_score.
 """
 import json
 
@@ -55,8 +62,17 @@ def points_case(seed, n):
     for r, p in pr:
         ap += (r - previous) * p
         previous = r
+    # Thresholds: the loosest (FPR 1) has the smallest value. Points are given by ascending FPR,
+    # so the value falls as FPR rises.
+    values = np.round(np.linspace(7.0, 0.0, n), 4)
+    by_threshold = np.argsort(values, kind="stable")  # increasing threshold, as sklearn orders
+    curve_precision = np.concatenate([precision[by_threshold], [1.0]])
+    curve_recall = np.concatenate([recall[by_threshold], [0.0]])
+    ap_threshold_order = -np.sum(np.diff(curve_recall) * curve_precision[:-1])
     return {
         "name": f"points seed={seed} n={n}",
+        "value": [float(x) for x in values],
+        "average_precision_threshold_order": float(ap_threshold_order),
         "fpr": [float(x) for x in fpr],
         "recall": [float(x) for x in recall],
         "precision": [float(x) for x in precision],

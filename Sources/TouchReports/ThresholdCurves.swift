@@ -24,10 +24,18 @@ import TouchRecognizers
 /// zero area. On scored data with a threshold at every distinct score this is scikit-learn's
 /// `roc_auc_score`.
 ///
-/// **Average precision.** The points whose precision is defined (some action) are ordered by
-/// recall ascending, ties by precision descending (the stricter threshold first), and
-/// AP = Σ (Rₙ − Rₙ₋₁) Pₙ with R₀ = 0: scikit-learn's `average_precision_score`, a step sum
-/// without interpolation.
+/// **Average precision**, two ways, over the points whose precision is defined (some action),
+/// each a step sum Σ (Rₙ − Rₙ₋₁) Pₙ with R₀ = 0 and no interpolation:
+/// - ``averagePrecisionThresholdOrder`` (JSON `average_precision_threshold_order`): the points
+///   in threshold order, from the strictest threshold (the end of the swept range with the lower
+///   false-positive rate; the higher value when both ends have the same) to the loosest. This is
+///   what scikit-learn's `average_precision_score` computes, walking the thresholds of a score;
+///   where recall falls as the threshold loosens (actions too early leave their window) its
+///   term is negative, as scikit-learn's would be.
+/// - ``averagePrecision`` (JSON `average_precision`): the points ordered by recall ascending,
+///   ties by precision descending. It equals the first when recall never falls as the threshold
+///   loosens (always so for a score), and differs where it does; it reads the curve as a
+///   function of recall rather than as a walk of the threshold.
 public struct ThresholdCurve: Sendable {
   /// One configuration on the curve.
   public struct Point: Sendable, Hashable {
@@ -41,6 +49,15 @@ public struct ThresholdCurve: Sendable {
     public var recall: Double?
     /// The stage-1 precision (matched actions / actions).
     public var precision: Double?
+
+    /// Creates a point.
+    public init(configuration: Int, value: Double, falsePositiveRate: Double?, recall: Double?, precision: Double?) {
+      self.configuration = configuration
+      self.value = value
+      self.falsePositiveRate = falsePositiveRate
+      self.recall = recall
+      self.precision = precision
+    }
   }
 
   /// The recognizer's name.
@@ -53,8 +70,13 @@ public struct ThresholdCurve: Sendable {
   public var spans: Bool
   /// The area under the ROC curve; `nil` when the sweep does not span the range.
   public var rocAUC: Double?
-  /// The average precision; `nil` when the sweep does not span the range.
+  /// The recall-ordered average precision (see the type's description); `nil` when the sweep
+  /// does not span the range.
   public var averagePrecision: Double?
+  /// The average precision with the thresholds walked from strictest to loosest, as
+  /// scikit-learn's `average_precision_score` computes it; `nil` when the sweep does not span
+  /// the range.
+  public var averagePrecisionThresholdOrder: Double?
 
   /// The curves of every recognizer of `result` that has a swept numeric parameter, in the
   /// plan's recognizer order.
@@ -76,9 +98,12 @@ public struct ThresholdCurve: Sendable {
       let roc = points.compactMap { p in p.falsePositiveRate.flatMap { f in p.recall.map { (f, $0) } } }
       let pr = points.compactMap { p in p.recall.flatMap { r in p.precision.map { (r, $0) } } }
       let spans = Self.spans(roc)
+      let walk = Self.strictestFirst(points)
+      let walked = walk.compactMap { p in p.recall.flatMap { r in p.precision.map { (r, $0) } } }
       return ThresholdCurve(
         recognizer: entry.recognizer.name, parameter: axis.parameter, points: points, spans: spans,
-        rocAUC: spans ? Self.rocArea(roc) : nil, averagePrecision: spans ? Self.averagePrecision(pr) : nil)
+        rocAUC: spans ? Self.rocArea(roc) : nil, averagePrecision: spans ? Self.averagePrecision(pr) : nil,
+        averagePrecisionThresholdOrder: spans ? Self.averagePrecisionInThresholdOrder(walked) : nil)
     }
   }
 
@@ -116,6 +141,31 @@ public struct ThresholdCurve: Sendable {
     return area
   }
 
+  /// `points` (ascending values) from the strictest threshold to the loosest: the end with the
+  /// lower false-positive rate first; the higher value first when the ends' rates are equal or
+  /// undefined.
+  public static func strictestFirst(_ points: [Point]) -> [Point] {
+    let rated = points.filter { $0.falsePositiveRate != nil }
+    if let low = rated.first?.falsePositiveRate, let high = rated.last?.falsePositiveRate, low < high {
+      return points
+    }
+    return points.reversed()
+  }
+
+  /// Σ (Rₙ − Rₙ₋₁) Pₙ with R₀ = 0 over the points (recall, precision) in the order given, the
+  /// strictest threshold first; `nil` without any point. A fall in recall contributes a negative
+  /// term, as in scikit-learn's `average_precision_score`.
+  public static func averagePrecisionInThresholdOrder(_ points: [(recall: Double, precision: Double)]) -> Double? {
+    guard !points.isEmpty else { return nil }
+    var previous = 0.0
+    var sum = 0.0
+    for p in points {
+      sum += (p.recall - previous) * p.precision
+      previous = p.recall
+    }
+    return sum
+  }
+
   /// Σ (Rₙ − Rₙ₋₁) Pₙ over the points (recall, precision) ordered by recall ascending, ties by
   /// precision descending, with R₀ = 0; `nil` without any point.
   public static func averagePrecision(_ points: [(recall: Double, precision: Double)]) -> Double? {
@@ -133,8 +183,8 @@ public struct ThresholdCurve: Sendable {
 
 extension ThresholdCurve {
   /// The JSON array `curves` of the sweep and tune reports: per recognizer its threshold
-  /// `parameter`, whether the sweep `spans` it, `roc_auc` and `average_precision` (`null` when
-  /// it does not span), and the `points` (`value`, `fpr`, `recall`, `precision`; `null` where
+  /// `parameter`, whether the sweep `spans` it, `roc_auc`, `average_precision` (recall order)
+  /// and `average_precision_threshold_order` (`null` when it does not span), and the `points` (`value`, `fpr`, `recall`, `precision`; `null` where
   /// undefined).
   static func json(_ curves: [ThresholdCurve]) -> JSONValue {
     .array(
@@ -145,6 +195,10 @@ extension ThresholdCurve {
           ("spans", .bool(curve.spans)),
           ("roc_auc", curve.rocAUC.map(JSONValue.number) ?? .null),
           ("average_precision", curve.averagePrecision.map(JSONValue.number) ?? .null),
+          (
+            "average_precision_threshold_order",
+            curve.averagePrecisionThresholdOrder.map(JSONValue.number) ?? .null
+          ),
           (
             "points",
             .array(
@@ -168,8 +222,11 @@ extension ThresholdCurve {
     var out = "\n## Threshold curves (ROC AUC, average precision)\n\n"
     out += "Over each recognizer's swept threshold (through its best configuration). Areas only where the sweep spans the "
     out += "threshold range: some swept value gives FPR = 0 and some FPR = 1. ROC AUC: trapezoids over (FPR, recall); "
-    out += "average precision: Σ (Rₙ − Rₙ₋₁) Pₙ.\n\n"
-    out += "| recognizer | parameter | range | points | spans | ROC AUC | AP |\n|---|---|---|--:|---|--:|--:|\n"
+    out += "average precision: Σ (Rₙ − Rₙ₋₁) Pₙ, with the thresholds walked from strictest to loosest (scikit-learn's "
+    out += "`average_precision_score`), and over the points in recall order (the same unless recall falls as the "
+    out += "threshold loosens).\n\n"
+    out += "| recognizer | parameter | range | points | spans | ROC AUC | AP | AP (recall order) |\n"
+    out += "|---|---|---|--:|---|--:|--:|--:|\n"
     for curve in curves {
       let range =
         curve.points.count > 1
@@ -177,7 +234,8 @@ extension ThresholdCurve {
         : TextFormat.compact(curve.points[0].value)
       out += Markdown.row([
         curve.recognizer, curve.parameter, range, "\(curve.points.count)", curve.spans ? "yes" : "no",
-        Markdown.ratio(curve.rocAUC), Markdown.ratio(curve.averagePrecision),
+        Markdown.ratio(curve.rocAUC), Markdown.ratio(curve.averagePrecisionThresholdOrder),
+        Markdown.ratio(curve.averagePrecision),
       ])
     }
     return out

@@ -22,8 +22,10 @@ struct CurveAreaTests {
       var fpr: [Double]
       var recall: [Double]
       var precision: [Double]
+      var value: [Double]
       var roc_auc: Double
       var average_precision: Double
+      var average_precision_threshold_order: Double
     }
     var scored: [Scored]
     var points: [Points]
@@ -62,6 +64,29 @@ struct CurveAreaTests {
     let ap = try #require(ThresholdCurve.averagePrecision(pr))
     #expect(abs(auc - reference.roc_auc) < 1e-12, "\(reference.name): AUC \(auc) vs \(reference.roc_auc)")
     #expect(abs(ap - reference.average_precision) < 1e-12, "\(reference.name): AP \(ap) vs \(reference.average_precision)")
+    // The thresholds walked from strictest to loosest (`sweep` lists them so): the same on a score.
+    let walked = try #require(ThresholdCurve.averagePrecisionInThresholdOrder(pr))
+    #expect(abs(walked - reference.average_precision) < 1e-12, "\(reference.name): walked AP \(walked)")
+  }
+
+  @Test(arguments: 0..<2) func thresholdOrderMatchesScikitLearnsFormulaWhereRecallIsNotMonotone(_ k: Int) throws {
+    let reference = Self.fixture.points[k]
+    // Points as a sweep gives them, ascending threshold values; the curve walks them from the
+    // strictest end (the lower FPR: here the highest value).
+    let ascending = reference.value.indices.sorted { reference.value[$0] < reference.value[$1] }
+    let points = ascending.map { i in
+      ThresholdCurve.Point(
+        configuration: i, value: reference.value[i], falsePositiveRate: reference.fpr[i], recall: reference.recall[i],
+        precision: reference.precision[i])
+    }
+    let walk = ThresholdCurve.strictestFirst(points)
+    #expect(walk.first?.falsePositiveRate == 0 && walk.last?.falsePositiveRate == 1)
+    let ap = try #require(ThresholdCurve.averagePrecisionInThresholdOrder(walk.map { ($0.recall!, $0.precision!) }))
+    #expect(
+      abs(ap - reference.average_precision_threshold_order) < 1e-12,
+      "\(reference.name): \(ap) vs \(reference.average_precision_threshold_order)")
+    // Recall falls somewhere on these curves, so the recall-ordered sum is another number.
+    #expect(abs(reference.average_precision - reference.average_precision_threshold_order) > 1e-3)
   }
 
   @Test(arguments: 0..<2) func unorderedPointsMatchNumPy(_ k: Int) throws {
@@ -88,6 +113,12 @@ struct CurveAreaTests {
     // AP by hand: recalls 0.2, 0.2, 0.6 with precisions 0.9, 0.5, 0.4: 0.2 × 0.9 + 0.4 × 0.4 = 0.34.
     let ap = ThresholdCurve.averagePrecision([(0.6, 0.4), (0.2, 0.5), (0.2, 0.9)])!
     #expect(abs(ap - 0.34) < 1e-15)
+    // Walked strictest first, recall 0.5 then 0.8 then 0.6 (an early action lost at the loosest):
+    // 0.5 × 0.9 + 0.3 × 0.7 − 0.2 × 0.5 = 0.56; in recall order 0.5 × 0.9 + 0.1 × 0.5 + 0.2 × 0.7 = 0.64.
+    let walked = ThresholdCurve.averagePrecisionInThresholdOrder([(0.5, 0.9), (0.8, 0.7), (0.6, 0.5)])!
+    #expect(abs(walked - 0.56) < 1e-15)
+    let sorted = ThresholdCurve.averagePrecision([(0.5, 0.9), (0.8, 0.7), (0.6, 0.5)])!
+    #expect(abs(sorted - 0.64) < 1e-15)
   }
 }
 
@@ -137,8 +168,11 @@ struct SweepCurveReportTests {
       #expect(curve["roc_auc"] as? Double == 0.75)
       // AP: recall 1 first reached at precision 1/2 (the stricter threshold): 1 × 1/2.
       #expect(curve["average_precision"] as? Double == 0.5)
+      // Walked from the strictest (0.95, FPR 0, no precision) to 0.5 (recall 1, precision 1/2)
+      // and 0.1 (recall 1, precision 1/3): 1 × 1/2 + 0 × 1/3.
+      #expect(curve["average_precision_threshold_order"] as? Double == 0.5)
       let markdown = try String(contentsOfFile: md, encoding: .utf8)
-      #expect(markdown.contains("| deep-press | threshold | 0.1 … 0.95 | 3 | yes | 0.750 | 0.500 |"))
+      #expect(markdown.contains("| deep-press | threshold | 0.1 … 0.95 | 3 | yes | 0.750 | 0.500 | 0.500 |"))
     }
   }
 
@@ -154,6 +188,7 @@ struct SweepCurveReportTests {
       #expect(curve["spans"] as? Bool == false)
       #expect(curve["roc_auc"] is NSNull)
       #expect(curve["average_precision"] is NSNull)
+      #expect(curve["average_precision_threshold_order"] is NSNull)
     }
   }
 }

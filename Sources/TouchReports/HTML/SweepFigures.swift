@@ -320,7 +320,7 @@ enum SweepFigures {
   static func precisionRecall(_ curves: [ThresholdCurve], bestF1: [String: Double], _ ids: inout ElementIDs) -> Figure {
     let (marks, legend, note) = curveSeries(
       curves, bestF1: bestF1, x: "recall", y: "precision", tiesByY: >, point: { p in p.recall.flatMap { r in p.precision.map { (r, $0) } } },
-      legend: { "\($1) (AP \(Markdown.ratio($0.averagePrecision)))" })
+      legend: { "\($1) (AP \(Markdown.ratio($0.averagePrecisionThresholdOrder)))" })
     return Figure(
       id: ids.unique("fig-pr"), title: "Precision against recall",
       plots: [
@@ -330,7 +330,7 @@ enum SweepFigures {
           x: PlotAxis(label: "recall", domain: (0, 1)), y: PlotAxis(label: "precision", domain: (0, 1)),
           marks: marks, legend: legend, width: 640, height: 360)
       ],
-      caption: "One line per recognizer (identical ones drawn once), points ordered by recall. AP is the step sum Σ (Rₙ − Rₙ₋₁) Pₙ, only where the sweep spans the threshold range.\(note)")
+      caption: "One line per recognizer (identical ones drawn once), points ordered by recall. AP is the step sum Σ (Rₙ − Rₙ₋₁) Pₙ with the thresholds walked from strictest to loosest (scikit-learn's average_precision_score), only where the sweep spans the threshold range.\(note)")
   }
 
   /// `fig-latency-cdf`: empirical CDFs of latency at each recognizer's chosen configuration.

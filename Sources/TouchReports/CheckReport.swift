@@ -135,7 +135,14 @@ public enum CheckReport {
   /// The figures of the accuracy check: `b = …, c = …, p = … (α …)`.
   static func accuracyFigures(_ r: RegressionGate.Result) -> String {
     let t = r.mcnemar
-    return "only baseline correct \(t.onlyA), only current correct \(t.onlyB); \(t.method) p = \(CompareReport.probability(t.pValue)) (α = \(TextFormat.compact(r.alpha)))"
+    let counts = "only baseline correct \(t.onlyA), only current correct \(t.onlyB); "
+    let alpha = " (α = \(TextFormat.compact(r.alpha)))"
+    if let k = r.clustered {
+      return counts
+        + "McNemar clustered by \(r.clusterUnit ?? "cluster") (Durkalski, \(k.clusters) clusters) p = \(CompareReport.probability(k.pValue))\(alpha); "
+        + "as if independent \(t.method) p = \(CompareReport.probability(t.pValue))"
+    }
+    return counts + "\(t.method) p = \(CompareReport.probability(t.pValue))\(alpha), assuming independent contacts"
   }
 
   /// The figures of the latency check.
@@ -185,6 +192,14 @@ public enum CheckReport {
       out += Markdown.row([name, "\(s.truePositives)", "\(s.falsePositives)", "\(s.falseNegatives)", "\(s.trueNegatives)"])
     }
     out += "\nA contact is correct with no false positive and no false negative at any stage. Accuracy fails when McNemar's test on the paired decisions gives p < α and the baseline is right more often; latency fails when the p90 of |action − reference| grows by more than the limit (an action before the intended press counts by its distance, like a late one: firing early is not faster).\n"
+    if let k = r.clustered {
+      out += "\nThe accuracy decision reads McNemar's test clustered by \(r.clusterUnit ?? "cluster") (Durkalski et al., 2003: \(k.clusters) clusters), since contacts of one \(r.clusterUnit ?? "cluster") are not independent; the plain test is given beside it.\n"
+      if k.clusters < Intervals.minimumClusters {
+        out += "With \(k.clusters) clusters (fewer than \(Intervals.minimumClusters)) its chi-square approximation is rough.\n"
+      }
+    } else {
+      out += "\nMcNemar's test here counts every contact as independent; contacts of one person or device are not, which makes p too small. `--group-by user` (or `device`) uses the cluster-adjusted test.\n"
+    }
     return out
   }
 
@@ -215,7 +230,12 @@ public enum CheckReport {
           ("name", .string(accuracyCheck)), ("passed", .bool(!r.accuracyRegressed)),
           ("baseline_correct", .int(r.baseline.correctCount)), ("current_correct", .int(r.current.correctCount)),
           ("only_baseline_correct", .int(r.mcnemar.onlyA)), ("only_current_correct", .int(r.mcnemar.onlyB)),
-          ("p_value", .number(r.mcnemar.pValue)),
+          ("p_value", .number(r.decisivePValue)),
+          ("test", .string(r.clustered == nil ? "mcnemar" : "mcnemar_clustered")),
+          ("assumes_independent_traces", .bool(r.clustered == nil)),
+          ("mcnemar_p_value", .number(r.mcnemar.pValue)),
+          ("group_by", r.clusterUnit.map(JSONValue.string) ?? .null),
+          ("mcnemar_clustered", r.clustered.map(CompareReport.clusteredJSON) ?? .null),
         ]),
         .object([
           ("name", .string(latencyCheck)), ("passed", .bool(!r.latencyRegressed)),

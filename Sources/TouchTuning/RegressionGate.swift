@@ -8,7 +8,10 @@ import TouchSignal
 /// Two checks:
 /// - **accuracy**: McNemar's test (``McNemarTest``) on the paired per-trace decisions (correct:
 ///   no false positive and no false negative at any stage, `TraceOutcome.isCorrect`); it fails
-///   when p < α and the baseline gets more traces right than the current configuration.
+///   when p < α and the baseline gets more traces right than the current configuration. Given
+///   clusters (the traces of one user or device, `--group-by`), the decision reads the
+///   cluster-adjusted test (``ClusteredMcNemarTest``) instead, since traces of one person or
+///   device are not independent and the plain test's p is then too small.
 /// - **latency**: the p90 of `|action − reference|` over true positives (an action before the
 ///   intended press counts by its distance, like a late one, so a change that fires early cannot
 ///   pass as faster); it fails when it grew by more than the allowed increase (seconds), or when
@@ -150,14 +153,22 @@ public enum RegressionGate {
     public let current: Snapshot
     /// McNemar's test with A the baseline and B the current configuration.
     public let mcnemar: McNemarTest
+    /// The cluster-adjusted test when the check was given clusters; the accuracy decision reads
+    /// it instead of ``mcnemar``.
+    public let clustered: ClusteredMcNemarTest?
+    /// What a cluster is (`user`, `device`, …); `nil` without clusters.
+    public let clusterUnit: String?
     /// The significance level.
     public let alpha: Double
     /// The largest allowed growth of the p90 of `|action − reference|`, seconds.
     public let maxLatencyIncrease: Double
 
-    /// Whether accuracy dropped significantly: p < α and more contacts only the baseline gets
-    /// right than only the current configuration.
-    public var accuracyRegressed: Bool { mcnemar.pValue < alpha && mcnemar.onlyA > mcnemar.onlyB }
+    /// The p-value the accuracy decision reads: the clustered test's when there is one.
+    public var decisivePValue: Double { clustered?.pValue ?? mcnemar.pValue }
+
+    /// Whether accuracy dropped significantly: p < α (the clustered test's p with clusters)
+    /// and more contacts only the baseline gets right than only the current configuration.
+    public var accuracyRegressed: Bool { decisivePValue < alpha && mcnemar.onlyA > mcnemar.onlyB }
 
     /// The change of the p90 of `|action − reference|`, seconds (current − baseline); `nil`
     /// unless both are defined.
@@ -184,9 +195,13 @@ public enum RegressionGate {
   ///   - current: this run's snapshot.
   ///   - alpha: the significance level of McNemar's test, strictly between 0 and 1.
   ///   - maxLatencyIncrease: the largest allowed p90 growth, seconds, ≥ 0.
+  ///   - clusters: the contacts of each cluster (positions in the snapshots' order), named by
+  ///     `clusterUnit`; `nil`: every contact independent.
+  ///   - clusterUnit: what a cluster is (`user`, `device`, …).
   /// - Throws: ``Mismatch`` when the two cannot be compared (``requireComparable(_:_:)``).
   public static func check(
-    _ current: Snapshot, against baseline: Snapshot, alpha: Double, maxLatencyIncrease: Double
+    _ current: Snapshot, against baseline: Snapshot, alpha: Double, maxLatencyIncrease: Double,
+    clusters: [[Int]]? = nil, clusterUnit: String? = nil
   ) throws(Mismatch) -> Result {
     try requireComparable(baseline, current)
     var both = 0
@@ -202,12 +217,18 @@ public enum RegressionGate {
       }
     }
     let test: McNemarTest
+    var clustered: ClusteredMcNemarTest?
     do throws(GSLError) {
       test = try McNemarTest(bothCorrect: both, onlyA: onlyBaseline, onlyB: onlyCurrent, neither: neither)
+      if let clusters {
+        clustered = try ClusteredMcNemarTest(a: baseline.correct, b: current.correct, clusters: clusters)
+      }
     } catch {
       throw Mismatch(description: "McNemar's test failed: \(error)")
     }
-    return Result(baseline: baseline, current: current, mcnemar: test, alpha: alpha, maxLatencyIncrease: maxLatencyIncrease)
+    return Result(
+      baseline: baseline, current: current, mcnemar: test, clustered: clustered,
+      clusterUnit: clusters == nil ? nil : clusterUnit ?? "cluster", alpha: alpha, maxLatencyIncrease: maxLatencyIncrease)
   }
 }
 

@@ -72,3 +72,37 @@ struct ClusteredMcNemarTests {
     #expect(plainRate > 0.2, "plain rejection rate \(plainRate)")
   }
 }
+
+/// `touchtrace check`'s accuracy decision with clusters (`--group-by`): it reads the clustered
+/// test, worked out by hand.
+@Suite("Regression gate with clusters")
+struct RegressionGateClusterTests {
+  static func snapshot(_ correct: [Bool], configuration: String) -> RegressionGate.Snapshot {
+    RegressionGate.Snapshot(
+      tool: "touchtrace test", configuration: configuration, positives: ["press"], tolerance: 0.25, dataHash: "0",
+      traces: correct.indices.map { "t\($0)" }, correct: correct, counts: (0, 0, 0, 0), absoluteLatencyP90: nil,
+      latencyCount: 0, early: 0)
+  }
+
+  @Test func theDecisionReadsTheClusteredTest() throws {
+    // Clusters {0,1} {2,3} {4,5,6} {7}. Only the baseline right: 0, 2, 3; only the current: 6.
+    // dₖ = (bₖ − cₖ)/nₖ: 1/2, 2/2, −1/3, 0; Σd = 7/6, Σd² = 49/36: χ² = 1 exactly,
+    // p = P(χ²₁ > 1) = 2(1 − Φ(1)) = 0.31731050786291404.
+    let baseline = Self.snapshot([true, true, true, true, true, true, false, false], configuration: "a")
+    let current = Self.snapshot([false, true, false, false, true, true, true, false], configuration: "b")
+    let clusters = [[0, 1], [2, 3], [4, 5, 6], [7]]
+    let result = try RegressionGate.check(
+      current, against: baseline, alpha: 0.5, maxLatencyIncrease: 0, clusters: clusters, clusterUnit: "user")
+    let k = try #require(result.clustered)
+    #expect(k.clusters == 4 && k.onlyA == 3 && k.onlyB == 1)
+    #expect(abs(k.statistic - 1) < 1e-12)
+    #expect(abs(result.decisivePValue - 0.31731050786291404) < 1e-12)
+    #expect(result.clusterUnit == "user")
+    // 3 against 1 discordant: the plain test is exact binomial, p = 0.625 (2 × 5/16).
+    #expect(abs(result.mcnemar.pValue - 0.625) < 1e-12)
+    // α 0.5: the clustered p (0.317) is below it, the plain one (0.625) is not: the check fails.
+    #expect(result.accuracyRegressed)
+    let plain = try RegressionGate.check(current, against: baseline, alpha: 0.5, maxLatencyIncrease: 0)
+    #expect(plain.clustered == nil && !plain.accuracyRegressed)
+  }
+}

@@ -61,6 +61,42 @@ struct CheckCommandTests {
     }
   }
 
+  @Test func groupByClustersTheAccuracyTest() throws {
+    try inTemporaryDirectory { directory in
+      let baseline = directory + "/baseline.json"
+      #expect(Self.check(["--set", "threshold=0.35", "--write-baseline", baseline]) == 0)
+      // --group-by belongs to the check, not to writing a baseline.
+      #expect(Self.check(["--set", "threshold=0.35", "--write-baseline", directory + "/b2.json", "--group-by", "device"]) == 64)
+      // No trace has a `hand` label: the clusters cannot be formed.
+      #expect(Self.check(["--set", "threshold=0.05", "--baseline", baseline, "--group-by", "hand"]) == 65)
+
+      let json = directory + "/check.json"
+      #expect(Self.check(["--set", "threshold=0.05", "--baseline", baseline, "--group-by", "device", "--output", json]) == 1)
+      let root = try jsonObject(json)
+      let accuracy = try #require((root["checks"] as? [[String: Any]])?.first)
+      #expect(accuracy["test"] as? String == "mcnemar_clustered")
+      #expect(accuracy["assumes_independent_traces"] as? Bool == false)
+      #expect(accuracy["group_by"] as? String == "device")
+      let clustered = try #require(accuracy["mcnemar_clustered"] as? [String: Any])
+      // samples/ holds three devices.
+      #expect(clustered["clusters"] as? Int == 3 && clustered["traces"] as? Int == 343)
+      // The decision reads the clustered p; the plain one is kept beside it.
+      #expect(accuracy["p_value"] as? Double == clustered["p_value"] as? Double)
+      #expect(accuracy["mcnemar_p_value"] as? Double != accuracy["p_value"] as? Double)
+      let markdown = directory + "/check.md"
+      #expect(Self.check(["--set", "threshold=0.05", "--baseline", baseline, "--group-by", "device", "--output", markdown]) == 1)
+      let text = try String(contentsOfFile: markdown, encoding: .utf8)
+      #expect(text.contains("McNemar clustered by device (Durkalski, 3 clusters)"))
+      #expect(text.contains("fewer than"))  // 3 clusters: the approximation is rough, and it says so
+
+      // Without --group-by the report says what it assumes.
+      let plain = directory + "/plain.json"
+      #expect(Self.check(["--set", "threshold=0.05", "--baseline", baseline, "--output", plain]) == 1)
+      let plainAccuracy = try #require((try jsonObject(plain)["checks"] as? [[String: Any]])?.first)
+      #expect(plainAccuracy["test"] as? String == "mcnemar" && plainAccuracy["assumes_independent_traces"] as? Bool == true)
+    }
+  }
+
   @Test func refusesAMismatchedBaseline() throws {
     try inTemporaryDirectory { directory in
       let baseline = directory + "/baseline.json"

@@ -23,6 +23,10 @@ extension TouchTraceCommand {
         and the baseline is right more often; the latency check fails when the p90 of \
         |action − reference| (early actions count by their distance: firing early is not \
         faster) grows by more than --max-latency-increase seconds (default: 0.005). \
+        McNemar's test counts every contact as independent; with --group-by user (or device, \
+        session, or an extra label) the accuracy check reads the cluster-adjusted test \
+        (Durkalski et al., 2003) instead, since contacts of one person or device are not \
+        independent, and reports both. \
         A summary (Markdown, or JSON with --format json) goes to --output, standard output by \
         default; --junit FILE writes JUnit XML (one test \
         case per check, a <failure> with the figures).
@@ -60,6 +64,12 @@ extension TouchTraceCommand {
     @Option(help: ArgumentHelp("Significance level of McNemar's test.", valueName: "alpha"))
     var alpha = 0.05
 
+    @Option(
+      help: ArgumentHelp(
+        "Cluster contacts by this label (user, session, device or an extra label): the accuracy check uses McNemar's test adjusted for clusters.",
+        valueName: "label"))
+    var groupBy: GroupName?
+
     @Option(help: ArgumentHelp("Largest allowed growth of the p90 of |action − reference|, seconds.", valueName: "seconds"))
     var maxLatencyIncrease = 0.005
 
@@ -82,6 +92,9 @@ extension TouchTraceCommand {
         throw ValidationError("give exactly one of --baseline FILE (check) and --write-baseline FILE (record)")
       }
       if writeBaseline != nil && junit != nil { throw ValidationError("--junit reports a check; it does not combine with --write-baseline") }
+      if writeBaseline != nil && groupBy != nil {
+        throw ValidationError("--group-by clusters a check's test; it does not combine with --write-baseline (give it with --baseline)")
+      }
       guard alpha > 0 && alpha < 1 else { throw ValidationError("--alpha must be strictly between 0 and 1, got \(alpha)") }
       guard maxLatencyIncrease >= 0 && maxLatencyIncrease.isFinite else {
         throw ValidationError("--max-latency-increase must be a number of seconds ≥ 0, got \(maxLatencyIncrease)")
@@ -146,9 +159,19 @@ extension TouchTraceCommand {
           return
         }
         guard let recorded, let baseline else { return }
+        var clusters: [[Int]]?
+        if let key = groupBy?.key {
+          do throws(TuningError) {
+            clusters = try TraceGroups(traces: evaluation.traces, key: key).members
+          } catch {
+            throw DataError(description: "touchtrace check: error: \(error.description)")
+          }
+        }
         let result: RegressionGate.Result
         do throws(RegressionGate.Mismatch) {
-          result = try RegressionGate.check(current, against: recorded, alpha: alpha, maxLatencyIncrease: maxLatencyIncrease)
+          result = try RegressionGate.check(
+            current, against: recorded, alpha: alpha, maxLatencyIncrease: maxLatencyIncrease, clusters: clusters,
+            clusterUnit: groupBy?.key.rawValue)
         } catch {
           throw DataError(description: "\(baseline): error: refusing the baseline: \(error.description)")
         }

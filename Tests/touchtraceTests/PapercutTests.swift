@@ -29,6 +29,29 @@ private func lines(of text: String, containing part: String) -> Int {
   "touchtrace papercuts",
   .enabled(if: FileManager.default.isExecutableFile(atPath: executable), "skipped: the touchtrace executable is not built"))
 struct PapercutTests {
+  /// Times in milliseconds (a 60 Hz contact: 16.7 ms apart) and in nanoseconds: each file gets
+  /// one warning at its first such trace, with the unit it looks like; seconds get none (issue 31).
+  @Test func timesThatLookLikeMillisecondsOrNanosecondsAreWarnedAbout() throws {
+    try inTemporaryDirectory { directory in
+      let ms = directory + "/ms.csv"
+      TestData.write("trace,t,force,max_force\na,0,0,1\na,16.7,0.5,1\na,33.4,0,1\nb,0,0,1\nb,16.6,0.4,1\nb,33.2,0,1\n", to: ms)
+      let ns = directory + "/ns.csv"
+      TestData.write("trace,t,force,max_force\nn,0,0,1\nn,0.0000000167,0.5,1\nn,0.0000000334,0,1\n", to: ns)
+      let seconds = directory + "/s.csv"
+      TestData.write("trace,t,force,max_force\ns,0,0,1\ns,0.0167,0.5,1\ns,0.0334,0,1\n", to: seconds)
+      let run = try tool(["inspect", ms, ns, seconds])
+      #expect(run.code == 0)
+      // Medians 16.7 and 16.6 s: the median of the two is the upper one, 16.7 s (1/16.7 = 0.0599 Hz).
+      #expect(
+        run.message.contains(
+          "ms.csv:2:1: warning: times look like milliseconds: median sampling interval 16.7 s (0.0599 Hz) in 2 traces here; times are read in seconds: divide them by 1000"
+        ))
+      #expect(run.message.contains("ns.csv:2:1: warning: times look like nanoseconds: median sampling interval 0.0000000167 s (59.9 MHz) in 1 trace here"))
+      #expect(!run.message.contains("/s.csv:2:1: warning: times look like"))
+      #expect(lines(of: run.message, containing: "times look like") == 2)
+    }
+  }
+
   /// Three traces with a maximum force and no intent label.
   static let unlabelled = """
     trace,t,force,max_force

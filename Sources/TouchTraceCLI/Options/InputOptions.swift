@@ -108,7 +108,7 @@ struct InputOptions: ParsableArguments {
   /// - Throws: `TraceLoadError`, or a `DataError` (exit 65) when the `--only` filters keep no
   ///   trace, naming the filter that emptied the selection and the values its field has.
   func load() throws -> Dataset {
-    var dataset = try TraceLoader.load(paths, options: loadOptions)
+    var dataset = TimeScaleCheck.checked(try TraceLoader.load(paths, options: loadOptions))
     Console.report(dataset)
     Console.reportOverrides(dataset)
     let selection = filters.compactMap(TraceFilter.init(parsing:))

@@ -14,7 +14,7 @@ struct BatchSource {
   }
 
   /// The next batch; `nil` at the end.
-  mutating func next() throws -> Dataset? { try stream.next() }
+  mutating func next() throws -> Dataset? { try stream.next().map(TimeScaleCheck.checked) }
 
   /// The SHA-256 of each input read to its end so far (the labels file first), in input order;
   /// empty unless opened with `digests: true`.

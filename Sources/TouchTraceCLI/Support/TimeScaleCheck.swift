@@ -1,0 +1,64 @@
+import TouchCore
+import TouchReports
+import TouchSignal
+
+/// Times that are not in seconds: TouchTrace reads every time in seconds, and a file written in
+/// milliseconds or nanoseconds loads without an error but means nothing (a 60 Hz recording in
+/// milliseconds has a "16 s" sampling interval). A trace whose median sampling interval is over
+/// 1 s, or under 1 µs, gets a warning at its first sample, with the unit it looks like.
+enum TimeScaleCheck {
+  /// Above this median interval (seconds) the times look like milliseconds: 1 s.
+  static let longestInterval = 1.0
+  /// Below this median interval (seconds) the times look like nanoseconds: 1 µs.
+  static let shortestInterval = 1e-6
+
+  /// The warnings for the traces of `dataset` whose median sampling interval is out of range:
+  /// one per file and unit, at its first such trace, saying how many traces and their median
+  /// interval.
+  static func diagnostics(_ dataset: Dataset) -> [Diagnostic] {
+    struct Finding {
+      var file: String
+      var position: TextPosition?
+      var milliseconds: Bool
+      var intervals: [Double]
+    }
+    var findings: [Finding] = []
+    for (trace, origin) in zip(dataset.traces, dataset.origins) where !trace.metadata.timeSynthesized {
+      guard let interval = trace.medianInterval, interval > 0,
+        interval > longestInterval || interval < shortestInterval
+      else { continue }
+      let milliseconds = interval > longestInterval
+      if let k = findings.firstIndex(where: { $0.file == origin.file && $0.milliseconds == milliseconds }) {
+        findings[k].intervals.append(interval)
+      } else {
+        findings.append(Finding(file: origin.file, position: origin.position, milliseconds: milliseconds, intervals: [interval]))
+      }
+    }
+    return findings.map { f in
+      let sorted = f.intervals.sorted()
+      let median = sorted[sorted.count / 2]
+      let traces = sorted.count == 1 ? "1 trace" : "\(sorted.count) traces"
+      let figures =
+        "median sampling interval \(TextFormat.compact(median, significant: 3)) s (\(rate(1 / median))) in \(traces) here"
+      let message =
+        f.milliseconds
+        ? "times look like milliseconds: \(figures); times are read in seconds: divide them by 1000"
+        : "times look like nanoseconds: \(figures); times are read in seconds: divide them by 10⁹ (by 10⁶ for microseconds)"
+      return Diagnostic(.warning, message, file: f.file, position: f.position)
+    }
+  }
+
+  /// A sampling rate with three significant digits: `0.0599 Hz`, `59.9 MHz`.
+  static func rate(_ hertz: Double) -> String {
+    if hertz >= 1e6 { return TextFormat.compact(hertz / 1e6, significant: 3) + " MHz" }
+    if hertz >= 1e3 { return TextFormat.compact(hertz / 1e3, significant: 3) + " kHz" }
+    return TextFormat.compact(hertz, significant: 3) + " Hz"
+  }
+
+  /// `dataset` with the warnings of ``diagnostics(_:)`` added to its own.
+  static func checked(_ dataset: Dataset) -> Dataset {
+    var dataset = dataset
+    dataset.diagnostics += diagnostics(dataset)
+    return dataset
+  }
+}

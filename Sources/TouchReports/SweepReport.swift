@@ -70,9 +70,12 @@ public enum SweepReport {
     let onePass = result.methods.filter { $0.description == "one-pass" }.count
     let classes = result.methods.filter { $0.description == "classes" }.count
     let replayed = result.configurations.count - onePass - classes
-    out += "- \(result.configurations.count) configurations of \(result.plan.recognizers.count) recognizers: "
+    out += "- \(TextFormat.count(result.configurations.count, "configuration")) of \(TextFormat.count(result.plan.recognizers.count, "recognizer")): "
     out += "\(onePass) in one pass, \(classes) by threshold classes, \(replayed) replayed each"
-    out += result.plan.dropped.isEmpty ? ".\n" : "; \(result.plan.dropped.count) grid points dropped (see the JSON report).\n"
+    out +=
+      result.plan.dropped.isEmpty
+      ? ".\n"
+      : "; \(TextFormat.count(result.plan.dropped.count, "grid point")) dropped as invalid: \(DroppedConfiguration.summary(result.plan.dropped)).\n"
 
     let best = result.bestConfigurations().sorted { a, b in
       let ma = result.metrics[a.configuration]

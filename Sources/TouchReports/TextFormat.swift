@@ -38,6 +38,12 @@ public enum TextFormat {
     return decimal(seconds, 3) + " s"
   }
 
+  /// A count with its noun, plural unless it is 1: `1 recognizer`, `3 configurations`,
+  /// `2 fold`+`s`. `plural` is the plural when it is not the noun plus `s`.
+  public static func count(_ n: Int, _ noun: String, plural: String? = nil) -> String {
+    "\(n) " + (n == 1 ? noun : plural ?? noun + "s")
+  }
+
   /// A share (0…1) as a percentage with one decimal: `12.5%`.
   public static func percent(_ share: Double) -> String { decimal(share * 100, 1) + "%" }
 

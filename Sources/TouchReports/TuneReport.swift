@@ -432,7 +432,7 @@ public enum TuneReport {
           + cv.summaries.map { s in
             guard let mean = s.mean else { return "–" }
             return value(s.statistic, mean) + (s.standardDeviation.map { " ± " + value(s.statistic, $0) } ?? "")
-              + (s.count < cv.folds.count ? " (\(s.count) folds)" : "")
+              + (s.count < cv.folds.count ? " (\(TextFormat.count(s.count, "fold")))" : "")
           })
       out += Markdown.row(
         ["pooled (\(cv.pooledTraces) traces)"]

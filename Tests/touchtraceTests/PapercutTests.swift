@@ -29,6 +29,26 @@ private func lines(of text: String, containing part: String) -> Int {
   "touchtrace papercuts",
   .enabled(if: FileManager.default.isExecutableFile(atPath: executable), "skipped: the touchtrace executable is not built"))
 struct PapercutTests {
+  /// A --vary grid partly out of range: the dropped points are named with the rule they break,
+  /// on standard error and in the report (issue 31); "1 recognizer", not "1 recognizers".
+  @Test func droppedGridPointsAreNamedWithTheValidRange() throws {
+    let run = try tool(["sweep", TestData.samples, "--recognizer", "deep-press", "--vary", "threshold=0.5:1.5:0.25", "--format", "md"])
+    #expect(run.code == 0)
+    #expect(
+      run.message.contains(
+        "warning: --vary: 2 grid points dropped as invalid: deep-press threshold=1.25, threshold=1.5 (parameter 'threshold' must be in [0, 1])"
+      ))
+    #expect(
+      run.output.contains(
+        "- 3 configurations of 1 recognizer: 0 in one pass, 3 by threshold classes, 0 replayed each; 2 grid points dropped as invalid: deep-press threshold=1.25, threshold=1.5 (parameter 'threshold' must be in [0, 1])."
+      ))
+    // Default grids drop points by design (peek-pop's pop threshold must stay at or above its
+    // peek threshold): the report names them, standard error stays quiet.
+    let defaults = try tool(["sweep", TestData.samples, "--recognizer", "peek-pop", "--format", "md"])
+    #expect(defaults.code == 0 && !defaults.message.contains("dropped"))
+    #expect(defaults.output.contains("grid points dropped as invalid: peek-pop peekThreshold=0.8, peekThreshold=0.85"))
+  }
+
   /// Times in milliseconds (a 60 Hz contact: 16.7 ms apart) and in nanoseconds: each file gets
   /// one warning at its first such trace, with the unit it looks like; seconds get none (issue 31).
   @Test func timesThatLookLikeMillisecondsOrNanosecondsAreWarnedAbout() throws {

@@ -181,6 +181,45 @@ public struct DroppedConfiguration: Sendable, Hashable, CustomStringConvertible 
 
   /// `recognizer (a=1, b=2): reason`.
   public var description: String { "\(recognizer) (\(values.joined(separator: ", "))): \(reason)" }
+
+  /// The dropped grid points said in one line, grouped by recognizer and rule, each rule with
+  /// the valid range its parameter has: `deep-press threshold=1.25, threshold=1.5 (parameter
+  /// 'threshold' must be in [0, 1])`, or the parameter it must agree with; at most `limit`
+  /// points per group, then `and N more`.
+  public static func summary(_ dropped: [DroppedConfiguration], limit: Int = 4) -> String {
+    var groups: [(key: String, recognizer: String, rule: String, points: [String])] = []
+    for d in dropped {
+      // The reason ends with the value given (`…, got 1.25`); the rule is what comes before.
+      var rule = d.reason
+      let marker = Array(", got ".utf8)
+      let bytes = Array(rule.utf8)
+      if bytes.count >= marker.count,
+        let start = (0...(bytes.count - marker.count)).reversed().first(where: { Array(bytes[$0..<$0 + marker.count]) == marker })
+      {
+        rule = String(decoding: bytes[..<start], as: UTF8.self)
+      }
+      let prefix = "recognizer '\(d.recognizer)': "
+      if rule.hasPrefix(prefix) { rule.removeFirst(prefix.count) }
+      // A rule relative to another parameter ends with that parameter's value: `(0.85)`.
+      if rule.hasSuffix(")"), let open = rule.lastIndex(of: "("), open > rule.startIndex,
+        rule[rule.index(before: open)] == " ", Double(rule[rule.index(after: open)..<rule.index(before: rule.endIndex)]) != nil
+      {
+        rule = String(rule[..<rule.index(before: open)])
+      }
+      let key = d.recognizer + "\u{0}" + rule
+      let point = d.values.joined(separator: " ")
+      if let k = groups.firstIndex(where: { $0.key == key }) {
+        groups[k].points.append(point)
+      } else {
+        groups.append((key, d.recognizer, rule, [point]))
+      }
+    }
+    return groups.map { g in
+      let shown = g.points.prefix(limit).joined(separator: ", ")
+      let more = g.points.count > limit ? " and \(g.points.count - limit) more" : ""
+      return "\(g.recognizer) \(shown)\(more) (\(g.rule))"
+    }.joined(separator: "; ")
+  }
 }
 
 /// The configurations of a sweep: for each recognizer, the Cartesian product of the axes it has

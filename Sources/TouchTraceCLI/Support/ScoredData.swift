@@ -33,7 +33,15 @@ struct ScoredData {
       } ?? false
     func makePlan(_ forces: [Double]) throws -> SweepPlan? {
       guard let plan, let planOptions else { return nil }
-      return follows ? try planOptions.makePlan(maximumForces: forces) : plan
+      let made = follows ? try planOptions.makePlan(maximumForces: forces) : plan
+      // Points of the user's own --vary grids (default grids drop points by design: the report
+      // names those).
+      if !made.axes.isEmpty, !made.dropped.isEmpty {
+        Console.diagnose(
+          "warning: --vary: \(TextFormat.count(made.dropped.count, "grid point")) dropped as invalid: \(DroppedConfiguration.summary(made.dropped))"
+        )
+      }
+      return made
     }
     if let merged {
       let plan = try makePlan(merged.maximumForces)

@@ -287,7 +287,7 @@ extension CSVTraceReader {
       }
       for required in CSVColumn.required where index[required.rawValue] < 0 {
         throw TraceLoadError(
-          .missingColumn(required.csvName), file: file,
+          .missingColumn(required.csvName, found: (0..<header.count).map { tokenizer.string($0, in: header) }), file: file,
           position: TextPosition(line: headerLine, column: 1))
       }
       if !unknown.isEmpty {

@@ -16,8 +16,8 @@ public struct TraceLoadError: Error, Hashable, Sendable, CustomStringConvertible
     case inputTooLarge(limit: Int)
     /// A directory held no trace files.
     case noTraceFiles
-    /// A required column is missing from the CSV header.
-    case missingColumn(String)
+    /// A required column is missing from the CSV header; `found` lists the header's columns.
+    case missingColumn(String, found: [String] = [])
     /// A column name appears twice in the CSV header.
     case duplicateColumn(String)
     /// The file has no header row.
@@ -87,6 +87,28 @@ public struct TraceLoadError: Error, Hashable, Sendable, CustomStringConvertible
     }
   }
 
+  /// Names other programs give the required columns, for the suggestion of a missing one.
+  static let columnSynonyms: [String: [String]] = [
+    "t": ["time", "times", "timestamp", "ts", "seconds", "secs", "sec", "time_s", "elapsed"],
+    "force": ["pressure", "pressures", "p", "force_value", "z", "normalized_pressure"],
+    "trace": ["id", "trace_id", "contact", "stroke", "touch_id", "pointer_id", "stroke_id"],
+  ]
+
+  /// `missing required column 't' (found 'time', 'pressure': rename 'time' to 't'?)`.
+  static func missingColumnMessage(_ name: String, found: [String]) -> String {
+    var text = "missing required column \(Diagnostic.quoted(name))"
+    guard !found.isEmpty else { return text }
+    let shown = found.prefix(12).map { Diagnostic.quoted($0) }.joined(separator: ", ")
+    text += " (found \(shown)\(found.count > 12 ? ", …" : "")"
+    let lowered = found.map { $0.lowercased() }
+    if let synonym = lowered.firstIndex(where: { (columnSynonyms[name] ?? []).contains($0) }) {
+      text += "; rename \(Diagnostic.quoted(found[synonym])) to \(Diagnostic.quoted(name))?"
+    } else if let close = NameSuggestion.closest(to: name, in: lowered), let k = lowered.firstIndex(of: close) {
+      text += "; did you mean \(Diagnostic.quoted(found[k]))?"
+    }
+    return text + ")"
+  }
+
   /// The message without location: what a skip record states as its reason.
   public var message: String {
     var text: String
@@ -96,7 +118,7 @@ public struct TraceLoadError: Error, Hashable, Sendable, CustomStringConvertible
     case .inputTooLarge(let limit):
       text = "input is larger than the limit of \(limit) bytes (--max-input-size raises it)"
     case .noTraceFiles: text = "directory holds no files to read (for traces: *.csv, *.tsv, *.json, *.jsonl)"
-    case .missingColumn(let name): text = "missing required column \(Diagnostic.quoted(name))"
+    case .missingColumn(let name, let found): text = Self.missingColumnMessage(name, found: found)
     case .duplicateColumn(let name): text = "column \(Diagnostic.quoted(name)) appears more than once"
     case .missingHeader: text = "no header row"
     case .fieldCount(let expected, let found):
@@ -108,7 +130,16 @@ public struct TraceLoadError: Error, Hashable, Sendable, CustomStringConvertible
     case .trace(let problem): text = problem.description
     case .duplicateTrace(let name, let firstFile):
       text = "trace \(Diagnostic.quoted(name)) is defined twice (first in \(firstFile))"
-    case .labelForUnknownTrace(let name): text = "labels name trace \(Diagnostic.quoted(name)), which has no samples"
+    case .labelForUnknownTrace(let name):
+      text = "labels name trace \(Diagnostic.quoted(name)), which has no samples"
+      // `X#2` is how reports and `--only id=` name contact 2 of trace X; a labels file says it
+      // with two columns.
+      if let hash = name.lastIndex(of: "#"), hash != name.startIndex,
+        let touch = Int(name[name.index(after: hash)...]), touch >= 0
+      {
+        text += " (for contact \(touch) of trace \(Diagnostic.quoted(String(name[..<hash])))"
+        text += ", give trace \(Diagnostic.quoted(String(name[..<hash]))) and touch \(touch) in a touch column)"
+      }
     case .labelConflict(let field, let data, let labels):
       text = "\(Diagnostic.quoted(field)) is \(Diagnostic.quoted(data)) in the data but \(Diagnostic.quoted(labels)) in the labels (--labels-override replaces the data's value)"
     case .invalidRecording(let why): text = why

@@ -26,6 +26,14 @@ struct SweepPlanErrorTests {
     }
   }
 
+  /// The shortest text of 1/60 as a double has 17 significant digits, as reports write values
+  /// and `--set` accepts: a list value reads it to the same double (issue 31).
+  @Test func seventeenDigitListValuesReadAsTheDoubleTheyWrite() throws {
+    let axis = try SweepAxis(parsing: "threshold=0.016666666666666666,0.5")
+    #expect(axis.values == [.number(1.0 / 60), .number(0.5)])
+    #expect(try SweepAxis(parsing: "threshold=1/60").values == [.number(1.0 / 60)])
+  }
+
   @Test func planMessages() {
     #expect(SweepPlanError.noRecognizer.description == "--recognizer: no recognizer given")
     #expect(

@@ -121,8 +121,15 @@ struct CSVLoadingTests {
 
   @Test func missingRequiredColumn() throws {
     let error = try #require(csvError("trace,t\na,0\n"))
-    #expect(error.reason == .missingColumn("force"))
-    #expect(error.description == "t.csv:1:1: error: missing required column 'force'")
+    #expect(error.reason == .missingColumn("force", found: ["trace", "t"]))
+    #expect(error.description == "t.csv:1:1: error: missing required column 'force' (found 'trace', 't')")
+    // What other programs call the columns: the message says which to rename (issue 31).
+    let renamed = try #require(csvError("trace,time,pressure\na,0,0.1\n"))
+    #expect(renamed.description == "t.csv:1:1: error: missing required column 't' (found 'trace', 'time', 'pressure'; rename 'time' to 't'?)")
+    let pressure = try #require(csvError("trace,t,Pressure\na,0,0.1\n"))
+    #expect(pressure.description.hasSuffix("missing required column 'force' (found 'trace', 't', 'Pressure'; rename 'Pressure' to 'force'?)"))
+    let slip = try #require(csvError("trace,t,forse\na,0,0.1\n"))
+    #expect(slip.description.hasSuffix("(found 'trace', 't', 'forse'; did you mean 'forse'?)"))
   }
 
   @Test func emptyRequiredField() throws {
@@ -271,7 +278,7 @@ struct CSVLoadingTests {
     #expect(try loadCSV("trace;t;force\na;0.5;1\n").traces[0].t == [0.5])
     #expect(try loadCSV("trace\tt\tforce\na\t0.5\t1\n").traces[0].t == [0.5])
     let error = try #require(csvError("trace;t;force\na;0.5;1\n", options: LoadOptions(delimiter: .comma)))
-    #expect(error.reason == .missingColumn("trace"))
+    #expect(error.reason == .missingColumn("trace", found: ["trace;t;force"]))
   }
 
   @Test func unknownColumnsGiveOneWarning() throws {
@@ -382,6 +389,16 @@ struct CSVLoadingTests {
       [directory + "/d.csv"], options: LoadOptions(skipInvalid: true, labels: directory + "/unknown.txt"))
     #expect(skipped.total == 3)
     #expect(skipped.skipped.first?.reason == "labels name trace 'zzz', which has no samples")
+
+    // `a#2` is how reports and --only id= name contact 2 of `a`: the message says how a labels
+    // file names it (issue 31).
+    TestData.write("trace,intent\na#2,tap\n", to: directory + "/hash.txt")
+    let hash = #expect(throws: TraceLoadError.self) {
+      try TraceLoader.load([directory + "/d.csv"], options: LoadOptions(labels: directory + "/hash.txt"))
+    }
+    #expect(
+      hash?.message
+        == "labels name trace 'a#2', which has no samples (for contact 2 of trace 'a', give trace 'a' and touch 2 in a touch column)")
   }
 
   // MARK: The real iPhone calibration table
@@ -392,7 +409,7 @@ struct CSVLoadingTests {
   func realCalibrationTable() throws {
     let path = TestData.realData + "/algal-3dtouch/data-weightMeasurements/weightCSV.csv"
     let error = #expect(throws: TraceLoadError.self) { try TraceLoader.load([path]) }
-    #expect(error?.description == "\(path):1:1: error: missing required column 'trace'")
+    #expect(error?.description == "\(path):1:1: error: missing required column 'trace' (found 'UITouch.force', 'physical_force [N]')")
 
     // The same file as a plain table: 22 rows after the header, on lines 2…23 although the file
     // uses CR alone between lines; a least-squares fit gives about 0.74 N per force unit.

@@ -124,7 +124,11 @@ public struct SweepAxis: Sendable, Hashable, CustomStringConvertible {
     default: break
     }
     if let r = ExactRational(word) {
-      guard let x = r.nearestDouble else {
+      if let x = r.nearestDouble { return .number(x) }
+      // More digits than the exact fraction can carry (17 significant digits, as the shortest
+      // text of a double such as 1/60 is, and as reports write values): the standard library's
+      // correctly rounded reading gives the same double `--set` and the files read.
+      guard let x = Double(word), x.isFinite else {
         throw .impreciseValue(parameter: parameter, value: word)
       }
       return .number(x)

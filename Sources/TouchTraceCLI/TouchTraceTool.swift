@@ -129,7 +129,17 @@ public enum TouchTraceTool {
         throw ExitCode.validationFailure
       }
     }
-    let command = try TouchTraceCommand.parseAsRoot(expanded.arguments)
+    let command: any ParsableCommand
+    do {
+      command = try TouchTraceCommand.parseAsRoot(expanded.arguments)
+    } catch {
+      // A value the study file gave: said at its line, as bad input data.
+      if let failure = StudyFile.attribute(TouchTraceCommand.message(for: error), effective: expanded.effective) {
+        Console.error(failure.description)
+        throw failure.code
+      }
+      throw error
+    }
     if let study = command as? any StudyCommand, study.study.printConfig, let effective = expanded.effective {
       try Console.run { try Console.emit(Array(effective.toml.utf8), to: nil, inputs: []) }
       return nil

@@ -78,6 +78,26 @@ struct StudyFileTests {
     }
   }
 
+  /// A value the parser or a command's validation refuses is said at its line in the file, exit
+  /// 65 (issue 31), not as a usage error about a flag the user never typed; the same value on
+  /// the command line stays a usage error (64), and a command-line flag replacing it is fine.
+  @Test func aRefusedValueInTheFileIsReportedAtItsLine() throws {
+    try inTemporaryDirectory { directory in
+      let file = directory + "/study.toml"
+      TestData.write("recognizer = \"deep-press\"\n\n[tune]\nfolds = 3\nmax-early = 2\n", to: file)
+      let refused = try run(["tune", Self.samples, "--config", file])
+      #expect(refused.code == 65)
+      #expect(refused.errors.hasPrefix("\(file):5:1: error: max-early: --max-early must be a number in 0...1, got 2.0"))
+      let unparsable = directory + "/bad.toml"
+      TestData.write("[sweep]\nrecognizer = \"deep-press\"\ntolerance = \"abc\"\n", to: unparsable)
+      let bad = try run(["sweep", Self.samples, "--config", unparsable])
+      #expect(bad.code == 65)
+      #expect(bad.errors.hasPrefix("\(unparsable):3:1: error: tolerance: The value 'abc' is invalid for '--tolerance <seconds>'"))
+      #expect(try run(["sweep", Self.samples, "--config", unparsable, "--tolerance", "0.2"]).code == 0)
+      #expect(try run(["sweep", Self.samples, "--recognizer", "deep-press", "--tolerance", "abc"]).code == 64)
+    }
+  }
+
   @Test func printConfigRoundTripsAndReruns() throws {
     try inTemporaryDirectory { directory in
       let flags = [

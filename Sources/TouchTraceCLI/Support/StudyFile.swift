@@ -27,6 +27,11 @@ struct StudyFile {
     var file: String? = nil
     /// Each argument's values: given (study file, then flags) or the default, in help order.
     let values: [(argument: CommandArguments.Argument, values: [String])]
+    /// The options whose values came from the study file (the command line did not replace
+    /// them), by argument key: the key as the file writes it and its table (`nil`: top level).
+    var fromFile: [String: (written: String, section: String?)] = [:]
+    /// The study file's text, to point at the line of a value the parser refuses.
+    var text: String = ""
 
     /// The keys a report leaves out of the configuration it records: where the outputs go,
     /// their format, quietness and threads change no figure.
@@ -132,7 +137,9 @@ struct StudyFile {
     }
     let given = command.split(tokens)
     var fromFile: [String: [String]] = [:]
-    if let file { fromFile = try read(file, for: command) }
+    var origins: [String: (written: String, section: String?)] = [:]
+    var text = ""
+    if let file { (fromFile, origins, text) = try readWithOrigins(file, for: command) }
     // The command line wins, option by option.
     var merged = fromFile.filter { given.values[$0.key] == nil }
     for (key, values) in given.values { merged[key] = values }
@@ -155,11 +162,44 @@ struct StudyFile {
         effective.append((argument, [value]))
       }
     }
-    return ([name] + prefix + tokens, Effective(arguments: command, file: file, values: effective))
+    return (
+      [name] + prefix + tokens,
+      Effective(
+        arguments: command, file: file, values: effective,
+        fromFile: origins.filter { given.values[$0.key] == nil && $0.key != "paths" }, text: text)
+    )
+  }
+
+  /// A parse or validation error about an option whose value came from the study file, said
+  /// at that value's line: `FILE:LINE:COL: error: tolerance: MESSAGE`, exit 65 (bad input
+  /// data, as every other study-file problem); `nil` when the error is not about such a value.
+  static func attribute(_ message: String, effective: Effective?) -> Failure? {
+    guard let effective, let file = effective.file, !effective.fromFile.isEmpty else { return nil }
+    let firstLine = message.split(separator: "\n").first.map(String.init) ?? message
+    // The longest option named in the message (`--max-early` before `--max`).
+    let named = effective.fromFile.keys.sorted { $0.count > $1.count }.first { key in
+      var rest = Substring(firstLine)
+      while let range = rest.range(of: "--" + key) {
+        let after = rest[range.upperBound...].first
+        if after == nil || !(after!.isLetter || after!.isNumber || after == "-") { return true }
+        rest = rest[range.upperBound...]
+      }
+      return false
+    }
+    guard let key = named, let origin = effective.fromFile[key] else { return nil }
+    return failure(file, effective.text, key: origin.written, section: origin.section, "\(origin.written): \(firstLine)")
   }
 
   /// The options `file` sets for `command`: top-level keys the command has, then its own table.
   static func read(_ file: String, for command: CommandArguments) throws(Failure) -> [String: [String]] {
+    try readWithOrigins(file, for: command).values
+  }
+
+  /// ``read(_:for:)`` with where each option is written (its key in the file and its table) and
+  /// the file's text.
+  static func readWithOrigins(_ file: String, for command: CommandArguments) throws(Failure) -> (
+    values: [String: [String]], origins: [String: (written: String, section: String?)], text: String
+  ) {
     let bytes: [UInt8]
     do throws(TraceLoadError) {
       bytes = try TraceFiles.read(file)
@@ -181,6 +221,7 @@ struct StudyFile {
     let commands = TouchTraceCommand.configuration.subcommands.map { CommandArguments($0) }
     var shared: [String: [String]] = [:]
     var own: [String: [String]] = [:]
+    var origins: [String: (written: String, section: String?)] = [:]
     for key in table.keys {
       guard let value = table[key] else { continue }
       if let section = value.table {
@@ -193,6 +234,7 @@ struct StudyFile {
             throw failure(file, text, key: inner, section: key, "unknown key '\(inner)': `touchtrace \(key)` has no option --\(inner)\(suggestion(inner, command))")
           }
           own[argument.key] = try values(innerValue, for: argument, key: inner, section: key, file: file, text: text)
+          origins[argument.key] = (inner, key)
         }
       } else {
         guard commands.contains(where: { $0.argument(key) != nil }) else {
@@ -200,9 +242,10 @@ struct StudyFile {
         }
         guard let argument = command.argument(key) else { continue }
         shared[argument.key] = try values(value, for: argument, key: key, section: nil, file: file, text: text)
+        if origins[argument.key] == nil { origins[argument.key] = (key, nil) }
       }
     }
-    return shared.merging(own) { _, own in own }
+    return (shared.merging(own) { _, own in own }, origins, text)
   }
 
   /// Refuses a study file that is not text: a NUL byte (the TOML parser, given a C string, would

@@ -73,7 +73,7 @@ public enum TraceFiles {
       case .directory:
         var found: [String] = []
         try collect(directory: path, extensions: extensions.map { $0.lowercased() }, into: &found)
-        guard !found.isEmpty else { throw TraceLoadError(.noTraceFiles, file: path) }
+        guard !found.isEmpty else { throw TraceLoadError(.noTraceFiles(extensions: extensions), file: path) }
         files += found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
       case .file, .fifo, .other:  // special files are refused when read, with the reason
         if path == standardInput, files.contains(standardInput) {

@@ -15,7 +15,7 @@ public struct TraceLoadError: Error, Hashable, Sendable, CustomStringConvertible
     /// delivered more than that.
     case inputTooLarge(limit: Int)
     /// A directory held no trace files.
-    case noTraceFiles
+    case noTraceFiles(extensions: [String] = TraceFiles.directoryExtensions)
     /// A required column is missing from the CSV header; `found` lists the header's columns.
     case missingColumn(String, found: [String] = [])
     /// A column name appears twice in the CSV header.
@@ -117,7 +117,12 @@ public struct TraceLoadError: Error, Hashable, Sendable, CustomStringConvertible
     case .unreadable(let why): text = "cannot read file: \(why)"
     case .inputTooLarge(let limit):
       text = "input is larger than the limit of \(limit) bytes (--max-input-size raises it)"
-    case .noTraceFiles: text = "directory holds no files to read (for traces: *.csv, *.tsv, *.json, *.jsonl)"
+    case .noTraceFiles(let extensions):
+      let patterns = extensions.map { "*" + $0 }.joined(separator: ", ")
+      text =
+        extensions == TraceFiles.directoryExtensions
+        ? "directory holds no files to read (for traces: \(patterns))"
+        : "directory holds no files to read (looked for \(patterns))"
     case .missingColumn(let name, let found): text = Self.missingColumnMessage(name, found: found)
     case .duplicateColumn(let name): text = "column \(Diagnostic.quoted(name)) appears more than once"
     case .missingHeader: text = "no header row"

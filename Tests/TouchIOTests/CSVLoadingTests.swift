@@ -339,7 +339,7 @@ struct CSVLoadingTests {
     defer { TestData.remove(directory) }
     #expect(try TraceFiles.expand([directory], extensions: [".events"]) == [directory + "/a.events", directory + "/b.EVENTS"])
     let none = #expect(throws: TraceLoadError.self) { try TraceFiles.expand([directory]) }
-    #expect(none?.reason == .noTraceFiles)
+    #expect(none?.reason == .noTraceFiles())
   }
 
   @Test func missingInputIsAFileAccessError() throws {

@@ -62,6 +62,18 @@ private func replacingLine(_ number: Int, of text: String, with line: String) ->
     #expect(dataset.origins[0].position == TextPosition(line: 10, column: 1))
   }
 
+  /// A folder without recordings: the message names what the importer looked for, not the
+  /// trace reader's patterns (issue 31).
+  @Test func aFolderWithoutRecordingsNamesTheImportersPatterns() throws {
+    let directory = TestData.temporaryDirectory()
+    defer { TestData.remove(directory) }
+    TestData.write("not a recording\n", to: directory + "/notes.md")
+    let error = #expect(throws: TraceLoadError.self) { try TraceImporter.load([directory], from: .evemu) }
+    #expect(error?.message == "directory holds no files to read (looked for *.events, *.evemu)")
+    let getevent = #expect(throws: TraceLoadError.self) { try TraceImporter.load([directory], from: .getevent) }
+    #expect(getevent?.message == "directory holds no files to read (looked for *.txt, *.log, *.getevent)")
+  }
+
   @Test func invalidEventType() {
     let text = replacingLine(9, of: penRecording, with: "E: 0.010000 00z3 0018 20")
     let error = importError(text, as: .evemu)

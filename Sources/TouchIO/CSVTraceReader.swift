@@ -292,9 +292,14 @@ extension CSVTraceReader {
       }
       if !unknown.isEmpty {
         let list = unknown.map { Diagnostic.quoted($0) }.joined(separator: ", ")
+        // `label_hand`, `label-hand`: meant as an extra label, whose column is `label:hand`.
+        let meant = unknown.first { $0.hasPrefix("label_") || $0.hasPrefix("label-") }
+        let hint = meant.map {
+          " (an extra label's column is named \(TraceMetadata.csvLabelPrefix)NAME: \(Diagnostic.quoted(TraceMetadata.csvLabelPrefix + $0.dropFirst(6))))"
+        } ?? ""
         diagnostics.append(
           Diagnostic(
-            .warning, "ignoring unknown column\(unknown.count == 1 ? "" : "s") \(list)", file: file,
+            .warning, "ignoring unknown column\(unknown.count == 1 ? "" : "s") \(list)\(hint)", file: file,
             position: TextPosition(line: headerLine, column: 1)))
       }
       idField = index[CSVColumn.id.rawValue]

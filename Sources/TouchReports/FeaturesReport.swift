@@ -22,9 +22,12 @@ public enum FeaturesReport {
     }
   }
 
-  /// The CSV columns, in order.
+  /// The CSV columns, in order. `labels` holds the trace's extra labels (`hand`, `gesture`, …)
+  /// as `name=value` pairs in name order joined by `;` (`hand=left;posture=sitting`), empty
+  /// without any: the columns stay the same whatever the traces carry, so the table can be
+  /// written row by row.
   public static let columns = [
-    "trace", "intent", "user", "device", "samples", "duration_s", "max_force", "peak_force",
+    "trace", "intent", "user", "session", "device", "labels", "samples", "duration_s", "max_force", "peak_force",
     "peak_force_normalized", "peak_time_s", "time_to_peak_s", "rise_time_s", "max_rate_per_s",
     "max_rate_time_s", "impulse_force_s", "level_force", "time_above_level_s", "peak_count",
     "saturated_samples", "quantization_step", "fit_status", "fit_iterations", "fit_base",
@@ -74,7 +77,14 @@ public enum FeaturesReport {
   ///
   /// - Parameter row: the trace and its features.
   public static func jsonElement(_ row: Row) -> JSONValue {
-    var members = zip(columns, cells(row)).filter { !$0.0.hasPrefix("fit_") && !$0.0.hasPrefix("reference_") }
+    var members = zip(columns, cells(row)).filter {
+      !$0.0.hasPrefix("fit_") && !$0.0.hasPrefix("reference_") && $0.0 != "labels"
+    }
+    // In JSON the extra labels are an object.
+    let labels = row.trace.metadata.labels
+    if let k = members.firstIndex(where: { $0.0 == "device" }) {
+      members.insert(("labels", .object(labels.keys.sorted().map { ($0, .string(labels[$0]!)) })), at: k + 1)
+    }
     let f = row.features
     members.append(("quantization", .string(f.quantization?.text)))
     let fit = f.fit
@@ -136,7 +146,8 @@ public enum FeaturesReport {
     let f = row.features
     let p = f.fit.parameters
     return [
-      .string(m.name), .string(m.intent?.rawValue), .string(m.user), .string(m.device),
+      .string(m.name), .string(m.intent?.rawValue), .string(m.user), .string(m.session), .string(m.device),
+      .string(m.labels.isEmpty ? nil : m.labels.keys.sorted().map { "\($0)=\(m.labels[$0]!)" }.joined(separator: ";")),
       .int(f.samples), .number(f.duration), .number(m.maxForce), .number(f.peakForce),
       .number(f.peakForceNormalized), .number(f.peakTime), .number(f.timeToPeak), .number(f.riseTime),
       .number(f.maxRate), .number(f.maxRateTime), .number(f.impulse), .number(f.level),

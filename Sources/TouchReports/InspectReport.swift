@@ -33,6 +33,8 @@ public enum InspectReport {
       ("skipped", Accounting.skipped(s.skipped)),
       ("users", counts(s.tracesPerUser, key: "user")),
       ("devices", counts(s.tracesPerDevice, key: "device")),
+      ("sessions", counts(s.tracesPerSession, key: "session")),
+      ("labels", .object(s.extraLabels.map { ($0.name, counts($0.counts, key: "value")) })),
       ("intents", .object(intents)),
       ("traces_with_press_at", .int(s.tracesWithPressAt)),
       s.synthesizedTime.member,
@@ -129,6 +131,8 @@ public enum InspectReport {
     }
     rows.append(("Users", countList(s.tracesPerUser)))
     rows.append(("Devices", countList(s.tracesPerDevice)))
+    if s.tracesPerSession.contains(where: { $0.value != nil }) { rows.append(("Sessions", countList(s.tracesPerSession))) }
+    for label in s.extraLabels { rows.append(("Label \(label.name)", countList(label.counts))) }
     let intents = s.intents.map { "\($0.value?.rawValue ?? "unlabeled") \($0.traces)" }
     rows.append(
       (

@@ -128,6 +128,11 @@ struct CSVLoadingTests {
     #expect(renamed.description == "t.csv:1:1: error: missing required column 't' (found 'trace', 'time', 'pressure'; rename 'time' to 't'?)")
     let pressure = try #require(csvError("trace,t,Pressure\na,0,0.1\n"))
     #expect(pressure.description.hasSuffix("missing required column 'force' (found 'trace', 't', 'Pressure'; rename 'Pressure' to 'force'?)"))
+    let labelled = try loadCSV("trace,t,force,label_hand\na,0,0.1,left\n")
+    #expect(
+      labelled.diagnostics.map(\.message) == [
+        "ignoring unknown column 'label_hand' (an extra label's column is named label:NAME: 'label:hand')"
+      ])
     let slip = try #require(csvError("trace,t,forse\na,0,0.1\n"))
     #expect(slip.description.hasSuffix("(found 'trace', 't', 'forse'; did you mean 'forse'?)"))
   }

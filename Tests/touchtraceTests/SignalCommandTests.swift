@@ -106,6 +106,41 @@ struct SignalCommandTests {
     #expect(try TraceLoader.load([out]).traces.map(\.name) == ["a", "h"])
   }
 
+  /// `features` keeps the session and every extra label; `inspect` lists them with their values
+  /// (issue 31).
+  @Test func featuresAndInspectKeepSessionsAndExtraLabels() throws {
+    let traces = """
+      trace,t,force,max_force,intent,session,label:gesture,label:kind
+      a,0,0,1,press,s1,swipe,fast
+      a,0.1,0.5,1,press,s1,swipe,fast
+      b,0,0,1,tap,s2,circle,
+      b,0.1,0.2,1,tap,s2,circle,
+
+      """
+    let dir = try Self.directory(["in.csv": traces])
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let input = dir.appendingPathComponent("in.csv").path
+    let out = dir.appendingPathComponent("f.csv").path
+    try Self.run(["features", input, "--format", "csv", "--output", out])
+    let lines = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").map(String.init)
+    #expect(lines[0].hasPrefix("trace,intent,user,session,device,labels,samples,"))
+    #expect(lines[1].hasPrefix("a,press,,s1,,gesture=swipe;kind=fast,2,"))
+    #expect(lines[2].hasPrefix("b,tap,,s2,,gesture=circle,2,"))
+    let json = dir.appendingPathComponent("f.json").path
+    try Self.run(["features", input, "--output", json])
+    let root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+    let first = try #require((root["features"] as? [[String: Any]])?.first)
+    #expect(first["session"] as? String == "s1")
+    #expect(first["labels"] as? [String: String] == ["gesture": "swipe", "kind": "fast"])
+
+    let summary = dir.appendingPathComponent("i.md").path
+    try Self.run(["inspect", input, "--format", "md", "--output", summary])
+    let markdown = try String(contentsOfFile: summary, encoding: .utf8)
+    #expect(markdown.contains("| Sessions | s1 1, s2 1 |"))
+    #expect(markdown.contains("| Label gesture | circle 1, swipe 1 |"))
+    #expect(markdown.contains("| Label kind | fast 1, (none) 1 |"))
+  }
+
   @Test func featuresCSVIsTidyWithEmptyCellsForMissingValues() throws {
     let dir = try Self.directory(["in.csv": Self.csv])
     defer { try? FileManager.default.removeItem(at: dir) }
@@ -114,7 +149,7 @@ struct SignalCommandTests {
     let lines = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
     #expect(lines.count == 4 && lines[3].isEmpty)  // header, two rows, final newline
     let header = lines[0].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-    #expect(header.first == "trace" && header.contains("fit_status") && header.count == 29)
+    #expect(header.first == "trace" && header.contains("fit_status") && header.count == 31)
     func row(_ k: Int) -> [String: String] {
       let cells = lines[k].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
       #expect(cells.count == header.count)

@@ -110,6 +110,11 @@ public struct DatasetSummary: Sendable {
   public var tracesPerUser: [Count<String>]
   /// Traces per device, devices in byte order, unlabeled last.
   public var tracesPerDevice: [Count<String>]
+  /// Traces per session, sessions in byte order, unlabeled last.
+  public var tracesPerSession: [Count<String>]
+  /// The extra labels (`hand`, `gesture`, …) in byte order, each with its traces per value
+  /// (values in byte order, unlabeled last).
+  public var extraLabels: [(name: String, counts: [Count<String>])]
   /// Traces per intent, in `Intent` order, unlabeled last.
   public var intents: [Count<Intent>]
   /// Traces that carry `press_at` reference times.
@@ -185,6 +190,9 @@ public struct DatasetSummary: Sendable {
     fileprivate var usersMissing = 0
     fileprivate var devices: [String: Int] = [:]
     fileprivate var devicesMissing = 0
+    fileprivate var sessions: [String: Int] = [:]
+    fileprivate var sessionsMissing = 0
+    fileprivate var extra: [String: [String: Int]] = [:]
     fileprivate var intents: [Intent: Int] = [:]
     fileprivate var intentsMissing = 0
     fileprivate var maxForces: [Double: Int] = [:]
@@ -222,6 +230,8 @@ public struct DatasetSummary: Sendable {
       samples += trace.count
       if let user = m.user { users[user, default: 0] += 1 } else { usersMissing += 1 }
       if let device = m.device { devices[device, default: 0] += 1 } else { devicesMissing += 1 }
+      if let session = m.session { sessions[session, default: 0] += 1 } else { sessionsMissing += 1 }
+      for (name, value) in m.labels { extra[name, default: [:]][value, default: 0] += 1 }
       if let intent = m.intent { intents[intent, default: 0] += 1 } else { intentsMissing += 1 }
       if let maxForce = m.maxForce { maxForces[maxForce, default: 0] += 1 } else { maxForcesMissing += 1 }
       if !m.pressAt.isEmpty { withPressAt += 1 }
@@ -291,6 +301,11 @@ public struct DatasetSummary: Sendable {
     let byBytes: (String, String) -> Bool = { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     tracesPerUser = Accumulator.counts(a.users, missing: a.usersMissing, order: byBytes)
     tracesPerDevice = Accumulator.counts(a.devices, missing: a.devicesMissing, order: byBytes)
+    tracesPerSession = Accumulator.counts(a.sessions, missing: a.sessionsMissing, order: byBytes)
+    extraLabels = a.extra.keys.sorted(by: byBytes).map { name in
+      let values = a.extra[name]!
+      return (name, Accumulator.counts(values, missing: a.analyzed - values.values.reduce(0, +), order: byBytes))
+    }
     let intentOrder = Dictionary(uniqueKeysWithValues: Intent.allCases.enumerated().map { ($1, $0) })
     intents = Accumulator.counts(a.intents, missing: a.intentsMissing, order: { intentOrder[$0]! < intentOrder[$1]! })
     maxForces = Accumulator.counts(a.maxForces, missing: a.maxForcesMissing, order: <)

@@ -89,7 +89,8 @@ public struct Verdict: Sendable {
   public static let significance = 0.05
   /// Latency quantiles from fewer true positives than this are flagged (`small_n`).
   public static let smallSample = 10
-  /// Rule-derived references closer than this to touch-down are flagged, seconds.
+  /// Rule-derived references closer than this to touch-down are flagged, seconds, when more
+  /// than a quarter of them are (`references_near_touch_down`).
   public static let nearTouchDown = 0.030
   /// An early rate at or above this is flagged (`early_firing`).
   public static let highEarlyRate = 0.25
@@ -249,7 +250,8 @@ public struct Verdict: Sendable {
         if reference - truth.touchDown < nearTouchDown { nearDown += 1 }
       }
     }
-    if nearDown > 0 {
+    // More than a quarter of them: a few references near touch-down are fast presses.
+    if nearDown * 4 > ruleReferences {
       out.append(
         Caveat(
           code: "references_near_touch_down",

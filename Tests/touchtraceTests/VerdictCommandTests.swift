@@ -159,6 +159,11 @@ struct VerdictCommandTests {
         let near = caveats.first { $0["code"] as? String == "references_near_touch_down" }
         #expect((near != nil) == flagged)
         if flagged { #expect((near?["text"] as? String)?.hasPrefix("6 of 6 references") == true) }
+        // The data caveats are said on standard error too, as warnings.
+        if FileManager.default.isExecutableFile(atPath: Self.binary) {
+          let run = try runChild(Self.binary, ["sweep", directory + "/t.csv", "--recognizer", "deep-press", "--format", "json"])
+          #expect(run.errors.contains("warning: references_near_touch_down: 6 of 6 references") == flagged)
+        }
         // Six true positives at most: the quantiles are anecdotes.
         #expect(caveats.contains { $0["code"] as? String == "small_n" })
       }

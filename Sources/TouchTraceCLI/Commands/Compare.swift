@@ -153,6 +153,7 @@ extension TouchTraceCommand {
           configurations: pair, metrics: metrics, rule: Verdict.maximumF1, evaluation: evaluation,
           paired: better == 1 ? run.comparison.swapped() : run.comparison, pairedUnavailable: nil, grouped: grouped,
           clustered: better == 1 ? run.clustered?.swapped() : run.clustered)
+        VerdictPass.warnAboutData(verdict)
         let verdictSection = VerdictReport.markdown(verdict, configurations: pair, metrics: metrics)
         let bytes: [UInt8]
         switch report.resolvedFormat {

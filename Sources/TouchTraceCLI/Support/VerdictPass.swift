@@ -30,10 +30,24 @@ enum VerdictPass {
       case .failure(let reason): unavailable = reason.text
       }
     }
-    return Verdict(
+    let verdict = Verdict(
       configurations: configurations, metrics: metrics, rule: rule, evaluation: evaluation, paired: paired,
       pairedUnavailable: unavailable, grouped: grouped, noChoiceReason: noChoiceReason, clustered: clustered)
+    warnAboutData(verdict)
+    return verdict
   }
+
+  /// The verdict's caveats about the data itself (references the rule put at touch-down, a raw
+  /// force threshold over devices of different maxima) also go to standard error as warnings:
+  /// they question the inputs, not the choice, and a reader of the terminal should see them.
+  static func warnAboutData(_ verdict: Verdict) {
+    for caveat in verdict.caveats where dataCaveats.contains(caveat.code) {
+      Console.diagnose("warning: \(caveat.code): \(caveat.text)")
+    }
+  }
+
+  /// The caveat codes that are about the data.
+  static let dataCaveats: Set<String> = ["references_near_touch_down", "raw_force_mixed_maximum"]
 
   struct Unavailable: Error { var text: String }
 

@@ -158,6 +158,7 @@ extension BinaryWriter {
     doubles(t.stage2References)
     optional(t.referenceSource) { $0.string($1.rawValue) }
     double(t.touchDown)
+    double(t.liftOff)
   }
   mutating func skipped(_ s: SkippedTrace) {
     optional(s.trace) { $0.string($1) }
@@ -266,9 +267,10 @@ extension BinaryReader {
       guard let s = ReferenceTimes.Source(rawValue: try r.string()) else { throw Truncated() }
       return s
     }
+    let touchDown = try finite()
     return TraceTruth(
       intent: intent, isPositive: positive, references: references, stage2References: stage2, referenceSource: source,
-      touchDown: try finite())
+      touchDown: touchDown, liftOff: try finite())
   }
   mutating func skipped() throws(Truncated) -> SkippedTrace {
     // The name was escaped when first made: kept as stored, not escaped again.

@@ -140,8 +140,9 @@ public struct GroupPartials: Sendable, Hashable {
 public struct StudyPartial: Sendable {
   /// The first bytes of every partial file.
   public static let magic = Array("touchtrace partial\n".utf8)
-  /// The format version this build writes and reads: 2 adds the input hashes and the checksum.
-  public static let formatVersion = 2
+  /// The format version this build writes and reads: 2 adds the input hashes and the checksum;
+  /// 3 each trace's lift-off time (misfires per minute of contact).
+  public static let formatVersion = 3
   /// The most shards a job may have (a partial declaring more is damaged): merging keeps a list
   /// per shard.
   public static let maximumShards = 1 << 20

@@ -153,7 +153,11 @@ public struct Verdict: Sendable {
     paired: PairedComparison?, pairedUnavailable: String?, grouped: GroupedMetrics?, noChoiceReason: String? = nil,
     clustered: ClusteredMcNemarTest? = nil
   ) {
-    let (recommended, same, runnerUp) = Self.candidates(configurations, metrics: metrics, rule: rule)
+    // Without a positive trace (misfire mode) there is nothing to find: accuracy is not defined,
+    // so no configuration is chosen, whatever the rule.
+    let scorable = evaluation.truths.isEmpty || evaluation.truths.contains(where: \.isPositive)
+    let (recommended, same, runnerUp) =
+      scorable ? Self.candidates(configurations, metrics: metrics, rule: rule) : (nil, [], nil)
     self.rule = rule
     self.recommended = recommended
     self.sameScores = same

@@ -35,3 +35,27 @@ struct ProportionIntervalTests {
     #expect(try #require(ProportionInterval.wilson(0, of: 6)).low == 0)
   }
 }
+
+/// ``RateInterval/poisson(_:exposure:)`` against SciPy: `chi2.ppf(0.025, 2k) / 2 / exposure` and
+/// `chi2.ppf(0.975, 2k + 2) / 2 / exposure`, the exact (Garwood) interval, values printed by
+/// SciPy 1.x and written here.
+@Suite("Poisson rate interval")
+struct RateIntervalTests {
+  @Test(arguments: [
+    (0, 1.0, 0.0, 3.6888794541139354),
+    (2, 1.0, 0.24220927854396496, 7.22468766772396),
+    (5, 2.5, 0.6493945560473683, 4.667332831729068),
+    (163, 62.19, 2.234073672439906, 3.055685979362141),
+  ])
+  func matchesSciPy(_ events: Int, _ exposure: Double, _ low: Double, _ high: Double) throws {
+    let interval = try #require(try RateInterval.poisson(events, exposure: exposure))
+    #expect(abs(interval.low - low) <= 1e-9 * max(1, low))
+    #expect(abs(interval.high - high) <= 1e-9 * high)
+    // k = 0: the upper end is −ln(0.025) exactly, in closed form.
+    if events == 0 { #expect(abs(interval.high - (-log(0.025))) < 1e-12) }
+  }
+
+  @Test func noExposureHasNoRate() throws {
+    #expect(try RateInterval.poisson(3, exposure: 0) == nil)
+  }
+}

@@ -165,17 +165,26 @@ struct PapercutTests {
 
   // MARK: 2. No positive trace
 
-  @Test func noPositiveTraceIsBadDataInSweepTuneCompareAndCheck() throws {
+  @Test func noPositiveTraceIsBadDataInTuneCompareAndCheckAndMisfireModeInSweep() throws {
     try inTemporaryDirectory(writing: Self.noPositives) { directory in
       let input = directory + "/t.csv"
+      let message =
+        "no positive trace: the positive intents are press, pop (--positive), "
+        + "the 3 analyzed traces are tap 2, hold 1; recall, F1 and latency are undefined without positives: "
+        + "name the intents that should trigger the action with --positive (one or more of tap, hold)"
       for arguments in Self.scoringCommands(input, directory) {
         let run = try tool(arguments)
+        if arguments[0] == "sweep" {
+          // Issue 31: a sweep of data without presses counts misfires, and says why.
+          #expect(run.code == 0, "\(run.message)")
+          #expect(run.message.contains("note: " + message + "; scoring misfires only (--negatives-only says so)"), "\(run.message)")
+          continue
+        }
         #expect(run.code == 65, "\(arguments[0])")
         #expect(
           run.message.contains(
-            "touchtrace \(arguments[0]): error: no positive trace: the positive intents are press, pop (--positive), "
-              + "the 3 analyzed traces are tap 2, hold 1; recall, F1 and latency are undefined without positives: "
-              + "name the intents that should trigger the action with --positive (one or more of tap, hold)"),
+            "touchtrace \(arguments[0]): error: " + message
+              + "; for data without presses, `touchtrace sweep` reports misfire rates (--negatives-only)"),
           "\(arguments[0]): \(run.message)")
       }
       // The fix it names works.

@@ -16,13 +16,18 @@ public struct EvaluationOptions: Sendable, Hashable {
   public let tolerance: Double
   /// The offline rule that gives reference times to positive traces without `press_at`.
   public let referenceRule: ReferenceTimeRule
+  /// Whether every trace is scored as a negative (misfire mode, `--negatives-only`): a trace
+  /// without an intent counts as `none`; one labelled with a positive intent (or `pop`) cannot
+  /// be scored (``TruthError/positiveInNegativesOnly(_:)``).
+  public let negativesOnly: Bool
 
   /// Creates options.
   /// - Precondition: at least one positive intent; a finite tolerance ≥ 0.
   public init(
     positives: some Sequence<Intent> = EvaluationOptions.defaultPositives,
     tolerance: Double = EvaluationOptions.defaultTolerance,
-    referenceRule: ReferenceTimeRule = .standard
+    referenceRule: ReferenceTimeRule = .standard,
+    negativesOnly: Bool = false
   ) {
     let set = Set(positives)
     precondition(!set.isEmpty, "at least one positive intent")
@@ -30,6 +35,7 @@ public struct EvaluationOptions: Sendable, Hashable {
     self.positives = Intent.allCases.filter(set.contains)
     self.tolerance = tolerance
     self.referenceRule = referenceRule
+    self.negativesOnly = negativesOnly
   }
 
   /// Whether traces of `intent` are positives for stage 1.
@@ -72,11 +78,15 @@ public struct TraceTruth: Sendable, Hashable {
   public var referenceSource: ReferenceTimes.Source?
   /// The touch-down time: the first sample's `t`, seconds.
   public var touchDown: Double
+  /// The last sample's `t`, seconds (the lift, or the cancellation).
+  public var liftOff: Double
 
   /// Creates a truth.
+  ///
+  /// - Parameter liftOff: the last sample's time, seconds; the touch-down time when omitted.
   public init(
     intent: Intent, isPositive: Bool, references: [Double], stage2References: [Double] = [],
-    referenceSource: ReferenceTimes.Source?, touchDown: Double
+    referenceSource: ReferenceTimes.Source?, touchDown: Double, liftOff: Double? = nil
   ) {
     self.intent = intent
     self.isPositive = isPositive
@@ -84,7 +94,11 @@ public struct TraceTruth: Sendable, Hashable {
     self.stage2References = stage2References
     self.referenceSource = referenceSource
     self.touchDown = touchDown
+    self.liftOff = liftOff ?? touchDown
   }
+
+  /// How long the contact lasted, seconds: lift-off − touch-down.
+  public var duration: Double { liftOff - touchDown }
 
   /// Whether the trace is a positive for stage 2 (intent `pop`).
   public var isStage2Positive: Bool { intent == .pop }
@@ -102,13 +116,23 @@ public struct TraceTruth: Sendable, Hashable {
   ///   `pop` with an odd number of `press_at` times, a positive whose references are empty, or a
   ///   failing reference rule.
   public static func resolve(_ trace: Trace, options: EvaluationOptions) -> Result<TraceTruth, TruthError> {
+    guard let touchDown = trace.t.first, let liftOff = trace.t.last else {
+      return trace.metadata.intent == nil && !options.negativesOnly ? .failure(.noIntent) : .failure(.noSamples)
+    }
+    if options.negativesOnly {
+      let intent = trace.metadata.intent ?? .none
+      guard !options.isPositive(intent), intent != .pop else { return .failure(.positiveInNegativesOnly(intent)) }
+      return .success(
+        TraceTruth(
+          intent: intent, isPositive: false, references: [], referenceSource: nil, touchDown: touchDown, liftOff: liftOff))
+    }
     guard let intent = trace.metadata.intent else { return .failure(.noIntent) }
-    guard let touchDown = trace.t.first else { return .failure(.noSamples) }
     let positive = options.isPositive(intent)
     let pop = intent == .pop
     guard positive || pop else {
       return .success(
-        TraceTruth(intent: intent, isPositive: false, references: [], referenceSource: nil, touchDown: touchDown))
+        TraceTruth(
+          intent: intent, isPositive: false, references: [], referenceSource: nil, touchDown: touchDown, liftOff: liftOff))
     }
     let resolved: ReferenceTimes
     do throws(SignalError) {
@@ -135,6 +159,6 @@ public struct TraceTruth: Sendable, Hashable {
     return .success(
       TraceTruth(
         intent: intent, isPositive: positive, references: positive ? stage1 : [], stage2References: stage2,
-        referenceSource: resolved.source, touchDown: touchDown))
+        referenceSource: resolved.source, touchDown: touchDown, liftOff: liftOff))
   }
 }

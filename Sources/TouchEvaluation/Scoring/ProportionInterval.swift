@@ -1,3 +1,5 @@
+public import TouchSignal
+
 /// A 95 % confidence interval for a binomial proportion k / n by the Wilson score method.
 ///
 /// The Wilson interval is centred on (k + z²/2) / (n + z²) rather than on k / n, so it keeps a
@@ -31,5 +33,31 @@ public struct ProportionInterval: Sendable, Hashable {
     let low = successes == 0 ? 0 : max(0, centre - half)
     let high = successes == trials ? 1 : min(1, centre + half)
     return ProportionInterval(low: low, high: high)
+  }
+}
+
+/// A 95 % confidence interval for a Poisson rate: `events` counted over `exposure` (any unit of
+/// time), by the exact (Garwood) method from the chi-square distribution:
+///
+///     low  = χ²(0.025; 2k) / 2 / exposure    (0 when k = 0)
+///     high = χ²(0.975; 2k + 2) / 2 / exposure
+///
+/// This is what `scipy.stats.chi2.ppf` gives in the same formula (and R's `poisson.test`).
+public struct RateInterval: Sendable, Hashable {
+  /// The lower bound, events per unit of exposure.
+  public var low: Double
+  /// The upper bound, events per unit of exposure.
+  public var high: Double
+
+  /// The exact interval of `events` over `exposure`; `nil` when `exposure` is not > 0.
+  ///
+  /// - Throws: `GSLError` when GSL's chi-square quantile fails.
+  public static func poisson(_ events: Int, exposure: Double) throws(GSLError) -> RateInterval? {
+    precondition(events >= 0, "a count of events is ≥ 0")
+    guard exposure > 0, exposure.isFinite else { return nil }
+    let k = Double(events)
+    let low = events == 0 ? 0 : try ChiSquareDistribution(degreesOfFreedom: 2 * k).quantile(0.025) / 2
+    let high = try ChiSquareDistribution(degreesOfFreedom: 2 * k + 2).quantile(0.975) / 2
+    return RateInterval(low: low / exposure, high: high / exposure)
   }
 }

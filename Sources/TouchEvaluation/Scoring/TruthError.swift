@@ -1,3 +1,4 @@
+public import TouchCore
 public import TouchSignal
 
 /// Why a trace cannot be scored (it is skipped with this reason; see
@@ -14,6 +15,9 @@ public enum TruthError: Error, Sendable, Hashable, CustomStringConvertible {
   case unpairedPopReferences(count: Int)
   /// A positive trace without `press_at` for which the reference rule finds no press.
   case noReference
+  /// Misfire mode (`--negatives-only`) scores negatives only; this trace is labelled with a
+  /// positive intent (or `pop`).
+  case positiveInNegativesOnly(Intent)
 
   /// The reason, for the skipped-trace list.
   public var description: String {
@@ -24,6 +28,7 @@ public enum TruthError: Error, Sendable, Hashable, CustomStringConvertible {
     case .unpairedPopReferences(let count):
       "intent pop needs press_at as (peek, pop) pairs; found \(count) time\(count == 1 ? "" : "s")"
     case .noReference: "no reference time: no press_at and the reference rule finds no press"
+    case .positiveInNegativesOnly(let intent): "labelled \(intent.rawValue): --negatives-only scores negatives only"
     }
   }
 }

@@ -73,6 +73,17 @@ enum SweepFigures {
   /// choice).
   static func sections(_ result: SweepResult, _ data: SweepFigureData, chosen: Int? = nil) -> [HTMLPage.Section] {
     var ids = ElementIDs()
+    // Misfire mode (no positive trace): only false alarms were counted, so only the misfire
+    // rates apply; accuracy, threshold curves, latency and the chosen configuration's errors and
+    // examples have nothing to show (no configuration is chosen).
+    if !result.evaluation.truths.isEmpty, !result.evaluation.truths.contains(where: \.isPositive) {
+      return [
+        HTMLPage.Section(
+          title: "Misfires against each swept parameter",
+          text: "No trace is a positive: the share of contacts with any action (the misfire rate) of every configuration of each recognizer, with its 95 % Wilson interval as a band.",
+          figures: misfires(result, &ids), grid: true)
+      ]
+    }
     let curves = ThresholdCurve.curves(result)
     let best = bestF1(result)
     return [
@@ -117,6 +128,67 @@ enum SweepFigures {
     let positive = values.allSatisfy { $0 > 0 }
     let spread = (values.max() ?? 1) / (values.min() ?? 1)
     return PlotAxis(label: parameter, unit: unit == .none ? "" : unit.rawValue, logarithmic: positive && spread >= 50)
+  }
+
+  /// `fig-misfires-<recognizer>` (misfire mode): per recognizer, the misfire rate per contact
+  /// against each swept parameter (other swept parameters at its first configuration's values),
+  /// the 95 % Wilson interval as a band; the rate of its one configuration when nothing was swept.
+  static func misfires(_ result: SweepResult, _ ids: inout ElementIDs) -> [Figure] {
+    let axes = Dictionary(result.plan.axesByRecognizer.map { ($0.recognizer.name, $0.axes) }, uniquingKeysWith: { a, _ in a })
+    var figures: [Figure] = []
+    var seen = Set<String>()
+    for (first, configuration) in result.configurations.enumerated() where seen.insert(configuration.name).inserted {
+      let name = configuration.name
+      let style = SeriesStyle.series(0)
+      var plots: [Plot] = []
+      for parameter in axes[name]?.map(\.parameter) ?? [] {
+        let slice = ThresholdCurve.slice(result, through: first, along: parameter)
+        guard !slice.isEmpty else { continue }
+        let points = slice.map { (value: $0.value, m: result.metrics[$0.configuration].stage1) }
+        let band = points.compactMap { p -> (x: Double, low: Double, high: Double)? in
+          ProportionInterval.wilson(p.m.falsePositiveTraces, of: p.m.negativeTraces).map { (p.value, $0.low, $0.high) }
+        }
+        let rates = points.map { (x: $0.value, y: $0.m.falsePositiveRate ?? .nan) }
+        plots.append(
+          Plot(
+            title: "\(name): misfire rate against \(parameter)",
+            description: "The share of contacts with any action of \(name) at \(slice.count) values of \(parameter) from \(TextFormat.compact(slice[0].value)) to \(TextFormat.compact(slice[slice.count - 1].value)).",
+            x: parameterAxis(configuration.spec, parameter, values: slice.map(\.value)),
+            y: PlotAxis(label: "misfire rate", domain: (0, 1)),
+            marks: [
+              .band(band, style), .line(rates, style),
+              .markers(
+                points.map { p in
+                  (x: p.value, y: p.m.falsePositiveRate ?? .nan,
+                   label: "\(parameter)=\(TextFormat.compact(p.value)): \(p.m.falsePositiveTraces) of \(p.m.negativeTraces) contacts misfire")
+                }, .dot, style),
+            ],
+            legend: [LegendEntry(label: "misfire rate (band: 95 % Wilson)", style: style, marker: .dot)],
+            width: 520, height: 220))
+      }
+      if plots.isEmpty {
+        let m = result.metrics[first].stage1
+        var marks: [PlotMark] = []
+        if let interval = ProportionInterval.wilson(m.falsePositiveTraces, of: m.negativeTraces) {
+          marks.append(.line([(1, interval.low), (1, interval.high)], SeriesStyle(color: style.color, width: 2)))
+        }
+        marks.append(.markers([(1, m.falsePositiveRate ?? .nan, "\(m.falsePositiveTraces) of \(m.negativeTraces) contacts misfire")], .diamond, style))
+        plots.append(
+          Plot(
+            title: "\(name): misfire rate (no swept parameter)",
+            description: "\(name) at one configuration: \(m.falsePositiveTraces) of \(m.negativeTraces) contacts misfire.",
+            x: PlotAxis(label: "configuration", domain: (0.5, 1.5), namedTicks: [(1, Markdown.describe(configuration))]),
+            y: PlotAxis(label: "misfire rate", domain: (0, 1)),
+            marks: marks,
+            legend: [LegendEntry(label: "misfire rate (whisker: 95 % Wilson)", style: style, marker: .diamond)],
+            width: 420, height: 220))
+      }
+      figures.append(
+        Figure(
+          id: ids.unique("fig-misfires-" + HTMLText.idPart(name)), title: "\(name): misfire rate", plots: plots,
+          caption: "\(name): the share of the \(result.evaluation.truths.count) contacts (none a press) on which it acted at least once, against its swept parameters; bands are 95 % Wilson intervals."))
+    }
+    return figures
   }
 
   /// `fig-metrics-<recognizer>`: per recognizer, one plot per swept parameter.

@@ -91,6 +91,19 @@ public struct ChiSquareDistribution: Sendable, Hashable {
     return value
   }
 
+  /// The `p`-quantile: the x with P(X ≤ x) = `p` (`gsl_cdf_chisq_Pinv`); 0 for `p` = 0.
+  ///
+  /// - Throws: ``GSLError`` unless 0 ≤ `p` < 1, or when GSL reports a failure (a NaN result).
+  public func quantile(_ p: Double) throws(GSLError) -> Double {
+    guard p >= 0, p < 1 else {
+      throw GSL.error(Int32(GSL_EDOM), "gsl_cdf_chisq_Pinv", reason: "p must lie in [0, 1), got \(p)")
+    }
+    if p == 0 { return 0 }
+    let value = gsl_cdf_chisq_Pinv(p, degreesOfFreedom)
+    guard !value.isNaN else { throw GSL.error(Int32(GSL_EDOM), "gsl_cdf_chisq_Pinv") }
+    return value
+  }
+
   /// P(X > `x`) (`gsl_cdf_chisq_Q`): the p-value of a chi-square statistic `x`; 1 for `x ≤ 0`.
   ///
   /// - Throws: ``GSLError`` for a NaN `x` or when GSL reports a failure (a NaN result).

@@ -2,6 +2,7 @@ import ArgumentParser
 import TouchEvaluation
 import TouchRecognizers
 import TouchReports
+import TouchSignal
 import TouchTuning
 
 extension TouchTraceCommand {
@@ -164,7 +165,7 @@ extension TouchTraceCommand {
           throw DataError.replay(error, command: "sweep")
         }
         progress.finish()
-        try data.check(command: "sweep", shard: shards)
+        try data.check(command: "sweep", shard: shards, misfires: true)
         if shards.partial == nil { try breakdown.requirePresent(in: data.evaluation, command: "sweep") }
         if let partial = shards.partial {
           try data.writePartial(partial, command: "sweep", shard: shards.selected, inputs: input.inputPaths)
@@ -191,11 +192,20 @@ extension TouchTraceCommand {
             throw DataError(description: "touchtrace sweep: error: \(error.description)")
           }
         }
+        // Misfire mode: no positive trace, false alarms only.
+        let misfires: MisfireRates?
+        do throws(GSLError) {
+          misfires = try MisfireRates(result)
+        } catch {
+          throw DataError(description: "touchtrace sweep: error: \(error)")
+        }
         let verdict: Verdict
         do {
           verdict = try VerdictPass.verdict(
             configurations: result.configurations, metrics: result.metrics, rule: Verdict.maximumF1, evaluation: evaluation,
-            request: request, grouped: grouped)
+            request: request, grouped: grouped,
+            noChoiceReason: misfires == nil
+              ? nil : "no trace is a positive: with nothing to find there is no F1 to maximize; the misfire rates below are the result")
         } catch let error as ReplayError {
           throw DataError.replay(error, command: "sweep")
         }
@@ -208,13 +218,19 @@ extension TouchTraceCommand {
             }
           }
         }
-        let verdictSection = VerdictReport.markdown(
-          verdict, configurations: result.configurations, metrics: result.metrics, f1Interval: f1Interval)
+        let verdictSection =
+          VerdictReport.markdown(
+            verdict, configurations: result.configurations, metrics: result.metrics, f1Interval: f1Interval)
+          + (misfires.map { MisfireReport.markdown($0, configurations: result.configurations) } ?? "")
         let plain = grouped == nil && intervals == nil
         func json() -> [UInt8] {
           let document = plain ? SweepReport.json(result) : SweepReport.json(result, by: grouped, intervals: intervals)
           let verdictObject = VerdictReport.json(verdict, configurations: result.configurations, metrics: result.metrics)
-          return StudyFile.recorded(VerdictReport.inserting(verdictObject, into: document)).encoded()
+          var withVerdict = VerdictReport.inserting(verdictObject, into: document)
+          if let misfires {
+            withVerdict = MisfireReport.inserting(MisfireReport.json(misfires, configurations: result.configurations), into: withVerdict)
+          }
+          return StudyFile.recorded(withVerdict).encoded()
         }
         func csv() -> [UInt8] { plain ? SweepReport.csv(result) : SweepReport.csv(result, by: grouped, intervals: intervals) }
         let bytes: [UInt8]

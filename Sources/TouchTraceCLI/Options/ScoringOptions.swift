@@ -11,6 +11,12 @@ struct ScoringOptions: ParsableArguments {
   @Option(help: ArgumentHelp("Matching window: the largest |action − reference|, seconds.", valueName: "seconds"))
   var tolerance: Double = EvaluationOptions.defaultTolerance
 
+  @Flag(
+    help: ArgumentHelp(
+      "Score every trace as a negative (no intent: none; labelled press or pop: skipped): misfire rates on data without presses."
+    ))
+  var negativesOnly = false
+
   /// The scoring options.
   func evaluationOptions() throws(ValidationError) -> EvaluationOptions {
     var intents: [Intent] = []
@@ -25,6 +31,6 @@ struct ScoringOptions: ParsableArguments {
     guard tolerance >= 0, tolerance.isFinite else {
       throw ValidationError("--tolerance must be a number of seconds ≥ 0, got \(tolerance)")
     }
-    return EvaluationOptions(positives: intents, tolerance: tolerance)
+    return EvaluationOptions(positives: intents, tolerance: tolerance, negativesOnly: negativesOnly)
   }
 }

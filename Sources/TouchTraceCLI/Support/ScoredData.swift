@@ -97,9 +97,22 @@ struct ScoredData {
   /// Says why traces were skipped after loading (one line per reason), and stops when no trace
   /// is analyzed or none is a positive — unless this is one shard, whose traces are checked
   /// when merged.
-  func check(command: String, shard: ShardOptions) throws {
+  ///
+  /// - Parameter misfires: whether data without positives is scored in misfire mode (`sweep`)
+  ///   instead of stopping.
+  func check(command: String, shard: ShardOptions, misfires: Bool = false) throws {
     stream?.reportSkips(command: command)
-    if shard.partial == nil { try ScoringRules.requireScorable(evaluation, command: command) }
+    guard shard.partial == nil else { return }
+    if misfires, !evaluation.truths.isEmpty, !evaluation.truths.contains(where: \.isPositive) {
+      try ScoringRules.requireAnalyzed(evaluation.dataset, command: command)
+      if !evaluation.options.negativesOnly {
+        Console.diagnose(
+          "note: \(ScoringRules.noPositiveMessage(evaluation.truths.map(\.intent), positives: evaluation.options.positives)); scoring misfires only (--negatives-only says so)"
+        )
+      }
+      return
+    }
+    try ScoringRules.requireScorable(evaluation, command: command)
   }
 
   /// The per-group metrics of every configuration (`--by`), in the breakdown's group order.

@@ -23,7 +23,8 @@ enum ScoringRules {
     try requireAnalyzed(evaluation.dataset, command: command)
     guard !evaluation.truths.contains(where: \.isPositive) else { return }
     throw DataError(
-      description: "touchtrace \(command): error: " + noPositiveMessage(evaluation.truths.map(\.intent), positives: evaluation.options.positives))
+      description: "touchtrace \(command): error: " + noPositiveMessage(evaluation.truths.map(\.intent), positives: evaluation.options.positives)
+        + "; for data without presses, `touchtrace sweep` reports misfire rates (--negatives-only)")
   }
 
   /// `no analyzed trace: 175 of 175 traces skipped: 175 no intent label (fix: …)`.

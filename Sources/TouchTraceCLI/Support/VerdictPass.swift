@@ -24,7 +24,7 @@ enum VerdictPass {
     var paired: PairedComparison?
     var clustered: ClusteredMcNemarTest?
     var unavailable: String?
-    if let recommended, let runnerUp {
+    if let recommended, let runnerUp, evaluation.truths.contains(where: \.isPositive) {
       switch try comparison(configurations[recommended], configurations[runnerUp], request: request, evaluation: evaluation) {
       case .success(let result): (paired, clustered) = (result.comparison, result.clustered)
       case .failure(let reason): unavailable = reason.text

@@ -1,0 +1,126 @@
+public import TouchEvaluation
+public import TouchSignal
+
+/// Misfire mode: a sweep of data without any positive trace (people drawing, scrolling, typing;
+/// or `--negatives-only`) has no press to find, only false alarms to count. Per configuration:
+///
+/// - the **misfire rate per contact**: negative contacts with any action / negative contacts,
+///   with its 95 % Wilson interval (``ProportionInterval/wilson(_:of:)``);
+/// - the **misfires per minute of contact**: actions / total contact time (lift-off − touch-down
+///   summed over the negative contacts, minutes), with its exact 95 % Poisson interval
+///   (``RateInterval/poisson(_:exposure:)``). A recognizer that can act several times in one
+///   contact counts each action.
+public struct MisfireRates: Sendable {
+  /// One configuration's figures.
+  public struct Row: Sendable {
+    /// The configuration's index in the sweep plan.
+    public var configuration: Int
+    /// Negative contacts with at least one action.
+    public var misfiring: Int
+    /// Actions on negative contacts.
+    public var actions: Int
+    /// ``misfiring`` / ``MisfireRates/contacts``; `nil` without contacts.
+    public var rate: Double?
+    /// Its 95 % Wilson interval.
+    public var rateInterval: ProportionInterval?
+    /// ``actions`` per minute of contact; `nil` when the contacts last no time.
+    public var perMinute: Double?
+    /// Its exact 95 % Poisson interval.
+    public var perMinuteInterval: RateInterval?
+  }
+
+  /// The negative contacts scored.
+  public let contacts: Int
+  /// Their total duration, minutes.
+  public let minutes: Double
+  /// One row per configuration, in plan order.
+  public let rows: [Row]
+
+  /// The misfire figures of `result` when it is a misfire-mode sweep (analyzed traces, none of
+  /// them positive); `nil` otherwise.
+  ///
+  /// - Throws: `GSLError` when the chi-square quantile fails.
+  public init?(_ result: SweepResult) throws(GSLError) {
+    let truths = result.evaluation.truths
+    guard !truths.isEmpty, !truths.contains(where: \.isPositive) else { return nil }
+    contacts = truths.count
+    minutes = truths.reduce(0) { $0 + $1.duration } / 60
+    var rows: [Row] = []
+    for c in result.configurations.indices {
+      let m = result.metrics[c].stage1
+      rows.append(
+        Row(
+          configuration: c, misfiring: m.falsePositiveTraces, actions: m.falsePositives, rate: m.falsePositiveRate,
+          rateInterval: ProportionInterval.wilson(m.falsePositiveTraces, of: m.negativeTraces),
+          perMinute: minutes > 0 ? Double(m.falsePositives) / minutes : nil,
+          perMinuteInterval: try RateInterval.poisson(m.falsePositives, exposure: minutes)))
+    }
+    self.rows = rows
+  }
+}
+
+/// Renders ``MisfireRates``.
+public enum MisfireReport {
+  /// The Markdown section `## Misfires (negatives only)`: one row per configuration.
+  public static func markdown(_ rates: MisfireRates, configurations: [Configuration]) -> String {
+    var out = "## Misfires (negatives only)\n\n"
+    out += "No trace is a positive, so there is no press to find: this sweep counts false alarms. "
+    out += "\(TextFormat.count(rates.contacts, "contact")), \(TextFormat.decimal(rates.minutes, 2)) minutes of contact. "
+    out += "Rate: contacts with any action / contacts (95 % Wilson interval); per minute: actions / minutes of contact "
+    out += "(exact 95 % Poisson interval).\n\n"
+    out += "| recognizer | parameters | misfiring contacts | misfire rate (95 % CI) | actions | per minute (95 % CI) |\n"
+    out += "|---|---|--:|--:|--:|--:|\n"
+    for row in rates.rows {
+      let configuration = configurations[row.configuration]
+      let rate =
+        row.rate.map { rate in
+          Markdown.ratio(rate) + (row.rateInterval.map { " (\(Markdown.ratio($0.low))–\(Markdown.ratio($0.high)))" } ?? "")
+        } ?? "–"
+      let perMinute =
+        row.perMinute.map { value in
+          TextFormat.decimal(value, 2)
+            + (row.perMinuteInterval.map { " (\(TextFormat.decimal($0.low, 2))–\(TextFormat.decimal($0.high, 2)))" } ?? "")
+        } ?? "–"
+      out += Markdown.row([
+        configuration.name, Markdown.describe(configuration), "\(row.misfiring)/\(rates.contacts)", rate, "\(row.actions)",
+        perMinute,
+      ])
+    }
+    return out + "\n"
+  }
+
+  /// The JSON object `misfires`: `contacts`, `contact_minutes`, and per configuration (plan
+  /// order) `recognizer`, `params`, `misfiring_contacts`, `rate`, `rate_ci`, `actions`,
+  /// `per_minute`, `per_minute_ci` (`[low, high]` or `null`).
+  public static func json(_ rates: MisfireRates, configurations: [Configuration]) -> JSONValue {
+    .object([
+      ("contacts", .int(rates.contacts)),
+      ("contact_minutes", .number(rates.minutes)),
+      (
+        "configurations",
+        .array(
+          rates.rows.map { row in
+            let configuration = configurations[row.configuration]
+            return .object([
+              ("recognizer", .string(configuration.name)),
+              ("params", .object(EvaluationJSON.parameters(configuration))),
+              ("misfiring_contacts", .int(row.misfiring)),
+              ("rate", .number(row.rate)),
+              ("rate_ci", row.rateInterval.map { .array([.number($0.low), .number($0.high)]) } ?? .null),
+              ("actions", .int(row.actions)),
+              ("per_minute", .number(row.perMinute)),
+              ("per_minute_ci", row.perMinuteInterval.map { .array([.number($0.low), .number($0.high)]) } ?? .null),
+            ])
+          })
+      ),
+    ])
+  }
+
+  /// `document` with `("misfires", misfires)` before its `options`.
+  public static func inserting(_ misfires: JSONValue, into document: JSONValue) -> JSONValue {
+    guard case .object(var members) = document else { return document }
+    let at = members.firstIndex { $0.0 == "options" } ?? members.count
+    members.insert(("misfires", misfires), at: at)
+    return .object(members)
+  }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+import TouchTestSupport
+
+@testable import TouchTraceCLI
+
+/// Misfire mode (issue 31): data without presses is scored for false alarms, per contact (with
+/// the Wilson interval) and per minute of contact (with the exact Poisson interval); nothing is
+/// chosen. Counts by hand; intervals from SciPy (`binomtest(2, 4).proportion_ci("wilson")`,
+/// `chi2.ppf(0.025, 4) / 2`, `chi2.ppf(0.975, 6) / 2`).
+@Suite("Misfire mode")
+struct MisfireTests {
+  /// Five contacts of 15 s each (maximum force 1): a (drag) peaks at 0.6, b (tap) at 0.3, c (no
+  /// intent) at 0.9, d (press) at 0.8, e (no intent) at 0.1. deep-press at 0.5 acts once on a,
+  /// c and d.
+  static let traces = """
+    trace,t,force,max_force,intent
+    a,0,0,1,drag
+    a,7.5,0.6,1,drag
+    a,15,0,1,drag
+    b,0,0,1,tap
+    b,7.5,0.3,1,tap
+    b,15,0,1,tap
+    c,0,0,1,
+    c,7.5,0.9,1,
+    c,15,0,1,
+    d,0,0,1,press
+    d,7.5,0.8,1,press
+    d,15,0,1,press
+    e,0,0,1,
+    e,7.5,0.1,1,
+    e,15,0,1,
+
+    """
+
+  @Test func negativesOnlyCountsMisfiresPerContactAndPerMinute() throws {
+    try inTemporaryDirectory(writing: Self.traces) { directory in
+      let json = directory + "/m.json"
+      #expect(
+        runCommand([
+          "sweep", directory + "/t.csv", "--negatives-only", "--recognizer", "deep-press", "--vary", "threshold=0.5",
+          "--output", json,
+        ]) == 0)
+      let root = try jsonObject(json)
+      // d is labelled press: skipped with its reason; a, b, c, e are scored (c and e as none).
+      let skipped = try #require(root["skipped"] as? [[String: Any]])
+      #expect(skipped.count == 1 && skipped[0]["trace"] as? String == "d")
+      #expect(skipped[0]["reason"] as? String == "labelled press: --negatives-only scores negatives only")
+      let misfires = try #require(root["misfires"] as? [String: Any])
+      #expect(misfires["contacts"] as? Int == 4)
+      #expect(misfires["contact_minutes"] as? Double == 1)  // 4 × 15 s
+      let row = try #require((misfires["configurations"] as? [[String: Any]])?.first)
+      #expect(row["misfiring_contacts"] as? Int == 2 && row["actions"] as? Int == 2)  // a and c
+      #expect(row["rate"] as? Double == 0.5 && row["per_minute"] as? Double == 2)
+      let rateCI = try #require(row["rate_ci"] as? [Double])
+      #expect(abs(rateCI[0] - 0.15003898915214953) < 1e-12 && abs(rateCI[1] - 0.8499610108478505) < 1e-12)
+      let perMinuteCI = try #require(row["per_minute_ci"] as? [Double])
+      #expect(abs(perMinuteCI[0] - 0.24220927854396496) < 1e-9 && abs(perMinuteCI[1] - 7.22468766772396) < 1e-9)
+      // Nothing to choose.
+      let verdict = try #require(root["verdict"] as? [String: Any])
+      #expect(verdict["recommended"] is NSNull || verdict["recommended"] == nil)
+      let caveats = try #require(verdict["caveats"] as? [[String: Any]])
+      #expect(caveats.map { $0["code"] as? String } == ["no_choice"])
+
+      let markdown = directory + "/m.md"
+      #expect(
+        runCommand([
+          "sweep", directory + "/t.csv", "--negatives-only", "--recognizer", "deep-press", "--vary", "threshold=0.5",
+          "--format", "md", "--output", markdown,
+        ]) == 0)
+      let text = try String(contentsOfFile: markdown, encoding: .utf8)
+      #expect(text.contains("| deep-press | threshold=0.5 | 2/4 | 0.500 (0.150–0.850) | 2 | 2.00 (0.24–7.22) |"))
+      #expect(text.contains("**Nothing to ship by maximum F1**"))
+    }
+  }
+
+  @Test func dataWithoutPositivesIsScoredForMisfiresWithANote() throws {
+    // Without the flag: c and e have no intent (skipped), d is dropped here; a (drag) and b (tap)
+    // are negatives, and no trace is a positive.
+    let negatives = Self.traces.split(separator: "\n").filter { !$0.hasPrefix("d,") }.joined(separator: "\n") + "\n"
+    try inTemporaryDirectory(writing: negatives) { directory in
+      let json = directory + "/m.json"
+      #expect(runCommand(["sweep", directory + "/t.csv", "--recognizer", "deep-press", "--vary", "threshold=0.5", "--output", json]) == 0)
+      let misfires = try #require(try jsonObject(json)["misfires"] as? [String: Any])
+      #expect(misfires["contacts"] as? Int == 2)
+      let row = try #require((misfires["configurations"] as? [[String: Any]])?.first)
+      #expect(row["misfiring_contacts"] as? Int == 1)  // a
+      // tune still needs positives: it chooses by a metric of presses found.
+      #expect(runCommand(["tune", directory + "/t.csv", "--recognizer", "deep-press"]) == 65)
+    }
+  }
+
+  @Test func theHTMLReportDrawsMisfireRatesOnly() throws {
+    try inTemporaryDirectory(writing: Self.traces) { directory in
+      let html = directory + "/m.html"
+      #expect(
+        runCommand(["sweep", directory + "/t.csv", "--negatives-only", "--recognizer", "deep-press,stable-press", "--output", html])
+          == 0)
+      let page = try String(contentsOfFile: html, encoding: .utf8)
+      #expect(page.contains("id=\"fig-misfires-deep-press\"") && page.contains("id=\"fig-misfires-stable-press\""))
+      #expect(!page.contains("id=\"fig-metrics-") && !page.contains("id=\"fig-roc\"") && !page.contains("id=\"fig-examples-"))
+    }
+  }
+}

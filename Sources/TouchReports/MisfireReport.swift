@@ -86,7 +86,7 @@ public enum MisfireReport {
         perMinute,
       ])
     }
-    return out + "\n"
+    return out
   }
 
   /// The JSON object `misfires`: `contacts`, `contact_minutes`, and per configuration (plan

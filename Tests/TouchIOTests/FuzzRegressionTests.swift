@@ -26,7 +26,7 @@ struct FuzzRegressionTests {
     // one byte, 0x1A. Found by fuzz-csv under LeakSanitizer.
     Case(
       file: "csv/header-rejected-leak.csv",
-      error: "Tests/FuzzRegressions/csv/header-rejected-leak.csv:1:1: error: missing required column 'trace'"),
+      error: "Tests/FuzzRegressions/csv/header-rejected-leak.csv:1:1: error: missing required column 'trace' (found '\\u{1A}')"),
     // An empty session and user (JSON can say "") are no value: see emptyTextIsNoValueInEveryFormat.
     Case(file: "json/empty-session.json", error: nil),
     // Two JSON Lines records with the same id and contact: the one-file reader took both (the

@@ -51,8 +51,10 @@ struct SweepCommandTests {
       #expect(runCommand(["sweep", directory + "/nomax.csv", "--recognizer", "deep-press", "--skip-invalid", "--output", out]) == 65)
       #expect(runCommand(["sweep", directory + "/nomax.csv", "--recognizer", "deep-press", "--max-force", "1", "--output", out]) == 0)
       #expect(runCommand(["sweep", directory + "/nomax.csv", "--recognizer", "long-press", "--output", out]) == 0)
-      // Labelled traces without a positive among them: bad data (papercut rule 2).
-      #expect(runCommand(["sweep", directory + "/nomax.csv", "--recognizer", "long-press", "--only", "intent=tap", "--output", out]) == 65)
+      // Labelled traces without a positive among them: sweep scores misfires (issue 31); tune,
+      // which chooses by presses found, stops: bad data (papercut rule 2).
+      #expect(runCommand(["sweep", directory + "/nomax.csv", "--recognizer", "long-press", "--only", "intent=tap", "--output", out]) == 0)
+      #expect(runCommand(["tune", directory + "/nomax.csv", "--recognizer", "long-press", "--only", "intent=tap", "--output", out]) == 65)
     }
   }
 

@@ -5,10 +5,10 @@ public import TouchSignal
 /// or `--negatives-only`) has no press to find, only false alarms to count. Per configuration:
 ///
 /// - the **misfire rate per contact**: negative contacts with any action / negative contacts,
-///   with its 95 % Wilson interval (``ProportionInterval/wilson(_:of:)``);
+///   with its 95 % Wilson interval (`ProportionInterval.wilson(_:of:)` of TouchEvaluation);
 /// - the **misfires per minute of contact**: actions / total contact time (lift-off − touch-down
 ///   summed over the negative contacts, minutes), with its exact 95 % Poisson interval
-///   (``RateInterval/poisson(_:exposure:)``). A recognizer that can act several times in one
+///   (`RateInterval.poisson(_:exposure:)` of TouchEvaluation). A recognizer that can act several times in one
 ///   contact counts each action.
 public struct MisfireRates: Sendable {
   /// One configuration's figures.

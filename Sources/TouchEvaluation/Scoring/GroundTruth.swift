@@ -83,7 +83,14 @@ public struct TraceTruth: Sendable, Hashable {
 
   /// Creates a truth.
   ///
-  /// - Parameter liftOff: the last sample's time, seconds; the touch-down time when omitted.
+  /// - Parameters:
+  ///   - intent: the labelled intent.
+  ///   - isPositive: whether the trace is a stage-1 positive.
+  ///   - references: stage-1 reference times, seconds, ascending.
+  ///   - stage2References: stage-2 reference times, seconds, ascending.
+  ///   - referenceSource: where the reference times came from.
+  ///   - touchDown: the first sample's time, seconds.
+  ///   - liftOff: the last sample's time, seconds; the touch-down time when omitted.
   public init(
     intent: Intent, isPositive: Bool, references: [Double], stage2References: [Double] = [],
     referenceSource: ReferenceTimes.Source?, touchDown: Double, liftOff: Double? = nil

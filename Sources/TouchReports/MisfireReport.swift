@@ -116,6 +116,96 @@ public enum MisfireReport {
     ])
   }
 
+  /// One group's misfire figures for one configuration (`--by`).
+  struct GroupRow {
+    var configuration: Int
+    var group: String
+    var contacts: Int
+    var misfiring: Int
+    var actions: Int
+    var minutes: Double
+    var rateInterval: ProportionInterval?
+    var perMinuteInterval: RateInterval?
+  }
+
+  /// Each broken-down configuration per group: contacts, misfires, minutes of contact, with the
+  /// same intervals as the totals.
+  static func groupRows(_ grouped: GroupedMetrics, truths: [TraceTruth]) throws(GSLError) -> [GroupRow] {
+    let b = grouped.breakdown
+    let minutes = b.members.map { members in members.reduce(0) { $0 + truths[$1].duration } / 60 }
+    var rows: [GroupRow] = []
+    for (k, c) in grouped.configurations.enumerated() {
+      for g in b.names.indices where !b.members[g].isEmpty {
+        let m = grouped.metrics[k][g].stage1
+        rows.append(
+          GroupRow(
+            configuration: c, group: b.names[g] ?? "(none)", contacts: m.negativeTraces, misfiring: m.falsePositiveTraces,
+            actions: m.falsePositives, minutes: minutes[g],
+            rateInterval: ProportionInterval.wilson(m.falsePositiveTraces, of: m.negativeTraces),
+            perMinuteInterval: try RateInterval.poisson(m.falsePositives, exposure: minutes[g])))
+      }
+    }
+    return rows
+  }
+
+  /// The Markdown section `## Misfires by COLUMN`: each broken-down configuration per group.
+  ///
+  /// - Throws: `GSLError` when the chi-square quantile fails.
+  public static func markdown(
+    by grouped: GroupedMetrics, truths: [TraceTruth], configurations: [Configuration]
+  ) throws(GSLError) -> String {
+    var out = "\n## Misfires by \(grouped.breakdown.column.rawValue)\n\n"
+    out += "Each group's contacts alone, with the same intervals as above.\n\n"
+    out += "| recognizer | parameters | \(grouped.breakdown.column.rawValue) | misfiring contacts | misfire rate (95 % CI) | actions | minutes | per minute (95 % CI) |\n"
+    out += "|---|---|---|--:|--:|--:|--:|--:|\n"
+    for row in try groupRows(grouped, truths: truths) {
+      let configuration = configurations[row.configuration]
+      let rate = row.contacts == 0 ? nil : Double(row.misfiring) / Double(row.contacts)
+      let perMinute = row.minutes > 0 ? Double(row.actions) / row.minutes : nil
+      out += Markdown.row([
+        configuration.name, Markdown.describe(configuration), row.group, "\(row.misfiring)/\(row.contacts)",
+        rate.map { Markdown.ratio($0) + (row.rateInterval.map { " (\(Markdown.ratio($0.low))–\(Markdown.ratio($0.high)))" } ?? "") } ?? "–",
+        "\(row.actions)", TextFormat.decimal(row.minutes, 2),
+        perMinute.map {
+          TextFormat.decimal($0, 2)
+            + (row.perMinuteInterval.map { " (\(TextFormat.decimal($0.low, 2))–\(TextFormat.decimal($0.high, 2)))" } ?? "")
+        } ?? "–",
+      ])
+    }
+    return out
+  }
+
+  /// The JSON array `misfires.by`: per broken-down configuration and group, `column`, `group`,
+  /// `recognizer`, `params`, `contacts`, `misfiring_contacts`, `rate`, `rate_ci`, `actions`,
+  /// `contact_minutes`, `per_minute`, `per_minute_ci`.
+  ///
+  /// - Throws: `GSLError` when the chi-square quantile fails.
+  public static func json(
+    by grouped: GroupedMetrics, truths: [TraceTruth], configurations: [Configuration]
+  ) throws(GSLError) -> JSONValue {
+    .array(
+      try groupRows(grouped, truths: truths).map { row in
+        let configuration = configurations[row.configuration]
+        return .object([
+          ("column", .string(grouped.breakdown.column.rawValue)), ("group", .string(row.group)),
+          ("recognizer", .string(configuration.name)), ("params", .object(EvaluationJSON.parameters(configuration))),
+          ("contacts", .int(row.contacts)), ("misfiring_contacts", .int(row.misfiring)),
+          ("rate", .number(row.contacts == 0 ? nil : Double(row.misfiring) / Double(row.contacts))),
+          ("rate_ci", row.rateInterval.map { .array([.number($0.low), .number($0.high)]) } ?? .null),
+          ("actions", .int(row.actions)), ("contact_minutes", .number(row.minutes)),
+          ("per_minute", .number(row.minutes > 0 ? Double(row.actions) / row.minutes : nil)),
+          ("per_minute_ci", row.perMinuteInterval.map { .array([.number($0.low), .number($0.high)]) } ?? .null),
+        ])
+      })
+  }
+
+  /// `misfires` with `("by", by)` added.
+  public static func adding(by: JSONValue, to misfires: JSONValue) -> JSONValue {
+    guard case .object(var members) = misfires else { return misfires }
+    members.append(("by", by))
+    return .object(members)
+  }
+
   /// `document` with `("misfires", misfires)` before its `options`.
   public static func inserting(_ misfires: JSONValue, into document: JSONValue) -> JSONValue {
     guard case .object(var members) = document else { return document }

@@ -74,6 +74,29 @@ struct MisfireTests {
     }
   }
 
+  @Test func byGroupGivesEachGroupsRatesAndMinutes() throws {
+    // By intent: drag (a: 1 of 1, 0.25 min, 4 a minute), no intent label (c, e: 1 of 2,
+    // 0.5 min, 2 a minute; the group of traces without the label, as every --by names it), tap
+    // (b: 0 of 1).
+    try inTemporaryDirectory(writing: Self.traces) { directory in
+      let json = directory + "/m.json"
+      #expect(
+        runCommand([
+          "sweep", directory + "/t.csv", "--negatives-only", "--recognizer", "deep-press", "--vary", "threshold=0.5",
+          "--by", "intent", "--output", json,
+        ]) == 0)
+      let misfires = try #require(try jsonObject(json)["misfires"] as? [String: Any])
+      let rows = try #require(misfires["by"] as? [[String: Any]])
+      let byGroup = Dictionary(uniqueKeysWithValues: rows.map { ($0["group"] as? String ?? "?", $0) })
+      #expect(byGroup.keys.sorted() == ["(none)", "drag", "tap"])
+      #expect(byGroup["drag"]?["misfiring_contacts"] as? Int == 1 && byGroup["drag"]?["per_minute"] as? Double == 4)
+      #expect(byGroup["(none)"]?["contacts"] as? Int == 2 && byGroup["(none)"]?["contact_minutes"] as? Double == 0.5)
+      #expect(byGroup["(none)"]?["rate"] as? Double == 0.5 && byGroup["(none)"]?["per_minute"] as? Double == 2)
+      #expect(byGroup["tap"]?["misfiring_contacts"] as? Int == 0 && byGroup["tap"]?["rate"] as? Double == 0)
+      #expect(rows.allSatisfy { $0["column"] as? String == "intent" })
+    }
+  }
+
   @Test func dataWithoutPositivesIsScoredForMisfiresWithANote() throws {
     // Without the flag: c and e have no intent (skipped), d is dropped here; a (drag) and b (tap)
     // are negatives, and no trace is a positive.

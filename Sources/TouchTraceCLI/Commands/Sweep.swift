@@ -218,18 +218,28 @@ extension TouchTraceCommand {
             }
           }
         }
+        var misfireSection = misfires.map { MisfireReport.markdown($0, configurations: result.configurations) } ?? ""
+        var misfireObject = misfires.map { MisfireReport.json($0, configurations: result.configurations) }
+        if misfires != nil, let grouped {
+          do throws(GSLError) {
+            misfireSection += try MisfireReport.markdown(
+              by: grouped, truths: evaluation.truths, configurations: result.configurations)
+            let byGroup = try MisfireReport.json(by: grouped, truths: evaluation.truths, configurations: result.configurations)
+            misfireObject = misfireObject.map { MisfireReport.adding(by: byGroup, to: $0) }
+          } catch {
+            throw DataError(description: "touchtrace sweep: error: \(error)")
+          }
+        }
         let verdictSection =
           VerdictReport.markdown(
             verdict, configurations: result.configurations, metrics: result.metrics, f1Interval: f1Interval)
-          + (misfires.map { MisfireReport.markdown($0, configurations: result.configurations) } ?? "")
+          + misfireSection
         let plain = grouped == nil && intervals == nil
         func json() -> [UInt8] {
           let document = plain ? SweepReport.json(result) : SweepReport.json(result, by: grouped, intervals: intervals)
           let verdictObject = VerdictReport.json(verdict, configurations: result.configurations, metrics: result.metrics)
           var withVerdict = VerdictReport.inserting(verdictObject, into: document)
-          if let misfires {
-            withVerdict = MisfireReport.inserting(MisfireReport.json(misfires, configurations: result.configurations), into: withVerdict)
-          }
+          if let misfireObject { withVerdict = MisfireReport.inserting(misfireObject, into: withVerdict) }
           return StudyFile.recorded(withVerdict).encoded()
         }
         func csv() -> [UInt8] { plain ? SweepReport.csv(result) : SweepReport.csv(result, by: grouped, intervals: intervals) }

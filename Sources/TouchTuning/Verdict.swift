@@ -16,7 +16,9 @@ public struct Verdict: Sendable {
   /// One caveat: a stable code (for scripts) and a sentence (for readers).
   public struct Caveat: Sendable, Hashable {
     /// The code: `grid_edge`, `small_n`, `raw_force_mixed_maximum`, `references_near_touch_down`,
-    /// `early_firing`, `indistinguishable`, `paired_unavailable`, `no_choice`.
+    /// `early_firing`, `indistinguishable`, `paired_unavailable`, `no_choice`, and those the
+    /// command adds about its inputs (`time_scale`: times that look like milliseconds or
+    /// nanoseconds).
     public let code: String
     /// What it means for this study, one line.
     public let text: String
@@ -148,10 +150,12 @@ public struct Verdict: Sendable {
   ///   - grouped: metrics per group (`--by`), when asked for.
   ///   - noChoiceReason: why nothing is eligible, as the command explains it.
   ///   - clustered: the recommended (A) against the runner-up (B) with the traces clustered.
+  ///   - inputCaveats: caveats the command found in its inputs, listed first (the data comes
+  ///     before the choice made on it).
   public init(
     configurations: [Configuration], metrics: [ConfigurationMetrics], rule: OperatingPointRule, evaluation: Evaluation,
     paired: PairedComparison?, pairedUnavailable: String?, grouped: GroupedMetrics?, noChoiceReason: String? = nil,
-    clustered: ClusteredMcNemarTest? = nil
+    clustered: ClusteredMcNemarTest? = nil, inputCaveats: [Caveat] = []
   ) {
     // Without a positive trace (misfire mode) there is nothing to find: accuracy is not defined,
     // so no configuration is chosen, whatever the rule.
@@ -177,7 +181,7 @@ public struct Verdict: Sendable {
       }
     }
     self.worstGroup = worst
-    var caveats: [Caveat] = []
+    var caveats: [Caveat] = inputCaveats
     if let recommended {
       caveats += Self.caveats(
         recommended: recommended, runnerUp: runnerUp, configurations: configurations, metrics: metrics,

@@ -10,28 +10,18 @@ import TouchTestSupport
 /// `chi2.ppf(0.025, 4) / 2`, `chi2.ppf(0.975, 6) / 2`).
 @Suite("Misfire mode")
 struct MisfireTests {
-  /// Five contacts of 15 s each (maximum force 1): a (drag) peaks at 0.6, b (tap) at 0.3, c (no
-  /// intent) at 0.9, d (press) at 0.8, e (no intent) at 0.1. deep-press at 0.5 acts once on a,
-  /// c and d.
-  static let traces = """
-    trace,t,force,max_force,intent
-    a,0,0,1,drag
-    a,7.5,0.6,1,drag
-    a,15,0,1,drag
-    b,0,0,1,tap
-    b,7.5,0.3,1,tap
-    b,15,0,1,tap
-    c,0,0,1,
-    c,7.5,0.9,1,
-    c,15,0,1,
-    d,0,0,1,press
-    d,7.5,0.8,1,press
-    d,15,0,1,press
-    e,0,0,1,
-    e,7.5,0.1,1,
-    e,15,0,1,
-
-    """
+  /// Five contacts of 15 s each (maximum force 1), sampled at 0, 0.5, 1, 7.5, 14, 14.5 and 15 s
+  /// (median interval 0.5 s): a (drag) peaks at 0.6, b (tap) at 0.3, c (no intent) at 0.9, d
+  /// (press) at 0.8, e (no intent) at 0.1. deep-press at 0.5 acts once on a, c and d.
+  static let traces: String = {
+    var csv = "trace,t,force,max_force,intent\n"
+    for (name, peak, intent) in [("a", "0.6", "drag"), ("b", "0.3", "tap"), ("c", "0.9", ""), ("d", "0.8", "press"), ("e", "0.1", "")] {
+      for t in ["0", "0.5", "1", "7.5", "14", "14.5", "15"] {
+        csv += "\(name),\(t),\(t == "7.5" ? peak : "0"),1,\(intent)\n"
+      }
+    }
+    return csv
+  }()
 
   @Test func negativesOnlyCountsMisfiresPerContactAndPerMinute() throws {
     try inTemporaryDirectory(writing: Self.traces) { directory in

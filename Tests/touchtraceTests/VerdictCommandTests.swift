@@ -170,6 +170,27 @@ struct VerdictCommandTests {
     }
   }
 
+  /// Times in milliseconds: besides the warning on standard error, the verdict lists the
+  /// `time_scale` caveat first, naming the file (issue 31).
+  @Test func timesInMillisecondsAreACaveatOfTheVerdict() throws {
+    var csv = "trace,t,force,max_force,intent\n"
+    for k in 0..<3 {
+      for i in 0..<20 { csv += "p\(k),\(Double(i) * 16.7),\(i > 5 && i < 15 ? 0.8 : 0.1),1,press\n" }
+    }
+    for i in 0..<20 { csv += "n0,\(Double(i) * 16.7),0.2,1,tap\n" }
+    try inTemporaryDirectory(writing: csv) { directory in
+      let output = directory + "/sweep.json"
+      #expect(
+        runCommand([
+          "sweep", directory + "/t.csv", "--recognizer", "deep-press", "--vary", "threshold=0.5", "--quiet", "--output", output,
+        ]) == 0)
+      let caveats = try #require((try jsonObject(output)["verdict"] as? [String: Any])?["caveats"] as? [[String: Any]])
+      let first = try #require(caveats.first)
+      #expect(first["code"] as? String == "time_scale")
+      #expect((first["text"] as? String)?.contains("t.csv: times look like milliseconds: median sampling interval 16.7 s") == true)
+    }
+  }
+
   /// With `--by device`, the worst group is the recommended configuration's lowest F1 among the
   /// groups the JSON `by` section lists.
   @Test func theWorstGroupIsTheLowestF1OfTheRecommendedConfiguration() throws {

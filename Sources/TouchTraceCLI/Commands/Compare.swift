@@ -152,7 +152,8 @@ extension TouchTraceCommand {
         let verdict = Verdict(
           configurations: pair, metrics: metrics, rule: Verdict.maximumF1, evaluation: evaluation,
           paired: better == 1 ? run.comparison.swapped() : run.comparison, pairedUnavailable: nil, grouped: grouped,
-          clustered: better == 1 ? run.clustered?.swapped() : run.clustered)
+          clustered: better == 1 ? run.clustered?.swapped() : run.clustered,
+          inputCaveats: TimeScaleCheck.caveats(evaluation.dataset.diagnostics))
         VerdictPass.warnAboutData(verdict)
         let verdictSection = VerdictReport.markdown(verdict, configurations: pair, metrics: metrics)
         let bytes: [UInt8]

@@ -1,6 +1,7 @@
 import TouchCore
 import TouchReports
 import TouchSignal
+import TouchTuning
 
 /// Times that are not in seconds: TouchTrace reads every time in seconds, and a file written in
 /// milliseconds or nanoseconds loads without an error but means nothing (a 60 Hz recording in
@@ -61,4 +62,15 @@ enum TimeScaleCheck {
     dataset.diagnostics += diagnostics(dataset)
     return dataset
   }
+
+  /// The verdict's caveats for the time-scale warnings among `diagnostics` (code `time_scale`),
+  /// one per warning, naming its file.
+  static func caveats(_ diagnostics: [Diagnostic]) -> [Verdict.Caveat] {
+    diagnostics.filter { $0.severity == .warning && messagePrefixes.contains(where: $0.message.hasPrefix) }.map {
+      Verdict.Caveat(code: "time_scale", text: "\($0.file ?? "the input"): \($0.message).")
+    }
+  }
+
+  /// How the warnings of ``diagnostics(_:)`` begin.
+  static let messagePrefixes = ["times look like milliseconds", "times look like nanoseconds"]
 }

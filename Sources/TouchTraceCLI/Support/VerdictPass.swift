@@ -32,7 +32,8 @@ enum VerdictPass {
     }
     let verdict = Verdict(
       configurations: configurations, metrics: metrics, rule: rule, evaluation: evaluation, paired: paired,
-      pairedUnavailable: unavailable, grouped: grouped, noChoiceReason: noChoiceReason, clustered: clustered)
+      pairedUnavailable: unavailable, grouped: grouped, noChoiceReason: noChoiceReason, clustered: clustered,
+      inputCaveats: TimeScaleCheck.caveats(evaluation.dataset.diagnostics))
     warnAboutData(verdict)
     return verdict
   }

@@ -190,3 +190,14 @@ extension JSONValue {
     count == 0 ? Array("[]".utf8) : Array("\n  ]".utf8)
   }
 }
+
+extension JSONValue {
+  /// This object with `member` inserted before the member named `key` (at the end when there
+  /// is none, or when `key` is `nil`); any other value unchanged.
+  func inserting(_ member: (String, JSONValue), before key: String?) -> JSONValue {
+    guard case .object(var members) = self else { return self }
+    let at = key.flatMap { key in members.firstIndex { $0.0 == key } } ?? members.count
+    members.insert(member, at: at)
+    return .object(members)
+  }
+}

@@ -72,21 +72,24 @@ public enum MisfireReport {
     out += "|---|---|--:|--:|--:|--:|\n"
     for row in rates.rows {
       let configuration = configurations[row.configuration]
-      let rate =
-        row.rate.map { rate in
-          Markdown.ratio(rate) + (row.rateInterval.map { " (\(Markdown.ratio($0.low))–\(Markdown.ratio($0.high)))" } ?? "")
-        } ?? "–"
-      let perMinute =
-        row.perMinute.map { value in
-          TextFormat.decimal(value, 2)
-            + (row.perMinuteInterval.map { " (\(TextFormat.decimal($0.low, 2))–\(TextFormat.decimal($0.high, 2)))" } ?? "")
-        } ?? "–"
       out += Markdown.row([
-        configuration.name, Markdown.describe(configuration), "\(row.misfiring)/\(rates.contacts)", rate, "\(row.actions)",
-        perMinute,
+        configuration.name, Markdown.describe(configuration), "\(row.misfiring)/\(rates.contacts)",
+        rateText(row.rate, row.rateInterval), "\(row.actions)", perMinuteText(row.perMinute, row.perMinuteInterval),
       ])
     }
     return out
+  }
+
+  /// `0.482 (0.429–0.535)`, or `–`.
+  static func rateText(_ rate: Double?, _ interval: ProportionInterval?) -> String {
+    rate.map { Markdown.ratio($0) + (interval.map { " (\(Markdown.ratio($0.low))–\(Markdown.ratio($0.high)))" } ?? "") } ?? "–"
+  }
+
+  /// `2.62 (2.23–3.06)`, or `–`.
+  static func perMinuteText(_ value: Double?, _ interval: RateInterval?) -> String {
+    value.map {
+      TextFormat.decimal($0, 2) + (interval.map { " (\(TextFormat.decimal($0.low, 2))–\(TextFormat.decimal($0.high, 2)))" } ?? "")
+    } ?? "–"
   }
 
   /// The JSON object `misfires`: `contacts`, `contact_minutes`, and per configuration (plan
@@ -164,12 +167,8 @@ public enum MisfireReport {
       let perMinute = row.minutes > 0 ? Double(row.actions) / row.minutes : nil
       out += Markdown.row([
         configuration.name, Markdown.describe(configuration), row.group, "\(row.misfiring)/\(row.contacts)",
-        rate.map { Markdown.ratio($0) + (row.rateInterval.map { " (\(Markdown.ratio($0.low))–\(Markdown.ratio($0.high)))" } ?? "") } ?? "–",
-        "\(row.actions)", TextFormat.decimal(row.minutes, 2),
-        perMinute.map {
-          TextFormat.decimal($0, 2)
-            + (row.perMinuteInterval.map { " (\(TextFormat.decimal($0.low, 2))–\(TextFormat.decimal($0.high, 2)))" } ?? "")
-        } ?? "–",
+        rateText(rate, row.rateInterval), "\(row.actions)", TextFormat.decimal(row.minutes, 2),
+        perMinuteText(perMinute, row.perMinuteInterval),
       ])
     }
     return out
@@ -201,16 +200,11 @@ public enum MisfireReport {
 
   /// `misfires` with `("by", by)` added.
   public static func adding(by: JSONValue, to misfires: JSONValue) -> JSONValue {
-    guard case .object(var members) = misfires else { return misfires }
-    members.append(("by", by))
-    return .object(members)
+    misfires.inserting(("by", by), before: nil)
   }
 
   /// `document` with `("misfires", misfires)` before its `options`.
   public static func inserting(_ misfires: JSONValue, into document: JSONValue) -> JSONValue {
-    guard case .object(var members) = document else { return document }
-    let at = members.firstIndex { $0.0 == "options" } ?? members.count
-    members.insert(("misfires", misfires), at: at)
-    return .object(members)
+    document.inserting(("misfires", misfires), before: "options")
   }
 }

@@ -169,15 +169,8 @@ public struct ThresholdCurve: Sendable {
   /// Σ (Rₙ − Rₙ₋₁) Pₙ over the points (recall, precision) ordered by recall ascending, ties by
   /// precision descending, with R₀ = 0; `nil` without any point.
   public static func averagePrecision(_ points: [(recall: Double, precision: Double)]) -> Double? {
-    guard !points.isEmpty else { return nil }
-    let sorted = points.sorted { $0.recall != $1.recall ? $0.recall < $1.recall : $0.precision > $1.precision }
-    var previous = 0.0
-    var sum = 0.0
-    for p in sorted {
-      sum += (p.recall - previous) * p.precision
-      previous = p.recall
-    }
-    return sum
+    averagePrecisionInThresholdOrder(
+      points.sorted { $0.recall != $1.recall ? $0.recall < $1.recall : $0.precision > $1.precision })
   }
 }
 

@@ -156,10 +156,7 @@ public enum VerdictReport {
   /// `document` with `("verdict", verdict)` before its `options` (after the files and the trace
   /// accounting).
   public static func inserting(_ verdict: JSONValue, into document: JSONValue) -> JSONValue {
-    guard case .object(var members) = document else { return document }
-    let at = members.firstIndex { $0.0 == "options" } ?? members.count
-    members.insert(("verdict", verdict), at: at)
-    return .object(members)
+    document.inserting(("verdict", verdict), before: "options")
   }
 
   /// `recognizer name=value …`: the configuration as `--a`/`--b` and the study file name it.

@@ -125,15 +125,8 @@ public struct PressureJSDeepPress: ConfigurableRecognizer {
 
   @inlinable
   mutating func deepPress(_ force: Double, _ sample: TouchSample, _ context: inout GestureContext) {
-    if force >= deepPressThreshold {
-      if pressed && !deepPressed {
-        deepPressed = true
-        context.setState(.changed, acting: .action, at: sample)
-      }
-    } else if pressed && deepPressed {
-      deepPressed = false
-      context.setState(.changed, acting: .release, at: sample)
-    }
+    PressureJSClock.deepPress(
+      force, threshold: deepPressThreshold, pressed: pressed, deepPressed: &deepPressed, sample, &context)
   }
 
   @inlinable
@@ -198,8 +191,7 @@ public struct PressureJSDeepPress: ConfigurableRecognizer {
 
   @inlinable
   mutating func tick(_ sample: TouchSample, _ context: inout GestureContext) {
-    let increment = polyfillSpeedUp == 0 ? 1 : 10 / polyfillSpeedUp
-    polyfillForce = polyfillForce + increment > 1 ? 1 : polyfillForce + increment
+    polyfillForce = PressureJSClock.nextPolyfillForce(polyfillForce, speedUp: polyfillSpeedUp)
     deepPress(polyfillForce, sample, &context)
     polyfillTicks += 1
     // Deep-pressed by the rising polyfill force, nothing can change any more.
@@ -236,5 +228,29 @@ enum PressureJSClock {
   /// the double nearest the exact decimal time.
   @inlinable static func time(_ microseconds: Double, plus milliseconds: Double) -> Double {
     (microseconds + milliseconds * 1000) / 1e6
+  }
+
+  /// The library's `deepPress(force)`, shared by both adapters: `force >= threshold` starts a
+  /// deep press (the action) when pressed and not deep-pressed; below it ends one (a release).
+  @inlinable static func deepPress(
+    _ force: Double, threshold: Double, pressed: Bool, deepPressed: inout Bool, _ sample: TouchSample,
+    _ context: inout GestureContext
+  ) {
+    if force >= threshold {
+      if pressed && !deepPressed {
+        deepPressed = true
+        context.setState(.changed, acting: .action, at: sample)
+      }
+    } else if pressed && deepPressed {
+      deepPressed = false
+      context.setState(.changed, acting: .release, at: sample)
+    }
+  }
+
+  /// The polyfill's force after one more tick: + 10 / `speedUp` (all at once for 0), capped at 1,
+  /// with the library's arithmetic.
+  @inlinable static func nextPolyfillForce(_ force: Double, speedUp: Double) -> Double {
+    let increment = speedUp == 0 ? 1 : 10 / speedUp
+    return force + increment > 1 ? 1 : force + increment
   }
 }

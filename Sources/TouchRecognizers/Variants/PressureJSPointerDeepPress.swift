@@ -97,15 +97,8 @@ public struct PressureJSPointerDeepPress: ConfigurableRecognizer {
 
   @inlinable
   mutating func deepPress(_ force: Double, _ sample: TouchSample, _ context: inout GestureContext) {
-    if force >= deepPressThreshold {
-      if pressed && !deepPressed {
-        deepPressed = true
-        context.setState(.changed, acting: .action, at: sample)
-      }
-    } else if pressed && deepPressed {
-      deepPressed = false
-      context.setState(.changed, acting: .release, at: sample)
-    }
+    PressureJSClock.deepPress(
+      force, threshold: deepPressThreshold, pressed: pressed, deepPressed: &deepPressed, sample, &context)
   }
 
   @inlinable
@@ -174,8 +167,7 @@ public struct PressureJSPointerDeepPress: ConfigurableRecognizer {
 
   @inlinable
   mutating func tick(_ sample: TouchSample, _ context: inout GestureContext) {
-    let increment = polyfillSpeedUp == 0 ? 1 : 10 / polyfillSpeedUp
-    polyfillForce = polyfillForce + increment > 1 ? 1 : polyfillForce + increment
+    polyfillForce = PressureJSClock.nextPolyfillForce(polyfillForce, speedUp: polyfillSpeedUp)
     deepPress(polyfillForce, sample, &context)
     polyfillTicks += 1
     tickDeadline =

@@ -24,7 +24,8 @@ enum TimeScaleCheck {
       var intervals: [Double]
     }
     var findings: [Finding] = []
-    for (trace, origin) in zip(dataset.traces, dataset.origins) where !trace.metadata.timeSynthesized {
+    for (trace, origin) in zip(dataset.traces, dataset.origins)
+    where !trace.metadata.timeSynthesized && mayBeOutOfRange(trace.t) {
       guard let interval = trace.medianInterval, interval > 0,
         interval > longestInterval || interval < shortestInterval
       else { continue }
@@ -47,6 +48,23 @@ enum TimeScaleCheck {
         : "times look like nanoseconds: \(figures); times are read in seconds: divide them by 10⁹ (by 10⁶ for microseconds)"
       return Diagnostic(.warning, message, file: f.file, position: f.position)
     }
+  }
+
+  /// Whether the median of the positive intervals of `t` can lie out of range: at least half of
+  /// them are over ``longestInterval`` or under ``shortestInterval``. One pass, no allocation,
+  /// so every trace of every batch is screened at the cost of a subtraction per sample; only the
+  /// traces that pass (rare) have their median computed.
+  static func mayBeOutOfRange(_ t: [Double]) -> Bool {
+    var positive = 0
+    var long = 0
+    var short = 0
+    for i in t.indices.dropFirst() {
+      let dt = t[i] - t[i - 1]
+      guard dt > 0 else { continue }
+      positive += 1
+      if dt > longestInterval { long += 1 } else if dt < shortestInterval { short += 1 }
+    }
+    return positive > 0 && (2 * long >= positive || 2 * short >= positive)
   }
 
   /// A sampling rate with three significant digits: `0.0599 Hz`, `59.9 MHz`.

@@ -37,6 +37,7 @@
 
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import vm from 'node:vm';
 
 const pinnedDigest = '074093c9c0405b5a0559b8a9681d75516d786feb34bb5fa4dab3fd84a61097d1';
@@ -53,6 +54,11 @@ function parseArguments(argv) {
     else throw new Error(`unknown argument ${a}`);
   }
   if (!options.library || !options.output) throw new Error('--library and --output are required');
+  // The fixture never replaces an input of the run.
+  const resolved = (p) => (p ? resolve(p) : null);
+  if ([options.library, options.samples].map(resolved).includes(resolve(options.output))) {
+    throw new Error(`--output ${options.output} is an input of this run`);
+  }
   return options;
 }
 

@@ -80,6 +80,14 @@ public enum SweepPlanError: Error, Sendable, Hashable, CustomStringConvertible {
   /// A configuration text whose values the recognizer rejects.
   case invalidConfiguration(configuration: String, ParameterError)
 
+  // MARK: Exact sweeps (`--exact`)
+
+  /// `--exact` for a parameter that is not compared with a per-sample quantity; `known` lists
+  /// the recognizer's parameters that are.
+  case notExact(parameter: String, recognizer: String, known: [String])
+  /// `--exact` for a require-to-fail composition.
+  case exactComposition(recognizer: String)
+
   /// The message, naming the flag, the parameter and what is valid.
   public var description: String {
     switch self {
@@ -145,6 +153,13 @@ public enum SweepPlanError: Error, Sendable, Hashable, CustomStringConvertible {
       "'\(configuration)': \(parameter) is given twice"
     case .invalidConfiguration(let configuration, let error):
       "'\(configuration)': \(error.description)"
+    case .notExact(let parameter, let recognizer, let known):
+      "--exact: \(recognizer)'s parameter '\(parameter)' is not a threshold compared with the force, so its exact intervals are unknown; "
+        + (known.isEmpty
+          ? "\(recognizer) has no such parameter (use --vary)"
+          : "its threshold parameters are \(known.joined(separator: ", "))")
+    case .exactComposition(let recognizer):
+      "--exact: \(recognizer) is a composition; sweep its recognizers' thresholds exactly one at a time, or use --vary"
     }
   }
 }

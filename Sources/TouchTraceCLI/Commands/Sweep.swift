@@ -104,6 +104,8 @@ extension TouchTraceCommand {
 
     @OptionGroup var study: StudyOptions
 
+    @OptionGroup var exactSweep: ExactOptions
+
     var isQuiet: Bool { report.quiet }
 
     func validate() throws {
@@ -113,6 +115,11 @@ extension TouchTraceCommand {
       }
       if groupBy != nil && bootstrap == 0 {
         throw ValidationError("--group-by sets the bootstrap's resampling unit; it needs --bootstrap N (for per-group results use --by)")
+      }
+      if exactSweep.isOn,
+        let refusal = ExactPass.refusal(input: input, shards: shards, outcomes: outcomes, by: breakdown, bootstrap: bootstrap)
+      {
+        throw ValidationError(refusal)
       }
       if shards.partial != nil, let reason = everyTraceReason {
         throw ValidationError("--partial: \(reason) needs every trace at once; run it unsharded (tune --bootstrap gives intervals from shards)")
@@ -126,6 +133,7 @@ extension TouchTraceCommand {
     /// What needs the traces' samples after the sweep (replays of chosen configurations), if
     /// anything: then the traces are kept in memory, not only their metadata.
     var everyTraceReason: String? {
+      if exactSweep.isOn { return nil }
       if bootstrap > 0 { return "--bootstrap" }
       if outcomes.outcomes != nil { return "--outcomes" }
       if case .html = report.resolvedFormat { return "an HTML report" }
@@ -146,6 +154,7 @@ extension TouchTraceCommand {
     }
 
     func sweep() throws {
+      if exactSweep.isOn { return try sweepExactly() }
       let plan = try makePlan()
       let options = try evaluationOptions()
       let threads = self.threads.count
@@ -266,6 +275,42 @@ extension TouchTraceCommand {
         if let csvOutput { outputs.append((csvOutput, csv())) }
         outputs.append((report.target, bytes))
         try Console.emit(outputs, outcomes: outcomeWriter, inputs: input.inputPaths)
+      }
+    }
+
+    /// `--exact`: the breakpoints first, then one configuration per exact class, reported as
+    /// intervals with the exact optimum of F1.
+    func sweepExactly() throws {
+      let options = try evaluationOptions()
+      let threads = self.threads.count
+      try Console.run {
+        try Console.checkOutputs([report.file, jsonOutput, csvOutput], inputs: input.inputPaths)
+        let exact = try ExactPass.make(exact: exactSweep, plan: plan, input: input, batchTraces: shards.batchTraces)
+        let progress = report.progress(command: "sweep")
+        let request = ScoredStream.Request(
+          input: input, shard: shards.selected, recognizers: exact.plan.configurations.map(\.recognizer), groupBy: nil,
+          options: options, threads: threads, command: "sweep", keepSamples: false, by: nil,
+          batchTraces: shards.batchTraces, writesPartial: false)
+        let data: ScoredData
+        do {
+          data = try ScoredData.gather(request, plan: exact.plan, planOptions: self.plan, progress: progress)
+        } catch let error as ReplayError {
+          progress.finish()
+          throw DataError.replay(error, command: "sweep")
+        }
+        progress.finish()
+        try data.check(command: "sweep", shard: shards)
+        let result = try data.sweepResult(threads: threads)
+        let rule: OperatingPointRule
+        do throws(TuningRuleError) {
+          rule = try OperatingPointRule(objective: .f1)
+        } catch {
+          throw DataError(description: "touchtrace sweep: error: \(error.description)")
+        }
+        let sweep = ExactSweep(result, axes: exact.axes, rule: rule, tolerance: exactSweep.tolerance(latency: false))
+        try ExactOutputs.emit(
+          sweep, command: "sweep", grid: exact.grid, format: report.resolvedFormat, target: report.target,
+          jsonOutput: jsonOutput, csvOutput: csvOutput, inputs: input.inputPaths)
       }
     }
   }

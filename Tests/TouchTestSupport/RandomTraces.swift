@@ -1,11 +1,11 @@
 import TouchCore
-import TouchTestSupport
 
 /// The iPhone 6s maximum force and its 1/60 force grid.
-let iPhoneMaximum = 20.0 / 3
+public let iPhoneMaximum = 20.0 / 3
 
-/// A trace with the given samples (phases: began, moved…, ended or cancelled).
-func trace(
+/// A trace with the given samples (phases: began, moved…, ended or cancelled); shared by the
+/// evaluation and tuning tests.
+public func trace(
   _ id: String, t: [Double], force: [Double], intent: Intent? = nil, pressAt: [Double] = [],
   maxForce: Double? = 1, x: [Double]? = nil, y: [Double]? = nil, cancelled: Bool = false
 ) -> Trace {
@@ -19,7 +19,7 @@ func trace(
 /// A random trace on the 1/60 force grid of an iPhone (force k/60, k = 0…400), with ties,
 /// plateaus (stationary samples), optional positions, sometimes cancelled, with a random intent
 /// and press_at times (pairs for pops).
-func randomTrace(_ rng: inout SplitMix64, id: String) -> Trace {
+public func randomTrace(_ rng: inout SplitMix64, id: String) -> Trace {
   let n = Int.random(in: 1...60, using: &rng)
   let positions = Bool.random(using: &rng)
   var k = Int.random(in: 0...60, using: &rng)

@@ -4,7 +4,9 @@ HTML report; run by Scripts/check-html-report.sh and `make check-html`).
 
     check-html-report.py REPORT.html REPORT.json SCREENSHOT.png [PRINT-CONFIG.toml]
 
-REPORT.json is the JSON report of the same sweep (`--json-output`): the expected figure ids are
+REPORT.json is the JSON report of the same sweep (`--json-output`; an exact sweep's
+`touchtrace-exact` report too: then fig-exact-<group> per group, and the verdict names its `ship`
+text): the expected figure ids are
 derived from it independently of the HTML writer: fig-metrics-<r> and fig-examples-<r> for every
 recognizer <r> with results, fig-roc, fig-pr, fig-latency-cdf, fig-latency-param, fig-tradeoff,
 fig-fp-intent, and fig-confusion when some result has a confusion matrix. <r> is the recognizer's
@@ -33,6 +35,17 @@ from selenium.webdriver.chrome.service import Service
 
 
 def expected_ids(report):
+    if report["format"] == "touchtrace-exact":
+        # One figure per group of an exact sweep of one parameter: fig-exact-<recognizer[-fixed…]>,
+        # every character outside A-Z a-z 0-9 replaced by -.
+        if len(report["axes"]) != 1:
+            return []
+        groups = []
+        for interval in report["intervals"]:
+            key = report["recognizer"] + "".join("-" + f for f in interval.get("fixed", []))
+            if key not in groups:
+                groups.append(key)
+        return ["fig-exact-" + re.sub(r"[^A-Za-z0-9]", "-", g) for g in groups]
     names = []
     for result in report["results"]:
         if result["recognizer"] not in names:
@@ -90,9 +103,13 @@ def main():
     with open(report_path, encoding="utf-8") as f:
         report = json.load(f)
     ids = expected_ids(report)
-    recommended = report["verdict"]["recommended"]
-    shipped = " ".join([recommended["recognizer"]] + [
-        f"{name}={format_value(recommended['params'][name])}" for name in recommended["varied"]])
+    exact = report["format"] == "touchtrace-exact"
+    if exact:
+        shipped = report["verdict"]["ship"]
+    else:
+        recommended = report["verdict"]["recommended"]
+        shipped = " ".join([recommended["recognizer"]] + [
+            f"{name}={format_value(recommended['params'][name])}" for name in recommended["varied"]])
 
     options = webdriver.ChromeOptions()
     for argument in ("--headless=new", "--no-sandbox", "--window-size=1400,1300", "--disable-gpu"):
@@ -169,7 +186,7 @@ def main():
             }).length;
             """
         )
-        if bare != 0:
+        if bare != 0 and not exact:
             failures.append(f"fig-latency-param: {bare} quantile points without their n" if bare > 0 else "fig-latency-param: missing")
         # No text overlaps in the example figures; titles fit their plots.
         overlaps = driver.execute_script(

@@ -64,43 +64,55 @@ public enum ExactReport {
 
   // MARK: Markdown
 
-  /// The `## Exact optimum` section (the report's verdict): per group, the optimum, its
-  /// intervals, the recommended point and the plateau, and the grid's best beside it.
+  /// The `## Verdict` section: what to ship (the recommended value of the best group), then per
+  /// group the exact optimum, its intervals, the recommended point and the plateau, and the
+  /// default grid's best beside it.
   public static func optimumMarkdown(_ exact: ExactSweep, grid: GridComparison? = nil) -> String {
-    var out = "## Exact optimum\n\n"
+    var out = "## Verdict\n\n"
     let rule = exact.rule
     let name = objectiveName(rule)
+    if let (recognizer, values) = exact.shipped, let g = exact.bestGroup, let optimum = exact.groups[g].optimum,
+      let value = optimum.value
+    {
+      out += "**Ship \(([recognizer] + values).joined(separator: " "))**: \(name) \(objectiveText(value, rule)) holds on the whole "
+        + "optimal region it is the middle of (\(regionText(exact.groups[g].regions[optimum.recommendedRegion], exact.axes.map(\.parameter)))), "
+        + (optimum.regions.count == 1 ? "the only optimal region" : "the widest of \(optimum.regions.count) optimal regions") + ".\n\n"
+    } else {
+      out += "**Nothing to ship**: no interval meets the rule (\(rule.constraints)) with a defined \(name).\n\n"
+    }
     let parameters = exact.axes.map(\.parameter)
     for (g, group) in exact.groups.enumerated() {
-      let where_ = group.fixed.isEmpty ? "" : " (\(group.fixed.joined(separator: ", ")))"
+      let title = group.fixed.isEmpty ? group.recognizer : "\(group.recognizer) (\(group.fixed.joined(separator: ", ")))"
+      if exact.groups.count > 1 { out += "### \(title)\n\n" }
       guard let optimum = group.optimum, let value = optimum.value else {
-        out += "- **\(group.recognizer)\(where_)**: no interval meets the rule (\(rule.constraints)) with a defined \(name).\n"
+        out += "- **\(title)**: no interval meets the rule (\(rule.constraints)) with a defined \(name).\n\n"
         continue
       }
       let optimal = optimum.regions.map { r in regionText(group.regions[r], parameters) }
       let shown = optimal.prefix(4).joined(separator: "; ") + (optimal.count > 4 ? "; and \(optimal.count - 4) more" : "")
-      out += "- **\(group.recognizer)\(where_)**: \(name) **\(objectiveText(value, rule))** for \(shown)"
+      out += "- **\(title)**: \(name) **\(objectiveText(value, rule))** for \(shown)"
       out += " (\(TextFormat.count(optimum.regions.count, "optimal region"))).\n"
       let point = zip(parameters, optimum.recommended).map { "\($0) = \(ParameterValue.text($1))" }.joined(separator: ", ")
       let widest = group.regions[optimum.recommendedRegion].bounds
-      out += "  Recommended: **\(point)**, the middle of the widest optimal region "
+      out += "- Recommended: **\(point)**, the middle of the widest optimal region "
         + "(width \(widest.map(width).joined(separator: " × "))).\n"
-      out += "  Within \(toleranceText(optimum.tolerance, rule)) of the optimum: "
+      out += "- Within \(toleranceText(optimum.tolerance, rule)) of the optimum: "
       if parameters.count == 1 {
-        out += "\(parameters[0]) in \(optimum.plateau[0]) (width \(width(optimum.plateau[0])), "
+        out += "\(parameters[0]) in \(text(optimum.plateau[0])) (width \(width(optimum.plateau[0])), "
           + "\(TextFormat.count(plateauCount(group, optimum), "interval")) around the recommended one).\n"
       } else {
         out += "\(TextFormat.count(optimum.withinTolerance.count, "region")), within "
-          + zip(parameters, optimum.plateau).map { "\($0) in \($1)" }.joined(separator: ", ") + ".\n"
+          + zip(parameters, optimum.plateau).map { "\($0) in \(text($1))" }.joined(separator: ", ") + ".\n"
       }
       if let best = gridBest(exact, group: g, grid: grid), let grid {
         let same = best.objective == value
-        out += "  The default grid (\(grid.rule), \(TextFormat.count(grid.values.count, "value"))) finds \(name) "
+        out += "- The default grid (\(grid.rule), \(TextFormat.count(grid.values.count, "value"))) finds \(name) "
           + "\(objectiveText(best.objective, rule)) at best, at \(parameters[0]) = \(ParameterValue.text(best.value))"
           + (same ? ": it lands on an optimal interval.\n" : ": the exact optimum is better.\n")
       }
+      out += "\n"
     }
-    return out + "\n"
+    return out
   }
 
   /// The number of intervals the 1-parameter plateau spans.
@@ -110,12 +122,25 @@ public enum ExactReport {
   }
 
   static func regionText(_ region: ExactSweep.Region, _ parameters: [String]) -> String {
-    zip(parameters, region.bounds).map { "\($0) in \($1)" }.joined(separator: ", ")
+    zip(parameters, region.bounds).map { "\($0) in \(text($1))" }.joined(separator: ", ")
+  }
+
+  /// An interval as Markdown shows it: ends to 6 significant digits (the JSON report has the
+  /// exact doubles), `inf` for no bound.
+  static func text(_ b: ExactBounds) -> String {
+    func end(_ x: Double) -> String { x.isFinite ? TextFormat.compact(x, significant: 6) : (x < 0 ? "-inf" : "inf") }
+    return "\(b.lowOpen ? "(" : "[")\(end(b.low)), \(end(b.high))\(b.highOpen ? ")" : "]")"
   }
 
   /// The whole Markdown report: title, the data and method, the exact optimum, then one table
   /// of intervals per group.
-  public static func markdown(_ exact: ExactSweep, command: String, grid: GridComparison? = nil) -> String {
+  ///
+  /// - Parameter optimum: whether to include the `## Exact optimum` section (the HTML page shows
+  ///   it first, above the figures, instead).
+  ///   - tuning: `tune --exact`'s cross-validation and bootstrap, reported after the optimum.
+  public static func markdown(
+    _ exact: ExactSweep, command: String, grid: GridComparison? = nil, optimum: Bool = true, tuning: ExactTuning? = nil
+  ) -> String {
     let evaluation = exact.sweep.evaluation
     var out = "# Exact \(command): \(exact.groups.first?.recognizer ?? "") \(parameterList(exact))\n\n"
     out += Markdown.traces(evaluation.dataset)
@@ -123,12 +148,14 @@ public enum ExactReport {
       out += "- `\(axis.parameter)` (\(axis.scale.rawValue) scale): \(TextFormat.count(axis.count, "exact class", plural: "exact classes")) "
         + "over its whole range, cut at every force value of the data where some trace's replay can change.\n"
     }
+    out += "- Interval ends are shown to 6 significant digits; the JSON report gives them exactly (every double inside an interval gives the same replays).\n"
     let regions = exact.groups.reduce(0) { $0 + $1.regions.count }
     out += "- \(TextFormat.count(exact.sweep.configurations.count, "configuration")) evaluated, "
       + "\(TextFormat.count(regions, "region")) with distinct metrics (adjacent classes with equal metrics merged).\n"
     out += "- Objective: \(exact.rule.objective) (bounds: \(exact.rule.constraints)); within-tolerance plateau "
       + "\(toleranceText(exact.groups.first?.optimum?.tolerance ?? 0, exact.rule)).\n\n"
-    out += optimumMarkdown(exact, grid: grid)
+    if optimum { out += optimumMarkdown(exact, grid: grid) }
+    if let tuning { out += tuningMarkdown(tuning) }
     let parameters = exact.axes.map(\.parameter)
     for group in exact.groups {
       let title = group.fixed.isEmpty ? group.recognizer : "\(group.recognizer) (\(group.fixed.joined(separator: ", ")))"
@@ -143,7 +170,7 @@ public enum ExactReport {
           note = r == optimum.recommendedRegion ? "recommended" : optimum.regions.contains(r) ? "optimal" : optimum.withinTolerance.contains(r) ? "within tolerance" : ""
         }
         out += Markdown.row(
-          region.bounds.map(\.description) + ["\(region.classes)"] + Markdown.counts(m) + Markdown.accuracy(m)
+          region.bounds.map(text) + ["\(region.classes)"] + Markdown.counts(m) + Markdown.accuracy(m)
             + [Markdown.seconds(m.latency.p50), Markdown.seconds(m.latency.p90), Markdown.seconds(m.latency.absoluteP90),
                Markdown.ratio(m.latency.earlyRate), note])
       }
@@ -151,6 +178,93 @@ public enum ExactReport {
     }
     out += Markdown.skipped(evaluation.dataset.skipped)
     return out
+  }
+
+  // MARK: Tuning (cross-validation, bootstrap)
+
+  static func statisticText(_ s: TuningStatistic, _ value: Double?) -> String {
+    s.isLatency ? Markdown.seconds(value) : Markdown.ratio(value)
+  }
+
+  /// `## Cross-validation (exact)`: each fold's exact choice on its training part and its
+  /// held-out score, mean ± sd, pooled; then the recommended value's bootstrap intervals.
+  static func tuningMarkdown(_ tuning: ExactTuning) -> String {
+    var out = ""
+    let names = tuning.exact.axes.map(\.parameter)
+    let objective = objectiveName(tuning.exact.rule)
+    if !tuning.folds.isEmpty {
+      out += "## Cross-validation (exact)\n\n"
+      out += "Each fold takes the middle of the widest optimal interval of its training part and replays it on the part it held out"
+        + " (groups: \(tuning.groups.unit), \(tuning.groups.count)).\n\n"
+      out += Markdown.row(["fold", "training", "held out", "chosen", "training \(objective)", "held-out F1", "precision", "recall", "p90 abs"])
+      out += Markdown.row(["--:", "--:", "--:", "---", "--:", "--:", "--:", "--:", "--:"])
+      for fold in tuning.folds {
+        let chosen = fold.chosen.map { values in
+          zip(names, values).map { "\($0)=\(ParameterValue.text($1))" }.joined(separator: " ") + (fold.fixed.isEmpty ? "" : " " + fold.fixed.joined(separator: " "))
+        } ?? "none"
+        let m = fold.heldOut?.stage1
+        out += Markdown.row(
+          ["\(fold.fold + 1)", "\(fold.trainingTraces)", "\(fold.heldOutTraces)", chosen,
+           fold.trainingValue.map { objectiveText($0, tuning.exact.rule) } ?? "–", Markdown.ratio(m?.f1), Markdown.ratio(m?.precision),
+           Markdown.ratio(m?.recall), Markdown.seconds(m?.latency.absoluteP90)])
+      }
+      out += "\n"
+      for summary in tuning.summaries where summary.mean != nil {
+        out += "- Held-out \(summary.statistic): \(statisticText(summary.statistic, summary.mean))"
+          + (summary.standardDeviation.map { " ± " + statisticText(summary.statistic, $0) } ?? "") + " over \(summary.count) folds.\n"
+      }
+      if let pooled = tuning.pooled?.stage1 {
+        out += "- Pooled held-out: F1 \(Markdown.ratio(pooled.f1)), precision \(Markdown.ratio(pooled.precision)), "
+          + "recall \(Markdown.ratio(pooled.recall)), FPR \(Markdown.ratio(pooled.falsePositiveRate)).\n"
+      }
+      out += "\n"
+    }
+    if let intervals = tuning.intervals {
+      out += "## Bootstrap of the recommended value\n\n"
+      out += Markdown.row(["statistic", "estimate", "low", "high", "resamples"])
+      out += Markdown.row(["---", "--:", "--:", "--:", "--:"])
+      for (s, i) in zip(tuning.statistics, intervals) {
+        out += Markdown.row([s.name, statisticText(s, i.estimate), statisticText(s, i.lower), statisticText(s, i.upper), "\(i.resamples)"])
+      }
+      out += "\n"
+    }
+    return out
+  }
+
+  static func tuningMembers(_ tuning: ExactTuning) -> [(String, JSONValue)] {
+    var members: [(String, JSONValue)] = []
+    if let intervals = tuning.intervals {
+      members.append(
+        ("recommended_intervals",
+         .array(zip(tuning.statistics, intervals).map { s, i in
+           .object([("statistic", .string(s.name)), ("estimate", .number(i.estimate)), ("low", .number(i.lower)),
+                    ("high", .number(i.upper)), ("confidence", .number(i.confidence)), ("resamples", .int(i.resamples))])
+         })))
+    }
+    if !tuning.folds.isEmpty {
+      let names = tuning.exact.axes.map(\.parameter)
+      let folds: [JSONValue] = tuning.folds.map { fold in
+        var f: [(String, JSONValue)] = [
+          ("fold", .int(fold.fold)), ("training_traces", .int(fold.trainingTraces)), ("held_out_traces", .int(fold.heldOutTraces)),
+          ("chosen", fold.chosen.map { values in .object(zip(names, values).map { ($0, .number($1)) }) } ?? .null),
+          ("fixed", .array(fold.fixed.map { .string($0) })),
+          ("training_objective", .number(fold.trainingValue)),
+          ("interval", fold.interval.map { .object(boundsObject(tuning.exact, $0)) } ?? .null),
+        ]
+        f.append(("held_out", fold.heldOut.map { .object(EvaluationJSON.stage($0.stage1)) } ?? .null))
+        return .object(f)
+      }
+      members.append(
+        ("cross_validation",
+         .object([
+           ("group_by", .string(tuning.groups.unit)), ("folds", .array(folds)),
+           ("summaries", .array(tuning.summaries.map { s in
+             .object([("statistic", .string(s.statistic.name)), ("n", .int(s.count)), ("mean", .number(s.mean)), ("sd", .number(s.standardDeviation))])
+           })),
+           ("pooled", tuning.pooled.map { .object(EvaluationJSON.stage($0.stage1)) } ?? .null),
+         ])))
+    }
+    return members
   }
 
   // MARK: JSON and CSV
@@ -174,6 +288,18 @@ public enum ExactReport {
     members.append(("optimal", .bool(group.optimum?.regions.contains(r) ?? false)))
     members.append(("within_tolerance", .bool(group.optimum?.withinTolerance.contains(r) ?? false)))
     return .object(members)
+  }
+
+  /// `verdict`: `ship` (`deep-press threshold=0.348`), the recognizer and the values to set;
+  /// `null` members when nothing meets the rule.
+  static func verdictObject(_ exact: ExactSweep) -> JSONValue {
+    guard let (recognizer, values) = exact.shipped else {
+      return .object([("ship", .null), ("recognizer", .null), ("set", .null)])
+    }
+    return .object([
+      ("ship", .string(([recognizer] + values).joined(separator: " "))), ("recognizer", .string(recognizer)),
+      ("set", .array(values.map { .string($0) })),
+    ])
   }
 
   static func optimumObject(_ exact: ExactSweep, group g: Int, grid: GridComparison?) -> JSONValue {
@@ -211,7 +337,10 @@ public enum ExactReport {
   /// objective and its value, the optimal `intervals`, the `recommended` point, the
   /// `recommended_interval`, the `plateau` (tolerance, bounds, width, interval count) and the
   /// default `grid`'s best.
-  public static func json(_ exact: ExactSweep, command: String, grid: GridComparison? = nil) -> JSONValue {
+  /// With `tuning` (`tune --exact`): `recommended_intervals` (bootstrap intervals of the
+  /// recommended value's statistics) and `cross_validation` (per fold the chosen values, the
+  /// training objective and the held-out counts and rates; `summaries` mean ± sd; `pooled`).
+  public static func json(_ exact: ExactSweep, command: String, grid: GridComparison? = nil, tuning: ExactTuning? = nil) -> JSONValue {
     let dataset = exact.sweep.evaluation.dataset
     var members = Accounting.header(format: format, version: version, dataset: dataset)
     members += [
@@ -224,6 +353,7 @@ public enum ExactReport {
             .object([("parameter", .string(a.parameter)), ("scale", .string(a.scale.rawValue)), ("classes", .int(a.count))])
           })
       ),
+      ("verdict", verdictObject(exact)),
       ("objective", .string(exact.rule.objective.description)),
       ("constraints", .string(exact.rule.constraints.description)),
       ("configurations", .int(exact.sweep.configurations.count)),
@@ -232,6 +362,7 @@ public enum ExactReport {
     if exact.groups.count > 1 {
       members.append(("optima", .array(exact.groups.indices.map { optimumObject(exact, group: $0, grid: grid) })))
     }
+    if let tuning { members += tuningMembers(tuning) }
     members.append(
       ("intervals", .array(exact.groups.flatMap { group in group.regions.indices.map { intervalObject(exact, group: group, $0) } })))
     return .object(members)
@@ -266,7 +397,9 @@ public enum ExactReport {
   /// figure `fig-exact-<group>` (F1, precision and recall as steps over the exact intervals,
   /// the plateau shaded, the recommended point and the default grid's points marked), then the
   /// Markdown tables.
-  public static func html(_ exact: ExactSweep, command: String, grid: GridComparison? = nil, appendix: String = "") -> [UInt8] {
+  public static func html(
+    _ exact: ExactSweep, command: String, grid: GridComparison? = nil, tuning: ExactTuning? = nil, appendix: String = ""
+  ) -> [UInt8] {
     var figures: [Figure] = []
     if exact.axes.count == 1 {
       for g in exact.groups.indices.prefix(12) { figures.append(figure(exact, group: g, grid: grid)) }
@@ -282,7 +415,7 @@ public enum ExactReport {
       ]
     let page = HTMLPage.render(
       title: "touchtrace \(command) --exact", verdict: optimumMarkdown(exact, grid: grid), sections: sections,
-      markdown: markdown(exact, command: command, grid: grid) + appendix)
+      markdown: markdown(exact, command: command, grid: grid, optimum: false, tuning: tuning) + appendix)
     return Array(page.utf8)
   }
 
@@ -308,7 +441,7 @@ public enum ExactReport {
     }
     var marks: [PlotMark] = []
     var legend: [LegendEntry] = []
-    let shade = SeriesStyle(color: "#009E73", dash: "", width: 1)
+    let shade = SeriesStyle(color: "#7F7F7F", dash: "", width: 1)
     if let optimum = group.optimum {
       let p = optimum.plateau[0]
       marks.append(.band([(max(p.low, xMin), 0, 1), (min(p.high, xMax), 0, 1)], shade))

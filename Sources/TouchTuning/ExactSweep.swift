@@ -1,5 +1,5 @@
 public import TouchEvaluation
-import TouchRecognizers
+public import TouchRecognizers
 
 /// A sweep over exact axes (``ExactAxis``) read as what it is: metrics that are constant on
 /// intervals of the thresholds, and the exact optimum.
@@ -127,10 +127,26 @@ public struct ExactSweep: Sendable {
         }
       }
       let (recognizer, fixed) = labels[key]!
-      return Group(
-        recognizer: recognizer, fixed: fixed, regions: regions,
-        optimum: Self.optimum(regions, rule: rule, tolerance: tolerance))
+      var optimum = Self.optimum(regions, rule: rule, tolerance: tolerance)
+      if let o = optimum {
+        // A box cut by a rule between its parameters (releaseThreshold ≤ pressThreshold on the
+        // diagonal) may have an invalid middle: then its evaluated corner, valid and in the class.
+        let configuration = sweep.configurations[regions[o.recommendedRegion].configuration]
+        let names = axes.map(\.parameter)
+        if Self.recognizer(configuration, parameters: names, values: o.recommended) == nil {
+          optimum?.recommended = names.map { configuration.parameters.number($0) }
+        }
+      }
+      return Group(recognizer: recognizer, fixed: fixed, regions: regions, optimum: optimum)
     }
+  }
+
+  /// `configuration` with `parameters` set to `values`; `nil` when the recognizer rejects them.
+  public static func recognizer(_ configuration: Configuration, parameters: [String], values: [Double]) -> AnyForceRecognizer? {
+    var set: [String: ParameterValue] = [:]
+    for entry in configuration.parameters { set[entry.name] = entry.value }
+    for (name, x) in zip(parameters, values) { set[name] = .number(x) }
+    return try? configuration.spec.makeRecognizer(set)
   }
 
   /// The objective of `region` when it meets the rule's bounds and the objective is defined.
@@ -190,6 +206,40 @@ public struct ExactSweep: Sendable {
     return Optimum(
       value: best, regions: optimal, recommendedRegion: chosen, recommended: regions[chosen].bounds.map(\.middle),
       tolerance: tolerance, plateau: plateau, withinTolerance: within)
+  }
+
+  /// The group whose optimum is best: the one to ship (ties: the wider recommended region, by its
+  /// narrowest side, then the first); `nil` when no group has an optimum.
+  public var bestGroup: Int? {
+    var best: Int?
+    let maximizes = rule.objective.maximizes
+    func width(_ g: Int) -> Double {
+      let o = groups[g].optimum!
+      return groups[g].regions[o.recommendedRegion].bounds.map(\.width).min() ?? 0
+    }
+    for (g, group) in groups.enumerated() {
+      guard let value = group.optimum?.value else { continue }
+      guard let b = best, let current = groups[b].optimum?.value else {
+        best = g
+        continue
+      }
+      if maximizes ? value > current : value < current {
+        best = g
+      } else if value == current && width(g) > width(b) {
+        best = g
+      }
+    }
+    return best
+  }
+
+  /// What to ship: the best group's recognizer, grid values and recommended exact values, as
+  /// `name=value` texts (`deep-press threshold=0.348`); `nil` without an optimum.
+  public var shipped: (recognizer: String, values: [String])? {
+    guard let g = bestGroup, let optimum = groups[g].optimum else { return nil }
+    return (
+      groups[g].recognizer,
+      groups[g].fixed + zip(axes, optimum.recommended).map { "\($0.parameter)=\(ParameterValue.text($1))" }
+    )
   }
 
   /// The group and region holding `values` (one per exact parameter) in the group whose grid

@@ -67,8 +67,17 @@ public struct ExactAxis: Sendable, Hashable {
 
   /// The values of the axis to evaluate: one per interval, its first double.
   public var sweepAxis: SweepAxis {
-    SweepAxis(parameter: parameter, text: "exact:\(points.count)", values: points.map { .number($0) })
+    SweepAxis(parameter: parameter, text: Self.textPrefix + "\(points.count)", values: points.map { .number($0) })
   }
+
+  /// The start of an exact axis's ``SweepAxis/text``.
+  static let textPrefix = "exact:"
+}
+
+extension SweepAxis {
+  /// Whether this axis is an exact one (``ExactAxis/sweepAxis``): its points dropped by a rule
+  /// between parameters are parts of the range, not grid points the user wrote.
+  public var isExact: Bool { text.hasPrefix(ExactAxis.textPrefix) }
 }
 
 /// The ends of an interval of a parameter, in its unit: `low_open`/`high_open` say whether each

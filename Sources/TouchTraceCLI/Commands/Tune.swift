@@ -112,12 +112,23 @@ extension TouchTraceCommand {
 
     @OptionGroup var study: StudyOptions
 
+    @OptionGroup var exactSweep: ExactOptions
+
     var isQuiet: Bool { report.quiet }
 
     func validate() throws {
       if table == .groups && breakdown.by == nil { throw ValidationError("--table groups needs --by COLUMN") }
       if shards.partial != nil && outcomes.outcomes != nil {
         throw ValidationError("--partial: --outcomes replays every trace at once; run it unsharded")
+      }
+      if exactSweep.isOn {
+        if let refusal = ExactPass.refusal(input: input, shards: shards, outcomes: outcomes, by: breakdown, bootstrap: 0) {
+          throw ValidationError(refusal)
+        }
+        if exportJson != nil || exportSwift != nil || csvDir != nil {
+          throw ValidationError(
+            "--exact writes its report only (no --export-json, --export-swift or --csv-dir): export the recommended value from a tune with --set NAME=VALUE")
+        }
       }
       try exec.withCatalog(tolerance: scoring.tolerance, closing: false) {
         _ = try plan.makePlan()
@@ -142,6 +153,7 @@ extension TouchTraceCommand {
     }
 
     func tune() throws {
+      if exactSweep.isOn { return try tuneExactly() }
       let plan = try self.plan.makePlan()
       let options = try scoring.evaluationOptions()
       let tuning = try tuningOptions()
@@ -273,6 +285,48 @@ extension TouchTraceCommand {
 }
 
 extension TouchTraceCommand.Tune {
+  /// `--exact`: the exact optimum by the objective on all traces, the exact cross-validation and
+  /// the bootstrap of the recommended value.
+  func tuneExactly() throws {
+    let options = try scoring.evaluationOptions()
+    let tuning = try tuningOptions()
+    let threads = self.threads.count
+    try Console.run {
+      try Console.checkOutputs([report.file, jsonOutput], inputs: input.inputPaths)
+      let exact = try ExactPass.make(exact: exactSweep, plan: plan, input: input, batchTraces: shards.batchTraces)
+      let progress = report.progress(command: "tune")
+      let request = ScoredStream.Request(
+        input: input, shard: shards.selected, recognizers: exact.plan.configurations.map(\.recognizer),
+        groupBy: tuning.groupBy, options: options, threads: threads, command: "tune", keepSamples: true,
+        batchTraces: shards.batchTraces, writesPartial: false)
+      let data: ScoredData
+      do {
+        data = try ScoredData.gather(request, plan: exact.plan, planOptions: self.plan, progress: progress)
+      } catch let error as ReplayError {
+        progress.finish()
+        throw DataError.replay(error, command: "tune")
+      }
+      progress.finish()
+      try data.check(command: "tune", shard: shards)
+      let result: ExactTuning
+      do throws(TuningError) {
+        result = try ExactTuning.run(
+          data.evaluation, plan: exact.plan, axes: exact.axes, options: tuning,
+          tolerance: exactSweep.tolerance(latency: tuning.rule.objective.statistic.isLatency), threads: threads)
+      } catch {
+        if case .replay(let replay) = error { throw DataError.replay(replay, command: "tune") }
+        throw DataError(description: "touchtrace tune: error: \(error.description)")
+      }
+      try ExactOutputs.emit(
+        result.exact, command: "tune", grid: exact.grid, tuning: result, format: report.resolvedFormat, target: report.target,
+        jsonOutput: jsonOutput, csvOutput: nil, inputs: input.inputPaths)
+      if result.chosenGroup == nil {
+        Console.error("touchtrace tune: error: no exact interval meets the rule (\(tuning.rule.constraints)) with a defined objective")
+        throw Exit.failure
+      }
+    }
+  }
+
   /// The file of one CSV table in `--csv-dir`.
   func csvPath(_ directory: String, _ table: TuneReport.Table) -> String { csvPath(directory, table.rawValue) }
 

@@ -115,16 +115,20 @@ struct ExactPass {
 /// all or none.
 enum ExactOutputs {
   static func emit(
-    _ sweep: ExactSweep, command: String, grid: ExactReport.GridComparison?, format: OutputFormat, target: String,
-    jsonOutput: String?, csvOutput: String?, inputs: [String]
+    _ sweep: ExactSweep, command: String, grid: ExactReport.GridComparison?, tuning: ExactTuning? = nil,
+    format: OutputFormat, target: String, jsonOutput: String?, csvOutput: String?, inputs: [String]
   ) throws {
-    func json() -> [UInt8] { StudyFile.recorded(ExactReport.json(sweep, command: command, grid: grid)).encoded() }
+    func json() -> [UInt8] {
+      StudyFile.recorded(ExactReport.json(sweep, command: command, grid: grid, tuning: tuning)).encoded()
+    }
     let bytes: [UInt8]
     switch format {
     case .json: bytes = json()
     case .csv: bytes = ExactReport.csv(sweep)
-    case .html: bytes = ExactReport.html(sweep, command: command, grid: grid, appendix: StudyFile.recordedMarkdown)
-    default: bytes = Array((ExactReport.markdown(sweep, command: command, grid: grid) + StudyFile.recordedMarkdown).utf8)
+    case .html:
+      bytes = ExactReport.html(sweep, command: command, grid: grid, tuning: tuning, appendix: StudyFile.recordedMarkdown)
+    default:
+      bytes = Array((ExactReport.markdown(sweep, command: command, grid: grid, tuning: tuning) + StudyFile.recordedMarkdown).utf8)
     }
     var outputs: [(path: String, bytes: [UInt8])] = []
     if let jsonOutput { outputs.append((jsonOutput, json())) }

@@ -36,7 +36,7 @@ struct ScoredData {
       let made = follows ? try planOptions.makePlan(maximumForces: forces) : plan
       // Points of the user's own --vary grids (default grids drop points by design: the report
       // names those).
-      if !made.axes.isEmpty, !made.dropped.isEmpty {
+      if !made.axes.isEmpty, !made.dropped.isEmpty, !made.axes.contains(where: \.isExact) {
         Console.diagnose(
           "warning: --vary: \(TextFormat.count(made.dropped.count, "grid point")) dropped as invalid: \(DroppedConfiguration.summary(made.dropped))"
         )

@@ -39,6 +39,7 @@ let package = Package(
         .product(name: "TouchSignal", package: toolkit),
         .product(name: "TouchEvaluation", package: toolkit),
         .product(name: "TouchSynth", package: toolkit),
+        .product(name: "TouchTuning", package: toolkit),
         .product(name: "ExampleRecognizers", package: userPackage),
       ]),
     /// `make bench`'s summary table and `make bench-ci`'s Swift/C time-ratio gate.

@@ -25,7 +25,7 @@ row `user.example-first-crossing/traces.deep-press-alg-squeeze` holds a recogniz
 package within 1.5x the built-in of the same logic.
 
 Replay probes (`traces.*`, `user.*`, `direct*`, `canary.replay-*`) run 3 passes (2 counted), class
-sweeps (`classes.*`) 2 (1 counted), kernels 11 (10 counted).
+sweeps (`classes.*`, and the exact sweeps `exact.*` with their grids `grid20.*`) 2 (1 counted), kernels 11 (10 counted).
 
 Usage: instruction-gate.py IR_PROBE [GATES_FILE]     exit 0 = all within, 1 = gate failed
 """
@@ -63,7 +63,7 @@ def instructions(probe, kernel, passes):
 
 
 def passes(kernel):
-    if kernel.startswith("classes."):
+    if kernel.startswith(("classes.", "exact.", "grid20.")):
         return 2  # whole sweeps: one counted pass after the warm-up (which makes their data) is exact
     return 3 if kernel.startswith(("traces.", "user.", "direct", "canary.replay")) else PASSES
 

@@ -132,12 +132,16 @@ public enum ExactReport {
     return "\(b.lowOpen ? "(" : "[")\(end(b.low)), \(end(b.high))\(b.highOpen ? ")" : "]")"
   }
 
-  /// The whole Markdown report: title, the data and method, the exact optimum, then one table
-  /// of intervals per group.
+  /// The whole Markdown report: title, the data and method, the verdict, then one table of
+  /// intervals per group.
   ///
-  /// - Parameter optimum: whether to include the `## Exact optimum` section (the HTML page shows
-  ///   it first, above the figures, instead).
-  ///   - tuning: `tune --exact`'s cross-validation and bootstrap, reported after the optimum.
+  /// - Parameters:
+  ///   - exact: the exact sweep.
+  ///   - command: `sweep` or `tune`.
+  ///   - grid: the default grid to compare the optimum with, if any.
+  ///   - optimum: whether to include the `## Verdict` section (the HTML page shows it first, above
+  ///     the figures, instead).
+  ///   - tuning: `tune --exact`'s cross-validation and bootstrap, reported after the verdict.
   public static func markdown(
     _ exact: ExactSweep, command: String, grid: GridComparison? = nil, optimum: Bool = true, tuning: ExactTuning? = nil
   ) -> String {

@@ -1,7 +1,7 @@
 public import TouchEvaluation
 public import TouchRecognizers
 
-/// A sweep over exact axes (``ExactAxis``) read as what it is: metrics that are constant on
+/// A sweep over exact axes (`ExactAxis`) read as what it is: metrics that are constant on
 /// intervals of the thresholds, and the exact optimum.
 ///
 /// Each configuration of the sweep evaluated one exact class (the first double of one interval
@@ -74,7 +74,7 @@ public struct ExactSweep: Sendable {
   /// Reads `sweep` (whose plan swept `axes`' values) as regions and optimum.
   ///
   /// - Parameters:
-  ///   - sweep: the sweep over the axes' values (``ExactAxis/sweepAxis``).
+  ///   - sweep: the sweep over the axes' values (`ExactAxis.sweepAxis`).
   ///   - axes: the exact axes.
   ///   - rule: the objective and bounds (`tune`'s; `sweep` maximizes F1).
   ///   - tolerance: the plateau's tolerance, in the objective's unit (0.01 F1, 0.005 s).

@@ -58,10 +58,11 @@ public struct ExactTuning: Sendable {
   ///
   /// - Parameters:
   ///   - evaluation: every trace with its samples.
-  ///   - plan: the exact plan (``ExactAxis/sweepAxis`` axes last).
+  ///   - plan: the exact plan (`ExactAxis.sweepAxis` axes last).
   ///   - axes: the exact axes.
   ///   - options: the rule, grouping, folds, bootstrap and seed.
   ///   - tolerance: the plateau tolerance, objective units.
+  ///   - threads: worker threads for the sweeps and replays (the result does not depend on it).
   /// - Throws: ``TuningError``.
   public static func run(
     _ evaluation: Evaluation, plan: SweepPlan, axes: [ExactAxis], options: TuningOptions, tolerance: Double,

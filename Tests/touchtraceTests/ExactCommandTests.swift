@@ -128,6 +128,8 @@ struct ExactCommandTests {
       #expect(code(["sweep", file, "--recognizer", "deep-press", "--exact", "--vary", "threshold=0.1,0.2"]) == 64)
       #expect(code(["sweep", file, "--recognizer", "deep-press", "--exact", "--by", "user"]) == 64)
       #expect(code(["sweep", file, "--recognizer", "deep-press", "--plateau-tolerance", "0.02"]) == 64)
+      // Dense data is bounded: more classes than --exact-max-classes stop the run (exit 65).
+      #expect(code(["sweep", file, "--recognizer", "deep-press", "--exact", "--exact-max-classes", "3"]) == 65)
       #expect(!TestData.exists(directory + "/x.json"))
     }
   }

@@ -83,4 +83,31 @@ let benchmarks: @Sendable () -> Void = {
       measure(benchmark, samples: data.samples) { _ = data.run(sweepCase) }
     }
   }
+
+  // Issue 29: the exact sweep of each recognizer's main threshold (breakpoints, one configuration
+  // per exact class, intervals) against the k/20 grid of the same threshold, on 20 000 synthetic
+  // iPhone 6s traces (`ExactSweep.*`, `GridSweep20.*`; 1/60-quantized force: the target is 3x the
+  // grid) and on the dense block (`ExactSweepDense.*`, `GridSweep20Dense.*`; every sample a
+  // distinct value: the cost is stated, not targeted).
+  let exactIPhone = Box<ClassSweepData?>(nil)
+  for exactCase in ExactSweepCase.all {
+    let suffix = exactCase.name.dropFirst("exact.".count)
+    func iPhoneData() -> ClassSweepData {
+      if exactIPhone.value == nil { exactIPhone.value = ClassSweepData(iPhoneTraces: ExactSweepCase.iPhoneTraces) }
+      return exactIPhone.value!
+    }
+    func denseData() -> ClassSweepData {
+      if dense.value == nil { dense.value = ClassSweepData(dense: Shared.hotReplay) }
+      return dense.value!
+    }
+    for (prefix, isDense, isExact) in [
+      ("ExactSweep", false, true), ("GridSweep20", false, false), ("ExactSweepDense", true, true),
+      ("GridSweep20Dense", true, false),
+    ] {
+      Benchmark("\(prefix).\(suffix)", configuration: classConfiguration) { benchmark in
+        let data = isDense ? denseData() : iPhoneData()
+        measure(benchmark, samples: data.samples) { _ = isExact ? data.runExact(exactCase) : data.run(exactCase.grid) }
+      }
+    }
+  }
 }

@@ -28,7 +28,7 @@ struct Probe: Sendable {
       return Probe(name: "swift.sweep\(k)") { _, _, r in Int(sweep.run(r.columns)) }
     }
     + traceReplays
-    + classSweeps
+    + classSweeps + exactSweeps
     + [
       // The same replays called directly on the concrete type (specialized in this module): the
       // reference that the catalog's dynamic call per pass costs nothing per sample.
@@ -59,6 +59,16 @@ extension Probe {
   /// the gate's difference of passes). Per sample means per sample of those traces.
   static let classSweeps: [Probe] = ClassSweepCase.all.map { sweepCase in
     Probe(name: sweepCase.name) { _, _, _ in ClassSweepBox.data.run(sweepCase) }
+  }
+
+  /// Issue 29: the exact sweep of each class-sweep recognizer's main threshold (breakpoints,
+  /// sweep, intervals: `ExactSweepCase`) and the k/20 grid of the same threshold, on the same
+  /// 6000 traces; the gate holds exact/grid20 under 3.
+  static let exactSweeps: [Probe] = ExactSweepCase.all.flatMap { exactCase in
+    [
+      Probe(name: exactCase.name) { _, _, _ in ClassSweepBox.data.runExact(exactCase) },
+      Probe(name: exactCase.gridName) { _, _, _ in ClassSweepBox.data.run(exactCase.grid) },
+    ]
   }
 }
 

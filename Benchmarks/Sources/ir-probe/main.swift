@@ -38,8 +38,10 @@ data.withColumns { columns in
   for _ in 1..<passes { total &+= probe.run(columns, buffers, replay) }
   callgrind_stop_instrumentation()
 }
-// The class sweeps run on their own traces (see `Probe.classSweeps`).
-let samples = probe.name.hasPrefix("classes.") ? ClassSweepBox.data.samples : data.samples
+// The class and exact sweeps run on their own traces (see `Probe.classSweeps`, `Probe.exactSweeps`).
+let samples =
+  probe.name.hasPrefix("classes.") || probe.name.hasPrefix("exact.") || probe.name.hasPrefix("grid20.")
+  ? ClassSweepBox.data.samples : data.samples
 let window =
   callgrind_control_available() == 0
   ? "unavailable (built without valgrind's headers)"

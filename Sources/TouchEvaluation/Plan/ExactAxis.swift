@@ -5,15 +5,15 @@ public import TouchRecognizers
 /// replay can change, so that the half-open intervals between consecutive points cover the
 /// parameter's range and every value inside one interval gives every trace the same replay.
 ///
-/// A threshold compared with a per-sample quantity (``ParameterSpec/comparison``, or the
-/// parameter of a one-pass ``ThresholdSweep``) changes a trace's comparisons only where its
+/// A threshold compared with a per-sample quantity (`ParameterSpec.comparison`, or the
+/// parameter of a one-pass `ThresholdSweep`) changes a trace's comparisons only where its
 /// level reaches or passes one of the trace's distinct quantities u: at the smallest value whose
 /// level is ≥ u (the comparison `q ≥ level` turns false there: a *closed* breakpoint, written
 /// `[u`) and at the smallest value whose level is > u (`q > level` turns false: an *open*
 /// breakpoint, written `(u`). For the scales whose level is the value itself this is u and the
-/// next double above u; for ``ThresholdSweep/Scale/scaledThreshold`` (level = maxForce × value)
+/// next double above u; for `scaledThreshold` (level = maxForce × value)
 /// both are found exactly by stepping over doubles from u / maxForce; for
-/// ``ThresholdSweep/Scale/clampedRaw`` (level = min(value, maxForce)) nothing changes above the
+/// `clampedRaw` (level = min(value, maxForce)) nothing changes above the
 /// maximum. The values of the recognizer's other parameters of the same unit, and the
 /// parameter's own range bounds, are breakpoints too, so that a rule between two parameters
 /// (peekThreshold ≤ popThreshold) holds or fails on a whole interval.
@@ -155,9 +155,9 @@ public struct ExactAxisBuilder: Sendable {
   ///
   /// - Parameters:
   ///   - spec: a plain recognizer (no composition).
-  ///   - parameters: the parameters to make exact (each compared with a per-sample quantity).
-  ///   - fixed: the other parameters' values (`--set`), and `others`: every value any other
-  ///     varied parameter takes; both add breakpoints where the unit agrees.
+  ///   - names: the parameters to make exact (each compared with a per-sample quantity).
+  ///   - fixed: the other parameters' values (`--set`); they add breakpoints where the unit agrees.
+  ///   - others: every value each other varied parameter takes (`--vary`); breakpoints too.
   /// - Throws: ``SweepPlanError/notExact(parameter:recognizer:known:)`` for a parameter that is
   ///   not a comparison threshold, ``SweepPlanError/exactComposition(recognizer:)``.
   public init(

@@ -285,7 +285,7 @@ extension TouchTraceCommand {
       let threads = self.threads.count
       try Console.run {
         try Console.checkOutputs([report.file, jsonOutput, csvOutput], inputs: input.inputPaths)
-        let exact = try ExactPass.make(exact: exactSweep, plan: plan, input: input, batchTraces: shards.batchTraces)
+        let exact = try ExactPass.make(exact: exactSweep, plan: plan, input: input, batchTraces: shards.batchTraces, command: "sweep")
         let progress = report.progress(command: "sweep")
         let request = ScoredStream.Request(
           input: input, shard: shards.selected, recognizers: exact.plan.configurations.map(\.recognizer), groupBy: nil,

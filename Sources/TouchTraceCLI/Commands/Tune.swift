@@ -293,7 +293,7 @@ extension TouchTraceCommand.Tune {
     let threads = self.threads.count
     try Console.run {
       try Console.checkOutputs([report.file, jsonOutput], inputs: input.inputPaths)
-      let exact = try ExactPass.make(exact: exactSweep, plan: plan, input: input, batchTraces: shards.batchTraces)
+      let exact = try ExactPass.make(exact: exactSweep, plan: plan, input: input, batchTraces: shards.batchTraces, command: "tune")
       let progress = report.progress(command: "tune")
       let request = ScoredStream.Request(
         input: input, shard: shards.selected, recognizers: exact.plan.configurations.map(\.recognizer),

@@ -22,6 +22,12 @@ struct ExactOptions: ParsableArguments {
       valueName: "delta"))
   var plateauTolerance: Double?
 
+  @Option(
+    help: ArgumentHelp(
+      "The most exact classes (the product over exact parameters) a run evaluates: dense force (every sample a distinct value) has about two per sample, and the cost grows with classes × contacts. Above it the run stops (exit 65) saying how many there are.",
+      valueName: "n"))
+  var exactMaxClasses = 20_000
+
   /// Whether an exact sweep was asked for.
   var isOn: Bool { exact || !parameters.isEmpty }
 
@@ -33,6 +39,7 @@ struct ExactOptions: ParsableArguments {
     if parameters.count > 3 {
       throw ValidationError("--exact-parameter: at most 3 exact parameters (\(parameters.count) given); sweep the others with --vary")
     }
+    if exactMaxClasses < 1 { throw ValidationError("--exact-max-classes must be at least 1, got \(exactMaxClasses)") }
     if Set(parameters).count < parameters.count { throw ValidationError("--exact-parameter: a parameter is named twice") }
   }
 

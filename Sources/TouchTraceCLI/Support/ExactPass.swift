@@ -39,7 +39,9 @@ struct ExactPass {
   ///
   /// - Throws: `ValidationError` for options an exact sweep refuses; load errors as the sweep
   ///   itself gives them.
-  static func make(exact: ExactOptions, plan options: PlanOptions, input: InputOptions, batchTraces: Int) throws -> ExactPass {
+  static func make(
+    exact: ExactOptions, plan options: PlanOptions, input: InputOptions, batchTraces: Int, command: String
+  ) throws -> ExactPass {
     let specs: [RecognizerSpec]
     let userAxes: [SweepAxis]
     do throws(SweepPlanError) {
@@ -94,6 +96,14 @@ struct ExactPass {
       for trace in batch.traces { if let m = trace.metadata.maxForce { maximumForces.insert(m) } }
     }
     let axes = builder.axes()
+    let classes = axes.reduce(1.0) { $0 * Double($1.count) }
+    if classes > Double(exact.exactMaxClasses) {
+      let counts = axes.map { "\($0.parameter): \($0.count)" }.joined(separator: ", ")
+      throw DataError(
+        description:
+          "touchtrace \(command): error: --exact: the data cuts the exact parameters into \(Int(classes)) classes (\(counts)), above --exact-max-classes \(exact.exactMaxClasses): "
+          + "the cost grows as classes × contacts (dense force, nearly every sample a distinct value, gives about two classes per sample); raise --exact-max-classes, select fewer traces with --only, or sweep a grid with --vary")
+    }
     let plan: SweepPlan
     do throws(SweepPlanError) {
       plan = try SweepPlan(recognizers: [spec], axes: userAxes + axes.map(\.sweepAxis), settings: settings)

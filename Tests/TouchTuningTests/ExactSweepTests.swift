@@ -24,6 +24,12 @@ struct ExactSweepTests {
     Case(variant: "deep-press-yusuga", exact: ["forceSensitivity"]),
     Case(variant: "hysteresis", exact: ["pressThreshold"]),
     Case(variant: "hysteresis", exact: ["releaseThreshold"], settings: [("pressThreshold", "0.5")]),
+    Case(
+      variant: "hysteresis", exact: ["pressThreshold"],
+      settings: [("strictPress", "true"), ("inclusiveRelease", "true"), ("palmThreshold", "0.9")]),
+    Case(variant: "hysteresis", exact: ["palmThreshold"], settings: [("pressThreshold", "0.3")]),
+    Case(variant: "peak-release", exact: ["minimumValue"]),
+    Case(variant: "gt-deep-press", exact: ["threshold"], settings: [("hardTriggerMinTime", "0.05")]),
     Case(variant: "stable-press", exact: ["pressThreshold"]),
     Case(variant: "peek-pop", exact: ["peekThreshold"]),
     Case(variant: "peek-pop", exact: ["popThreshold"]),
@@ -149,14 +155,18 @@ struct ExactSweepTests {
     var rng = SplitMix64(seed: 45)
     let traces = (0..<150).map { randomTrace(&rng, id: "r\($0)") }
     let evaluation = Evaluation(dataset: dataset(traces), options: EvaluationOptions(tolerance: 0.1))
-    for testCase in [Self.cases[0], Self.cases[3], Self.cases[5], Self.cases[8]] {
+    let chosen = ["deep-press", "hysteresis", "stable-press", "flutter-force-press"].map { name in
+      Self.cases.first { $0.variant == name && $0.settings.isEmpty }!
+    }
+    for testCase in chosen {
       let exact = try Self.exactSweep(testCase, evaluation)
       let optimum = try #require(exact.groups[0].optimum)
       let best = try #require(optimum.value)
       let spec = try RecognizerSpec(parsing: testCase.variant)
       let grid = (0...999).map { Double($0) / 999 }
       let plan = try SweepPlan(
-        recognizers: [spec], axes: [SweepAxis(parameter: testCase.exact[0], text: "grid", values: grid.map { .number($0) })])
+        recognizers: [spec], axes: [SweepAxis(parameter: testCase.exact[0], text: "grid", values: grid.map { .number($0) })],
+        settings: testCase.settings)
       let sweep = try evaluation.sweep(plan, threads: 2)
       var gridBest = -1.0
       var landed = false
@@ -192,40 +202,72 @@ struct ExactSweepTests {
     }
   }
 
-  /// Breakpoints by hand: quantities 0, 0.25, 0.5 of a trace with maximum force 1 cut deep-press's
-  /// threshold range [0, 1] into [0, 0], (0, 0.25), [0.25, 0.25], (0.25, 0.5), [0.5, 0.5], (0.5, 1].
+  /// Breakpoints by hand: quantities 0, 0.25, 0.5 of a trace with maximum force 1. deep-press
+  /// compares `n >= threshold` and `n < threshold` only, so its outcomes change where the
+  /// threshold passes a quantity: [0, 0], (0, 0.25], (0.25, 0.5], (0.5, 1]. Without that
+  /// knowledge (both kinds of breakpoint), [0, 0], (0, 0.25), [0.25, 0.25], (0.25, 0.5), [0.5, 0.5],
+  /// (0.5, 1].
   @Test func breakpointsByHand() throws {
     let spec = try RecognizerSpec(parsing: "deep-press")
+    let a = trace("a", t: [0, 0.1, 0.2, 0.3], force: [0, 0.25, 0.5, 0.25], maxForce: 1)
     var builder = try ExactAxisBuilder(spec: spec, parameters: ["threshold"])
-    builder.add([trace("a", t: [0, 0.1, 0.2, 0.3], force: [0, 0.25, 0.5, 0.25], maxForce: 1)])
+    #expect(builder.sides == [.atLeast])
+    builder.add([a])
     let axis = try #require(builder.axes().first)
-    #expect(axis.points == [0, Double(0).nextUp, 0.25, Double(0.25).nextUp, 0.5, Double(0.5).nextUp])
+    #expect(axis.points == [0, Double(0).nextUp, Double(0.25).nextUp, Double(0.5).nextUp])
+    #expect(axis.points.indices.map { axis.bounds($0).description } == ["[0, 0]", "(0, 0.25]", "(0.25, 0.5]", "(0.5, 1]"])
+    #expect(axis.interval(of: 0.3) == 2 && axis.interval(of: 0.5) == 2 && axis.interval(of: 1) == 3)
+    #expect(axis.interval(of: 1.5) == nil)
+    var both = try ExactAxisBuilder(spec: spec, parameters: ["threshold"], sides: [nil])
+    both.add([a])
+    let all = try #require(both.axes().first)
+    #expect(all.points == [0, Double(0).nextUp, 0.25, Double(0.25).nextUp, 0.5, Double(0.5).nextUp])
     #expect(
-      axis.points.indices.map { axis.bounds($0).description } == [
+      all.points.indices.map { all.bounds($0).description } == [
         "[0, 0]", "(0, 0.25)", "[0.25, 0.25]", "(0.25, 0.5)", "[0.5, 0.5]", "(0.5, 1]",
       ])
-    #expect(axis.interval(of: 0.3) == 3 && axis.interval(of: 0.5) == 4 && axis.interval(of: 1) == 5)
-    #expect(axis.interval(of: 1.5) == nil)
-    // shunkit: force > min(minimumForce, max); nothing changes above the maximum 2.
+    // shunkit: force > min(minimumForce, max) only; nothing changes above the maximum 2.
     var clamped = try ExactAxisBuilder(spec: try RecognizerSpec(parsing: "shunkit"), parameters: ["minimumForce"], fixed: [:])
+    #expect(clamped.sides == [.above])
     clamped.add([trace("b", t: [0, 0.1, 0.2], force: [1, 2, 3], maxForce: 2)])
     let c = try #require(clamped.axes().first)
-    #expect(c.points == [0, 1, Double(1).nextUp, 2])
-    #expect(c.bounds(3).description == "[2, inf)")
+    #expect(c.points == [0, 1, 2])
+    #expect(c.points.indices.map { c.bounds($0).description } == ["[0, 1)", "[1, 2)", "[2, inf)"])
     // deep-press-yusuga: force ≥ maxForce × forceSensitivity; each breakpoint is the first double
-    // whose product reaches (passes) the force.
-    var scaled = try ExactAxisBuilder(spec: try RecognizerSpec(parsing: "deep-press-yusuga"), parameters: ["forceSensitivity"])
+    // whose product passes (with both kinds: also reaches) the force.
     let forces = [1.0 / 60, 2, 100.0 / 60, 3.3]
-    scaled.add([trace("c", t: [0, 0.1, 0.2, 0.3], force: forces, maxForce: iPhoneMaximum)])
-    let s = try #require(scaled.axes().first)
     let m = iPhoneMaximum
-    for u in forces {
-      let reach = try #require(s.points.first { m * $0 >= u })
-      #expect(m * reach.nextDown < u)
-      let pass = try #require(s.points.first { m * $0 > u })
-      #expect(m * pass.nextDown <= u)
-      #expect(s.opensAt[s.points.firstIndex(of: pass)!])
+    let yusuga = try RecognizerSpec(parsing: "deep-press-yusuga")
+    for sides in [nil, [nil]] as [[ThresholdSide?]?] {
+      var scaled = try ExactAxisBuilder(spec: yusuga, parameters: ["forceSensitivity"], sides: sides)
+      scaled.add([trace("c", t: [0, 0.1, 0.2, 0.3], force: forces, maxForce: m)])
+      let s = try #require(scaled.axes().first)
+      #expect(s.points.count == 1 + (sides == nil ? 1 : 2) * forces.count)
+      for u in forces {
+        let pass = try #require(s.points.first { m * $0 > u })
+        #expect(m * pass.nextDown <= u)
+        #expect(s.opensAt[s.points.firstIndex(of: pass)!])
+        if sides != nil {
+          let reach = try #require(s.points.first { m * $0 >= u })
+          #expect(m * reach.nextDown < u && !s.opensAt[s.points.firstIndex(of: reach)!])
+        }
+      }
     }
+  }
+
+  /// The sides the recognizers declare: hysteresis's depend on its flags.
+  @Test func sidesFollowTheComparisons() throws {
+    func side(_ text: String, _ parameter: String) throws -> ThresholdSide? {
+      try Configuration(parsing: text).recognizer.thresholdSide(of: parameter)
+    }
+    #expect(try side("hysteresis:strictPress=true", "pressThreshold") == .above)
+    #expect(try side("hysteresis", "pressThreshold") == .atLeast)
+    #expect(try side("hysteresis:inclusiveRelease=true", "releaseThreshold") == .above)
+    #expect(try side("hysteresis", "palmThreshold") == .above)
+    #expect(try side("flutter-force-press", "startPressure") == .above)
+    #expect(try side("ema/stable-press", "pressThreshold") == .atLeast)
+    #expect(try side("stable-press", "dwellTime") == nil)
+    #expect(try side("tap+deep-press", "threshold") == nil)
   }
 
   @Test func middleIsTheShortestDecimalNearTheCentre() {

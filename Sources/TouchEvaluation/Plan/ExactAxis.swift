@@ -18,6 +18,10 @@ public import TouchRecognizers
 /// parameter's own range bounds, are breakpoints too, so that a rule between two parameters
 /// (peekThreshold ≤ popThreshold) holds or fails on a whole interval.
 ///
+/// A recognizer that says on which side of the level it takes samples (`ThresholdSide`: only
+/// `q ≥ L`/`q < L`, or only `q > L`/`q ≤ L`) needs only one kind of breakpoint: its intervals are
+/// `(uᵢ, uᵢ₊₁]` or `[uᵢ, uᵢ₊₁)`, about half as many classes.
+///
 /// Every statement is about IEEE doubles: an interval `[a, b)` is every double from a up to the
 /// last double below b, and `(a, b]` every double above a up to b.
 public struct ExactAxis: Sendable, Hashable {
@@ -145,6 +149,8 @@ public struct ExactAxisBuilder: Sendable {
   public let spec: RecognizerSpec
   /// The exact parameters and their scales.
   public let parameters: [(name: String, scale: ThresholdSweep.Scale)]
+  /// The side each parameter takes samples on (`nil`: both kinds of breakpoint).
+  public let sides: [ThresholdSide?]
   /// The recognizer at the fixed settings, whose filter (if any) gives the compared force.
   private let probe: AnyForceRecognizer
   /// Breakpoints per parameter: value → whether it is open (true wins only alone).
@@ -158,11 +164,14 @@ public struct ExactAxisBuilder: Sendable {
   ///   - names: the parameters to make exact (each compared with a per-sample quantity).
   ///   - fixed: the other parameters' values (`--set`); they add breakpoints where the unit agrees.
   ///   - others: every value each other varied parameter takes (`--vary`); breakpoints too.
+  ///   - sides: the side each parameter takes samples on, for every configuration the sweep will
+  ///     run (`ThresholdSide`: only the breakpoints where its comparisons can change); `nil`:
+  ///     asked of the recognizer at `fixed`, right when no other parameter varies.
   /// - Throws: ``SweepPlanError/notExact(parameter:recognizer:known:)`` for a parameter that is
   ///   not a comparison threshold, ``SweepPlanError/exactComposition(recognizer:)``.
   public init(
     spec: RecognizerSpec, parameters names: [String], fixed: [String: ParameterValue] = [:],
-    others: [String: [Double]] = [:]
+    others: [String: [Double]] = [:], sides: [ThresholdSide?]? = nil
   ) throws(SweepPlanError) {
     guard spec.required == nil else { throw .exactComposition(recognizer: spec.name) }
     let probe: AnyForceRecognizer
@@ -183,6 +192,7 @@ public struct ExactAxisBuilder: Sendable {
     }
     self.spec = spec
     self.parameters = list
+    self.sides = sides ?? names.map { probe.thresholdSide(of: $0) }
     self.probe = probe
     self.specs = specs
     breakpoints = Array(repeating: [:], count: list.count)
@@ -245,19 +255,22 @@ public struct ExactAxisBuilder: Sendable {
         breakpoints[p][x] = open
       }
     }
+    // `q ≥ L` (and `q < L`) change only where L passes u; `q > L` (and `q ≤ L`) where it reaches u.
+    let reaches = sides[p] != .atLeast
+    let passes = sides[p] != .above
     switch scale {
     case .raw, .normalized, .clampedNormalized:
-      put(u, open: false)
-      put(u.nextUp, open: true)
+      if reaches { put(u, open: false) }
+      if passes { put(u.nextUp, open: true) }
     case .clampedRaw:
       // level = min(value, max): values above the maximum all give the level max.
       guard !(u > m) else { return }
-      put(u, open: false)
-      if u < m || m.isNaN { put(u.nextUp, open: true) }
+      if reaches { put(u, open: false) }
+      if passes && (u < m || m.isNaN) { put(u.nextUp, open: true) }
     case .scaledThreshold:
       guard m > 0, m.isFinite else { return }
-      put(Self.smallest(from: u / m) { m * $0 >= u }, open: false)
-      put(Self.smallest(from: u / m) { m * $0 > u }, open: true)
+      if reaches { put(Self.smallest(from: u / m) { m * $0 >= u }, open: false) }
+      if passes { put(Self.smallest(from: u / m) { m * $0 > u }, open: true) }
     }
   }
 

@@ -81,6 +81,12 @@ public struct AnyForceRecognizer: Sendable {
   /// The threshold sweeps this instance supports (see ``ThresholdSweep``).
   public var thresholdSweeps: [ThresholdSweep] { base.thresholdSweeps }
 
+  /// The side of its level `parameter` takes samples on (see ``ThresholdSide``); `nil` for a
+  /// composition or when the recognizer does not say.
+  public func thresholdSide(of parameter: String) -> ThresholdSide? {
+    isComposition ? nil : base.thresholdSide(of: parameter)
+  }
+
   /// Why `trace` cannot be replayed through this recognizer, or `nil` when it can (for
   /// `Dataset.skipTraces(where:)`).
   public func unsupportedReason(for trace: Trace) -> String? {

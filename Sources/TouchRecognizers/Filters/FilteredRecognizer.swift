@@ -77,6 +77,9 @@ public struct FilteredRecognizer<Base: ForceRecognizer>: ForceRecognizer {
     base.replay([copy], at: 0, comparedForce: nil, into: &log)
   }
 
+  /// The base recognizer's side: the filter changes the force compared, not the comparisons.
+  public func thresholdSide(of parameter: String) -> ThresholdSide? { base.thresholdSide(of: parameter) }
+
   /// The filtered force: what the recognizer's comparisons see.
   public func comparedForce(of trace: Trace) -> [Double]? {
     filter.apply(t: trace.t, force: trace.force, maxForce: trace.metadata.maxForce ?? .nan)

@@ -109,6 +109,14 @@ public protocol ForceRecognizer: Sendable {
   /// default); a recognizer behind a filter returns the filtered column.
   func comparedForce(of trace: Trace) -> [Double]?
 
+  /// The side of its level on which `parameter` (a comparison threshold,
+  /// ``ParameterSpec/comparison``, or a one-pass ``ThresholdSweep``'s parameter) takes samples in
+  /// **every** comparison this instance makes (``ThresholdSide``); `nil` when it mixes both or does
+  /// not say. The default answers for a one-pass parameter of a variant without a release event
+  /// (its sweep's operator describes every use) and `nil` otherwise; a recognizer declaring
+  /// comparison thresholds answers for them, from its own code.
+  func thresholdSide(of parameter: String) -> ThresholdSide?
+
   /// Replays contacts stored as columns into a flat log
   /// (``Replay/replay(t:force:offsets:maxForce:using:into:)``).
   func replay(
@@ -174,6 +182,14 @@ extension ForceRecognizer {
   }
   /// The trace's own force.
   public func comparedForce(of trace: Trace) -> [Double]? { nil }
+  /// A one-pass parameter's operator when the variant has no release event (its sweep describes
+  /// every comparison); otherwise `nil`.
+  public func thresholdSide(of parameter: String) -> ThresholdSide? {
+    guard variant.releaseEvent == nil, variant.parameter(parameter)?.comparison == nil,
+      let sweep = thresholdSweeps.first(where: { $0.parameter == parameter })
+    else { return nil }
+    return sweep.comparison == .greaterThanOrEqual ? .atLeast : .above
+  }
   /// Replays column-stored contacts through copies of `self`.
   @inlinable
   public func replay(

@@ -31,6 +31,11 @@ public struct FlexMonkeyDeepPress: ConfigurableRecognizer, UniformSampleRecogniz
     sweptByDefault: Self.threshold.name)
 
   /// Builds from resolved parameter values.
+  /// `threshold` only in `n >= threshold` and `n < threshold`.
+  public func thresholdSide(of parameter: String) -> ThresholdSide? {
+    parameter == Self.threshold.name ? .atLeast : nil
+  }
+
   public init(parameters: ParameterValues) throws(ParameterError) {
     threshold = parameters[Self.threshold]
   }

@@ -70,6 +70,11 @@ public struct FlutterForcePress: ConfigurableRecognizer {
   /// Builds from resolved parameter values.
   ///
   /// - Throws: ``ParameterError`` when `peakPressure <= startPressure`.
+  /// Both pressures only in `p > pressure` (and the one-pass rule's `startedAbove`).
+  public func thresholdSide(of parameter: String) -> ThresholdSide? {
+    parameter == Self.startPressure.name || parameter == Self.peakPressure.name ? .above : nil
+  }
+
   public init(parameters: ParameterValues) throws(ParameterError) {
     startPressure = parameters[Self.startPressure]
     peakPressure = parameters[Self.peakPressure]

@@ -45,6 +45,11 @@ public struct GTForceTouch: ConfigurableRecognizer, UniformSampleRecognizer {
     sweptByDefault: Self.threshold.name)
 
   /// Builds from resolved parameter values.
+  /// `threshold` only in `n >= threshold`.
+  public func thresholdSide(of parameter: String) -> ThresholdSide? {
+    parameter == Self.threshold.name ? .atLeast : nil
+  }
+
   public init(parameters: ParameterValues) throws(ParameterError) {
     threshold = parameters[Self.threshold]
     hardTriggerMinTime = parameters[Self.hardTriggerMinTime]

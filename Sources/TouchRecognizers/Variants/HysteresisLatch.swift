@@ -58,6 +58,18 @@ public struct HysteresisLatch: ConfigurableRecognizer, UniformSampleRecognizer {
   /// Builds from resolved parameter values.
   ///
   /// - Throws: ``ParameterError`` when `releaseThreshold > pressThreshold`.
+  /// `pressThreshold` in `n >= pressThreshold` (`>` with `strictPress`), `releaseThreshold` in
+  /// `n < releaseThreshold` (`<=` with `inclusiveRelease`), `palmThreshold` in `n > palmThreshold`
+  /// (and the one-pass cut above it).
+  public func thresholdSide(of parameter: String) -> ThresholdSide? {
+    switch parameter {
+    case Self.pressThreshold.name: strictPress ? .above : .atLeast
+    case Self.releaseThreshold.name: inclusiveRelease ? .above : .atLeast
+    case Self.palmThreshold.name: .above
+    default: nil
+    }
+  }
+
   public init(parameters: ParameterValues) throws(ParameterError) {
     pressThreshold = parameters[Self.pressThreshold]
     releaseThreshold = parameters[Self.releaseThreshold]

@@ -50,6 +50,11 @@ public struct PeakRelease: ConfigurableRecognizer {
     sweptByDefault: Self.minimumValue.name)
 
   /// Builds from resolved parameter values.
+  /// `minimumValue` only in `value > minimumValue`.
+  public func thresholdSide(of parameter: String) -> ThresholdSide? {
+    parameter == Self.minimumValue.name ? .above : nil
+  }
+
   public init(parameters: ParameterValues) throws(ParameterError) {
     minimumValue = parameters[Self.minimumValue]
     tolerance = parameters[Self.tolerance]

@@ -40,6 +40,11 @@ public struct PeekPop: ConfigurableRecognizer, UniformSampleRecognizer {
   /// Builds from resolved parameter values.
   ///
   /// - Throws: ``ParameterError`` when `popThreshold < peekThreshold`.
+  /// Both thresholds only in `n >= threshold`.
+  public func thresholdSide(of parameter: String) -> ThresholdSide? {
+    parameter == Self.peekThreshold.name || parameter == Self.popThreshold.name ? .atLeast : nil
+  }
+
   public init(parameters: ParameterValues) throws(ParameterError) {
     peekThreshold = parameters[Self.peekThreshold]
     popThreshold = parameters[Self.popThreshold]

@@ -80,6 +80,12 @@ public struct StablePress: ConfigurableRecognizer, UniformSampleRecognizer {
   /// Builds from resolved parameter values.
   ///
   /// - Throws: ``ParameterError`` when `releaseThreshold > pressThreshold`.
+  /// `pressThreshold` only in `n >= pressThreshold` and `n < pressThreshold`; `releaseThreshold`
+  /// only in `n < releaseThreshold`.
+  public func thresholdSide(of parameter: String) -> ThresholdSide? {
+    parameter == Self.pressThreshold.name || parameter == Self.releaseThreshold.name ? .atLeast : nil
+  }
+
   public init(parameters: ParameterValues) throws(ParameterError) {
     pressThreshold = parameters[Self.pressThreshold]
     releaseThreshold = parameters[Self.releaseThreshold]

@@ -80,9 +80,19 @@ struct ExactPass {
       }
       others[axis.parameter] = axis.values.compactMap { if case .number(let x) = $0 { x } else { nil } }
     }
+    // The sides the comparisons take, agreed by every configuration of the other parameters'
+    // grids (a flag such as strictPress may change them); otherwise both kinds of breakpoint.
+    var sides: [ThresholdSide?]?
+    if !userAxes.isEmpty {
+      let configurations = (try? SweepPlan(recognizers: [spec], axes: userAxes, settings: settings))?.configurations ?? []
+      sides = names.map { name in
+        let found = Set(configurations.map { $0.recognizer.thresholdSide(of: name) })
+        return found.count == 1 ? found.first! : nil
+      }
+    }
     var builder: ExactAxisBuilder
     do throws(SweepPlanError) {
-      builder = try ExactAxisBuilder(spec: spec, parameters: names, fixed: fixed, others: others)
+      builder = try ExactAxisBuilder(spec: spec, parameters: names, fixed: fixed, others: others, sides: sides)
     } catch {
       throw ValidationError(error.description)
     }

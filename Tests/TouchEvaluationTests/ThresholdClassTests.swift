@@ -78,20 +78,7 @@ struct ThresholdClassTests {
   /// contacts at its zero-force samples, 60 Hz.
   @Test(.enabled(if: SharedData.hasRealData, "shared/realdata not found: the real-recording check did not run"))
   func classesEqualReplayOnARealRecording() throws {
-    let path = SharedData.realData("algal-3dtouch/data-60secondsVariedForce/04317CA4-3AD0-4776-861E-78040D8BC3E2.json")
-    let values = try JSONDecoder().decode([Double].self, from: Data(contentsOf: URL(fileURLWithPath: path)))
-    var traces: [Trace] = []
-    var start = 0
-    for i in 0...values.count where i == values.count || values[i] == 0 {
-      if i - start >= 2 {
-        let force = Array(values[start..<i])
-        let t = force.indices.map { Double($0) / 60 }
-        let intent: Intent = (force.max() ?? 0) > 3 ? .press : .tap
-        let pressAt = intent == .press ? [t[force.firstIndex { $0 > 2 }!]] : []
-        traces.append(trace("c\(traces.count)", t: t, force: force, intent: intent, pressAt: pressAt, maxForce: iPhoneMaximum))
-      }
-      start = i + 1
-    }
+    let traces = try realIPhoneContacts()
     #expect(traces.count >= 5, "the recording holds several contacts")
     let evaluation = Evaluation(dataset: dataset(traces), options: EvaluationOptions(tolerance: 0.1))
     var rng = SplitMix64(seed: 7)

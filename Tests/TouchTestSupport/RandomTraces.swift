@@ -1,3 +1,4 @@
+import Foundation
 import TouchCore
 
 /// The iPhone 6s maximum force and its 1/60 force grid.
@@ -54,4 +55,25 @@ public func randomTrace(_ rng: inout SplitMix64, id: String) -> Trace {
   return trace(
     id, t: t, force: force, intent: intent, pressAt: pressAt, maxForce: iPhoneMaximum,
     x: positions ? x : nil, y: positions ? y : nil, cancelled: Int.random(in: 0..<8, using: &rng) == 0)
+}
+
+/// The real iPhone 6s recording (shared/realdata/algal-3dtouch, one 60 s file of varied force),
+/// cut into contacts at its zero-force samples, 60 Hz: contacts peaking above 3 force units are
+/// presses (reference at the first sample above 2), the others taps.
+public func realIPhoneContacts() throws -> [Trace] {
+  let path = SharedData.realData("algal-3dtouch/data-60secondsVariedForce/04317CA4-3AD0-4776-861E-78040D8BC3E2.json")
+  let values = try JSONDecoder().decode([Double].self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+  var traces: [Trace] = []
+  var start = 0
+  for i in 0...values.count where i == values.count || values[i] == 0 {
+    if i - start >= 2 {
+      let force = Array(values[start..<i])
+      let t = force.indices.map { Double($0) / 60 }
+      let intent: Intent = (force.max() ?? 0) > 3 ? .press : .tap
+      let pressAt = intent == .press ? [t[force.firstIndex { $0 > 2 }!]] : []
+      traces.append(trace("c\(traces.count)", t: t, force: force, intent: intent, pressAt: pressAt, maxForce: iPhoneMaximum))
+    }
+    start = i + 1
+  }
+  return traces
 }

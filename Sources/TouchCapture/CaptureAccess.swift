@@ -6,6 +6,13 @@
   import Darwin
 #endif
 
+/// A route of a server: its path (the raw value) and the method it takes (`GET` routes also
+/// answer `HEAD`).
+public protocol ServedRoute: RawRepresentable, Sendable where RawValue == String {
+  /// `GET` or `POST`.
+  var method: String { get }
+}
+
 /// Who may talk to a capture server, checked on every request before it reaches the session.
 ///
 /// In order: the `Host` header must name this server (`localhost`, `127.0.0.1` or `[::1]` with
@@ -20,7 +27,7 @@
 /// header without a preflight the server never allows.
 public struct CaptureAccess: Sendable {
   /// The routes of the capture page.
-  public enum Route: String, Sendable, CaseIterable {
+  public enum Route: String, ServedRoute, CaseIterable {
     /// `GET /`: the page.
     case page = "/"
     /// `GET /state`: the state as JSON.
@@ -46,6 +53,8 @@ public struct CaptureAccess: Sendable {
   public let secret: String
   /// The run's token, or `nil`.
   public let token: String?
+  /// The command whose printed URL a refused client should open (`capture`, `try`).
+  public let command: String
   /// The `Host` values (lower case) this server answers to.
   public let hosts: Set<String>
   /// The port, to match IP-literal hosts of a wildcard bind.
@@ -60,7 +69,9 @@ public struct CaptureAccess: Sendable {
   ///   - port: the port bound.
   ///   - token: the run's token, or `nil`.
   ///   - secret: the session's secret (``makeSecret()``).
-  public init(host: String, port: UInt16, token: String?, secret: String) {
+  ///   - command: the command serving (named in refusals: "open the URL touchtrace COMMAND printed").
+  public init(host: String, port: UInt16, token: String?, secret: String, command: String = "capture") {
+    self.command = command
     var names = ["localhost", "127.0.0.1", "[::1]"]
     let bound = host == "localhost" ? "127.0.0.1" : host
     names.append(bound.contains(":") ? "[\(bound)]" : bound)
@@ -122,26 +133,48 @@ public struct CaptureAccess: Sendable {
     case refuse(CaptureResponse)
   }
 
-  /// The route `request` may take, or the answer that refuses it (400, 403, 404 or 405).
+  /// The capture route `request` may take, or the answer that refuses it (400, 403, 404 or 405).
   ///
   /// - Parameter request: a request as read by ``CaptureRequestParser``.
   public func check(_ request: CaptureRequest) -> Verdict {
+    switch check(request, routes: Route.self) {
+    case .admit(let route): .admit(route)
+    case .refuse(let response): .refuse(response)
+    }
+  }
+
+  /// What ``check(_:routes:)`` decides for a server's own route table.
+  public enum RouteVerdict<R: ServedRoute>: Sendable {
+    /// The request may take this route.
+    case admit(R)
+    /// The answer that refuses it.
+    case refuse(CaptureResponse)
+  }
+
+  /// The route of `routes` that `request` may take, or the answer that refuses it: 400 without
+  /// a Host header; 403 for another host, another origin, a missing or wrong token, or a `POST`
+  /// without the session's secret; 404 for a path that is no route; 405 for the wrong method.
+  ///
+  /// - Parameters:
+  ///   - request: a request as read by ``CaptureRequestParser``.
+  ///   - routes: the server's routes.
+  public func check<R: ServedRoute>(_ request: CaptureRequest, routes: R.Type) -> RouteVerdict<R> {
     guard let host = request.headers["host"] else {
       return .refuse(.text(400, "bad request: no Host header\n"))
     }
     guard allowsHost(host) else {
       return .refuse(
-        .text(403, "forbidden: Host \(Self.printable(host)) is not this server's name (open the URL touchtrace capture printed)\n"))
+        .text(403, "forbidden: Host \(Self.printable(host)) is not this server's name (open the URL touchtrace \(command) printed)\n"))
     }
     if let origin = request.headers["origin"], !allowsOrigin(origin) {
       return .refuse(.text(403, "forbidden: requests from origin \(Self.printable(origin)) are not accepted\n"))
     }
     if let token {
       guard let given = request.query["token"], Self.same(given, token) else {
-        return .refuse(.text(403, "forbidden: this page needs the token of the URL touchtrace capture printed\n"))
+        return .refuse(.text(403, "forbidden: this page needs the token of the URL touchtrace \(command) printed\n"))
       }
     }
-    guard let route = Route(rawValue: request.path) else {
+    guard let route = R(rawValue: request.path) else {
       return .refuse(.text(404, "not found: \(Self.printable(request.path))\n"))
     }
     guard request.method == route.method || (route.method == "GET" && request.method == "HEAD") else {
@@ -152,7 +185,7 @@ public struct CaptureAccess: Sendable {
     if route.method == "POST" {
       guard let given = request.headers[Self.secretHeader.lowercased()], Self.same(given, secret) else {
         return .refuse(
-          .text(403, "forbidden: a request that changes the session needs its secret (the \(Self.secretHeader) header the capture page sends); reload the page\n"))
+          .text(403, "forbidden: a request that changes the session needs its secret (the \(Self.secretHeader) header the page sends); reload the page\n"))
       }
     }
     return .admit(route)

@@ -79,14 +79,19 @@ public struct CaptureUpload: Sendable, Hashable {
   ///   - id: the trace id (chosen by the server).
   ///   - session: the recording session.
   ///   - name: the device name (`--device`); `nil` for the browser's description.
+  ///   - inProgress: whether the contact may still be going on: then its events so far (from
+  ///     `pointerdown`, the last one not necessarily a lift) are accepted as an unterminated
+  ///     trace (the prefix `touchtrace try` replays while the finger is down).
   /// - Throws: ``CaptureUploadError`` when the trace breaks a rule of the trace model
-  ///   (`Trace.validate()`), or the contact does not start with `pointerdown` and end with
-  ///   `pointerup` or `pointercancel`.
-  public func trace(id: String, session: String, device name: String? = nil) throws(CaptureUploadError) -> Trace {
+  ///   (`Trace.validate()`), or the contact does not start with `pointerdown` and (unless
+  ///   `inProgress`) end with `pointerup` or `pointercancel`.
+  public func trace(id: String, session: String, device name: String? = nil, inProgress: Bool = false)
+    throws(CaptureUploadError) -> Trace
+  {
     guard let first = events.first, first.phase == .began else {
       throw CaptureUploadError("upload: error: a contact starts with pointerdown")
     }
-    guard let last = events.last, last.phase.isTerminal, events.count >= 2 else {
+    guard inProgress || (events.count >= 2 && events.last!.phase.isTerminal) else {
       throw CaptureUploadError("upload: error: a contact ends with pointerup or pointercancel")
     }
     let start = first.timeStamp

@@ -36,22 +36,7 @@ public enum RunReport {
       ($0.name, EvaluationJSON.parameter($0.value, infinityAsNull: true))
     }
     let composed = recognizer.isComposition
-    let rows: [JSONValue] = results.map { r in
-      var members: [(String, JSONValue)] = [
-        ("trace", .string(r.trace)),
-        ("action_t", .number(r.action?.t)), ("action_index", .int(r.action?.index)),
-        ("stage2_t", .number(r.stage2?.t)), ("stage2_index", .int(r.stage2?.index)),
-        ("flaps", .int(r.flaps)), ("final_state", .string(r.finalState.name)),
-        ("events", transitions(r.transitions)), ("actions", actions(r.actions)),
-      ]
-      if composed {
-        members.append(("held_t", .number(r.held?.t)))
-        members.append(("added_latency", .number(r.addedLatency)))
-        members.append(("required_events", transitions(r.requiredTransitions)))
-        members.append(("required_actions", actions(r.requiredActions)))
-      }
-      return .object(members)
-    }
+    let rows = results.map { result($0, composed: composed) }
     return .object([
       ("format", .string(format)), ("version", .int(version)),
       ("recognizer", .object([("name", .string(recognizer.name)), ("parameters", .object(parameters))])),
@@ -63,6 +48,32 @@ public enum RunReport {
       SynthesizedTime.member(dataset.traces),
       ("results", .array(rows)),
     ])
+  }
+
+  /// One result object of the JSON document: `trace`, `action_t`, `action_index`, `stage2_t`,
+  /// `stage2_index`, `flaps`, `final_state`, `events` (the state transitions: `state`, `t`,
+  /// `index`, `implicit` when the harness closed the contact) and `actions` (`kind`, `t`, `index`,
+  /// `detail` when not 0); for a composition also `held_t`, `added_latency`, `required_events`
+  /// and `required_actions`. Times are seconds.
+  ///
+  /// - Parameters:
+  ///   - r: the replay of one trace.
+  ///   - composed: whether the recognizer is a require-to-fail composition.
+  public static func result(_ r: ReplayResult, composed: Bool) -> JSONValue {
+    var members: [(String, JSONValue)] = [
+      ("trace", .string(r.trace)),
+      ("action_t", .number(r.action?.t)), ("action_index", .int(r.action?.index)),
+      ("stage2_t", .number(r.stage2?.t)), ("stage2_index", .int(r.stage2?.index)),
+      ("flaps", .int(r.flaps)), ("final_state", .string(r.finalState.name)),
+      ("events", transitions(r.transitions)), ("actions", actions(r.actions)),
+    ]
+    if composed {
+      members.append(("held_t", .number(r.held?.t)))
+      members.append(("added_latency", .number(r.addedLatency)))
+      members.append(("required_events", transitions(r.requiredTransitions)))
+      members.append(("required_actions", actions(r.requiredActions)))
+    }
+    return .object(members)
   }
 
   /// The CSV table: ``columns``, then one row per replayed trace (`actions` counts every action

@@ -105,3 +105,22 @@ public struct ReplayResult: Sendable, Hashable {
     actions.first { $0.kind == kind }.map { ReplayEvent(t: $0.t, index: $0.index) }
   }
 }
+
+extension ReplayResult {
+  /// The events strictly before `time` (seconds), of both recognizers of a composition.
+  ///
+  /// A replay of a contact's first samples closes it at its last sample as a lift; the events it
+  /// has before that sample's time are the ones the whole contact's replay has before it (the
+  /// harness is causal: an event at time t depends on the samples up to t and on timers due by
+  /// t), which is what `touchtrace try` shows while a finger is still down.
+  ///
+  /// - Parameter time: the bound, seconds.
+  public func before(_ time: Double) -> ReplayResult {
+    var result = self
+    result.transitions.removeAll { !($0.t < time) }
+    result.actions.removeAll { !($0.t < time) }
+    result.requiredTransitions.removeAll { !($0.t < time) }
+    result.requiredActions.removeAll { !($0.t < time) }
+    return result
+  }
+}

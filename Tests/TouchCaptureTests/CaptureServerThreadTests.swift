@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TouchTestSupport
 import TouchCapture
 
 /// The server answers on its own thread: with every thread of Swift's cooperative pool blocked in

@@ -113,12 +113,12 @@ struct CaptureExamplesTests {
 }
 
 /// The directory of the built `touchtrace` (beside the test bundle).
-private let captureBinaries = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
+let captureBinaries = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
 
 /// The release executable (as users run it): `.build/release/touchtrace` beside the debug
 /// products, or `TOUCHTRACE_RELEASE_BINARY`. Built by `swift build -c release --product
 /// touchtrace` (`.ci/run` does before the tests).
-private let releaseBinary: String = {
+let releaseBinary: String = {
   if let path = ProcessInfo.processInfo.environment["TOUCHTRACE_RELEASE_BINARY"], !path.isEmpty { return path }
   return URL(fileURLWithPath: captureBinaries).deletingLastPathComponent().appendingPathComponent("release/touchtrace").path
 }()

@@ -15,10 +15,13 @@ private let binaries = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLa
   "Help examples",
   .enabled(if: FileManager.default.isExecutableFile(atPath: binaries + "/touchtrace"), "skipped: the touchtrace executable is not built"))
 struct HelpExamplesTests {
-  /// Every subcommand's name but `capture`, which serves until a browser has done every prompt
-  /// or a signal ends it, and whose first line of standard output is the URL (by contract):
-  /// CaptureCommandTests runs its examples that way.
-  static let commands = TouchTraceCommand.configuration.subcommands.map { $0._commandName }.filter { $0 != "capture" }
+  /// The commands that serve a page until a signal ends them (capture also when a browser has
+  /// done every prompt), with the URL as the first line of standard output (by contract):
+  /// CaptureCommandTests and TryCommandTests run their examples that way.
+  static let servers: Set<String> = ["capture", "try"]
+
+  /// Every subcommand's name but the ``servers``.
+  static let commands = TouchTraceCommand.configuration.subcommands.map { $0._commandName }.filter { !servers.contains($0) }
 
   /// The example commands in `command`'s help as printed at 80 columns (continuation lines
   /// ending in `\` joined), with the longest printed line.

@@ -46,9 +46,11 @@ extension TouchTraceCommand {
         cannot be bound; 73 the dataset cannot be created.
 
         Examples (from the repository root):
-          touchtrace try --recognizer deep-press:threshold=0.35 --recognizer stable-press
+          touchtrace try --recognizer deep-press:threshold=0.35 \\
+            --recognizer stable-press
           touchtrace tune samples/ --recognizer hysteresis --export-json tuned.json
-          touchtrace try --configuration tuned.json --recognizer deep-press --dataset tried/
+          touchtrace try --configuration tuned.json --recognizer deep-press \\
+            --dataset tried/
         """)
 
     @Option(

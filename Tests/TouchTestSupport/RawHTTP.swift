@@ -10,17 +10,17 @@ import Foundation
 
 /// A minimal HTTP/1.1 client over a raw loopback socket, independent of the server's library:
 /// it writes the request bytes as given and reads the response until the server closes.
-enum RawHTTP {
-  struct Response {
-    var status: Int
-    var headers: [String: String]
-    var body: String
+public enum RawHTTP {
+  public struct Response: Sendable {
+    public var status: Int
+    public var headers: [String: String]
+    public var body: String
   }
 
   /// Sends `method path` with `body` (and `Connection: close`) to 127.0.0.1:`port`.
   /// `declaredLength` overrides Content-Length (a body larger than what is sent).
   /// `headers` are sent after `Host` (`host` replaces 127.0.0.1:PORT; `nil` values are left out).
-  static func send(
+  public static func send(
     port: UInt16, _ method: String, _ path: String, body: [UInt8] = [], declaredLength: Int? = nil,
     host: String? = nil, headers: [(String, String)] = []
   ) -> Response? {
@@ -32,7 +32,7 @@ enum RawHTTP {
   }
 
   /// A connected loopback socket with a receive timeout, or `nil`.
-  static func connect(port: UInt16, timeout seconds: Int) -> Int32? {
+  public static func connect(port: UInt16, timeout seconds: Int) -> Int32? {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { return nil }
     var timeout = timeval(tv_sec: seconds, tv_usec: 0)
@@ -54,7 +54,7 @@ enum RawHTTP {
 
   /// Writes all of `bytes` (stopping quietly when the server closes), then reads until the server
   /// closes or `timeout` seconds pass without data. `closed` tells which.
-  static func exchange(port: UInt16, _ bytes: [UInt8], timeout: Int) -> (received: [UInt8], closed: Bool)? {
+  public static func exchange(port: UInt16, _ bytes: [UInt8], timeout: Int) -> (received: [UInt8], closed: Bool)? {
     guard let fd = connect(port: port, timeout: timeout) else { return nil }
     defer { close(fd) }
     writeAll(fd, bytes)
@@ -63,7 +63,7 @@ enum RawHTTP {
 
   /// Writes `bytes`; false if the connection broke first.
   @discardableResult
-  static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+  public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
     var offset = 0
     while offset < bytes.count {
       let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -74,7 +74,7 @@ enum RawHTTP {
   }
 
   /// Reads until the peer closes (`closed`) or the receive timeout passes.
-  static func readAll(_ fd: Int32) -> (received: [UInt8], closed: Bool) {
+  public static func readAll(_ fd: Int32) -> (received: [UInt8], closed: Bool) {
     var received: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 65536)
     while true {
@@ -86,7 +86,7 @@ enum RawHTTP {
   }
 
   /// The first response in `received`.
-  static func parse(_ received: [UInt8]) -> Response? {
+  public static func parse(_ received: [UInt8]) -> Response? {
     let text = String(decoding: received, as: UTF8.self)
     guard let split = text.range(of: "\r\n\r\n") else { return nil }
     let head = text[..<split.lowerBound].split(separator: "\r\n")

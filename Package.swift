@@ -130,7 +130,7 @@ let package = Package(
     .testTarget(
       name: "touchtraceTests",
       dependencies: [
-        "TouchTraceCLI", "TouchCore", "TouchIO", "TouchRecognizers", "TouchReports", "TouchSignal", "TouchPartials",
+        "TouchTraceCLI", "TouchCapture", "TouchCore", "TouchIO", "TouchRecognizers", "TouchReports", "TouchSignal", "TouchPartials",
         "TouchTestSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],

@@ -1,25 +1,34 @@
 #!/usr/bin/env python3
 """The browser test of `touchtrace capture` (run by Scripts/check-capture.sh and
-`make check-capture`): a real capture run driven by headless Chromium with W3C pen actions.
+`make check-capture`): real capture runs driven by headless Chromium with W3C pen actions.
 
     check-capture.py TOUCHTRACE SCREENSHOT.png
 
-Starts `touchtrace capture` on a free loopback port with a new dataset directory, reads the URL
-from its first line of standard output, opens it, and for every prompt reads
-#prompt[data-intent] and performs a pen contact on #capture-area: pointer down, four moves, up,
-at pressures chosen per prompt. After the first contact it presses #redo and records that prompt
-again. When the page says it is done, the command must exit 0 with its session summary (JSON,
---output -) after the URL line. Then the dataset is read back twice, with
-`touchtrace inspect DIR --format json` and by reading the trace files here, and checked:
-one trace per prompt, each with the intent the page showed, the participant, forces equal to the
-pressures sent (float32 precision: 1e-6), phases began, moved x4, ended, time from 0 and never
-decreasing; the redone contact's file is gone; the summary counts match. Fails (exit 1) on any
-console message of level SEVERE. Needs Debian's chromium and chromium-driver, and selenium.
+Run 1, a whole session as a participant does it: `touchtrace capture` on a free loopback port
+with a study file (welcome, consent, texts for two intents), --practice 2 and --device. The page
+opens on the welcome screen: Start stays disabled until the consent box is ticked. Two practice
+contacts follow (never sent: no file appears). Then for every prompt it reads
+#prompt[data-intent] and performs a pen contact on #capture-area at pressures chosen per prompt;
+while the pen is down #force-meter[data-force] shows the pressure of the latest event; after
+each contact #ack[data-recorded] counts it and shows "Recorded". The first contact is redone at
+once, the last one after the last prompt (redo up to the end); then Finish ends the run, and the
+command must exit 0 with its session summary (JSON, --output -) after the URL line. The dataset
+is read back with `touchtrace inspect DIR --format json` and file by file: one trace per prompt
+with the intent the page showed, the participant, the device name (the browser kept in the label
+user_agent), forces equal to the pressures sent as the shortest decimal of their float32,
+phases began, moved x4, ended, times from 0 and never decreasing; redone files gone.
+
+Run 2: SIGINT after two contacts: exit 0 within 10 s, the summary in DATASET/.sessions marked
+interrupted with those two files. Screenshots of the welcome screen and of a prompt are written
+(SCREENSHOT and SCREENSHOT with -welcome before .png). Fails (exit 1) on any console message of
+level SEVERE. Needs Debian's chromium and chromium-driver, and selenium.
 """
 import json
 import os
 import select
 import shutil
+import signal
+import struct
 import subprocess
 import sys
 import tempfile
@@ -34,7 +43,38 @@ from selenium.webdriver.common.actions.pointer_input import PointerInput
 INTENTS = ["press", "tap", "hold", "drag", "pop"]
 PARTICIPANT = "browser test"
 SEED = 42
-TOLERANCE = 1e-6
+DEVICE = "check tablet"
+PRACTICE = 2
+STUDY = """
+[capture]
+welcome = "Thank you for taking part. You will touch the box on the screen a few times, each time as asked."
+consent = "Your touches are saved with the name you were given. Nothing else about you is kept."
+
+[capture.intents.press]
+prompt = "Press firmly"
+instructions = "Press down hard on the box, then lift."
+
+[capture.intents.pop]
+prompt = "Press, then press harder"
+instructions = "Press down firmly, pause, then press even harder before you lift."
+
+[capture.intents.tap]
+prompt = "Tap"
+[capture.intents.hold]
+prompt = "Touch and hold"
+[capture.intents.drag]
+prompt = "Drag"
+"""
+
+
+def float32_shortest(value):
+    """The shortest decimal that reads back to the float32 nearest `value` (as the page's pressures are)."""
+    single = struct.unpack("f", struct.pack("f", value))[0]
+    for digits in range(1, 18):
+        text = "%.*g" % (digits, single)
+        if struct.unpack("f", struct.pack("f", float(text)))[0] == single:
+            return float(text)
+    return single
 
 
 def pressures_for(contact):
@@ -53,7 +93,10 @@ def wait_for(condition, what, timeout=15):
     raise AssertionError("timed out waiting for " + what)
 
 
-def pen_contact(driver, area, pressures):
+def pen_contact(driver, area, pressures, meter=None, shot=None):
+    """A pen contact: down, four moves, up. With `meter` (a list), the #force-meter reading while
+    the pen is still down after the third event is appended to it (and a screenshot saved to
+    `shot` then, when given)."""
     pen = PointerInput(interaction.POINTER_PEN, "pen")
     actions = ActionBuilder(driver, mouse=pen)
     actions.pointer_action.move_to(area, 0, 0)
@@ -61,6 +104,13 @@ def pen_contact(driver, area, pressures):
     for k, pressure in enumerate(pressures[1:], 1):
         actions.pointer_action.pause(0.02)
         actions.pointer_action.move_to(area, 6 * k, 4 * k, pressure=pressure)
+        if k == 2 and meter is not None:
+            # The pen stays down between the two action chains (W3C input state persists).
+            actions.perform()
+            meter.append(float(driver.find_element("id", "force-meter").get_attribute("data-force")))
+            if shot is not None:
+                driver.save_screenshot(shot)
+            actions = ActionBuilder(driver, mouse=pen)
     actions.pointer_action.pause(0.02)
     actions.pointer_action.pointer_up()
     actions.perform()
@@ -74,6 +124,9 @@ def page_state(driver):
                 total: Number(p.dataset.total), progress: p.textContent,
                 intent: document.getElementById("prompt").dataset.intent,
                 words: document.getElementById("prompt").textContent,
+                instructions: document.getElementById("instructions").textContent,
+                recorded: Number(document.getElementById("ack").dataset.recorded),
+                ack: document.getElementById("ack").textContent,
                 status: document.getElementById("status").textContent};
         """)
 
@@ -89,91 +142,143 @@ def read_trace_file(path):
     return trace
 
 
-def main():
-    if len(sys.argv) != 3:
-        sys.exit(__doc__)
-    touchtrace, screenshot = sys.argv[1:]
-    failures = []
-    work = tempfile.mkdtemp(prefix="touchtrace-capture-")
+def start_capture(touchtrace, arguments, stdout_lines=True):
+    server = subprocess.Popen([touchtrace, "capture"] + arguments, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True)
+    ready, _, _ = select.select([server.stdout], [], [], 20)
+    assert ready, "touchtrace capture printed no URL within 20 s"
+    url = server.stdout.readline().strip()
+    assert url.startswith("http://127.0.0.1:") and url.endswith("/"), "first line is not the URL: %r" % url
+    print("check-capture: " + url)
+    return server, url
+
+
+def new_driver():
+    options = webdriver.ChromeOptions()
+    for argument in ("--headless=new", "--no-sandbox", "--window-size=1000,900", "--disable-gpu"):
+        options.add_argument(argument)
+    options.binary_location = "/usr/bin/chromium"
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
+
+
+def wait_state(driver, what, **wanted):
+    def matches():
+        s = page_state(driver)
+        return s if all(s[key] == value for key, value in wanted.items()) else None
+    return wait_for(matches, what)
+
+
+def json_files(dataset):
+    return sorted(os.path.join(dataset, name) for name in os.listdir(dataset) if name.endswith(".json"))
+
+
+def whole_session(touchtrace, work, screenshot, failures):
+    """Run 1: welcome, consent, practice, every prompt, redo at the start and at the end, Finish."""
     dataset = os.path.join(work, "dataset")
-    command = [touchtrace, "capture", "--dataset", dataset, "--port", "0", "--participant", PARTICIPANT,
-               "--intents", ",".join(INTENTS), "--count", "1", "--seed", str(SEED), "--output", "-",
-               "--format", "json", "--quiet"]
-    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    study = os.path.join(work, "study.toml")
+    with open(study, "w", encoding="utf-8") as f:
+        f.write(STUDY)
+    server, url = start_capture(touchtrace, [
+        "--config", study, "--dataset", dataset, "--port", "0", "--participant", PARTICIPANT,
+        "--count", "1", "--seed", str(SEED), "--practice", str(PRACTICE), "--device", DEVICE,
+        "--output", "-", "--format", "json", "--quiet"])
     driver = None
     try:
-        ready, _, _ = select.select([server.stdout], [], [], 20)
-        assert ready, "touchtrace capture printed no URL within 20 s"
-        url = server.stdout.readline().strip()
-        assert url.startswith("http://127.0.0.1:") and url.endswith("/"), "first line is not the URL: %r" % url
-        print("check-capture: " + url)
-
-        options = webdriver.ChromeOptions()
-        for argument in ("--headless=new", "--no-sandbox", "--window-size=1200,900", "--disable-gpu"):
-            options.add_argument(argument)
-        options.binary_location = "/usr/bin/chromium"
-        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-        driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
+        driver = new_driver()
         driver.get(url)
+        welcome = wait_state(driver, "the welcome screen", state="welcome")
+        start = driver.find_element("id", "start")
+        assert not start.is_enabled(), "Start is enabled before the consent box is ticked"
+        text = driver.find_element("id", "welcome-text").text
+        assert text.startswith("Thank you for taking part"), text
+        driver.save_screenshot(screenshot[:-4] + "-welcome.png")
+        driver.find_element("id", "consent-agree").click()
+        wait_for(lambda: start.is_enabled(), "Start to be enabled after agreeing")
+        start.click()
+
         area = driver.find_element("id", "capture-area")
-        first = wait_for(lambda: page_state(driver) if page_state(driver)["state"] == "ready" else None, "the page")
+        for k in range(PRACTICE):
+            trial = wait_state(driver, "practice %d" % (k + 1), state="practice")
+            assert trial["progress"] == "Practice %d of %d" % (k + 1, PRACTICE), trial["progress"]
+            assert "not recorded" in trial["instructions"], trial["instructions"]
+            pen_contact(driver, area, [0.2, 0.4, 0.6, 0.4, 0.2])
+            wait_for(lambda: page_state(driver)["progress"] != trial["progress"], "practice %d to end" % (k + 1))
+            assert os.listdir(dataset) == [], "a practice contact was saved: %s" % os.listdir(dataset)
+
+        first = wait_state(driver, "the first prompt", state="ready", index=0)
         total = first["total"]
         assert total == len(INTENTS), "the page shows %d prompts, expected %d" % (total, len(INTENTS))
         assert first["progress"] == "1 of %d" % total, first["progress"]
-        driver.save_screenshot(screenshot)
+        assert first["instructions"], "no instructions under the prompt"
+        if first["intent"] == "press":
+            assert first["instructions"] == "Press down hard on the box, then lift.", first["instructions"]
 
-        shown = []       # the intent the page showed for each prompt, in order
-        kept = []        # (intent, pressures) of each contact that stays in the dataset
+        shown, kept, meters = [], [], []
         contact = 0
-        redone = False
         index = 0
+        redone_first = redone_last = False
         while index < total:
-            state = wait_for(lambda: (lambda s: s if s["state"] == "ready" and s["index"] == index else None)(page_state(driver)),
-                             "prompt %d" % (index + 1))
+            state = wait_state(driver, "prompt %d" % (index + 1), state="ready", index=index)
             intent = state["intent"]
             assert intent in INTENTS, "data-intent %r is not an intent" % intent
             pressures = pressures_for(contact)
-            pen_contact(driver, area, pressures)
+            # The screenshot of a prompt as the participant sees it, the pen pressing.
+            shot = screenshot if index == 1 and not os.path.exists(screenshot) else None
+            pen_contact(driver, area, pressures, meters, shot)
+            assert meters[-1] == round(float32_shortest(pressures[2]), 3), \
+                "force meter %s while the pen pressed at %s" % (meters[-1], pressures[2])
             contact += 1
-            if index == 0 and not redone:
-                # Recorded, then redone: the page goes back to prompt 1, and this contact is not kept.
-                wait_for(lambda: (lambda s: s if s["state"] == "ready" and s["index"] == 1 else None)(page_state(driver)),
-                         "the first contact to be saved")
+            recorded = wait_for(lambda: (lambda s: s if s["recorded"] == index + 1 and s["state"] in ("ready", "review") else None)(page_state(driver)),
+                                "contact %d to be recorded" % (index + 1))
+            assert "Recorded" in recorded["ack"], "no acknowledgment: %r" % recorded["ack"]
+            assert recorded["status"].startswith("Recorded."), recorded["status"]
+            if index == 0 and not redone_first:
                 driver.find_element("id", "redo").click()
-                back = wait_for(lambda: (lambda s: s if s["state"] == "ready" and s["index"] == 0 else None)(page_state(driver)),
-                                "redo")
-                assert back["intent"] == intent, "after redo the prompt is %r, not %r" % (back["intent"], intent)
-                redone = True
+                back = wait_state(driver, "redo of prompt 1", state="ready", index=0)
+                assert back["intent"] == intent and back["recorded"] == 0, back
+                redone_first = True
                 continue
             shown.append(intent)
             kept.append((intent, pressures))
             index += 1
-        done = wait_for(lambda: (lambda s: s if s["state"] == "done" else None)(page_state(driver)), "the end page")
-        assert done["intent"] == "" and "All done" in done["words"], done
-        assert done["progress"] == "%d of %d" % (total, total), done["progress"]
-        severe = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
-        for entry in severe:
-            failures.append("console error: " + entry["message"])
+            if index == total and not redone_last:
+                review = wait_state(driver, "the review after the last prompt", state="review")
+                assert review["intent"] == "", review
+                assert driver.find_element("id", "finish").is_displayed(), "no Finish after the last prompt"
+                driver.find_element("id", "redo").click()
+                again = wait_state(driver, "redo of the last prompt", state="ready", index=total - 1)
+                assert again["intent"] == intent, again
+                shown.pop()
+                kept.pop()
+                index -= 1
+                redone_last = True
+        wait_state(driver, "the review", state="review")
+        driver.find_element("id", "finish").click()
+        done = wait_state(driver, "the end page", state="done")
+        assert "All done" in done["words"], done
+        for entry in driver.get_log("browser"):
+            if entry["level"] == "SEVERE":
+                failures.append("console error: " + entry["message"])
 
         try:
             code = server.wait(timeout=20)
         except subprocess.TimeoutExpired:
-            raise AssertionError("touchtrace capture did not exit after the last prompt")
+            raise AssertionError("touchtrace capture did not exit after Finish")
         rest = server.stdout.read()
         errors = server.stderr.read()
         assert code == 0, "touchtrace capture exited with %d: %s" % (code, errors)
         assert errors == "", "--quiet, yet standard error says: " + errors
         summary = json.loads(rest)
 
-        # The session summary.
         assert summary["seed"] == SEED and summary["participant"] == PARTICIPANT, summary
         assert summary["prompts"] == shown, "summary prompt order %s, page showed %s" % (summary["prompts"], shown)
         assert summary["completed"] == total and summary["total"] == total and not summary["interrupted"], summary
         assert summary["counts"] == {intent: shown.count(intent) for intent in INTENTS}, summary["counts"]
-        assert len(summary["redone"]) == 1 and summary["redone"][0]["prompt"] == 0, summary["redone"]
-        assert not os.path.exists(summary["redone"][0]["file"]), "the redone contact's file is still there"
+        assert [r["prompt"] for r in summary["redone"]] == [0, total - 1], summary["redone"]
+        for r in summary["redone"]:
+            assert not os.path.exists(r["file"]), "the redone contact's file is still there: " + r["file"]
 
-        # The dataset as touchtrace reads it.
         inspect = json.loads(subprocess.run([touchtrace, "inspect", dataset, "--format", "json"],
                                             capture_output=True, text=True, check=True).stdout)
         assert inspect["traces"] == {"total": total, "analyzed": total, "skipped": 0}, inspect["traces"]
@@ -182,41 +287,96 @@ def main():
         assert inspect["users"] == [{"user": PARTICIPANT, "traces": total}], inspect["users"]
         assert inspect["phases"] == {"cancelled": 0, "unterminated": 0}, inspect["phases"]
 
-        # The files themselves, in the order written.
         files = [entry["file"] for entry in summary["files"]]
-        assert sorted(os.path.join(dataset, name) for name in os.listdir(dataset) if name.endswith(".json")) == sorted(files)
+        assert json_files(dataset) == sorted(files)
         for k, (path, (intent, pressures)) in enumerate(zip(files, kept)):
             trace = read_trace_file(path)
-            expected = pressures + [0.0]
+            expected = [float32_shortest(p) for p in pressures] + [0.0]
             where = "%s (prompt %d)" % (os.path.basename(path), k + 1)
             if trace["intent"] != intent:
                 failures.append("%s: intent %s, the page showed %s" % (where, trace["intent"], intent))
-            if trace["user"] != PARTICIPANT or trace["max_force"] != 1.0 or not trace["device"].startswith("pen;"):
+            if trace["user"] != PARTICIPANT or trace["max_force"] != 1.0 or trace["device"] != DEVICE:
                 failures.append("%s: user/max_force/device %r %r %r" % (where, trace["user"], trace["max_force"], trace["device"]))
+            if "Chrome" not in trace.get("labels", {}).get("user_agent", trace.get("user_agent", "")):
+                failures.append("%s: the browser is not kept in the label user_agent: %r" % (where, trace))
             if str(SEED) not in trace["session"]:
                 failures.append("%s: session %r does not record the seed" % (where, trace["session"]))
-            if len(trace["force"]) != len(expected) or any(abs(a - b) > TOLERANCE for a, b in zip(trace["force"], expected)):
-                failures.append("%s: forces %s, sent %s" % (where, trace["force"], expected))
+            if trace["force"] != expected:
+                failures.append("%s: forces %s, sent %s (float32, shortest)" % (where, trace["force"], expected))
             if trace["phase"] != ["began", "moved", "moved", "moved", "moved", "ended"]:
                 failures.append("%s: phases %s" % (where, trace["phase"]))
             t = trace["t"]
             if t[0] != 0 or any(b < a for a, b in zip(t, t[1:])) or t[-1] <= 0:
                 failures.append("%s: times %s" % (where, t))
-    except AssertionError as error:
-        failures.append(str(error))
+        return total
     finally:
         if driver is not None:
             driver.quit()
         if server.poll() is None:
             server.kill()
             server.wait()
+
+
+def interrupted_session(touchtrace, work, failures):
+    """Run 2: SIGINT after two contacts ends the run with its summary, marked interrupted."""
+    dataset = os.path.join(work, "interrupted")
+    server, url = start_capture(touchtrace, [
+        "--dataset", dataset, "--port", "0", "--participant", "sigint", "--count", "2", "--seed", "7"])
+    driver = None
+    try:
+        driver = new_driver()
+        driver.get(url)
+        area = driver.find_element("id", "capture-area")
+        for index in range(2):
+            wait_state(driver, "prompt %d" % (index + 1), state="ready", index=index)
+            pen_contact(driver, area, pressures_for(index))
+            wait_state(driver, "contact %d to be recorded" % (index + 1), recorded=index + 1)
+        started = time.time()
+        server.send_signal(signal.SIGINT)
+        try:
+            code = server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            raise AssertionError("touchtrace capture did not end within 10 s of SIGINT")
+        seconds = time.time() - started
+        errors = server.stderr.read()
+        assert code == 0, "SIGINT: exit %d: %s" % (code, errors)
+        assert "interrupted after 2 of 10 traces" in errors, errors
+        sessions = os.path.join(dataset, ".sessions")
+        names = os.listdir(sessions)
+        assert len(names) == 1 and names[0].endswith(".json"), names
+        with open(os.path.join(sessions, names[0]), encoding="utf-8") as f:
+            summary = json.load(f)
+        assert summary["interrupted"] and summary["completed"] == 2 and summary["total"] == 10, summary
+        assert sorted(entry["file"] for entry in summary["files"]) == json_files(dataset), summary["files"]
+        print("check-capture: SIGINT after 2 of 10 contacts: exit 0 in %.2f s, summary marked interrupted" % seconds)
+    finally:
+        if driver is not None:
+            driver.quit()
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    touchtrace, screenshot = sys.argv[1:]
+    failures = []
+    work = tempfile.mkdtemp(prefix="touchtrace-capture-")
+    total = 0
+    try:
+        total = whole_session(touchtrace, work, screenshot, failures)
+        interrupted_session(touchtrace, work, failures)
+    except AssertionError as error:
+        failures.append(str(error))
     for failure in failures:
         print("check-capture: FAIL " + failure, file=sys.stderr)
     if not failures:
-        print("check-capture: %d prompts captured in Chromium (one redone); forces, phases, intents and the summary check out" % len(INTENTS))
+        print("check-capture: welcome, consent, %d practice contacts (not saved), %d prompts captured in Chromium "
+              "(the first and the last redone), Finish; forces, phases, intents, device and the summary check out" % (PRACTICE, total))
         shutil.rmtree(work)
     else:
-        print("check-capture: dataset kept in " + work, file=sys.stderr)
+        print("check-capture: datasets kept in " + work, file=sys.stderr)
     sys.exit(1 if failures else 0)
 
 

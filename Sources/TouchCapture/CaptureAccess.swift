@@ -36,12 +36,16 @@ public struct CaptureAccess: Sendable {
     case contact = "/contact"
     /// `POST /redo`: removes the last trace this run wrote.
     case redo = "/redo"
+    /// `POST /start`: leaves the welcome or consent screen (`{"agree": true}` with consent).
+    case start = "/start"
+    /// `POST /finish`: ends the run after the last prompt.
+    case finish = "/finish"
 
     /// The method the route takes (`GET` routes also answer `HEAD`).
     public var method: String {
       switch self {
       case .page, .state: "GET"
-      case .contact, .redo: "POST"
+      case .contact, .redo, .start, .finish: "POST"
       }
     }
   }

@@ -29,6 +29,30 @@ public struct CaptureConfiguration: Sendable {
   public var maximumBodySize: Int
   /// The device name every trace gets (`--device`); `nil`: the browser's description.
   public var device: String?
+  /// What the page says for an intent (`--intent-prompt`, `--intent-instructions`, or a study
+  /// file's `[capture.intents.INTENT]` table); intents left out use ``IntentText/standard(for:)``.
+  public var texts: [Intent: IntentText] = [:]
+  /// A welcome text shown before the first prompt (`--welcome`), or `nil`.
+  public var welcome: String?
+  /// A consent text the participant must agree to before the first prompt (`--consent`), or
+  /// `nil`.
+  public var consent: String?
+  /// Practice contacts before the first prompt (`--practice`), cycling through ``intents``;
+  /// the page runs them and never sends them: they are not saved.
+  public var practice = 0
+
+  /// The largest welcome, consent, prompt or instructions text, UTF-8 bytes.
+  public static let maximumTextSize = 4000
+
+  /// What the page says for `intent`: the configured text, else the standard one.
+  public func text(for intent: Intent) -> IntentText { texts[intent] ?? IntentText.standard(for: intent) }
+
+  /// Whether the page opens on a welcome or consent screen that must be left with Start
+  /// (`POST /start`) before any contact is accepted.
+  public var needsStart: Bool { welcome != nil || consent != nil }
+
+  /// The practice intents, in order: ``intents`` cycled, ``practice`` of them.
+  public var practiceIntents: [Intent] { (0..<max(practice, 0)).map { intents[$0 % intents.count] } }
 
   /// A configuration; ``seed`` defaults to ``defaultSeed(participant:)``.
   ///
@@ -84,6 +108,17 @@ public struct CaptureConfiguration: Sendable {
     if let device, device.isEmpty || device.utf8.count > 200 || device.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
       throw .usage("--device must be 1 to 200 bytes long, without control characters")
     }
+    guard (0...20).contains(practice) else { throw .usage("--practice must be between 0 and 20, not \(practice)") }
+    for (name, text) in [("--welcome", welcome), ("--consent", consent)] {
+      if let text { try Self.checkText(text, name) }
+    }
+    for (intent, text) in texts {
+      guard intents.contains(intent) else {
+        throw .usage("--intent-prompt/--intent-instructions: \(intent) is not one of --intents (\(intents.map(\.rawValue).joined(separator: ",")))")
+      }
+      try Self.checkText(text.prompt, "the prompt of \(intent)")
+      try Self.checkText(text.instructions, "the instructions of \(intent)")
+    }
     guard !participant.isEmpty, participant.utf8.count <= 200 else {
       throw .usage("--participant must be 1 to 200 bytes long")
     }
@@ -102,22 +137,58 @@ public struct CaptureConfiguration: Sendable {
     }
   }
 
+  /// Refuses an empty text, one over ``maximumTextSize`` bytes, or one with control characters
+  /// other than line breaks and tabs.
+  static func checkText(_ text: String, _ name: String) throws(CaptureError) {
+    guard !text.isEmpty, text.utf8.count <= maximumTextSize,
+      !text.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || $0.value == 0x7F })
+    else {
+      throw .usage("\(name) must be 1 to \(maximumTextSize) bytes of text (no control characters but line breaks and tabs)")
+    }
+  }
+
   /// The prompts of the run: each intent ``count`` times, shuffled with ``seed``.
   public var prompts: [Intent] { PromptOrder.shuffled(intents, count: count, seed: seed) }
 }
 
-/// The words each prompt shows.
-public enum PromptWords {
-  /// What the page asks for an intent: "press firmly", "tap", "hold still", "drag",
-  /// "press, then press harder".
-  public static func words(for intent: Intent) -> String {
+/// What the page says for one intent: a short prompt (the heading) and instructions (a sentence
+/// or two telling a participant what to do).
+public struct IntentText: Sendable, Hashable {
+  /// The heading, e.g. "Press firmly".
+  public var prompt: String
+  /// What to do, in plain words.
+  public var instructions: String
+
+  /// A text.
+  public init(prompt: String, instructions: String) {
+    self.prompt = prompt
+    self.instructions = instructions
+  }
+
+  /// The standard text of `intent`, for a participant who knows nothing of force touch.
+  public static func standard(for intent: Intent) -> IntentText {
     switch intent {
-    case .press: "press firmly"
-    case .tap: "tap"
-    case .hold: "hold still"
-    case .drag: "drag"
-    case .pop: "press, then press harder"
-    case .none: "rest your hand on the area"
+    case .press:
+      IntentText(
+        prompt: "Press firmly",
+        instructions: "Put your finger or pen on the box and press down hard, as you would to open a preview. Then lift.")
+    case .tap:
+      IntentText(prompt: "Tap", instructions: "Touch the box briefly and lift, as you would tap a button.")
+    case .hold:
+      IntentText(
+        prompt: "Touch and hold",
+        instructions: "Rest your finger or pen on the box without pressing hard and keep it still for about a second. Then lift.")
+    case .drag:
+      IntentText(
+        prompt: "Drag", instructions: "Touch the box and slide across it without pressing hard, as you would scroll. Then lift.")
+    case .pop:
+      IntentText(
+        prompt: "Press, then press harder",
+        instructions: "Press down firmly, pause for a moment, then press even harder before you lift.")
+    case .none:
+      IntentText(
+        prompt: "Rest your hand",
+        instructions: "Rest your hand or finger on the box as you would when you do not mean to do anything. Then lift.")
     }
   }
 }

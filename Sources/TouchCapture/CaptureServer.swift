@@ -15,8 +15,10 @@ import TouchIO
 /// Each request passes ``CaptureAccess`` first (Host, Origin, token, route, method, the
 /// session's secret on `POST`). Routes: `GET /` the page (with the secret built in), `GET /state`
 /// the state as JSON, `POST /contact` one contact (``CaptureUpload``; 400 with the reason when
-/// malformed or invalid, 409 when it answers another prompt), `POST /redo` removes the last trace
-/// this run wrote. Other paths: 404; other methods: 405.
+/// malformed or invalid, 409 when it answers another prompt or comes before Start), `POST /redo`
+/// removes the last trace this run wrote (also after the last prompt), `POST /start` leaves the
+/// welcome or consent screen (``CaptureSession/start(_:)``), `POST /finish` ends the run after
+/// the last prompt (``CaptureSession/end()``). Other paths: 404; other methods: 405.
 public final class CaptureServer: Sendable {
   /// The run's state.
   public let session: CaptureSession
@@ -101,7 +103,7 @@ struct CaptureHTTPHandler: CaptureResponder {
     case .page:
       let snapshot = await session.snapshot()
       let page = CapturePage.html(
-        state: snapshot.json, prompt: snapshot.intent, index: snapshot.index, total: session.prompts.count,
+        state: snapshot.json, prompt: snapshot.intent, words: snapshot.words, index: snapshot.index, total: session.prompts.count,
         token: access.token, secret: access.secret)
       return CaptureResponse(
         status: 200,
@@ -116,6 +118,10 @@ struct CaptureHTTPHandler: CaptureResponder {
       return await answer(session.submit(request.body))
     case .redo:
       return await answer(session.redo())
+    case .start:
+      return await answer(session.start(request.body))
+    case .finish:
+      return await answer(session.end())
     }
   }
 

@@ -55,6 +55,13 @@ public actor CaptureSession {
   public private(set) var redone: [WrittenFile] = []
   /// Whether the run was interrupted before every prompt was done.
   public private(set) var interrupted = false
+  /// Whether the participant left the welcome or consent screen with Start (true from the
+  /// outset without one).
+  public private(set) var started: Bool
+  /// Whether the participant agreed to the consent text (false without one).
+  public private(set) var consented = false
+  /// Whether the participant ended the run with Finish after the last prompt.
+  public private(set) var finishedByParticipant = false
 
   private var nextNumber = 1
   private var usedIDs: Set<String>
@@ -78,6 +85,7 @@ public actor CaptureSession {
   public init(configuration: CaptureConfiguration, log: @escaping @Sendable (String) -> Void = { _ in }) throws(CaptureError) {
     self.configuration = configuration
     self.prompts = configuration.prompts
+    self.started = !configuration.needsStart
     self.log = log
     let directory = configuration.dataset
     // Parents first (as `mkdir -p`); the last component's error is the one reported.
@@ -120,25 +128,91 @@ public actor CaptureSession {
     self.usedIDs = ids
   }
 
-  /// The state the page shows, as JSON: `index`, `total`, `done`, `intent` and `words` of the
-  /// current prompt (`null` when done), `participant`, `session`, `canRedo`.
+  /// The state the page shows, as JSON: `index`, `total`, `recorded` (contacts kept),
+  /// `complete` (every prompt has its contact), `done` (the run is over), `intent`, `words` and
+  /// `instructions` of the current prompt (`null` once complete), `participant`, `session`,
+  /// `canRedo`, `canFinish`, `started`, `welcome` and `consent` (texts or `null`), and
+  /// `practice` (the practice contacts, each `intent`, `words`, `instructions`).
   public func stateJSON() -> [UInt8] {
-    var out: [UInt8] = Array("{\"index\":\(current),\"total\":\(prompts.count),\"done\":\(isComplete)".utf8)
+    var out: [UInt8] = Array(
+      "{\"index\":\(current),\"total\":\(prompts.count),\"recorded\":\(written.count),\"complete\":\(isComplete),\"done\":\(isFinished)"
+        .utf8)
+    func append(_ text: String?) {
+      if let text { JSONTraceWriter.appendString(text, to: &out) } else { out += Array("null".utf8) }
+    }
+    let shown = isComplete ? nil : configuration.text(for: prompts[current])
     out += Array(",\"intent\":".utf8)
-    if isComplete { out += Array("null".utf8) } else { JSONTraceWriter.appendString(prompts[current].rawValue, to: &out) }
+    append(isComplete ? nil : prompts[current].rawValue)
     out += Array(",\"words\":".utf8)
-    if isComplete { out += Array("null".utf8) } else { JSONTraceWriter.appendString(PromptWords.words(for: prompts[current]), to: &out) }
+    append(shown?.prompt)
+    out += Array(",\"instructions\":".utf8)
+    append(shown?.instructions)
     out += Array(",\"participant\":".utf8)
-    JSONTraceWriter.appendString(configuration.participant, to: &out)
+    append(configuration.participant)
     out += Array(",\"session\":".utf8)
-    JSONTraceWriter.appendString(session, to: &out)
-    out += Array(",\"canRedo\":\(!written.isEmpty && !isComplete)}".utf8)
+    append(session)
+    out += Array(",\"canRedo\":\(!written.isEmpty && !isFinished),\"canFinish\":\(isComplete && !isFinished)".utf8)
+    out += Array(",\"started\":\(started),\"welcome\":".utf8)
+    append(configuration.welcome)
+    out += Array(",\"consent\":".utf8)
+    append(configuration.consent)
+    out += Array(",\"practice\":[".utf8)
+    for (k, intent) in configuration.practiceIntents.enumerated() {
+      let text = configuration.text(for: intent)
+      out += Array((k > 0 ? ",{\"intent\":" : "{\"intent\":").utf8)
+      append(intent.rawValue)
+      out += Array(",\"words\":".utf8)
+      append(text.prompt)
+      out += Array(",\"instructions\":".utf8)
+      append(text.instructions)
+      out.append(UInt8(ascii: "}"))
+    }
+    out += Array("]}".utf8)
     return out
   }
 
+  /// Leaves the welcome or consent screen (`POST /start`). With a consent text the body must be
+  /// `{"agree": true}`.
+  ///
+  /// - Returns: `.ok`; `.invalid` when consent is asked and not given; `.conflict` when the run
+  ///   is over.
+  public func start(_ body: [UInt8]) -> Outcome {
+    guard !isFinished else { return refuse(.conflict("the run is over")) }
+    if configuration.consent != nil {
+      let agreed: Bool
+      if let root = try? JSONNode.parse(body, file: "start"), case .object(let members) = root.kind,
+        let agree = members.first(where: { $0.key == "agree" }), case .bool(true) = agree.value.kind
+      {
+        agreed = true
+      } else {
+        agreed = false
+      }
+      guard agreed else { return refuse(.invalid("start: error: the consent text must be agreed to: {\"agree\": true}")) }
+      consented = true
+    }
+    if !started { log("capture: started\(consented ? " (consent given)" : "")") }
+    started = true
+    return .ok
+  }
+
+  /// Ends the run after the last prompt (`POST /finish`): ``waitUntilFinished()`` returns and
+  /// the run is not interrupted.
+  ///
+  /// - Returns: `.ok`, or `.conflict` while prompts are left or when the run is over.
+  public func end() -> Outcome {
+    guard !isFinished else { return refuse(.conflict("the run is over")) }
+    guard isComplete else {
+      return refuse(.conflict("\(prompts.count - written.count) of \(prompts.count) prompts are left: finish after the last one"))
+    }
+    finishedByParticipant = true
+    log("capture: finished by the participant")
+    finish()
+    return .ok
+  }
+
   /// The page's state: its JSON, the current prompt (`nil` when done) and its index.
-  func snapshot() -> (json: [UInt8], intent: Intent?, index: Int) {
-    (stateJSON(), isComplete ? nil : prompts[current], current)
+  func snapshot() -> (json: [UInt8], intent: Intent?, words: String, index: Int) {
+    (stateJSON(), isComplete ? nil : prompts[current], isComplete ? "" : configuration.text(for: prompts[current]).prompt, current)
   }
 
   /// Validates one contact and adds it to the dataset as a new trace file.
@@ -155,7 +229,9 @@ public actor CaptureSession {
     } catch {
       return refuse(.invalid(error.description))
     }
-    guard !isComplete, !isFinished else { return refuse(.conflict("the run is over: every prompt is done")) }
+    guard !isFinished else { return refuse(.conflict("the run is over")) }
+    guard started else { return refuse(.conflict("the run has not started: the welcome screen's Start comes first")) }
+    guard !isComplete else { return refuse(.conflict("every prompt is done: redo the last one or finish")) }
     guard upload.prompt == current else {
       return refuse(.conflict("the contact answers prompt \(upload.prompt + 1), but prompt \(current + 1) is shown"))
     }
@@ -194,7 +270,6 @@ public actor CaptureSession {
           path: path, id: id, prompt: current, intent: upload.intent, samples: trace.count,
           device: UInt64(info.st_dev), inode: UInt64(info.st_ino), bytes: bytes))
       log("capture: \(written.count) of \(prompts.count): \(upload.intent) -> \(path) (\(trace.count) samples)")
-      if isComplete { finish() }
       return .ok
     }
     return refuse(.failed("no free file name for the trace: \(lastError)"))
@@ -205,7 +280,7 @@ public actor CaptureSession {
   ///
   /// - Returns: `.ok`, or `.conflict` when this run has written nothing yet or is over.
   public func redo() -> Outcome {
-    guard !isComplete, !isFinished else { return refuse(.conflict("the run is over: nothing to redo")) }
+    guard !isFinished else { return refuse(.conflict("the run is over: nothing to redo")) }
     guard let last = written.last else { return refuse(.conflict("nothing to redo: no contact written in this run yet")) }
     var info = stat()
     if lstat(last.path, &info) == 0 {
@@ -232,7 +307,7 @@ public actor CaptureSession {
     finish()
   }
 
-  /// Returns when every prompt is done or the run was interrupted.
+  /// Returns when the participant finished after the last prompt or the run was interrupted.
   public func waitUntilFinished() async {
     if isFinished { return }
     await withCheckedContinuation { finishWaiters.append($0) }

@@ -25,14 +25,16 @@ struct Harness {
   static func start(
     token: String? = nil, intents: [Intent] = [.press, .tap], count: Int = 2, participant: String = "ana",
     seed: UInt64 = 7, maximumBodySize: Int = CaptureConfiguration.defaultMaximumBodySize,
-    limits: CaptureLimits = CaptureLimits(), prepare: (String) -> Void = { _ in }
+    limits: CaptureLimits = CaptureLimits(), prepare: (String) -> Void = { _ in },
+    adjust: (inout CaptureConfiguration) -> Void = { _ in }
   ) async throws -> Harness {
     let dataset = TestData.temporaryDirectory("touchtrace-capture") + "/dataset"
     _ = mkdir(dataset, 0o777)
     prepare(dataset)
-    let configuration = CaptureConfiguration(
+    var configuration = CaptureConfiguration(
       dataset: dataset, host: "127.0.0.1", port: 0, intents: intents, count: count, participant: participant,
       seed: seed, token: token, maximumBodySize: maximumBodySize)
+    adjust(&configuration)
     try configuration.validate()
     let session = try CaptureSession(configuration: configuration)
     let server = try CaptureServer(session: session, limits: limits)
@@ -383,23 +385,36 @@ struct CaptureServerTests {
     #expect(await h.send("GET", "/contact")?.status == 405)
     let state = try #require(await h.send("GET", "/state"))
     #expect(state.status == 200)
-    #expect(state.body.contains("\"index\":0,\"total\":4,\"done\":false,\"intent\":\"\(prompts[0])\""))
+    #expect(state.body.contains("\"index\":0,\"total\":4,\"recorded\":0,\"complete\":false,\"done\":false,\"intent\":\"\(prompts[0])\""))
     await h.server.stop()
   }
 
-  @Test("the run ends when every prompt is done: summary, and the port closes")
+  @Test("after the last prompt the run waits: redo still works, Finish ends it with its summary, and the port closes")
   func runEnds() async throws {
     let h = try await Harness.start(intents: [.hold], count: 2)
     let run = Task { await h.server.run() }
+    #expect(await h.send("POST", "/finish")?.status == 409)
     #expect(await h.send("POST", "/contact", body: uploadBody(prompt: 0, intent: "hold", events: contact))?.status == 200)
     let last = try #require(await h.send("POST", "/contact", body: uploadBody(prompt: 1, intent: "hold", events: contact)))
     #expect(last.status == 200)
-    #expect(last.body.contains("\"done\":true"))
+    #expect(last.body.contains("\"recorded\":2,\"complete\":true,\"done\":false"))
+    #expect(last.body.contains("\"canRedo\":true,\"canFinish\":true"))
+    // A further contact is refused; the last one can be redone and recorded again.
+    #expect(await h.send("POST", "/contact", body: uploadBody(prompt: 2, intent: "hold", events: contact))?.status == 409)
+    let redone = try #require(await h.send("POST", "/redo"))
+    #expect(redone.body.contains("\"index\":1,\"total\":2,\"recorded\":1,\"complete\":false"))
+    #expect(await h.send("POST", "/contact", body: uploadBody(prompt: 1, intent: "hold", events: contact))?.status == 200)
+    let finished = try #require(await h.send("POST", "/finish"))
+    #expect(finished.status == 200)
+    #expect(finished.body.contains("\"done\":true"))
+    #expect(finished.body.contains("\"canRedo\":false,\"canFinish\":false"))
     let summary = await run.value
-    #expect(summary.written.map(\.id) == ["ana-seed7-001", "ana-seed7-002"])
+    #expect(summary.written.map(\.id) == ["ana-seed7-001", "ana-seed7-003"])
+    #expect(summary.redone.map(\.id) == ["ana-seed7-002"])
     #expect(summary.counts.map(\.count) == [2])
     #expect(summary.prompts == [.hold, .hold])
     #expect(!summary.interrupted)
+    #expect(await h.session.finishedByParticipant)
     #expect(await h.send("GET", "/state") == nil)
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TouchCapture
 import TouchTestSupport
 
 @testable import TouchTraceCLI
@@ -196,6 +197,54 @@ struct StudyFileTests {
       #expect(sweep.code == 0 && !sweep.output.contains("folds"))
       let tune = try run(["tune", "--config", directory + "/study.toml", "--print-config"])
       #expect(tune.code == 0 && tune.output.contains("folds = 4\n"), "\(tune.errors)")
+    }
+  }
+}
+
+/// `[capture.intents.INTENT]` tables in a study file give the capture page its texts.
+@Suite("study files: capture texts")
+struct CaptureStudyTextTests {
+  @Test func intentTablesBecomeTheTextOptions() throws {
+    try inTemporaryDirectory { directory in
+      let file = directory + "/study.toml"
+      TestData.write(
+        """
+        [capture]
+        dataset = "recordings"
+        practice = 2
+        consent = "I agree to take part."
+
+        [capture.intents.tap]
+        prompt = "Tap quickly"
+
+        [capture.intents.press]
+        prompt = "Press hard"
+        instructions = "Push down firmly = then lift."
+
+        """, to: file)
+      let printed = try runChild(captureBinaries + "/touchtrace", ["capture", "--config", file, "--print-config"])
+      #expect(printed.code == 0, "\(printed.errors)")
+      #expect(printed.output.contains("intents = \"press,tap\"\n"), "\(printed.output)")
+      #expect(printed.output.contains("intent-prompt = [\"press=Press hard\", \"tap=Tap quickly\"]\n"), "\(printed.output)")
+      #expect(printed.output.contains("intent-instructions = [\"press=Push down firmly = then lift.\"]\n"), "\(printed.output)")
+      #expect(printed.output.contains("practice = 2\n"))
+
+      let command = try #require(
+        try TouchTraceCommand.parseAsRoot([
+          "capture", "--dataset", "d", "--intents", "press,tap", "--intent-prompt", "press=Press hard",
+          "--intent-instructions", "press=Push down = firmly.", "--intent-instructions", "tap=Touch and lift.",
+        ]) as? TouchTraceCommand.Capture)
+      let configuration = try command.captureConfiguration(readingToken: false)
+      #expect(configuration.texts[.press] == IntentText(prompt: "Press hard", instructions: "Push down = firmly."))
+      #expect(configuration.texts[.tap] == IntentText(prompt: IntentText.standard(for: .tap).prompt, instructions: "Touch and lift."))
+
+      TestData.write("[capture.intents.wiggle]\nprompt = \"x\"\n", to: file)
+      let bad = try runChild(captureBinaries + "/touchtrace", ["capture", "--config", file, "--dataset", "d"])
+      #expect(bad.code == 65)
+      #expect(bad.errors.contains("[capture.intents.wiggle]"), "\(bad.errors)")
+      #expect(runCommand(["capture", "--dataset", directory + "/d", "--intent-prompt", "wiggle=x"]) == 64)
+      #expect(runCommand(["capture", "--dataset", directory + "/d", "--intents", "tap", "--intent-prompt", "press=x"]) == 64)
+      #expect(runCommand(["capture", "--dataset", directory + "/d", "--practice", "21"]) == 64)
     }
   }
 }

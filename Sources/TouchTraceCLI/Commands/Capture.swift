@@ -28,10 +28,17 @@ extension TouchTraceCommand {
         The prompt order is shuffled with --seed (default: the 64-bit FNV-1a hash of \
         --participant, so each participant has an order of their own) and recorded in every \
         trace's session (PARTICIPANT-seedSEED) and in the session summary. When every prompt is \
-        done the summary (files, counts per intent, seed, prompt order, redone contacts) is \
-        written to --output (default DATASET/.sessions/SESSION.FORMAT, which loaders skip; - for \
-        standard output, after the URL line) and the command exits 0; Ctrl-C ends the run the \
-        same way.
+        done the participant may still redo the last one, then presses Finish: the summary \
+        (files, counts per intent, seed, prompt order, redone contacts) is written to --output \
+        (default DATASET/.sessions/SESSION.FORMAT, which loaders skip; - for standard output, \
+        after the URL line) and the command exits 0; Ctrl-C ends the run the same way.
+
+        The page is written for participants: each prompt has a heading and instructions in \
+        plain words (--intent-prompt INTENT=TEXT and --intent-instructions INTENT=TEXT, or in a \
+        study file `[capture.intents.press]` with `prompt = "..."` and `instructions = "..."`), \
+        an optional --welcome text and --consent text to agree to before the first prompt, \
+        --practice N contacts that are never sent or saved, a force meter while the contact \
+        lasts, "Recorded" after each contact, and Redo up to the end.
 
         Loopback only by default; requests naming another host (Host, Origin) are refused, and \
         every request that changes the session must carry the secret built into the page. To \
@@ -70,6 +77,25 @@ extension TouchTraceCommand {
 
     @Option(help: ArgumentHelp("Who records (the user of every trace).", valueName: "name"))
     var participant = "anonymous"
+
+    @Option(
+      name: .customLong("intent-prompt"),
+      help: ArgumentHelp("The heading shown for an intent: INTENT=TEXT (repeatable).", valueName: "intent=text"))
+    var intentPrompts: [String] = []
+
+    @Option(
+      name: .customLong("intent-instructions"),
+      help: ArgumentHelp("What to do for an intent, in plain words: INTENT=TEXT (repeatable).", valueName: "intent=text"))
+    var intentInstructions: [String] = []
+
+    @Option(help: ArgumentHelp("A welcome text shown before the first prompt, left with Start.", valueName: "text"))
+    var welcome: String?
+
+    @Option(help: ArgumentHelp("A consent text the participant must agree to before the first prompt.", valueName: "text"))
+    var consent: String?
+
+    @Option(help: ArgumentHelp("Practice contacts before the first prompt (0 to 20; never sent or saved).", valueName: "n"))
+    var practice = 0
 
     @Option(
       help: ArgumentHelp(
@@ -135,15 +161,37 @@ extension TouchTraceCommand {
         }
         list.append(intent)
       }
-      let configuration = CaptureConfiguration(
+      var configuration = CaptureConfiguration(
         dataset: dataset, host: host, port: port, intents: list, count: count, participant: participant,
         seed: seed, token: readingToken || tokenFile == nil ? try resolvedToken() : "token-file", device: device)
+      configuration.welcome = welcome
+      configuration.consent = consent
+      configuration.practice = practice
+      configuration.texts = try Self.texts(prompts: intentPrompts, instructions: intentInstructions)
       do {
         try configuration.validate()
       } catch {
         throw ValidationError(error.description)
       }
       return configuration
+    }
+
+    /// The page's texts from `--intent-prompt` and `--intent-instructions` (`INTENT=TEXT`, split
+    /// at the first `=`); an intent given only one of them keeps its standard other half.
+    static func texts(prompts: [String], instructions: [String]) throws(ValidationError) -> [Intent: IntentText] {
+      var texts: [Intent: IntentText] = [:]
+      for (option, values) in [("--intent-prompt", prompts), ("--intent-instructions", instructions)] {
+        for value in values {
+          guard let equals = value.firstIndex(of: "="), let intent = Intent(rawValue: String(value[..<equals])) else {
+            throw ValidationError("\(option) expects INTENT=TEXT with an intent (press, tap, hold, drag, pop), got '\(value)'")
+          }
+          let text = String(value[value.index(after: equals)...])
+          var entry = texts[intent] ?? IntentText.standard(for: intent)
+          if option == "--intent-prompt" { entry.prompt = text } else { entry.instructions = text }
+          texts[intent] = entry
+        }
+      }
+      return texts
     }
 
     /// The environment variable a token may come from.

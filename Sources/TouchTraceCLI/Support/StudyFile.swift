@@ -1,5 +1,7 @@
 import ArgumentParser
 import TOMLKit
+import TouchCapture
+import TouchCore
 import TouchIO
 import TouchReports
 
@@ -230,6 +232,14 @@ struct StudyFile {
         }
         guard key == command.command else { continue }
         for inner in section.keys {
+          if key == "capture", inner == "intents", let intents = section[inner]?.table {
+            for (argumentName, values) in try intentTexts(intents, file: file, text: text) {
+              guard let argument = command.argument(argumentName) else { continue }
+              own[argument.key] = values
+              origins[argument.key] = ("intents", key)
+            }
+            continue
+          }
           guard let argument = command.argument(inner), let innerValue = section[inner] else {
             throw failure(file, text, key: inner, section: key, "unknown key '\(inner)': `touchtrace \(key)` has no option --\(inner)\(suggestion(inner, command))")
           }
@@ -246,6 +256,34 @@ struct StudyFile {
       }
     }
     return (shared.merging(own) { _, own in own }, origins, text)
+  }
+
+  /// The `[capture.intents.INTENT]` tables (`prompt = "…"`, `instructions = "…"`) as the
+  /// options they stand for: `intents` (the tables' intents, in capture's standard order),
+  /// `intent-prompt` and `intent-instructions` (`INTENT=TEXT` each).
+  static func intentTexts(_ table: TOMLTable, file: String, text: String) throws(Failure) -> [(String, [String])] {
+    var intents: [Intent] = []
+    var prompts: [String] = []
+    var instructions: [String] = []
+    for name in table.keys {
+      guard let intent = Intent(rawValue: name), let entry = table[name]?.table else {
+        throw failure(
+          file, text, key: name, section: "capture.intents",
+          "[capture.intents.\(name)]: expected a table named after an intent (press, tap, hold, drag, pop) with prompt and instructions")
+      }
+      intents.append(intent)
+      for field in entry.keys {
+        guard field == "prompt" || field == "instructions", let value = entry[field]?.string else {
+          throw failure(
+            file, text, key: field, section: "capture.intents.\(name)",
+            "[capture.intents.\(name)]: '\(field)' is not a text field here (prompt = \"...\", instructions = \"...\")")
+        }
+        if field == "prompt" { prompts.append("\(name)=\(value)") } else { instructions.append("\(name)=\(value)") }
+      }
+    }
+    let order = CaptureConfiguration.promptableIntents + Intent.allCases.filter { !CaptureConfiguration.promptableIntents.contains($0) }
+    let ordered = order.filter { intents.contains($0) }.map(\.rawValue).joined(separator: ",")
+    return [("intents", [ordered]), ("intent-prompt", prompts.sorted()), ("intent-instructions", instructions.sorted())]
   }
 
   /// Refuses a study file that is not text: a NUL byte (the TOML parser, given a C string, would

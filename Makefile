@@ -61,12 +61,14 @@ check-html: setup
 	$(SWIFT) build --product touchtrace
 	Scripts/check-html-report.sh .build/debug/touchtrace out/sweep-report.png
 
-# The capture page in a real browser: `touchtrace capture` on a free loopback port driven by
-# headless Chromium with pen actions at known pressures (one contact redone); the dataset read back
-# must hold one trace per prompt with the intent shown and the pressures sent. Screenshot in out/.
+# The capture and try pages in a real browser, driven by headless Chromium with pen actions at
+# known pressures: a whole capture session as a participant does it (welcome, consent, practice,
+# every prompt, redo at both ends, Finish) read back from the dataset, a second one ended by
+# SIGINT with its summary; then `touchtrace try` with two configurations, whose final marks must
+# equal `touchtrace run` on the saved trace. Screenshots in out/.
 check-capture: setup
 	$(SWIFT) build --product touchtrace
-	Scripts/check-capture.sh .build/debug/touchtrace out/capture-page.png
+	Scripts/check-capture.sh .build/debug/touchtrace out/capture-page.png out/try-page.png
 
 # Benchmarks (the nested package Benchmarks/, see Benchmarks/README.md): every suite with a
 # summary table, and the deterministic gates CI runs.

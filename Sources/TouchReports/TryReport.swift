@@ -6,7 +6,7 @@ public enum TryReport {
   /// The JSON array of results, one per recognizer in order, each as ``RunReport`` writes a
   /// result (``RunReport/result(_:composed:)``) plus `configuration` (its index). For a contact
   /// still going on (`complete` false) only the events strictly before its last sample's time
-  /// (``ReplayResult/before(_:)``): those the whole contact's replay has as well. A recognizer
+  /// (`ReplayResult.before(_:)`): those the whole contact's replay has as well. A recognizer
   /// that cannot replay the trace gives `{"configuration", "error"}`.
   ///
   /// - Parameters:

@@ -41,9 +41,9 @@ extension TouchTraceCommand {
         Loopback only by default, with capture's rules: Host and Origin must name this server, \
         every request that changes something carries the secret built into the page, and a \
         non-loopback --host needs a token (--token-file, or TOUCHTRACE_CAPTURE_TOKEN). SIGINT \
-        and SIGTERM end the run (exit 0). Exit codes: 64 a bad option; 65 the dataset holds a \
-        file that cannot be read, or a --configuration file cannot be used; 69 the address \
-        cannot be bound; 73 the dataset cannot be created.
+        and SIGTERM end the run (exit 0). Exit codes: 64 a bad option or a --configuration \
+        file that cannot be read or used; 65 the dataset holds a file that cannot be read; 69 \
+        the address cannot be bound; 73 the dataset cannot be created.
 
         Examples (from the repository root):
           touchtrace try --recognizer deep-press:threshold=0.35 \\

@@ -235,6 +235,85 @@ struct CaptureSignalTests {
     #expect(outcome.errors.contains("interrupted after 0 of 15 traces in cap/y"))
   }
 
+  /// How a shell starts the command: as a background job of a non-interactive shell (which
+  /// starts it with SIGINT ignored, as POSIX asks, and gets its pid with `$!`), or in the
+  /// foreground of a shell leading a process group of its own, the signal sent to the whole
+  /// group as a terminal's Ctrl-C is (the shell traps SIGINT to outlive it and report the status).
+  enum Launch: String, CaseIterable, Sendable {
+    case background
+    case foregroundGroup
+  }
+
+  /// Starts `/bin/sh -c script` as a user's shell is: no signal blocked, SIGINT and SIGTERM at
+  /// their defaults (a test thread blocks most signals, and a child inherits its mask), in a
+  /// process group of its own when `newGroup`. Returns the shell's pid.
+  static func spawnShell(_ script: String, newGroup: Bool) -> pid_t? {
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var none = sigset_t()
+    sigemptyset(&none)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    sigaddset(&defaults, SIGINT)
+    sigaddset(&defaults, SIGTERM)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    var flags = Int32(POSIX_SPAWN_SETSIGMASK) | Int32(POSIX_SPAWN_SETSIGDEF)
+    if newGroup {
+      flags |= Int32(POSIX_SPAWN_SETPGROUP)
+      posix_spawnattr_setpgroup(&attributes, 0)
+    }
+    posix_spawnattr_setflags(&attributes, Int16(flags))
+    let texts: [String] = ["/bin/sh", "-c", script]
+    var arguments: [UnsafeMutablePointer<CChar>?] = texts.map { strdup($0) }
+    arguments.append(nil)
+    defer { for argument in arguments { free(argument) } }
+    var pid = pid_t()
+    guard posix_spawn(&pid, "/bin/sh", nil, &attributes, arguments, environ) == 0 else { return nil }
+    return pid
+  }
+
+  @Test(arguments: Launch.allCases)
+  func endsWhenAShellStartedIt(_ launch: Launch) async throws {
+    let outcome = try await Self.offPool {
+      try Self.whileBusy {
+        inTemporaryDirectory { directory -> (status: String, errors: String, summary: String?) in
+          let command = "'\(releaseBinary)' capture --dataset cap/z --participant c --port 0 > url.txt 2> errors.txt"
+          // The shell's own output goes to shell.txt: first the job's pid, last its status.
+          let prologue = "cd '\(directory)' && exec > shell.txt 2>&1 < /dev/null; "
+          let script =
+            switch launch {
+            case .background: prologue + command + " & echo $!; wait $!; echo \"status $?\""
+            case .foregroundGroup: prologue + "trap : INT; echo $$; " + command + "; echo \"status $?\""
+            }
+          guard let shell = Self.spawnShell(script, newGroup: launch == .foregroundGroup) else {
+            return ("the shell did not start", "", nil)
+          }
+          func read(_ name: String) -> String { (try? String(contentsOfFile: directory + "/" + name, encoding: .utf8)) ?? "" }
+          for _ in 0..<400 where !read("url.txt").contains("\n") { usleep(25_000) }
+          let pid = Int32(read("shell.txt").prefix { $0 != "\n" }) ?? 0
+          // Never kill(0) or kill(-1): those would reach this test process.
+          if pid > 1 {
+            kill(launch == .foregroundGroup ? -pid : pid, SIGINT)
+          } else {
+            kill(shell, SIGKILL)
+          }
+          var status: Int32 = 0
+          _ = waitpid(shell, &status, 0)
+          let lines = read("shell.txt").split(separator: "\n")
+          // The one summary the run wrote.
+          let sessions = (try? FileManager.default.contentsOfDirectory(atPath: directory + "/cap/z/.sessions")) ?? []
+          let summary = sessions.count == 1 ? read("cap/z/.sessions/" + sessions[0]) : nil
+          return (lines.last.map(String.init) ?? "", read("errors.txt"), summary)
+        }
+      }
+    }
+    #expect(outcome.status == "status 0", "\(launch): \(outcome.errors)")
+    #expect(outcome.errors.contains("interrupted after 0 of 15 traces in cap/z"), "\(outcome.errors)")
+    #expect(outcome.summary?.contains("\"interrupted\": true") == true)
+  }
+
   @Test("the token comes from a file or the environment and is never on standard error")
   func tokenStaysOffStandardError() throws {
     try inTemporaryDirectory { directory in

@@ -25,6 +25,7 @@ let package = Package(
     .library(name: "TouchReports", targets: ["TouchReports"]),
     .library(name: "TouchCapture", targets: ["TouchCapture"]),
     .library(name: "TouchPartials", targets: ["TouchPartials"]),
+    .library(name: "TouchExport", targets: ["TouchExport"]),
     .library(name: "TouchTraceCLI", targets: ["TouchTraceCLI"]),
   ],
   dependencies: [
@@ -80,6 +81,10 @@ let package = Package(
         "TouchCore", "TouchIO", .product(name: "FlyingSocks", package: "FlyingFox"),
       ],
       swiftSettings: checks),
+    /// Portable recognizer cores: a configuration written as Swift, Kotlin and TypeScript with
+    /// platform adapters and conformance vectors from the replay.
+    .target(
+      name: "TouchExport", dependencies: ["TouchCore", "TouchRecognizers", "TouchSynth"], swiftSettings: checks),
     /// The `touchtrace` command line as a library: parses arguments, calls the libraries, prints;
     /// runs with any recognizer catalog (`TouchTraceTool.main(catalog:)`).
     .target(
@@ -87,7 +92,7 @@ let package = Package(
       dependencies: [
         "TouchCore", "TouchRecognizers", "TouchIO", "TouchSignal", "TouchSynth", "TouchImport",
         "TouchEvaluation", "TouchTuning", "TouchReports", "TouchExec", "TouchCapture", "TouchPartials",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "TouchExport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "TOMLKit", package: "TOMLKit"),
       ],
       swiftSettings: checks),
@@ -126,6 +131,8 @@ let package = Package(
       name: "TouchTuningTests",
       dependencies: ["TouchTuning", "TouchEvaluation", "TouchRecognizers", "TouchCore", "TouchSignal", "TouchTestSupport"],
       resources: [.copy("Fixtures")]),
+    .testTarget(
+      name: "TouchExportTests", dependencies: ["TouchExport", "TouchRecognizers", "TouchCore", "TouchTestSupport"]),
     .testTarget(name: "TouchCaptureTests", dependencies: ["TouchCapture", "TouchCore", "TouchIO", "TouchTestSupport"]),
     .testTarget(
       name: "touchtraceTests",

@@ -1,6 +1,6 @@
 import TouchEvaluation
 import TouchIO
-import TouchRecognizers
+public import TouchRecognizers
 public import TouchTuning
 
 /// Exports the configuration `touchtrace tune` chose, with its provenance: as JSON
@@ -100,15 +100,20 @@ public enum TuneExport {
     return (c, result.sweep.configurations[c], result.sweep.evaluation)
   }
 
-  /// Swift source describing the chosen configuration: a comment block with the provenance,
-  /// then a caseless `enum` (`TunedDeepPress` for `deep-press`) holding the variant's name and
-  /// one typed `static let` per parameter (`Double`, `Bool` or `[Double]`), each documented with
-  /// its unit and meaning; `nil` when no configuration was chosen.
+  /// The chosen configuration's recognizer; `nil` when no configuration was chosen.
+  public static func chosenRecognizer(_ result: TuningResult) -> AnyForceRecognizer? {
+    chosen(result)?.1.recognizer
+  }
+
+  /// The provenance of the chosen configuration as lines of text (no comment markers): the tool,
+  /// the recognizer, the data it was tuned on, the objective, the statistics on all traces with
+  /// their bootstrap intervals and the cross-validated ones; `nil` when no configuration was
+  /// chosen.
   ///
   /// - Parameters:
   ///   - result: the tuning.
   ///   - tool: the tool and version that tuned it (`touchtrace 0.1.0`).
-  public static func swift(_ result: TuningResult, tool: String) -> String? {
+  public static func provenance(_ result: TuningResult, tool: String) -> [String]? {
     guard let (c, configuration, evaluation) = chosen(result) else { return nil }
     let dataset = evaluation.dataset
     let rule = result.options.rule
@@ -151,7 +156,19 @@ public enum TuneExport {
       lines.append("Not cross-validated: the numbers above are measured on the traces the values were chosen on.")
     }
     lines.append("Units: normalized force is force / UITouch.maximumPossibleForce; times are seconds unless noted.")
+    return lines
+  }
 
+  /// Swift source describing the chosen configuration: a comment block with the provenance,
+  /// then a caseless `enum` (`TunedDeepPress` for `deep-press`) holding the variant's name and
+  /// one typed `static let` per parameter (`Double`, `Bool` or `[Double]`), each documented with
+  /// its unit and meaning; `nil` when no configuration was chosen.
+  ///
+  /// - Parameters:
+  ///   - result: the tuning.
+  ///   - tool: the tool and version that tuned it (`touchtrace 0.1.0`).
+  public static func swift(_ result: TuningResult, tool: String) -> String? {
+    guard let (_, configuration, _) = chosen(result), let lines = provenance(result, tool: tool) else { return nil }
     var out = lines.map { ("// " + sanitize($0)).trimmingTrailingSpaces }.joined(separator: "\n") + "\n\n"
     let type = typeName(configuration.name)
     out += "/// The \(configuration.name) parameters tuned by touchtrace (provenance above).\n"

@@ -1,4 +1,5 @@
 import ArgumentParser
+import TouchExport
 import TouchCore
 import TouchEvaluation
 import TouchIO
@@ -96,6 +97,13 @@ extension TouchTraceCommand {
     @Option(help: ArgumentHelp("Write the chosen configuration as Swift source to paste into an app.", valueName: "file"))
     var exportSwift: String?
 
+    @Option(
+      name: .customLong("export"),
+      help: ArgumentHelp(
+        "Write the chosen configuration as recognizer code for iOS, Android and the web, with conformance vectors from these traces (as `touchtrace export`; the directory's files must be new).",
+        valueName: "dir"))
+    var exportDirectory: String?
+
     @OptionGroup var outcomes: OutcomeOptions
 
     @OptionGroup var breakdown: ByOptions
@@ -125,12 +133,22 @@ extension TouchTraceCommand {
         if let refusal = ExactPass.refusal(input: input, shards: shards, outcomes: outcomes, by: breakdown, bootstrap: 0) {
           throw ValidationError(refusal)
         }
-        if exportJson != nil || exportSwift != nil || csvDir != nil {
+        if exportJson != nil || exportSwift != nil || exportDirectory != nil || csvDir != nil {
           throw ValidationError(
-            "--exact writes its report only (no --export-json, --export-swift or --csv-dir): export the recommended value from a tune with --set NAME=VALUE")
+            "--exact writes its report only (no --export-json, --export-swift, --export or --csv-dir): export the recommended value from a tune with --set NAME=VALUE")
         }
       }
       try exec.withCatalog(tolerance: scoring.tolerance, closing: false) {
+        if exportDirectory != nil {
+          if shards.partial != nil { throw ValidationError("--export writes code after the whole tuning: give it to `touchtrace merge`, not to a shard") }
+          for configuration in try plan.makePlan().configurations {
+            do throws(ExportError) {
+              _ = try ExportConfiguration(configuration.recognizer)
+            } catch {
+              throw ValidationError("--export: \(error.description)")
+            }
+          }
+        }
         _ = try plan.makePlan()
         _ = try scoring.evaluationOptions()
         _ = try tuningOptions()
@@ -268,6 +286,7 @@ extension TouchTraceCommand {
         if let exportJson, let document = TuneExport.json(result, tool: tool) { outputs.append((exportJson, document.encoded())) }
         if let exportSwift, let source = TuneExport.swift(result, tool: tool) { outputs.append((exportSwift, Array(source.utf8))) }
         outputs.append((report.target, bytes))
+        if let exportDirectory { try exportCode(result, to: exportDirectory, tool: tool) }
         let createdDirectory = try csvDir.map(Console.makeDirectory) ?? false
         do throws(FileWriteError) {
           try Console.emit(outputs, outcomes: outcomeWriter, inputs: input.inputPaths)
@@ -276,7 +295,7 @@ extension TouchTraceCommand {
           throw error
         }
         if let reason = result.noChoiceReason {
-          Console.error("touchtrace tune: error: \(reason)" + (exportJson != nil || exportSwift != nil ? "; nothing exported" : ""))
+          Console.error("touchtrace tune: error: \(reason)" + (exportJson != nil || exportSwift != nil || exportDirectory != nil ? "; nothing exported" : ""))
           throw Exit.failure
         }
       }
@@ -346,5 +365,27 @@ extension TouchTraceCommand.Tune.TableName {
     case .summary: .summary
     case .groups: nil
     }
+  }
+}
+
+extension TouchTraceCommand.Tune {
+  /// `--export DIR`: the chosen configuration as code, with the tuning's traces as conformance
+  /// vectors (nothing when no configuration was chosen).
+  func exportCode(_ result: TuningResult, to directory: String, tool: String) throws {
+    guard let recognizer = TuneExport.chosenRecognizer(result), var provenance = TuneExport.provenance(result, tool: tool)
+    else { return }
+    let dataset = result.sweep.evaluation.dataset
+    let digests = try ExportProvenance.digests(dataset.files)
+    provenance += ExportProvenance.vectorLines(files: digests, traces: dataset.traces.count, random: 0, seed: 0)
+    let vectors: String
+    let configuration: ExportConfiguration
+    do {
+      vectors = try ConformanceVectors.text(dataset.traces, recognizer: recognizer)
+      configuration = try ExportConfiguration(recognizer, provenance: provenance)
+    } catch let error as ReplayError {
+      throw DataError.replay(error, command: "tune")
+    }
+    try ExportProvenance.write(
+      Exporter.files(configuration, vectors: vectors), into: directory, inputs: input.inputPaths)
   }
 }

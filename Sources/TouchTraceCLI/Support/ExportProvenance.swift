@@ -1,0 +1,135 @@
+import ArgumentParser
+import TouchCore
+import TouchExport
+import TouchIO
+import TouchReports
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What an export's header says of where its values come from, and the writing of its files.
+enum ExportProvenance {
+  /// `sha256 HEX  FILE` for each file (the bytes as read now).
+  static func digests(_ files: [String]) throws(TraceLoadError) -> [String] {
+    var lines: [String] = []
+    for file in files where file != "-" {
+      lines.append("sha256 \(SHA256.hash(try TraceFiles.read(file)).hex)  \(file)")
+    }
+    return lines
+  }
+
+  /// The lines for a configuration given on the command line (`nil`) or read from a
+  /// `touchtrace-configuration` file: who tuned it, on what, and its metrics with intervals.
+  static func lines(configurationFile file: String?) throws -> [String] {
+    let tool = "touchtrace \(TouchTraceVersion.current)"
+    guard let file else {
+      return ["Exported by \(tool) from parameters given on the command line (not tuned by this export)."]
+    }
+    let bytes = try TraceFiles.read(file)
+    var lines = ["Exported by \(tool) from \(file) (sha256 \(SHA256.hash(bytes).hex))."]
+    let root = try JSONNode.parse(bytes, file: file)
+    guard let tuned = root.member("tuned_on")?.value else { return lines }
+    if case .string(let by)? = tuned.member("tool")?.value.kind { lines.append("Tuned by \(by) (`touchtrace tune`).") }
+    if case .array(let files)? = tuned.member("files")?.value.kind {
+      lines.append("Tuned on:")
+      for case .string(let name) in files.map(\.kind) {
+        let digest = (try? TraceFiles.read(name)).map { "sha256 \(SHA256.hash($0).hex)" } ?? "not readable here"
+        lines.append("  \(name) (\(digest))")
+      }
+    }
+    if case .string(let objective)? = tuned.member("objective")?.value.member("description")?.value.kind {
+      lines.append("Objective: \(objective).")
+    }
+    if case .array(let intervals)? = tuned.member("intervals")?.value.kind {
+      var parts: [String] = []
+      for interval in intervals {
+        guard case .string(let statistic)? = interval.member("statistic")?.value.kind,
+          case .number(let estimate)? = interval.member("estimate")?.value.kind
+        else { continue }
+        var text = "\(statistic) \(TextFormat.compact(estimate))"
+        if case .number(let lower)? = interval.member("lower")?.value.kind,
+          case .number(let upper)? = interval.member("upper")?.value.kind
+        {
+          text += " (95% CI \(TextFormat.compact(lower)) – \(TextFormat.compact(upper)))"
+        }
+        parts.append(text)
+      }
+      if !parts.isEmpty { lines.append("All traces (in-sample): " + parts.joined(separator: ", ") + ".") }
+    }
+    return lines
+  }
+
+  /// The lines saying what the conformance vectors hold.
+  static func vectorLines(files: [String], traces: Int, random: Int, seed: UInt64) -> [String] {
+    guard traces + random > 0 else { return ["No conformance vectors: no traces were given to export."] }
+    var lines = ["Conformance vectors (vectors.txt): \(traces) contacts from data, \(random) seeded random (seed \(seed))."]
+    if !files.isEmpty {
+      lines.append("Data:")
+      lines += files.map { "  " + $0 }
+    }
+    return lines
+  }
+
+  /// The `touchtrace-export` JSON document: the configuration, what the vectors hold, the
+  /// provenance and every file with its text.
+  static func json(
+    _ configuration: ExportConfiguration, languages: [ExportLanguage], files: [ExportFile],
+    contacts: (data: Int, random: Int, seed: UInt64)
+  ) -> JSONValue {
+    .object([
+      ("format", "touchtrace-export"), ("version", 1),
+      ("recognizer", .string(configuration.recognizerName)),
+      ("parameters", .object(configuration.parameters.map { ($0.name, .string($0.value)) })),
+      ("type_name", .string(configuration.typeName)),
+      ("languages", .array(languages.map { .string($0.rawValue) })),
+      (
+        "vectors",
+        .object([
+          ("contacts", .int(contacts.data + contacts.random)), ("from_data", .int(contacts.data)),
+          ("random", .int(contacts.random)), ("seed", .string(String(contacts.seed))),
+        ])
+      ),
+      ("provenance", .array(configuration.provenance.map { .string($0) })),
+      (
+        "files",
+        .array(files.map { file in
+          .object([("path", .string(file.path)), ("role", .string(file.role.rawValue)), ("contents", .string(file.contents))])
+        })
+      ),
+    ])
+  }
+
+  /// Writes `files` under `directory` (created with its subdirectories), never replacing
+  /// anything: every target is checked before the first is written.
+  static func write(_ files: [ExportFile], into directory: String, inputs: [String]) throws(FileWriteError) {
+    let root = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+    // Parents first, as `mkdir -p`.
+    var prefix = root.hasPrefix("/") ? "/" : ""
+    for component in root.split(separator: "/") {
+      prefix += component
+      _ = try Console.makeDirectory(prefix)
+      prefix += "/"
+    }
+    let writer = OutputFiles(inputs: Console.guarded(inputs))
+    var made: Set<String> = []
+    for file in files {
+      let path = root + "/" + file.path
+      if let slash = file.path.lastIndex(of: "/") {
+        let sub = root + "/" + file.path[..<slash]
+        if made.insert(sub).inserted { _ = try Console.makeDirectory(sub) }
+      }
+      var info = stat()
+      if lstat(path, &info) == 0 {
+        throw FileWriteError(path: path, kind: .refused, reason: "it exists, and export replaces nothing; choose a new --output directory")
+      }
+    }
+    for file in files {
+      try writer.create(root + "/" + file.path, bytes: Array(file.contents.utf8))
+    }
+  }
+}

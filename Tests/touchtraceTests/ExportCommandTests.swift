@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import TouchTestSupport
+
+@testable import TouchTraceCLI
+
+/// `touchtrace export`: refusals with their exit codes, the files written, and the release
+/// executable's Swift core built with swiftc and run on its vectors with no difference.
+@Suite("export command")
+struct ExportCommandTests {
+  static let samples = TestData.repositoryRoot + "/samples/synth-iphone6s.csv"
+
+  @Test("unsupported recognizers, both or neither configuration, bad counts and type names are usage errors")
+  func refusals() {
+    inTemporaryDirectory { directory in
+      let out = directory + "/x"
+      for arguments in [
+        ["export", "--recognizer", "tap", "--output", out],
+        ["export", "--recognizer", "tap+deep-press", "--output", out],
+        ["export", "--output", out],
+        ["export", "--recognizer", "deep-press", "--configuration", directory + "/c.json", "--output", out],
+        ["export", "--recognizer", "deep-press", "--random", "-1", "--output", out],
+        ["export", "--recognizer", "deep-press", "--type-name", "9lives", "--output", out],
+        ["export", "--recognizer", "deep-press", "--set", "threshold", "--output", out],
+        ["export", "--recognizer", "deep-press", "--language", "cobol", "--output", out],
+      ] {
+        #expect(runCommand(arguments) == 64, "\(arguments)")
+      }
+      #expect(!FileManager.default.fileExists(atPath: out))
+    }
+  }
+
+  @Test("writes each language's core, adapter and check, the vectors and a README; replaces nothing")
+  func writes() throws {
+    try inTemporaryDirectory { directory in
+      let out = directory + "/exported"
+      let arguments = [
+        "export", "--recognizer", "hysteresis", "--set", "pressThreshold=0.3", "--output", out, "--random", "20",
+        "--quiet", Self.samples,
+      ]
+      #expect(runCommand(arguments) == 0)
+      let files = try FileManager.default.subpathsOfDirectory(atPath: out).filter { !$0.hasSuffix("/") }.sorted()
+      for expected in [
+        "README.md", "vectors.txt", "swift/ForcePressCore.swift", "swift/ForcePressCoreGestureRecognizer.swift",
+        "swift/check/main.swift", "kotlin/ForcePressCore.kt", "kotlin/ConformanceCheck.kt",
+        "typescript/force-press-core.ts", "typescript/force-press-core.js",
+      ] {
+        #expect(files.contains(expected), "\(files)")
+      }
+      let core = try String(contentsOfFile: out + "/swift/ForcePressCore.swift", encoding: .utf8)
+      #expect(core.contains("public static let pressThreshold: Double = 0.3"))
+      #expect(core.contains("Recognizer: hysteresis"))
+      #expect(core.contains("sha256 "))
+      let vectors = try String(contentsOfFile: out + "/vectors.txt", encoding: .utf8)
+      #expect(vectors.hasPrefix("touchtrace-vectors 1 hysteresis\n"))
+      #expect(vectors.components(separatedBy: "\nend\n").count - 1 == 175 + 20)
+      // A second export into the same directory replaces nothing.
+      #expect(runCommand(arguments) == 73)
+      #expect(try String(contentsOfFile: out + "/vectors.txt", encoding: .utf8) == vectors)
+    }
+  }
+
+  @Test(
+    "the release executable's Swift core, built with swiftc, equals the replay on its vectors",
+    .enabled(if: FileManager.default.isExecutableFile(atPath: releaseBinary), "skipped: no release build"))
+  func swiftCoreEqualsReplay() throws {
+    try inTemporaryDirectory { directory in
+      let out = directory + "/e"
+      let export = try runChild(
+        releaseBinary,
+        ["export", "--recognizer", "one-euro/stable-press", "--set", "dwellTime=0.05", "--language", "swift", "--output", out,
+         "--random", "300", "--seed", "5", Self.samples])
+      #expect(export.code == 0, "\(export.errors)")
+      let build = try runChild(
+        "/usr/bin/env", ["swiftc", "-O", "ForcePressCore.swift", "check/main.swift", "-o", out + "/check"], in: out + "/swift")
+      #expect(build.code == 0, "\(build.errors)")
+      let check = try runChild("/bin/sh", ["-c", "'\(out)/check' < '\(out)/vectors.txt'"])
+      #expect(check.code == 0, "\(check.output)\(check.errors)")
+      #expect(check.output.hasPrefix("swift: 475 contacts, ") && check.output.hasSuffix(", 0 differences\n"), "\(check.output)")
+    }
+  }
+}

@@ -44,7 +44,7 @@ for name in "${CONFIGS[@]}"; do
   slug=${name//\//_}
   dir="$OUT/$slug"
   mkdir -p "$OUT/tune"
-  "$TOUCHTRACE" tune samples/ --recognizer "$name" --folds 0 --bootstrap 0 --quiet \
+  "$TOUCHTRACE" tune samples/ --recognizer "$name" --quiet \
     --export-json "$OUT/tune/$slug.json" --output "$OUT/tune/$slug.md"
   "$TOUCHTRACE" export --configuration "$OUT/tune/$slug.json" --output "$dir" --quiet \
     --random "$CONTACTS" --seed "$seed" samples/

@@ -34,6 +34,10 @@ public struct ExportFile: Sendable, Hashable {
     case check
     /// Compiled JavaScript of a TypeScript file.
     case compiled
+    /// The conformance vectors (``ConformanceVectors``).
+    case vectors
+    /// The export's README: configuration, provenance, files, contract.
+    case readme
   }
 
   public init(path: String, contents: String, role: Role) {

@@ -13,13 +13,35 @@ enum ExportText {
     lines += c.parameters.map { "  \($0.name) = \($0.value)" }
     if !c.provenance.isEmpty {
       lines.append("")
-      lines += c.provenance
+      lines += c.provenance.flatMap { wrap($0, width: 96) }
     }
     lines += [
       "",
       "Units: t in seconds; force and maxForce in the device's units (normalized force =",
       "force / maxForce); x and y in points.",
     ]
+    return lines
+  }
+
+  /// `line` broken at spaces into lines of at most `width` characters where it can be (a longer
+  /// word stays whole), the later ones indented two spaces more than the first.
+  static func wrap(_ line: String, width: Int) -> [String] {
+    guard line.count > width else { return [line] }
+    let indent = String(line.prefix { $0 == " " })
+    var lines: [String] = []
+    var current = ""
+    for word in line.dropFirst(indent.count).split(separator: " ") {
+      let prefix = lines.isEmpty ? indent : indent + "  "
+      if current.isEmpty {
+        current = prefix + word
+      } else if current.count + 1 + word.count <= width {
+        current += " " + word
+      } else {
+        lines.append(current)
+        current = indent + "  " + word
+      }
+    }
+    if !current.isEmpty { lines.append(current) }
     return lines
   }
 

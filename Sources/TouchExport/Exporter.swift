@@ -8,8 +8,8 @@ public enum Exporter {
     _ configuration: ExportConfiguration, languages: [ExportLanguage] = ExportLanguage.allCases, vectors: String?
   ) -> [ExportFile] {
     var files = languages.flatMap { $0.files(configuration) }
-    if let vectors { files.append(ExportFile(path: "vectors.txt", contents: vectors, role: .check)) }
-    files.append(ExportFile(path: "README.md", contents: readme(configuration, files: files), role: .check))
+    if let vectors { files.append(ExportFile(path: "vectors.txt", contents: vectors, role: .vectors)) }
+    files.append(ExportFile(path: "README.md", contents: readme(configuration, files: files), role: .readme))
     return files
   }
 
@@ -25,6 +25,11 @@ public enum Exporter {
     }
     out += "\n## Files\n\n"
     for file in files { out += "- `\(file.path)` (\(file.role.rawValue))\n" }
+    let timers = """
+      This recognizer keeps timers: while `timerDeadline` is finite, call `tick(t)` when that
+      time comes (a display link, `postDelayed`, `setTimeout`). A due timer also fires at the
+      next sample, at its own deadline, so the times are the same either way.
+      """
     out += """
 
       ## Contract
@@ -33,7 +38,9 @@ public enum Exporter {
       seconds, `force` and `maxForce` in the device's units (normalized force = force / maxForce)
       and `x`, `y` in points; phase `began` for touch-down, `moved` (or `stationary`) in between,
       `ended` at lift, `cancelled` when the system takes the touch. It returns the actions the
-      sample caused (times in seconds). \(c.core.usesTimers ? "This recognizer keeps timers: while `timerDeadline` is finite, call `tick(t)` when that time comes (a display link, `postDelayed`, `setTimeout`); a due timer also fires at the next sample, at its own deadline, so the times are the same either way." : "This recognizer keeps no timers; `tick(t)` does nothing.")
+      sample caused (times in seconds).
+
+      \(c.core.usesTimers ? timers : "This recognizer keeps no timers; `tick(t)` does nothing.")
 
       The core replays samples exactly as `touchtrace run` does, so its actions equal the
       replay's to the bit; the conformance check in each language proves it on `vectors.txt`

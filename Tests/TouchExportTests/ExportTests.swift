@@ -119,3 +119,13 @@ struct RandomContactsTests {
     #expect(a.allSatisfy { trace in zip(trace.t, trace.t.dropFirst()).allSatisfy { $0 <= $1 } })
   }
 }
+
+@Suite("Export text")
+struct ExportTextTests {
+  @Test("long provenance lines wrap at spaces, later lines indented; short and unbreakable ones stay")
+  func wraps() {
+    #expect(ExportText.wrap("short line", width: 20) == ["short line"])
+    #expect(ExportText.wrap("aaa bbb ccc ddd eee", width: 8) == ["aaa bbb", "  ccc", "  ddd", "  eee"])
+    #expect(ExportText.wrap("  x sha256-0123456789abcdef y", width: 10) == ["  x", "    sha256-0123456789abcdef", "    y"])
+  }
+}

@@ -135,7 +135,10 @@ enum TypeScriptCheck {
     const sameTransition = (a, b) =>
       a !== undefined && b !== undefined && a.state === b.state && toHex(a.t) === toHex(b.t) && a.implicit === b.implicit;
 
+    // A difference is a run (plain or ticking) of a contact that differs anywhere, as the Swift
+    // and Kotlin checks count; the details name each record that differs.
     const differences = [];
+    let differingRuns = 0;
     let actionCount = 0;
     let transitionCount = 0;
     for (const c of contacts) {
@@ -144,6 +147,7 @@ enum TypeScriptCheck {
       for (const ticking of [false, true]) {
         const label = `contact ${c.name} (${ticking ? "ticking" : "plain"})`;
         const got = run(c, ticking);
+        const before = differences.length;
         const compare = (what, expected, actual, same, describe) => {
           for (let k = 0; k < Math.max(expected.length, actual.length); k++) {
             if (!same(expected[k], actual[k])) {
@@ -154,15 +158,16 @@ enum TypeScriptCheck {
         compare("action", c.actions, got.actions, sameAction, actionText);
         compare("transition", c.transitions, got.transitions, sameTransition, transitionText);
         compare("action (in core.actions)", got.actions, got.kept, sameAction, actionText);
+        if (differences.length > before) differingRuns++;
       }
     }
 
     console.log(
       `typescript: ${contacts.length} contacts, ${actionCount} actions, ${transitionCount} transitions, ` +
-        `${differences.length} differences`,
+        `${differingRuns} differences`,
     );
     for (const d of differences.slice(0, 10)) console.log(`  ${d}`);
-    process.exit(differences.length > 0 ? 1 : 0);
+    process.exit(differingRuns > 0 ? 1 : 0);
 
     """#
   }

@@ -385,7 +385,9 @@ extension TouchTraceCommand.Tune {
     } catch let error as ReplayError {
       throw DataError.replay(error, command: "tune")
     }
-    try ExportProvenance.write(
-      Exporter.files(configuration, vectors: vectors), into: directory, inputs: input.inputPaths)
+    let files = Exporter.files(configuration, vectors: vectors)
+    try ExportProvenance.write(files, into: directory, inputs: input.inputPaths)
+    Console.diagnose(
+      "touchtrace tune: exported \(recognizer.name) (\(configuration.parameters.map { "\($0.name)=\($0.value)" }.joined(separator: ", "))) to \(directory): \(files.count) files, conformance vectors of \(dataset.traces.count) contacts")
   }
 }

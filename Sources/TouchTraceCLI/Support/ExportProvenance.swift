@@ -51,15 +51,43 @@ enum ExportProvenance {
         guard case .string(let statistic)? = interval.member("statistic")?.value.kind,
           case .number(let estimate)? = interval.member("estimate")?.value.kind
         else { continue }
-        var text = "\(statistic) \(TextFormat.compact(estimate))"
+        let unit = statistic.contains("latency") ? " s" : ""
+        var text = "\(statistic) \(TextFormat.compact(estimate))\(unit)"
         if case .number(let lower)? = interval.member("lower")?.value.kind,
           case .number(let upper)? = interval.member("upper")?.value.kind
         {
-          text += " (95% CI \(TextFormat.compact(lower)) – \(TextFormat.compact(upper)))"
+          text += " (95% CI \(TextFormat.compact(lower)) – \(TextFormat.compact(upper))\(unit))"
         }
         parts.append(text)
       }
       if !parts.isEmpty { lines.append("All traces (in-sample): " + parts.joined(separator: ", ") + ".") }
+    } else if case .object(let metrics)? = tuned.member("all_traces")?.value.kind {
+      let parts = metrics.compactMap { member -> String? in
+        guard ["f1", "precision", "recall", "fpr", "latency_p50", "latency_p90"].contains(member.key),
+          case .number(let value) = member.value.kind
+        else { return nil }
+        return "\(member.key) \(TextFormat.compact(value))\(member.key.contains("latency") ? " s" : "")"
+      }
+      if !parts.isEmpty { lines.append("All traces (in-sample, no bootstrap): " + parts.joined(separator: ", ") + ".") }
+    }
+    if let cv = tuned.member("cross_validation")?.value, case .array(let heldOut)? = cv.member("held_out")?.value.kind {
+      var parts: [String] = []
+      for summary in heldOut {
+        guard case .string(let statistic)? = summary.member("statistic")?.value.kind,
+          case .number(let mean)? = summary.member("mean")?.value.kind
+        else { continue }
+        let unit = statistic.contains("latency") ? " s" : ""
+        var text = "\(statistic) \(TextFormat.compact(mean))"
+        if case .number(let sd)? = summary.member("sd")?.value.kind { text += " ± \(TextFormat.compact(sd))" }
+        text += unit
+        parts.append(text)
+      }
+      var folds = ""
+      if case .number(let count)? = cv.member("folds")?.value.kind { folds = "\(Int(count)) folds" }
+      if case .string(let by)? = cv.member("by")?.value.kind { folds += folds.isEmpty ? "by \(by)" : " by \(by)" }
+      if !parts.isEmpty {
+        lines.append("Cross-validated (\(folds)): held-out " + parts.joined(separator: ", ") + " (mean ± sd over folds).")
+      }
     }
     return lines
   }

@@ -33,7 +33,7 @@ public enum ConformanceVectors {
   /// Writes `traces` replayed through `recognizer`, each through a fresh instance, as
   /// `touchtrace run` replays them.
   ///
-  /// - Throws: ``ReplayError`` when a trace lacks the maximum force the recognizer needs.
+  /// - Throws: `ReplayError` when a trace lacks the maximum force the recognizer needs.
   public static func text(_ traces: [Trace], recognizer: AnyForceRecognizer) throws(ReplayError) -> String {
     let contacts = traces.filter { !$0.isEmpty }
     let results = try recognizer.replay(traces: contacts)

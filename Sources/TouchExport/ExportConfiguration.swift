@@ -3,7 +3,7 @@ public import TouchRecognizers
 /// A recognizer configuration that `touchtrace export` can write as portable code: one of the
 /// supported recognizers with its parameter values, and the causal filter in front of it, if any.
 ///
-/// The exported cores reimplement ``Replay``'s delivery (touch-down, moved samples whose force or
+/// The exported cores reimplement the replay's delivery (touch-down, moved samples whose force or
 /// position changed, timers on a virtual clock, lift or cancel) and the recognizer's rules, in
 /// Swift, Kotlin and TypeScript, with these values as constants.
 public struct ExportConfiguration: Sendable {

@@ -26,7 +26,7 @@ public enum Exporter {
     out += "\n## Files\n\n"
     for file in files { out += "- `\(file.path)` (\(file.role.rawValue))\n" }
     let timers = """
-      This recognizer keeps timers: while `timerDeadline` is finite, call `tick(t)` when that
+      This recognizer keeps timers: while `timerDeadline` is finite, call `tick(t)` (Swift: `tick(at:)`) when that
       time comes (a display link, `postDelayed`, `setTimeout`). A due timer also fires at the
       next sample, at its own deadline, so the times are the same either way.
       """

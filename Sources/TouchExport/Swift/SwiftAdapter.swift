@@ -99,7 +99,7 @@ extension SwiftExport {
           }
 
           @objc private func step() {
-            publish(core.tick(CACurrentMediaTime()))
+            publish(core.tick(at: CACurrentMediaTime()))
           }
         }
       #endif

@@ -43,20 +43,23 @@ extension SwiftExport {
       func run(_ contact: Contact, ticking: Bool) -> [String] {
         var core = \#(T)()
         var previous: Double?
+        var returned: [\#(T).Action] = []
         for s in contact.samples {
           if ticking, let p = previous {
-            if core.timerDeadline <= s.t { _ = core.tick(core.timerDeadline) }
-            _ = core.tick((p + s.t) / 2)
+            if core.timerDeadline <= s.t { returned += core.tick(at: core.timerDeadline) }
+            returned += core.tick(at: (p + s.t) / 2)
           }
-          _ = core.feed(t: s.t, force: s.force, maxForce: s.maxForce, x: s.x, y: s.y, phase: s.phase)
+          returned += core.feed(t: s.t, force: s.force, maxForce: s.maxForce, x: s.x, y: s.y, phase: s.phase)
           previous = s.t
         }
         let hex = { (v: Double) -> String in
           let d = String(v.bitPattern, radix: 16)
           return String(repeating: "0", count: 16 - d.count) + d
         }
+        // The actions feed and tick returned must be the contact's actions, in order.
+        let unreturned = returned == core.actions ? [] : ["feed and tick returned \(returned), not the contact's actions"]
         return core.actions.map { "a \($0.stage.rawValue) \(hex($0.t))" }
-          + core.transitions.map { "e \($0.state.rawValue) \(hex($0.t)) \($0.implicit ? 1 : 0)" }
+          + core.transitions.map { "e \($0.state.rawValue) \(hex($0.t)) \($0.implicit ? 1 : 0)" } + unreturned
       }
 
       var contacts = 0, actions = 0, transitions = 0, differences = 0

@@ -124,7 +124,7 @@ extension SwiftExport {
 
         /// Tells the core that time `t` (seconds) has come without a sample: fires the timers due
         /// by then, at their own times, and returns their actions.
-        public mutating func tick(_ t: Double) -> [Action] {
+        public mutating func tick(at t: Double) -> [Action] {
           emitted.removeAll(keepingCapacity: true)
           if open && !finished { fireTimers(upTo: t) }
           return emitted

@@ -20,6 +20,10 @@ struct ExportCommandTests {
         ["export", "--output", out],
         ["export", "--recognizer", "deep-press", "--configuration", directory + "/c.json", "--output", out],
         ["export", "--recognizer", "deep-press", "--random", "-1", "--output", out],
+        ["export", "--recognizer", "deep-press", "--random", "100001", "--output", out],
+        ["export", "--recognizer", "deep-press", "--output", "-", "--format", "files"],
+        ["tune", Self.samples, "--recognizer", "deep-press,shunkit", "--export", out],
+        ["tune", Self.samples, "--recognizer", "deep-press", "--exact", "--export", out],
         ["export", "--recognizer", "deep-press", "--type-name", "9lives", "--output", out],
         ["export", "--recognizer", "deep-press", "--set", "threshold", "--output", out],
         ["export", "--recognizer", "deep-press", "--language", "cobol", "--output", out],
@@ -57,6 +61,42 @@ struct ExportCommandTests {
       // A second export into the same directory replaces nothing.
       #expect(runCommand(arguments) == 73)
       #expect(try String(contentsOfFile: out + "/vectors.txt", encoding: .utf8) == vectors)
+    }
+  }
+
+  @Test("tune --export writes the chosen configuration with its provenance and the tuning's traces as vectors")
+  func tuneExports() throws {
+    try inTemporaryDirectory { directory in
+      let out = directory + "/tuned"
+      #expect(
+        runCommand(["tune", Self.samples, "--recognizer", "hysteresis", "--export", out, "--output", directory + "/t.md", "--quiet"]) == 0)
+      let core = try String(contentsOfFile: out + "/kotlin/ForcePressCore.kt", encoding: .utf8)
+      #expect(core.contains("Recognizer: hysteresis"))
+      #expect(core.contains("Tuned on: 175 traces"))
+      #expect(core.contains("% CI"))
+      #expect(core.contains("Cross-validated (5 folds by trace)"))
+      let vectors = try String(contentsOfFile: out + "/vectors.txt", encoding: .utf8)
+      #expect(vectors.components(separatedBy: "\nend\n").count - 1 == 175)
+      // The chosen threshold is the one tune --export-json names.
+      let json = directory + "/c.json"
+      #expect(runCommand(["tune", Self.samples, "--recognizer", "hysteresis", "--export-json", json, "--output", directory + "/u.md", "--quiet"]) == 0)
+      let document = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any]
+      let threshold = try #require((document?["params"] as? [String: Any])?["pressThreshold"] as? Double)
+      #expect(core.contains("const val PRESS_THRESHOLD: Double = \(threshold)"))
+    }
+  }
+
+  @Test("--format json writes one document holding every file")
+  func jsonDocument() throws {
+    try inTemporaryDirectory { directory in
+      let out = directory + "/export.json"
+      #expect(runCommand(["export", "--recognizer", "peek-pop", "--output", out, "--quiet", "--random", "3"]) == 0)
+      let document = try #require(
+        try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as? [String: Any])
+      #expect(document["format"] as? String == "touchtrace-export")
+      #expect((document["vectors"] as? [String: Any])?["contacts"] as? Int == 3)
+      let files = try #require(document["files"] as? [[String: Any]])
+      #expect(files.contains { $0["path"] as? String == "typescript/force-press-core.ts" && ($0["contents"] as? String)?.contains("peekThreshold") == true })
     }
   }
 

@@ -100,7 +100,8 @@ extension TouchTraceCommand {
       if resolvedFormat == .files && output == OutputFiles.standardOutput {
         throw ValidationError("--output - writes one document: give --format json, or a directory")
       }
-      guard random >= 0, random <= 10_000_000 else { throw ValidationError("--random takes 0 … 10000000 contacts, got \(random)") }
+      // The vectors are written whole: about 4 KB per random contact.
+      guard random >= 0, random <= 100_000 else { throw ValidationError("--random takes 0 … 100000 contacts, got \(random)") }
       if let maxForce, !(maxForce > 0) || !maxForce.isFinite {
         throw ValidationError("--max-force must be a positive number, got \(maxForce)")
       }

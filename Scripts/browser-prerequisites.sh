@@ -1,4 +1,4 @@
-# Sourced by the browser tests (check-html-report.sh, check-capture.sh) with CHECK set to the
+# Sourced by the browser tests (check-html-report.sh, check-capture.sh, check-export.sh) with CHECK set to the
 # test's name: stops when Debian's chromium or chromium-driver is missing, and installs selenium
 # with pip when it is missing.
 command -v chromium >/dev/null || { echo "$CHECK: chromium is not installed (apt-get install chromium chromium-driver)" >&2; exit 1; }

@@ -21,6 +21,8 @@ need kotlinc "apt-get install kotlin"
 need java "apt-get install default-jdk-headless"
 need tsc "apt-get install node-typescript"
 need node "apt-get install nodejs"
+CHECK=check-export
+. Scripts/browser-prerequisites.sh
 
 rm -rf "$OUT"
 mkdir -p "$OUT"

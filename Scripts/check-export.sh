@@ -51,7 +51,7 @@ for name in "${CONFIGS[@]}"; do
   "$TOUCHTRACE" export --configuration "$OUT/tune/$slug.json" --output "$dir" --quiet \
     --random "$CONTACTS" --seed "$seed" samples/
   seed=$((seed + 1))
-  settings=$(python3 -c 'import json,sys; print(" ".join(f"{k}={json.dumps(v)}" for k, v in json.load(open(sys.argv[1]))["params"].items()))' "$OUT/tune/$slug.json")
+  settings=$(python3 -c 'import json,sys; print(" ".join(f"{k}={v if isinstance(v, str) else json.dumps(v)}" for k, v in json.load(open(sys.argv[1]))["params"].items()))' "$OUT/tune/$slug.json")
   echo "== $name ($settings)"
 
   # Swift: the core and its check, standard library only.
@@ -117,10 +117,10 @@ fi
 
 echo "== the Pointer Events binding in headless Chromium"
 python3 Scripts/check-export-web.py "$TOUCHTRACE" "$OUT/stable-press" stable-press \
-  $(python3 -c 'import json,sys; print(" ".join(f"--set {k}={json.dumps(v)}" for k, v in json.load(open(sys.argv[1]))["params"].items()))' "$OUT/tune/stable-press.json") \
+  $(python3 -c 'import json,sys; print(" ".join(f"--set {k}={v if isinstance(v, str) else json.dumps(v)}" for k, v in json.load(open(sys.argv[1]))["params"].items()))' "$OUT/tune/stable-press.json") \
   --screenshot "$OUT/web-stable-press.png" || failures=$((failures + 1))
 python3 Scripts/check-export-web.py "$TOUCHTRACE" "$OUT/peek-pop" peek-pop \
-  $(python3 -c 'import json,sys; print(" ".join(f"--set {k}={json.dumps(v)}" for k, v in json.load(open(sys.argv[1]))["params"].items()))' "$OUT/tune/peek-pop.json") \
+  $(python3 -c 'import json,sys; print(" ".join(f"--set {k}={v if isinstance(v, str) else json.dumps(v)}" for k, v in json.load(open(sys.argv[1]))["params"].items()))' "$OUT/tune/peek-pop.json") \
   || failures=$((failures + 1))
 
 if [ "$failures" -ne 0 ]; then

@@ -8,14 +8,11 @@ import TouchSynth
 public enum RandomContacts {
   /// `count` contacts from `seed`, named `random-SEED-K`.
   public static func make(count: Int, seed: UInt64) -> [Trace] {
-    var rng = SplitMix64(seed: seed)
+    var rng = SynthRandom(seed: seed)
     return (0..<max(0, count)).map { contact(k: $0, seed: seed, rng: &rng) }
   }
 
-  /// A uniform double in [0, 1) from 53 random bits.
-  static func unit(_ rng: inout SplitMix64) -> Double { Double(rng.next() >> 11) * 0x1p-53 }
-
-  static func contact(k: Int, seed: UInt64, rng: inout SplitMix64) -> Trace {
+  static func contact(k: Int, seed: UInt64, rng: inout SynthRandom) -> Trace {
     let maxForces = [20.0 / 3.0, 1.0, 4096.0, 255.0]
     let maxForce = maxForces[Int(rng.next() % UInt64(maxForces.count))]
     let count = 1 + Int(rng.next() % 90)
@@ -23,9 +20,9 @@ public enum RandomContacts {
     let moves = rng.next() % 2 == 0
     let uneven = rng.next() % 3 == 0
     var t = Double(rng.next() % 1000) / 7
-    var force = unit(&rng) * maxForce * 0.3
-    var x = 100 + unit(&rng) * 200
-    var y = 100 + unit(&rng) * 400
+    var force = rng.unit() * maxForce * 0.3
+    var x = 100 + rng.unit() * 200
+    var y = 100 + rng.unit() * 400
     var ts: [Double] = [], fs: [Double] = [], xs: [Double] = [], ys: [Double] = []
     for i in 0..<count {
       if i > 0 {
@@ -35,14 +32,14 @@ public enum RandomContacts {
         if roll < 3 {
           // repeat the force exactly: a stationary sample unless the finger moved
         } else if roll == 3 {
-          force = rng.next() % 2 == 0 ? 0 : maxForce * (1 + unit(&rng) * 0.2)
+          force = rng.next() % 2 == 0 ? 0 : maxForce * (1 + rng.unit() * 0.2)
         } else {
-          force += (unit(&rng) - 0.45) * maxForce * 0.25
+          force += (rng.unit() - 0.45) * maxForce * 0.25
           force = Swift.min(Swift.max(force, 0), maxForce * 1.1)
         }
         if moves && rng.next() % 3 == 0 {
-          x += (unit(&rng) - 0.5) * 8
-          y += (unit(&rng) - 0.5) * 8
+          x += (rng.unit() - 0.5) * 8
+          y += (rng.unit() - 0.5) * 8
         }
       }
       let f = quantized ? (force / maxForce * 400).rounded() / 400 * maxForce : force

@@ -352,6 +352,12 @@ extension KotlinExport {
 
       """
     let hooks = "f: Double, t: Double, maxForce: Double, x: Double, y: Double"
+    // touchesBegan and touchesMoved of a recognizer that treats both alike.
+    let handled = """
+          private fun touchesBegan(\(hooks)) = handle(f, t, maxForce)
+
+          private fun touchesMoved(\(hooks)) = handle(f, t, maxForce)
+      """
     switch core {
     case .deepPress:
       return noTimers + """
@@ -363,9 +369,7 @@ extension KotlinExport {
                 deepPressed = false
             }
 
-            private fun touchesBegan(\(hooks)) = handle(f, t, maxForce)
-
-            private fun touchesMoved(\(hooks)) = handle(f, t, maxForce)
+        \(handled)
 
             private fun handle(f: Double, t: Double, maxForce: Double) {
                 if (f == 0.0 || maxForce == 0.0) return
@@ -397,9 +401,7 @@ extension KotlinExport {
                 pressed = false
             }
 
-            private fun touchesBegan(\(hooks)) = handle(f, t, maxForce)
-
-            private fun touchesMoved(\(hooks)) = handle(f, t, maxForce)
+        \(handled)
 
             private fun handle(f: Double, t: Double, maxForce: Double) {
                 val n = f / maxForce
@@ -530,9 +532,7 @@ extension KotlinExport {
 
             private fun resetRecognizer() {}
 
-            private fun touchesBegan(\(hooks)) = handle(f, t, maxForce)
-
-            private fun touchesMoved(\(hooks)) = handle(f, t, maxForce)
+        \(handled)
 
             private fun handle(f: Double, t: Double, maxForce: Double) {
                 val n = f / maxForce

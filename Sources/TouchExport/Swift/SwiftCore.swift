@@ -360,15 +360,19 @@ extension SwiftExport {
 
       """
     let signature = "_ f: Double, t: Double, maxForce: Double, x: Double, y: Double"
+    // touchesBegan and touchesMoved of a recognizer that treats both alike.
+    let handled = """
+        private mutating func touchesBegan(\(signature)) { handle(f, t: t, maxForce: maxForce) }
+
+        private mutating func touchesMoved(\(signature)) { handle(f, t: t, maxForce: maxForce) }
+
+      """
     switch core {
     case .deepPress:
       return noTimers + """
           private mutating func resetRecognizer() { deepPressed = false }
 
-          private mutating func touchesBegan(\(signature)) { handle(f, t: t, maxForce: maxForce) }
-
-          private mutating func touchesMoved(\(signature)) { handle(f, t: t, maxForce: maxForce) }
-
+        \(handled)
           private mutating func handle(_ f: Double, t: Double, maxForce: Double) {
             guard f != 0, maxForce != 0 else { return }
             let n = f / maxForce
@@ -392,10 +396,7 @@ extension SwiftExport {
       return noTimers + """
           private mutating func resetRecognizer() { pressed = false }
 
-          private mutating func touchesBegan(\(signature)) { handle(f, t: t, maxForce: maxForce) }
-
-          private mutating func touchesMoved(\(signature)) { handle(f, t: t, maxForce: maxForce) }
-
+        \(handled)
           private mutating func handle(_ f: Double, t: Double, maxForce: Double) {
             let n = f / maxForce
             if n > Self.palmThreshold {  // false when palmThreshold is NaN (off)
@@ -508,10 +509,7 @@ extension SwiftExport {
       return noTimers + """
           private mutating func resetRecognizer() {}
 
-          private mutating func touchesBegan(\(signature)) { handle(f, t: t, maxForce: maxForce) }
-
-          private mutating func touchesMoved(\(signature)) { handle(f, t: t, maxForce: maxForce) }
-
+        \(handled)
           private mutating func handle(_ f: Double, t: Double, maxForce: Double) {
             let n = f / maxForce
             if state == .possible && n >= Self.peekThreshold {

@@ -437,6 +437,20 @@ enum TypeScriptCore {
   /// The recognizer's methods: `touchesBegan`, `touchesMoved`, `touchesEnded`,
   /// `touchesCancelled` (and `timerFired`), specialized for the configuration (a comparison's
   /// operator chosen, a feature that is off left out).
+  /// `touchesBegan` and `touchesMoved` of a recognizer that treats both alike: `handle`.
+  static func handled(_ sample: String) -> String {
+    """
+      ⟪private ⟫touchesBegan(\(sample))⟪: void⟫ {
+        this.handle(force, t, maxForce);
+      }
+
+      ⟪private ⟫touchesMoved(\(sample))⟪: void⟫ {
+        this.handle(force, t, maxForce);
+      }
+
+    """
+  }
+
   static func recognizer(_ c: ExportConfiguration) -> String {
     let T = c.typeName
     let sample = parameters("force", "t", "maxForce")
@@ -444,14 +458,7 @@ enum TypeScriptCore {
     switch c.core {
     case .deepPress:
       return #"""
-          ⟪private ⟫touchesBegan(\#(sample))⟪: void⟫ {
-            this.handle(force, t, maxForce);
-          }
-
-          ⟪private ⟫touchesMoved(\#(sample))⟪: void⟫ {
-            this.handle(force, t, maxForce);
-          }
-
+        \#(handled(sample))
           /** Samples with force 0 are ignored; the same threshold presses (>=) and releases (<). */
           ⟪private ⟫handle(force⟪: number⟫, t⟪: number⟫, maxForce⟪: number⟫)⟪: void⟫ {
             if (force === 0 || maxForce === 0) return;
@@ -613,14 +620,7 @@ enum TypeScriptCore {
         """#
     case .peekPop:
       return #"""
-          ⟪private ⟫touchesBegan(\#(sample))⟪: void⟫ {
-            this.handle(force, t, maxForce);
-          }
-
-          ⟪private ⟫touchesMoved(\#(sample))⟪: void⟫ {
-            this.handle(force, t, maxForce);
-          }
-
+        \#(handled(sample))
           /** Peek (stage 1) and pop (stage 2), both possibly on one sample; less force undoes nothing. */
           ⟪private ⟫handle(force⟪: number⟫, t⟪: number⟫, maxForce⟪: number⟫)⟪: void⟫ {
             const n = force / maxForce;

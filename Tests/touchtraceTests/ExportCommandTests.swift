@@ -58,6 +58,13 @@ struct ExportCommandTests {
       let vectors = try String(contentsOfFile: out + "/vectors.txt", encoding: .utf8)
       #expect(vectors.hasPrefix("touchtrace-vectors 1 hysteresis\n"))
       #expect(vectors.components(separatedBy: "\nend\n").count - 1 == 175 + 20)
+      // A directory holding one of the export's files is refused, and nothing is left behind.
+      let other = directory + "/other"
+      try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: false)
+      try Data("mine".utf8).write(to: URL(fileURLWithPath: other + "/README.md"))
+      #expect(runCommand(["export", "--recognizer", "deep-press", "--output", other, "--quiet"]) == 73)
+      #expect(try FileManager.default.contentsOfDirectory(atPath: other) == ["README.md"])
+      #expect(try String(contentsOfFile: other + "/README.md", encoding: .utf8) == "mine")
       // A second export into the same directory replaces nothing.
       #expect(runCommand(arguments) == 73)
       #expect(try String(contentsOfFile: out + "/vectors.txt", encoding: .utf8) == vectors)

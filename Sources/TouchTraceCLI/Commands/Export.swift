@@ -112,11 +112,7 @@ extension TouchTraceCommand {
       let text: String
       switch (recognizer, configuration) {
       case (let name?, nil):
-        for setting in settings where PlanOptions.setting(setting) == nil {
-          throw ValidationError("--set expects NAME=VALUE, got '\(setting)'")
-        }
-        let separator = name.contains(":") ? "," : Configuration.parameterSeparator(for: name)
-        text = settings.isEmpty ? name : name + separator + settings.joined(separator: ",")
+        text = try PlanOptions.configurationText(name, settings: settings)
       case (nil, let file?):
         guard settings.isEmpty else { throw ValidationError("--set changes a --recognizer; a --configuration file is exported as tuned") }
         text = try Try.configurationText(file)
@@ -143,7 +139,7 @@ extension TouchTraceCommand {
       try Console.run {
         let recognizer = try makeRecognizer()
         var traces: [Trace] = []
-        var digests: [String] = []
+        var digests: [(file: String, sha256: SHA256.Digest)] = []
         if !paths.isEmpty {
           let options = LoadOptions(maxForce: maxForce, skipInvalid: skipInvalid)
           let dataset = TimeScaleCheck.checked(try TraceLoader.load(paths, options: options))
@@ -152,7 +148,7 @@ extension TouchTraceCommand {
           digests = try ExportProvenance.digests(dataset.files)
         }
         traces += RandomContacts.make(count: random, seed: seed)
-        var provenance = try ExportProvenance.lines(configurationFile: configuration)
+        var provenance = try ExportProvenance.lines(configurationFile: configuration, known: digests)
         provenance += ExportProvenance.vectorLines(files: digests, traces: traces.count - random, random: random, seed: seed)
         let exported = try makeConfiguration(provenance: provenance)
         let vectors: String?

@@ -105,17 +105,7 @@ extension TouchTraceCommand {
       }
       var texts: [String] = []
       for file in configuration { texts.append(try Self.configurationText(file)) }
-      for text in recognizer {
-        guard !settings.isEmpty else {
-          texts.append(text)
-          continue
-        }
-        for setting in settings where PlanOptions.setting(setting) == nil {
-          throw ValidationError("--set expects NAME=VALUE, got '\(setting)'")
-        }
-        let separator = text.contains(":") ? "," : Configuration.parameterSeparator(for: text)
-        texts.append(text + separator + settings.joined(separator: ","))
-      }
+      for text in recognizer { texts.append(try PlanOptions.configurationText(text, settings: settings)) }
       guard !texts.isEmpty else { throw ValidationError("give a configuration to try: --recognizer NAME or --configuration FILE") }
       guard texts.count <= 8 else { throw ValidationError("at most 8 configurations at once, not \(texts.count)") }
       var list: [(String, AnyForceRecognizer)] = []

@@ -139,9 +139,10 @@ extension TouchTraceCommand {
         }
       }
       try exec.withCatalog(tolerance: scoring.tolerance, closing: false) {
+        let plan = try plan.makePlan()
         if exportDirectory != nil {
           if shards.partial != nil { throw ValidationError("--export writes code after the whole tuning: give it to `touchtrace merge`, not to a shard") }
-          for configuration in try plan.makePlan().configurations {
+          for configuration in plan.configurations {
             do throws(ExportError) {
               _ = try ExportConfiguration(configuration.recognizer)
             } catch {
@@ -149,7 +150,6 @@ extension TouchTraceCommand {
             }
           }
         }
-        _ = try plan.makePlan()
         _ = try scoring.evaluationOptions()
         _ = try tuningOptions()
       }
@@ -186,10 +186,12 @@ extension TouchTraceCommand {
         // One machine: the traces are kept and swept by the tuning. A shard: swept as they are
         // read, every configuration's per-trace outcomes kept for the merge's folds and bootstrap.
         let sharded = shards.partial != nil
-        let request = ScoredStream.Request(
+        var request = ScoredStream.Request(
           input: input, shard: shards.selected, recognizers: plan.configurations.map(\.recognizer),
           groupBy: tuning.groupBy, options: options, threads: threads, command: "tune", keepSamples: !sharded,
           outcomes: sharded ? .all : .none, sweep: sharded, batchTraces: shards.batchTraces, writesPartial: sharded)
+        // --export records the data's SHA-256: hashed as it is read, not read again.
+        request.hashesInputs = exportDirectory != nil
         let data: ScoredData
         do {
           data = try ScoredData.gather(request, plan: plan, planOptions: self.plan, progress: progress)
@@ -286,7 +288,9 @@ extension TouchTraceCommand {
         if let exportJson, let document = TuneExport.json(result, tool: tool) { outputs.append((exportJson, document.encoded())) }
         if let exportSwift, let source = TuneExport.swift(result, tool: tool) { outputs.append((exportSwift, Array(source.utf8))) }
         outputs.append((report.target, bytes))
-        if let exportDirectory { try exportCode(result, to: exportDirectory, tool: tool) }
+        if let exportDirectory {
+          try exportCode(result, to: exportDirectory, tool: tool, digests: data.stream?.inputs.map { ($0.file, $0.sha256) })
+        }
         let createdDirectory = try csvDir.map(Console.makeDirectory) ?? false
         do throws(FileWriteError) {
           try Console.emit(outputs, outcomes: outcomeWriter, inputs: input.inputPaths)
@@ -371,11 +375,15 @@ extension TouchTraceCommand.Tune.TableName {
 extension TouchTraceCommand.Tune {
   /// `--export DIR`: the chosen configuration as code, with the tuning's traces as conformance
   /// vectors (nothing when no configuration was chosen).
-  func exportCode(_ result: TuningResult, to directory: String, tool: String) throws {
+  /// `digests`: the SHA-256 of each input as the stream read it (`nil` when merging partials:
+  /// the files are read again).
+  func exportCode(
+    _ result: TuningResult, to directory: String, tool: String, digests known: [(file: String, sha256: SHA256.Digest)]?
+  ) throws {
     guard let recognizer = TuneExport.chosenRecognizer(result), var provenance = TuneExport.provenance(result, tool: tool)
     else { return }
     let dataset = result.sweep.evaluation.dataset
-    let digests = try ExportProvenance.digests(dataset.files)
+    let digests = try known ?? ExportProvenance.digests(dataset.files)
     provenance += ExportProvenance.vectorLines(files: digests, traces: dataset.traces.count, random: 0, seed: 0)
     let vectors: String
     let configuration: ExportConfiguration

@@ -48,6 +48,19 @@ struct PlanOptions: ParsableArguments {
     }
   }
 
+  /// The configuration `name` (`NAME` or `NAME:PARAM=VALUE,…`) with `settings` (`--set
+  /// NAME=VALUE`) appended, as `Configuration(parsing:catalog:)` reads it.
+  ///
+  /// - Throws: `ValidationError` for a setting that is not `NAME=VALUE`.
+  static func configurationText(_ name: String, settings: [String]) throws(ValidationError) -> String {
+    guard !settings.isEmpty else { return name }
+    for setting in settings where self.setting(setting) == nil {
+      throw ValidationError("--set expects NAME=VALUE, got '\(setting)'")
+    }
+    let separator = name.contains(":") ? "," : Configuration.parameterSeparator(for: name)
+    return name + separator + settings.joined(separator: ",")
+  }
+
   /// `NAME=VALUE` split at the first `=`; `nil` without an `=` or without a name.
   static func setting(_ text: String) -> (name: String, value: String)? {
     guard let equals = text.firstIndex(of: "="), equals != text.startIndex else { return nil }

@@ -14,18 +14,23 @@ import TouchReports
 
 /// What an export's header says of where its values come from, and the writing of its files.
 enum ExportProvenance {
-  /// `sha256 HEX  FILE` for each file (the bytes as read now).
-  static func digests(_ files: [String]) throws(TraceLoadError) -> [String] {
-    var lines: [String] = []
+  /// The SHA-256 of each file (the bytes as read now).
+  static func digests(_ files: [String]) throws(TraceLoadError) -> [(file: String, sha256: SHA256.Digest)] {
+    var digests: [(file: String, sha256: SHA256.Digest)] = []
     for file in files where file != "-" {
-      lines.append("sha256 \(SHA256.hash(try TraceFiles.read(file)).hex)  \(file)")
+      digests.append((file, SHA256.hash(try TraceFiles.read(file))))
     }
-    return lines
+    return digests
   }
+
+  /// `sha256 HEX  FILE`.
+  static func line(_ digest: SHA256.Digest, _ file: String) -> String { "sha256 \(digest.hex)  \(file)" }
 
   /// The lines for a configuration given on the command line (`nil`) or read from a
   /// `touchtrace-configuration` file: who tuned it, on what, and its metrics with intervals.
-  static func lines(configurationFile file: String?) throws -> [String] {
+  ///
+  /// `known`: digests already computed (the vectors' data), not read again.
+  static func lines(configurationFile file: String?, known: [(file: String, sha256: SHA256.Digest)] = []) throws -> [String] {
     let tool = "touchtrace \(TouchTraceVersion.current)"
     guard let file else {
       return ["Exported by \(tool) from parameters given on the command line (not tuned by this export)."]
@@ -38,7 +43,8 @@ enum ExportProvenance {
     if case .array(let files)? = tuned.member("files")?.value.kind {
       lines.append("Tuned on:")
       for case .string(let name) in files.map(\.kind) {
-        let digest = (try? TraceFiles.read(name)).map { "sha256 \(SHA256.hash($0).hex)" } ?? "not readable here"
+        let hash = known.first { $0.file == name }?.sha256 ?? (try? TraceFiles.read(name)).map { SHA256.hash($0) }
+        let digest = hash.map { "sha256 \($0.hex)" } ?? "not readable here"
         lines.append("  \(name) (\(digest))")
       }
     }
@@ -93,12 +99,14 @@ enum ExportProvenance {
   }
 
   /// The lines saying what the conformance vectors hold.
-  static func vectorLines(files: [String], traces: Int, random: Int, seed: UInt64) -> [String] {
+  static func vectorLines(
+    files: [(file: String, sha256: SHA256.Digest)], traces: Int, random: Int, seed: UInt64
+  ) -> [String] {
     guard traces + random > 0 else { return ["No conformance vectors: no traces were given to export."] }
     var lines = ["Conformance vectors (vectors.txt): \(traces) contacts from data, \(random) seeded random (seed \(seed))."]
     if !files.isEmpty {
       lines.append("Data:")
-      lines += files.map { "  " + $0 }
+      lines += files.map { "  " + line($0.sha256, $0.file) }
     }
     return lines
   }
@@ -133,31 +141,44 @@ enum ExportProvenance {
   }
 
   /// Writes `files` under `directory` (created with its subdirectories), never replacing
-  /// anything: every target is checked before the first is written.
+  /// anything: every target is checked before the first is written, and on any failure what
+  /// this call created is removed again.
   static func write(_ files: [ExportFile], into directory: String, inputs: [String]) throws(FileWriteError) {
     let root = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
-    // Parents first, as `mkdir -p`.
-    var prefix = root.hasPrefix("/") ? "/" : ""
-    for component in root.split(separator: "/") {
-      prefix += component
-      _ = try Console.makeDirectory(prefix)
-      prefix += "/"
-    }
     let writer = OutputFiles(inputs: Console.guarded(inputs))
-    var made: Set<String> = []
-    for file in files {
-      let path = root + "/" + file.path
-      if let slash = file.path.lastIndex(of: "/") {
-        let sub = root + "/" + file.path[..<slash]
-        if made.insert(sub).inserted { _ = try Console.makeDirectory(sub) }
-      }
-      var info = stat()
-      if lstat(path, &info) == 0 {
-        throw FileWriteError(path: path, kind: .refused, reason: "it exists, and export replaces nothing; choose a new --output directory")
+    // What this call made, removed again (newest first) when a later step fails: the export
+    // is written whole or not at all.
+    var createdDirectories: [String] = []
+    var createdFiles: [String] = []
+    func makeDirectories(_ path: String) throws(FileWriteError) {
+      // Parents first, as `mkdir -p`.
+      var prefix = path.hasPrefix("/") ? "/" : ""
+      for component in path.split(separator: "/") {
+        prefix += component
+        if try Console.makeDirectory(prefix) { createdDirectories.append(prefix) }
+        prefix += "/"
       }
     }
-    for file in files {
-      try writer.create(root + "/" + file.path, bytes: Array(file.contents.utf8))
+    do throws(FileWriteError) {
+      try makeDirectories(root)
+      for file in files {
+        let path = root + "/" + file.path
+        if let slash = file.path.lastIndex(of: "/") { try makeDirectories(root + "/" + file.path[..<slash]) }
+        var info = stat()
+        if lstat(path, &info) == 0 {
+          throw FileWriteError(path: path, kind: .refused, reason: "it exists, and export replaces nothing; choose a new --output directory")
+        }
+      }
+      for file in files {
+        let path = root + "/" + file.path
+        try writer.create(path, bytes: Array(file.contents.utf8))
+        createdFiles.append(path)
+      }
+    } catch {
+      for path in createdFiles.reversed() { unlink(path) }
+      for path in createdDirectories.reversed() { rmdir(path) }
+      throw error
     }
   }
+
 }

@@ -58,6 +58,9 @@ struct ScoredStream {
     /// Whether the result becomes a partial file (`--partial`), which records every input's
     /// SHA-256: only then are the inputs hashed as they are read.
     var writesPartial = false
+    /// Whether every input's SHA-256 is computed as it is read (``inputs``) although no partial
+    /// is written (`tune --export` records it in the code's provenance).
+    var hashesInputs = false
   }
 
   /// Traces per batch by default: large enough that every thread has many chunks, small
@@ -131,7 +134,7 @@ struct ScoredStream {
     var known = known
     var source = try BatchSource(
       request.input.paths, options: request.input.loadOptions, batchTraces: request.batchTraces,
-      digests: request.writesPartial)
+      digests: request.writesPartial || request.hashesInputs)
     let filters = request.input.filters.compactMap(TraceFilter.init(parsing:))
     // The metadata of the traces read while --only has kept none, for its message if it never
     // does (dropped at the first trace it keeps).

@@ -2,7 +2,7 @@
 """The web check of `touchtrace export`: the TypeScript core and the Pointer Events binding, in
 Node and in headless Chromium, against the replay.
 
-    check-export-web.py TOUCHTRACE EXPORT_DIR RECOGNIZER [--set P=V ...] [--screenshot PNG]
+    check-export-web.py TOUCHTRACE EXPORT_DIR RECOGNIZER [--set P=V ...] [--screenshot PNG] [--browser-only]
 
 EXPORT_DIR is what `touchtrace export --recognizer RECOGNIZER [--set P=V ...] --output EXPORT_DIR`
 wrote; give the same recognizer and --set values here (they are passed to `touchtrace run`).
@@ -277,13 +277,17 @@ def main():
     parser.add_argument("recognizer")
     parser.add_argument("--set", action="append", default=[], metavar="P=V")
     parser.add_argument("--screenshot", metavar="PNG")
+    parser.add_argument(
+        "--browser-only", action="store_true",
+        help="skip step 1 (tsc and the conformance check), already run by the caller")
     args = parser.parse_args()
     typescript = os.path.join(args.export_dir, "typescript")
     if not os.path.isdir(typescript):
         fail("%s has no typescript/ directory" % args.export_dir)
 
     with tempfile.TemporaryDirectory(prefix="check-export-web-") as work:
-        toolchain(typescript, os.path.join(args.export_dir, "vectors.txt"), work)
+        if not args.browser_only:
+            toolchain(typescript, os.path.join(args.export_dir, "vectors.txt"), work)
         state = browser(typescript, work, args.screenshot)
         if state["recognizer"] != args.recognizer:
             fail("the export is of '%s', not '%s'" % (state["recognizer"], args.recognizer))

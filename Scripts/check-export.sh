@@ -40,34 +40,62 @@ CONFIGS=(
   one-euro/peek-pop
 )
 
+# One configuration: tune, export, build and run the three cores. Prints what it ran; exits with
+# the number of failed checks.
+check_config() {
+  local name=$1 seed=$2 failed=0
+  local slug=${name//\//_}
+  local dir="$OUT/$slug"
+  "$TOUCHTRACE" tune samples/ --recognizer "$name" --quiet \
+    --export-json "$OUT/tune/$slug.json" --output "$OUT/tune/$slug.md" || return 1
+  "$TOUCHTRACE" export --configuration "$OUT/tune/$slug.json" --output "$dir" --quiet \
+    --random "$CONTACTS" --seed "$seed" samples/ || return 1
+  echo "== $name ($(settings "$OUT/tune/$slug.json" ""))"
+
+  # Swift: the core and its check, standard library only.
+  (cd "$dir/swift" && swiftc -O ForcePressCore.swift check/main.swift -o "$dir/check-swift") || failed=$((failed + 1))
+  "$dir/check-swift" <"$dir/vectors.txt" || failed=$((failed + 1))
+
+  # Kotlin: the core, its check and the Android adapter (against stubs of the Android API) in one
+  # kotlinc -Werror run; the check runs on the JDK.
+  Scripts/export-stubs/check-kotlin.sh "$dir" || failed=$((failed + 1))
+
+  # TypeScript: tsc --strict compiles the core; the emitted JavaScript and tsc's output both run.
+  tsc --strict --target es2020 --module es2020 --outDir "$dir/tsc" "$dir/typescript/force-press-core.ts" \
+    || failed=$((failed + 1))
+  node "$dir/typescript/conformance-check.mjs" "$dir/vectors.txt" "$dir/typescript/force-press-core.js" \
+    || failed=$((failed + 1))
+  node "$dir/typescript/conformance-check.mjs" "$dir/vectors.txt" "$dir/tsc/force-press-core.js" \
+    || failed=$((failed + 1))
+  return "$failed"
+}
+
+# A tuned configuration's parameters as `P=V` words, each after PREFIX (`--set ` or nothing).
+settings() {
+  python3 -c 'import json,sys; print(" ".join(f"{sys.argv[2]}{k}={v if isinstance(v, str) else json.dumps(v)}" for k, v in json.load(open(sys.argv[1]))["params"].items()))' "$1" "$2"
+}
+
+# Two configurations at a time (the compilers are mostly single-threaded); each one's output is
+# printed whole, in order, once all are done.
+mkdir -p "$OUT/tune"
 failures=0
 seed=1
 for name in "${CONFIGS[@]}"; do
   slug=${name//\//_}
-  dir="$OUT/$slug"
-  mkdir -p "$OUT/tune"
-  "$TOUCHTRACE" tune samples/ --recognizer "$name" --quiet \
-    --export-json "$OUT/tune/$slug.json" --output "$OUT/tune/$slug.md"
-  "$TOUCHTRACE" export --configuration "$OUT/tune/$slug.json" --output "$dir" --quiet \
-    --random "$CONTACTS" --seed "$seed" samples/
+  (
+    status=0
+    check_config "$name" "$seed" >"$OUT/$slug.log" 2>&1 || status=$?
+    echo "$status" >"$OUT/$slug.status"
+  ) &
   seed=$((seed + 1))
-  settings=$(python3 -c 'import json,sys; print(" ".join(f"{k}={v if isinstance(v, str) else json.dumps(v)}" for k, v in json.load(open(sys.argv[1]))["params"].items()))' "$OUT/tune/$slug.json")
-  echo "== $name ($settings)"
-
-  # Swift: the core and its check, standard library only.
-  (cd "$dir/swift" && swiftc -O ForcePressCore.swift check/main.swift -o "$dir/check-swift")
-  "$dir/check-swift" <"$dir/vectors.txt" || failures=$((failures + 1))
-
-  # Kotlin: the core, its check and the Android adapter (against stubs of the Android API) in one
-  # kotlinc -Werror run; the check runs on the JDK.
-  Scripts/export-stubs/check-kotlin.sh "$dir" || failures=$((failures + 1))
-
-  # TypeScript: tsc --strict compiles the core; the emitted JavaScript and tsc's output both run.
-  tsc --strict --target es2020 --module es2020 --outDir "$dir/tsc" "$dir/typescript/force-press-core.ts"
-  node "$dir/typescript/conformance-check.mjs" "$dir/vectors.txt" "$dir/typescript/force-press-core.js" \
-    || failures=$((failures + 1))
-  node "$dir/typescript/conformance-check.mjs" "$dir/vectors.txt" "$dir/tsc/force-press-core.js" \
-    || failures=$((failures + 1))
+  while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n || true; done
+done
+wait
+for name in "${CONFIGS[@]}"; do
+  slug=${name//\//_}
+  grep -v "^OpenJDK 64-Bit Server VM warning" "$OUT/$slug.log" || true
+  status=$(cat "$OUT/$slug.status" 2>/dev/null || echo 1)
+  [ "$status" -eq 0 ] || { echo "check-export: $name: $status failed check(s)" >&2; failures=$((failures + status)); }
 done
 
 echo "== the adapters"
@@ -116,12 +144,13 @@ else
 fi
 
 echo "== the Pointer Events binding in headless Chromium"
-python3 Scripts/check-export-web.py "$TOUCHTRACE" "$OUT/stable-press" stable-press \
-  $(python3 -c 'import json,sys; print(" ".join(f"--set {k}={v if isinstance(v, str) else json.dumps(v)}" for k, v in json.load(open(sys.argv[1]))["params"].items()))' "$OUT/tune/stable-press.json") \
-  --screenshot "$OUT/web-stable-press.png" || failures=$((failures + 1))
-python3 Scripts/check-export-web.py "$TOUCHTRACE" "$OUT/peek-pop" peek-pop \
-  $(python3 -c 'import json,sys; print(" ".join(f"--set {k}={v if isinstance(v, str) else json.dumps(v)}" for k, v in json.load(open(sys.argv[1]))["params"].items()))' "$OUT/tune/peek-pop.json") \
-  || failures=$((failures + 1))
+# The TypeScript toolchain and conformance already ran above: the browser part only.
+# shellcheck disable=SC2046
+python3 Scripts/check-export-web.py "$TOUCHTRACE" "$OUT/stable-press" stable-press --browser-only \
+  $(settings "$OUT/tune/stable-press.json" "--set ") --screenshot "$OUT/web-stable-press.png" || failures=$((failures + 1))
+# shellcheck disable=SC2046
+python3 Scripts/check-export-web.py "$TOUCHTRACE" "$OUT/peek-pop" peek-pop --browser-only \
+  $(settings "$OUT/tune/peek-pop.json" "--set ") || failures=$((failures + 1))
 
 if [ "$failures" -ne 0 ]; then
   echo "check-export: $failures failure(s)" >&2

@@ -73,14 +73,21 @@ extension TuneReport {
       ])
   }
 
-  /// The JSON document with a `by` member: `column`, `groups` and, for the chosen configuration,
-  /// its metrics per group.
+  /// The JSON document (format `touchtrace-tune`, version 1): files, trace accounting, skipped
+  /// traces, the options used (the sweep's, the rule, grouping, folds, bootstrap, seed), the
+  /// groups, every configuration's statistics and eligibility, the chosen configuration (or
+  /// `null` with `no_choice_reason`), Pareto fronts, the cross-validation, the bootstrap, and
+  /// `curves`: ROC AUC and average precision per recognizer (see ``ThresholdCurve``).
+  ///
+  /// With `grouped`, a `by` member: `column`, `groups` and, for the chosen configuration, its
+  /// metrics per group.
   ///
   /// - Parameters:
   ///   - result: the tuning.
-  ///   - grouped: the chosen configuration's metrics per group.
-  public static func json(_ result: TuningResult, by grouped: GroupedMetrics) -> JSONValue {
-    guard case .object(var members) = json(result) else { preconditionFailure("an object") }
+  ///   - grouped: the chosen configuration's metrics per group (`--by`); `nil` for none.
+  public static func json(_ result: TuningResult, by grouped: GroupedMetrics? = nil) -> JSONValue {
+    guard let grouped else { return baseJSON(result) }
+    guard case .object(var members) = baseJSON(result) else { preconditionFailure("an object") }
     members.append(("by", byJSON(result, grouped)))
     return .object(members)
   }
@@ -106,12 +113,17 @@ extension TuneReport {
     return CSVWriter.table(header: ["by", "configuration", "recognizer"] + columns, rows: rows)
   }
 
-  /// The Markdown summary with a `## By COLUMN` section for the chosen configuration.
+  /// The Markdown summary: the dataset and rule, the chosen operating point with its bootstrap
+  /// intervals (or why none was chosen), the cross-validation per fold with the held-out mean ±
+  /// sd and pooled values, the Pareto fronts, and ROC AUC and average precision per recognizer.
+  ///
+  /// With `grouped`, a `## By COLUMN` section for the chosen configuration.
   ///
   /// - Parameters:
   ///   - result: the tuning.
-  ///   - grouped: the chosen configuration's metrics per group.
-  public static func markdown(_ result: TuningResult, by grouped: GroupedMetrics) -> String {
+  ///   - grouped: the chosen configuration's metrics per group (`--by`); `nil` for none.
+  public static func markdown(_ result: TuningResult, by grouped: GroupedMetrics? = nil) -> String {
+    guard let grouped else { return baseMarkdown(result) }
     let b = grouped.breakdown
     var out = "\n## By \(b.column.rawValue) (chosen configuration)\n\n"
     if let c = result.chosen, let metrics = grouped.metrics(ofConfiguration: c) {
@@ -123,19 +135,24 @@ extension TuneReport {
     } else {
       out += "No configuration was chosen.\n"
     }
-    return SweepReport.insert(out, into: markdown(result), dataset: result.sweep.evaluation.dataset)
+    return SweepReport.insert(out, into: baseMarkdown(result), dataset: result.sweep.evaluation.dataset)
   }
 }
 
 extension CompareReport {
-  /// The JSON document with a `by` member: `column`, `groups`, and `a` and `b`, each an object
-  /// of its metrics per group keyed by the group's name (`(none)` for the traces without one).
+  /// The JSON document (format `touchtrace-compare`, version 1): files, trace accounting, skipped
+  /// traces, the options, both configurations with their metrics, McNemar's test and the paired
+  /// latency difference with its bootstrap interval.
+  ///
+  /// With `grouped`, a `by` member: `column`, `groups`, and `a` and `b`, each an object of its
+  /// metrics per group keyed by the group's name (`(none)` for the traces without one).
   ///
   /// - Parameters:
   ///   - run: the comparison.
-  ///   - grouped: configurations 0 (A) and 1 (B) per group.
-  public static func json(_ run: ComparisonResult, by grouped: GroupedMetrics) -> JSONValue {
-    guard case .object(var members) = json(run) else { preconditionFailure("an object") }
+  ///   - grouped: configurations 0 (A) and 1 (B) per group (`--by`); `nil` for none.
+  public static func json(_ run: ComparisonResult, by grouped: GroupedMetrics? = nil) -> JSONValue {
+    guard let grouped else { return baseJSON(run) }
+    guard case .object(var members) = baseJSON(run) else { preconditionFailure("an object") }
     members.append(("by", byJSON(grouped)))
     return .object(members)
   }
@@ -153,29 +170,36 @@ extension CompareReport {
     return .object([("column", .string(b.column.rawValue)), ("a", side(0)), ("b", side(1))])
   }
 
-  /// The one-row CSV table with the breakdown's columns after the others (`by_a_u01_tp`, …).
+  /// The CSV table: a header and one row, the JSON's names flattened with `_` (`a_f1`,
+  /// `mcnemar_p_value`, `latency_difference_mean_interval_lower`); the configurations' parameters
+  /// are in `a_text` and `b_text`.
+  /// With `grouped`, the breakdown's columns follow the others (`by_a_u01_tp`, …).
   ///
   /// - Parameters:
   ///   - run: the comparison.
-  ///   - grouped: configurations 0 (A) and 1 (B) per group.
-  public static func csv(_ run: ComparisonResult, by grouped: GroupedMetrics) -> [UInt8] {
-    guard case .object(let members) = json(run) else { preconditionFailure("an object") }
+  ///   - grouped: configurations 0 (A) and 1 (B) per group (`--by`); `nil` for none.
+  public static func csv(_ run: ComparisonResult, by grouped: GroupedMetrics? = nil) -> [UInt8] {
+    guard case .object(let members) = baseJSON(run) else { preconditionFailure("an object") }
     var flat: [(String, JSONValue)] = [("traces", .int(run.evaluation.traces.count))]
-    for (key, value) in members where ["a", "b", "mcnemar", "latency_difference"].contains(key) {
+    for (key, value) in members where ["a", "b", "mcnemar", "latency_difference", "timing_error_difference"].contains(key) {
       flat += value.flattened(prefix: key).filter { name, _ in
         !name.hasPrefix("a_params") && !name.hasPrefix("b_params") && !name.hasSuffix("_varied")
       }
     }
-    flat += byJSON(grouped).flattened(prefix: "by")
+    if let grouped { flat += byJSON(grouped).flattened(prefix: "by") }
     return CSVWriter.table(header: flat.map(\.0), rows: [flat.map(\.1)])
   }
 
-  /// The Markdown summary with a `## By COLUMN` section: A and B per group.
+  /// The Markdown summary: both configurations' accuracy and latency, the 2 × 2 table of paired
+  /// decisions with McNemar's test, and the paired latency difference.
+  ///
+  /// With `grouped`, a `## By COLUMN` section: A and B per group.
   ///
   /// - Parameters:
   ///   - run: the comparison.
-  ///   - grouped: configurations 0 (A) and 1 (B) per group.
-  public static func markdown(_ run: ComparisonResult, by grouped: GroupedMetrics) -> String {
+  ///   - grouped: configurations 0 (A) and 1 (B) per group (`--by`); `nil` for none.
+  public static func markdown(_ run: ComparisonResult, by grouped: GroupedMetrics? = nil) -> String {
+    guard let grouped else { return baseMarkdown(run) }
     let b = grouped.breakdown
     var out = "\n## By \(b.column.rawValue)\n\n" + Breakdown.note(b.column) + "\n"
     out += Breakdown.tableHeader([b.column.rawValue, "configuration"])
@@ -185,6 +209,6 @@ extension CompareReport {
       out += Breakdown.row([Breakdown.text(name, b.column), "A"], a[g])
       out += Breakdown.row([Breakdown.text(name, b.column), "B"], bb[g])
     }
-    return SweepReport.insert(out, into: markdown(run), dataset: run.evaluation.dataset)
+    return SweepReport.insert(out, into: baseMarkdown(run), dataset: run.evaluation.dataset)
   }
 }

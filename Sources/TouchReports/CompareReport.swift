@@ -1,7 +1,7 @@
 import TouchCore
 import TouchEvaluation
 import TouchRecognizers
-public import TouchTuning
+import TouchTuning
 
 /// Renders a paired comparison (`touchtrace compare`) as versioned JSON, a one-row CSV table or a
 /// Markdown summary.
@@ -18,10 +18,8 @@ public enum CompareReport {
   static let mcnemarRule =
     "per-trace decisions (correct: no false positive and no false negative at any stage); b = only A correct, c = only B correct; b + c < 25: exact two-sided binomial p = min(1, 2·P(X ≤ min(b, c))), X ~ Bin(b + c, 1/2); otherwise chi-square with 1 degree of freedom of max(0, |b − c| − 1)² / (b + c) (continuity-corrected) or (b − c)² / (b + c)"
 
-  /// The JSON document (format `touchtrace-compare`, version 1): files, trace accounting, skipped
-  /// traces, the options, both configurations with their metrics, McNemar's test and the paired
-  /// latency difference with its bootstrap interval.
-  public static func json(_ run: ComparisonResult) -> JSONValue {
+  /// The document without the optional `by` member of ``json(_:by:)``.
+  static func baseJSON(_ run: ComparisonResult) -> JSONValue {
     let dataset = run.evaluation.dataset
     let options = run.evaluation.options
     let c = run.comparison
@@ -106,20 +104,6 @@ public enum CompareReport {
       : configuration.name + Configuration.parameterSeparator(for: configuration.name) + given.joined(separator: ",")
   }
 
-  /// The CSV table: a header and one row, the JSON's names flattened with `_` (`a_f1`,
-  /// `mcnemar_p_value`, `latency_difference_mean_interval_lower`); the configurations' parameters
-  /// are in `a_text` and `b_text`.
-  public static func csv(_ run: ComparisonResult) -> [UInt8] {
-    guard case .object(let members) = json(run) else { preconditionFailure("an object") }
-    var flat: [(String, JSONValue)] = [("traces", .int(run.evaluation.traces.count))]
-    for (key, value) in members where ["a", "b", "mcnemar", "latency_difference", "timing_error_difference"].contains(key) {
-      flat += value.flattened(prefix: key).filter { name, _ in
-        !name.hasPrefix("a_params") && !name.hasPrefix("b_params") && !name.hasSuffix("_varied")
-      }
-    }
-    return CSVWriter.table(header: flat.map(\.0), rows: [flat.map(\.1)])
-  }
-
   /// The bootstrap interval of a mean paired difference as a Markdown paragraph; empty without a
   /// bootstrap.
   static func meanInterval(_ interval: ConfidenceInterval?, _ run: ComparisonResult) -> String {
@@ -136,9 +120,8 @@ public enum CompareReport {
     return out
   }
 
-  /// The Markdown summary: both configurations' accuracy and latency, the 2 × 2 table of paired
-  /// decisions with McNemar's test, and the paired latency difference.
-  public static func markdown(_ run: ComparisonResult) -> String {
+  /// The summary without the optional section of ``markdown(_:by:)``.
+  static func baseMarkdown(_ run: ComparisonResult) -> String {
     let dataset = run.evaluation.dataset
     let c = run.comparison
     let t = c.mcnemar

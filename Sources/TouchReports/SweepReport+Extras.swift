@@ -3,19 +3,27 @@ import TouchCore
 public import TouchTuning
 
 extension SweepReport {
-  /// The JSON document with the optional parts: ``json(_:)`` plus, with `grouped`, a `by`
-  /// member (`column`, `groups` with their trace counts, and `results`, one per configuration
-  /// with its `recognizer`, `params`, `varied` and `groups`, each group's metrics under the
-  /// names of the result objects), and with `intervals`, a `bootstrap` member (`resamples`,
-  /// `confidence`, `seed`, `unit`, `units`, and per bootstrapped configuration its `intervals`:
-  /// `statistic`, `estimate`, `lower`, `upper`, `defined`, `note`).
+  /// The JSON document (format `touchtrace-sweep`, version 1): files, trace accounting, skipped
+  /// traces, the options used, the ground truth (counts by intent, how many traces took their
+  /// references from `press_at` and how many from the rule, and each trace that needs references
+  /// with their source and times), one result object per configuration, and `curves`: each
+  /// recognizer's ROC and precision–recall points over its swept threshold with `roc_auc` and
+  /// `average_precision` (see ``ThresholdCurve``).
+  ///
+  /// With `grouped`, a `by` member (`column`, `groups` with their trace counts, and `results`,
+  /// one per configuration with its `recognizer`, `params`, `varied` and `groups`, each group's
+  /// metrics under the names of the result objects); with `intervals`, a `bootstrap` member
+  /// (`resamples`, `confidence`, `seed`, `unit`, `units`, and per bootstrapped configuration its
+  /// `intervals`: `statistic`, `estimate`, `lower`, `upper`, `defined`, `note`).
   ///
   /// - Parameters:
   ///   - result: the sweep.
-  ///   - grouped: the configurations' metrics per group (`--by`).
-  ///   - intervals: bootstrap intervals of some configurations (`--bootstrap`).
-  public static func json(_ result: SweepResult, by grouped: GroupedMetrics?, intervals: SweepIntervals?) -> JSONValue {
-    guard case .object(var members) = json(result) else { preconditionFailure("an object") }
+  ///   - grouped: the configurations' metrics per group (`--by`); `nil` for none.
+  ///   - intervals: bootstrap intervals of some configurations (`--bootstrap`); `nil` for none.
+  public static func json(
+    _ result: SweepResult, by grouped: GroupedMetrics? = nil, intervals: SweepIntervals? = nil
+  ) -> JSONValue {
+    guard case .object(var members) = baseJSON(result) else { preconditionFailure("an object") }
     if let grouped {
       let b = grouped.breakdown
       members.append(
@@ -75,18 +83,25 @@ extension SweepReport {
       })
   }
 
-  /// The CSV table with the optional parts: the columns of ``csv(_:)``; with `grouped`, `by`
-  /// and `group` first, and after each configuration's row over all traces (`by`, `group`
-  /// empty) one row per group (`group` empty for the traces without the label); with
-  /// `intervals`, last the columns `bootstrap_f1_lower`, `bootstrap_f1_upper`,
+  /// The CSV table: a header, then one row per configuration, with the same names as the JSON
+  /// result objects flattened with `_` (`latency_p50`, `stage2_tp`, `fp_by_intent_tap`,
+  /// `confusion_pop_press`), parameters as `param_NAME` columns (the union over recognizers, in
+  /// order of first appearance; empty where a recognizer has no such parameter). Every row has
+  /// the same columns; an empty cell is a missing value. Lists are written `a;b`.
+  ///
+  /// With `grouped`, `by` and `group` come first, and after each configuration's row over all
+  /// traces (`by`, `group` empty) one row per group (`group` empty for the traces without the
+  /// label); with `intervals`, last the columns `bootstrap_f1_lower`, `bootstrap_f1_upper`,
   /// `bootstrap_latency_p50_lower`, … and `bootstrap_note` (why an interval is not given), filled
   /// on the bootstrapped configurations' overall rows.
   ///
   /// - Parameters:
   ///   - result: the sweep.
-  ///   - grouped: the configurations' metrics per group (`--by`).
-  ///   - intervals: bootstrap intervals of some configurations (`--bootstrap`).
-  public static func csv(_ result: SweepResult, by grouped: GroupedMetrics?, intervals: SweepIntervals?) -> [UInt8] {
+  ///   - grouped: the configurations' metrics per group (`--by`); `nil` for none.
+  ///   - intervals: bootstrap intervals of some configurations (`--bootstrap`); `nil` for none.
+  public static func csv(
+    _ result: SweepResult, by grouped: GroupedMetrics? = nil, intervals: SweepIntervals? = nil
+  ) -> [UInt8] {
     let parameterNames = EvaluationJSON.parameterNames(result.configurations)
     let lead = grouped == nil ? [] : ["by", "group"]
     var header = lead + ["recognizer", "method"] + parameterNames.map { "param_" + $0 }
@@ -127,16 +142,22 @@ extension SweepReport {
     return CSVWriter.table(header: header, rows: rows)
   }
 
-  /// The Markdown summary with the optional sections: with `intervals`, `## Bootstrap
-  /// intervals` (F1, p50 and p90 of each bootstrapped configuration, or why an interval is not
-  /// given); with `grouped`, `## By COLUMN`: each recognizer's best configuration (by F1 on all
-  /// traces) per group.
+  /// The Markdown summary: the dataset and options, the best configuration of each recognizer by
+  /// F1 with its latency (sorted by F1), false positives by intent, two-stage results, the
+  /// latency compositions add, ROC AUC and average precision per recognizer (see
+  /// ``ThresholdCurve``), skipped traces and dropped configurations.
+  ///
+  /// With `intervals`, `## Bootstrap intervals` (F1, p50 and p90 of each bootstrapped
+  /// configuration, or why an interval is not given); with `grouped`, `## By COLUMN`: each
+  /// recognizer's best configuration (by F1 on all traces) per group.
   ///
   /// - Parameters:
   ///   - result: the sweep.
-  ///   - grouped: the configurations' metrics per group (`--by`).
-  ///   - intervals: bootstrap intervals of some configurations (`--bootstrap`).
-  public static func markdown(_ result: SweepResult, by grouped: GroupedMetrics?, intervals: SweepIntervals?) -> String {
+  ///   - grouped: the configurations' metrics per group (`--by`); `nil` for none.
+  ///   - intervals: bootstrap intervals of some configurations (`--bootstrap`); `nil` for none.
+  public static func markdown(
+    _ result: SweepResult, by grouped: GroupedMetrics? = nil, intervals: SweepIntervals? = nil
+  ) -> String {
     var out = ""
     if let intervals {
       let level = TextFormat.decimal(intervals.options.confidence * 100, 0)
@@ -174,7 +195,7 @@ extension SweepReport {
         }
       }
     }
-    return insert(out, into: markdown(result), dataset: result.evaluation.dataset)
+    return insert(out, into: baseMarkdown(result), dataset: result.evaluation.dataset)
   }
 
   /// `section` inserted before the report's last section, the skipped traces of `dataset` (or

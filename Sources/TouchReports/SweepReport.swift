@@ -1,5 +1,5 @@
 import TouchCore
-public import TouchEvaluation
+import TouchEvaluation
 import TouchRecognizers
 
 /// Renders a sweep (`touchtrace sweep`) as versioned JSON, flat CSV or a Markdown summary.
@@ -13,13 +13,8 @@ public enum SweepReport {
   /// The JSON schema version.
   public static let version = 1
 
-  /// The JSON document (format `touchtrace-sweep`, version 1): files, trace accounting, skipped
-  /// traces, the options used, the ground truth (counts by intent, how many traces took their
-  /// references from `press_at` and how many from the rule, and each trace that needs references
-  /// with their source and times), one result object per configuration, and `curves`: each
-  /// recognizer's ROC and precision–recall points over its swept threshold with `roc_auc` and
-  /// `average_precision` (see ``ThresholdCurve``).
-  public static func json(_ result: SweepResult) -> JSONValue {
+  /// The document without the optional parts of ``json(_:by:intervals:)``.
+  static func baseJSON(_ result: SweepResult) -> JSONValue {
     .object(
       Accounting.header(format: format, version: version, dataset: result.evaluation.dataset) + [
         ("options", options(result)),
@@ -29,32 +24,8 @@ public enum SweepReport {
       ])
   }
 
-  /// The CSV table: a header, then one row per configuration, with the same names as the JSON
-  /// result objects flattened with `_` (`latency_p50`, `stage2_tp`, `fp_by_intent_tap`,
-  /// `confusion_pop_press`), parameters as `param_NAME` columns (the union over recognizers, in
-  /// order of first appearance; empty where a recognizer has no such parameter). Every row has
-  /// the same columns; an empty cell is a missing value. Lists are written `a;b`.
-  public static func csv(_ result: SweepResult) -> [UInt8] {
-    let parameterNames = EvaluationJSON.parameterNames(result.configurations)
-    var header = ["recognizer", "method"] + parameterNames.map { "param_" + $0 }
-    var rows: [[JSONValue]] = []
-    for c in result.configurations.indices {
-      let configuration = result.configurations[c]
-      var row: [JSONValue] = [.string(configuration.name), .string(result.methods[c].description)]
-      for name in parameterNames { row.append(configuration.parameters[name].map(EvaluationJSON.parameterCell) ?? .null) }
-      let flat = resultObject(result, c, filled: true).flattened(skipping: ["recognizer", "method", "params", "varied"])
-      if c == 0 { header += flat.map(\.0) }
-      row += flat.map(\.1)
-      rows.append(row)
-    }
-    return CSVWriter.table(header: header, rows: rows)
-  }
-
-  /// The Markdown summary: the dataset and options, the best configuration of each recognizer by
-  /// F1 with its latency (sorted by F1), false positives by intent, two-stage results, the
-  /// latency compositions add, ROC AUC and average precision per recognizer (see
-  /// ``ThresholdCurve``), skipped traces and dropped configurations.
-  public static func markdown(_ result: SweepResult) -> String {
+  /// The summary without the optional sections of ``markdown(_:by:intervals:)``.
+  static func baseMarkdown(_ result: SweepResult) -> String {
     let evaluation = result.evaluation
     let dataset = evaluation.dataset
     let options = evaluation.options

@@ -36,12 +36,8 @@ public enum TuneReport {
 
   // MARK: - JSON
 
-  /// The JSON document (format `touchtrace-tune`, version 1): files, trace accounting, skipped
-  /// traces, the options used (the sweep's, the rule, grouping, folds, bootstrap, seed), the
-  /// groups, every configuration's statistics and eligibility, the chosen configuration (or
-  /// `null` with `no_choice_reason`), Pareto fronts, the cross-validation, the bootstrap, and
-  /// `curves`: ROC AUC and average precision per recognizer (see ``ThresholdCurve``).
-  public static func json(_ result: TuningResult) -> JSONValue {
+  /// The document without the optional `by` member of ``json(_:by:)``.
+  static func baseJSON(_ result: TuningResult) -> JSONValue {
     .object(
       Accounting.header(format: format, version: version, dataset: result.sweep.evaluation.dataset) + [
         ("options", options(result)),
@@ -346,10 +342,8 @@ public enum TuneReport {
 
   // MARK: - Markdown
 
-  /// The Markdown summary: the dataset and rule, the chosen operating point with its bootstrap
-  /// intervals (or why none was chosen), the cross-validation per fold with the held-out mean ±
-  /// sd and pooled values, the Pareto fronts, and ROC AUC and average precision per recognizer.
-  public static func markdown(_ result: TuningResult) -> String {
+  /// The summary without the optional section of ``markdown(_:by:)``.
+  static func baseMarkdown(_ result: TuningResult) -> String {
     let evaluation = result.sweep.evaluation
     let dataset = evaluation.dataset
     let options = evaluation.options

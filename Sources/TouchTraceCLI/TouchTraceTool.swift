@@ -140,11 +140,12 @@ public enum TouchTraceTool {
       }
       throw error
     }
-    if let study = command as? any StudyCommand, study.study.printConfig, let effective = expanded.effective {
+    let global = (command as? any GlobalCommand)?.global
+    if global?.printConfig == true, let effective = expanded.effective {
       try Console.run { try Console.emit(Array(effective.toml.utf8), to: nil, inputs: []) }
       return nil
     }
     return Prepared(
-      command: command, effective: expanded.effective, quiet: (command as? any QuietCommand)?.isQuiet ?? false)
+      command: command, effective: expanded.effective, quiet: global?.quiet ?? false)
   }
 }

@@ -25,19 +25,19 @@ struct CommandFormatTests {
   static let touchpad = TestData.samples + "/synth-touchpad.csv"
 
   static let cases: [Case] = [
-    Case(arguments: ["inspect", touchpad], formats: TouchTraceCommand.Inspect.formats),
-    Case(arguments: ["recognizers"], formats: TouchTraceCommand.Recognizers.formats),
-    Case(arguments: ["run", touchpad, "--recognizer", "deep-press"], formats: TouchTraceCommand.Run.formats),
-    Case(arguments: ["sweep", touchpad, "--recognizer", "deep-press", "--vary", "threshold=0.3,0.5"], formats: ReportFormats.formats),
+    Case(arguments: ["inspect", touchpad], formats: TouchTraceCommand.Inspect.Format.formats),
+    Case(arguments: ["recognizers"], formats: TouchTraceCommand.Recognizers.Format.formats),
+    Case(arguments: ["run", touchpad, "--recognizer", "deep-press"], formats: TouchTraceCommand.Run.Format.formats),
+    Case(arguments: ["sweep", touchpad, "--recognizer", "deep-press", "--vary", "threshold=0.3,0.5"], formats: ReportFormat.formats),
     Case(
       arguments: ["tune", touchpad, "--recognizer", "deep-press", "--vary", "threshold=0.3,0.5", "--folds", "0", "--bootstrap", "0"],
-      formats: ReportFormats.formats),
-    Case(arguments: ["compare", touchpad, "--a", "deep-press", "--b", "stable-press", "--bootstrap", "0"], formats: ReportFormats.formats),
-    Case(arguments: ["check", touchpad, "--recognizer", "deep-press"], formats: TouchTraceCommand.Check.formats),
-    Case(arguments: ["features", touchpad], formats: TouchTraceCommand.Features.formats),
-    Case(arguments: ["smooth", touchpad, "--method", "median", "--window", "3"], formats: TraceFormats.formats),
-    Case(arguments: ["synth", "--profile", "iphone6s", "--count", "3", "--seed", "1"], formats: TraceFormats.formats),
-    Case(arguments: ["import", "--from", "force-values", "--interval", "0.016"], formats: TraceFormats.formats),
+      formats: ReportFormat.formats),
+    Case(arguments: ["compare", touchpad, "--a", "deep-press", "--b", "stable-press", "--bootstrap", "0"], formats: ReportFormat.formats),
+    Case(arguments: ["check", touchpad, "--recognizer", "deep-press"], formats: TouchTraceCommand.Check.Format.formats),
+    Case(arguments: ["features", touchpad], formats: TouchTraceCommand.Features.Format.formats),
+    Case(arguments: ["smooth", touchpad, "--method", "median", "--window", "3"], formats: TraceFormat.formats),
+    Case(arguments: ["synth", "--profile", "iphone6s", "--count", "3", "--seed", "1"], formats: TraceFormat.formats),
+    Case(arguments: ["import", "--from", "force-values", "--interval", "0.016"], formats: TraceFormat.formats),
   ]
 
   @Test(arguments: cases)

@@ -14,7 +14,7 @@ import TouchIO
 
 extension TouchTraceCommand {
   /// `touchtrace capture`: serves the capture page and adds each contact to a dataset.
-  struct Capture: AsyncParsableCommand, FormatChoice, QuietCommand, StudyCommand {
+  struct Capture: AsyncParsableCommand, GlobalCommand {
     static let configuration = CommandConfiguration(
       abstract: "Record labelled traces in a browser: serve a capture page, add each contact to a dataset.",
       discussion: """
@@ -58,7 +58,17 @@ extension TouchTraceCommand {
             --host 0.0.0.0 --token-file capture.token
         """)
 
-    static let formats: [OutputFormat] = [.json, .md]
+    /// The session summary's formats: JSON or Markdown.
+    enum Format: FormatChoice {
+      case json, md
+
+      var format: OutputFormat {
+        switch self {
+        case .json: .json
+        case .md: .md
+        }
+      }
+    }
 
     @Option(help: ArgumentHelp("The dataset directory the traces are added to (created when missing).", valueName: "dir"))
     var dataset: String
@@ -124,7 +134,7 @@ extension TouchTraceCommand {
       help: ArgumentHelp(
         "Session summary format: json, md (default: from the --output file's ending; on standard output md on a terminal, else json; json in the dataset).",
         valueName: "format"))
-    var format: FormatOption<Self>?
+    var format: FormatOption<Format>?
 
     @Option(
       help: ArgumentHelp(
@@ -132,21 +142,17 @@ extension TouchTraceCommand {
         valueName: "file"))
     var output: String?
 
-    @Flag(help: "Print only errors on standard error: no line per contact, no notes.")
-    var quiet = false
+    @OptionGroup var global: GlobalOptions
 
-    @OptionGroup var study: StudyOptions
-
-    var isQuiet: Bool { quiet }
 
     /// The summary's format, by the rule every command follows: `--format`, else the `--output`
     /// file's ending, else on standard output Markdown on a terminal and JSON otherwise; JSON for
     /// the default file in the dataset.
-    var resolvedFormat: OutputFormat {
-      if let format { return format.format }
+    var resolvedFormat: Format {
+      if let format { return format.choice }
       guard let output else { return .json }
       if output == OutputFiles.standardOutput { return Console.stdoutIsTerminal ? .md : .json }
-      if let named = OutputFormat(fileName: output), Self.formats.contains(named) { return named }
+      if let named = OutputFormat(fileName: output), let choice = Format(named) { return choice }
       return .json
     }
 
@@ -236,7 +242,7 @@ extension TouchTraceCommand {
       if tokenFile != nil && token != nil { throw ValidationError("give --token-file or --token, not both") }
       _ = try captureConfiguration(readingToken: false)
       if format == nil, let output, output != OutputFiles.standardOutput, let ending = OutputFormat.ending(of: output) {
-        guard let named = OutputFormat(fileName: output), Self.formats.contains(named) else {
+        guard let named = OutputFormat(fileName: output), Format(named) != nil else {
           throw ValidationError("--output \(output): the ending '.\(ending)' names no format this command writes (json, md); give --format")
         }
       }
@@ -246,7 +252,7 @@ extension TouchTraceCommand {
       try await Console.run {
         let configuration = try captureConfiguration()
         try Console.checkOutputs([output], inputs: [dataset])
-        let quiet = self.quiet
+        let quiet = global.quiet
         let session: CaptureSession
         let server: CaptureServer
         do throws(CaptureError) {
@@ -280,14 +286,13 @@ extension TouchTraceCommand {
           switch resolvedFormat {
           case .json: summary.json()
           case .md: summary.markdown()
-          case let format: FormatOption<Self>.unreachable(format)
           }
         if let output {
           try Console.emit(bytes, to: output, inputs: [dataset])
         } else {
           let directory = dataset.hasSuffix("/") ? dataset + ".sessions" : dataset + "/.sessions"
           _ = try Console.makeDirectory(directory)
-          let path = directory + "/" + summary.session + "." + resolvedFormat.rawValue
+          let path = directory + "/" + summary.session + "." + resolvedFormat.name
           try OutputFiles().create(path, bytes: bytes)
           if !quiet { Console.error("capture: session summary -> \(path)") }
         }

@@ -9,7 +9,7 @@ import TouchTuning
 
 extension TouchTraceCommand {
   /// `touchtrace check`: a regression gate for continuous integration.
-  struct Check: ParsableCommand, FormatChoice, QuietCommand, StudyCommand {
+  struct Check: ParsableCommand, GlobalCommand {
     static let configuration = CommandConfiguration(
       abstract: "Gate a recognizer configuration against a committed baseline: accuracy (McNemar) and p90 |latency|.",
       discussion: """
@@ -76,16 +76,22 @@ extension TouchTraceCommand {
     @Option(help: ArgumentHelp("Also write a JUnit XML report to this file.", valueName: "file"))
     var junit: String?
 
-    @OptionGroup var output: OutputOptions<Self>
-
-    @OptionGroup var threads: ThreadOptions
+    @OptionGroup var output: OutputOptions<Format>
 
     /// The summary's formats: Markdown or JSON.
-    static let formats: [OutputFormat] = [.md, .json]
+    enum Format: FormatChoice {
+      case md, json
 
-    @OptionGroup var study: StudyOptions
+      var format: OutputFormat {
+        switch self {
+        case .md: .md
+        case .json: .json
+        }
+      }
+    }
 
-    var isQuiet: Bool { output.quiet }
+    @OptionGroup var global: GlobalOptions
+
 
     func validate() throws {
       guard (baseline == nil) != (writeBaseline == nil) else {
@@ -123,7 +129,7 @@ extension TouchTraceCommand {
     func run() throws {
       let configuration = try makeConfiguration()
       let options = try scoring.evaluationOptions()
-      let threads = self.threads.count
+      let threads = global.threadCount
       let tool = "touchtrace \(TouchTraceVersion.current)"
       try Console.run {
         let inputs = input.inputPaths + (baseline.map { [$0] } ?? [])

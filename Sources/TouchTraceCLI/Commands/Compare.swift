@@ -7,7 +7,7 @@ import TouchTuning
 
 extension TouchTraceCommand {
   /// `touchtrace compare`: two configurations on the same traces, pair by pair.
-  struct Compare: ParsableCommand, QuietCommand, StudyCommand {
+  struct Compare: ParsableCommand, GlobalCommand {
     static let configuration = CommandConfiguration(
       abstract: "Compare two configurations on the same traces: McNemar's test and the paired latency difference.",
       discussion: """
@@ -58,21 +58,18 @@ extension TouchTraceCommand {
     @Flag(inversion: .prefixedNo, help: "Continuity-correct McNemar's chi-square statistic.")
     var continuityCorrection = true
 
-    @OptionGroup var report: OutputOptions<ReportFormats>
+    @OptionGroup var report: OutputOptions<ReportFormat>
 
     @OptionGroup var outcomes: OutcomeOptions
 
     @OptionGroup var breakdown: ByOptions
 
-    @OptionGroup var threads: ThreadOptions
-
     @OptionGroup var shards: ShardOptions
 
     @OptionGroup var exec: ExecOptions
 
-    @OptionGroup var study: StudyOptions
+    @OptionGroup var global: GlobalOptions
 
-    var isQuiet: Bool { report.quiet }
 
     func validate() throws {
       if shards.partial != nil && outcomes.outcomes != nil {
@@ -103,7 +100,7 @@ extension TouchTraceCommand {
       let (a, b) = try configurations()
       let options = try scoring.evaluationOptions()
       let resampling = try self.resampling.resampling()
-      let threads = self.threads.count
+      let threads = global.threadCount
       let key = groupBy?.key
       try Console.run {
         try Console.checkOutputs([report.file, outcomes.outcomes], inputs: input.inputPaths)
@@ -159,13 +156,13 @@ extension TouchTraceCommand {
         let bytes: [UInt8]
         switch report.resolvedFormat {
         case .md:
-          let text = grouped.map { CompareReport.markdown(run, by: $0) } ?? CompareReport.markdown(run)
+          let text = CompareReport.markdown(run, by: grouped)
           bytes = Array((VerdictReport.inserting(verdictSection, into: text) + StudyFile.recordedMarkdown).utf8)
         case .json:
-          let document = grouped.map { CompareReport.json(run, by: $0) } ?? CompareReport.json(run)
+          let document = CompareReport.json(run, by: grouped)
           let verdictObject = VerdictReport.json(verdict, configurations: pair, metrics: metrics)
           bytes = StudyFile.recorded(VerdictReport.inserting(verdictObject, into: document)).encoded()
-        case .csv: bytes = grouped.map { CompareReport.csv(run, by: $0) } ?? CompareReport.csv(run)
+        case .csv: bytes = CompareReport.csv(run, by: grouped)
         case .html:
           do throws(ReplayError) {
             bytes = CompareReport.html(
@@ -174,7 +171,6 @@ extension TouchTraceCommand {
           } catch {
             throw DataError.replay(error, command: "compare")
           }
-        case let format: FormatOption<ReportFormats>.unreachable(format)
         }
         try Console.emit([(report.target, bytes)], outcomes: outcomeWriter, inputs: input.inputPaths)
       }

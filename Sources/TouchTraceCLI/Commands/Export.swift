@@ -9,7 +9,7 @@ import TouchEvaluation
 extension TouchTraceCommand {
   /// `touchtrace export`: writes a configuration as a portable recognizer core in Swift, Kotlin
   /// and TypeScript, with platform adapters and conformance vectors from the replay.
-  struct Export: ParsableCommand, QuietCommand {
+  struct Export: ParsableCommand, GlobalCommand {
     static let configuration = CommandConfiguration(
       abstract: "Write a configuration as recognizer code for iOS, Android and the web, proven equal to the replay.",
       discussion: """
@@ -85,10 +85,7 @@ extension TouchTraceCommand {
     @Flag(help: "Skip invalid traces, reporting each with its reason, instead of stopping at the first.")
     var skipInvalid = false
 
-    @Flag(help: "Print only errors on standard error.")
-    var quiet = false
-
-    var isQuiet: Bool { quiet }
+    @OptionGroup var global: GlobalOptions
 
     /// What `--format` and `--output` ask for.
     var resolvedFormat: ExportFormat {
@@ -167,7 +164,7 @@ extension TouchTraceCommand {
           return
         }
         try ExportProvenance.write(files, into: output, inputs: inputs)
-        if !quiet {
+        if !global.quiet {
           for file in files { print("wrote \(output.hasSuffix("/") ? output : output + "/")\(file.path) (\(file.role.rawValue))") }
           if vectors != nil {
             print("vectors: \(traces.count) contacts (\(traces.count - random) from data, \(random) random, seed \(seed))")

@@ -6,7 +6,7 @@ import TouchSignal
 
 extension TouchTraceCommand {
   /// `touchtrace features`: one row of force-curve features per trace.
-  struct Features: ParsableCommand, FormatChoice, QuietCommand, StudyCommand {
+  struct Features: ParsableCommand, GlobalCommand {
     static let configuration = CommandConfiguration(
       abstract: "Compute force-curve features per trace: peak, rise, rate, impulse, peaks, saturation, logistic onset, reference time.",
       discussion: """
@@ -33,16 +33,24 @@ extension TouchTraceCommand {
 
     @OptionGroup var input: InputOptions
 
-    @OptionGroup var output: OutputOptions<Self>
+    @OptionGroup var output: OutputOptions<Format>
 
     /// CSV or JSON.
-    static let formats: [OutputFormat] = [.csv, .json]
+    enum Format: FormatChoice {
+      case csv, json
+
+      var format: OutputFormat {
+        switch self {
+        case .csv: .csv
+        case .json: .json
+        }
+      }
+    }
 
     @OptionGroup var batch: BatchOptions
 
-    @OptionGroup var study: StudyOptions
+    @OptionGroup var global: GlobalOptions
 
-    var isQuiet: Bool { output.quiet }
 
     @Option(help: ArgumentHelp("Level for time_above_level_s as a fraction of each trace's peak (default: 0.5).", valueName: "fraction"))
     var level: Double?
@@ -105,7 +113,6 @@ extension TouchTraceCommand {
           case .csv: try target.sink.append(FeaturesReport.csvRows(rows))
           case .json:
             for (k, row) in rows.enumerated() { try spool!.append(FeaturesReport.jsonElement(row).encodedElement(index: analyzed + k)) }
-          case let format: FormatOption<Self>.unreachable(format)
           }
           analyzed += rows.count
         }

@@ -5,7 +5,7 @@ import TouchImport
 
 extension TouchTraceCommand {
   /// `touchtrace import`: device recordings to trace files.
-  struct Import: ParsableCommand, QuietCommand, StudyCommand {
+  struct Import: ParsableCommand, GlobalCommand {
     static let configuration = CommandConfiguration(
       commandName: "import",
       abstract: "Convert device recordings into trace files, one trace per contact.",
@@ -43,7 +43,7 @@ extension TouchTraceCommand {
     @Argument(help: ArgumentHelp("Recording files (use shell patterns for many).", valueName: "path"))
     var paths: [String]
 
-    @OptionGroup var output: OutputOptions<TraceFormats>
+    @OptionGroup var output: OutputOptions<TraceFormat>
 
     @Flag(help: "Skip invalid contacts, reporting each with its reason, instead of stopping at the first.")
     var skipInvalid = false
@@ -129,9 +129,8 @@ extension TouchTraceCommand {
 
     @OptionGroup var batch: BatchOptions
 
-    @OptionGroup var study: StudyOptions
+    @OptionGroup var global: GlobalOptions
 
-    var isQuiet: Bool { output.quiet }
 
     func run() throws {
       let importOptions = try options()

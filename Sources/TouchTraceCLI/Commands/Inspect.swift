@@ -6,7 +6,7 @@ import TouchSignal
 
 extension TouchTraceCommand {
   /// `touchtrace inspect`: a summary of a dataset.
-  struct Inspect: ParsableCommand, FormatChoice, QuietCommand, StudyCommand {
+  struct Inspect: ParsableCommand, GlobalCommand {
     static let configuration = CommandConfiguration(
       abstract: "Summarize a dataset: traces, samples, timing, force range and quantization, labels.",
       discussion: """
@@ -28,16 +28,25 @@ extension TouchTraceCommand {
 
     @OptionGroup var input: InputOptions
 
-    @OptionGroup var output: OutputOptions<Self>
+    @OptionGroup var output: OutputOptions<Format>
 
     /// Markdown, aligned text (`text`) or JSON.
-    static let formats: [OutputFormat] = [.md, .text, .json]
+    enum Format: FormatChoice {
+      case md, text, json
+
+      var format: OutputFormat {
+        switch self {
+        case .md: .md
+        case .text: .text
+        case .json: .json
+        }
+      }
+    }
 
     @OptionGroup var batch: BatchOptions
 
-    @OptionGroup var study: StudyOptions
+    @OptionGroup var global: GlobalOptions
 
-    var isQuiet: Bool { output.quiet }
 
     func run() throws {
       try Console.run {
@@ -56,7 +65,6 @@ extension TouchTraceCommand {
           case .md: Array((InspectReport.markdown(summary) + StudyFile.recordedMarkdown).utf8)
           case .text: Array(InspectReport.text(summary).utf8)
           case .json: StudyFile.recorded(InspectReport.json(summary, diagnostics: source.diagnostics)).encoded()
-          case let format: FormatOption<Self>.unreachable(format)
           }
         try output.emit(bytes, inputs: input.inputPaths)
       }

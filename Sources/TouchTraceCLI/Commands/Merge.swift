@@ -5,7 +5,7 @@ import TouchPartials
 
 extension TouchTraceCommand {
   /// `touchtrace merge`: the report of a job array from its partials.
-  struct Merge: ParsableCommand, QuietCommand {
+  struct Merge: ParsableCommand, GlobalCommand {
     static let configuration = CommandConfiguration(
       abstract: "Merge the partials of a sharded sweep, tune, compare or run: the report one run over all the data gives.",
       discussion: """
@@ -47,20 +47,14 @@ extension TouchTraceCommand {
     @Option(help: ArgumentHelp("Also write the CSV report to this file (sweep).", valueName: "file"))
     var csvOutput: String?
 
-    @Option(help: ArgumentHelp("Threads for the statistics (default: every core); the report does not depend on it.", valueName: "n"))
-    var threads: Int?
+    @OptionGroup var global: GlobalOptions
 
-    @Flag(help: "Print only errors on standard error.")
-    var quiet = false
-
-    var isQuiet: Bool { quiet }
 
     func validate() throws {
       if format == "html" || output.map({ OutputFormat(fileName: $0) == .html }) == true {
         throw ValidationError(
           "merge writes md, json and csv: an HTML report draws example traces, whose samples partials do not hold; run the command unsharded for HTML")
       }
-      if let threads, threads < 1 { throw ValidationError("--threads must be at least 1, got \(threads)") }
     }
 
     /// The commands whose partials merge.
@@ -133,8 +127,8 @@ extension TouchTraceCommand {
       if let output { presentation += ["--output", output] }
       if let jsonOutput { presentation += ["--json-output", jsonOutput] }
       if let csvOutput { presentation += ["--csv-output", csvOutput] }
-      if let threads { presentation += ["--threads", String(threads)] }
-      if quiet { presentation.append("--quiet") }
+      if let threads = global.threads { presentation += ["--threads", String(threads)] }
+      if global.quiet { presentation.append("--quiet") }
       var arguments = merged.arguments
       let split = arguments.firstIndex(of: "--") ?? arguments.endIndex
       arguments.insert(contentsOf: presentation, at: split)

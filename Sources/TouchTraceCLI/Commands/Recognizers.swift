@@ -4,7 +4,7 @@ import TouchReports
 
 extension TouchTraceCommand {
   /// `touchtrace recognizers`: the recognizer catalog.
-  struct Recognizers: ParsableCommand, FormatChoice, QuietCommand, StudyCommand {
+  struct Recognizers: ParsableCommand, GlobalCommand {
     static let configuration = CommandConfiguration(
       abstract: "List the recognizer catalog: summaries, sources, stages, parameters (units, defaults, ranges, grids), sweeps.",
       discussion: """
@@ -22,13 +22,22 @@ extension TouchTraceCommand {
         """)
 
     /// Markdown (`text` is accepted for it) or JSON.
-    static let formats: [OutputFormat] = [.md, .text, .json]
+    enum Format: FormatChoice {
+      case md, text, json
 
-    @OptionGroup var output: OutputOptions<Self>
+      var format: OutputFormat {
+        switch self {
+        case .md: .md
+        case .text: .text
+        case .json: .json
+        }
+      }
+    }
 
-    @OptionGroup var study: StudyOptions
+    @OptionGroup var output: OutputOptions<Format>
 
-    var isQuiet: Bool { output.quiet }
+    @OptionGroup var global: GlobalOptions
+
 
     func run() throws {
       let catalog = TouchTraceTool.catalog
@@ -36,7 +45,6 @@ extension TouchTraceCommand {
       switch output.resolvedFormat {
       case .md, .text: bytes = Array(CatalogReport.markdown(catalog).utf8)
       case .json: bytes = CatalogReport.json(catalog).encoded()
-      case let f: FormatOption<Self>.unreachable(f)
       }
       try Console.run { try output.emit(bytes, inputs: []) }
     }

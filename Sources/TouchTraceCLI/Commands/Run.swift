@@ -9,7 +9,7 @@ import TouchSignal
 extension TouchTraceCommand {
   /// `touchtrace run`: replays traces through one recognizer variant and prints, per trace, the
   /// state transitions and the action event.
-  struct Run: ParsableCommand, FormatChoice, QuietCommand, StudyCommand {
+  struct Run: ParsableCommand, GlobalCommand {
     static let configuration = CommandConfiguration(
       abstract: "Replay traces through a recognizer and print its state transitions and action event.",
       discussion: """
@@ -59,7 +59,7 @@ extension TouchTraceCommand {
         """)
     var carryState = false
 
-    @OptionGroup var output: OutputOptions<Self>
+    @OptionGroup var output: OutputOptions<Format>
 
     @OptionGroup var outcomes: OutcomeOptions
 
@@ -68,13 +68,21 @@ extension TouchTraceCommand {
     @OptionGroup var exec: ExecOptions
 
     /// JSON or CSV.
-    static let formats: [OutputFormat] = [.json, .csv]
+    enum Format: FormatChoice {
+      case json, csv
+
+      var format: OutputFormat {
+        switch self {
+        case .json: .json
+        case .csv: .csv
+        }
+      }
+    }
 
     @OptionGroup var shards: ShardOptions
 
-    @OptionGroup var study: StudyOptions
+    @OptionGroup var global: GlobalOptions
 
-    var isQuiet: Bool { output.quiet }
 
     func validate() throws {
       try exec.withCatalog(tolerance: EvaluationOptions.defaultTolerance, closing: false) { _ = try makeRecognizer() }
@@ -163,7 +171,6 @@ extension TouchTraceCommand {
           if let sentence = SynthesizedTime(dataset.traces).sentence(dependents: "action times") {
             Console.diagnose("touchtrace run: warning: \(sentence)")
           }
-        case let format: FormatOption<Self>.unreachable(format)
         }
         var outcomeWriter: OutcomeWriter?
         if outcomes.outcomes != nil {

@@ -5,7 +5,7 @@ import TouchSignal
 
 extension TouchTraceCommand {
   /// `touchtrace smooth`: writes the traces with smoothed force.
-  struct Smooth: ParsableCommand, QuietCommand, StudyCommand {
+  struct Smooth: ParsableCommand, GlobalCommand {
     static let configuration = CommandConfiguration(
       abstract: "Smooth the force of every trace and write the traces in the same format.",
       discussion: """
@@ -69,13 +69,12 @@ extension TouchTraceCommand {
     @Flag(help: "Use a trailing (causal) window: what a live recognizer could compute. movmean, movmedian (and ema, which always is).")
     var causal = false
 
-    @OptionGroup var output: OutputOptions<TraceFormats>
+    @OptionGroup var output: OutputOptions<TraceFormat>
 
     @OptionGroup var batch: BatchOptions
 
-    @OptionGroup var study: StudyOptions
+    @OptionGroup var global: GlobalOptions
 
-    var isQuiet: Bool { output.quiet }
 
     enum Method: String, ExpressibleByArgument, CaseIterable {
       case gaussian, median, rmedian, impulse, movmean, movmedian, savgol, ema

@@ -7,7 +7,7 @@ import TouchTuning
 
 extension TouchTraceCommand {
   /// `touchtrace sweep`: accuracy and latency of recognizers over parameter grids.
-  struct Sweep: ParsableCommand, QuietCommand, StudyCommand {
+  struct Sweep: ParsableCommand, GlobalCommand {
     static let configuration = CommandConfiguration(
       abstract: "Score recognizers against labelled traces over parameter grids: accuracy, false positives, latency.",
       discussion: """
@@ -68,7 +68,7 @@ extension TouchTraceCommand {
 
     @OptionGroup var scoring: ScoringOptions
 
-    @OptionGroup var report: OutputOptions<ReportFormats>
+    @OptionGroup var report: OutputOptions<ReportFormat>
 
     @Option(help: ArgumentHelp("Also write the JSON report to this file.", valueName: "file"))
     var jsonOutput: String?
@@ -97,16 +97,13 @@ extension TouchTraceCommand {
 
     @OptionGroup var exec: ExecOptions
 
-    @OptionGroup var threads: ThreadOptions
-
     @OptionGroup var shards: ShardOptions
 
 
-    @OptionGroup var study: StudyOptions
+    @OptionGroup var global: GlobalOptions
 
     @OptionGroup var exactSweep: ExactOptions
 
-    var isQuiet: Bool { report.quiet }
 
     func validate() throws {
       guard bootstrap >= 0 else { throw ValidationError("--bootstrap must be 0 or more resamples, got \(bootstrap)") }
@@ -157,7 +154,7 @@ extension TouchTraceCommand {
       if exactSweep.isOn { return try sweepExactly() }
       let plan = try makePlan()
       let options = try evaluationOptions()
-      let threads = self.threads.count
+      let threads = global.threadCount
       try Console.run {
         try Console.checkOutputs([report.file, jsonOutput, csvOutput, outcomes.outcomes, shards.partial], inputs: input.inputPaths)
         let progress = report.progress(command: "sweep")
@@ -243,19 +240,18 @@ extension TouchTraceCommand {
           VerdictReport.markdown(
             verdict, configurations: result.configurations, metrics: result.metrics, f1Interval: f1Interval)
           + misfireSection
-        let plain = grouped == nil && intervals == nil
         func json() -> [UInt8] {
-          let document = plain ? SweepReport.json(result) : SweepReport.json(result, by: grouped, intervals: intervals)
+          let document = SweepReport.json(result, by: grouped, intervals: intervals)
           let verdictObject = VerdictReport.json(verdict, configurations: result.configurations, metrics: result.metrics)
           var withVerdict = VerdictReport.inserting(verdictObject, into: document)
           if let misfireObject { withVerdict = MisfireReport.inserting(misfireObject, into: withVerdict) }
           return StudyFile.recorded(withVerdict).encoded()
         }
-        func csv() -> [UInt8] { plain ? SweepReport.csv(result) : SweepReport.csv(result, by: grouped, intervals: intervals) }
+        func csv() -> [UInt8] { SweepReport.csv(result, by: grouped, intervals: intervals) }
         let bytes: [UInt8]
         switch report.resolvedFormat {
         case .md:
-          let report = plain ? SweepReport.markdown(result) : SweepReport.markdown(result, by: grouped, intervals: intervals)
+          let report = SweepReport.markdown(result, by: grouped, intervals: intervals)
           bytes = Array((VerdictReport.inserting(verdictSection, into: report) + StudyFile.recordedMarkdown).utf8)
         case .json: bytes = json()
         case .csv: bytes = csv()
@@ -267,7 +263,6 @@ extension TouchTraceCommand {
           } catch {
             throw DataError.replay(error, command: "sweep")
           }
-        case let format: FormatOption<ReportFormats>.unreachable(format)
         }
         // All three or none: the report and --json-output, --csv-output are committed together.
         var outputs: [(path: String, bytes: [UInt8])] = []
@@ -282,7 +277,7 @@ extension TouchTraceCommand {
     /// intervals with the exact optimum of F1.
     func sweepExactly() throws {
       let options = try evaluationOptions()
-      let threads = self.threads.count
+      let threads = global.threadCount
       try Console.run {
         try Console.checkOutputs([report.file, jsonOutput, csvOutput], inputs: input.inputPaths)
         let exact = try ExactPass.make(exact: exactSweep, plan: plan, input: input, batchTraces: shards.batchTraces, command: "sweep")

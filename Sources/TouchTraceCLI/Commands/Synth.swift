@@ -5,7 +5,7 @@ import TouchSynth
 
 extension TouchTraceCommand {
   /// `touchtrace synth`: labelled traces from the generative model.
-  struct Synth: ParsableCommand, QuietCommand, StudyCommand {
+  struct Synth: ParsableCommand, GlobalCommand {
     static let configuration = CommandConfiguration(
       abstract: "Synthesize labelled touch traces for a device profile.",
       discussion: """
@@ -48,13 +48,12 @@ extension TouchTraceCommand {
     @Option(help: seedHelp)
     var seed: UInt64 = 1
 
-    @OptionGroup var output: OutputOptions<TraceFormats>
+    @OptionGroup var output: OutputOptions<TraceFormat>
 
     @OptionGroup var batch: BatchOptions
 
-    @OptionGroup var study: StudyOptions
+    @OptionGroup var global: GlobalOptions
 
-    var isQuiet: Bool { output.quiet }
 
     func validate() throws {
       guard DeviceProfile.named(profile) != nil else {

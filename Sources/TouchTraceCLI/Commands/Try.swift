@@ -17,7 +17,7 @@ import TouchReports
 extension TouchTraceCommand {
   /// `touchtrace try`: serves a page where a person presses and sees, live, when each chosen
   /// configuration acts.
-  struct Try: AsyncParsableCommand, QuietCommand, StudyCommand {
+  struct Try: AsyncParsableCommand, GlobalCommand {
     static let configuration = CommandConfiguration(
       commandName: "try",
       abstract: "Feel a configuration: press on a page and see, live, when each recognizer acts.",
@@ -90,12 +90,8 @@ extension TouchTraceCommand {
         valueName: "file"))
     var tokenFile: String?
 
-    @Flag(help: "Print only errors on standard error: no line per saved contact, no notes.")
-    var quiet = false
+    @OptionGroup var global: GlobalOptions
 
-    @OptionGroup var study: StudyOptions
-
-    var isQuiet: Bool { quiet }
 
     /// The configurations tried, with the names the page shows: the `--configuration` files
     /// first, then the `--recognizer` options, in the order given.
@@ -208,7 +204,7 @@ extension TouchTraceCommand {
         let chosen = try configurations()
         let configuration = try tryConfiguration(names: chosen.map(\.name))
         if let dataset { try Console.checkOutputs([], inputs: [dataset]) }
-        let quiet = self.quiet
+        let quiet = global.quiet
         let recognizers = chosen.map(\.recognizer)
         let session: TrySession
         let server: TryServer

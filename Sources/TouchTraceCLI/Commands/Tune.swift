@@ -17,7 +17,7 @@ import TouchTuning
 
 extension TouchTraceCommand {
   /// `touchtrace tune`: choose an operating point that generalizes.
-  struct Tune: ParsableCommand, QuietCommand, StudyCommand {
+  struct Tune: ParsableCommand, GlobalCommand {
     static let configuration = CommandConfiguration(
       abstract: "Choose a recognizer's operating point, cross-validated by group, with bootstrap intervals.",
       discussion: """
@@ -80,7 +80,7 @@ extension TouchTraceCommand {
 
     @OptionGroup var resampling: ResamplingOptions
 
-    @OptionGroup var report: OutputOptions<ReportFormats>
+    @OptionGroup var report: OutputOptions<ReportFormat>
 
     @Option(help: "The CSV table --format csv writes.")
     var table: TableName = .configurations
@@ -108,8 +108,6 @@ extension TouchTraceCommand {
 
     @OptionGroup var breakdown: ByOptions
 
-    @OptionGroup var threads: ThreadOptions
-
     @OptionGroup var shards: ShardOptions
 
     @OptionGroup var exec: ExecOptions
@@ -118,11 +116,10 @@ extension TouchTraceCommand {
       case configurations, pareto, folds, summary, groups
     }
 
-    @OptionGroup var study: StudyOptions
+    @OptionGroup var global: GlobalOptions
 
     @OptionGroup var exactSweep: ExactOptions
 
-    var isQuiet: Bool { report.quiet }
 
     func validate() throws {
       if table == .groups && breakdown.by == nil { throw ValidationError("--table groups needs --by COLUMN") }
@@ -141,7 +138,7 @@ extension TouchTraceCommand {
       try exec.withCatalog(tolerance: scoring.tolerance, closing: false) {
         let plan = try plan.makePlan()
         if exportDirectory != nil {
-          if shards.partial != nil { throw ValidationError("--export writes code after the whole tuning: give it to `touchtrace merge`, not to a shard") }
+          if shards.partial != nil { throw ValidationError("--export writes code for the configuration the whole tuning chooses, which one shard does not have: run tune unsharded with --export") }
           for configuration in plan.configurations {
             do throws(ExportError) {
               _ = try ExportConfiguration(configuration.recognizer)
@@ -175,7 +172,7 @@ extension TouchTraceCommand {
       let plan = try self.plan.makePlan()
       let options = try scoring.evaluationOptions()
       let tuning = try tuningOptions()
-      let threads = self.threads.count
+      let threads = global.threadCount
       try Console.run {
         try Console.checkOutputs(
           [report.file, jsonOutput, exportJson, exportSwift, outcomes.outcomes]
@@ -250,14 +247,14 @@ extension TouchTraceCommand {
         let verdictSection = VerdictReport.markdown(
           verdict, configurations: configurations, metrics: result.sweep.metrics, f1Interval: f1Interval)
         func json() -> [UInt8] {
-          let document = grouped.map { TuneReport.json(result, by: $0) } ?? TuneReport.json(result)
+          let document = TuneReport.json(result, by: grouped)
           let verdictObject = VerdictReport.json(verdict, configurations: configurations, metrics: result.sweep.metrics)
           return StudyFile.recorded(VerdictReport.inserting(verdictObject, into: document)).encoded()
         }
         let bytes: [UInt8]
         switch report.resolvedFormat {
         case .md:
-          let report = grouped.map { TuneReport.markdown(result, by: $0) } ?? TuneReport.markdown(result)
+          let report = TuneReport.markdown(result, by: grouped)
           bytes = Array((VerdictReport.inserting(verdictSection, into: report) + StudyFile.recordedMarkdown).utf8)
         case .json: bytes = json()
         case .csv:
@@ -274,7 +271,6 @@ extension TouchTraceCommand {
           } catch {
             throw DataError.replay(error, command: "tune")
           }
-        case let format: FormatOption<ReportFormats>.unreachable(format)
         }
         // Every output or none: the report, --json-output, the --csv-dir tables and the exports
         // are committed together.
@@ -313,7 +309,7 @@ extension TouchTraceCommand.Tune {
   func tuneExactly() throws {
     let options = try scoring.evaluationOptions()
     let tuning = try tuningOptions()
-    let threads = self.threads.count
+    let threads = global.threadCount
     try Console.run {
       try Console.checkOutputs([report.file, jsonOutput], inputs: input.inputPaths)
       let exact = try ExactPass.make(exact: exactSweep, plan: plan, input: input, batchTraces: shards.batchTraces, command: "tune")

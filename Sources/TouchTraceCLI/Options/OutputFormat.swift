@@ -47,31 +47,73 @@ enum OutputFormat: String, CaseIterable, Sendable {
   }
 }
 
-/// The formats one command writes, in the order its help lists them.
-protocol FormatChoice {
+/// The formats one command writes: an enum of the command's own whose cases are those formats,
+/// in the order its help lists them.
+///
+/// A `switch` over it is exhaustive, so a format added to a command (a case here, its
+/// ``format``) is a compile error at every place that writes the command's output until it is
+/// written there too; nothing can reach a format the command does not write.
+protocol FormatChoice: CaseIterable, Sendable where AllCases == [Self] {
+  /// The format this case writes (its name and file endings).
+  var format: OutputFormat { get }
+}
+
+extension FormatChoice {
   /// The formats accepted by `--format`, in help order.
-  static var formats: [OutputFormat] { get }
+  static var formats: [OutputFormat] { allCases.map(\.format) }
+
+  /// The case that writes `format`; `nil` when the command does not write it.
+  init?(_ format: OutputFormat) {
+    guard let choice = Self.allCases.first(where: { $0.format == format }) else { return nil }
+    self = choice
+  }
+
+  /// The format's name, as `--format` takes it (`md`, `json`, …).
+  var name: String { format.rawValue }
 }
 
 /// `--format`: one of the formats `Choice` accepts. Any other value is refused by the parser,
 /// whose message lists the accepted ones (`Please provide one of 'md' and 'json'.`).
 struct FormatOption<Choice: FormatChoice>: ExpressibleByArgument, Sendable {
-  /// The chosen format, one of `Choice.formats`.
-  let format: OutputFormat
+  /// The chosen format.
+  let choice: Choice
 
   init?(argument: String) {
-    guard let format = OutputFormat(rawValue: argument), Choice.formats.contains(format) else { return nil }
-    self.format = format
+    guard let format = OutputFormat(rawValue: argument), let choice = Choice(format) else { return nil }
+    self.choice = choice
   }
 
-  var defaultValueDescription: String { format.rawValue }
+  var defaultValueDescription: String { choice.name }
 
   static var allValueStrings: [String] { Choice.formats.map(\.rawValue) }
 
   static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
+}
 
-  /// Stops on a format the parser cannot have let through (one `Choice` does not write).
-  static func unreachable(_ format: OutputFormat) -> Never {
-    preconditionFailure("\(Choice.self) does not write \(format)")
+/// The formats of the reporting commands (`sweep`, `tune`, `compare`).
+enum ReportFormat: FormatChoice {
+  case md, json, csv, html
+
+  var format: OutputFormat {
+    switch self {
+    case .md: .md
+    case .json: .json
+    case .csv: .csv
+    case .html: .html
+    }
+  }
+}
+
+/// The formats of the commands that write trace files (`synth`, `import`, `smooth`): CSV, JSON
+/// and JSON Lines, read back by every command.
+enum TraceFormat: FormatChoice {
+  case csv, json, jsonl
+
+  var format: OutputFormat {
+    switch self {
+    case .csv: .csv
+    case .json: .json
+    case .jsonl: .jsonl
+    }
   }
 }

@@ -1,8 +1,8 @@
 import ArgumentParser
 import TouchIO
 
-/// `--format`, `--output` and `--quiet`: the same three options, with the same rule, on every
-/// command. `Choice` names the formats the command writes.
+/// `--format` and `--output`: the same two options, with the same rule, on every command that
+/// writes a report or traces. `Choice` is the command's closed enum of the formats it writes.
 ///
 /// The format is `--format`, else the one the `--output` file's ending names (`.md`, `.json`,
 /// `.jsonl`, `.csv`, `.html`), else, on standard output, Markdown on a terminal and JSON
@@ -19,13 +19,10 @@ struct OutputOptions<Choice: FormatChoice>: ParsableArguments {
   @Option(help: ArgumentHelp("Write to this file; - is standard output (default: -).", valueName: "file"))
   var output: String?
 
-  @Flag(help: "Print only errors on standard error: no notes, warnings, skipped-trace lines or progress.")
-  var quiet = false
-
   func validate() throws {
     if format == nil, let output, output != OutputFiles.standardOutput, let ending = OutputFormat.ending(of: output) {
       let written = Choice.formats.filter { $0 != .text }.map(\.rawValue).joined(separator: ", ")
-      guard let named = OutputFormat(fileName: output), Choice.formats.contains(named) else {
+      guard let named = OutputFormat(fileName: output), Choice(named) != nil else {
         throw ValidationError(
           "--output \(output): the ending '.\(ending)' names no format this command writes (\(written)); give --format")
       }
@@ -40,20 +37,19 @@ struct OutputOptions<Choice: FormatChoice>: ParsableArguments {
   var file: String? { target == OutputFiles.standardOutput ? nil : target }
 
   /// The format to write (see the type's rule).
-  var resolvedFormat: OutputFormat {
-    if let format { return format.format }
+  var resolvedFormat: Choice {
+    if let format { return format.choice }
     if let file {
-      if let named = OutputFormat(fileName: file), Choice.formats.contains(named) { return named }
+      if let named = OutputFormat(fileName: file), let choice = Choice(named) { return choice }
       return Self.fallback(terminal: false)
     }
     return Self.fallback(terminal: Console.stdoutIsTerminal)
   }
 
-  /// Markdown on a terminal, else JSON, among `Choice.formats`; its first when neither.
-  static func fallback(terminal: Bool) -> OutputFormat {
-    if terminal, Choice.formats.contains(.md) { return .md }
-    if Choice.formats.contains(.json) { return .json }
-    return Choice.formats[0]
+  /// Markdown on a terminal, else JSON, among `Choice`'s formats; its first when neither.
+  static func fallback(terminal: Bool) -> Choice {
+    if terminal, let markdown = Choice(.md) { return markdown }
+    return Choice(.json) ?? Choice.allCases[0]
   }
 
   /// Writes `bytes` to the target, never over one of `inputs`.
@@ -64,20 +60,8 @@ struct OutputOptions<Choice: FormatChoice>: ParsableArguments {
   /// The progress line of `touchtrace COMMAND`, shown unless `--quiet` or standard error is not a
   /// terminal.
   func progress(command: String) -> Progress {
-    Progress(enabled: !quiet && Console.stderrIsTerminal, command: command)
+    Progress(enabled: !Console.quiet && Console.stderrIsTerminal, command: command)
   }
-}
-
-/// A command whose `--quiet` silences notes and warnings: `TouchTraceTool` binds
-/// `Console.quiet` to ``isQuiet`` around its `run()`.
-protocol QuietCommand {
-  /// Whether `--quiet` was given.
-  var isQuiet: Bool { get }
-}
-
-/// The formats of the reporting commands (`sweep`, `tune`, `compare`).
-enum ReportFormats: FormatChoice {
-  static let formats: [OutputFormat] = [.md, .json, .csv, .html]
 }
 
 /// The help of every `--seed`: one range everywhere.

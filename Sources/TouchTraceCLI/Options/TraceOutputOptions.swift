@@ -1,13 +1,7 @@
 import TouchCore
 import TouchIO
 
-/// The formats of the commands that write trace files (`synth`, `import`, `smooth`): CSV, JSON
-/// and JSON Lines, read back by every command.
-enum TraceFormats: FormatChoice {
-  static let formats: [OutputFormat] = [.csv, .json, .jsonl]
-}
-
-extension OutputOptions where Choice == TraceFormats {
+extension OutputOptions where Choice == TraceFormat {
   /// The trace file format (``OutputOptions``'s rule: JSON on standard output without
   /// `--format`).
   var fileFormat: TraceFiles.Format {
@@ -15,7 +9,6 @@ extension OutputOptions where Choice == TraceFormats {
     case .csv: .csv
     case .json: .json
     case .jsonl: .jsonl
-    case let format: FormatOption<Choice>.unreachable(format)
     }
   }
 

@@ -136,7 +136,7 @@ struct ExactPass {
 enum ExactOutputs {
   static func emit(
     _ sweep: ExactSweep, command: String, grid: ExactReport.GridComparison?, tuning: ExactTuning? = nil,
-    format: OutputFormat, target: String, jsonOutput: String?, csvOutput: String?, inputs: [String]
+    format: ReportFormat, target: String, jsonOutput: String?, csvOutput: String?, inputs: [String]
   ) throws {
     func json() -> [UInt8] {
       StudyFile.recorded(ExactReport.json(sweep, command: command, grid: grid, tuning: tuning)).encoded()
@@ -147,7 +147,7 @@ enum ExactOutputs {
     case .csv: bytes = ExactReport.csv(sweep)
     case .html:
       bytes = ExactReport.html(sweep, command: command, grid: grid, tuning: tuning, appendix: StudyFile.recordedMarkdown)
-    default:
+    case .md:
       bytes = Array((ExactReport.markdown(sweep, command: command, grid: grid, tuning: tuning) + StudyFile.recordedMarkdown).utf8)
     }
     var outputs: [(path: String, bytes: [UInt8])] = []

@@ -189,7 +189,7 @@ final class TraceOutput {
   let writer: TraceStreamWriter
 
   /// Opens the output of `options`, never over one of `inputs`.
-  init(_ options: OutputOptions<TraceFormats>, inputs: [String]) throws(FileWriteError) {
+  init(_ options: OutputOptions<TraceFormat>, inputs: [String]) throws(FileWriteError) {
     target = try StreamTarget(options.target, inputs: inputs)
     do throws(FileWriteError) {
       writer = try TraceStreamWriter(format: options.fileFormat, sink: target.sink, spoolBeside: target.spoolPath)

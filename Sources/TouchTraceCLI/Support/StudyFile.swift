@@ -35,12 +35,13 @@ struct StudyFile {
     /// The study file's text, to point at the line of a value the parser refuses.
     var text: String = ""
 
-    /// The keys a report leaves out of the configuration it records: where the outputs go,
-    /// their format, quietness and threads change no figure.
-    static let presentation: Set<String> = [
-      "output", "format", "quiet", "threads", "json-output", "csv-output", "csv-dir", "outcomes", "outcomes-filter",
-      "junit", "export-json", "export-swift", "write-baseline", "shard", "partial", "batch-traces",
-    ]
+    /// The keys a report leaves out of the configuration it records: the global options
+    /// (``GlobalOptions/keys``: quietness and threads), where the outputs go and their format,
+    /// none of which changes a figure.
+    static let presentation: Set<String> = GlobalOptions.keys.union([
+      "output", "format", "json-output", "csv-output", "csv-dir", "outcomes", "outcomes-filter", "junit", "export",
+      "export-json", "export-swift", "write-baseline", "shard", "partial", "batch-traces",
+    ])
 
     /// The options a report records: all but the presentation ones.
     var recorded: [(argument: CommandArguments.Argument, values: [String])] {
@@ -410,22 +411,6 @@ extension Substring {
   fileprivate var trimmingSpaces: String {
     String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
   }
-}
-
-/// `--config FILE` and `--print-config`, on every command: read by `TouchTraceTool` before
-/// parsing (see `StudyFile`); declared here so help lists them and the parser accepts them.
-struct StudyOptions: ParsableArguments {
-  @Option(help: ArgumentHelp("Read options from this study file (TOML; flags given here win).", valueName: "file"))
-  var config: String?
-
-  @Flag(help: "Print the study file (TOML) that reproduces this run, defaults included, and run nothing.")
-  var printConfig = false
-}
-
-/// A command with the study options.
-protocol StudyCommand {
-  /// `--config` and `--print-config`.
-  var study: StudyOptions { get }
 }
 
 extension StudyFile {

@@ -7,9 +7,9 @@ import SuiteSupport
 import TouchSignal
 
 let benchmarks: @Sendable () -> Void = {
-  Benchmark.defaultConfiguration = .init(
+  Benchmark.defaultConfiguration = suiteConfiguration(
     metrics: [.wallClock, .mallocCountTotal, samplesPerSecond, nanosecondsPerSample],
-    warmupIterations: 1, maxDuration: .milliseconds(500), maxIterations: 30)
+    maxDuration: .milliseconds(500), maxIterations: 30)
   let traces = Box<[[Double]]?>(nil)
   func forces() -> [[Double]] {
     if traces.value == nil { traces.value = SmoothingData.traces(from: Shared.hot) }

@@ -13,6 +13,33 @@ private let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deleting
 /// report, byte for byte, in every format; and the batch size and thread count change nothing.
 @Suite("Shards and merge")
 struct ShardMergeTests {
+  /// Every fifth contact of each samples/ file, written once (69 of the 343: the three devices
+  /// with their maximum forces, all six users and every intent): the merges of the costlier
+  /// commands are checked on it, at a fifth of the replays.
+  static let data: String = {
+    let directory = TestData.temporaryDirectory("touchtrace-shards")
+    for name in ["synth-iphone6s.csv", "synth-android.csv", "synth-touchpad.csv"] {
+      let text = (try? String(contentsOfFile: TestData.samples + "/" + name, encoding: .utf8)) ?? ""
+      var kept: [Substring] = []
+      var contacts = 0
+      var current: Substring?
+      for (index, line) in text.split(separator: "\n").enumerated() {
+        if index == 0 {
+          kept.append(line)
+          continue
+        }
+        let trace = line.prefix { $0 != "," }
+        if trace != current {
+          contacts += 1
+          current = trace
+        }
+        if contacts % 5 == 1 { kept.append(line) }
+      }
+      TestData.write(kept.joined(separator: "\n") + "\n", to: directory + "/" + name)
+    }
+    return directory
+  }()
+
   /// Runs `command` on samples/ unsharded (each format) and as `n` shards merged, for each `n`,
   /// and expects identical bytes.
   static func expectMergesEqual(
@@ -48,7 +75,7 @@ struct ShardMergeTests {
   /// composition; per-user groups.
   @Test func sweepMergesToTheUnshardedReport() throws {
     try Self.expectMergesEqual(
-      ["sweep", TestData.samples, "--recognizer", "deep-press,hysteresis,peek-pop,long-press,tap+deep-press", "--by", "user"],
+      ["sweep", ShardMergeTests.data, "--recognizer", "deep-press,hysteresis,peek-pop,long-press,tap+deep-press", "--by", "user"],
       shards: [1, 2, 4, 7])
   }
 
@@ -56,7 +83,7 @@ struct ShardMergeTests {
   @Test func tuneMergesToTheUnshardedReport() throws {
     try Self.expectMergesEqual(
       [
-        "tune", TestData.samples, "--recognizer", "deep-press,stable-press,peek-pop", "--folds", "3", "--group-by", "user",
+        "tune", ShardMergeTests.data, "--recognizer", "deep-press,stable-press,peek-pop", "--folds", "3", "--group-by", "user",
         "--bootstrap", "200", "--seed", "11",
       ],
       shards: [1, 2, 4, 7])
@@ -66,7 +93,7 @@ struct ShardMergeTests {
   @Test func compareMergesToTheUnshardedReport() throws {
     try Self.expectMergesEqual(
       [
-        "compare", TestData.samples, "--a", "deep-press:threshold=0.4", "--b", "stable-press", "--group-by", "user",
+        "compare", ShardMergeTests.data, "--a", "deep-press:threshold=0.4", "--b", "stable-press", "--group-by", "user",
         "--bootstrap", "300",
       ],
       shards: [1, 2, 4, 7])
@@ -75,7 +102,7 @@ struct ShardMergeTests {
   /// `run`: per-trace replays of a composition, in trace order.
   @Test func runMergesToTheUnshardedReport() throws {
     try Self.expectMergesEqual(
-      ["run", TestData.samples, "--recognizer", "tap", "--require-failure-of", "deep-press"], shards: [1, 2, 4, 7],
+      ["run", ShardMergeTests.data, "--recognizer", "tap", "--require-failure-of", "deep-press"], shards: [1, 2, 4, 7],
       formats: ["json", "csv"])
   }
 
@@ -91,7 +118,7 @@ struct ShardMergeTests {
   /// Batches of 1, 7 and 100 traces, 1 and 2 threads: the same bytes as one batch of all.
   @Test func batchSizeAndThreadsChangeNothing() throws {
     try inTemporaryDirectory { directory in
-      let command = ["sweep", TestData.samples, "--recognizer", "deep-press,hysteresis,peek-pop,tap+deep-press", "--by", "device", "--quiet"]
+      let command = ["sweep", ShardMergeTests.data, "--recognizer", "deep-press,hysteresis,peek-pop,tap+deep-press", "--by", "device", "--quiet"]
       let reference = directory + "/all.json"
       #expect(runCommand(command + ["--batch-traces", "100000", "--threads", "1", "--output", reference]) == 0)
       let expected = try Data(contentsOf: URL(fileURLWithPath: reference))
@@ -103,7 +130,7 @@ struct ShardMergeTests {
     }
   }
 
-  /// The sweep of every catalog recognizer over samples/ in one batch of all (JSON), made once
+  /// The sweep of every catalog recognizer over ``data`` in one batch of all (JSON), made once
   /// for the batch sizes below.
   static let everyRecognizerInOneBatch: Data = {
     inTemporaryDirectory { directory in
@@ -113,15 +140,14 @@ struct ShardMergeTests {
     }
   }()
 
-  static let everyRecognizerSweep = ["sweep", TestData.samples, "--recognizer", "all", "--format", "json", "--quiet"]
+  static let everyRecognizerSweep = ["sweep", ShardMergeTests.data, "--recognizer", "all", "--format", "json", "--quiet"]
 
-  /// Every catalog recognizer over samples/ (iPhone, Android and touchpad traces: maximum forces
+  /// Every catalog recognizer over ``data`` (iPhone, Android and touchpad traces: maximum forces
   /// 20/3, 1 and others, arriving in later batches): recognizers whose default grids follow the
   /// maximum force (shunkit, df-continuous) make a later batch restart the pass, which must
   /// build its plan again (issue 26: batches of 1 to 250 crashed with SIGILL). Each batch size
-  /// gives the bytes of one batch of all (samples/ has 343 traces: 100 is three restarts and a
-  /// short last batch).
-  @Test(arguments: [1, 2, 7, 100])
+  /// gives the bytes of one batch of all (69 traces: batches of 30 are three, the last short).
+  @Test(arguments: [1, 2, 7, 30])
   func everyRecognizerOnMixedDevicesAnyBatch(batch: Int) throws {
     try inTemporaryDirectory { directory throws in
       let path = directory + "/\(batch).json"
@@ -138,9 +164,9 @@ struct ShardMergeTests {
   /// same merged state: `sweepMergesToTheUnshardedReport` checks them all).
   @Test func restartedShardsMergeToTheUnshardedReport() throws {
     try Self.expectMergesEqual(
-      ["sweep", TestData.samples, "--recognizer", "all", "--batch-traces", "7"], shards: [3], formats: ["json"])
+      ["sweep", ShardMergeTests.data, "--recognizer", "all", "--batch-traces", "7"], shards: [3], formats: ["json"])
     try Self.expectMergesEqual(
-      ["tune", TestData.samples, "--recognizer", "shunkit,df-continuous", "--batch-traces", "2"], shards: [2],
+      ["tune", ShardMergeTests.data, "--recognizer", "shunkit,df-continuous", "--batch-traces", "2"], shards: [2],
       formats: ["json"])
   }
 

@@ -3,7 +3,7 @@ import TouchSignal
 public import TouchRecognizers
 
 /// Renders a replay (`touchtrace run`): per trace, the state transitions and the action events of
-/// one recognizer, as versioned JSON or a flat CSV table.
+/// one recognizer, as versioned JSON, a flat CSV table or a Markdown summary.
 ///
 /// Times are seconds on the trace's clock; an event's index is the sample index in its trace (for
 /// a timer: the last sample before it). Undefined values are `null` in JSON and empty cells in CSV.
@@ -87,6 +87,38 @@ public enum RunReport {
       ]
     }
     return CSVWriter.table(header: columns, rows: rows, quotingCommentMarks: true)
+  }
+
+  /// The Markdown summary: the recognizer and its parameters, the trace accounting, then one
+  /// table row per replayed trace — its first action and stage-2 times (seconds on the trace's
+  /// clock, `–` when none), the number of actions, flaps and the final state; for a composition
+  /// also when the action was held and the latency that added — and the skipped traces.
+  ///
+  /// - Parameters:
+  ///   - results: one replay per analyzed trace of `dataset`, in order.
+  ///   - recognizer: the recognizer replayed.
+  ///   - carryState: whether consecutive traces of a session shared one recognizer instance.
+  ///   - dataset: the traces, for the accounting.
+  public static func markdown(
+    _ results: [ReplayResult], recognizer: AnyForceRecognizer, carryState: Bool, dataset: Dataset
+  ) -> String {
+    let parameters = recognizer.parameters.map { "\($0.name)=\($0.value)" }.joined(separator: " ")
+    var out = "# Run\n\n"
+    out += "- Recognizer: \(recognizer.name)" + (parameters.isEmpty ? "" : " (\(parameters))") + ".\n"
+    out += Markdown.traces(dataset)
+    if carryState { out += "- State carried over between the traces of a session.\n" }
+    let composed = recognizer.isComposition
+    out += "\n| trace | action (s) | stage 2 (s) | actions | flaps | final state |"
+    out += composed ? " held (s) | added latency |\n|---|--:|--:|--:|--:|---|--:|--:|\n" : "\n|---|--:|--:|--:|--:|---|\n"
+    func time(_ t: Double?) -> String { t.map { TextFormat.compact($0) } ?? "–" }
+    for r in results {
+      var cells = [
+        r.trace, time(r.action?.t), time(r.stage2?.t), "\(r.allActions.count)", "\(r.flaps)", r.finalState.name,
+      ]
+      if composed { cells += [time(r.held?.t), r.held == nil ? "–" : Markdown.seconds(r.addedLatency)] }
+      out += Markdown.row(cells)
+    }
+    return out + Markdown.skipped(dataset.skipped)
   }
 
   private static func transitions(_ list: [StateTransition]) -> JSONValue {

@@ -67,14 +67,15 @@ extension TouchTraceCommand {
 
     @OptionGroup var exec: ExecOptions
 
-    /// JSON or CSV.
+    /// JSON, CSV or Markdown.
     enum Format: FormatChoice {
-      case json, csv
+      case json, csv, md
 
       var format: OutputFormat {
         switch self {
         case .json: .json
         case .csv: .csv
+        case .md: .md
         }
       }
     }
@@ -165,6 +166,10 @@ extension TouchTraceCommand {
         switch output.resolvedFormat {
         case .json:
           bytes = StudyFile.recorded(RunReport.json(results, recognizer: recognizer, carryState: carryState, dataset: dataset)).encoded()
+        case .md:
+          bytes = Array(
+            (RunReport.markdown(results, recognizer: recognizer, carryState: carryState, dataset: dataset)
+              + StudyFile.recordedMarkdown).utf8)
         case .csv:
           bytes = RunReport.csv(results)
           // The CSV table has no place for it: say it on standard error.

@@ -113,7 +113,7 @@ public enum RunReport {
     func time(_ t: Double?) -> String { t.map { TextFormat.compact($0) } ?? "–" }
     for r in results {
       var cells = [
-        r.trace, time(r.action?.t), time(r.stage2?.t), "\(r.allActions.count)", "\(r.flaps)", r.finalState.name,
+        r.trace, time(r.action?.t), time(r.stage2?.t), "\(r.allActions.count)", r.flaps.map(String.init) ?? "–", r.finalState.name,
       ]
       if composed { cells += [time(r.held?.t), r.held == nil ? "–" : Markdown.seconds(r.addedLatency)] }
       out += Markdown.row(cells)

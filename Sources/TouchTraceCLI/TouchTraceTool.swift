@@ -76,17 +76,20 @@ public enum TouchTraceTool {
     var command: any ParsableCommand
     let effective: StudyFile.Effective?
     let quiet: Bool
+    let verbose: Bool
 
     /// Runs the command, awaiting it when it is asynchronous.
     func run() async throws {
       var command = command
       try await Console.$quiet.withValue(quiet) {
+        try await Console.$verbose.withValue(verbose) {
         try await StudyFile.$current.withValue(effective) {
           if var asynchronous = command as? any AsyncParsableCommand {
             try await asynchronous.run()
           } else {
             try command.run()
           }
+        }
         }
       }
     }
@@ -100,7 +103,9 @@ public enum TouchTraceTool {
         throw ExitCode.validationFailure
       }
       try Console.$quiet.withValue(quiet) {
-        try StudyFile.$current.withValue(effective) { try command.run() }
+        try Console.$verbose.withValue(verbose) {
+          try StudyFile.$current.withValue(effective) { try command.run() }
+        }
       }
     }
   }
@@ -146,6 +151,6 @@ public enum TouchTraceTool {
       return nil
     }
     return Prepared(
-      command: command, effective: expanded.effective, quiet: global?.quiet ?? false)
+      command: command, effective: expanded.effective, quiet: global?.quiet ?? false, verbose: global?.verbose ?? false)
   }
 }

@@ -8,16 +8,22 @@ import ArgumentParser
   import Darwin
 #endif
 
-/// The options every command takes, with one meaning everywhere: `--quiet`, `--config`,
-/// `--print-config` and `--threads`.
+/// The options every command takes, with one meaning everywhere: `--quiet`, `--verbose`,
+/// `--config`, `--print-config` and `--threads`.
 ///
 /// `TouchTraceTool` reads them once, before the command runs: `--config` and `--print-config`
-/// are expanded by `StudyFile` before parsing, `--quiet` binds `Console.quiet` around the run.
+/// are expanded by `StudyFile` before parsing, `--quiet` and `--verbose` bind `Console.quiet`
+/// and `Console.verbose` around the run.
 /// None of them changes a figure, so a report's recorded configuration leaves them all out
 /// (``StudyFile/Effective/presentation`` is derived from this group).
 struct GlobalOptions: ParsableArguments {
   @Flag(help: "Print only errors on standard error: no notes, warnings, skipped-trace lines, per-contact lines or progress.")
   var quiet = false
+
+  @Flag(
+    help:
+      "Also print on standard error each batch of traces as it is read: its number, files, traces kept and skipped, and the seconds since the start (not with --quiet).")
+  var verbose = false
 
   @Option(help: ArgumentHelp("Read options from this study file (TOML; flags given here win).", valueName: "file"))
   var config: String?

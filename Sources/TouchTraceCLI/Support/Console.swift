@@ -36,6 +36,15 @@ enum Console {
   /// side by side in one process each see their own).
   @TaskLocal static var quiet = false
 
+  /// Whether the running command was given `--verbose`: ``detail(_:)`` then prints (unless
+  /// `--quiet`). Bound like ``quiet``.
+  @TaskLocal static var verbose = false
+
+  /// Writes what `--verbose` asks for to standard error; nothing without it or with `--quiet`.
+  static func detail(_ text: @autoclosure () -> String) {
+    if verbose && !quiet { error(text()) }
+  }
+
   /// Writes a note or a warning (`touchtrace COMMAND: note: …`, skipped traces) to standard
   /// error, unless the command runs with `--quiet`.
   static func diagnose(_ text: String) {

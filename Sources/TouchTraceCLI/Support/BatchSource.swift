@@ -6,6 +6,9 @@ import TouchIO
 /// batch), or every file whole with `--whole-files`.
 struct BatchSource {
   private let stream: TraceStream
+  /// Batches read, and when reading began (`--verbose`).
+  private var batches = 0
+  private let started = ContinuousClock.now
 
   /// - Parameter digests: whether to hash every input's content as it is read (a partial records
   ///   the hashes; other runs skip the work).
@@ -13,8 +16,17 @@ struct BatchSource {
     stream = try TraceStream(paths, options: options, batchTraces: Swift.max(1, batchTraces), digests: digests)
   }
 
-  /// The next batch; `nil` at the end.
-  mutating func next() throws -> Dataset? { try stream.next().map(TimeScaleCheck.checked) }
+  /// The next batch; `nil` at the end. With `--verbose`, a line says what it holds.
+  mutating func next() throws -> Dataset? {
+    guard let batch = try stream.next().map(TimeScaleCheck.checked) else { return nil }
+    batches += 1
+    let elapsed = started.duration(to: .now).components
+    let tenths = Int(elapsed.seconds) * 10 + Int(elapsed.attoseconds / 100_000_000_000_000_000)
+    let from = batch.files.isEmpty ? "the file before" : batch.files.joined(separator: ", ")
+    Console.detail(
+      "note: batch \(batches): \(batch.traces.count) traces, \(batch.skipped.count) skipped, from \(from) (\(tenths / 10).\(tenths % 10) s)")
+    return batch
+  }
 
   /// The SHA-256 of each input read to its end so far (the labels file first), in input order;
   /// empty unless opened with `digests: true`.

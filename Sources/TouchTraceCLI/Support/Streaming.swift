@@ -44,9 +44,6 @@ struct InputBatches {
   private var filterSkipped: [SkippedTrace] = []
   private(set) var labelOverrides = 0
   private(set) var overriddenTraces = 0
-  /// Batches read, and when reading began (`--verbose`).
-  private var batches = 0
-  private let started = ContinuousClock.now
 
   init(_ input: InputOptions, batchTraces: Int) throws {
     source = try BatchSource(input.paths, options: input.loadOptions, batchTraces: batchTraces)
@@ -57,12 +54,6 @@ struct InputBatches {
   mutating func next() throws -> Dataset? {
     guard var batch = try source.next() else { return nil }
     Console.report(batch)
-    batches += 1
-    let elapsed = started.duration(to: .now).components
-    let tenths = Int(elapsed.seconds) * 10 + Int(elapsed.attoseconds / 100_000_000_000_000_000)
-    let from = batch.files.isEmpty ? "the file before" : batch.files.joined(separator: ", ")
-    Console.detail(
-      "note: batch \(batches): \(batch.traces.count) traces, \(batch.skipped.count) skipped, from \(from) (\(tenths / 10).\(tenths % 10) s)")
     files += batch.files
     diagnostics += batch.diagnostics
     loadSkipped += batch.skipped

@@ -106,7 +106,8 @@ struct HTMLReportTests {
         .appendingPathComponent("touchtrace").path
       let printed = try runChild(executable, arguments + ["--print-config"], in: TestData.repositoryRoot)
       #expect(printed.code == 0)
-      let left = ["output", "format", "quiet", "threads", "batch-traces", "outcomes-filter", "json-output", "csv-dir"]
+      // What a report leaves out of its configuration: the outputs and the global options.
+      let left = StudyFile.Effective.presentation
       let expected = printed.output.split(separator: "\n").filter { line in
         !line.hasPrefix("#") && !left.contains { line.hasPrefix($0 + " = ") }
       }.joined(separator: "\n") + "\n"

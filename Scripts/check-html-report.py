@@ -61,10 +61,12 @@ def expected_ids(report):
 # Legend entries that annotate rather than draw a data series.
 ANNOTATIONS = {"chosen configuration", "Pareto front", "threshold", "reference time", "action", "stage 2",
                "force", "n < 5", "chance"}
-# The options a report leaves out of its study file (StudyFile.Effective.presentation).
-PRESENTATION = {"output", "format", "quiet", "threads", "json-output", "csv-output", "csv-dir", "outcomes",
-                "outcomes-filter", "junit", "export-json", "export-swift", "write-baseline", "shard", "partial",
-                "batch-traces"}
+# The options a report leaves out of its study file (StudyFile.Effective.presentation): the global
+# options (GlobalOptions: quiet, verbose, threads; config and print-config are never written) and
+# where the outputs go.
+PRESENTATION = {"output", "format", "quiet", "verbose", "threads", "json-output", "csv-output", "csv-dir",
+                "outcomes", "outcomes-filter", "junit", "export", "export-json", "export-swift", "write-baseline",
+                "shard", "partial", "batch-traces"}
 
 
 def study_file_failures(page_text, config_path):

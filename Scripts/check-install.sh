@@ -2,21 +2,10 @@
 # Checks `make install` into a temporary prefix: the installed executable runs, the man page
 # renders and names every subcommand, and bash completes subcommands and options from the
 # installed completion script. Run from the repository root (CI runs it).
-#
-#   Scripts/check-install.sh               `make install` (its release build included)
-#   Scripts/check-install.sh EXECUTABLE    installs this release executable the way `make install`
-#                                          does (the man page from generate-manual, then
-#                                          Scripts/install.sh): CI passes the one release build
-#                                          it made (Benchmarks/.build/release/touchtrace)
 set -euo pipefail
 prefix="$(mktemp -d)"
 trap 'rm -rf "$prefix"' EXIT
-if [ $# -ge 1 ]; then
-  swift package generate-manual
-  Scripts/install.sh "$prefix" "$1" .build/plugins/GenerateManual/outputs/touchtrace/touchtrace.1
-else
-  make install PREFIX="$prefix"
-fi
+make install PREFIX="$prefix"
 "$prefix/bin/touchtrace" --version
 page="$prefix/share/man/man1/touchtrace.1"
 for command in $("$prefix/bin/touchtrace" --help | sed -n '/^SUBCOMMANDS:/,/^$/p' | awk 'NR > 1 && NF { print $1 }'); do

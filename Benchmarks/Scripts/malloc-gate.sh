@@ -38,9 +38,6 @@ for target in "${targets[@]}"; do
 done
 echo "malloc gate: $count gated benchmarks, each must allocate nothing in its measured loop"
 
-# Three measured iterations per benchmark instead of up to fifty (Sources/SuiteSupport/
-# Configuration.swift): a malloc count is exact in each, so fewer iterations lose nothing.
-export TOUCHTRACE_BENCH_GATE=allocations
 args=()
 for target in "${targets[@]}"; do args+=(--target "$target"); done
 for filter in "${filters[@]}"; do args+=(--filter "$filter"); done

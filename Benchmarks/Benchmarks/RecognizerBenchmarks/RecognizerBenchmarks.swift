@@ -14,8 +14,8 @@ import TouchRecognizers
 
 let benchmarks: @Sendable () -> Void = {
   let metrics: [BenchmarkMetric] = [.wallClock, .mallocCountTotal, samplesPerSecond, picosecondsPerSample]
-  Benchmark.defaultConfiguration = suiteConfiguration(
-    metrics: metrics, maxDuration: .milliseconds(300), maxIterations: 50)
+  Benchmark.defaultConfiguration = .init(
+    metrics: metrics, warmupIterations: 1, maxDuration: .milliseconds(300), maxIterations: 50)
 
   // MARK: Every variant through the replay harness
 
@@ -70,8 +70,8 @@ let benchmarks: @Sendable () -> Void = {
 
   // MARK: Kernels, cold (one pass over ≥ 20 M samples, caches flushed before each)
 
-  let coldConfiguration = suiteConfiguration(
-    metrics: metrics, maxDuration: .seconds(2), maxIterations: 7)
+  let coldConfiguration = Benchmark.Configuration(
+    metrics: metrics, warmupIterations: 1, maxDuration: .seconds(2), maxIterations: 7)
   let flusher = Box<CacheFlusher?>(nil)
   let coldBuffers = Box<EventBuffers?>(nil)
   func prepareCold() -> EventBuffers {

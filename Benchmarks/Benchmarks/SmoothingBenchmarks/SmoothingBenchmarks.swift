@@ -7,9 +7,9 @@ import SuiteSupport
 import TouchSignal
 
 let benchmarks: @Sendable () -> Void = {
-  Benchmark.defaultConfiguration = suiteConfiguration(
+  Benchmark.defaultConfiguration = .init(
     metrics: [.wallClock, .mallocCountTotal, samplesPerSecond, nanosecondsPerSample],
-    maxDuration: .milliseconds(500), maxIterations: 30)
+    warmupIterations: 1, maxDuration: .milliseconds(500), maxIterations: 30)
   let traces = Box<[[Double]]?>(nil)
   func forces() -> [[Double]] {
     if traces.value == nil { traces.value = SmoothingData.traces(from: Shared.hot) }

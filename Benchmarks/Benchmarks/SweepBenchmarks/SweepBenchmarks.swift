@@ -8,10 +8,10 @@ import SuiteSupport
 
 let benchmarks: @Sendable () -> Void = {
   let metrics: [BenchmarkMetric] = [.wallClock, .mallocCountTotal, samplesPerSecond, picosecondsPerSample]
-  Benchmark.defaultConfiguration = suiteConfiguration(
-    metrics: metrics, maxDuration: .milliseconds(500), maxIterations: 30)
-  let coldConfiguration = suiteConfiguration(
-    metrics: metrics, maxDuration: .seconds(3), maxIterations: 7)
+  Benchmark.defaultConfiguration = .init(
+    metrics: metrics, warmupIterations: 1, maxDuration: .milliseconds(500), maxIterations: 30)
+  let coldConfiguration = Benchmark.Configuration(
+    metrics: metrics, warmupIterations: 1, maxDuration: .seconds(3), maxIterations: 7)
   let flusher = Box<CacheFlusher?>(nil)
 
   for k in SweepSize.all {
@@ -67,8 +67,9 @@ let benchmarks: @Sendable () -> Void = {
   // K = 1 row.
   let iPhone = Box<ClassSweepData?>(nil)
   let dense = Box<ClassSweepData?>(nil)
-  let classConfiguration = suiteConfiguration(
-    metrics: [.wallClock, samplesPerSecond, picosecondsPerSample], maxDuration: .seconds(2), maxIterations: 10)
+  let classConfiguration = Benchmark.Configuration(
+    metrics: [.wallClock, samplesPerSecond, picosecondsPerSample], warmupIterations: 1,
+    maxDuration: .seconds(2), maxIterations: 10)
   for sweepCase in ClassSweepCase.all {
     let suffix = sweepCase.name.dropFirst("classes.".count)
     Benchmark("ClassSweep.\(suffix)", configuration: classConfiguration) { benchmark in

@@ -1,7 +1,7 @@
 import TouchCore
-import TouchEvaluation
+public import TouchEvaluation
 import TouchRecognizers
-import TouchTuning
+public import TouchTuning
 
 /// Renders a paired comparison (`touchtrace compare`) as versioned JSON, a one-row CSV table or a
 /// Markdown summary.
@@ -210,5 +210,81 @@ extension CompareReport {
       ("only_a_correct", .int(k.onlyA)), ("only_b_correct", .int(k.onlyB)), ("statistic", .number(k.statistic)),
       ("p_value", .number(k.pValue)),
     ])
+  }
+}
+
+// MARK: - The report: one entry point per format, with the optional `--by` breakdown
+
+extension CompareReport {
+  /// The JSON document (format `touchtrace-compare`, version 1): files, trace accounting, skipped
+  /// traces, the options, both configurations with their metrics, McNemar's test and the paired
+  /// latency difference with its bootstrap interval.
+  ///
+  /// With `grouped`, a `by` member: `column`, `groups`, and `a` and `b`, each an object of its
+  /// metrics per group keyed by the group's name (`(none)` for the traces without one).
+  ///
+  /// - Parameters:
+  ///   - run: the comparison.
+  ///   - grouped: configurations 0 (A) and 1 (B) per group (`--by`); `nil` for none.
+  public static func json(_ run: ComparisonResult, by grouped: GroupedMetrics? = nil) -> JSONValue {
+    guard let grouped else { return baseJSON(run) }
+    guard case .object(var members) = baseJSON(run) else { preconditionFailure("an object") }
+    members.append(("by", byJSON(grouped)))
+    return .object(members)
+  }
+
+  static func byJSON(_ grouped: GroupedMetrics) -> JSONValue {
+    let b = grouped.breakdown
+    func side(_ c: Int) -> JSONValue {
+      guard let metrics = grouped.metrics(ofConfiguration: c) else { return .null }
+      return .object(
+        zip(b.names, metrics).map { name, m in
+          guard case .object(let members) = Breakdown.group(name, m) else { preconditionFailure("an object") }
+          return (name ?? "(none)", .object(members.filter { $0.0 != "group" && $0.0 != "stage2" }))
+        })
+    }
+    return .object([("column", .string(b.column.rawValue)), ("a", side(0)), ("b", side(1))])
+  }
+
+  /// The CSV table: a header and one row, the JSON's names flattened with `_` (`a_f1`,
+  /// `mcnemar_p_value`, `latency_difference_mean_interval_lower`); the configurations' parameters
+  /// are in `a_text` and `b_text`.
+  /// With `grouped`, the breakdown's columns follow the others (`by_a_u01_tp`, …).
+  ///
+  /// - Parameters:
+  ///   - run: the comparison.
+  ///   - grouped: configurations 0 (A) and 1 (B) per group (`--by`); `nil` for none.
+  public static func csv(_ run: ComparisonResult, by grouped: GroupedMetrics? = nil) -> [UInt8] {
+    guard case .object(let members) = baseJSON(run) else { preconditionFailure("an object") }
+    var flat: [(String, JSONValue)] = [("traces", .int(run.evaluation.traces.count))]
+    for (key, value) in members where ["a", "b", "mcnemar", "latency_difference", "timing_error_difference"].contains(key) {
+      flat += value.flattened(prefix: key).filter { name, _ in
+        !name.hasPrefix("a_params") && !name.hasPrefix("b_params") && !name.hasSuffix("_varied")
+      }
+    }
+    if let grouped { flat += byJSON(grouped).flattened(prefix: "by") }
+    return CSVWriter.table(header: flat.map(\.0), rows: [flat.map(\.1)])
+  }
+
+  /// The Markdown summary: both configurations' accuracy and latency, the 2 × 2 table of paired
+  /// decisions with McNemar's test, and the paired latency difference.
+  ///
+  /// With `grouped`, a `## By COLUMN` section: A and B per group.
+  ///
+  /// - Parameters:
+  ///   - run: the comparison.
+  ///   - grouped: configurations 0 (A) and 1 (B) per group (`--by`); `nil` for none.
+  public static func markdown(_ run: ComparisonResult, by grouped: GroupedMetrics? = nil) -> String {
+    guard let grouped else { return baseMarkdown(run) }
+    let b = grouped.breakdown
+    var out = "\n## By \(b.column.rawValue)\n\n" + Breakdown.note(b.column) + "\n"
+    out += Breakdown.tableHeader([b.column.rawValue, "configuration"])
+    let a = grouped.metrics(ofConfiguration: 0) ?? []
+    let bb = grouped.metrics(ofConfiguration: 1) ?? []
+    for (g, name) in b.names.enumerated() {
+      out += Breakdown.row([Breakdown.text(name, b.column), "A"], a[g])
+      out += Breakdown.row([Breakdown.text(name, b.column), "B"], bb[g])
+    }
+    return SweepReport.insert(out, into: baseMarkdown(run), dataset: run.evaluation.dataset)
   }
 }

@@ -1,5 +1,5 @@
 import TouchCore
-import TouchEvaluation
+public import TouchEvaluation
 import TouchRecognizers
 public import TouchTuning
 
@@ -525,5 +525,90 @@ public enum TuneReport {
   /// ` (n = N)` after a latency quantile: the true positives it is over; empty for others.
   static func count(_ statistic: TuningStatistic, _ m: ConfigurationMetrics) -> String {
     statistic.isLatency || statistic == .earlyRate ? " (n = \(m.stage1.latency.count))" : ""
+  }
+}
+
+// MARK: - The report: one entry point per format, with the optional `--by` breakdown
+
+extension TuneReport {
+  /// The chosen configuration's metrics per group (`nil` when nothing was chosen).
+  static func byJSON(_ result: TuningResult, _ grouped: GroupedMetrics) -> JSONValue {
+    let b = grouped.breakdown
+    guard let c = result.chosen, let metrics = grouped.metrics(ofConfiguration: c) else {
+      return .object(Breakdown.header(b) + [("chosen", .null)])
+    }
+    return .object(
+      Breakdown.header(b) + [
+        (
+          "chosen",
+          .object(
+            reference(result, c) + [("groups", .array(zip(b.names, metrics).map { Breakdown.group($0, $1) }))])
+        )
+      ])
+  }
+
+  /// The JSON document (format `touchtrace-tune`, version 1): files, trace accounting, skipped
+  /// traces, the options used (the sweep's, the rule, grouping, folds, bootstrap, seed), the
+  /// groups, every configuration's statistics and eligibility, the chosen configuration (or
+  /// `null` with `no_choice_reason`), Pareto fronts, the cross-validation, the bootstrap, and
+  /// `curves`: ROC AUC and average precision per recognizer (see ``ThresholdCurve``).
+  ///
+  /// With `grouped`, a `by` member: `column`, `groups` and, for the chosen configuration, its
+  /// metrics per group.
+  ///
+  /// - Parameters:
+  ///   - result: the tuning.
+  ///   - grouped: the chosen configuration's metrics per group (`--by`); `nil` for none.
+  public static func json(_ result: TuningResult, by grouped: GroupedMetrics? = nil) -> JSONValue {
+    guard let grouped else { return baseJSON(result) }
+    guard case .object(var members) = baseJSON(result) else { preconditionFailure("an object") }
+    members.append(("by", byJSON(result, grouped)))
+    return .object(members)
+  }
+
+  /// The `groups` CSV table: one row per group of the chosen configuration — `by`, `group`,
+  /// `configuration`, `recognizer`, the group's counts, rates, intervals and latency quantiles
+  /// (the result objects' names flattened with `_`).
+  ///
+  /// - Parameters:
+  ///   - result: the tuning.
+  ///   - grouped: the chosen configuration's metrics per group.
+  public static func groupsCSV(_ result: TuningResult, by grouped: GroupedMetrics) -> [UInt8] {
+    let b = grouped.breakdown
+    let columns = Breakdown.group(nil, ConfigurationMetrics(outcomes: [], truths: [], shape: OutcomeShape(twoStage: false, reportsFlaps: false, isComposition: false))).flattened(skipping: ["stage2"]).map(\.0)
+    var rows: [[JSONValue]] = []
+    if let c = result.chosen, let metrics = grouped.metrics(ofConfiguration: c) {
+      for (name, m) in zip(b.names, metrics) {
+        rows.append(
+          [.string(b.column.rawValue), .int(c), .string(result.sweep.configurations[c].name)]
+            + Breakdown.group(name ?? "", m).flattened(skipping: ["stage2"]).map(\.1))
+      }
+    }
+    return CSVWriter.table(header: ["by", "configuration", "recognizer"] + columns, rows: rows)
+  }
+
+  /// The Markdown summary: the dataset and rule, the chosen operating point with its bootstrap
+  /// intervals (or why none was chosen), the cross-validation per fold with the held-out mean ±
+  /// sd and pooled values, the Pareto fronts, and ROC AUC and average precision per recognizer.
+  ///
+  /// With `grouped`, a `## By COLUMN` section for the chosen configuration.
+  ///
+  /// - Parameters:
+  ///   - result: the tuning.
+  ///   - grouped: the chosen configuration's metrics per group (`--by`); `nil` for none.
+  public static func markdown(_ result: TuningResult, by grouped: GroupedMetrics? = nil) -> String {
+    guard let grouped else { return baseMarkdown(result) }
+    let b = grouped.breakdown
+    var out = "\n## By \(b.column.rawValue) (chosen configuration)\n\n"
+    if let c = result.chosen, let metrics = grouped.metrics(ofConfiguration: c) {
+      let configuration = result.sweep.configurations[c]
+      out += "\(configuration.name) \(Markdown.describe(configuration)) on all traces, per \(b.column.rawValue). "
+      out += Breakdown.note(b.column) + "\n"
+      out += Breakdown.tableHeader([b.column.rawValue])
+      for (name, m) in zip(b.names, metrics) { out += Breakdown.row([Breakdown.text(name, b.column)], m) }
+    } else {
+      out += "No configuration was chosen.\n"
+    }
+    return SweepReport.insert(out, into: baseMarkdown(result), dataset: result.sweep.evaluation.dataset)
   }
 }

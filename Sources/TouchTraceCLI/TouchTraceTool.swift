@@ -70,8 +70,8 @@ public enum TouchTraceTool {
     }
   }
 
-  /// A parsed command and what it runs under: `Console.quiet` bound to its `--quiet`,
-  /// `StudyFile.current` to its effective options.
+  /// A parsed command and what it runs under: `Console.quiet` and `Console.verbose` bound to its
+  /// `--quiet` and `--verbose`, `StudyFile.current` to its effective options.
   struct Prepared {
     var command: any ParsableCommand
     let effective: StudyFile.Effective?
@@ -83,13 +83,13 @@ public enum TouchTraceTool {
       var command = command
       try await Console.$quiet.withValue(quiet) {
         try await Console.$verbose.withValue(verbose) {
-        try await StudyFile.$current.withValue(effective) {
-          if var asynchronous = command as? any AsyncParsableCommand {
-            try await asynchronous.run()
-          } else {
-            try command.run()
+          try await StudyFile.$current.withValue(effective) {
+            if var asynchronous = command as? any AsyncParsableCommand {
+              try await asynchronous.run()
+            } else {
+              try command.run()
+            }
           }
-        }
         }
       }
     }

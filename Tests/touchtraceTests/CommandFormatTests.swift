@@ -25,8 +25,8 @@ struct CommandFormatTests {
   static let touchpad = TestData.samples + "/synth-touchpad.csv"
 
   static let cases: [Case] = [
-    Case(arguments: ["inspect", touchpad], formats: TouchTraceCommand.Inspect.Format.formats),
-    Case(arguments: ["recognizers"], formats: TouchTraceCommand.Recognizers.Format.formats),
+    Case(arguments: ["inspect", touchpad], formats: SummaryFormat.formats),
+    Case(arguments: ["recognizers"], formats: SummaryFormat.formats),
     Case(arguments: ["run", touchpad, "--recognizer", "deep-press"], formats: TouchTraceCommand.Run.Format.formats),
     Case(arguments: ["sweep", touchpad, "--recognizer", "deep-press", "--vary", "threshold=0.3,0.5"], formats: ReportFormat.formats),
     Case(

@@ -13,11 +13,13 @@ private let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deleting
 /// report, byte for byte, in every format; and the batch size and thread count change nothing.
 @Suite("Shards and merge")
 struct ShardMergeTests {
-  /// Every fifth contact of each samples/ file, written once (69 of the 343: the three devices
-  /// with their maximum forces, all six users and every intent): the merges of the costlier
-  /// commands are checked on it, at a fifth of the replays.
+  /// Every fifth contact of each samples/ file, written once a run (69 of the 343: the three
+  /// devices with their maximum forces, all six users and every intent) under `.build`, where it
+  /// is rewritten rather than left behind: the merges of the costlier commands are checked on it,
+  /// at a fifth of the replays.
   static let data: String = {
-    let directory = TestData.temporaryDirectory("touchtrace-shards")
+    let directory = TestData.repositoryRoot + "/.build/test-data/samples-every-fifth"
+    try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     for name in ["synth-iphone6s.csv", "synth-android.csv", "synth-touchpad.csv"] {
       let text = (try? String(contentsOfFile: TestData.samples + "/" + name, encoding: .utf8)) ?? ""
       var kept: [Substring] = []

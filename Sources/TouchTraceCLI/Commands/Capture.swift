@@ -144,7 +144,6 @@ extension TouchTraceCommand {
 
     @OptionGroup var global: GlobalOptions
 
-
     /// The summary's format, by the rule every command follows: `--format`, else the `--output`
     /// file's ending, else on standard output Markdown on a terminal and JSON otherwise; JSON for
     /// the default file in the dataset.

@@ -92,7 +92,6 @@ extension TouchTraceCommand {
 
     @OptionGroup var global: GlobalOptions
 
-
     func validate() throws {
       guard (baseline == nil) != (writeBaseline == nil) else {
         throw ValidationError("give exactly one of --baseline FILE (check) and --write-baseline FILE (record)")

@@ -70,7 +70,6 @@ extension TouchTraceCommand {
 
     @OptionGroup var global: GlobalOptions
 
-
     func validate() throws {
       if shards.partial != nil && outcomes.outcomes != nil {
         throw ValidationError("--partial: --outcomes replays every trace at once; run it unsharded")

@@ -51,7 +51,6 @@ extension TouchTraceCommand {
 
     @OptionGroup var global: GlobalOptions
 
-
     @Option(help: ArgumentHelp("Level for time_above_level_s as a fraction of each trace's peak (default: 0.5).", valueName: "fraction"))
     var level: Double?
 

@@ -131,7 +131,6 @@ extension TouchTraceCommand {
 
     @OptionGroup var global: GlobalOptions
 
-
     func run() throws {
       let importOptions = try options()
       let inputs = paths + (description.map { [$0] } ?? [])

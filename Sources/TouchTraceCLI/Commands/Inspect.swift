@@ -28,25 +28,11 @@ extension TouchTraceCommand {
 
     @OptionGroup var input: InputOptions
 
-    @OptionGroup var output: OutputOptions<Format>
-
-    /// Markdown, aligned text (`text`) or JSON.
-    enum Format: FormatChoice {
-      case md, text, json
-
-      var format: OutputFormat {
-        switch self {
-        case .md: .md
-        case .text: .text
-        case .json: .json
-        }
-      }
-    }
+    @OptionGroup var output: OutputOptions<SummaryFormat>
 
     @OptionGroup var batch: BatchOptions
 
     @OptionGroup var global: GlobalOptions
-
 
     func run() throws {
       try Console.run {

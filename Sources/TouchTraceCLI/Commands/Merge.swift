@@ -49,7 +49,6 @@ extension TouchTraceCommand {
 
     @OptionGroup var global: GlobalOptions
 
-
     func validate() throws {
       if format == "html" || output.map({ OutputFormat(fileName: $0) == .html }) == true {
         throw ValidationError(

@@ -21,23 +21,9 @@ extension TouchTraceCommand {
           touchtrace recognizers --format json --output catalog.json
         """)
 
-    /// Markdown (`text` is accepted for it) or JSON.
-    enum Format: FormatChoice {
-      case md, text, json
-
-      var format: OutputFormat {
-        switch self {
-        case .md: .md
-        case .text: .text
-        case .json: .json
-        }
-      }
-    }
-
-    @OptionGroup var output: OutputOptions<Format>
+    @OptionGroup var output: OutputOptions<SummaryFormat>
 
     @OptionGroup var global: GlobalOptions
-
 
     func run() throws {
       let catalog = TouchTraceTool.catalog

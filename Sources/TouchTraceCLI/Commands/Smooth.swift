@@ -75,7 +75,6 @@ extension TouchTraceCommand {
 
     @OptionGroup var global: GlobalOptions
 
-
     enum Method: String, ExpressibleByArgument, CaseIterable {
       case gaussian, median, rmedian, impulse, movmean, movmedian, savgol, ema
     }

@@ -99,11 +99,9 @@ extension TouchTraceCommand {
 
     @OptionGroup var shards: ShardOptions
 
-
     @OptionGroup var global: GlobalOptions
 
     @OptionGroup var exactSweep: ExactOptions
-
 
     func validate() throws {
       guard bootstrap >= 0 else { throw ValidationError("--bootstrap must be 0 or more resamples, got \(bootstrap)") }

@@ -54,7 +54,6 @@ extension TouchTraceCommand {
 
     @OptionGroup var global: GlobalOptions
 
-
     func validate() throws {
       guard DeviceProfile.named(profile) != nil else {
         throw ValidationError(

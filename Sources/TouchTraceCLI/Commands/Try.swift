@@ -92,7 +92,6 @@ extension TouchTraceCommand {
 
     @OptionGroup var global: GlobalOptions
 
-
     /// The configurations tried, with the names the page shows: the `--configuration` files
     /// first, then the `--recognizer` options, in the order given.
     func configurations() throws(ValidationError) -> [(name: String, recognizer: AnyForceRecognizer)] {

@@ -120,7 +120,6 @@ extension TouchTraceCommand {
 
     @OptionGroup var exactSweep: ExactOptions
 
-
     func validate() throws {
       if table == .groups && breakdown.by == nil { throw ValidationError("--table groups needs --by COLUMN") }
       if shards.partial != nil && outcomes.outcomes != nil {

@@ -44,7 +44,7 @@ struct GlobalOptions: ParsableArguments {
   /// `--threads`, else the number of online processors.
   var threadCount: Int { threads ?? Swift.max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
-  /// The long names of the options here that a study file sets (`quiet`, `threads`; `config`
+  /// The long names of the options here that a study file sets (`quiet`, `verbose`, `threads`; `config`
   /// and `print-config` are read before parsing), from the argument parser's description of the
   /// group, so that an option added here is left out of every recorded configuration at once.
   static let keys: Set<String> = Set(CommandArguments(Probe.self).arguments.map(\.key))
@@ -57,6 +57,6 @@ struct GlobalOptions: ParsableArguments {
 
 /// A subcommand of `touchtrace`: every one takes ``GlobalOptions``.
 protocol GlobalCommand {
-  /// `--quiet`, `--config`, `--print-config`, `--threads`.
+  /// `--quiet`, `--verbose`, `--config`, `--print-config`, `--threads`.
   var global: GlobalOptions { get }
 }

@@ -104,6 +104,20 @@ enum ReportFormat: FormatChoice {
   }
 }
 
+/// The formats of the commands that describe rather than score (`inspect`, `recognizers`):
+/// Markdown, aligned plain text and JSON (`recognizers` writes its Markdown for `text`).
+enum SummaryFormat: FormatChoice {
+  case md, text, json
+
+  var format: OutputFormat {
+    switch self {
+    case .md: .md
+    case .text: .text
+    case .json: .json
+    }
+  }
+}
+
 /// The formats of the commands that write trace files (`synth`, `import`, `smooth`): CSV, JSON
 /// and JSON Lines, read back by every command.
 enum TraceFormat: FormatChoice {

@@ -20,12 +20,16 @@ struct BatchSource {
   mutating func next() throws -> Dataset? {
     guard let batch = try stream.next().map(TimeScaleCheck.checked) else { return nil }
     batches += 1
+    Console.detail(describe(batch))
+    return batch
+  }
+
+  /// The `--verbose` line of the batch just read (made only when it is printed).
+  private func describe(_ batch: Dataset) -> String {
     let elapsed = started.duration(to: .now).components
     let tenths = Int(elapsed.seconds) * 10 + Int(elapsed.attoseconds / 100_000_000_000_000_000)
     let from = batch.files.isEmpty ? "the file before" : batch.files.joined(separator: ", ")
-    Console.detail(
-      "note: batch \(batches): \(batch.traces.count) traces, \(batch.skipped.count) skipped, from \(from) (\(tenths / 10).\(tenths % 10) s)")
-    return batch
+    return "note: batch \(batches): \(batch.traces.count) traces, \(batch.skipped.count) skipped, from \(from) (\(tenths / 10).\(tenths % 10) s)"
   }
 
   /// The SHA-256 of each input read to its end so far (the labels file first), in input order;

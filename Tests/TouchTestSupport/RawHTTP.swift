@@ -73,6 +73,13 @@ public enum RawHTTP {
     return true
   }
 
+  /// Waits up to `milliseconds` for `fd` to have something to read (data, or the peer's close);
+  /// true if it has.
+  public static func waitReadable(_ fd: Int32, milliseconds: Int32) -> Bool {
+    var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    return poll(&entry, 1, milliseconds) > 0
+  }
+
   /// Reads until the peer closes (`closed`) or the receive timeout passes.
   public static func readAll(_ fd: Int32) -> (received: [UInt8], closed: Bool) {
     var received: [UInt8] = []

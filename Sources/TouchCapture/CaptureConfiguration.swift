@@ -88,9 +88,7 @@ public struct CaptureConfiguration: Sendable {
   /// The seed used without `--seed`: the 64-bit FNV-1a hash of the participant's name (UTF-8),
   /// so each participant gets an order of their own, the same one on every run.
   public static func defaultSeed(participant: String) -> UInt64 {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in participant.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-    return hash
+    FNV1a.hash(participant.utf8)
   }
 
   /// Checks the configuration before anything is bound or written.
@@ -196,9 +194,8 @@ public struct IntentText: Sendable, Hashable {
 /// The prompt order: a Fisher–Yates shuffle driven by SplitMix64.
 public enum PromptOrder {
   /// `intents`, each repeated `count` times in the given order, then shuffled: for i from the
-  /// last index down to 1, swap element i with element `next() % (i + 1)` of a SplitMix64
-  /// generator started at `seed` (state += 0x9E3779B97F4A7C15; z = state; z = (z ^ z >> 30) ·
-  /// 0xBF58476D1CE4E5B9; z = (z ^ z >> 27) · 0x94D049BB133111EB; z ^ z >> 31).
+  /// last index down to 1, swap element i with element `next() % (i + 1)` of a ``SplitMix64``
+  /// generator started at `seed`.
   ///
   /// - Parameters:
   ///   - intents: the intents, in their listed order.
@@ -207,17 +204,10 @@ public enum PromptOrder {
   public static func shuffled(_ intents: [Intent], count: Int, seed: UInt64) -> [Intent] {
     var order: [Intent] = []
     for intent in intents { order += Array(repeating: intent, count: max(count, 0)) }
-    var state = seed
-    func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
+    var random = SplitMix64(seed: seed)
     var i = order.count - 1
     while i > 0 {
-      let j = Int(next() % UInt64(i + 1))
+      let j = Int(random.next() % UInt64(i + 1))
       order.swapAt(i, j)
       i -= 1
     }

@@ -5,6 +5,7 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
+import TouchCore
 
 /// Writes the outputs of one command so that nothing is ever destroyed: the one output path of
 /// every `touchtrace` command.
@@ -218,10 +219,8 @@ struct FileIdentity: Hashable {
   init?(ofParentOf path: String, name: String) {
     guard let directory = FileIdentity(path: OutputPath.directory(of: path)) else { return nil }
     // Fold the name into the inode: distinct new names in one directory stay distinct.
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in OutputPath.lastComponent(of: name).utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
     device = directory.device ^ 0x8000_0000_0000_0000
-    inode = directory.inode ^ hash
+    inode = directory.inode ^ FNV1a.hash(OutputPath.lastComponent(of: name).utf8)
   }
 }
 

@@ -1,3 +1,5 @@
+import TouchCore
+
 /// One part of a job array: the contacts whose trace id hashes to ``index`` out of ``count``.
 ///
 /// Membership depends only on the trace id (all contacts of an id go together), never on file
@@ -54,13 +56,6 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
   /// The stable hash of a trace id: FNV-1a 64 of its UTF-8 bytes, then the SplitMix64
   /// finalizer.
   public static func hash(_ id: String) -> UInt64 {
-    var h: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in id.utf8 {
-      h ^= UInt64(byte)
-      h = h &* 0x0000_0100_0000_01b3
-    }
-    h = (h ^ (h >> 30)) &* 0xbf58_476d_1ce4_e5b9
-    h = (h ^ (h >> 27)) &* 0x94d0_49bb_1331_11eb
-    return h ^ (h >> 31)
+    SplitMix64.mix(FNV1a.hash(id.utf8))
   }
 }

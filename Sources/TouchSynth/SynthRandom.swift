@@ -1,3 +1,5 @@
+import TouchCore
+
 /// The synthesizer's random numbers: ``SplitMix64``, with every conversion to floating point
 /// written out here, so a seed gives the same numbers on every platform and Swift version.
 ///
@@ -81,10 +83,5 @@ public struct SynthRandom: RandomNumberGenerator, Sendable {
 
 /// FNV-1a, 64 bits: a stable hash of a string (Swift's `Hasher` is seeded per process).
 func stableHash(_ text: String) -> UInt64 {
-  var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-  for byte in text.utf8 {
-    hash ^= UInt64(byte)
-    hash = hash &* 0x0000_0100_0000_01B3
-  }
-  return hash
+  FNV1a.hash(text.utf8)
 }

@@ -232,15 +232,8 @@ public enum RegressionGate {
   }
 }
 
-/// 64-bit FNV-1a over bytes.
-struct FNV1a {
-  private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
-
-  mutating func add(_ byte: UInt8) {
-    value ^= UInt64(byte)
-    value = value &* 0x0000_0100_0000_01b3
-  }
-
+/// The content hash's encodings of words, texts and numbers, over TouchCore's FNV-1a.
+extension FNV1a {
   mutating func add(_ word: UInt64) {
     for k in 0..<8 { add(UInt8(truncatingIfNeeded: word >> (8 * UInt64(k)))) }
   }

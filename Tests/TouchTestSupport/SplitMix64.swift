@@ -3,17 +3,17 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
-public import TouchSynth
+public import TouchCore
 
 /// A small, fast, seeded random number generator, so randomized tests and synthetic data replay
-/// exactly from their seed on every machine: TouchSynth's ``TouchSynth/SplitMix64``, named here so
+/// exactly from their seed on every machine: TouchCore's ``TouchCore/SplitMix64``, named here so
 /// that tests need only this module.
 ///
 /// ```swift
 /// var rng = SplitMix64(seed: 42)
 /// let x = Double.random(in: 0..<1, using: &rng)
 /// ```
-public typealias SplitMix64 = TouchSynth.SplitMix64
+public typealias SplitMix64 = TouchCore.SplitMix64
 
 extension SplitMix64 {
   /// A draw from the normal distribution with mean 0 and standard deviation `sd` (Box–Muller).

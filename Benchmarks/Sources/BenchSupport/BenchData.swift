@@ -4,6 +4,7 @@
   import Darwin
 #endif
 
+import TouchCore
 import TouchSynth
 
 /// The draws the benchmark data use, on the toolkit's SplitMix64 stream (as the performance

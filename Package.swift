@@ -71,7 +71,7 @@ let package = Package(
     /// Partial results: a study's state over part of the traces (a batch of a stream, a shard of
     /// a job array), stored as versioned files and merged exactly.
     .target(
-      name: "TouchPartials", dependencies: ["TouchCore", "TouchSignal", "TouchRecognizers", "TouchEvaluation"],
+      name: "TouchPartials", dependencies: ["TouchCore", "TouchIO", "TouchSignal", "TouchRecognizers", "TouchEvaluation"],
       swiftSettings: checks),
     /// Labelled traces from a browser: the capture page, served over HTTP, writes each contact
     /// into a dataset. Nothing but the command line depends on it.

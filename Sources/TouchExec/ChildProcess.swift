@@ -1,5 +1,6 @@
 import Synchronization
 import TouchRecognizers
+import TouchIO
 
 #if canImport(Glibc)
   import Glibc
@@ -99,7 +100,7 @@ final class ChildProcess: @unchecked Sendable {
     }
     guard makePipe(&stdinPipe), makePipe(&stdoutPipe), makePipe(&stderrPipe) else {
       for fd in stdinPipe + stdoutPipe + stderrPipe where fd >= 0 { close(fd) }
-      throw ChildFailure(message: "cannot create pipes: \(Self.errnoText())")
+      throw ChildFailure(message: "cannot create pipes: \(SystemError.current)")
     }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
@@ -125,7 +126,7 @@ final class ChildProcess: @unchecked Sendable {
       close(stdinPipe[1])
       close(stdoutPipe[0])
       close(stderrPipe[0])
-      throw ChildFailure(message: "cannot start /bin/sh: \(String(cString: strerror(status)))")
+      throw ChildFailure(message: "cannot start /bin/sh: \(SystemError.text(status))")
     }
     input = stdinPipe[1]
     output = stdoutPipe[0]
@@ -200,7 +201,7 @@ final class ChildProcess: @unchecked Sendable {
       if ready < 0 {
         if errno == EINTR { continue }
         terminate()
-        throw ChildFailure(message: "poll failed: \(Self.errnoText())")
+        throw ChildFailure(message: "poll failed: \(SystemError.current)")
       }
       for fd in fds where fd.revents != 0 {
         if fd.fd == input {
@@ -224,7 +225,7 @@ final class ChildProcess: @unchecked Sendable {
             output = -1
           } else if errno != EAGAIN && errno != EINTR {
             terminate()
-            throw ChildFailure(message: "cannot read its output: \(Self.errnoText())")
+            throw ChildFailure(message: "cannot read its output: \(SystemError.current)")
           }
         }
       }
@@ -350,6 +351,4 @@ final class ChildProcess: @unchecked Sendable {
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
   }
-
-  private static func errnoText() -> String { String(cString: strerror(errno)) }
 }

@@ -7,6 +7,7 @@
 #endif
 
 public import TouchEvaluation
+import TouchIO
 
 /// Latency lists kept on disk while a stream is read, so that memory holds one batch's lists, not
 /// every matched event of the input.
@@ -52,7 +53,7 @@ public final class LatencySpill: @unchecked Sendable {
       if fd >= 0 || errno != EEXIST { break }
     }
     guard fd >= 0 else {
-      throw Failure(description: "cannot create a temporary file in \(directory): \(String(cString: strerror(errno)))")
+      throw Failure(description: "cannot create a temporary file in \(directory): \(SystemError.current)")
     }
     // Unlinked at once: the file lives only as long as this process holds it.
     template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
@@ -84,7 +85,7 @@ public final class LatencySpill: @unchecked Sendable {
       return nil
     }
     if let failed {
-      throw Failure(description: "cannot write the temporary file in \(directory): \(String(cString: strerror(failed)))")
+      throw Failure(description: "cannot write the temporary file in \(directory): \(SystemError.text(failed))")
     }
     end += total
     return ref
@@ -110,7 +111,7 @@ public final class LatencySpill: @unchecked Sendable {
       return nil
     }
     if let failed {
-      throw Failure(description: "cannot read the temporary file in \(directory): \(String(cString: strerror(failed)))")
+      throw Failure(description: "cannot read the temporary file in \(directory): \(SystemError.text(failed))")
     }
     return values
   }

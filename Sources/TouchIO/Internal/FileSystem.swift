@@ -200,8 +200,7 @@ enum FileSystem {
   }
 
   static func describe(_ code: Int32) -> String {
-    guard let text = strerror(code) else { return "error \(code)" }
-    return String(cString: text).lowercased()
+    SystemError.text(code).lowercased()
   }
 }
 

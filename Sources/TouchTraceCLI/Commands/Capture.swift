@@ -160,7 +160,7 @@ extension TouchTraceCommand {
     func captureConfiguration(readingToken: Bool = true) throws(ValidationError) -> CaptureConfiguration {
       var list: [Intent] = []
       for word in intents.split(separator: ",", omittingEmptySubsequences: false) {
-        let name = word.trimmingSpaces()
+        let name = word.trimmingSpaces
         guard let intent = Intent(name: name) else {
           throw ValidationError("--intents: unknown intent '\(name)' (use press, tap, hold, drag, pop)")
         }
@@ -348,7 +348,7 @@ final class SignalSources: @unchecked Sendable {
   static func interrupts(_ action: @escaping @Sendable () -> Void) throws -> SignalSources {
     var ends: [Int32] = [-1, -1]
     guard pipe(&ends) == 0 else {
-      Console.error("touchtrace capture: error: cannot create the interrupt pipe: \(String(cString: strerror(errno)))")
+      Console.error("touchtrace capture: error: cannot create the interrupt pipe: \(SystemError.current)")
       throw Exit.failure
     }
     let readEnd = ends[0], writeEnd = ends[1]

@@ -54,7 +54,7 @@ public struct CaptureRequest: Sendable, Equatable {
   /// Whether the connection stays open after the answer: HTTP/1.1 without `Connection: close`.
   public var keepsAlive: Bool {
     guard version == "HTTP/1.1" else { return false }
-    let tokens = (headers["connection"] ?? "").lowercased().split(separator: ",").map { $0.trimmingSpaces() }
+    let tokens = (headers["connection"] ?? "").lowercased().split(separator: ",").map { $0.trimmingSpaces }
     return !tokens.contains("close")
   }
 }
@@ -249,7 +249,7 @@ public enum CaptureRequestParser {
         line[..<colon].allSatisfy(isTokenByte)
       else { return bad("a header line is not Name: value") }
       let name = String(decoding: line[..<colon], as: UTF8.self).lowercased()
-      let value = String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingSpaces()
+      let value = String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingSpaces
       guard headers[name] == nil else { return bad("header \(name) is repeated") }
       headers[name] = value
     }
@@ -345,14 +345,3 @@ public enum CaptureRequestParser {
   }
 }
 
-extension StringProtocol {
-  /// Without leading and trailing spaces and tabs.
-  func trimmingSpaces() -> String {
-    let bytes = Array(utf8)
-    var start = 0
-    var end = bytes.count
-    while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
-    while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
-    return String(decoding: bytes[start..<end], as: UTF8.self)
-  }
-}

@@ -78,7 +78,7 @@ public struct TabletColumns: Hashable, Sendable, CustomStringConvertible {
   public init(parsing text: String) throws(TabletColumnsError) {
     var roles: [Role] = []
     for word in text.split(separator: ",", omittingEmptySubsequences: false) {
-      let name = word.lowercased().trimmingCharacters(" ")
+      let name = word.lowercased().trimming(" ")
       guard let role = Role(rawValue: name == "skip" ? "-" : name) else {
         throw .unknownRole(name)
       }
@@ -228,11 +228,3 @@ public struct ImportOptions: Hashable, Sendable {
   }
 }
 
-extension String {
-  func trimmingCharacters(_ character: Character) -> String {
-    var text = self[...]
-    while text.first == character { text = text.dropFirst() }
-    while text.last == character { text = text.dropLast() }
-    return String(text)
-  }
-}

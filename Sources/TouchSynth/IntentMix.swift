@@ -86,12 +86,3 @@ public struct IntentMixError: Error, Hashable, Sendable, CustomStringConvertible
   /// `invalid mix entry 'ENTRY': PROBLEM`.
   public var description: String { "invalid mix entry '\(entry)': \(problem)" }
 }
-
-extension Substring {
-  fileprivate var trimmingSpaces: String {
-    var text = self[...]
-    while text.first == " " { text = text.dropFirst() }
-    while text.last == " " { text = text.dropLast() }
-    return String(text)
-  }
-}

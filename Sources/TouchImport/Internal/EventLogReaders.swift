@@ -28,7 +28,7 @@ struct EvemuReader {
           device.axes[code] = axis
         } else if text.field(first, equals: "N:") {
           let rest = words.count > 1 ? TextField(start: words[1].start, end: line.end) : TextField(start: line.end, end: line.end)
-          device.name = text.string(rest).trimmingCharacters(" ")
+          device.name = text.string(rest).trimming(" ")
         } else if ["I:", "P:", "B:", "L:", "S:"].contains(text.string(first)) {
           continue
         } else {
@@ -147,7 +147,7 @@ struct GeteventReader {
       if text.line(line, hasPrefix: "add device") {
         // add device N: PATH
         if let colon = words.firstIndex(where: { text.bytes[$0.end - 1] == UInt8(ascii: ":") }), colon + 1 < words.count {
-          header = part(text.string(TextField(start: words[colon + 1].start, end: line.end)).trimmingCharacters(" "))
+          header = part(text.string(TextField(start: words[colon + 1].start, end: line.end)).trimming(" "))
         } else {
           header = part(nil)
         }
@@ -156,8 +156,8 @@ struct GeteventReader {
       if text.field(first, equals: "name:") {
         let k = header ?? part(nil)
         if parts[k].device.name == nil, words.count > 1 {
-          let rest = text.string(TextField(start: words[1].start, end: line.end)).trimmingCharacters(" ")
-          parts[k].device.name = rest.trimmingCharacters("\"")
+          let rest = text.string(TextField(start: words[1].start, end: line.end)).trimming(" ")
+          parts[k].device.name = rest.trimming("\"")
         }
         continue
       }
@@ -205,7 +205,7 @@ struct GeteventReader {
     }
     func number(after key: String) -> Int64? {
       guard let k = strings.firstIndex(of: key), k + 1 < strings.count else { return nil }
-      return Int64(strings[k + 1].trimmingCharacters(","))
+      return Int64(strings[k + 1].trimming(","))
     }
     guard let minimum = number(after: "min"), let maximum = number(after: "max"), maximum > minimum else { return nil }
     return (code, EvdevAxis(minimum: minimum, maximum: maximum, resolution: number(after: "resolution") ?? 0))

@@ -265,17 +265,6 @@ public struct ParameterSpec: Sendable, Hashable {
   }
 }
 
-extension String {
-  /// The string without leading and trailing spaces and tabs (for every module of the package
-  /// that reads settings written as text).
-  package var trimmingSpaces: String {
-    var s = Substring(self)
-    while let c = s.first, c == " " || c == "\t" { s.removeFirst() }
-    while let c = s.last, c == " " || c == "\t" { s.removeLast() }
-    return String(s)
-  }
-}
-
 /// Validated parameter values of one variant, in declaration order, every parameter present.
 public struct ParameterValues: Sendable, Hashable, Sequence {
   /// One named value.

@@ -322,12 +322,6 @@ extension TouchTraceCommand {
   }
 }
 
-extension Substring {
-  fileprivate func trimmingSpaces() -> String {
-    String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
-  }
-}
-
 /// The write end of the interrupt pipe, the only state the signal handler reads; set before the
 /// handler is installed (a constant initializer: no lazy initialization inside the handler).
 nonisolated(unsafe) private var interruptWriteEnd: Int32 = -1

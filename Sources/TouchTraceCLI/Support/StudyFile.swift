@@ -406,13 +406,6 @@ struct StudyFile {
   }
 }
 
-extension Substring {
-  /// Without leading and trailing spaces and tabs.
-  fileprivate var trimmingSpaces: String {
-    String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
-  }
-}
-
 extension StudyFile {
   /// `report` (a JSON object) with the recorded configuration of the running command as its
   /// last member, `configuration` (tool, command, effective options); unchanged outside a

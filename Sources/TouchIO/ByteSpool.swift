@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Bytes parked in a temporary file until what goes before them is known (a report whose
 /// header counts the rows that follow it), then copied to a ``ByteSink``: memory holds a
 /// 64 KiB buffer, not the rows.
@@ -13,10 +5,7 @@
 /// The file is hidden beside a given path, registered for removal on `SIGINT`/`SIGTERM`, and
 /// removed after ``copy(to:)``, on ``discard()`` and when the spool is deinitialized.
 public final class ByteSpool: ByteSink {
-  private let file: PendingFile
-  private var descriptor: Int32
-  private var buffer: [UInt8] = []
-  private var discarded = false
+  private let file: SpoolFile
   /// The bytes appended so far.
   public private(set) var byteCount = 0
 
@@ -26,19 +15,17 @@ public final class ByteSpool: ByteSink {
   ///   name in a temporary directory).
   /// - Throws: ``FileWriteError`` (`.cannotCreate`) when the file cannot be created.
   public init(beside path: String) throws(FileWriteError) {
-    (file, descriptor) = try PendingFile.create(replacing: Target(path: path, existing: nil))
+    file = try SpoolFile(beside: path)
   }
-
-  deinit { discard() }
 
   /// Appends `bytes`.
   ///
   /// - Parameter bytes: the next bytes.
   /// - Throws: ``FileWriteError`` (`.io`) when the spool file cannot be written.
   public func append(_ bytes: [UInt8]) throws(FileWriteError) {
-    buffer += bytes
+    file.buffer += bytes
     byteCount += bytes.count
-    if buffer.count >= 1 << 16 { try flush() }
+    try file.flushIfFull()
   }
 
   /// Appends every byte spooled, in order, to `sink`, then removes the spool file.
@@ -47,17 +34,10 @@ public final class ByteSpool: ByteSink {
   /// - Throws: ``FileWriteError`` when the spool cannot be read back or the sink fails.
   public func copy(to sink: any ByteSink) throws(FileWriteError) {
     defer { discard() }
-    try flush()
-    close(descriptor)
-    descriptor = open(file.temporary, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { throw FileWriteError(path: file.target, kind: .io, code: errno) }
+    try file.reopenForReading()
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {
-      let got = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      if got < 0 {
-        if errno == EINTR { continue }
-        throw FileWriteError(path: file.target, kind: .io, code: errno)
-      }
+      let got = try file.readChunk(into: &chunk)
       if got == 0 { break }
       try sink.append(Array(chunk[0..<got]))
     }
@@ -65,19 +45,6 @@ public final class ByteSpool: ByteSink {
 
   /// Closes and removes the spool file. Safe to call more than once.
   public func discard() {
-    guard !discarded else { return }
-    discarded = true
-    if descriptor >= 0 {
-      close(descriptor)
-      descriptor = -1
-    }
     file.discard()
-  }
-
-  private func flush() throws(FileWriteError) {
-    guard !buffer.isEmpty else { return }
-    let failure = FileSystem.writeAll(buffer, to: descriptor)
-    buffer.removeAll(keepingCapacity: true)
-    if failure != 0 { throw FileWriteError(path: file.target, kind: .io, code: failure) }
   }
 }

@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 import TouchCore
 
 /// Traces parked in a temporary binary file and read back in order, bit for bit: for an output
@@ -16,21 +9,15 @@ import TouchCore
 /// Encoding: little-endian 64-bit integers and IEEE 754 bit patterns, strings as a length and
 /// UTF-8 bytes, optional values behind a presence byte.
 final class TraceSpool {
-  private let file: PendingFile
-  private var descriptor: Int32
-  private var buffer: [UInt8] = []
+  private let file: SpoolFile
   private var reading = false
-  private var discarded = false
   /// The traces written.
   private(set) var count = 0
 
   /// Creates the spool file beside `path`.
   init(beside path: String) throws(FileWriteError) {
-    (file, descriptor) = try PendingFile.create(replacing: Target(path: path, existing: nil))
-    buffer.reserveCapacity(1 << 16)
+    file = try SpoolFile(beside: path)
   }
-
-  deinit { discard() }
 
   /// Appends `trace`.
   func append(_ trace: Trace) throws(FileWriteError) {
@@ -59,17 +46,14 @@ final class TraceSpool {
       if let column { put(column) }
     }
     count += 1
-    if buffer.count >= 1 << 16 { try flush() }
+    try file.flushIfFull()
   }
 
   /// Reads the traces back in order, calling `body` with each.
   func forEach(_ body: (Trace) throws(FileWriteError) -> Void) throws(FileWriteError) {
-    try flush()
     reading = true
-    close(descriptor)
-    descriptor = open(file.temporary, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { throw FileWriteError(path: file.target, kind: .io, code: errno) }
-    var reader = Reader(descriptor: descriptor, path: file.target)
+    try file.reopenForReading()
+    var reader = Reader(file: file)
     for _ in 0..<count {
       let id = try reader.string()
       let touch = Int(try reader.integer())
@@ -100,20 +84,13 @@ final class TraceSpool {
 
   /// Closes and removes the spool file. Safe to call more than once.
   func discard() {
-    guard !discarded else { return }
-    discarded = true
-    if descriptor >= 0 {
-      close(descriptor)
-      descriptor = -1
-    }
     file.discard()
   }
 
-  private func flush() throws(FileWriteError) {
-    guard !buffer.isEmpty else { return }
-    let failure = FileSystem.writeAll(buffer, to: descriptor)
-    buffer.removeAll(keepingCapacity: true)
-    if failure != 0 { throw FileWriteError(path: file.target, kind: .io, code: failure) }
+  /// The spool file's write buffer, which the encoders below append to.
+  private var buffer: [UInt8] {
+    get { file.buffer }
+    _modify { yield &file.buffer }
   }
 
   private func put(_ value: Int64) {
@@ -144,15 +121,9 @@ final class TraceSpool {
 
   /// Buffered reads of the spool's encoding.
   private struct Reader {
-    let descriptor: Int32
-    let path: String
+    let file: SpoolFile
     var buffer: [UInt8] = []
     var position = 0
-
-    init(descriptor: Int32, path: String) {
-      self.descriptor = descriptor
-      self.path = path
-    }
 
     /// Makes at least `n` unread bytes available.
     mutating func fill(_ n: Int) throws(FileWriteError) {
@@ -161,12 +132,8 @@ final class TraceSpool {
       position = 0
       var chunk = [UInt8](repeating: 0, count: Swift.max(1 << 16, n))
       while buffer.count < n {
-        let got = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        if got < 0 {
-          if errno == EINTR { continue }
-          throw FileWriteError(path: path, kind: .io, code: errno)
-        }
-        if got == 0 { throw FileWriteError(path: path, kind: .io, reason: "the temporary trace spool ended early") }
+        let got = try file.readChunk(into: &chunk)
+        if got == 0 { throw FileWriteError(path: file.path, kind: .io, reason: "the temporary trace spool ended early") }
         buffer += chunk[0..<got]
       }
     }

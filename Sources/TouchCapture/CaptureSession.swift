@@ -63,8 +63,8 @@ public actor CaptureSession {
   /// Whether the participant ended the run with Finish after the last prompt.
   public private(set) var finishedByParticipant = false
 
-  private var nextNumber = 1
-  private var usedIDs: Set<String>
+  /// The directory the traces go to, and the ids and names already taken there.
+  private var dataset: CaptureDataset
   private var finishWaiters: [CheckedContinuation<Void, Never>] = []
   private var isFinished = false
   private let log: @Sendable (String) -> Void
@@ -87,45 +87,10 @@ public actor CaptureSession {
     self.prompts = configuration.prompts
     self.started = !configuration.needsStart
     self.log = log
-    let directory = configuration.dataset
-    // Parents first (as `mkdir -p`); the last component's error is the one reported.
-    var prefix = directory.hasPrefix("/") ? "/" : ""
-    for component in directory.split(separator: "/").dropLast() {
-      prefix += component + "/"
-      _ = mkdir(prefix, 0o777)
-    }
-    if mkdir(directory, 0o777) != 0 {
-      let code = errno
-      var info = stat()
-      guard code == EEXIST, stat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-        throw .dataset(path: directory, reason: code == EEXIST ? "it exists and is not a directory" : String(cString: strerror(code)))
-      }
-    }
-    let files = (try? TraceFiles.expand([directory])) ?? []
-    var existing = Dataset()
-    do {
-      if !files.isEmpty { existing = try TraceLoader.load([directory], options: LoadOptions(skipInvalid: true)) }
-    } catch {
-      throw .unreadableDataset(path: directory, reason: "cannot read the traces already there: \(error.description)")
-    }
-    var ids = Set(existing.traces.map(\.metadata.id))
-    for skip in existing.skipped { ids.insert(skip.trace ?? "") }
-    let sessions = Set(existing.traces.compactMap(\.metadata.session))
-    let names = Set(files.map { Self.lastComponent($0) })
-    let base = "\(CaptureNames.slug(configuration.participant))-seed\(configuration.seed)"
-    var session = base
-    var run = 1
-    // Earlier runs' summaries (DATASET/.sessions/SESSION.FORMAT), also of runs that kept no trace.
-    let summaries = Self.entries(of: Self.join(directory, ".sessions"))
-    while sessions.contains(session) || ids.contains(where: { $0.hasPrefix(session + "-") })
-      || names.contains(where: { $0.hasPrefix(session + "-") })
-      || summaries.contains(where: { $0.hasPrefix(session + ".") })
-    {
-      run += 1
-      session = "\(base)-run\(run)"
-    }
-    self.session = session
-    self.usedIDs = ids
+    let dataset = try CaptureDataset(
+      directory: configuration.dataset, base: "\(CaptureNames.slug(configuration.participant))-seed\(configuration.seed)")
+    self.dataset = dataset
+    self.session = dataset.session
   }
 
   /// The state the page shows, as JSON: `index`, `total`, `recorded` (contacts kept),
@@ -242,37 +207,18 @@ public actor CaptureSession {
       return refuse(.invalid("upload: error: participant \"\(upload.participant)\" differs from this run's \"\(configuration.participant)\""))
     }
     // Names come from the server alone: SESSION-NNN, the first number free as an id and as a file.
-    var lastError = ""
-    for _ in 0..<1000 {
-      let id = "\(session)-\(Self.padded(nextNumber))"
-      nextNumber += 1
-      guard !usedIDs.contains(id) else { continue }
-      let trace: Trace
-      do {
-        trace = try upload.trace(id: id, session: session, device: configuration.device)
-      } catch {
-        return refuse(.invalid(error.description))
-      }
-      let path = Self.join(configuration.dataset, id + ".json")
-      let bytes = JSONTraceWriter.document([trace])
-      do {
-        try OutputFiles().create(path, bytes: bytes)
-      } catch {
-        lastError = error.description
-        if error.kind == .refused { continue }  // something appeared at that name: never replace it
-        return refuse(.failed(error.description))
-      }
-      usedIDs.insert(id)
-      var info = stat()
-      _ = stat(path, &info)
+    let (session, device) = (self.session, configuration.device)
+    switch dataset.add({ id throws(CaptureUploadError) in try upload.trace(id: id, session: session, device: device) }) {
+    case .failure(.invalid(let reason)): return refuse(.invalid(reason))
+    case .failure(.failed(let reason)): return refuse(.failed(reason))
+    case .success(let (file, trace)):
       written.append(
         WrittenFile(
-          path: path, id: id, prompt: current, intent: upload.intent, samples: trace.count,
-          device: UInt64(info.st_dev), inode: UInt64(info.st_ino), bytes: bytes))
-      log("capture: \(written.count) of \(prompts.count): \(upload.intent) -> \(path) (\(trace.count) samples)")
+          path: file.path, id: file.id, prompt: current, intent: upload.intent, samples: trace.count,
+          device: file.device, inode: file.inode, bytes: file.bytes))
+      log("capture: \(written.count) of \(prompts.count): \(upload.intent) -> \(file.path) (\(trace.count) samples)")
       return .ok
     }
-    return refuse(.failed("no free file name for the trace: \(lastError)"))
   }
 
   /// Removes the last trace this run wrote (when the file there is still the one it wrote) and
@@ -291,7 +237,7 @@ public actor CaptureSession {
         return refuse(.conflict("\(last.path) is no longer the file this run wrote; it is left as it is"))
       }
       if unlink(last.path) != 0 {
-        return refuse(.failed("\(last.path): cannot remove: \(String(cString: strerror(errno)))"))
+        return refuse(.failed("\(last.path): cannot remove: \(SystemError.current)"))
       }
     }
     written.removeLast()

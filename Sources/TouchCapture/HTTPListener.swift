@@ -1,9 +1,12 @@
 import FlyingSocks
 import Foundation
+import Synchronization
 
 /// What the bounded server loop calls for each request read whole: capture's and try's
 /// handlers (their access rules are checked inside `respond`).
 protocol CaptureResponder: Sendable {
+  /// The rules the handler admits requests by.
+  var access: CaptureAccess { get }
   /// The answer to `request`.
   func respond(to request: CaptureRequest) async -> CaptureResponse
 }
@@ -125,72 +128,64 @@ enum HTTPListener {
 }
 
 /// The open connections: their deadlines, to close an idle one when the table is full.
-final class ConnectionTable: @unchecked Sendable {
-  private let lock = NSLock()
-  private var entries: [Int: ConnectionDeadline] = [:]
-  private var next = 0
+final class ConnectionTable: Sendable {
+  private struct Entries {
+    var open: [Int: ConnectionDeadline] = [:]
+    var next = 0
+  }
+  private let entries = Mutex(Entries())
 
   /// Adds a connection and returns its id; when `limit` are open, first closes one that waits
   /// idle for its next request (it stays counted until it has closed, so at most `limit` + the
   /// ones closing are open), or returns `nil` when none does.
   func admit(_ deadline: ConnectionDeadline, limit: Int) -> Int? {
-    lock.lock()
-    defer { lock.unlock() }
-    let closing = entries.values.filter(\.isClosing).count
-    if entries.count - closing >= limit {
-      guard let idle = entries.values.first(where: { $0.isIdle && !$0.isClosing }) else { return nil }
-      idle.closeNow()
+    entries.withLock { entries -> Int? in
+      let closing = entries.open.values.filter(\.isClosing).count
+      if entries.open.count - closing >= limit {
+        guard let idle = entries.open.values.first(where: { $0.isIdle && !$0.isClosing }) else { return nil }
+        idle.closeNow()
+      }
+      entries.next += 1
+      entries.open[entries.next] = deadline
+      return entries.next
     }
-    next += 1
-    entries[next] = deadline
-    return next
   }
 
   func remove(_ id: Int) {
-    lock.lock()
-    entries[id] = nil
-    lock.unlock()
+    entries.withLock { $0.open[id] = nil }
   }
 }
 
 /// When the connection is closed unless it makes progress (`nil`: no deadline, while a
 /// request is being handled), and whether it waits idle for a request.
-final class ConnectionDeadline: @unchecked Sendable {
-  private let lock = NSLock()
-  private var instant: ContinuousClock.Instant?
-  private var idle = false
-  private var closing = false
+final class ConnectionDeadline: Sendable {
+  private struct State {
+    var instant: ContinuousClock.Instant?
+    var idle = false
+    var closing = false
+  }
+  private let state = Mutex(State())
+
   func set(_ value: ContinuousClock.Instant?, idle: Bool = false) {
-    lock.lock()
-    if !closing {
-      instant = value
-      self.idle = idle
+    state.withLock { state in
+      guard !state.closing else { return }
+      state.instant = value
+      state.idle = idle
     }
-    lock.unlock()
   }
   func passed(_ now: ContinuousClock.Instant) -> Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    return instant.map { now >= $0 } ?? false
+    state.withLock { state in state.instant.map { now >= $0 } ?? false }
   }
   /// Whether the connection waits for the first byte of a request.
-  var isIdle: Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    return idle
-  }
+  var isIdle: Bool { state.withLock(\.idle) }
   /// Whether ``closeNow()`` was called.
-  var isClosing: Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    return closing
-  }
+  var isClosing: Bool { state.withLock(\.closing) }
   /// Closes the connection at the watchdog's next look (within 0.1 s).
   func closeNow() {
-    lock.lock()
-    instant = .now
-    closing = true
-    lock.unlock()
+    state.withLock { state in
+      state.instant = .now
+      state.closing = true
+    }
   }
 }
 
@@ -304,17 +299,5 @@ struct CaptureConnection<Handler: CaptureResponder>: Sendable {
   private func send(_ response: CaptureResponse, keepAlive: Bool, includeBody: Bool, _ deadline: ConnectionDeadline) async throws {
     deadline.set(.now + limits.idleTimeout)
     try await socket.write(Data(response.encoded(keepAlive: keepAlive, includeBody: includeBody)))
-  }
-}
-
-/// A value shared between tasks behind a lock.
-final class Mutex<Value>: @unchecked Sendable {
-  private var value: Value
-  private let lock = NSLock()
-  init(_ value: Value) { self.value = value }
-  func withLock<R>(_ body: (inout Value) -> R) -> R {
-    lock.lock()
-    defer { lock.unlock() }
-    return body(&value)
   }
 }

@@ -30,15 +30,8 @@ public final class TryServer: Sendable {
   /// The run's state.
   public let session: TrySession
   /// The bounds on each connection.
-  public let limits: CaptureLimits
-  private let address: CaptureAddress
-  private let secret: String
-  private let state: Mutex<Running?> = Mutex(nil)
-
-  private struct Running: Sendable {
-    var server: HTTPListener.Running
-    var access: CaptureAccess
-  }
+  public var limits: CaptureLimits { server.limits }
+  private let server: PageServer
 
   /// A server for `session`, not yet listening.
   ///
@@ -48,16 +41,12 @@ public final class TryServer: Sendable {
   /// - Throws: ``CaptureError/usage(_:)`` when the configuration's host is not an IP address.
   public init(session: TrySession, limits: CaptureLimits = CaptureLimits()) throws(CaptureError) {
     let configuration = session.configuration
-    self.address = try CaptureAddress(configuration.host)
     self.session = session
-    var limits = limits
-    limits.maximumBodySize = configuration.maximumBodySize
-    self.limits = limits
-    self.secret = CaptureAccess.makeSecret()
+    server = try PageServer(host: configuration.host, limits: limits, maximumBodySize: configuration.maximumBodySize)
   }
 
   /// The access rules once listening (they name the port bound), else `nil`.
-  public var access: CaptureAccess? { state.withLock { $0?.access } }
+  public var access: CaptureAccess? { server.access }
 
   /// Starts listening and returns the URL to open: `http://HOST:PORT/`, with `?token=T` when the
   /// run has a token.
@@ -65,16 +54,12 @@ public final class TryServer: Sendable {
   /// - Throws: ``CaptureError/cannotListen(address:reason:)`` when the address cannot be bound.
   public func start() async throws(CaptureError) -> String {
     let configuration = session.configuration
-    let (secret, session) = (self.secret, self.session)
-    let (running, handler) = try await HTTPListener.start(address: address, port: configuration.port, limits: limits) { port in
-      TryHTTPHandler(
-        session: session,
-        access: CaptureAccess(host: configuration.host, port: port, token: configuration.token, secret: secret, command: "try"))
+    let session = self.session
+    return try await server.start(
+      host: configuration.host, port: configuration.port, token: configuration.token, command: "try"
+    ) { access in
+      TryHTTPHandler(session: session, access: access)
     }
-    state.withLock { $0 = Running(server: running, access: handler.access) }
-    var url = "http://\(address.urlHost):\(running.port)/"
-    if let token = configuration.token { url += "?token=\(token)" }
-    return url
   }
 
   /// Waits until the session is interrupted, then stops the server.
@@ -86,11 +71,7 @@ public final class TryServer: Sendable {
   /// Stops listening and closes every connection (a request being handled finishes first; the
   /// wait is bounded to 2 s).
   public func stop() async {
-    guard let running = state.withLock({ value -> Running? in
-      defer { value = nil }
-      return value
-    }) else { return }
-    await HTTPListener.stop(running.server)
+    await server.stop()
   }
 }
 

@@ -23,23 +23,9 @@ struct OutputSafetyTests {
   /// Runs the built `touchtrace ARGS…` with standard output on `/dev/full` when `fullOutput`,
   /// else discarded into a pipe; returns the exit code and what it wrote to standard error.
   func run(_ arguments: [String], fullOutput: Bool = false) throws -> (code: Int32, message: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let output = Pipe()
-    if fullOutput {
-      process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
-    } else {
-      process.standardOutput = output
-    }
-    let errors = Pipe()
-    process.standardError = errors
-    try process.run()
-    // Standard output first: a report larger than the pipe's buffer must not block the child.
-    if !fullOutput { _ = output.fileHandleForReading.readDataToEndOfFile() }
-    let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return (process.terminationStatus, message)
+    let full = fullOutput ? FileHandle(forWritingAtPath: "/dev/full") : nil
+    let result = try runChild(executable, arguments, standardOutput: full)
+    return (result.code, result.errors)
   }
 
   func contents(_ path: String) -> String? { try? String(contentsOfFile: path, encoding: .utf8) }

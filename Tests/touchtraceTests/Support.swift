@@ -30,9 +30,14 @@ func inTemporaryDirectory<T>(writing traces: String? = nil, _ body: (_ directory
 }
 
 /// Runs a child process to its end, draining standard output and standard error while it runs
-/// (a large report must not block it); returns the exit status and both outputs.
+/// (a large report must not block it); returns the exit status and both outputs. The one
+/// run-to-the-end helper of the command tests.
+///
+/// - Parameter standardOutput: where the child writes its standard output instead of a pipe
+///   (`/dev/full`, say); `output` is then empty.
 func runChild(
-  _ executable: String, _ arguments: [String], in directory: String? = nil, environment: [String: String]? = nil
+  _ executable: String, _ arguments: [String], in directory: String? = nil, environment: [String: String]? = nil,
+  standardOutput: FileHandle? = nil
 ) throws -> (code: Int32, output: String, errors: String) {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: executable)
@@ -41,13 +46,13 @@ func runChild(
   if let environment { process.environment = environment }
   let output = Pipe()
   let errors = Pipe()
-  process.standardOutput = output
+  process.standardOutput = standardOutput ?? output
   process.standardError = errors
   try process.run()
   let group = DispatchGroup()
   nonisolated(unsafe) var message = Data()
   DispatchQueue.global().async(group: group) { message = errors.fileHandleForReading.readDataToEndOfFile() }
-  let printed = output.fileHandleForReading.readDataToEndOfFile()
+  let printed = standardOutput == nil ? output.fileHandleForReading.readDataToEndOfFile() : Data()
   group.wait()
   process.waitUntilExit()
   return (process.terminationStatus, String(decoding: printed, as: UTF8.self), String(decoding: message, as: UTF8.self))

@@ -304,15 +304,8 @@ struct TuneCommandTests {
       #expect(try jsonObject(directory + "/tuned0.json")["required"] is [String: Any])
       let main = directory + "/main.swift"
       TestData.write(uses, to: main)
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: swiftCompiler!)
-      process.arguments = ["-typecheck"] + files + [main]
-      let errors = Pipe()
-      process.standardError = errors
-      try process.run()
-      let diagnostics = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      process.waitUntilExit()
-      #expect(process.terminationStatus == 0, "\(diagnostics)")
+      let typecheck = try runChild(swiftCompiler!, ["-typecheck"] + files + [main])
+      #expect(typecheck.code == 0, "\(typecheck.errors)")
     }
   }
 

@@ -66,12 +66,14 @@ let package = Package(
       name: "TouchExec", dependencies: ["TouchCore", "TouchRecognizers", "TouchIO"], swiftSettings: checks),
     /// Renders summaries and results as text, Markdown, JSON and CSV.
     .target(
-      name: "TouchReports", dependencies: ["TouchCore", "TouchRecognizers", "TouchIO", "TouchSignal", "TouchEvaluation", "TouchTuning"],
+      name: "TouchReports",
+      dependencies: ["TouchCore", "TouchRecognizers", "TouchIO", "TouchSignal", "TouchEvaluation", "TouchTuning"],
       swiftSettings: checks),
     /// Partial results: a study's state over part of the traces (a batch of a stream, a shard of
     /// a job array), stored as versioned files and merged exactly.
     .target(
-      name: "TouchPartials", dependencies: ["TouchCore", "TouchIO", "TouchSignal", "TouchRecognizers", "TouchEvaluation"],
+      name: "TouchPartials",
+      dependencies: ["TouchCore", "TouchIO", "TouchSignal", "TouchRecognizers", "TouchEvaluation"],
       swiftSettings: checks),
     /// Labelled traces from a browser: the capture page, served over HTTP, writes each contact
     /// into a dataset. Nothing but the command line depends on it.
@@ -129,7 +131,9 @@ let package = Package(
       resources: [.copy("Fixtures")]),
     .testTarget(
       name: "TouchTuningTests",
-      dependencies: ["TouchTuning", "TouchEvaluation", "TouchRecognizers", "TouchCore", "TouchSignal", "TouchTestSupport"],
+      dependencies: [
+        "TouchTuning", "TouchEvaluation", "TouchRecognizers", "TouchCore", "TouchSignal", "TouchTestSupport",
+      ],
       resources: [.copy("Fixtures")]),
     .testTarget(
       name: "TouchExportTests", dependencies: ["TouchExport", "TouchRecognizers", "TouchCore", "TouchTestSupport"]),
@@ -137,7 +141,8 @@ let package = Package(
     .testTarget(
       name: "touchtraceTests",
       dependencies: [
-        "TouchTraceCLI", "TouchCapture", "TouchCore", "TouchIO", "TouchRecognizers", "TouchReports", "TouchSignal", "TouchPartials",
+        "TouchTraceCLI", "TouchCapture", "TouchCore", "TouchIO", "TouchRecognizers", "TouchReports", "TouchSignal",
+        "TouchPartials",
         "TouchTestSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],

@@ -26,7 +26,7 @@ let package = Package(
         .product(name: "TouchEvaluation", package: toolkit),
         .product(name: "TouchPartials", package: toolkit),
         .product(name: "TouchCapture", package: toolkit),
-      ]),
+      ])
   ] + FuzzTarget.allCases.map(\.executable)
 )
 
@@ -34,8 +34,12 @@ let package = Package(
 /// `LLVMFuzzerTestOneInput` calling `FuzzTargets`. libFuzzer supplies `main`, hence
 /// `-parse-as-library`.
 enum FuzzTarget: String, CaseIterable {
-  case csv, json, labels, evemu, getevent, forceValues = "force-values", tabletCSV = "tablet-csv"
-  case pointerEvents = "pointer-events", sweep, stream, partial, captureRequest = "capture-request"
+  case csv, json, labels, evemu, getevent
+  case forceValues = "force-values"
+  case tabletCSV = "tablet-csv"
+  case pointerEvents = "pointer-events"
+  case sweep, stream, partial
+  case captureRequest = "capture-request"
 
   var executable: Target {
     .executableTarget(

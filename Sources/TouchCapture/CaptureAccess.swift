@@ -168,7 +168,10 @@ public struct CaptureAccess: Sendable {
     }
     guard allowsHost(host) else {
       return .refuse(
-        .text(403, "forbidden: Host \(Self.printable(host)) is not this server's name (open the URL touchtrace \(command) printed)\n"))
+        .text(
+          403,
+          "forbidden: Host \(Self.printable(host)) is not this server's name (open the URL touchtrace \(command) printed)\n"
+        ))
     }
     if let origin = request.headers["origin"], !allowsOrigin(origin) {
       return .refuse(.text(403, "forbidden: requests from origin \(Self.printable(origin)) are not accepted\n"))
@@ -189,7 +192,10 @@ public struct CaptureAccess: Sendable {
     if route.method == "POST" {
       guard let given = request.headers[Self.secretHeader.lowercased()], Self.same(given, secret) else {
         return .refuse(
-          .text(403, "forbidden: a request that changes the session needs its secret (the \(Self.secretHeader) header the page sends); reload the page\n"))
+          .text(
+            403,
+            "forbidden: a request that changes the session needs its secret (the \(Self.secretHeader) header the page sends); reload the page\n"
+          ))
       }
     }
     return .admit(route)
@@ -197,7 +203,8 @@ public struct CaptureAccess: Sendable {
 
   /// Compares without stopping at the first difference (the time depends on the lengths only).
   static func same(_ a: String, _ b: String) -> Bool {
-    let x = Array(a.utf8), y = Array(b.utf8)
+    let x = Array(a.utf8)
+    let y = Array(b.utf8)
     var difference = x.count ^ y.count
     for i in 0..<min(x.count, y.count) { difference |= Int(x[i] ^ y[i]) }
     return difference == 0

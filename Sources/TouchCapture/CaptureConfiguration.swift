@@ -103,7 +103,10 @@ public struct CaptureConfiguration: Sendable {
     }
     guard Set(intents).count == intents.count else { throw .usage("--intents names an intent twice") }
     guard (1...1000).contains(count) else { throw .usage("--count must be between 1 and 1000, not \(count)") }
-    if let device, device.isEmpty || device.utf8.count > 200 || device.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+    if let device,
+      device.isEmpty || device.utf8.count > 200
+        || device.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+    {
       throw .usage("--device must be 1 to 200 bytes long, without control characters")
     }
     guard (0...20).contains(practice) else { throw .usage("--practice must be between 0 and 20, not \(practice)") }
@@ -112,7 +115,9 @@ public struct CaptureConfiguration: Sendable {
     }
     for (intent, text) in texts {
       guard intents.contains(intent) else {
-        throw .usage("--intent-prompt/--intent-instructions: \(intent) is not one of --intents (\(intents.map(\.rawValue).joined(separator: ",")))")
+        throw .usage(
+          "--intent-prompt/--intent-instructions: \(intent) is not one of --intents (\(intents.map(\.rawValue).joined(separator: ",")))"
+        )
       }
       try Self.checkText(text.prompt, "the prompt of \(intent)")
       try Self.checkText(text.instructions, "the instructions of \(intent)")
@@ -131,7 +136,8 @@ public struct CaptureConfiguration: Sendable {
     if !address.isLoopback && token == nil {
       throw .usage(
         "--host \(host) is not a loopback address: every device on the network could send traces; "
-          + "give a token as well: --token-file FILE or TOUCHTRACE_CAPTURE_TOKEN (the printed URL carries it, and requests without it are refused)")
+          + "give a token as well: --token-file FILE or TOUCHTRACE_CAPTURE_TOKEN (the printed URL carries it, and requests without it are refused)"
+      )
     }
   }
 
@@ -141,7 +147,8 @@ public struct CaptureConfiguration: Sendable {
     guard !text.isEmpty, text.utf8.count <= maximumTextSize,
       !text.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || $0.value == 0x7F })
     else {
-      throw .usage("\(name) must be 1 to \(maximumTextSize) bytes of text (no control characters but line breaks and tabs)")
+      throw .usage(
+        "\(name) must be 1 to \(maximumTextSize) bytes of text (no control characters but line breaks and tabs)")
     }
   }
 
@@ -169,16 +176,19 @@ public struct IntentText: Sendable, Hashable {
     case .press:
       IntentText(
         prompt: "Press firmly",
-        instructions: "Put your finger or pen on the box and press down hard, as you would to open a preview. Then lift.")
+        instructions:
+          "Put your finger or pen on the box and press down hard, as you would to open a preview. Then lift.")
     case .tap:
       IntentText(prompt: "Tap", instructions: "Touch the box briefly and lift, as you would tap a button.")
     case .hold:
       IntentText(
         prompt: "Touch and hold",
-        instructions: "Rest your finger or pen on the box without pressing hard and keep it still for about a second. Then lift.")
+        instructions:
+          "Rest your finger or pen on the box without pressing hard and keep it still for about a second. Then lift.")
     case .drag:
       IntentText(
-        prompt: "Drag", instructions: "Touch the box and slide across it without pressing hard, as you would scroll. Then lift.")
+        prompt: "Drag",
+        instructions: "Touch the box and slide across it without pressing hard, as you would scroll. Then lift.")
     case .pop:
       IntentText(
         prompt: "Press, then press harder",
@@ -186,7 +196,8 @@ public struct IntentText: Sendable, Hashable {
     case .none:
       IntentText(
         prompt: "Rest your hand",
-        instructions: "Rest your hand or finger on the box as you would when you do not mean to do anything. Then lift.")
+        instructions: "Rest your hand or finger on the box as you would when you do not mean to do anything. Then lift."
+      )
     }
   }
 }

@@ -62,7 +62,8 @@ struct CaptureDataset: Sendable {
       let code = errno
       var info = stat()
       guard code == EEXIST, stat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-        throw .dataset(path: directory, reason: code == EEXIST ? "it exists and is not a directory" : SystemError.text(code))
+        throw .dataset(
+          path: directory, reason: code == EEXIST ? "it exists and is not a directory" : SystemError.text(code))
       }
     }
     let files = (try? TraceFiles.expand([directory])) ?? []

@@ -45,7 +45,8 @@ struct CaptureAddress: Sendable {
       }
       var loopback = in6_addr()
       _ = inet_pton(AF_INET6, "::1", &loopback)
-      self.isLoopback = withUnsafeBytes(of: &address) { a in withUnsafeBytes(of: &loopback) { b in a.elementsEqual(b) } }
+      self.isLoopback = withUnsafeBytes(of: &address) { a in withUnsafeBytes(of: &loopback) { b in a.elementsEqual(b) }
+      }
       self.isIPv6 = true
     } else {
       var address = in_addr()

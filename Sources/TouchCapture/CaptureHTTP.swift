@@ -94,7 +94,8 @@ public struct CaptureResponse: Sendable, Equatable {
     CaptureResponse(
       status: status,
       headers: [
-        ("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff"),
+        ("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-store"),
+        ("X-Content-Type-Options", "nosniff"),
       ],
       body: Array(text.utf8), closes: closes)
   }
@@ -208,7 +209,10 @@ public enum CaptureRequestParser {
     guard let end else {
       if buffer.count >= limits.maximumHeadSize {
         return .refuse(
-          .text(431, "request head over \(limits.maximumHeadSize) bytes (request line and headers); the connection is closed\n", closes: true))
+          .text(
+            431,
+            "request head over \(limits.maximumHeadSize) bytes (request line and headers); the connection is closed\n",
+            closes: true))
       }
       return .needMore
     }
@@ -344,4 +348,3 @@ public enum CaptureRequestParser {
     return String(decoding: bytes, as: UTF8.self)
   }
 }
-

@@ -37,8 +37,10 @@ enum CapturePage {
         "<header><div id=\"prompt\" data-intent=\"\">That was the last one.</div>"
           + "<div id=\"progress\" data-index=\"\(index)\" data-total=\"\(total)\">\(total) of \(total)</div></header>\n"
       }
-    return Array((head + header + body + "<script type=\"application/json\" id=\"state\">" + stateJSON + "</script>\n"
-      + "<script>\nconst QUERY = \"" + query + "\";\nconst SECRET = \"" + secret + "\";\n" + script + "</script>\n</body>\n</html>\n").utf8)
+    return Array(
+      (head + header + body + "<script type=\"application/json\" id=\"state\">" + stateJSON + "</script>\n"
+        + "<script>\nconst QUERY = \"" + query + "\";\nconst SECRET = \"" + secret + "\";\n" + script
+        + "</script>\n</body>\n</html>\n").utf8)
   }
 
   /// `text` with `&`, `<`, `>` and `"` as character references.

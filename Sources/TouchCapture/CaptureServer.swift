@@ -85,7 +85,8 @@ struct CaptureHTTPHandler: CaptureResponder {
     case .page:
       let snapshot = await session.snapshot()
       let page = CapturePage.html(
-        state: snapshot.json, prompt: snapshot.intent, words: snapshot.words, index: snapshot.index, total: session.prompts.count,
+        state: snapshot.json, prompt: snapshot.intent, words: snapshot.words, index: snapshot.index,
+        total: session.prompts.count,
         token: access.token, secret: access.secret)
       return CaptureResponse(
         status: 200,

@@ -82,13 +82,16 @@ public actor CaptureSession {
   ///   - log: receives one line per contact written, redone or refused.
   /// - Throws: ``CaptureError/dataset(path:reason:)`` when the directory cannot be made, or
   ///   ``CaptureError/unreadableDataset(path:reason:)`` when it holds a file the loader cannot read.
-  public init(configuration: CaptureConfiguration, log: @escaping @Sendable (String) -> Void = { _ in }) throws(CaptureError) {
+  public init(configuration: CaptureConfiguration, log: @escaping @Sendable (String) -> Void = { _ in })
+    throws(CaptureError)
+  {
     self.configuration = configuration
     self.prompts = configuration.prompts
     self.started = !configuration.needsStart
     self.log = log
     let dataset = try CaptureDataset(
-      directory: configuration.dataset, base: "\(CaptureNames.slug(configuration.participant))-seed\(configuration.seed)")
+      directory: configuration.dataset,
+      base: "\(CaptureNames.slug(configuration.participant))-seed\(configuration.seed)")
     self.dataset = dataset
     self.session = dataset.session
   }
@@ -152,7 +155,9 @@ public actor CaptureSession {
       } else {
         agreed = false
       }
-      guard agreed else { return refuse(.invalid("start: error: the consent text must be agreed to: {\"agree\": true}")) }
+      guard agreed else {
+        return refuse(.invalid("start: error: the consent text must be agreed to: {\"agree\": true}"))
+      }
       consented = true
     }
     if !started { log("capture: started\(consented ? " (consent given)" : "")") }
@@ -167,7 +172,8 @@ public actor CaptureSession {
   public func end() -> Outcome {
     guard !isFinished else { return refuse(.conflict("the run is over")) }
     guard isComplete else {
-      return refuse(.conflict("\(prompts.count - written.count) of \(prompts.count) prompts are left: finish after the last one"))
+      return refuse(
+        .conflict("\(prompts.count - written.count) of \(prompts.count) prompts are left: finish after the last one"))
     }
     finishedByParticipant = true
     log("capture: finished by the participant")
@@ -177,7 +183,10 @@ public actor CaptureSession {
 
   /// The page's state: its JSON, the current prompt (`nil` when done) and its index.
   func snapshot() -> (json: [UInt8], intent: Intent?, words: String, index: Int) {
-    (stateJSON(), isComplete ? nil : prompts[current], isComplete ? "" : configuration.text(for: prompts[current]).prompt, current)
+    (
+      stateJSON(), isComplete ? nil : prompts[current],
+      isComplete ? "" : configuration.text(for: prompts[current]).prompt, current
+    )
   }
 
   /// Validates one contact and adds it to the dataset as a new trace file.
@@ -201,14 +210,19 @@ public actor CaptureSession {
       return refuse(.conflict("the contact answers prompt \(upload.prompt + 1), but prompt \(current + 1) is shown"))
     }
     guard upload.intent == prompts[current] else {
-      return refuse(.invalid("upload: error: intent \"\(upload.intent)\" differs from the prompt's \"\(prompts[current])\""))
+      return refuse(
+        .invalid("upload: error: intent \"\(upload.intent)\" differs from the prompt's \"\(prompts[current])\""))
     }
     guard upload.participant == configuration.participant else {
-      return refuse(.invalid("upload: error: participant \"\(upload.participant)\" differs from this run's \"\(configuration.participant)\""))
+      return refuse(
+        .invalid(
+          "upload: error: participant \"\(upload.participant)\" differs from this run's \"\(configuration.participant)\""
+        ))
     }
     // Names come from the server alone: SESSION-NNN, the first number free as an id and as a file.
     let (session, device) = (self.session, configuration.device)
-    switch dataset.add({ id throws(CaptureUploadError) in try upload.trace(id: id, session: session, device: device) }) {
+    switch dataset.add({ id throws(CaptureUploadError) in try upload.trace(id: id, session: session, device: device) })
+    {
     case .failure(.invalid(let reason)): return refuse(.invalid(reason))
     case .failure(.failed(let reason)): return refuse(.failed(reason))
     case .success(let (file, trace)):
@@ -227,7 +241,9 @@ public actor CaptureSession {
   /// - Returns: `.ok`, or `.conflict` when this run has written nothing yet or is over.
   public func redo() -> Outcome {
     guard !isFinished else { return refuse(.conflict("the run is over: nothing to redo")) }
-    guard let last = written.last else { return refuse(.conflict("nothing to redo: no contact written in this run yet")) }
+    guard let last = written.last else {
+      return refuse(.conflict("nothing to redo: no contact written in this run yet"))
+    }
     var info = stat()
     if lstat(last.path, &info) == 0 {
       // The same file (an inode can be reused by a new file) with the same content.
@@ -264,7 +280,9 @@ public actor CaptureSession {
     CaptureSummary(
       session: session, participant: configuration.participant, seed: configuration.seed,
       dataset: configuration.dataset, intents: configuration.intents, prompts: prompts,
-      written: written.map { .init(file: $0.path, id: $0.id, prompt: $0.prompt, intent: $0.intent, samples: $0.samples) },
+      written: written.map {
+        .init(file: $0.path, id: $0.id, prompt: $0.prompt, intent: $0.intent, samples: $0.samples)
+      },
       redone: redone.map { .init(file: $0.path, id: $0.id, prompt: $0.prompt, intent: $0.intent, samples: $0.samples) },
       interrupted: interrupted)
   }

@@ -97,7 +97,9 @@ public struct CaptureSummary: Sendable, Hashable {
       if k > 0 { out += Array(", ".utf8) }
       JSONTraceWriter.appendString(intent.rawValue, to: &out)
     }
-    out += Array("],\n  \"completed\": \(written.count),\n  \"total\": \(prompts.count),\n  \"interrupted\": \(interrupted),\n  \"counts\": {".utf8)
+    out += Array(
+      "],\n  \"completed\": \(written.count),\n  \"total\": \(prompts.count),\n  \"interrupted\": \(interrupted),\n  \"counts\": {"
+        .utf8)
     for (k, entry) in counts.enumerated() {
       if k > 0 { out += Array(", ".utf8) }
       JSONTraceWriter.appendString(entry.intent.rawValue, to: &out)
@@ -142,7 +144,9 @@ public struct CaptureSummary: Sendable, Hashable {
     lines += ["", "| intent | traces |", "|---|--:|"]
     for entry in counts { lines.append("| \(entry.intent) | \(entry.count) |") }
     lines += ["", "| prompt | intent | samples | file |", "|--:|---|--:|---|"]
-    for file in written { lines.append("| \(file.prompt + 1) | \(file.intent) | \(file.samples) | \(cell(file.file)) |") }
+    for file in written {
+      lines.append("| \(file.prompt + 1) | \(file.intent) | \(file.samples) | \(cell(file.file)) |")
+    }
     if !redone.isEmpty {
       lines += ["", "Redone (removed):", ""]
       for file in redone { lines.append("- prompt \(file.prompt + 1) (\(file.intent)): \(cell(file.file))") }

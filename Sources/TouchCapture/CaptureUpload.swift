@@ -145,7 +145,9 @@ private struct Reader {
   func members(_ node: JSONNode, allowed: [String], optional: Set<String> = [], what: String) throws(CaptureUploadError)
     -> [String: JSONNode]
   {
-    guard case .object(let list) = node.kind else { throw fail(node, "\(what) must be an object, not \(node.typeName)") }
+    guard case .object(let list) = node.kind else {
+      throw fail(node, "\(what) must be an object, not \(node.typeName)")
+    }
     var found: [String: JSONNode] = [:]
     for member in list {
       guard allowed.contains(member.key) else {
@@ -162,8 +164,12 @@ private struct Reader {
     return found
   }
 
-  func number(_ node: JSONNode, _ name: String, in range: ClosedRange<Double>? = nil) throws(CaptureUploadError) -> Double {
-    guard case .number(let value) = node.kind else { throw fail(node, "\"\(name)\" must be a number, not \(node.typeName)") }
+  func number(_ node: JSONNode, _ name: String, in range: ClosedRange<Double>? = nil) throws(CaptureUploadError)
+    -> Double
+  {
+    guard case .number(let value) = node.kind else {
+      throw fail(node, "\"\(name)\" must be a number, not \(node.typeName)")
+    }
     guard value.isFinite else { throw fail(node, "\"\(name)\" must be finite") }
     if let range, !range.contains(value) {
       throw fail(node, "\"\(name)\" is \(value), outside \(range.lowerBound)...\(range.upperBound)")
@@ -172,7 +178,9 @@ private struct Reader {
   }
 
   func string(_ node: JSONNode, _ name: String, limit: Int = 1024) throws(CaptureUploadError) -> String {
-    guard case .string(let value) = node.kind else { throw fail(node, "\"\(name)\" must be a string, not \(node.typeName)") }
+    guard case .string(let value) = node.kind else {
+      throw fail(node, "\"\(name)\" must be a string, not \(node.typeName)")
+    }
     guard value.utf8.count <= limit else { throw fail(node, "\"\(name)\" is longer than \(limit) bytes") }
     return value
   }
@@ -197,7 +205,9 @@ private struct Reader {
     }
     var events: [CaptureUpload.Event] = []
     events.reserveCapacity(list.count)
-    let keys = ["type", "timeStamp", "pressure", "touchForce", "tiltX", "tiltY", "width", "height", "x", "y", "pointerType"]
+    let keys = [
+      "type", "timeStamp", "pressure", "touchForce", "tiltX", "tiltY", "width", "height", "x", "y", "pointerType",
+    ]
     for node in list {
       let m = try members(node, allowed: keys, optional: ["touchForce"], what: "an event")
       let typeText = try string(m["type"]!, "type", limit: 40)
@@ -207,7 +217,9 @@ private struct Reader {
       case "pointermove": phase = .moved
       case "pointerup": phase = .ended
       case "pointercancel": phase = .cancelled
-      default: throw fail(m["type"]!, "unknown event type \"\(typeText)\" (pointerdown, pointermove, pointerup, pointercancel)")
+      default:
+        throw fail(
+          m["type"]!, "unknown event type \"\(typeText)\" (pointerdown, pointermove, pointerup, pointercancel)")
       }
       var touchForce: Double?
       if let node = m["touchForce"] {

@@ -95,7 +95,9 @@ enum HTTPListener {
   /// Accepts connections until cancelled, at most `limits.maximumConnections` served at once:
   /// past that, a connection waiting idle for its next request is closed to make room (a
   /// browser opens a new one when it needs it), and when none is idle the newcomer gets 503.
-  private static func accept<Handler: CaptureResponder>(on listener: AsyncSocket, limits: CaptureLimits, handler: Handler) async {
+  private static func accept<Handler: CaptureResponder>(
+    on listener: AsyncSocket, limits: CaptureLimits, handler: Handler
+  ) async {
     let table = ConnectionTable()
     await withDiscardingTaskGroup { group in
       while !Task.isCancelled {
@@ -113,7 +115,8 @@ enum HTTPListener {
         }
         let deadline = ConnectionDeadline()
         guard let id = table.admit(deadline, limit: limits.maximumConnections) else {
-          let busy = CaptureResponse.text(503, "busy: \(limits.maximumConnections) connections are open; try again\n", closes: true)
+          let busy = CaptureResponse.text(
+            503, "busy: \(limits.maximumConnections) connections are open; try again\n", closes: true)
           _ = try? client.socket.write(Data(busy.encoded(keepAlive: false)))
           try? client.close()
           continue
@@ -270,7 +273,9 @@ struct CaptureConnection<Handler: CaptureResponder>: Sendable {
 
   /// Reads what has arrived (waiting at most the idle timeout, and not past `until`) onto
   /// `buffer`; false when the client closed.
-  private func receive(into buffer: inout [UInt8], until: ContinuousClock.Instant, _ deadline: ConnectionDeadline) async throws -> Bool {
+  private func receive(into buffer: inout [UInt8], until: ContinuousClock.Instant, _ deadline: ConnectionDeadline)
+    async throws -> Bool
+  {
     deadline.set(min(.now + limits.idleTimeout, until), idle: buffer.isEmpty)
     do {
       buffer += try await socket.read(atMost: 64 << 10)
@@ -296,7 +301,9 @@ struct CaptureConnection<Handler: CaptureResponder>: Sendable {
     }
   }
 
-  private func send(_ response: CaptureResponse, keepAlive: Bool, includeBody: Bool, _ deadline: ConnectionDeadline) async throws {
+  private func send(_ response: CaptureResponse, keepAlive: Bool, includeBody: Bool, _ deadline: ConnectionDeadline)
+    async throws
+  {
     deadline.set(.now + limits.idleTimeout)
     try await socket.write(Data(response.encoded(keepAlive: keepAlive, includeBody: includeBody)))
   }

@@ -54,10 +54,12 @@ final class PageServer: Sendable {
   /// Stops listening and closes every connection (a request being handled finishes first; the
   /// wait is bounded to 2 s).
   func stop() async {
-    guard let running = state.withLock({ value -> Running? in
-      defer { value = nil }
-      return value
-    }) else { return }
+    guard
+      let running = state.withLock({ value -> Running? in
+        defer { value = nil }
+        return value
+      })
+    else { return }
     await HTTPListener.stop(running.server)
   }
 }

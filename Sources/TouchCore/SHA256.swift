@@ -117,7 +117,8 @@ public struct SHA256: Sendable {
     @inline(__always) func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
     withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
       for t in 0..<16 {
-        w[t] = UInt32(p.load(fromByteOffset: 4 * t, as: UInt8.self)) << 24
+        w[t] =
+          UInt32(p.load(fromByteOffset: 4 * t, as: UInt8.self)) << 24
           | UInt32(p.load(fromByteOffset: 4 * t + 1, as: UInt8.self)) << 16
           | UInt32(p.load(fromByteOffset: 4 * t + 2, as: UInt8.self)) << 8
           | UInt32(p.load(fromByteOffset: 4 * t + 3, as: UInt8.self))

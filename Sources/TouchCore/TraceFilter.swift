@@ -102,7 +102,9 @@ extension Dataset {
       guard !remaining.isEmpty else { return nil }
       let kept = remaining.filter(filter.matches)
       if kept.isEmpty {
-        let present = remaining.map { filter.field == .id ? $0.metadata.name : $0.metadata.label(filter.field.rawValue) }
+        let present = remaining.map {
+          filter.field == .id ? $0.metadata.name : $0.metadata.label(filter.field.rawValue)
+        }
         let values = Set(present.compactMap { $0 }).sorted()
         return (filter, Array(values.prefix(limit)), max(0, values.count - limit), present.filter { $0 == nil }.count)
       }

@@ -1,6 +1,6 @@
 import Synchronization
-import TouchRecognizers
 import TouchIO
+import TouchRecognizers
 
 #if canImport(Glibc)
   import Glibc
@@ -181,7 +181,9 @@ final class ChildProcess: @unchecked Sendable {
       guard pending.count <= Self.maximumLineBytes else {
         terminate()
         throw ChildFailure(
-          message: "wrote a line longer than \(Self.maximumLineBytes) bytes (\(pending.count) bytes without a line break) while answer \(received + 1) of \(count) was due; an answer is one JSON object and a line break")
+          message:
+            "wrote a line longer than \(Self.maximumLineBytes) bytes (\(pending.count) bytes without a line break) while answer \(received + 1) of \(count) was due; an answer is one JSON object and a line break"
+        )
       }
       guard exitStatus == nil, output >= 0 else { throw exited(waiting: received) }
       var fds = [pollfd(fd: output, events: Int16(POLLIN), revents: 0)]
@@ -193,9 +195,14 @@ final class ChildProcess: @unchecked Sendable {
         let partial = pending.count - pendingStart
         guard partial == 0 else {
           throw ChildFailure(
-            message: "wrote no complete line for \(ParameterValue.text(timeout)) s (--exec-timeout) while answer \(received + 1) of \(count) was due, only \(partial) bytes without a line break (\(ExecProtocol.excerpt(pending[pendingStart...].suffix(60)))): answers end with a line break; progress output belongs on standard error")
+            message:
+              "wrote no complete line for \(ParameterValue.text(timeout)) s (--exec-timeout) while answer \(received + 1) of \(count) was due, only \(partial) bytes without a line break (\(ExecProtocol.excerpt(pending[pendingStart...].suffix(60)))): answers end with a line break; progress output belongs on standard error"
+          )
         }
-        throw ChildFailure(message: "wrote nothing for \(ParameterValue.text(timeout)) s (--exec-timeout) while answer \(received + 1) of \(count) was due")
+        throw ChildFailure(
+          message:
+            "wrote nothing for \(ParameterValue.text(timeout)) s (--exec-timeout) while answer \(received + 1) of \(count) was due"
+        )
       }
       let ready = poll(&fds, nfds_t(fds.count), Self.milliseconds(left))
       if ready < 0 {
@@ -215,7 +222,10 @@ final class ChildProcess: @unchecked Sendable {
             written = request.count
           }
         } else if fd.fd == errors {
-          if !drainErrors() { close(errors); errors = -1 }
+          if !drainErrors() {
+            close(errors)
+            errors = -1
+          }
         } else {
           let n = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress!, $0.count) }
           if n > 0 {

@@ -96,7 +96,9 @@ final class ExecPool: Sendable {
   /// `failure` with what the child wrote to standard error appended.
   private static func withStandardError(_ failure: ChildFailure, of child: ChildProcess) -> ChildFailure {
     let stderr = child.standardError()
-    guard !stderr.isEmpty else { return ChildFailure(message: failure.message + "; it wrote nothing to standard error") }
+    guard !stderr.isEmpty else {
+      return ChildFailure(message: failure.message + "; it wrote nothing to standard error")
+    }
     return ChildFailure(message: failure.message + "; its standard error ends with:\n" + stderr)
   }
 
@@ -114,7 +116,9 @@ final class ExecPool: Sendable {
   static var firstStartFailure: (command: String, failure: ChildFailure)? {
     pools.withLock { pools in
       for (key, result) in pools.sorted(by: { $0.key < $1.key }) {
-        if case .failure(let failure) = result { return (String(key.split(separator: "\u{0}", maxSplits: 1)[1]), failure) }
+        if case .failure(let failure) = result {
+          return (String(key.split(separator: "\u{0}", maxSplits: 1)[1]), failure)
+        }
       }
       return nil
     }

@@ -34,12 +34,17 @@ public enum ExecProtocol {
   /// Reads the child's hello answer.
   static func readHello(_ line: ArraySlice<UInt8>) throws(ChildFailure) -> Hello {
     let node = try parse(line, what: "its hello answer")
-    guard case .object = node.kind else { throw ChildFailure(message: "its hello answer is \(node.typeName), not an object") }
+    guard case .object = node.kind else {
+      throw ChildFailure(message: "its hello answer is \(node.typeName), not an object")
+    }
     guard case .string("exec")? = node.member("touchtrace")?.value.kind else {
-      throw ChildFailure(message: "its hello answer lacks \"touchtrace\": \"exec\" (is it a TouchTrace exec recognizer?): \(excerpt(line))")
+      throw ChildFailure(
+        message:
+          "its hello answer lacks \"touchtrace\": \"exec\" (is it a TouchTrace exec recognizer?): \(excerpt(line))")
     }
     guard case .number(let v)? = node.member("version")?.value.kind, v == Double(version) else {
-      throw ChildFailure(message: "it speaks another protocol version (this tool speaks version \(version)): \(excerpt(line))")
+      throw ChildFailure(
+        message: "it speaks another protocol version (this tool speaks version \(version)): \(excerpt(line))")
     }
     let stages = try stage(node.member("stages"), default: 1, "its hello answer gives \"stages\"")
     var name: String?
@@ -141,19 +146,27 @@ public enum ExecProtocol {
     }
     guard let member = node.member("seq") else {
       throw ChildFailure(
-        message: "its answer has no \"seq\" (every answer carries its request's seq, \(seq) here, so that a stray line cannot shift answers onto other contacts): \(excerpt(line))")
+        message:
+          "its answer has no \"seq\" (every answer carries its request's seq, \(seq) here, so that a stray line cannot shift answers onto other contacts): \(excerpt(line))"
+      )
     }
     guard case .number(let s) = member.value.kind, s == Double(seq) else {
-      throw ChildFailure(message: "answered out of order: an answer with \"seq\" \(member.value.text) came where \(seq) was due")
+      throw ChildFailure(
+        message: "answered out of order: an answer with \"seq\" \(member.value.text) came where \(seq) was due")
     }
     if let member = node.member("id") {
       guard case .string(let id) = member.value.kind, id == trace.metadata.id else {
-        throw ChildFailure(message: "answered out of order: an answer for id \(member.value.text) came where '\(trace.metadata.id)' was due")
+        throw ChildFailure(
+          message:
+            "answered out of order: an answer for id \(member.value.text) came where '\(trace.metadata.id)' was due")
       }
     }
     if let member = node.member("touch") {
       guard case .number(let touch) = member.value.kind, touch == Double(trace.metadata.touch) else {
-        throw ChildFailure(message: "answered out of order: an answer for touch \(member.value.text) came where \(trace.metadata.touch) was due")
+        throw ChildFailure(
+          message:
+            "answered out of order: an answer for touch \(member.value.text) came where \(trace.metadata.touch) was due"
+        )
       }
     }
     guard let list = node.member("actions") else {
@@ -175,7 +188,9 @@ public enum ExecProtocol {
       switch member.value.kind {
       case .null: break
       case .number(let t): failed = t
-      default: throw ChildFailure(message: "its answer's \"failed\" is \(member.value.typeName), not a time in seconds or null")
+      default:
+        throw ChildFailure(
+          message: "its answer's \"failed\" is \(member.value.typeName), not a time in seconds or null")
       }
     }
     return ActionScript(actions: actions, failedAt: failed)
@@ -183,7 +198,9 @@ public enum ExecProtocol {
 
   /// A stage number, 1 or 2 (`fallback` when the member is absent); `what` starts the message
   /// for any other value.
-  private static func stage(_ member: JSONNode.Member?, default fallback: Int, _ what: String) throws(ChildFailure) -> Int {
+  private static func stage(_ member: JSONNode.Member?, default fallback: Int, _ what: String) throws(ChildFailure)
+    -> Int
+  {
     guard let member else { return fallback }
     guard case .number(let value) = member.value.kind, value == 1 || value == 2 else {
       throw ChildFailure(message: "\(what) \(member.value.text) (1 or 2)")

@@ -97,7 +97,8 @@ public struct ExecRecognizer: ForceRecognizer {
             throw ChildFailure(message: "\(problem): \(ExecProtocol.excerpt(line))")
           }
           if variant.stage2Event == nil, script.actions.contains(where: { $0.stage == 2 }) {
-            throw ChildFailure(message: "a stage-2 action from a command whose hello declared one stage (send \"stages\": 2)")
+            throw ChildFailure(
+              message: "a stage-2 action from a command whose hello declared one stage (send \"stages\": 2)")
           }
           scripts.append(script)
           current = k + 1
@@ -105,7 +106,8 @@ public struct ExecRecognizer: ForceRecognizer {
       }
     } catch {
       let trace = traces.isEmpty ? "-" : traces[min(current, traces.count - 1)].name
-      throw .external(trace: trace, variant: variant.name, message: "the command `\(pool.command)` failed: \(error.message)")
+      throw .external(
+        trace: trace, variant: variant.name, message: "the command `\(pool.command)` failed: \(error.message)")
     }
     return scripts
   }

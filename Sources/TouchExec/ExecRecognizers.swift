@@ -18,19 +18,23 @@ public enum ExecRecognizers {
   ///   - timeout: how long a command may stay silent while an answer is due, seconds.
   ///   - tolerance: how long after the lift an action may come (the matching tolerance), seconds.
   ///   - environment: names of further variables passed to the command (`--exec-env`).
-  public static func resolver(timeout: Double, tolerance: Double, environment: [String] = []) -> RecognizerCatalog.Resolver {
+  public static func resolver(timeout: Double, tolerance: Double, environment: [String] = [])
+    -> RecognizerCatalog.Resolver
+  {
     let variables = ChildProcess.environment(passing: environment)
     return { name, _ throws(ParameterError) in
       guard name.hasPrefix(scheme) else { return nil }
       let command = String(name.dropFirst(scheme.count)).trimmingSpaces
       guard !command.isEmpty else {
-        throw ParameterError(variant: name, parameter: nil, .invalid("give a command after exec: (exec:'python3 mine.py')"))
+        throw ParameterError(
+          variant: name, parameter: nil, .invalid("give a command after exec: (exec:'python3 mine.py')"))
       }
       let pool: ExecPool
       do throws(ChildFailure) {
         pool = try ExecPool.pool(command: command, timeout: timeout, environment: variables)
       } catch {
-        throw ParameterError(variant: name, parameter: nil, .invalid("the command `\(command)` failed: \(error.message)"))
+        throw ParameterError(
+          variant: name, parameter: nil, .invalid("the command `\(command)` failed: \(error.message)"))
       }
       let descriptor = describe(name: name, command: command, hello: pool.hello)
       let make: @Sendable (ParameterValues) throws(ParameterError) -> AnyForceRecognizer = { values in

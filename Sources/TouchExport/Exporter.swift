@@ -1,4 +1,3 @@
-
 /// Everything `touchtrace export` writes for one configuration: per language the core, the
 /// adapter and the conformance check, the conformance vectors, and a README.
 public enum Exporter {

@@ -23,7 +23,10 @@ public enum RandomContacts {
     var force = rng.unit() * maxForce * 0.3
     var x = 100 + rng.unit() * 200
     var y = 100 + rng.unit() * 400
-    var ts: [Double] = [], fs: [Double] = [], xs: [Double] = [], ys: [Double] = []
+    var ts: [Double] = []
+    var fs: [Double] = []
+    var xs: [Double] = []
+    var ys: [Double] = []
     for i in 0..<count {
       if i > 0 {
         let step = uneven ? [0, 1.0 / 240, 0.004, 0.0213, 0.05, 0.12][Int(rng.next() % 6)] : 1.0 / 60

@@ -287,16 +287,18 @@ extension CSVTraceReader {
       }
       for required in CSVColumn.required where index[required.rawValue] < 0 {
         throw TraceLoadError(
-          .missingColumn(required.csvName, found: (0..<header.count).map { tokenizer.string($0, in: header) }), file: file,
+          .missingColumn(required.csvName, found: (0..<header.count).map { tokenizer.string($0, in: header) }),
+          file: file,
           position: TextPosition(line: headerLine, column: 1))
       }
       if !unknown.isEmpty {
         let list = unknown.map { Diagnostic.quoted($0) }.joined(separator: ", ")
         // `label_hand`, `label-hand`: meant as an extra label, whose column is `label:hand`.
         let meant = unknown.first { $0.hasPrefix("label_") || $0.hasPrefix("label-") }
-        let hint = meant.map {
-          " (an extra label's column is named \(TraceMetadata.csvLabelPrefix)NAME: \(Diagnostic.quoted(TraceMetadata.csvLabelPrefix + $0.dropFirst(6))))"
-        } ?? ""
+        let hint =
+          meant.map {
+            " (an extra label's column is named \(TraceMetadata.csvLabelPrefix)NAME: \(Diagnostic.quoted(TraceMetadata.csvLabelPrefix + $0.dropFirst(6))))"
+          } ?? ""
         diagnostics.append(
           Diagnostic(
             .warning, "ignoring unknown column\(unknown.count == 1 ? "" : "s") \(list)\(hint)", file: file,
@@ -378,8 +380,9 @@ extension CSVTraceReader {
           if (action == .x && !hasX) || (action == .y && !hasY) || (action == .radius && !hasRadius) {
             end = p  // the trace has no value in this column: the field must be empty
           } else {
-            guard let (value, length) = DecimalParser.parsePrefix(
-              base + p, limit: count - p, powers: powers, integerPowers: integerPowers)
+            guard
+              let (value, length) = DecimalParser.parsePrefix(
+                base + p, limit: count - p, powers: powers, integerPowers: integerPowers)
             else { return false }
             end = p + length
             switch action {
@@ -435,7 +438,9 @@ extension CSVTraceReader {
       for column in CSVColumn.allCases where index[column.rawValue] >= 0 {
         firstText[index[column.rawValue]] = (active.firstStart[column.rawValue], active.firstLength[column.rawValue])
       }
-      for (k, label) in labelFields.enumerated() { firstText[label.field] = (active.labelStart[k], active.labelLength[k]) }
+      for (k, label) in labelFields.enumerated() {
+        firstText[label.field] = (active.labelStart[k], active.labelLength[k])
+      }
       firstTextTrace = activeIndex
     }
 
@@ -495,7 +500,8 @@ extension CSVTraceReader {
       var touch = 0
       var touchProblem: TraceProblem?
       if touchField >= 0, row.length(touchField) > 0 {
-        if let value = DecimalParser.parseInteger(tokenizer.base + row.start(touchField), count: row.length(touchField)) {
+        if let value = DecimalParser.parseInteger(tokenizer.base + row.start(touchField), count: row.length(touchField))
+        {
           touch = value
         } else {
           touchProblem = .invalidTouch(tokenizer.string(touchField, in: row))
@@ -600,7 +606,9 @@ extension CSVTraceReader {
 
     /// Completes the current block: its traces (and the skips met so far) become a unit.
     mutating func endBlock() throws(TraceLoadError) {
-      if let id = blockID, finishedBlocks[id] == nil { finishedBlocks[id] = blockFirstLine...max(blockFirstLine, blockLastLine) }
+      if let id = blockID, finishedBlocks[id] == nil {
+        finishedBlocks[id] = blockFirstLine...max(blockFirstLine, blockLastLine)
+      }
       let items = pending
       pending = []
       lookup = [:]
@@ -690,7 +698,9 @@ extension CSVTraceReader {
         }
         phase = word
       }
-      var x = 0.0, y = 0.0, radius = 0.0
+      var x = 0.0
+      var y = 0.0
+      var radius = 0.0
       if xField >= 0 {
         let value = try optionalNumber(row, xField, .x, has: active.hasX)
         if active.problem != nil { return }
@@ -744,7 +754,8 @@ extension CSVTraceReader {
       func keep(_ field: Int) -> (start: Int, length: Int) {
         let start = active.firstBytes.count
         let length = row.length(field)
-        active.firstBytes.append(contentsOf: UnsafeBufferPointer(start: tokenizer.base + row.start(field), count: length))
+        active.firstBytes.append(
+          contentsOf: UnsafeBufferPointer(start: tokenizer.base + row.start(field), count: length))
         return (start, length)
       }
       for column in [CSVColumn.id, .touch] where index[column.rawValue] >= 0 {
@@ -825,7 +836,8 @@ extension CSVTraceReader {
         let firstText = String(decoding: active.firstBytes[first..<first + active.labelLength[k]], as: UTF8.self)
         try fail(
           .metadataDiffers(
-            field: TraceMetadata.csvLabelPrefix + labelFields[k].name, first: firstText, now: tokenizer.string(field, in: row)),
+            field: TraceMetadata.csvLabelPrefix + labelFields[k].name, first: firstText,
+            now: tokenizer.string(field, in: row)),
           at: tokenizer.position(of: field, in: row))
       }
     }
@@ -892,7 +904,8 @@ extension CSVTraceReader {
           item.problem = (TraceLoadError(.trace(problem), file: file).message, position)
         }
         if let (reason, position) = item.problem {
-          dataset.skipped.append(SkippedTrace(trace: item.name, origin: item.origin, position: position, reason: reason))
+          dataset.skipped.append(
+            SkippedTrace(trace: item.name, origin: item.origin, position: position, reason: reason))
           continue
         }
         let trace = Trace(

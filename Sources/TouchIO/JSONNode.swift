@@ -96,7 +96,8 @@ public struct JSONNode: Sendable {
       switch try scanner.readNumber() {
       case .value(let value): return JSONNode(kind: .number(value), position: position)
       default:
-        throw scanner.syntaxError("number '\(scanner.sourceText(from: start, to: scanner.offset))' is too large", at: start)
+        throw scanner.syntaxError(
+          "number '\(scanner.sourceText(from: start, to: scanner.offset))' is too large", at: start)
       }
     case .boolean, .null:
       if let flag = try scanner.readBoolean() { return JSONNode(kind: .bool(flag), position: position) }
@@ -118,7 +119,9 @@ public struct JSONNode: Sendable {
           if kind == .array {
             elements.append(try node(&scanner, depth: depth + 1))
           } else {
-            guard scanner.peek == UInt8(ascii: "\"") else { throw scanner.unexpected(expected: "a key in double quotes") }
+            guard scanner.peek == UInt8(ascii: "\"") else {
+              throw scanner.unexpected(expected: "a key in double quotes")
+            }
             let keyPosition = scanner.position
             let key = scanner.string(try scanner.readString())
             scanner.skipWhitespace()

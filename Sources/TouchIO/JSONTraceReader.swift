@@ -491,7 +491,8 @@ extension JSONTraceReader {
           draft.currentKey = nil
         } else if scanner.string(token, is: "labels") {
           if draft.sawLabels {
-            note(&draft, .invalidDocument("key 'labels' appears twice in one trace object"), field: "labels", at: keyMark)
+            note(
+              &draft, .invalidDocument("key 'labels' appears twice in one trace object"), field: "labels", at: keyMark)
             try scanner.skipValue()
           } else {
             draft.sawLabels = true
@@ -528,7 +529,10 @@ extension JSONTraceReader {
         if !TraceMetadata.isValidExtraLabelName(name) || draft.labels[name] != nil {
           try scanner.skipValue()
           note(
-            &draft, .invalidDocument("label name \(Diagnostic.quoted(name)) is reserved, repeated or not lowercase letters, digits, '_', '-', '.'"),
+            &draft,
+            .invalidDocument(
+              "label name \(Diagnostic.quoted(name)) is reserved, repeated or not lowercase letters, digits, '_', '-', '.'"
+            ),
             field: "labels", at: keyMark)
         } else if scanner.peek == UInt8(ascii: "\"") {
           let value = scanner.string(try scanner.readString())
@@ -536,7 +540,9 @@ extension JSONTraceReader {
         } else {
           guard scanner.kindHere() != nil else { throw scanner.invalidValue() }
           try scanner.skipValue()
-          note(&draft, .invalidDocument("label \(Diagnostic.quoted(name)) must be a string"), field: "labels", at: valueMark)
+          note(
+            &draft, .invalidDocument("label \(Diagnostic.quoted(name)) must be a string"), field: "labels",
+            at: valueMark)
         }
         scanner.skipWhitespace()
         if try scanner.endOfMember(closing: UInt8(ascii: "}")) { return }
@@ -784,7 +790,8 @@ extension JSONTraceReader {
       }
       guard !t.isEmpty else {
         return Problem(
-          reason: .trace(.emptyTrace), field: JSONTraceKey.t.jsonName, position: scanner.position(of: draft.marks[JSONTraceKey.t.rawValue]!))
+          reason: .trace(.emptyTrace), field: JSONTraceKey.t.jsonName,
+          position: scanner.position(of: draft.marks[JSONTraceKey.t.rawValue]!))
       }
       var validator = SampleValidator(maxForce: options.maxForce(file: draft.maxForce))
       let phase = draft.phase
@@ -815,7 +822,8 @@ extension JSONTraceReader {
             (i > 0 && times[i] <= times[i - 1]) || times[i] < first || times[i] > last
           } ?? 0
         return Problem(
-          reason: .trace(problem), field: JSONTraceKey.pressAt.jsonName, position: elementPosition(.pressAt, i, in: draft))
+          reason: .trace(problem), field: JSONTraceKey.pressAt.jsonName,
+          position: elementPosition(.pressAt, i, in: draft))
       }
       return nil
     }

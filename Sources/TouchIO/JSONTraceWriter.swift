@@ -48,7 +48,8 @@ public enum JSONTraceWriter {
   /// `{"format":"touchtrace","version":1,"traces":[`, from ``TraceSchema/Document``.
   static let documentHead: [UInt8] = {
     typealias Doc = TraceSchema.Document
-    return Array("{\"\(Doc.formatKey)\":\"\(Doc.format)\",\"\(Doc.versionKey)\":\(Doc.version),\"\(Doc.tracesKey)\":[".utf8)
+    return Array(
+      "{\"\(Doc.formatKey)\":\"\(Doc.format)\",\"\(Doc.versionKey)\":\(Doc.version),\"\(Doc.tracesKey)\":[".utf8)
   }()
 
   private static func estimatedSize(of traces: [Trace]) -> Int {

@@ -44,7 +44,8 @@ public struct LabelsFile: Sendable {
     throws(TraceLoadError) -> LabelsFile
   {
     var bytes = try TraceFiles.read(path, limit: options.maximumInputSize)
-    return try parse(&bytes, file: path == TraceFiles.standardInput ? TraceFiles.standardInputName : path, options: options)
+    return try parse(
+      &bytes, file: path == TraceFiles.standardInput ? TraceFiles.standardInputName : path, options: options)
   }
 
   /// Parses the bytes of a labels file.

@@ -2,7 +2,9 @@
 public struct LoadOptions: Hashable, Sendable {
   /// A CSV field delimiter.
   public enum Delimiter: String, Hashable, Sendable, CaseIterable {
-    case comma = ",", semicolon = ";", tab = "\t"
+    case comma = ","
+    case semicolon = ";"
+    case tab = "\t"
 
     /// The delimiter byte.
     public var byte: UInt8 { rawValue.utf8.first! }

@@ -1,3 +1,5 @@
+import TouchCore
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import TouchCore
 
 /// Writes the outputs of one command so that nothing is ever destroyed: the one output path of
 /// every `touchtrace` command.
@@ -168,7 +169,8 @@ public struct FileWriteError: Error, Hashable, Sendable, CustomStringConvertible
       self.init(path: path, kind: kind, reason: "standard output closed: its reader has exited (broken pipe)")
     } else if path == OutputFiles.standardOutput && code == EBADF {
       self.init(
-        path: path, kind: kind, reason: "standard output closed: the tool was started without it (or it is not open for writing)")
+        path: path, kind: kind,
+        reason: "standard output closed: the tool was started without it (or it is not open for writing)")
     } else {
       self.init(path: path, kind: kind, reason: FileSystem.describe(code))
     }
@@ -236,7 +238,9 @@ struct GuardedInputs {
       var info = stat()
       if input == OutputFiles.standardOutput {
         // `-` as an input is standard input: guard the file it was redirected from.
-        if fstat(STDIN_FILENO, &info) == 0, info.st_mode & S_IFMT == S_IFREG { files[FileIdentity(info)] = "standard input" }
+        if fstat(STDIN_FILENO, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
+          files[FileIdentity(info)] = "standard input"
+        }
         continue
       }
       guard stat(input, &info) == 0 else { continue }
@@ -310,7 +314,8 @@ struct Target {
     }
     if let input = inputs.files[FileIdentity(info)] {
       if input == path { throw refuse("it is an input of this run") }
-      throw refuse(input == "standard input" ? "it is this run's standard input" : "it is the input \(input) of this run")
+      throw refuse(
+        input == "standard input" ? "it is this run's standard input" : "it is the input \(input) of this run")
     }
     if let directory = inputs.directoryReading(path) {
       throw refuse("it is inside the input directory \(directory), where the next run would read it as a trace file")
@@ -432,7 +437,8 @@ enum OutputPath {
   static func temporaryName(for path: String) -> String {
     let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".utf8)
     var generator = SystemRandomNumberGenerator()
-    let suffix = String(decoding: (0..<10).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] }, as: UTF8.self)
+    let suffix = String(
+      decoding: (0..<10).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] }, as: UTF8.self)
     let whole = Array(lastComponent(of: path).utf8)
     var name = Array(whole.prefix(200))
     if name.count < whole.count {

@@ -56,7 +56,8 @@ public struct PathLabels: Hashable, Sendable, CustomStringConvertible {
           guard let close = rest.firstIndex(of: "}") else { throw .unclosedPlaceholder }
           let name = String(rest[..<close])
           rest = rest[rest.index(after: close)...]
-          guard ["intent", "user", "session", "device"].contains(name) || TraceMetadata.isValidExtraLabelName(name) else {
+          guard ["intent", "user", "session", "device"].contains(name) || TraceMetadata.isValidExtraLabelName(name)
+          else {
             throw .badName(name)
           }
           if case .label = pieces.last, literal.isEmpty { throw .adjacentPlaceholders }
@@ -90,7 +91,9 @@ public struct PathLabels: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// Matches `pieces` against all of `text`, binding labels in `values` (restored on failure).
-  private static func match(_ pieces: ArraySlice<Piece>, _ text: ArraySlice<Character>, _ values: inout [String: String])
+  private static func match(
+    _ pieces: ArraySlice<Piece>, _ text: ArraySlice<Character>, _ values: inout [String: String]
+  )
     -> Bool
   {
     guard let piece = pieces.first else { return text.isEmpty }
@@ -226,7 +229,8 @@ public struct PathLabels: Hashable, Sendable, CustomStringConvertible {
           continue
         }
         var metadata = dataset.traces[k].metadata
-        let replaced = try values.merge(into: &metadata, override: override) { field, data, label throws(TraceLoadError) in
+        let replaced = try values.merge(into: &metadata, override: override) {
+          field, data, label throws(TraceLoadError) in
           try report(
             TraceLoadError(
               .invalidRecording(

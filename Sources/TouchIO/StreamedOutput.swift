@@ -34,7 +34,8 @@ public final class StreamedOutput {
   ///   output included), `.cannotCreate` when the temporary file cannot be created.
   public init(path: String, inputs: [String]) throws(FileWriteError) {
     guard path != OutputFiles.standardOutput else {
-      throw FileWriteError(path: path, kind: .refused, reason: "a streamed table is written to a file, not standard output")
+      throw FileWriteError(
+        path: path, kind: .refused, reason: "a streamed table is written to a file, not standard output")
     }
     self.path = path
     let target = try Target.inspect(path, against: GuardedInputs(inputs))
@@ -99,7 +100,9 @@ extension OutputFiles {
   /// - Throws: ``FileWriteError`` as ``write(_:)``; a target named twice among the outputs and
   ///   streams is refused. Nothing has changed when it throws (standard output aside), and the
   ///   streams are discarded.
-  public func write(_ outputs: [(path: String, bytes: [UInt8])], committing streams: [StreamedOutput]) throws(FileWriteError) {
+  public func write(_ outputs: [(path: String, bytes: [UInt8])], committing streams: [StreamedOutput])
+    throws(FileWriteError)
+  {
     var finished: [PendingFile] = []
     defer { for file in finished { file.discard() } }
     do throws(FileWriteError) {
@@ -109,14 +112,18 @@ extension OutputFiles {
         let target = try Target.inspect(stream.path, against: GuardedInputs(inputs))
         if let identity = target.identity ?? FileIdentity(ofParentOf: stream.path, name: stream.path) {
           guard !seen.contains(identity) else {
-            throw FileWriteError(path: stream.path, kind: .refused, reason: "it is named twice among this run's outputs")
+            throw FileWriteError(
+              path: stream.path, kind: .refused, reason: "it is named twice among this run's outputs")
           }
           seen.append(identity)
         }
         for output in outputs where output.path != Self.standardOutput {
           let other = try Target.inspect(output.path, against: GuardedInputs(inputs))
-          if let identity = other.identity ?? FileIdentity(ofParentOf: output.path, name: output.path), seen.contains(identity) {
-            throw FileWriteError(path: output.path, kind: .refused, reason: "it is named twice among this run's outputs")
+          if let identity = other.identity ?? FileIdentity(ofParentOf: output.path, name: output.path),
+            seen.contains(identity)
+          {
+            throw FileWriteError(
+              path: output.path, kind: .refused, reason: "it is named twice among this run's outputs")
           }
         }
         finished.append(try stream.finish())

@@ -71,10 +71,12 @@ public struct TraceLoadError: Error, Hashable, Sendable, CustomStringConvertible
     self.file = file
     self.position = position
     self.record = record
-    self.field = field ?? {
-      if case .trace(let problem) = reason { return problem.field }
-      return nil
-    }()
+    self.field =
+      field
+      ?? {
+        if case .trace(let problem) = reason { return problem.field }
+        return nil
+      }()
     self.trace = trace
   }
 
@@ -146,7 +148,8 @@ public struct TraceLoadError: Error, Hashable, Sendable, CustomStringConvertible
         text += ", give trace \(Diagnostic.quoted(String(name[..<hash]))) and touch \(touch) in a touch column)"
       }
     case .labelConflict(let field, let data, let labels):
-      text = "\(Diagnostic.quoted(field)) is \(Diagnostic.quoted(data)) in the data but \(Diagnostic.quoted(labels)) in the labels (--labels-override replaces the data's value)"
+      text =
+        "\(Diagnostic.quoted(field)) is \(Diagnostic.quoted(data)) in the data but \(Diagnostic.quoted(labels)) in the labels (--labels-override replaces the data's value)"
     case .invalidRecording(let why): text = why
     case .traceRowsApart(let name, let lines, let remedy):
       let range = lines.count == 1 ? "line \(lines.lowerBound)" : "lines \(lines.lowerBound)–\(lines.upperBound)"

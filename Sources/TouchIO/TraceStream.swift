@@ -197,13 +197,16 @@ private final class Source {
 
   /// Opens `path`: CSV (unless whole files are read) and JSON Lines in chunks, JSON documents
   /// whole; standard input's format is sniffed from its first bytes.
-  static func open(_ path: String, options: LoadOptions, chunkBytes: Int, hashing: Bool) throws(TraceLoadError) -> Source {
+  static func open(_ path: String, options: LoadOptions, chunkBytes: Int, hashing: Bool) throws(TraceLoadError)
+    -> Source
+  {
     let start: SHA256? = hashing ? SHA256() : nil
     let limit = options.maximumInputSize
     if path == TraceFiles.standardInput {
       let name = TraceFiles.standardInputName
       let input = try FileSystem.openInput(path, limit: limit)
-      let reader = ChunkReader(input: input, path: path, name: name, options: options, chunkBytes: chunkBytes, hash: start)
+      let reader = ChunkReader(
+        input: input, path: path, name: name, options: options, chunkBytes: chunkBytes, hash: start)
       let format = try reader.sniff()
       switch format {
       case .csv where !options.wholeFiles, .jsonl:
@@ -233,7 +236,8 @@ private final class Source {
       return Source(name: path, kind: .whole([part], diagnostics), hash: hash)
     case .csv, .jsonl:
       let input = try FileSystem.openInput(path, limit: limit)
-      let reader = ChunkReader(input: input, path: path, name: path, options: options, chunkBytes: chunkBytes, hash: start)
+      let reader = ChunkReader(
+        input: input, path: path, name: path, options: options, chunkBytes: chunkBytes, hash: start)
       reader.format = format
       return Source(name: path, kind: .chunked(reader), hash: nil)
     case .json:

@@ -83,7 +83,9 @@ struct CSVLayout {
     var columns: [TraceSchema.Field] = [.id]
     if used.contains(.touch) { columns.append(.touch) }
     columns += [.t, .force, .phase]
-    let optional: [TraceSchema.Field] = [.maxForce, .x, .y, .radius, .intent, .pressAt, .user, .session, .device, .timeSynthesized]
+    let optional: [TraceSchema.Field] = [
+      .maxForce, .x, .y, .radius, .intent, .pressAt, .user, .session, .device, .timeSynthesized,
+    ]
     columns += optional.filter(used.contains)
     return columns
   }
@@ -170,7 +172,9 @@ public enum NumberText {
         bytes.append(UInt8(ascii: "-"))
         n = -n
       }
-      var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+      var digits:
+        (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+          (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
       var count = 0
       withUnsafeMutableBytes(of: &digits) { raw in
         repeat {

@@ -207,7 +207,9 @@ public struct ImportOptions: Hashable, Sendable {
   /// Where the tablet-log layout comes from, for messages: `--columns x,y,force,t` or
   /// `the default --columns x,y,-,force,-,t_ms,group (UCI spiral)`.
   public var columnsSource: String {
-    columnsGiven ? "--columns \(columns)" : "the default --columns \(columns) (the UCI spiral layout X;Y;Z;Pressure;GripAngle;Timestamp;TestID)"
+    columnsGiven
+      ? "--columns \(columns)"
+      : "the default --columns \(columns) (the UCI spiral layout X;Y;Z;Pressure;GripAngle;Timestamp;TestID)"
   }
 
   /// What is missing or wrong for reading `format`, or `nil`.
@@ -227,4 +229,3 @@ public struct ImportOptions: Hashable, Sendable {
     return nil
   }
 }
-

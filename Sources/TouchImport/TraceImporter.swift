@@ -48,7 +48,9 @@ public enum TraceImporter {
     throws(TraceLoadError) -> Dataset
   {
     precondition(options.problem(for: format) == nil, options.problem(for: format) ?? "")
-    let description = try options.deviceDescription.map { path throws(TraceLoadError) in try readDescription(path, options: options) }
+    let description = try options.deviceDescription.map { path throws(TraceLoadError) in
+      try readDescription(path, options: options)
+    }
     var dataset = Dataset()
     var firstFile: [String: String] = [:]
     var unpaired: [String] = []
@@ -97,7 +99,8 @@ public enum TraceImporter {
     let shown = unpaired.prefix(5).map { "'\(Diagnostic.escaped($0))'" }.joined(separator: ", ")
     return Diagnostic(
       .warning,
-      "\(unpaired.count) evemu recording\(unpaired.count == 1 ? " has" : "s have") no device header and no '.desc' beside \(unpaired.count == 1 ? "it" : "them") named after the device (pressure range unknown; give --description FILE): \(shown)\(unpaired.count > 5 ? ", …" : "")")
+      "\(unpaired.count) evemu recording\(unpaired.count == 1 ? " has" : "s have") no device header and no '.desc' beside \(unpaired.count == 1 ? "it" : "them") named after the device (pressure range unknown; give --description FILE): \(shown)\(unpaired.count > 5 ? ", …" : "")"
+    )
   }
 
   /// Imports recordings one file at a time, for a command that writes each file's traces before
@@ -133,11 +136,15 @@ public enum TraceImporter {
     /// - Throws: `TraceLoadError` for a path that cannot be listed or a description that cannot
     ///   be read.
     /// - Precondition: `options.problem(for: format)` is `nil`.
-    public init(_ paths: [String], from format: ImportFormat, options: ImportOptions = ImportOptions()) throws(TraceLoadError) {
+    public init(_ paths: [String], from format: ImportFormat, options: ImportOptions = ImportOptions())
+      throws(TraceLoadError)
+    {
       precondition(options.problem(for: format) == nil, options.problem(for: format) ?? "")
       self.format = format
       self.options = options
-      description = try options.deviceDescription.map { path throws(TraceLoadError) in try readDescription(path, options: options) }
+      description = try options.deviceDescription.map { path throws(TraceLoadError) in
+        try readDescription(path, options: options)
+      }
       self.paths = try TraceFiles.expand(paths, extensions: format.fileExtensions)
     }
 
@@ -166,7 +173,9 @@ public enum TraceImporter {
     /// header-less evemu recordings without a description, files no `--label-from-path`
     /// pattern matched.
     public func diagnostics() -> [Diagnostic] {
-      [unpairedWarning(unpaired), PathLabels.unmatchedWarning(options.labelFromPath, files: unmatched)].compactMap { $0 }
+      [unpairedWarning(unpaired), PathLabels.unmatchedWarning(options.labelFromPath, files: unmatched)].compactMap {
+        $0
+      }
     }
   }
 
@@ -184,7 +193,9 @@ public enum TraceImporter {
     for candidate in candidates {
       let candidateSlash = candidate.lastIndex(of: "/")
       let candidateDirectory = candidateSlash.map { String(candidate[..<$0]) } ?? "."
-      guard candidateDirectory == directory || candidateDirectory == directory + "/" || directory.hasSuffix("/") && candidateDirectory + "/" == directory
+      guard
+        candidateDirectory == directory || candidateDirectory == directory + "/"
+          || directory.hasSuffix("/") && candidateDirectory + "/" == directory
       else { continue }
       let name = traceID(forFile: candidate)
       guard base == name || (base.hasPrefix(name) && [".", "-", "_", " "].contains(base.dropFirst(name.count).first))
@@ -196,11 +207,15 @@ public enum TraceImporter {
 
   /// Imports the bytes of one file named `file`. For ``ImportFormat/evemu`` recordings without
   /// an embedded description, ``ImportOptions/deviceDescription`` is read.
-  public static func read(_ bytes: [UInt8], file: String, from format: ImportFormat, options: ImportOptions = ImportOptions())
+  public static func read(
+    _ bytes: [UInt8], file: String, from format: ImportFormat, options: ImportOptions = ImportOptions()
+  )
     throws(TraceLoadError) -> Dataset
   {
     precondition(options.problem(for: format) == nil, options.problem(for: format) ?? "")
-    let description = try options.deviceDescription.map { path throws(TraceLoadError) in try readDescription(path, options: options) }
+    let description = try options.deviceDescription.map { path throws(TraceLoadError) in
+      try readDescription(path, options: options)
+    }
     var unpaired: [String] = []
     return try read(
       bytes, file: file, from: format, options: options, description: description, pairing: false, unpaired: &unpaired)
@@ -219,7 +234,10 @@ public enum TraceImporter {
         if source == nil, pairing {
           if let paired = pairedDescription(for: file) {
             source = try readDescription(paired, options: options)
-            note = Diagnostic(.note, "no device header: using the device description '\(Diagnostic.escaped(paired.split(separator: "/").last.map(String.init) ?? paired))' beside it", file: file)
+            note = Diagnostic(
+              .note,
+              "no device header: using the device description '\(Diagnostic.escaped(paired.split(separator: "/").last.map(String.init) ?? paired))' beside it",
+              file: file)
           } else {
             unpaired.append(file)
           }
@@ -229,7 +247,8 @@ public enum TraceImporter {
           device.name = device.name ?? source.name
         }
       }
-      var dataset = try EvdevDecoder.decode(items, device: device, collector: ContactCollector(file: file, options: options))
+      var dataset = try EvdevDecoder.decode(
+        items, device: device, collector: ContactCollector(file: file, options: options))
       if let note { dataset.diagnostics.insert(note, at: 0) }
       return dataset
     case .getevent:
@@ -250,7 +269,8 @@ public enum TraceImporter {
         if part.device.name == nil { part.device.name = part.path }
         let id = "\(traceID(forFile: file))@\(short)"
         var decoded = try EvdevDecoder.decode(
-          part.items, device: part.device, collector: ContactCollector(file: file, options: options, id: id), start: start)
+          part.items, device: part.device, collector: ContactCollector(file: file, options: options, id: id),
+          start: start)
         decoded.files = []
         dataset.append(contentsOf: decoded)
       }

@@ -299,11 +299,13 @@ extension BinaryReader {
       return m
     }
     guard matches.count <= Swift.min(actions, references) else { throw Truncated() }
-    return StageOutcome(isPositive: positive, actions: actions, references: references, matches: matches, events: try finites())
+    return StageOutcome(
+      isPositive: positive, actions: actions, references: references, matches: matches, events: try finites())
   }
   mutating func outcome() throws(Truncated) -> TraceOutcome {
     TraceOutcome(
-      trace: try natural(atMost: Int.max), stage1: try stage(), stage2: try optional { r throws(Truncated) in try r.stage() },
+      trace: try natural(atMost: Int.max), stage1: try stage(),
+      stage2: try optional { r throws(Truncated) in try r.stage() },
       flaps: try optional { r throws(Truncated) in try r.natural() },
       addedLatency: try optional { r throws(Truncated) in try r.finite() }, waited: try bool())
   }
@@ -485,7 +487,8 @@ extension BinaryReader {
     let x = try optional { r throws(Truncated) in try r.doubles() }
     let y = try optional { r throws(Truncated) in try r.doubles() }
     let radius = try optional { r throws(Truncated) in try r.doubles() }
-    guard force.count == t.count, phase.count == t.count, [x, y, radius].allSatisfy({ $0 == nil || $0!.count == t.count })
+    guard force.count == t.count, phase.count == t.count,
+      [x, y, radius].allSatisfy({ $0 == nil || $0!.count == t.count })
     else { throw Truncated() }
     return Trace(metadata: metadata, t: t, force: force, phase: phase, x: x, y: y, radius: radius)
   }

@@ -1,3 +1,6 @@
+public import TouchEvaluation
+import TouchIO
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -5,9 +8,6 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
-
-public import TouchEvaluation
-import TouchIO
 
 /// Latency lists kept on disk while a stream is read, so that memory holds one batch's lists, not
 /// every matched event of the input.
@@ -40,7 +40,8 @@ public final class LatencySpill: @unchecked Sendable {
   /// - Throws: ``Failure`` when it cannot be created.
   public init() throws(Failure) {
     let directory = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-    var template = Array((directory.hasSuffix("/") ? directory : directory + "/").utf8CString.dropLast())
+    var template =
+      Array((directory.hasSuffix("/") ? directory : directory + "/").utf8CString.dropLast())
       + Array("touchtrace-spill-XXXXXX".utf8CString)
     // mkstemp's name, opened as mkstemp does (O_CREAT | O_EXCL, mode 0600) and close-on-exec
     // (mkostemp is not visible from Swift): `exec:` children must not inherit it.
@@ -49,7 +50,9 @@ public final class LatencySpill: @unchecked Sendable {
     var random = SystemRandomNumberGenerator()
     for _ in 0..<100 {
       for k in (template.count - 7)..<(template.count - 1) { template[k] = CChar(letters[Int(random.next() % 62)]) }
-      fd = template.withUnsafeBufferPointer { open($0.baseAddress!, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
+      fd = template.withUnsafeBufferPointer {
+        open($0.baseAddress!, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+      }
       if fd >= 0 || errno != EEXIST { break }
     }
     guard fd >= 0 else {
@@ -138,7 +141,8 @@ public struct SpilledSweep: Sendable {
   public init(_ empty: SweepPartial, spill: LatencySpill) {
     counts = empty.configurations
     refs = Array(
-      repeating: Array(repeating: [], count: ConfigurationPartial.LatencyList.allCases.count), count: empty.configurations.count)
+      repeating: Array(repeating: [], count: ConfigurationPartial.LatencyList.allCases.count),
+      count: empty.configurations.count)
     methods = empty.methods
     self.spill = spill
   }
@@ -199,7 +203,9 @@ public struct SpilledSweep: Sendable {
       var refs: [[LatencySpill.Ref]]
     }
     let state = self
-    let results = Distinct.map(count: counts.count, threads: threads, key: { Key(counts: state.counts[$0].counts, refs: state.refs[$0]) }) {
+    let results = Distinct.map(
+      count: counts.count, threads: threads, key: { Key(counts: state.counts[$0].counts, refs: state.refs[$0]) }
+    ) {
       c -> Result<ConfigurationMetrics, LatencySpill.Failure> in
       Result { () throws(LatencySpill.Failure) in try state.partial(c).finish() }
     }

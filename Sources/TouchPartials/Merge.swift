@@ -91,12 +91,19 @@ public struct MergedStudy: Sendable {
     dataset.overriddenTraces = p0.overriddenTraces
     self.dataset = dataset
     truths = kept.compactMap(\.trace.truth)
-    guard truths.isEmpty || truths.count == kept.count else { throw .mismatch(what: "traces with and without ground truth", file: first.file, other: partials.last!.file) }
-    replays = p0.replays.isEmpty && kept.isEmpty ? [] : kept.compactMap { entry in
-      let p = partials[entry.partial].partial
-      return p.replays.isEmpty ? nil : p.replays[entry.local]
+    guard truths.isEmpty || truths.count == kept.count else {
+      throw .mismatch(what: "traces with and without ground truth", file: first.file, other: partials.last!.file)
     }
-    guard replays.isEmpty || replays.count == kept.count else { throw .mismatch(what: "traces with and without replays", file: first.file, other: partials.last!.file) }
+    replays =
+      p0.replays.isEmpty && kept.isEmpty
+      ? []
+      : kept.compactMap { entry in
+        let p = partials[entry.partial].partial
+        return p.replays.isEmpty ? nil : p.replays[entry.local]
+      }
+    guard replays.isEmpty || replays.count == kept.count else {
+      throw .mismatch(what: "traces with and without replays", file: first.file, other: partials.last!.file)
+    }
     command = p0.command
     arguments = p0.arguments
     maximumForces = p0.maximumForces

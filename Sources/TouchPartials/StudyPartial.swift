@@ -222,7 +222,8 @@ public struct StudyPartial: Sendable {
   ///   - replays: per-trace replays (`run`), parallel to `traces`.
   public init(
     tool: String, command: String, arguments: [String], shard: Shard, maximumForces: [Double], files: [String],
-    inputs: [InputHash] = [], diagnostics: [Diagnostic], labelOverrides: Int, overriddenTraces: Int, traces: [KeptTrace], skipped: [KeptSkip],
+    inputs: [InputHash] = [], diagnostics: [Diagnostic], labelOverrides: Int, overriddenTraces: Int,
+    traces: [KeptTrace], skipped: [KeptSkip],
     sweep: SweepPartial?, groups: GroupPartials?, outcomes: [[TraceOutcome]], replays: [ReplayResult] = []
   ) {
     self.tool = tool
@@ -332,11 +333,13 @@ public struct StudyPartial: Sendable {
       }
       self.shard = shard
       maximumForces = try r.finites()
-      guard maximumForces.allSatisfy({ $0 > 0 }), zip(maximumForces, maximumForces.dropFirst()).allSatisfy({ $0 < $1 }) else {
+      guard maximumForces.allSatisfy({ $0 > 0 }), zip(maximumForces, maximumForces.dropFirst()).allSatisfy({ $0 < $1 })
+      else {
         throw BinaryReader.Truncated()
       }
       files = try r.array { r throws(BinaryReader.Truncated) in try r.string() }
-      inputs = try r.array { r throws(BinaryReader.Truncated) in InputHash(file: try r.string(), sha256: try r.digest()) }
+      inputs = try r.array { r throws(BinaryReader.Truncated) in InputHash(file: try r.string(), sha256: try r.digest())
+      }
       diagnostics = try r.array { r throws(BinaryReader.Truncated) in try r.diagnostic() }
       labelOverrides = try r.natural(atMost: Int.max)
       overriddenTraces = try r.natural(atMost: Int.max)
@@ -344,11 +347,14 @@ public struct StudyPartial: Sendable {
         var kept = KeptTrace(
           ordinal: try r.natural(atMost: Int.max), metadata: try r.metadata(), origin: try r.origin(),
           truth: try r.optional { r throws(BinaryReader.Truncated) in try r.truth() })
-        kept.synthesizedSamples = try r.optional { r throws(BinaryReader.Truncated) in try r.samples(metadata: kept.metadata) }
+        kept.synthesizedSamples = try r.optional { r throws(BinaryReader.Truncated) in
+          try r.samples(metadata: kept.metadata)
+        }
         return kept
       }
       skipped = try r.array { r throws(BinaryReader.Truncated) in
-        KeptSkip(stage: try r.natural(atMost: Int.max), ordinal: try r.natural(atMost: Int.max), skipped: try r.skipped())
+        KeptSkip(
+          stage: try r.natural(atMost: Int.max), ordinal: try r.natural(atMost: Int.max), skipped: try r.skipped())
       }
       // In load order: ordinals increasing (so distinct), each trace with ground truth or none.
       guard zip(traces, traces.dropFirst()).allSatisfy({ $0.ordinal < $1.ordinal }),
@@ -359,7 +365,9 @@ public struct StudyPartial: Sendable {
       let table = try r.array { r throws(BinaryReader.Truncated) in try r.doubles() }
       sweep = try r.optional { r throws(BinaryReader.Truncated) in
         let methods = try r.array { r throws(BinaryReader.Truncated) in try r.method() }
-        let configurations = try r.array { r throws(BinaryReader.Truncated) in try r.configurationPartial(table: table, traces: n) }
+        let configurations = try r.array { r throws(BinaryReader.Truncated) in
+          try r.configurationPartial(table: table, traces: n)
+        }
         guard methods.count == configurations.count else { throw BinaryReader.Truncated() }
         return SweepPartial(configurations: configurations, methods: methods)
       }

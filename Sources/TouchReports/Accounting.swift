@@ -33,7 +33,8 @@ public enum Accounting {
       ("files", .array(files.map { .string($0) })),
       (
         "traces",
-        traces(total: analyzed + skipped.count, analyzed: analyzed, skipped: skipped.count, labelOverrides: labelOverrides)
+        traces(
+          total: analyzed + skipped.count, analyzed: analyzed, skipped: skipped.count, labelOverrides: labelOverrides)
       ),
       ("skipped", self.skipped(skipped)),
       synthesizedTime.member,

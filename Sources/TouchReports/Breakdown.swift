@@ -1,5 +1,5 @@
-import TouchEvaluation
 import TouchCore
+import TouchEvaluation
 import TouchTuning
 
 /// The `--by COLUMN` breakdowns of the sweep, tune and compare reports: per group of traces, the
@@ -35,9 +35,11 @@ enum Breakdown {
 
   /// The Markdown table header of a breakdown: the first columns, then the per-group cells.
   static func tableHeader(_ first: [String]) -> String {
-    let cells = first + [
-      "traces", "F1", "precision (95 % CI)", "recall (95 % CI)", "FPR (95 % CI)", "TP", "FP", "FN", "TN", "n", "p50", "p90",
-    ]
+    let cells =
+      first + [
+        "traces", "F1", "precision (95 % CI)", "recall (95 % CI)", "FPR (95 % CI)", "TP", "FP", "FN", "TN", "n", "p50",
+        "p90",
+      ]
     return Markdown.row(cells) + "|" + String(repeating: "---|", count: first.count)
       + String(repeating: "--:|", count: cells.count - first.count) + "\n"
   }

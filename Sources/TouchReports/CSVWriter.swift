@@ -53,7 +53,8 @@ enum CSVWriter {
     let bytes = Array(text.utf8)
     let quote = UInt8(ascii: "\"")
     let needsQuotes =
-      bytes.isEmpty || bytes.first == 0x20 || bytes.last == 0x20 || (quotingCommentMark && bytes.first == UInt8(ascii: "#"))
+      bytes.isEmpty || bytes.first == 0x20 || bytes.last == 0x20
+      || (quotingCommentMark && bytes.first == UInt8(ascii: "#"))
       || bytes.contains { $0 == UInt8(ascii: ",") || $0 == quote || $0 == 0x0A || $0 == 0x0D }
     guard needsQuotes else { return out.append(contentsOf: bytes) }
     out.append(quote)

@@ -23,7 +23,8 @@ public enum CatalogReport {
     var parts = sweeps.map { "one pass over \($0.parameter) (\($0.rule))" }
     if !compared.isEmpty {
       parts.append(
-        "by threshold classes over \(compared.map(\.name).joined(separator: ", ")) (one replay per trace and class of values between two of its distinct forces)")
+        "by threshold classes over \(compared.map(\.name).joined(separator: ", ")) (one replay per trace and class of values between two of its distinct forces)"
+      )
     }
     return parts.isEmpty ? "replay (every setting is replayed)" : parts.joined(separator: "; ")
   }
@@ -68,7 +69,9 @@ public enum CatalogReport {
       }
       out += "- **Rules:** \(d.rules)\n"
       out += "- **Sweep:** \(sweepSummary(entry))\n"
-      if d.canWaitForFailure { out += "- **Composition:** can wait for another recognizer to fail (`\(d.name)+OTHER`)\n" }
+      if d.canWaitForFailure {
+        out += "- **Composition:** can wait for another recognizer to fail (`\(d.name)+OTHER`)\n"
+      }
       out += "\n"
       if !d.parameters.isEmpty {
         out += row(["parameter", "unit", "default", "range", "default grid", "meaning"])
@@ -88,23 +91,32 @@ public enum CatalogReport {
     out += "\n## Compositions\n\n"
     out += "\(dependents.joined(separator: ", ")) can wait for another recognizer to fail: "
     out += "`NAME\(Composition.separator)OTHER` in `sweep`/`tune`/`compare`, `--require-failure-of OTHER` in `run`; "
-    out += "the other's parameters are named `\(Composition.requiredPrefix)NAME`, and the wait is reported as added latency.\n"
+    out +=
+      "the other's parameters are named `\(Composition.requiredPrefix)NAME`, and the wait is reported as added latency.\n"
     out += "\n## Causal filters\n\n"
-    out += "Any recognizer can be preceded by a causal filter on force, `FILTER/NAME` (`ema/deep-press`): it restarts at "
+    out +=
+      "Any recognizer can be preceded by a causal filter on force, `FILTER/NAME` (`ema/deep-press`): it restarts at "
     out += "touch-down, sees every sample, keeps force within [0, max], and its parameters are named `FILTER.NAME` "
-    out += "(`--vary ema.alpha=0.1:0.9:0.1`). Zero-phase smoothers (those of `touchtrace smooth`) read later samples and "
+    out +=
+      "(`--vary ema.alpha=0.1:0.9:0.1`). Zero-phase smoothers (those of `touchtrace smooth`) read later samples and "
     out += "are refused here.\n\n"
     out += row(["filter", "rule", "parameter", "unit", "default", "range", "meaning"])
     out += row(["---", "---", "---", "---", "---", "---", "---"])
     for kind in CausalFilterKind.allCases {
       for p in kind.parameters {
-        out += row(["`\(kind.rawValue)`", kind.rule, "`\(kind.prefixed(p.name))`", p.unit.rawValue, "\(p.defaultValue)", p.rangeText, p.meaning])
+        out += row([
+          "`\(kind.rawValue)`", kind.rule, "`\(kind.prefixed(p.name))`", p.unit.rawValue, "\(p.defaultValue)",
+          p.rangeText, p.meaning,
+        ])
       }
     }
     out += "\n## Recognizers in other processes\n\n"
-    out += "`exec:COMMAND` (in `run`, `sweep`, `tune`, `compare`, and `NAME+exec:COMMAND`) starts COMMAND through /bin/sh "
-    out += "and asks it, contact by contact, when it acts (JSON Lines; the protocol is the article \"The exec protocol\" of the "
-    out += "TouchExec module, Sources/TouchExec/Documentation.docc/TheExecProtocol.md). It takes parameters of any name; "
+    out +=
+      "`exec:COMMAND` (in `run`, `sweep`, `tune`, `compare`, and `NAME+exec:COMMAND`) starts COMMAND through /bin/sh "
+    out +=
+      "and asks it, contact by contact, when it acts (JSON Lines; the protocol is the article \"The exec protocol\" of the "
+    out +=
+      "TouchExec module, Sources/TouchExec/Documentation.docc/TheExecProtocol.md). It takes parameters of any name; "
     out += "`--exec-timeout` bounds its silence.\n"
     return out
   }
@@ -155,7 +167,9 @@ public enum CatalogReport {
             ("eligible_samples", .string(s.eligibleSamples)), ("conditions", .string(s.conditions)),
           ])
         }
-        let stages: [JSONValue] = d.stages.map { .object([("event", .string($0.kind.rawValue)), ("meaning", .string($0.meaning))]) }
+        let stages: [JSONValue] = d.stages.map {
+          .object([("event", .string($0.kind.rawValue)), ("meaning", .string($0.meaning))])
+        }
         return .object([
           ("name", .string(d.name)), ("code", .string(d.code)), ("title", .string(d.title)),
           ("summary", .string(d.summary)),

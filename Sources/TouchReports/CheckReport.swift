@@ -25,7 +25,9 @@ public enum CheckReport {
   /// - Parameters:
   ///   - s: the scored snapshot.
   ///   - synthesizedTime: the scored traces whose times were synthesized.
-  public static func baseline(_ s: RegressionGate.Snapshot, synthesizedTime: SynthesizedTime = SynthesizedTime(traces: 0, interval: nil)) -> JSONValue {
+  public static func baseline(
+    _ s: RegressionGate.Snapshot, synthesizedTime: SynthesizedTime = SynthesizedTime(traces: 0, interval: nil)
+  ) -> JSONValue {
     .object([
       ("format", .string(format)), ("version", .int(version)), ("tool", .string(s.tool)),
       ("configuration", .string(s.configuration)),
@@ -72,7 +74,9 @@ public enum CheckReport {
       return m.value
     }
     func string(_ node: JSONNode, _ what: String) throws(BaselineError) -> String {
-      guard case .string(let s) = node.kind else { throw fail(node, "'\(what)' must be a string, got \(node.typeName)") }
+      guard case .string(let s) = node.kind else {
+        throw fail(node, "'\(what)' must be a string, got \(node.typeName)")
+      }
       return s
     }
     func number(_ node: JSONNode, _ what: String) throws(BaselineError) -> Double? {
@@ -89,7 +93,9 @@ public enum CheckReport {
       }
       return Int(x)
     }
-    guard case .object = root.kind else { throw fail(root, "not a touchtrace baseline: expected an object, got \(root.typeName)") }
+    guard case .object = root.kind else {
+      throw fail(root, "not a touchtrace baseline: expected an object, got \(root.typeName)")
+    }
     let formatNode = try member("format")
     guard try string(formatNode, "format") == format else {
       throw fail(formatNode, "not a touchtrace baseline: format must be '\(format)'")
@@ -105,7 +111,9 @@ public enum CheckReport {
     guard case .array(let list) = positiveNode.kind else { throw fail(positiveNode, "'positive' must be an array") }
     for node in list { positives.append(try string(node, "positive")) }
     let toleranceNode = try member("tolerance")
-    guard let tolerance = try number(toleranceNode, "tolerance") else { throw fail(toleranceNode, "'tolerance' must be a number") }
+    guard let tolerance = try number(toleranceNode, "tolerance") else {
+      throw fail(toleranceNode, "'tolerance' must be a number")
+    }
     let contactsNode = try member("contacts")
     guard case .array(let contacts) = contactsNode.kind else { throw fail(contactsNode, "'contacts' must be an array") }
     var traces: [String] = []
@@ -119,8 +127,10 @@ public enum CheckReport {
       correct.append(b)
     }
     return RegressionGate.Snapshot(
-      tool: try string(try member("tool"), "tool"), configuration: try string(try member("configuration"), "configuration"),
-      positives: positives, tolerance: tolerance, dataHash: try string(try member("data_hash"), "data_hash"), traces: traces,
+      tool: try string(try member("tool"), "tool"),
+      configuration: try string(try member("configuration"), "configuration"),
+      positives: positives, tolerance: tolerance, dataHash: try string(try member("data_hash"), "data_hash"),
+      traces: traces,
       correct: correct, counts: (try integer("tp"), try integer("fp"), try integer("fn"), try integer("tn")),
       absoluteLatencyP90: try number(try member("abs_latency_p90"), "abs_latency_p90"),
       latencyCount: try integer("latency_n"), early: try integer("early"))
@@ -156,13 +166,17 @@ public enum CheckReport {
   /// Why the accuracy check failed, or `nil`.
   static func accuracyFailure(_ r: RegressionGate.Result) -> String? {
     guard r.accuracyRegressed else { return nil }
-    return "accuracy dropped significantly: \(r.current.correctCount) of \(r.current.traces.count) contacts correct, baseline \(r.baseline.correctCount); " + accuracyFigures(r)
+    return
+      "accuracy dropped significantly: \(r.current.correctCount) of \(r.current.traces.count) contacts correct, baseline \(r.baseline.correctCount); "
+      + accuracyFigures(r)
   }
 
   /// Why the latency check failed, or `nil`.
   static func latencyFailure(_ r: RegressionGate.Result) -> String? {
     guard r.latencyRegressed else { return nil }
-    return "p90 |action − reference| grew: \(ms(r.current.absoluteLatencyP90)) (n = \(r.current.latencyCount), \(r.current.early) early), baseline \(ms(r.baseline.absoluteLatencyP90)) (n = \(r.baseline.latencyCount), \(r.baseline.early) early); " + latencyFigures(r)
+    return
+      "p90 |action − reference| grew: \(ms(r.current.absoluteLatencyP90)) (n = \(r.current.latencyCount), \(r.current.early) early), baseline \(ms(r.baseline.absoluteLatencyP90)) (n = \(r.baseline.latencyCount), \(r.baseline.early) early); "
+      + latencyFigures(r)
   }
 
   /// The Markdown summary for a CI job: both configurations, each check with its figures and
@@ -170,7 +184,9 @@ public enum CheckReport {
   /// - Parameters:
   ///   - r: the check's result.
   ///   - synthesizedTime: the scored traces whose times were synthesized.
-  public static func markdown(_ r: RegressionGate.Result, synthesizedTime: SynthesizedTime = SynthesizedTime(traces: 0, interval: nil)) -> String {
+  public static func markdown(
+    _ r: RegressionGate.Result, synthesizedTime: SynthesizedTime = SynthesizedTime(traces: 0, interval: nil)
+  ) -> String {
     let b = r.baseline
     let c = r.current
     var out = "# touchtrace check: \(r.passed ? "passed" : "FAILED")\n\n"
@@ -189,16 +205,22 @@ public enum CheckReport {
     ])
     out += "\n| counts | TP | FP | FN | TN |\n|---|--:|--:|--:|--:|\n"
     for (name, s) in [("baseline", b), ("current", c)] {
-      out += Markdown.row([name, "\(s.truePositives)", "\(s.falsePositives)", "\(s.falseNegatives)", "\(s.trueNegatives)"])
+      out += Markdown.row([
+        name, "\(s.truePositives)", "\(s.falsePositives)", "\(s.falseNegatives)", "\(s.trueNegatives)",
+      ])
     }
-    out += "\nA contact is correct with no false positive and no false negative at any stage. Accuracy fails when McNemar's test on the paired decisions gives p < α and the baseline is right more often; latency fails when the p90 of |action − reference| grows by more than the limit (an action before the intended press counts by its distance, like a late one: firing early is not faster).\n"
+    out +=
+      "\nA contact is correct with no false positive and no false negative at any stage. Accuracy fails when McNemar's test on the paired decisions gives p < α and the baseline is right more often; latency fails when the p90 of |action − reference| grows by more than the limit (an action before the intended press counts by its distance, like a late one: firing early is not faster).\n"
     if let k = r.clustered {
-      out += "\nThe accuracy decision reads McNemar's test clustered by \(r.clusterUnit ?? "cluster") (Durkalski et al., 2003: \(k.clusters) clusters), since contacts of one \(r.clusterUnit ?? "cluster") are not independent; the plain test is given beside it.\n"
+      out +=
+        "\nThe accuracy decision reads McNemar's test clustered by \(r.clusterUnit ?? "cluster") (Durkalski et al., 2003: \(k.clusters) clusters), since contacts of one \(r.clusterUnit ?? "cluster") are not independent; the plain test is given beside it.\n"
       if k.clusters < Intervals.minimumClusters {
-        out += "With \(k.clusters) clusters (fewer than \(Intervals.minimumClusters)) its chi-square approximation is rough.\n"
+        out +=
+          "With \(k.clusters) clusters (fewer than \(Intervals.minimumClusters)) its chi-square approximation is rough.\n"
       }
     } else {
-      out += "\nMcNemar's test here counts every contact as independent; contacts of one person or device are not, which makes p too small. `--group-by user` (or `device`) uses the cluster-adjusted test.\n"
+      out +=
+        "\nMcNemar's test here counts every contact as independent; contacts of one person or device are not, which makes p too small. `--group-by user` (or `device`) uses the cluster-adjusted test.\n"
     }
     return out
   }
@@ -209,7 +231,8 @@ public enum CheckReport {
   ///   - path: the baseline file.
   ///   - synthesizedTime: the scored traces whose times were synthesized.
   public static func written(
-    _ s: RegressionGate.Snapshot, path: String, synthesizedTime: SynthesizedTime = SynthesizedTime(traces: 0, interval: nil)
+    _ s: RegressionGate.Snapshot, path: String,
+    synthesizedTime: SynthesizedTime = SynthesizedTime(traces: 0, interval: nil)
   ) -> String {
     "# touchtrace check: baseline written\n\n- `\(s.configuration)` on \(s.traces.count) contacts (data \(s.dataHash)): \(s.correctCount) correct, TP \(s.truePositives), FP \(s.falsePositives), FN \(s.falseNegatives), TN \(s.trueNegatives), p90 |action − reference| \(ms(s.absoluteLatencyP90)) (n = \(s.latencyCount), \(s.early) early).\n- Baseline: \(path) (\(s.tool)).\n"
       + warning(synthesizedTime)
@@ -221,30 +244,35 @@ public enum CheckReport {
   /// - Parameters:
   ///   - r: the check's result.
   ///   - synthesizedTime: the scored traces whose times were synthesized.
-  public static func json(_ r: RegressionGate.Result, synthesizedTime: SynthesizedTime = SynthesizedTime(traces: 0, interval: nil)) -> JSONValue {
+  public static func json(
+    _ r: RegressionGate.Result, synthesizedTime: SynthesizedTime = SynthesizedTime(traces: 0, interval: nil)
+  ) -> JSONValue {
     .object([
       ("format", .string("touchtrace-check")), ("version", .int(1)), ("passed", .bool(r.passed)),
       ("alpha", .number(r.alpha)), ("max_latency_increase", .number(r.maxLatencyIncrease)),
-      ("checks", .array([
-        .object([
-          ("name", .string(accuracyCheck)), ("passed", .bool(!r.accuracyRegressed)),
-          ("baseline_correct", .int(r.baseline.correctCount)), ("current_correct", .int(r.current.correctCount)),
-          ("only_baseline_correct", .int(r.mcnemar.onlyA)), ("only_current_correct", .int(r.mcnemar.onlyB)),
-          ("p_value", .number(r.decisivePValue)),
-          ("test", .string(r.clustered == nil ? "mcnemar" : "mcnemar_clustered")),
-          ("assumes_independent_traces", .bool(r.clustered == nil)),
-          ("mcnemar_p_value", .number(r.mcnemar.pValue)),
-          ("group_by", r.clusterUnit.map(JSONValue.string) ?? .null),
-          ("mcnemar_clustered", r.clustered.map(CompareReport.clusteredJSON) ?? .null),
-        ]),
-        .object([
-          ("name", .string(latencyCheck)), ("passed", .bool(!r.latencyRegressed)),
-          ("baseline_abs_p90", .number(r.baseline.absoluteLatencyP90)),
-          ("current_abs_p90", .number(r.current.absoluteLatencyP90)), ("baseline_early", .int(r.baseline.early)),
-          ("current_early", .int(r.current.early)),
-          ("increase", .number(r.latencyIncrease)),
-        ]),
-      ])),
+      (
+        "checks",
+        .array([
+          .object([
+            ("name", .string(accuracyCheck)), ("passed", .bool(!r.accuracyRegressed)),
+            ("baseline_correct", .int(r.baseline.correctCount)), ("current_correct", .int(r.current.correctCount)),
+            ("only_baseline_correct", .int(r.mcnemar.onlyA)), ("only_current_correct", .int(r.mcnemar.onlyB)),
+            ("p_value", .number(r.decisivePValue)),
+            ("test", .string(r.clustered == nil ? "mcnemar" : "mcnemar_clustered")),
+            ("assumes_independent_traces", .bool(r.clustered == nil)),
+            ("mcnemar_p_value", .number(r.mcnemar.pValue)),
+            ("group_by", r.clusterUnit.map(JSONValue.string) ?? .null),
+            ("mcnemar_clustered", r.clustered.map(CompareReport.clusteredJSON) ?? .null),
+          ]),
+          .object([
+            ("name", .string(latencyCheck)), ("passed", .bool(!r.latencyRegressed)),
+            ("baseline_abs_p90", .number(r.baseline.absoluteLatencyP90)),
+            ("current_abs_p90", .number(r.current.absoluteLatencyP90)), ("baseline_early", .int(r.baseline.early)),
+            ("current_early", .int(r.current.early)),
+            ("increase", .number(r.latencyIncrease)),
+          ]),
+        ])
+      ),
       ("baseline", snapshotSummary(r.baseline)), ("current", snapshotSummary(r.current)),
       synthesizedTime.member,
     ])
@@ -257,7 +285,8 @@ public enum CheckReport {
   ///   - path: the baseline file.
   ///   - synthesizedTime: the scored traces whose times were synthesized.
   public static func writtenJSON(
-    _ s: RegressionGate.Snapshot, path: String, synthesizedTime: SynthesizedTime = SynthesizedTime(traces: 0, interval: nil)
+    _ s: RegressionGate.Snapshot, path: String,
+    synthesizedTime: SynthesizedTime = SynthesizedTime(traces: 0, interval: nil)
   ) -> JSONValue {
     .object([
       ("format", .string("touchtrace-check-baseline-written")), ("version", .int(1)), ("path", .string(path)),
@@ -289,7 +318,8 @@ public enum CheckReport {
     let failures = cases.filter { $0.1 != nil }.count
     var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     out += "<testsuites name=\"touchtrace check\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"0\">\n"
-    out += "  <testsuite name=\"touchtrace check\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\">\n"
+    out +=
+      "  <testsuite name=\"touchtrace check\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\">\n"
     out += "    <properties>\n"
     for (name, value) in [
       ("baseline", r.baseline.configuration), ("current", r.current.configuration), ("data_hash", r.current.dataHash),
@@ -301,7 +331,8 @@ public enum CheckReport {
     for (name, failure, figures) in cases {
       out += "    <testcase classname=\"touchtrace.check\" name=\"\(xml(name))\""
       if let failure {
-        out += ">\n      <failure type=\"regression\" message=\"\(xml(failure))\">\(xml(figures))</failure>\n    </testcase>\n"
+        out +=
+          ">\n      <failure type=\"regression\" message=\"\(xml(failure))\">\(xml(figures))</failure>\n    </testcase>\n"
       } else {
         out += ">\n      <system-out>\(xml(figures))</system-out>\n    </testcase>\n"
       }

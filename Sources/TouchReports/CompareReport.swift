@@ -53,7 +53,8 @@ public enum CompareReport {
           "mcnemar",
           .object([
             ("both_correct", .int(t.bothCorrect)), ("only_a_correct", .int(t.onlyA)), ("only_b_correct", .int(t.onlyB)),
-            ("neither_correct", .int(t.neither)), ("discordant", .int(t.discordant)), ("method", .string(t.method.rawValue)),
+            ("neither_correct", .int(t.neither)), ("discordant", .int(t.discordant)),
+            ("method", .string(t.method.rawValue)),
             ("statistic", .number(t.statistic)), ("p_value", .number(t.pValue)),
             ("assumes_independent_traces", .bool(run.clustered == nil)),
           ])
@@ -64,7 +65,8 @@ public enum CompareReport {
           .object([
             ("pairs", .int(d.count)), ("traces", .int(c.tracesBothDetect)), ("mean", .number(d.mean)),
             ("sd", .number(d.standardDeviation)), ("median", .number(d.median)), ("min", .number(d.minimum)),
-            ("max", .number(d.maximum)), ("b_earlier", .int(d.negative)), ("same", .int(d.zero)), ("a_earlier", .int(d.positive)),
+            ("max", .number(d.maximum)), ("b_earlier", .int(d.negative)), ("same", .int(d.zero)),
+            ("a_earlier", .int(d.positive)),
             ("mean_interval", interval(run.comparison.meanDifferenceInterval, run)),
           ])
         ),
@@ -92,7 +94,8 @@ public enum CompareReport {
     return .object([
       ("confidence", .number(i.confidence)), ("lower", .number(i.lower)), ("upper", .number(i.upper)),
       ("resamples", .int(i.resamples)), ("defined", .int(i.defined)), ("unit", .string(run.groups.unit)),
-      ("units", .int(run.groups.count)), ("note", .string(Intervals.note(i, clusters: run.groups.count, unit: run.groups.unit))),
+      ("units", .int(run.groups.count)),
+      ("note", .string(Intervals.note(i, clusters: run.groups.count, unit: run.groups.unit))),
     ])
   }
 
@@ -116,7 +119,8 @@ public enum CompareReport {
     } else {
       out += "undefined"
     }
-    out += " (\(i.resamples) resamples of \(run.groups.count) \(run.groups.unit)s, seed \(run.seed); \(i.defined) with a pair).\n"
+    out +=
+      " (\(i.resamples) resamples of \(run.groups.count) \(run.groups.unit)s, seed \(run.seed); \(i.defined) with a pair).\n"
     return out
   }
 
@@ -129,7 +133,8 @@ public enum CompareReport {
     var out = "# Compare\n\n"
     out += Markdown.traces(dataset)
     out += "- A: `\(text(run.a))`\n- B: `\(text(run.b))`\n\n"
-    out += "| | correct traces | F1 | precision (95 % CI) | recall (95 % CI) | FPR (traces, 95 % CI) | TP | FP (actions) | FN | TN (traces) | n | p50 | p90 |\n"
+    out +=
+      "| | correct traces | F1 | precision (95 % CI) | recall (95 % CI) | FPR (traces, 95 % CI) | TP | FP (actions) | FN | TN (traces) | n | p50 | p90 |\n"
     out += "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n"
     for (name, m, correct) in [("A", c.a, t.bothCorrect + t.onlyA), ("B", c.b, t.bothCorrect + t.onlyB)] {
       let s = m.stage1
@@ -145,34 +150,44 @@ public enum CompareReport {
     case .exactBinomial:
       out += "\(t.discordant) discordant traces (< \(McNemarTest.exactBelow)): exact two-sided binomial test, "
     case .chiSquareCorrected:
-      out += "\(t.discordant) discordant traces (≥ \(McNemarTest.exactBelow)): chi-square (1 df, continuity-corrected) = \(TextFormat.compact(t.statistic ?? 0)), "
+      out +=
+        "\(t.discordant) discordant traces (≥ \(McNemarTest.exactBelow)): chi-square (1 df, continuity-corrected) = \(TextFormat.compact(t.statistic ?? 0)), "
     case .chiSquare:
-      out += "\(t.discordant) discordant traces (≥ \(McNemarTest.exactBelow)): chi-square (1 df) = \(TextFormat.compact(t.statistic ?? 0)), "
+      out +=
+        "\(t.discordant) discordant traces (≥ \(McNemarTest.exactBelow)): chi-square (1 df) = \(TextFormat.compact(t.statistic ?? 0)), "
     }
     out += "p = \(probability(t.pValue)).\n"
     if let k = run.clustered {
       out += "\nThat test counts every trace as independent. Traces of one \(run.groups.unit) are not: "
-      out += "clustered by \(run.groups.unit) (Durkalski et al., 2003; \(k.clusters) clusters, \(k.onlyA) traces only A gets right, \(k.onlyB) only B), "
-      out += "chi-square (1 df) = \(TextFormat.compact(k.statistic)), p = \(probability(k.pValue)). This is the p-value to read.\n"
+      out +=
+        "clustered by \(run.groups.unit) (Durkalski et al., 2003; \(k.clusters) clusters, \(k.onlyA) traces only A gets right, \(k.onlyB) only B), "
+      out +=
+        "chi-square (1 df) = \(TextFormat.compact(k.statistic)), p = \(probability(k.pValue)). This is the p-value to read.\n"
       if k.clusters < Intervals.minimumClusters {
-        out += "With \(k.clusters) clusters (fewer than \(Intervals.minimumClusters)) the chi-square approximation is rough: collect more \(run.groups.unit)s before trusting it.\n"
+        out +=
+          "With \(k.clusters) clusters (fewer than \(Intervals.minimumClusters)) the chi-square approximation is rough: collect more \(run.groups.unit)s before trusting it.\n"
       }
     } else {
-      out += "\nThe test assumes the traces are independent; traces of one person or device are not, which makes p too small. With `--group-by user` (or `device`) the report adds the cluster-adjusted test.\n"
+      out +=
+        "\nThe test assumes the traces are independent; traces of one person or device are not, which makes p too small. With `--group-by user` (or `device`) the report adds the cluster-adjusted test.\n"
     }
-    out += "\nIntervals of precision, recall and FPR are 95 % Wilson score intervals; n is the number of true positives the latency quantiles are over.\n"
+    out +=
+      "\nIntervals of precision, recall and FPR are 95 % Wilson score intervals; n is the number of true positives the latency quantiles are over.\n"
     out += "\n## Latency difference (B − A)\n\n"
     if d.count == 0 {
       out += "No reference was matched by both configurations.\n"
     } else {
-      out += "On \(d.count) references both matched (\(c.tracesBothDetect) traces): mean \(ms(d.mean)), sd \(ms(d.standardDeviation)), "
+      out +=
+        "On \(d.count) references both matched (\(c.tracesBothDetect) traces): mean \(ms(d.mean)), sd \(ms(d.standardDeviation)), "
       out += "median \(ms(d.median)), min \(ms(d.minimum)), max \(ms(d.maximum)); B earlier on \(d.negative), "
       out += "same time on \(d.zero), A earlier on \(d.positive).\n"
       out += meanInterval(c.meanDifferenceInterval, run)
       let e = c.timingErrorDifferences
       out += "\n## Timing error difference (|B| − |A|)\n\n"
-      out += "Acting earlier is not acting faster: an action before the reference is premature. On the same references, "
-      out += "|B's latency| − |A's latency|: mean \(ms(e.mean)), sd \(ms(e.standardDeviation)), median \(ms(e.median)), "
+      out +=
+        "Acting earlier is not acting faster: an action before the reference is premature. On the same references, "
+      out +=
+        "|B's latency| − |A's latency|: mean \(ms(e.mean)), sd \(ms(e.standardDeviation)), median \(ms(e.median)), "
       out += "min \(ms(e.minimum)), max \(ms(e.maximum)); B nearer the press on \(e.negative), as near on \(e.zero), "
       out += "A nearer on \(e.positive).\n"
       out += meanInterval(c.meanTimingErrorDifferenceInterval, run)
@@ -257,7 +272,8 @@ extension CompareReport {
   public static func csv(_ run: ComparisonResult, by grouped: GroupedMetrics? = nil) -> [UInt8] {
     guard case .object(let members) = baseJSON(run) else { preconditionFailure("an object") }
     var flat: [(String, JSONValue)] = [("traces", .int(run.evaluation.traces.count))]
-    for (key, value) in members where ["a", "b", "mcnemar", "latency_difference", "timing_error_difference"].contains(key) {
+    for (key, value) in members
+    where ["a", "b", "mcnemar", "latency_difference", "timing_error_difference"].contains(key) {
       flat += value.flattened(prefix: key).filter { name, _ in
         !name.hasPrefix("a_params") && !name.hasPrefix("b_params") && !name.hasSuffix("_varied")
       }

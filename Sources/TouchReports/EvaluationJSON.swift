@@ -108,7 +108,9 @@ extension JSONValue {
   /// two columns `…_ci_low` and `…_ci_high`.
   func flattened(prefix: String = "", skipping: Set<String> = []) -> [(String, JSONValue)] {
     if prefix.hasSuffix("_ci") {
-      if case .array(let bounds) = self, bounds.count == 2 { return [(prefix + "_low", bounds[0]), (prefix + "_high", bounds[1])] }
+      if case .array(let bounds) = self, bounds.count == 2 {
+        return [(prefix + "_low", bounds[0]), (prefix + "_high", bounds[1])]
+      }
       if case .null = self { return [(prefix + "_low", .null), (prefix + "_high", .null)] }
     }
     guard case .object(let members) = self else { return [(prefix, self)] }

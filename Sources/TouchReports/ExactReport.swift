@@ -34,7 +34,9 @@ public enum ExactReport {
   }
 
   /// The grid's best point on a 1-parameter group: the value and the region it falls in.
-  static func gridBest(_ exact: ExactSweep, group g: Int, grid: GridComparison?) -> (value: Double, region: Int, objective: Double)? {
+  static func gridBest(_ exact: ExactSweep, group g: Int, grid: GridComparison?) -> (
+    value: Double, region: Int, objective: Double
+  )? {
     guard let grid, exact.axes.count == 1 else { return nil }
     let rule = exact.rule
     var best: (value: Double, region: Int, objective: Double)?
@@ -49,7 +51,8 @@ public enum ExactReport {
 
   static func objectiveName(_ rule: OperatingPointRule) -> String {
     let s = rule.objective.statistic
-    return s == .f1 ? "F1" : s == .absoluteLatencyP90 ? "p90 |action − reference|" : s == .recall ? "recall" : "cost per trace"
+    return s == .f1
+      ? "F1" : s == .absoluteLatencyP90 ? "p90 |action − reference|" : s == .recall ? "recall" : "cost per trace"
   }
 
   static func objectiveText(_ value: Double, _ rule: OperatingPointRule) -> String {
@@ -60,7 +63,9 @@ public enum ExactReport {
     rule.objective.statistic.isLatency ? TextFormat.compact(value * 1000) + " ms" : TextFormat.compact(value)
   }
 
-  static func width(_ b: ExactBounds) -> String { b.width.isFinite ? TextFormat.compact(b.width, significant: 3) : "unbounded" }
+  static func width(_ b: ExactBounds) -> String {
+    b.width.isFinite ? TextFormat.compact(b.width, significant: 3) : "unbounded"
+  }
 
   // MARK: Markdown
 
@@ -74,39 +79,48 @@ public enum ExactReport {
     if let (recognizer, values) = exact.shipped, let g = exact.bestGroup, let optimum = exact.groups[g].optimum,
       let value = optimum.value
     {
-      out += "**Ship \(([recognizer] + values).joined(separator: " "))**: \(name) \(objectiveText(value, rule)) holds on the whole "
+      out +=
+        "**Ship \(([recognizer] + values).joined(separator: " "))**: \(name) \(objectiveText(value, rule)) holds on the whole "
         + "optimal region it is the middle of (\(regionText(exact.groups[g].regions[optimum.recommendedRegion], exact.axes.map(\.parameter)))), "
-        + (optimum.regions.count == 1 ? "the only optimal region" : "the widest of \(optimum.regions.count) optimal regions") + ".\n\n"
+        + (optimum.regions.count == 1
+          ? "the only optimal region" : "the widest of \(optimum.regions.count) optimal regions") + ".\n\n"
     } else {
       out += "**Nothing to ship**: no interval meets the rule (\(rule.constraints)) with a defined \(name).\n\n"
     }
     let parameters = exact.axes.map(\.parameter)
     for (g, group) in exact.groups.enumerated() {
-      let title = group.fixed.isEmpty ? group.recognizer : "\(group.recognizer) (\(group.fixed.joined(separator: ", ")))"
+      let title =
+        group.fixed.isEmpty ? group.recognizer : "\(group.recognizer) (\(group.fixed.joined(separator: ", ")))"
       if exact.groups.count > 1 { out += "### \(title)\n\n" }
       guard let optimum = group.optimum, let value = optimum.value else {
         out += "- **\(title)**: no interval meets the rule (\(rule.constraints)) with a defined \(name).\n\n"
         continue
       }
       let optimal = optimum.regions.map { r in regionText(group.regions[r], parameters) }
-      let shown = optimal.prefix(4).joined(separator: "; ") + (optimal.count > 4 ? "; and \(optimal.count - 4) more" : "")
+      let shown =
+        optimal.prefix(4).joined(separator: "; ") + (optimal.count > 4 ? "; and \(optimal.count - 4) more" : "")
       out += "- **\(title)**: \(name) **\(objectiveText(value, rule))** for \(shown)"
       out += " (\(TextFormat.count(optimum.regions.count, "optimal region"))).\n"
-      let point = zip(parameters, optimum.recommended).map { "\($0) = \(ParameterValue.text($1))" }.joined(separator: ", ")
+      let point = zip(parameters, optimum.recommended).map { "\($0) = \(ParameterValue.text($1))" }.joined(
+        separator: ", ")
       let widest = group.regions[optimum.recommendedRegion].bounds
-      out += "- Recommended: **\(point)**, the middle of the widest optimal region "
+      out +=
+        "- Recommended: **\(point)**, the middle of the widest optimal region "
         + "(width \(widest.map(width).joined(separator: " × "))).\n"
       out += "- Within \(toleranceText(optimum.tolerance, rule)) of the optimum: "
       if parameters.count == 1 {
-        out += "\(parameters[0]) in \(text(optimum.plateau[0])) (width \(width(optimum.plateau[0])), "
+        out +=
+          "\(parameters[0]) in \(text(optimum.plateau[0])) (width \(width(optimum.plateau[0])), "
           + "\(TextFormat.count(plateauCount(group, optimum), "interval")) around the recommended one).\n"
       } else {
-        out += "\(TextFormat.count(optimum.withinTolerance.count, "region")), within "
+        out +=
+          "\(TextFormat.count(optimum.withinTolerance.count, "region")), within "
           + zip(parameters, optimum.plateau).map { "\($0) in \(text($1))" }.joined(separator: ", ") + ".\n"
       }
       if let best = gridBest(exact, group: g, grid: grid), let grid {
         let same = best.objective == value
-        out += "- The default grid (\(grid.rule), \(TextFormat.count(grid.values.count, "value"))) finds \(name) "
+        out +=
+          "- The default grid (\(grid.rule), \(TextFormat.count(grid.values.count, "value"))) finds \(name) "
           + "\(objectiveText(best.objective, rule)) at best, at \(parameters[0]) = \(ParameterValue.text(best.value))"
           + (same ? ": it lands on an optimal interval.\n" : ": the exact optimum is better.\n")
       }
@@ -118,7 +132,8 @@ public enum ExactReport {
   /// The number of intervals the 1-parameter plateau spans.
   static func plateauCount(_ group: ExactSweep.Group, _ optimum: ExactSweep.Optimum) -> Int {
     let p = optimum.plateau[0]
-    return group.regions.filter { r in p.contains(r.bounds[0].lowOpen ? r.bounds[0].low.nextUp : r.bounds[0].low) }.count
+    return group.regions.filter { r in p.contains(r.bounds[0].lowOpen ? r.bounds[0].low.nextUp : r.bounds[0].low) }
+      .count
   }
 
   static func regionText(_ region: ExactSweep.Region, _ parameters: [String]) -> String {
@@ -149,34 +164,47 @@ public enum ExactReport {
     var out = "# Exact \(command): \(exact.groups.first?.recognizer ?? "") \(parameterList(exact))\n\n"
     out += Markdown.traces(evaluation.dataset)
     for axis in exact.axes {
-      out += "- `\(axis.parameter)` (\(axis.scale.rawValue) scale): \(TextFormat.count(axis.count, "exact class", plural: "exact classes")) "
+      out +=
+        "- `\(axis.parameter)` (\(axis.scale.rawValue) scale): \(TextFormat.count(axis.count, "exact class", plural: "exact classes")) "
         + "over its whole range, cut at every force value of the data where some trace's replay can change.\n"
     }
-    out += "- Interval ends are shown to 6 significant digits; the JSON report gives them exactly (every double inside an interval gives the same replays).\n"
+    out +=
+      "- Interval ends are shown to 6 significant digits; the JSON report gives them exactly (every double inside an interval gives the same replays).\n"
     let regions = exact.groups.reduce(0) { $0 + $1.regions.count }
-    out += "- \(TextFormat.count(exact.sweep.configurations.count, "configuration")) evaluated, "
+    out +=
+      "- \(TextFormat.count(exact.sweep.configurations.count, "configuration")) evaluated, "
       + "\(TextFormat.count(regions, "region")) with distinct metrics (adjacent classes with equal metrics merged).\n"
-    out += "- Objective: \(exact.rule.objective) (bounds: \(exact.rule.constraints)); within-tolerance plateau "
+    out +=
+      "- Objective: \(exact.rule.objective) (bounds: \(exact.rule.constraints)); within-tolerance plateau "
       + "\(toleranceText(exact.groups.first?.optimum?.tolerance ?? 0, exact.rule)).\n\n"
     if optimum { out += optimumMarkdown(exact, grid: grid) }
     if let tuning { out += tuningMarkdown(tuning) }
     let parameters = exact.axes.map(\.parameter)
     for group in exact.groups {
-      let title = group.fixed.isEmpty ? group.recognizer : "\(group.recognizer) (\(group.fixed.joined(separator: ", ")))"
+      let title =
+        group.fixed.isEmpty ? group.recognizer : "\(group.recognizer) (\(group.fixed.joined(separator: ", ")))"
       out += "## Intervals: \(title)\n\n"
       out += Markdown.row(
-        parameters + ["classes", "TP", "FP", "FN", "TN", "F1", "precision", "recall", "FPR", "p50", "p90", "p90 abs", "early", "note"])
+        parameters + [
+          "classes", "TP", "FP", "FN", "TN", "F1", "precision", "recall", "FPR", "p50", "p90", "p90 abs", "early",
+          "note",
+        ])
       out += Markdown.row(parameters.map { _ in "---" } + Array(repeating: "--:", count: 13) + ["---"])
       for (r, region) in group.regions.enumerated() {
         let m = region.metrics.stage1
         var note = ""
         if let optimum = group.optimum {
-          note = r == optimum.recommendedRegion ? "recommended" : optimum.regions.contains(r) ? "optimal" : optimum.withinTolerance.contains(r) ? "within tolerance" : ""
+          note =
+            r == optimum.recommendedRegion
+            ? "recommended"
+            : optimum.regions.contains(r) ? "optimal" : optimum.withinTolerance.contains(r) ? "within tolerance" : ""
         }
         out += Markdown.row(
           region.bounds.map(text) + ["\(region.classes)"] + Markdown.counts(m) + Markdown.accuracy(m)
-            + [Markdown.seconds(m.latency.p50), Markdown.seconds(m.latency.p90), Markdown.seconds(m.latency.absoluteP90),
-               Markdown.ratio(m.latency.earlyRate), note])
+            + [
+              Markdown.seconds(m.latency.p50), Markdown.seconds(m.latency.p90), Markdown.seconds(m.latency.absoluteP90),
+              Markdown.ratio(m.latency.earlyRate), note,
+            ])
       }
       out += "\n"
     }
@@ -198,27 +226,39 @@ public enum ExactReport {
     let objective = objectiveName(tuning.exact.rule)
     if !tuning.folds.isEmpty {
       out += "## Cross-validation (exact)\n\n"
-      out += "Each fold takes the middle of the widest optimal interval of its training part and replays it on the part it held out"
+      out +=
+        "Each fold takes the middle of the widest optimal interval of its training part and replays it on the part it held out"
         + " (groups: \(tuning.groups.unit), \(tuning.groups.count)).\n\n"
-      out += Markdown.row(["fold", "training", "held out", "chosen", "training \(objective)", "held-out F1", "precision", "recall", "p90 abs"])
+      out += Markdown.row([
+        "fold", "training", "held out", "chosen", "training \(objective)", "held-out F1", "precision", "recall",
+        "p90 abs",
+      ])
       out += Markdown.row(["--:", "--:", "--:", "---", "--:", "--:", "--:", "--:", "--:"])
       for fold in tuning.folds {
-        let chosen = fold.chosen.map { values in
-          zip(names, values).map { "\($0)=\(ParameterValue.text($1))" }.joined(separator: " ") + (fold.fixed.isEmpty ? "" : " " + fold.fixed.joined(separator: " "))
-        } ?? "none"
+        let chosen =
+          fold.chosen.map { values in
+            zip(names, values).map { "\($0)=\(ParameterValue.text($1))" }.joined(separator: " ")
+              + (fold.fixed.isEmpty ? "" : " " + fold.fixed.joined(separator: " "))
+          } ?? "none"
         let m = fold.heldOut?.stage1
         out += Markdown.row(
-          ["\(fold.fold + 1)", "\(fold.trainingTraces)", "\(fold.heldOutTraces)", chosen,
-           fold.trainingValue.map { objectiveText($0, tuning.exact.rule) } ?? "–", Markdown.ratio(m?.f1), Markdown.ratio(m?.precision),
-           Markdown.ratio(m?.recall), Markdown.seconds(m?.latency.absoluteP90)])
+          [
+            "\(fold.fold + 1)", "\(fold.trainingTraces)", "\(fold.heldOutTraces)", chosen,
+            fold.trainingValue.map { objectiveText($0, tuning.exact.rule) } ?? "–", Markdown.ratio(m?.f1),
+            Markdown.ratio(m?.precision),
+            Markdown.ratio(m?.recall), Markdown.seconds(m?.latency.absoluteP90),
+          ])
       }
       out += "\n"
       for summary in tuning.summaries where summary.mean != nil {
-        out += "- Held-out \(summary.statistic): \(statisticText(summary.statistic, summary.mean))"
-          + (summary.standardDeviation.map { " ± " + statisticText(summary.statistic, $0) } ?? "") + " over \(summary.count) folds.\n"
+        out +=
+          "- Held-out \(summary.statistic): \(statisticText(summary.statistic, summary.mean))"
+          + (summary.standardDeviation.map { " ± " + statisticText(summary.statistic, $0) } ?? "")
+          + " over \(summary.count) folds.\n"
       }
       if let pooled = tuning.pooled?.stage1 {
-        out += "- Pooled held-out: F1 \(Markdown.ratio(pooled.f1)), precision \(Markdown.ratio(pooled.precision)), "
+        out +=
+          "- Pooled held-out: F1 \(Markdown.ratio(pooled.f1)), precision \(Markdown.ratio(pooled.precision)), "
           + "recall \(Markdown.ratio(pooled.recall)), FPR \(Markdown.ratio(pooled.falsePositiveRate)).\n"
       }
       out += "\n"
@@ -228,7 +268,9 @@ public enum ExactReport {
       out += Markdown.row(["statistic", "estimate", "low", "high", "resamples"])
       out += Markdown.row(["---", "--:", "--:", "--:", "--:"])
       for (s, i) in zip(tuning.statistics, intervals) {
-        out += Markdown.row([s.name, statisticText(s, i.estimate), statisticText(s, i.lower), statisticText(s, i.upper), "\(i.resamples)"])
+        out += Markdown.row([
+          s.name, statisticText(s, i.estimate), statisticText(s, i.lower), statisticText(s, i.upper), "\(i.resamples)",
+        ])
       }
       out += "\n"
     }
@@ -239,17 +281,23 @@ public enum ExactReport {
     var members: [(String, JSONValue)] = []
     if let intervals = tuning.intervals {
       members.append(
-        ("recommended_intervals",
-         .array(zip(tuning.statistics, intervals).map { s, i in
-           .object([("statistic", .string(s.name)), ("estimate", .number(i.estimate)), ("low", .number(i.lower)),
-                    ("high", .number(i.upper)), ("confidence", .number(i.confidence)), ("resamples", .int(i.resamples))])
-         })))
+        (
+          "recommended_intervals",
+          .array(
+            zip(tuning.statistics, intervals).map { s, i in
+              .object([
+                ("statistic", .string(s.name)), ("estimate", .number(i.estimate)), ("low", .number(i.lower)),
+                ("high", .number(i.upper)), ("confidence", .number(i.confidence)), ("resamples", .int(i.resamples)),
+              ])
+            })
+        ))
     }
     if !tuning.folds.isEmpty {
       let names = tuning.exact.axes.map(\.parameter)
       let folds: [JSONValue] = tuning.folds.map { fold in
         var f: [(String, JSONValue)] = [
-          ("fold", .int(fold.fold)), ("training_traces", .int(fold.trainingTraces)), ("held_out_traces", .int(fold.heldOutTraces)),
+          ("fold", .int(fold.fold)), ("training_traces", .int(fold.trainingTraces)),
+          ("held_out_traces", .int(fold.heldOutTraces)),
           ("chosen", fold.chosen.map { values in .object(zip(names, values).map { ($0, .number($1)) }) } ?? .null),
           ("fixed", .array(fold.fixed.map { .string($0) })),
           ("training_objective", .number(fold.trainingValue)),
@@ -259,14 +307,23 @@ public enum ExactReport {
         return .object(f)
       }
       members.append(
-        ("cross_validation",
-         .object([
-           ("group_by", .string(tuning.groups.unit)), ("folds", .array(folds)),
-           ("summaries", .array(tuning.summaries.map { s in
-             .object([("statistic", .string(s.statistic.name)), ("n", .int(s.count)), ("mean", .number(s.mean)), ("sd", .number(s.standardDeviation))])
-           })),
-           ("pooled", tuning.pooled.map { .object(EvaluationJSON.stage($0.stage1)) } ?? .null),
-         ])))
+        (
+          "cross_validation",
+          .object([
+            ("group_by", .string(tuning.groups.unit)), ("folds", .array(folds)),
+            (
+              "summaries",
+              .array(
+                tuning.summaries.map { s in
+                  .object([
+                    ("statistic", .string(s.statistic.name)), ("n", .int(s.count)), ("mean", .number(s.mean)),
+                    ("sd", .number(s.standardDeviation)),
+                  ])
+                })
+            ),
+            ("pooled", tuning.pooled.map { .object(EvaluationJSON.stage($0.stage1)) } ?? .null),
+          ])
+        ))
     }
     return members
   }
@@ -274,7 +331,10 @@ public enum ExactReport {
   // MARK: JSON and CSV
 
   static func boundsMembers(_ b: ExactBounds) -> [(String, JSONValue)] {
-    [("low", .number(b.low)), ("high", .number(b.high)), ("low_open", .bool(b.lowOpen)), ("high_open", .bool(b.highOpen))]
+    [
+      ("low", .number(b.low)), ("high", .number(b.high)), ("low_open", .bool(b.lowOpen)),
+      ("high_open", .bool(b.highOpen)),
+    ]
   }
 
   static func boundsObject(_ exact: ExactSweep, _ bounds: [ExactBounds]) -> [(String, JSONValue)] {
@@ -320,14 +380,24 @@ public enum ExactReport {
         "plateau",
         .object(
           [("tolerance", .number(optimum.tolerance))] + boundsObject(exact, optimum.plateau)
-            + [("width", .number(optimum.plateau.count == 1 ? optimum.plateau[0].width : nil)),
-               ("intervals", .int(optimum.plateau.count == 1 ? plateauCount(group, optimum) : optimum.withinTolerance.count))])
+            + [
+              ("width", .number(optimum.plateau.count == 1 ? optimum.plateau[0].width : nil)),
+              (
+                "intervals",
+                .int(optimum.plateau.count == 1 ? plateauCount(group, optimum) : optimum.withinTolerance.count)
+              ),
+            ])
       ),
     ]
     if let best = gridBest(exact, group: g, grid: grid), let grid {
       members.append(
-        ("grid", .object([("rule", .string(grid.rule)), ("values", .int(grid.values.count)), ("best_value", .number(best.value)),
-                          ("best_objective", .number(best.objective))])))
+        (
+          "grid",
+          .object([
+            ("rule", .string(grid.rule)), ("values", .int(grid.values.count)), ("best_value", .number(best.value)),
+            ("best_objective", .number(best.objective)),
+          ])
+        ))
     }
     return .object(members)
   }
@@ -344,7 +414,9 @@ public enum ExactReport {
   /// With `tuning` (`tune --exact`): `recommended_intervals` (bootstrap intervals of the
   /// recommended value's statistics) and `cross_validation` (per fold the chosen values, the
   /// training objective and the held-out counts and rates; `summaries` mean ± sd; `pooled`).
-  public static func json(_ exact: ExactSweep, command: String, grid: GridComparison? = nil, tuning: ExactTuning? = nil) -> JSONValue {
+  public static func json(_ exact: ExactSweep, command: String, grid: GridComparison? = nil, tuning: ExactTuning? = nil)
+    -> JSONValue
+  {
     let dataset = exact.sweep.evaluation.dataset
     var members = Accounting.header(format: format, version: version, dataset: dataset)
     members += [
@@ -354,7 +426,9 @@ public enum ExactReport {
         "axes",
         .array(
           exact.axes.map { a in
-            .object([("parameter", .string(a.parameter)), ("scale", .string(a.scale.rawValue)), ("classes", .int(a.count))])
+            .object([
+              ("parameter", .string(a.parameter)), ("scale", .string(a.scale.rawValue)), ("classes", .int(a.count)),
+            ])
           })
       ),
       ("verdict", verdictObject(exact)),
@@ -368,7 +442,10 @@ public enum ExactReport {
     }
     if let tuning { members += tuningMembers(tuning) }
     members.append(
-      ("intervals", .array(exact.groups.flatMap { group in group.regions.indices.map { intervalObject(exact, group: group, $0) } })))
+      (
+        "intervals",
+        .array(exact.groups.flatMap { group in group.regions.indices.map { intervalObject(exact, group: group, $0) } })
+      ))
     return .object(members)
   }
 
@@ -380,7 +457,9 @@ public enum ExactReport {
     for group in exact.groups {
       for r in group.regions.indices {
         guard case .object(let members) = intervalObject(exact, group: group, r) else { continue }
-        var row: [(String, JSONValue)] = [("recognizer", .string(group.recognizer)), ("fixed", .string(group.fixed.joined(separator: " ")))]
+        var row: [(String, JSONValue)] = [
+          ("recognizer", .string(group.recognizer)), ("fixed", .string(group.fixed.joined(separator: " "))),
+        ]
         for (key, value) in members where key != "fixed" {
           if key == "bounds", case .object(let byParameter) = value {
             for (name, b) in byParameter { row += b.flattened(prefix: name + "_") }
@@ -414,7 +493,8 @@ public enum ExactReport {
       : [
         HTMLPage.Section(
           title: "Metrics over the exact intervals",
-          text: "Every value inside one step gives every trace the same replay: the steps are the metrics, not a sample of them.",
+          text:
+            "Every value inside one step gives every trace the same replay: the steps are the metrics, not a sample of them.",
           figures: figures)
       ]
     let page = HTMLPage.render(
@@ -449,9 +529,13 @@ public enum ExactReport {
     if let optimum = group.optimum {
       let p = optimum.plateau[0]
       marks.append(.band([(max(p.low, xMin), 0, 1), (min(p.high, xMax), 0, 1)], shade))
-      legend.append(LegendEntry(label: "within \(toleranceText(optimum.tolerance, exact.rule)) of the optimum", style: shade, filled: true))
+      legend.append(
+        LegendEntry(
+          label: "within \(toleranceText(optimum.tolerance, exact.rule)) of the optimum", style: shade, filled: true))
     }
-    let series: [(String, (StageMetrics) -> Double?)] = [("F1", { $0.f1 }), ("precision", { $0.precision }), ("recall", { $0.recall })]
+    let series: [(String, (StageMetrics) -> Double?)] = [
+      ("F1", { $0.f1 }), ("precision", { $0.precision }), ("recall", { $0.recall }),
+    ]
     for (k, (name, value)) in series.enumerated() {
       marks.append(.steps(steps(value), SeriesStyle.series(k)))
       legend.append(LegendEntry(label: name, style: SeriesStyle.series(k)))
@@ -462,10 +546,13 @@ public enum ExactReport {
         return (x, f1, "grid \(parameter) = \(ParameterValue.text(x)): F1 \(TextFormat.decimal(f1, 3))")
       }
       marks.append(.markers(points, .dot, SeriesStyle.series(0)))
-      legend.append(LegendEntry(label: "F1 on the default grid (\(grid.rule))", style: SeriesStyle.series(0), marker: .dot, markerOnly: true))
+      legend.append(
+        LegendEntry(
+          label: "F1 on the default grid (\(grid.rule))", style: SeriesStyle.series(0), marker: .dot, markerOnly: true))
     }
     if let optimum = group.optimum {
-      marks.append(.verticalRule(optimum.recommended[0], "recommended \(ParameterValue.text(optimum.recommended[0]))", .reference))
+      marks.append(
+        .verticalRule(optimum.recommended[0], "recommended \(ParameterValue.text(optimum.recommended[0]))", .reference))
     }
     let title = group.fixed.isEmpty ? group.recognizer : "\(group.recognizer) (\(group.fixed.joined(separator: ", ")))"
     let plot = Plot(
@@ -479,6 +566,7 @@ public enum ExactReport {
     return Figure(
       id: "fig-exact-\(slug)", title: "\(title): exact intervals of \(parameter)", plots: [plot],
       caption:
-        "Steps over the exact intervals of \(parameter): each step holds for every value inside it. Shaded: the plateau around the recommended value whose objective is within the tolerance of the optimum. Dots: the default grid's values.")
+        "Steps over the exact intervals of \(parameter): each step holds for every value inside it. Shaded: the plateau around the recommended value whose objective is within the tolerance of the optimum. Dots: the default grid's values."
+    )
   }
 }

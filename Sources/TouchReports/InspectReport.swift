@@ -28,7 +28,11 @@ public enum InspectReport {
     return .object([
       ("format", "touchtrace-inspect"), ("version", 1),
       ("files", .array(s.files.map { .string($0) })),
-      ("traces", Accounting.traces(total: s.total, analyzed: s.analyzed, skipped: s.skipped.count, labelOverrides: s.labelOverrides)),
+      (
+        "traces",
+        Accounting.traces(
+          total: s.total, analyzed: s.analyzed, skipped: s.skipped.count, labelOverrides: s.labelOverrides)
+      ),
       ("samples", .int(s.samples)),
       ("skipped", Accounting.skipped(s.skipped)),
       ("users", counts(s.tracesPerUser, key: "user")),
@@ -131,7 +135,9 @@ public enum InspectReport {
     }
     rows.append(("Users", countList(s.tracesPerUser)))
     rows.append(("Devices", countList(s.tracesPerDevice)))
-    if s.tracesPerSession.contains(where: { $0.value != nil }) { rows.append(("Sessions", countList(s.tracesPerSession))) }
+    if s.tracesPerSession.contains(where: { $0.value != nil }) {
+      rows.append(("Sessions", countList(s.tracesPerSession)))
+    }
     for label in s.extraLabels { rows.append(("Label \(label.name)", countList(label.counts))) }
     let intents = s.intents.map { "\($0.value?.rawValue ?? "unlabeled") \($0.traces)" }
     rows.append(
@@ -170,7 +176,8 @@ public enum InspectReport {
       if !s.quantizationPerDevice.isEmpty {
         text +=
           ", step per device: "
-          + s.quantizationPerDevice.map { "\($0.device ?? "(none)") \($0.step?.text ?? "none")" }.joined(separator: ", ")
+          + s.quantizationPerDevice.map { "\($0.device ?? "(none)") \($0.step?.text ?? "none")" }.joined(
+            separator: ", ")
       } else if let q = s.quantization {
         text += ", step \(q.text) (\(TextFormat.percent(q.fit)) of samples on the grid)"
       } else {

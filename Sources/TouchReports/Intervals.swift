@@ -53,7 +53,8 @@ enum Intervals {
     func pair(_ k: Int, _ n: Int) -> [String] {
       n > 0 ? ["\(k)/\(n)", text(ProportionInterval.wilson(k, of: n))] : ["–", "–"]
     }
-    return pair(m.truePositives, m.truePositives + m.falsePositives) + pair(m.truePositives, m.truePositives + m.falseNegatives)
+    return pair(m.truePositives, m.truePositives + m.falsePositives)
+      + pair(m.truePositives, m.truePositives + m.falseNegatives)
       + pair(m.falsePositiveTraces, m.negativeTraces)
   }
 

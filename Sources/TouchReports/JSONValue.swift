@@ -81,7 +81,13 @@ public indirect enum JSONValue: Sendable, ExpressibleByStringLiteral, Expressibl
           for byte in line {
             spaced.append(byte)
             if inString {
-              if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+              if escaped {
+                escaped = false
+              } else if byte == UInt8(ascii: "\\") {
+                escaped = true
+              } else if byte == UInt8(ascii: "\"") {
+                inString = false
+              }
             } else if byte == UInt8(ascii: "\"") {
               inString = true
             } else if byte == UInt8(ascii: ",") || byte == UInt8(ascii: ":") {

@@ -1,6 +1,6 @@
 import TouchCore
-import TouchSignal
 import TouchEvaluation
+import TouchSignal
 
 /// The pieces the Markdown reports (sweep, tune, compare) share: table rows, the trace count
 /// line, the skipped-traces section and the formats of ratios and latencies.

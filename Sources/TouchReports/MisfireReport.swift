@@ -65,10 +65,12 @@ public enum MisfireReport {
   public static func markdown(_ rates: MisfireRates, configurations: [Configuration]) -> String {
     var out = "## Misfires (negatives only)\n\n"
     out += "No trace is a positive, so there is no press to find: this sweep counts false alarms. "
-    out += "\(TextFormat.count(rates.contacts, "contact")), \(TextFormat.decimal(rates.minutes, 2)) minutes of contact. "
+    out +=
+      "\(TextFormat.count(rates.contacts, "contact")), \(TextFormat.decimal(rates.minutes, 2)) minutes of contact. "
     out += "Rate: contacts with any action / contacts (95 % Wilson interval); per minute: actions / minutes of contact "
     out += "(exact 95 % Poisson interval).\n\n"
-    out += "| recognizer | parameters | misfiring contacts | misfire rate (95 % CI) | actions | per minute (95 % CI) |\n"
+    out +=
+      "| recognizer | parameters | misfiring contacts | misfire rate (95 % CI) | actions | per minute (95 % CI) |\n"
     out += "|---|---|--:|--:|--:|--:|\n"
     for row in rates.rows {
       let configuration = configurations[row.configuration]
@@ -82,13 +84,15 @@ public enum MisfireReport {
 
   /// `0.482 (0.429–0.535)`, or `–`.
   static func rateText(_ rate: Double?, _ interval: ProportionInterval?) -> String {
-    rate.map { Markdown.ratio($0) + (interval.map { " (\(Markdown.ratio($0.low))–\(Markdown.ratio($0.high)))" } ?? "") } ?? "–"
+    rate.map { Markdown.ratio($0) + (interval.map { " (\(Markdown.ratio($0.low))–\(Markdown.ratio($0.high)))" } ?? "") }
+      ?? "–"
   }
 
   /// `2.62 (2.23–3.06)`, or `–`.
   static func perMinuteText(_ value: Double?, _ interval: RateInterval?) -> String {
     value.map {
-      TextFormat.decimal($0, 2) + (interval.map { " (\(TextFormat.decimal($0.low, 2))–\(TextFormat.decimal($0.high, 2)))" } ?? "")
+      TextFormat.decimal($0, 2)
+        + (interval.map { " (\(TextFormat.decimal($0.low, 2))–\(TextFormat.decimal($0.high, 2)))" } ?? "")
     } ?? "–"
   }
 
@@ -142,7 +146,8 @@ public enum MisfireReport {
         let m = grouped.metrics[k][g].stage1
         rows.append(
           GroupRow(
-            configuration: c, group: b.names[g] ?? "(none)", contacts: m.negativeTraces, misfiring: m.falsePositiveTraces,
+            configuration: c, group: b.names[g] ?? "(none)", contacts: m.negativeTraces,
+            misfiring: m.falsePositiveTraces,
             actions: m.falsePositives, minutes: minutes[g],
             rateInterval: ProportionInterval.wilson(m.falsePositiveTraces, of: m.negativeTraces),
             perMinuteInterval: try RateInterval.poisson(m.falsePositives, exposure: minutes[g])))
@@ -159,7 +164,8 @@ public enum MisfireReport {
   ) throws(GSLError) -> String {
     var out = "\n## Misfires by \(grouped.breakdown.column.rawValue)\n\n"
     out += "Each group's contacts alone, with the same intervals as above.\n\n"
-    out += "| recognizer | parameters | \(grouped.breakdown.column.rawValue) | misfiring contacts | misfire rate (95 % CI) | actions | minutes | per minute (95 % CI) |\n"
+    out +=
+      "| recognizer | parameters | \(grouped.breakdown.column.rawValue) | misfiring contacts | misfire rate (95 % CI) | actions | minutes | per minute (95 % CI) |\n"
     out += "|---|---|---|--:|--:|--:|--:|--:|\n"
     for row in try groupRows(grouped, truths: truths) {
       let configuration = configurations[row.configuration]

@@ -1,6 +1,6 @@
 public import TouchCore
-import TouchSignal
 public import TouchRecognizers
+import TouchSignal
 
 /// Renders a replay (`touchtrace run`): per trace, the state transitions and the action events of
 /// one recognizer, as versioned JSON, a flat CSV table or a Markdown summary.
@@ -41,9 +41,12 @@ public enum RunReport {
       ("format", .string(format)), ("version", .int(version)),
       ("recognizer", .object([("name", .string(recognizer.name)), ("parameters", .object(parameters))])),
       ("carry_state", .bool(carryState)),
-      ("traces", Accounting.traces(
+      (
+        "traces",
+        Accounting.traces(
           total: dataset.total, analyzed: dataset.traces.count, skipped: dataset.skipped.count,
-          labelOverrides: dataset.labelOverrides)),
+          labelOverrides: dataset.labelOverrides)
+      ),
       ("skipped", Accounting.skipped(dataset.skipped)),
       SynthesizedTime.member(dataset.traces),
       ("results", .array(rows)),
@@ -109,11 +112,13 @@ public enum RunReport {
     if carryState { out += "- State carried over between the traces of a session.\n" }
     let composed = recognizer.isComposition
     out += "\n| trace | action (s) | stage 2 (s) | actions | flaps | final state |"
-    out += composed ? " held (s) | added latency |\n|---|--:|--:|--:|--:|---|--:|--:|\n" : "\n|---|--:|--:|--:|--:|---|\n"
+    out +=
+      composed ? " held (s) | added latency |\n|---|--:|--:|--:|--:|---|--:|--:|\n" : "\n|---|--:|--:|--:|--:|---|\n"
     func time(_ t: Double?) -> String { t.map { TextFormat.compact($0) } ?? "–" }
     for r in results {
       var cells = [
-        r.trace, time(r.action?.t), time(r.stage2?.t), "\(r.allActions.count)", r.flaps.map(String.init) ?? "–", r.finalState.name,
+        r.trace, time(r.action?.t), time(r.stage2?.t), "\(r.allActions.count)", r.flaps.map(String.init) ?? "–",
+        r.finalState.name,
       ]
       if composed { cells += [time(r.held?.t), r.held == nil ? "–" : Markdown.seconds(r.addedLatency)] }
       out += Markdown.row(cells)
@@ -124,7 +129,9 @@ public enum RunReport {
   private static func transitions(_ list: [StateTransition]) -> JSONValue {
     .array(
       list.map { e in
-        var members: [(String, JSONValue)] = [("state", .string(e.state.name)), ("t", .number(e.t)), ("index", .int(e.index))]
+        var members: [(String, JSONValue)] = [
+          ("state", .string(e.state.name)), ("t", .number(e.t)), ("index", .int(e.index)),
+        ]
         if e.implicit { members.append(("implicit", true)) }
         return .object(members)
       })
@@ -133,7 +140,9 @@ public enum RunReport {
   private static func actions(_ list: [ActionEvent]) -> JSONValue {
     .array(
       list.map { a in
-        var members: [(String, JSONValue)] = [("kind", .string(a.kind.name)), ("t", .number(a.t)), ("index", .int(a.index))]
+        var members: [(String, JSONValue)] = [
+          ("kind", .string(a.kind.name)), ("t", .number(a.t)), ("index", .int(a.index)),
+        ]
         if a.detail != 0 { members.append(("detail", .int(a.detail))) }
         return .object(members)
       })

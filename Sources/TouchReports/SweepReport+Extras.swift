@@ -1,5 +1,5 @@
-public import TouchEvaluation
 import TouchCore
+public import TouchEvaluation
 public import TouchTuning
 
 extension SweepReport {
@@ -51,7 +51,8 @@ extension SweepReport {
           "bootstrap",
           .object([
             ("resamples", .int(intervals.options.resamples)), ("confidence", .number(intervals.options.confidence)),
-            ("seed", .int(Int(intervals.seed))), ("unit", .string(intervals.groups.unit)), ("units", .int(intervals.groups.count)),
+            ("seed", .int(Int(intervals.seed))), ("unit", .string(intervals.groups.unit)),
+            ("units", .int(intervals.groups.count)),
             (
               "method",
               "percentile: each resample draws as many units (groups, or traces) as there are, uniformly with replacement (gsl_ran_sample on mt19937), the same draws for every configuration; bounds are the (1 - confidence)/2 and (1 + confidence)/2 quantiles (R type 7) of the resamples where the statistic is defined"
@@ -76,7 +77,8 @@ extension SweepReport {
     .array(
       zip(SweepIntervals.statistics, list).map { statistic, interval in
         .object([
-          ("statistic", .string(statistic.name)), ("estimate", .number(interval.estimate)), ("lower", .number(interval.lower)),
+          ("statistic", .string(statistic.name)), ("estimate", .number(interval.estimate)),
+          ("lower", .number(interval.lower)),
           ("upper", .number(interval.upper)), ("defined", .int(interval.defined)),
           ("note", .string(Intervals.note(interval, clusters: intervals.groups.count, unit: intervals.groups.unit))),
         ])
@@ -106,13 +108,22 @@ extension SweepReport {
     let lead = grouped == nil ? [] : ["by", "group"]
     var header = lead + ["recognizer", "method"] + parameterNames.map { "param_" + $0 }
     var rows: [[JSONValue]] = []
-    let bootstrapColumns = intervals == nil ? [] : SweepIntervals.statistics.flatMap { ["bootstrap_\($0.name)_lower", "bootstrap_\($0.name)_upper"] } + ["bootstrap_note"]
+    let bootstrapColumns =
+      intervals == nil
+      ? []
+      : SweepIntervals.statistics.flatMap { ["bootstrap_\($0.name)_lower", "bootstrap_\($0.name)_upper"] } + [
+        "bootstrap_note"
+      ]
     let emptyBootstrap = [JSONValue](repeating: .null, count: bootstrapColumns.count)
     for c in result.configurations.indices {
       let configuration = result.configurations[c]
       var first: [JSONValue] = [.string(configuration.name), .string(result.methods[c].description)]
-      for name in parameterNames { first.append(configuration.parameters[name].map(EvaluationJSON.parameterCell) ?? .null) }
-      let overall = resultObject(result, c, filled: true).flattened(skipping: ["recognizer", "method", "params", "varied"])
+      for name in parameterNames {
+        first.append(configuration.parameters[name].map(EvaluationJSON.parameterCell) ?? .null)
+      }
+      let overall = resultObject(result, c, filled: true).flattened(skipping: [
+        "recognizer", "method", "params", "varied",
+      ])
       if c == 0 { header += overall.map(\.0) + bootstrapColumns }
       var bootstrap = emptyBootstrap
       if let intervals, let list = intervals.intervals(ofConfiguration: c) {
@@ -134,7 +145,9 @@ extension SweepReport {
       if let grouped {
         let b = grouped.breakdown
         for (g, m) in (grouped.metrics(ofConfiguration: c) ?? []).enumerated() {
-          let flat = resultObject(result, c, filled: true, metrics: m).flattened(skipping: ["recognizer", "method", "params", "varied"])
+          let flat = resultObject(result, c, filled: true, metrics: m).flattened(skipping: [
+            "recognizer", "method", "params", "varied",
+          ])
           rows.append([.string(b.column.rawValue), .string(b.names[g] ?? "")] + first + flat.map(\.1) + emptyBootstrap)
         }
       }
@@ -162,9 +175,12 @@ extension SweepReport {
     if let intervals {
       let level = TextFormat.decimal(intervals.options.confidence * 100, 0)
       out += "\n## Bootstrap intervals (best configurations)\n\n"
-      out += "Percentile bootstrap, \(level) %, over \(intervals.options.resamples) resamples of \(intervals.groups.count) \(intervals.groups.unit)s (seed \(intervals.seed)); "
-      out += "intervals over fewer than \(Intervals.minimumClusters) clusters, or whose resamples all agree, are not given.\n\n"
-      out += "| recognizer | parameters | F1 | \(level) % CI | p50 | \(level) % CI | p90 | \(level) % CI | n |\n|---|---|--:|--:|--:|--:|--:|--:|--:|\n"
+      out +=
+        "Percentile bootstrap, \(level) %, over \(intervals.options.resamples) resamples of \(intervals.groups.count) \(intervals.groups.unit)s (seed \(intervals.seed)); "
+      out +=
+        "intervals over fewer than \(Intervals.minimumClusters) clusters, or whose resamples all agree, are not given.\n\n"
+      out +=
+        "| recognizer | parameters | F1 | \(level) % CI | p50 | \(level) % CI | p90 | \(level) % CI | n |\n|---|---|--:|--:|--:|--:|--:|--:|--:|\n"
       for (c, list) in zip(intervals.configurations, intervals.intervals) {
         let m = result.metrics[c].stage1
         var cells = [result.configurations[c].name, Markdown.describe(result.configurations[c])]
@@ -191,7 +207,8 @@ extension SweepReport {
       for (spec, c) in result.bestConfigurations() {
         guard let metrics = grouped.metrics(ofConfiguration: c) else { continue }
         for (name, m) in zip(b.names, metrics) {
-          out += Breakdown.row([spec.name, Markdown.describe(result.configurations[c]), Breakdown.text(name, b.column)], m)
+          out += Breakdown.row(
+            [spec.name, Markdown.describe(result.configurations[c]), Breakdown.text(name, b.column)], m)
         }
       }
     }

@@ -35,13 +35,17 @@ public enum SweepReport {
     let sources = evaluation.referenceSources
     out += Markdown.traces(dataset)
     out += "- Positives (stage 1): \(options.positives.map(\.rawValue).joined(separator: ", ")) — \(positives) traces, "
-    out += "\(truths.reduce(0) { $0 + $1.references.count }) reference times; stage 2: pop — \(truths.filter(\.isStage2Positive).count) traces.\n"
-    out += "- Reference times: \(sources.pressAt) traces from press_at, \(sources.rule) from the rule (\(options.referenceRule)).\n"
-    out += "- Matching: one-to-one, |action − reference| ≤ \(TextFormat.compact(options.tolerance)) s (inclusive, rounded to 1 µs).\n"
+    out +=
+      "\(truths.reduce(0) { $0 + $1.references.count }) reference times; stage 2: pop — \(truths.filter(\.isStage2Positive).count) traces.\n"
+    out +=
+      "- Reference times: \(sources.pressAt) traces from press_at, \(sources.rule) from the rule (\(options.referenceRule)).\n"
+    out +=
+      "- Matching: one-to-one, |action − reference| ≤ \(TextFormat.compact(options.tolerance)) s (inclusive, rounded to 1 µs).\n"
     let onePass = result.methods.filter { $0.description == "one-pass" }.count
     let classes = result.methods.filter { $0.description == "classes" }.count
     let replayed = result.configurations.count - onePass - classes
-    out += "- \(TextFormat.count(result.configurations.count, "configuration")) of \(TextFormat.count(result.plan.recognizers.count, "recognizer")): "
+    out +=
+      "- \(TextFormat.count(result.configurations.count, "configuration")) of \(TextFormat.count(result.plan.recognizers.count, "recognizer")): "
     out += "\(onePass) in one pass, \(classes) by threshold classes, \(replayed) replayed each"
     out +=
       result.plan.dropped.isEmpty
@@ -56,18 +60,24 @@ public enum SweepReport {
       return a.configuration < b.configuration
     }
     out += "\n## Best configuration per recognizer (by F1)\n\n"
-    out += "Latency is action − reference for true positives (n of them): below zero the action came before the intended press. "
-    out += "\"abs p90\" is the 90th percentile of |action − reference|, which firing early cannot lower; \"early\" counts the true positives that acted before their reference. "
-    out += "\"from down\" is action − touch-down. FP counts actions (a trace can hold several); FPR and TN count negative traces, so FP + TN can exceed the negatives. Sorted by F1.\n\n"
-    out += "| recognizer | parameters | configs | F1 | precision | recall | FPR (traces) | TP | FP (actions) | FN | TN (traces) | n | p50 | p90 | p99 | abs p90 | early | from down p50 |\n"
+    out +=
+      "Latency is action − reference for true positives (n of them): below zero the action came before the intended press. "
+    out +=
+      "\"abs p90\" is the 90th percentile of |action − reference|, which firing early cannot lower; \"early\" counts the true positives that acted before their reference. "
+    out +=
+      "\"from down\" is action − touch-down. FP counts actions (a trace can hold several); FPR and TN count negative traces, so FP + TN can exceed the negatives. Sorted by F1.\n\n"
+    out +=
+      "| recognizer | parameters | configs | F1 | precision | recall | FPR (traces) | TP | FP (actions) | FN | TN (traces) | n | p50 | p90 | p99 | abs p90 | early | from down p50 |\n"
     out += "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n"
     for (spec, c) in best {
       let m = result.metrics[c].stage1
       let configs = result.configurations.filter { $0.spec == spec }.count
       out += Markdown.row(
-        [spec.name, Markdown.describe(result.configurations[c]), "\(configs)"] + Markdown.accuracy(m) + Markdown.counts(m)
+        [spec.name, Markdown.describe(result.configurations[c]), "\(configs)"] + Markdown.accuracy(m)
+          + Markdown.counts(m)
           + [
-            "\(m.latency.count)", Markdown.seconds(m.latency.p50), Markdown.seconds(m.latency.p90), Markdown.seconds(m.latency.p99),
+            "\(m.latency.count)", Markdown.seconds(m.latency.p50), Markdown.seconds(m.latency.p90),
+            Markdown.seconds(m.latency.p99),
             Markdown.seconds(m.latency.absoluteP90), "\(m.latency.early)", Markdown.seconds(m.latencyFromDown.p50),
           ])
     }
@@ -75,19 +85,23 @@ public enum SweepReport {
     out += intervalSection(result, best)
 
     out += "\n## False positives by intent (best configurations)\n\n"
-    out += "Per negative trace with any action, plus each unmatched action on a positive trace. Hard taps are labelled `tap`.\n\n"
+    out +=
+      "Per negative trace with any action, plus each unmatched action on a positive trace. Hard taps are labelled `tap`.\n\n"
     out += "| recognizer | " + Intent.allCases.map(\.rawValue).joined(separator: " | ") + " | flaps |\n"
     out += "|---|" + String(repeating: "--:|", count: Intent.allCases.count + 1) + "\n"
     for (spec, c) in best {
       let m = result.metrics[c]
       out += Markdown.row(
-        [spec.name] + Intent.allCases.map { "\(m.stage1.falsePositivesByIntent[$0])" } + [m.flaps.map(String.init) ?? "–"])
+        [spec.name] + Intent.allCases.map { "\(m.stage1.falsePositivesByIntent[$0])" } + [
+          m.flaps.map(String.init) ?? "–"
+        ])
     }
 
     let twoStage = best.filter { result.metrics[$0.configuration].stage2 != nil }
     if !twoStage.isEmpty {
       out += "\n## Two-stage recognizers (best configurations)\n\n"
-      out += "Stage 2 is scored against pop traces. Confusion: rows are the intended class, columns the recognized one (none / press / pop).\n\n"
+      out +=
+        "Stage 2 is scored against pop traces. Confusion: rows are the intended class, columns the recognized one (none / press / pop).\n\n"
       out += "| recognizer | stage 2 F1 | precision | recall | n | p50 | p90 | none→ | press→ | pop→ |\n"
       out += "|---|--:|--:|--:|--:|--:|--:|---|---|---|\n"
       for (spec, c) in twoStage {
@@ -107,13 +121,15 @@ public enum SweepReport {
     let compositions = result.configurations.indices.filter { result.metrics[$0].addedLatency != nil }
     if !compositions.isEmpty {
       out += "\n## Require-to-fail compositions\n\n"
-      out += "The latency the wait for the other recognizer to fail adds to the dependent recognizer's action, over traces where it acted.\n\n"
+      out +=
+        "The latency the wait for the other recognizer to fail adds to the dependent recognizer's action, over traces where it acted.\n\n"
       out += "| composition | parameters | acted | waited | added p50 | p90 | max |\n|---|---|--:|--:|--:|--:|--:|\n"
       for c in compositions {
         let m = result.metrics[c]
         let added = m.addedLatency!
         out += Markdown.row([
-          result.configurations[c].name, Markdown.describe(result.configurations[c]), "\(added.count)", "\(m.waited ?? 0)",
+          result.configurations[c].name, Markdown.describe(result.configurations[c]), "\(added.count)",
+          "\(m.waited ?? 0)",
           Markdown.seconds(added.p50), Markdown.seconds(added.p90), Markdown.seconds(added.maximum),
         ])
       }
@@ -128,9 +144,12 @@ public enum SweepReport {
 
   /// The `## 95 % intervals` section: each best configuration's precision, recall and FPR with
   /// its count and Wilson score interval (stage 2 too for two-stage recognizers).
-  static func intervalSection(_ result: SweepResult, _ best: [(recognizer: RecognizerSpec, configuration: Int)]) -> String {
+  static func intervalSection(_ result: SweepResult, _ best: [(recognizer: RecognizerSpec, configuration: Int)])
+    -> String
+  {
     var out = "\n## 95 % intervals (best configurations)\n\n"
-    out += "Wilson score intervals: precision = TP/(TP+FP), recall = TP/(TP+FN), FPR = negative traces with an action / negative traces.\n\n"
+    out +=
+      "Wilson score intervals: precision = TP/(TP+FP), recall = TP/(TP+FN), FPR = negative traces with an action / negative traces.\n\n"
     out += "| recognizer | precision | 95 % CI | recall | 95 % CI | FPR | 95 % CI |\n|---|--:|--:|--:|--:|--:|--:|\n"
     for (spec, c) in best {
       let m = result.metrics[c]
@@ -145,7 +164,9 @@ public enum SweepReport {
     let plan = result.plan
     return .object([
       ("recognizers", .array(plan.recognizers.map { .string($0.name) })),
-      ("vary", .array(plan.axes.map { .object([("parameter", .string($0.parameter)), ("values", .string($0.text))]) })),
+      (
+        "vary", .array(plan.axes.map { .object([("parameter", .string($0.parameter)), ("values", .string($0.text))]) })
+      ),
       ("set", .array(plan.settings.map { .object([("parameter", .string($0.name)), ("value", .string($0.value))]) })),
       (
         "grids",
@@ -153,9 +174,16 @@ public enum SweepReport {
           plan.axesByRecognizer.map { entry in
             .object([
               ("recognizer", .string(entry.recognizer.name)),
-              ("axes", .array(entry.axes.map { axis in
-                .object([("parameter", .string(axis.parameter)), ("values", .array(axis.values.map(EvaluationJSON.axisValue)))])
-              })),
+              (
+                "axes",
+                .array(
+                  entry.axes.map { axis in
+                    .object([
+                      ("parameter", .string(axis.parameter)),
+                      ("values", .array(axis.values.map(EvaluationJSON.axisValue))),
+                    ])
+                  })
+              ),
             ])
           })
       ),
@@ -212,7 +240,9 @@ public enum SweepReport {
               ("trace", .string(trace.name)), ("intent", .string(truth.intent.rawValue)),
               ("source", .string(source.rawValue)), ("references", .array(truth.references.map { .number($0) })),
             ]
-            if truth.isStage2Positive { members.append(("stage2_references", .array(truth.stage2References.map { .number($0) }))) }
+            if truth.isStage2Positive {
+              members.append(("stage2_references", .array(truth.stage2References.map { .number($0) })))
+            }
             return .object(members)
           })
       ),
@@ -226,23 +256,28 @@ public enum SweepReport {
   /// One result object (of `metrics` when given, a group's, else of the configuration on all
   /// traces); with `filled`, sections a configuration lacks hold `null` leaves of the same shape
   /// (for CSV columns) instead of being `null`.
-  static func resultObject(_ result: SweepResult, _ c: Int, filled: Bool, metrics: ConfigurationMetrics? = nil) -> JSONValue {
+  static func resultObject(_ result: SweepResult, _ c: Int, filled: Bool, metrics: ConfigurationMetrics? = nil)
+    -> JSONValue
+  {
     let configuration = result.configurations[c]
     let m = metrics ?? result.metrics[c]
-    var members: [(String, JSONValue)] = [
-      ("recognizer", .string(configuration.name)),
-    ] + EvaluationJSON.parameters(configuration) + [
-      ("method", .string(result.methods[c].description)),
-      ("traces", .int(m.traces)),
-    ]
+    var members: [(String, JSONValue)] =
+      [
+        ("recognizer", .string(configuration.name))
+      ] + EvaluationJSON.parameters(configuration) + [
+        ("method", .string(result.methods[c].description)),
+        ("traces", .int(m.traces)),
+      ]
     members += EvaluationJSON.stage(m.stage1)
     members.append(("flaps", .int(m.flaps)))
     let stage2: JSONValue? = m.stage2.map { .object(EvaluationJSON.stage($0)) }
-    members.append(("stage2", stage2 ?? (filled ? JSONValue.object(EvaluationJSON.stage(StageMetrics())).nulled : .null)))
+    members.append(
+      ("stage2", stage2 ?? (filled ? JSONValue.object(EvaluationJSON.stage(StageMetrics())).nulled : .null)))
     let confusion: JSONValue? = m.confusion.map { matrix in
-      .object(PressClass.allCases.map { actual in
-        (actual.description, .object(PressClass.allCases.map { ($0.description, .int(matrix[actual, $0])) }))
-      })
+      .object(
+        PressClass.allCases.map { actual in
+          (actual.description, .object(PressClass.allCases.map { ($0.description, .int(matrix[actual, $0])) }))
+        })
     }
     members.append(("confusion", confusion ?? (filled ? nullConfusion : .null)))
     let added = m.addedLatency.map(EvaluationJSON.latency)

@@ -81,7 +81,8 @@ public struct ThresholdCurve: Sendable {
   /// The curves of every recognizer of `result` that has a swept numeric parameter, in the
   /// plan's recognizer order.
   public static func curves(_ result: SweepResult) -> [ThresholdCurve] {
-    let best = Dictionary(result.bestConfigurations().map { ($0.recognizer.name, $0.configuration) }, uniquingKeysWith: { a, _ in a })
+    let best = Dictionary(
+      result.bestConfigurations().map { ($0.recognizer.name, $0.configuration) }, uniquingKeysWith: { a, _ in a })
     return result.plan.axesByRecognizer.compactMap { entry -> ThresholdCurve? in
       guard let bestIndex = best[entry.recognizer.name], !entry.axes.isEmpty else { return nil }
       let bestConfiguration = result.configurations[bestIndex]
@@ -109,7 +110,9 @@ public struct ThresholdCurve: Sendable {
 
   /// The configurations of the best configuration's recognizer whose swept values other than
   /// `parameter` equal the best one's, with their numeric `parameter` value, ascending.
-  static func slice(_ result: SweepResult, through best: Int, along parameter: String) -> [(configuration: Int, value: Double)] {
+  static func slice(_ result: SweepResult, through best: Int, along parameter: String) -> [(
+    configuration: Int, value: Double
+  )] {
     let bestConfiguration = result.configurations[best]
     var slice: [(configuration: Int, value: Double)] = []
     for (c, configuration) in result.configurations.enumerated() where configuration.spec == bestConfiguration.spec {
@@ -136,7 +139,8 @@ public struct ThresholdCurve: Sendable {
     }
     var area = 0.0
     for k in sorted.indices.dropFirst() {
-      area += (sorted[k].falsePositiveRate - sorted[k - 1].falsePositiveRate) * (sorted[k].recall + sorted[k - 1].recall) / 2
+      area +=
+        (sorted[k].falsePositiveRate - sorted[k - 1].falsePositiveRate) * (sorted[k].recall + sorted[k - 1].recall) / 2
     }
     return area
   }
@@ -213,7 +217,8 @@ extension ThresholdCurve {
   static func markdown(_ curves: [ThresholdCurve]) -> String {
     guard !curves.isEmpty else { return "" }
     var out = "\n## Threshold curves (ROC AUC, average precision)\n\n"
-    out += "Over each recognizer's swept threshold (through its best configuration). Areas only where the sweep spans the "
+    out +=
+      "Over each recognizer's swept threshold (through its best configuration). Areas only where the sweep spans the "
     out += "threshold range: some swept value gives FPR = 0 and some FPR = 1. ROC AUC: trapezoids over (FPR, recall); "
     out += "average precision: Σ (Rₙ − Rₙ₋₁) Pₙ, with the thresholds walked from strictest to loosest (scikit-learn's "
     out += "`average_precision_score`), and over the points in recall order (the same unless recall falls as the "
@@ -223,7 +228,8 @@ extension ThresholdCurve {
     for curve in curves {
       let range =
         curve.points.count > 1
-        ? TextFormat.compact(curve.points[0].value) + " … " + TextFormat.compact(curve.points[curve.points.count - 1].value)
+        ? TextFormat.compact(curve.points[0].value) + " … "
+          + TextFormat.compact(curve.points[curve.points.count - 1].value)
         : TextFormat.compact(curve.points[0].value)
       out += Markdown.row([
         curve.recognizer, curve.parameter, range, "\(curve.points.count)", curve.spans ? "yes" : "no",

@@ -31,25 +31,31 @@ public enum TuneExport {
       ("recognizer", .string(configuration.name)),
       ("variant", variant(configuration.recognizer.variant)),
     ]
-    if let required = configuration.spec.required, let descriptor = configuration.spec.catalog.entry(required)?.descriptor {
+    if let required = configuration.spec.required,
+      let descriptor = configuration.spec.catalog.entry(required)?.descriptor
+    {
       members.append(("required", variant(descriptor)))
     }
     members += EvaluationJSON.parameters(configuration)
     members.append(
       (
         "units",
-        .object(configuration.parameters.map { entry in
-          (entry.name, .string(specs.first { $0.name == entry.name }?.unit.rawValue))
-        })
+        .object(
+          configuration.parameters.map { entry in
+            (entry.name, .string(specs.first { $0.name == entry.name }?.unit.rawValue))
+          })
       ))
     guard case .object(let ruleOptions) = TuneReport.options(result) else { preconditionFailure("an object") }
     func option(_ key: String) -> JSONValue { ruleOptions.first { $0.0 == key }?.1 ?? .null }
     var tunedOn: [(String, JSONValue)] = [
       ("tool", .string(tool)),
       ("files", .array(dataset.files.map { .string($0) })),
-      ("traces", Accounting.traces(
+      (
+        "traces",
+        Accounting.traces(
           total: dataset.total, analyzed: dataset.traces.count, skipped: dataset.skipped.count,
-          labelOverrides: dataset.labelOverrides)),
+          labelOverrides: dataset.labelOverrides)
+      ),
       ("positive", .array(evaluation.options.positives.map { .string($0.rawValue) })),
       ("tolerance", .number(evaluation.options.tolerance)),
       ("recognizers", option("recognizers")), ("vary", option("vary")), ("set", option("set")),
@@ -64,7 +70,10 @@ public enum TuneExport {
       (
         "bootstrap",
         result.options.bootstrap.map {
-          .object([("resamples", .int($0.resamples)), ("confidence", .number($0.confidence)), ("unit", .string(result.groups.unit))])
+          .object([
+            ("resamples", .int($0.resamples)), ("confidence", .number($0.confidence)),
+            ("unit", .string(result.groups.unit)),
+          ])
         } ?? .null
       ),
     ]
@@ -127,15 +136,19 @@ public enum TuneExport {
       "Tuned on: \(dataset.total) traces (\(dataset.traces.count) analyzed, \(dataset.skipped.count) skipped) from")
     for file in dataset.files { lines.append("  \(file)") }
     lines.append(
-      "Ground truth: positives \(evaluation.options.positives.map(\.rawValue).joined(separator: ", ")); actions match references within \(TextFormat.compact(evaluation.options.tolerance)) s.")
+      "Ground truth: positives \(evaluation.options.positives.map(\.rawValue).joined(separator: ", ")); actions match references within \(TextFormat.compact(evaluation.options.tolerance)) s."
+    )
     lines.append(
-      "Objective: \(rule.objective); bounds: \(rule.constraints); chosen among \(result.sweep.configurations.count) configurations of \(result.sweep.plan.recognizers.map(\.name).joined(separator: ", ")).")
+      "Objective: \(rule.objective); bounds: \(rule.constraints); chosen among \(result.sweep.configurations.count) configurations of \(result.sweep.plan.recognizers.map(\.name).joined(separator: ", "))."
+    )
     var all = "All traces (in-sample): "
     all += result.statistics.enumerated().map { s, statistic in
       var text = "\(TuneReport.label(statistic)) \(TuneReport.value(statistic, statistic.value(of: result.metrics(c))))"
       if let interval = result.intervals?[s], interval.lower != nil {
         let range = TuneReport.range(result, statistic, interval)
-        text += range.hasPrefix("not shown") ? " (bootstrap CI \(range))" : " (\(TextFormat.decimal(interval.confidence * 100, 0))% CI \(range))"
+        text +=
+          range.hasPrefix("not shown")
+          ? " (bootstrap CI \(range))" : " (\(TextFormat.decimal(interval.confidence * 100, 0))% CI \(range))"
       }
       return text
     }.joined(separator: ", ")
@@ -179,7 +192,8 @@ public enum TuneExport {
     for entry in configuration.parameters {
       let spec = specs.first { $0.name == entry.name }
       if let spec {
-        out += "  /// \(sanitize(spec.meaning)) (\(spec.kind == .flag ? "flag" : spec.unit == .none ? "no unit" : spec.unit.rawValue)"
+        out +=
+          "  /// \(sanitize(spec.meaning)) (\(spec.kind == .flag ? "flag" : spec.unit == .none ? "no unit" : spec.unit.rawValue)"
         out += configuration.varied.contains(entry.name) ? "; tuned).\n" : ").\n"
       }
       let (swiftType, value) = swiftValue(entry.value)
@@ -207,7 +221,9 @@ public enum TuneExport {
   /// characters outside letters, digits and `_` become `_`; keywords are backquoted.
   static func identifier(_ name: String) -> String {
     let parts = name.split(separator: ".")
-    var text = parts.enumerated().map { k, part in k == 0 ? String(part) : part.prefix(1).uppercased() + part.dropFirst() }.joined()
+    var text = parts.enumerated().map { k, part in
+      k == 0 ? String(part) : part.prefix(1).uppercased() + part.dropFirst()
+    }.joined()
     text = String(text.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") ? $0 : "_" })
     if text.isEmpty || text.first!.isNumber { text = "_" + text }
     return keywords.contains(text) ? "`\(text)`" : text

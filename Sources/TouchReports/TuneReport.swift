@@ -54,7 +54,9 @@ public enum TuneReport {
   }
 
   static func options(_ result: TuningResult) -> JSONValue {
-    guard case .object(var members) = SweepReport.options(result.sweep) else { preconditionFailure("options are an object") }
+    guard case .object(var members) = SweepReport.options(result.sweep) else {
+      preconditionFailure("options are an object")
+    }
     let o = result.options
     let rule = o.rule
     var objective: [(String, JSONValue)] = [
@@ -71,7 +73,8 @@ public enum TuneReport {
       (
         "constraints",
         .object([
-          ("min_precision", .number(rule.constraints.minimumPrecision)), ("min_recall", .number(rule.constraints.minimumRecall)),
+          ("min_precision", .number(rule.constraints.minimumPrecision)),
+          ("min_recall", .number(rule.constraints.minimumRecall)),
           ("max_fpr", .number(rule.constraints.maximumFalsePositiveRate)),
           ("max_early", .number(rule.constraints.maximumEarlyRate)),
         ])
@@ -105,7 +108,11 @@ public enum TuneReport {
     var members: [(String, JSONValue)] = [("by", .string(g.unit)), ("count", .int(g.count))]
     if g.key != nil {
       members.append(
-        ("sizes", .array(g.names.indices.map { .object([("group", .string(g.names[$0])), ("traces", .int(g.members[$0].count))]) })))
+        (
+          "sizes",
+          .array(
+            g.names.indices.map { .object([("group", .string(g.names[$0])), ("traces", .int(g.members[$0].count))]) })
+        ))
     }
     return .object(members)
   }
@@ -113,7 +120,8 @@ public enum TuneReport {
   /// `{"configuration": c, "recognizer": ..., "params": {...}, "varied": [...]}`.
   static func reference(_ result: TuningResult, _ c: Int) -> [(String, JSONValue)] {
     let configuration = result.sweep.configurations[c]
-    return [("configuration", .int(c)), ("recognizer", .string(configuration.name))] + EvaluationJSON.parameters(configuration)
+    return [("configuration", .int(c)), ("recognizer", .string(configuration.name))]
+      + EvaluationJSON.parameters(configuration)
   }
 
   /// Counts, the result's statistics of `m`, the 95 % Wilson intervals of its proportions
@@ -122,7 +130,8 @@ public enum TuneReport {
   static func statistics(_ result: TuningResult, _ m: ConfigurationMetrics) -> [(String, JSONValue)] {
     let s = m.stage1
     var members: [(String, JSONValue)] = [
-      ("traces", .int(m.traces)), ("tp", .int(s.truePositives)), ("fp", .int(s.falsePositives)), ("fn", .int(s.falseNegatives)),
+      ("traces", .int(m.traces)), ("tp", .int(s.truePositives)), ("fp", .int(s.falsePositives)),
+      ("fn", .int(s.falseNegatives)),
       ("tn", .int(s.trueNegatives)),
     ]
     for statistic in result.statistics { members.append((statistic.name, .number(statistic.value(of: m)))) }
@@ -163,11 +172,19 @@ public enum TuneReport {
 
   static func pareto(_ result: TuningResult) -> JSONValue {
     .object([
-      ("axes", "F1 (higher is better) against p90 |latency|, |action − reference|, seconds (lower is better; an action before its reference counts by its distance like a late one, so firing early never moves a configuration onto the front); configurations without a defined F1 or p90 are left out; identical points are represented by the earliest configuration, the others counted in ties"),
+      (
+        "axes",
+        "F1 (higher is better) against p90 |latency|, |action − reference|, seconds (lower is better; an action before its reference counts by its distance like a late one, so firing early never moves a configuration onto the front); configurations without a defined F1 or p90 are left out; identical points are represented by the earliest configuration, the others counted in ties"
+      ),
       ("overall", .array(result.paretoFront.map { point(result, $0) })),
       (
         "by_recognizer",
-        .array(result.paretoFronts.map { .object([("recognizer", .string($0.recognizer.name)), ("points", .array($0.points.map { point(result, $0) }))]) })
+        .array(
+          result.paretoFronts.map {
+            .object([
+              ("recognizer", .string($0.recognizer.name)), ("points", .array($0.points.map { point(result, $0) })),
+            ])
+          })
       ),
     ])
   }
@@ -179,7 +196,8 @@ public enum TuneReport {
     return .array(
       zip(result.statistics, list).map { statistic, interval in
         .object([
-          ("statistic", .string(statistic.name)), ("estimate", .number(interval.estimate)), ("lower", .number(interval.lower)),
+          ("statistic", .string(statistic.name)), ("estimate", .number(interval.estimate)),
+          ("lower", .number(interval.lower)),
           ("upper", .number(interval.upper)), ("defined", .int(interval.defined)),
           ("note", .string(note(result, interval))),
         ])
@@ -194,27 +212,28 @@ public enum TuneReport {
   static func crossValidation(_ result: TuningResult) -> JSONValue {
     guard let cv = result.crossValidation else { return .null }
     let names = result.groups.names
-    return .object([
-      ("folds", .int(cv.folds.count)), ("by", .string(result.groups.unit)),
-      ("leave_one_group_out", .bool(cv.assignment.isLeaveOneGroupOut)),
-      (
-        "results",
-        .array(
-          cv.folds.map { fold in
-            let members: [(String, JSONValue)] = [
-              ("fold", .int(fold.fold + 1)), ("held_out_groups", .array(fold.groups.map { .string(names[$0]) })),
-              ("training_traces", .int(fold.trainingTraces)), ("held_out_traces", .int(fold.heldOutTraces)),
-              ("chosen", fold.chosen.map { .object(reference(result, $0)) } ?? .null),
-              ("no_choice_reason", .string(fold.noChoiceReason)),
-              ("agrees_with_full_data", fold.chosen.map { .bool($0 == result.chosen) } ?? .null),
-              ("training", fold.training.map { .object(statistics(result, $0)) } ?? .null),
-              ("held_out", fold.heldOut.map { .object(statistics(result, $0)) } ?? .null),
-              ("held_out_violations", fold.heldOutViolations.map { .array($0.map { .string($0) }) } ?? .null),
-            ]
-            return .object(members)
-          })
-      ),
-    ] + heldOut(result, cv))
+    return .object(
+      [
+        ("folds", .int(cv.folds.count)), ("by", .string(result.groups.unit)),
+        ("leave_one_group_out", .bool(cv.assignment.isLeaveOneGroupOut)),
+        (
+          "results",
+          .array(
+            cv.folds.map { fold in
+              let members: [(String, JSONValue)] = [
+                ("fold", .int(fold.fold + 1)), ("held_out_groups", .array(fold.groups.map { .string(names[$0]) })),
+                ("training_traces", .int(fold.trainingTraces)), ("held_out_traces", .int(fold.heldOutTraces)),
+                ("chosen", fold.chosen.map { .object(reference(result, $0)) } ?? .null),
+                ("no_choice_reason", .string(fold.noChoiceReason)),
+                ("agrees_with_full_data", fold.chosen.map { .bool($0 == result.chosen) } ?? .null),
+                ("training", fold.training.map { .object(statistics(result, $0)) } ?? .null),
+                ("held_out", fold.heldOut.map { .object(statistics(result, $0)) } ?? .null),
+                ("held_out_violations", fold.heldOutViolations.map { .array($0.map { .string($0) }) } ?? .null),
+              ]
+              return .object(members)
+            })
+        ),
+      ] + heldOut(result, cv))
   }
 
   /// `held_out` (each statistic's mean and sd over folds), `pooled` (the statistics of every
@@ -240,7 +259,8 @@ public enum TuneReport {
     guard let options = result.options.bootstrap else { return .null }
     return .object([
       ("resamples", .int(options.resamples)), ("confidence", .number(options.confidence)),
-      ("unit", .string(result.groups.unit)), ("units", .int(result.groups.count)), ("seed", .int(Int(result.options.seed))),
+      ("unit", .string(result.groups.unit)), ("units", .int(result.groups.count)),
+      ("seed", .int(Int(result.options.seed))),
       (
         "note",
         "intervals of the configuration chosen on these same traces are conditional on that choice (optimistic); the cross-validation's held-out numbers are the honest estimate"
@@ -257,7 +277,9 @@ public enum TuneReport {
     let configurations = result.sweep.configurations
     let parameterNames = EvaluationJSON.parameterNames(configurations)
     func parameters(_ c: Int?) -> [JSONValue] {
-      parameterNames.map { name in c.flatMap { configurations[$0].parameters[name] }.map(EvaluationJSON.parameterCell) ?? .null }
+      parameterNames.map { name in
+        c.flatMap { configurations[$0].parameters[name] }.map(EvaluationJSON.parameterCell) ?? .null
+      }
     }
     let statisticNames = result.statistics.map(\.name)
     func values(_ m: ConfigurationMetrics?, traces: Bool = true) -> [JSONValue] {
@@ -275,7 +297,8 @@ public enum TuneReport {
     var rows: [[JSONValue]] = []
     switch table {
     case .configurations:
-      header = ["configuration", "recognizer", "method"] + parameterNames.map { "param_" + $0 } + counted
+      header =
+        ["configuration", "recognizer", "method"] + parameterNames.map { "param_" + $0 } + counted
         + ["objective", "eligible", "violations", "pareto", "pareto_recognizer", "chosen"]
       for c in configurations.indices {
         let score = result.scores[c]
@@ -285,11 +308,15 @@ public enum TuneReport {
               .number(score.value), .bool(score.isEligible),
               .string(score.violations.isEmpty ? nil : score.violations.joined(separator: "; ")),
               .bool(result.paretoFront.contains { $0.configuration == c }),
-              .bool(result.paretoFronts.contains { $0.points.contains { $0.configuration == c } }), .bool(result.chosen == c),
+              .bool(result.paretoFronts.contains { $0.points.contains { $0.configuration == c } }),
+              .bool(result.chosen == c),
             ])
       }
     case .pareto:
-      header = ["front", "rank", "configuration", "recognizer"] + parameterNames.map { "param_" + $0 } + ["f1", "abs_latency_p90", "early_rate", "ties"]
+      header =
+        ["front", "rank", "configuration", "recognizer"] + parameterNames.map { "param_" + $0 } + [
+          "f1", "abs_latency_p90", "early_rate", "ties",
+        ]
       let fronts = [("overall", result.paretoFront)] + result.paretoFronts.map { ($0.recognizer.name, $0.points) }
       for (name, points) in fronts {
         for (rank, p) in points.enumerated() {
@@ -303,7 +330,8 @@ public enum TuneReport {
         }
       }
     case .folds:
-      header = ["fold", "held_out_groups", "training_traces", "held_out_traces", "configuration", "recognizer"]
+      header =
+        ["fold", "held_out_groups", "training_traces", "held_out_traces", "configuration", "recognizer"]
         + parameterNames.map { "param_" + $0 } + ["agrees_with_full_data"] + perFold.map { "training_" + $0 }
         + perFold.map { "held_out_" + $0 } + ["held_out_violations", "no_choice_reason"]
       for fold in result.crossValidation?.folds ?? [] {
@@ -320,7 +348,8 @@ public enum TuneReport {
       }
     case .summary:
       header = [
-        "statistic", "chosen", "chosen_lower", "chosen_upper", "chosen_defined", "cv_folds", "cv_mean", "cv_sd", "pooled",
+        "statistic", "chosen", "chosen_lower", "chosen_upper", "chosen_defined", "cv_folds", "cv_mean", "cv_sd",
+        "pooled",
         "pooled_lower", "pooled_upper", "pooled_defined", "confidence", "chosen_note", "pooled_note",
       ]
       let cv = result.crossValidation
@@ -331,8 +360,10 @@ public enum TuneReport {
         rows.append([
           .string(statistic.name), .number(result.chosen.flatMap { statistic.value(of: result.metrics($0)) }),
           .number(chosen?.lower), .number(chosen?.upper), .int(chosen?.defined), .int(summary?.count),
-          .number(summary?.mean), .number(summary?.standardDeviation), .number(cv?.pooled.flatMap(statistic.value(of:))),
-          .number(pooled?.lower), .number(pooled?.upper), .int(pooled?.defined), .number(result.options.bootstrap?.confidence),
+          .number(summary?.mean), .number(summary?.standardDeviation),
+          .number(cv?.pooled.flatMap(statistic.value(of:))),
+          .number(pooled?.lower), .number(pooled?.upper), .int(pooled?.defined),
+          .number(result.options.bootstrap?.confidence),
           .string(chosen.flatMap { note(result, $0) }), .string(pooled.flatMap { note(result, $0) }),
         ])
       }
@@ -352,24 +383,29 @@ public enum TuneReport {
     var out = "# Tune\n\n"
     out += Markdown.traces(dataset)
     out += "- Positives (stage 1): \(options.positives.map(\.rawValue).joined(separator: ", ")) — "
-    out += "\(evaluation.truths.filter(\.isPositive).count) traces; matching within \(TextFormat.compact(options.tolerance)) s.\n"
-    out += "- \(configurations.count) configurations of \(result.sweep.plan.recognizers.map(\.name).joined(separator: ", ")).\n"
+    out +=
+      "\(evaluation.truths.filter(\.isPositive).count) traces; matching within \(TextFormat.compact(options.tolerance)) s.\n"
+    out +=
+      "- \(configurations.count) configurations of \(result.sweep.plan.recognizers.map(\.name).joined(separator: ", ")).\n"
     out += "- Objective: \(rule.objective); bounds: \(rule.constraints). Ties: \(OperatingPointRule.tieRule).\n"
     let g = result.groups
     if g.key != nil {
       let shown = g.names.indices.prefix(12).map { "\(g.names[$0]) \(g.members[$0].count)" }.joined(separator: ", ")
       out += "- Groups: \(g.count) \(g.unit)s (traces: \(shown)\(g.count > 12 ? ", … \(g.count - 12) more" : "")).\n"
     } else {
-      out += "- Groups: none (every trace is its own unit; traces of one person may fall on both sides of a fold — use --group-by user).\n"
+      out +=
+        "- Groups: none (every trace is its own unit; traces of one person may fall on both sides of a fold — use --group-by user).\n"
     }
 
     out += "\n## Chosen operating point\n\n"
     if let c = result.chosen {
       let m = result.metrics(c).stage1
-      out += "**\(configurations[c].name)** \(Markdown.describe(configurations[c])) — objective \(value(rule.objective.statistic, result.scores[c].value)); "
+      out +=
+        "**\(configurations[c].name)** \(Markdown.describe(configurations[c])) — objective \(value(rule.objective.statistic, result.scores[c].value)); "
       out += "TP \(m.truePositives), FP \(m.falsePositives), FN \(m.falseNegatives), TN \(m.trueNegatives).\n\n"
       if let intervals = result.intervals, let b = result.options.bootstrap {
-        out += "| statistic | value | bootstrap \(TextFormat.decimal(b.confidence * 100, 0))% CI | defined in | Wilson 95 % CI |\n"
+        out +=
+          "| statistic | value | bootstrap \(TextFormat.decimal(b.confidence * 100, 0))% CI | defined in | Wilson 95 % CI |\n"
         out += "|---|--:|--:|--:|--:|\n"
         for (statistic, interval) in zip(result.statistics, intervals) {
           out += Markdown.row([
@@ -377,7 +413,8 @@ public enum TuneReport {
             range(result, statistic, interval), "\(interval.defined)/\(interval.resamples)", wilson(statistic, m),
           ])
         }
-        out += "\nPercentile bootstrap over \(b.resamples) resamples of \(g.count) \(g.unit)s (seed \(result.options.seed)). "
+        out +=
+          "\nPercentile bootstrap over \(b.resamples) resamples of \(g.count) \(g.unit)s (seed \(result.options.seed)). "
         out += "These intervals are conditional on choosing this configuration on the same traces, so optimistic; "
         out += "the cross-validated held-out numbers below are the honest estimate.\n"
       } else {
@@ -385,7 +422,8 @@ public enum TuneReport {
         out += "| statistic | value | Wilson 95 % CI |\n|---|--:|--:|\n"
         for statistic in result.statistics {
           out += Markdown.row([
-            label(statistic), value(statistic, statistic.value(of: full)) + count(statistic, full), wilson(statistic, m),
+            label(statistic), value(statistic, statistic.value(of: full)) + count(statistic, full),
+            wilson(statistic, m),
           ])
         }
       }
@@ -395,13 +433,17 @@ public enum TuneReport {
 
     if let cv = result.crossValidation {
       let names = g.names
-      out += "\n## Cross-validation (\(cv.folds.count) folds by \(g.unit)\(cv.assignment.isLeaveOneGroupOut ? ", leave-one-\(g.unit)-out" : ""))\n\n"
+      out +=
+        "\n## Cross-validation (\(cv.folds.count) folds by \(g.unit)\(cv.assignment.isLeaveOneGroupOut ? ", leave-one-\(g.unit)-out" : ""))\n\n"
       out += "Each fold's operating point is chosen on the other folds and scored on the fold.\n\n"
-      out += "| fold | held out | traces | chosen | train \(label(rule.objective.statistic)) | held-out F1 | precision (95 % CI) | recall (95 % CI) | FPR (95 % CI) | n | p50 | p90 | bounds |\n"
+      out +=
+        "| fold | held out | traces | chosen | train \(label(rule.objective.statistic)) | held-out F1 | precision (95 % CI) | recall (95 % CI) | FPR (95 % CI) | n | p50 | p90 | bounds |\n"
       out += "|--:|---|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|---|\n"
       for fold in cv.folds {
         let held = fold.groups.map { names[$0] }
-        let heldText = held.count <= 4 ? held.joined(separator: ", ") : "\(held.prefix(3).joined(separator: ", ")) +\(held.count - 3)"
+        let heldText =
+          held.count <= 4
+          ? held.joined(separator: ", ") : "\(held.prefix(3).joined(separator: ", ")) +\(held.count - 3)"
         var cells = ["\(fold.fold + 1)", heldText, "\(fold.heldOutTraces)"]
         if let c = fold.chosen, let heldOut = fold.heldOut {
           let s = heldOut.stage1
@@ -460,7 +502,8 @@ public enum TuneReport {
 
     out += "\n## Pareto front: F1 against p90 |latency|\n\n"
     out += "Configurations no other beats on both F1 (higher) and p90 |action − reference| (lower), over all traces: "
-    out += "an action before the intended press counts by its distance from it, like a late one, so firing early never puts a configuration on the front.\n\n"
+    out +=
+      "an action before the intended press counts by its distance from it, like a late one, so firing early never puts a configuration on the front.\n\n"
     out += "| front | configuration | F1 | p90 abs latency | early rate | same point |\n|---|---|--:|--:|--:|--:|\n"
     func point(_ front: String, _ configuration: String, _ p: ParetoPoint) -> String {
       Markdown.row([
@@ -575,7 +618,11 @@ extension TuneReport {
   ///   - grouped: the chosen configuration's metrics per group.
   public static func groupsCSV(_ result: TuningResult, by grouped: GroupedMetrics) -> [UInt8] {
     let b = grouped.breakdown
-    let columns = Breakdown.group(nil, ConfigurationMetrics(outcomes: [], truths: [], shape: OutcomeShape(twoStage: false, reportsFlaps: false, isComposition: false))).flattened(skipping: ["stage2"]).map(\.0)
+    let columns = Breakdown.group(
+      nil,
+      ConfigurationMetrics(
+        outcomes: [], truths: [], shape: OutcomeShape(twoStage: false, reportsFlaps: false, isComposition: false))
+    ).flattened(skipping: ["stage2"]).map(\.0)
     var rows: [[JSONValue]] = []
     if let c = result.chosen, let metrics = grouped.metrics(ofConfiguration: c) {
       for (name, m) in zip(b.names, metrics) {

@@ -21,7 +21,8 @@ public enum VerdictReport {
   ) -> String {
     var out = "## Verdict\n\n"
     guard let c = verdict.recommended else {
-      out += "**Nothing to ship by \(verdict.rule.objective.description)**: \(verdict.noChoiceReason ?? "no configuration is eligible").\n\n"
+      out +=
+        "**Nothing to ship by \(verdict.rule.objective.description)**: \(verdict.noChoiceReason ?? "no configuration is eligible").\n\n"
       return out
     }
     let m = metrics[c].stage1
@@ -42,10 +43,14 @@ public enum VerdictReport {
       }
     }
     out += "- Accuracy: \(f1); precision \(Intervals.ratio(m.precision, Intervals.precision(m))), "
-    out += "recall \(Intervals.ratio(m.recall, Intervals.recall(m))), FPR \(Intervals.ratio(m.falsePositiveRate, Intervals.fpr(m))) "
-    out += "(95 % Wilson intervals; TP \(m.truePositives), FP \(m.falsePositives), FN \(m.falseNegatives), negatives \(m.negativeTraces)).\n"
-    out += "- Timing: |action − reference| p50 \(Markdown.seconds(m.latency.absoluteP50)), p90 \(Markdown.seconds(m.latency.absoluteP90)) "
-    out += "on n = \(m.latency.count) true positives; early \(m.latency.earlyRate.map { TextFormat.decimal($0 * 100, 0) + " %" } ?? "–") "
+    out +=
+      "recall \(Intervals.ratio(m.recall, Intervals.recall(m))), FPR \(Intervals.ratio(m.falsePositiveRate, Intervals.fpr(m))) "
+    out +=
+      "(95 % Wilson intervals; TP \(m.truePositives), FP \(m.falsePositives), FN \(m.falseNegatives), negatives \(m.negativeTraces)).\n"
+    out +=
+      "- Timing: |action − reference| p50 \(Markdown.seconds(m.latency.absoluteP50)), p90 \(Markdown.seconds(m.latency.absoluteP90)) "
+    out +=
+      "on n = \(m.latency.count) true positives; early \(m.latency.earlyRate.map { TextFormat.decimal($0 * 100, 0) + " %" } ?? "–") "
     out += "(\(m.latency.early) acted before the intended press); signed p90 \(Markdown.seconds(m.latency.p90)).\n"
     if !verdict.sameScores.isEmpty {
       out += "- Same scores: " + verdict.sameScores.map { name(configurations[$0]) }.joined(separator: ", ")
@@ -53,28 +58,36 @@ public enum VerdictReport {
     }
     if let r = verdict.runnerUp {
       let s = metrics[r].stage1
-      out += "- Runner-up: \(name(configurations[r])) — F1 \(Markdown.ratio(s.f1)), precision \(Markdown.ratio(s.precision)), "
-      out += "recall \(Markdown.ratio(s.recall)), FPR \(Markdown.ratio(s.falsePositiveRate)), p90 |action − reference| \(Markdown.seconds(s.latency.absoluteP90)).\n"
+      out +=
+        "- Runner-up: \(name(configurations[r])) — F1 \(Markdown.ratio(s.f1)), precision \(Markdown.ratio(s.precision)), "
+      out +=
+        "recall \(Markdown.ratio(s.recall)), FPR \(Markdown.ratio(s.falsePositiveRate)), p90 |action − reference| \(Markdown.seconds(s.latency.absoluteP90)).\n"
       if let p = verdict.paired {
         let t = p.mcnemar
-        out += "- Paired on the same \(t.total) traces: correct only with the recommended \(t.onlyA), only with the runner-up \(t.onlyB); "
+        out +=
+          "- Paired on the same \(t.total) traces: correct only with the recommended \(t.onlyA), only with the runner-up \(t.onlyB); "
         out += "McNemar \(Verdict.pValueText(t.pValue)) (\(t.method.description))"
         if let k = verdict.clustered {
           out += ", clustered by \(k.clusters) groups (Durkalski) \(Verdict.pValueText(k.pValue))"
         }
         let pValue = verdict.pValue ?? t.pValue
-        out += pValue < Verdict.significance ? ": the recommended is better beyond chance.\n" : ": not distinguishable at 5 %.\n"
+        out +=
+          pValue < Verdict.significance
+          ? ": the recommended is better beyond chance.\n" : ": not distinguishable at 5 %.\n"
         let d = p.latencyDifferences
         if d.count > 0 {
           let e = p.timingErrorDifferences
-          out += "- Timing, paired on \(d.count) references both matched (runner-up − recommended): action time median \(signed(d.median)), "
-          out += "mean \(signed(d.mean)); |action − reference| median \(signed(e.median)), mean \(signed(e.mean)) (positive: the runner-up is later, or further from the press).\n"
+          out +=
+            "- Timing, paired on \(d.count) references both matched (runner-up − recommended): action time median \(signed(d.median)), "
+          out +=
+            "mean \(signed(d.mean)); |action − reference| median \(signed(e.median)), mean \(signed(e.mean)) (positive: the runner-up is later, or further from the press).\n"
         }
       }
     }
     if let w = verdict.worstGroup {
       let g = w.metrics.stage1
-      out += "- Worst \(w.column): \(w.name ?? "(none)") — F1 \(Markdown.ratio(g.f1)), recall \(Markdown.ratio(g.recall)), "
+      out +=
+        "- Worst \(w.column): \(w.name ?? "(none)") — F1 \(Markdown.ratio(g.f1)), recall \(Markdown.ratio(g.recall)), "
       out += "FPR \(Markdown.ratio(g.falsePositiveRate)) on \(w.traces) traces.\n"
     }
     if !verdict.caveats.isEmpty {
@@ -91,13 +104,16 @@ public enum VerdictReport {
   ///   - verdict: the verdict.
   ///   - configurations: the configurations its indices refer to.
   ///   - metrics: their metrics on all traces (parallel).
-  public static func json(_ verdict: Verdict, configurations: [Configuration], metrics: [ConfigurationMetrics]) -> JSONValue {
+  public static func json(_ verdict: Verdict, configurations: [Configuration], metrics: [ConfigurationMetrics])
+    -> JSONValue
+  {
     func configuration(_ c: Int?) -> JSONValue {
       guard let c else { return .null }
       let m = metrics[c].stage1
       return .object(
         [("recognizer", .string(configurations[c].name))] + EvaluationJSON.parameters(configurations[c]) + [
-          ("f1", number(m.f1)), ("precision", number(m.precision)), ("precision_ci", Intervals.json(Intervals.precision(m))),
+          ("f1", number(m.f1)), ("precision", number(m.precision)),
+          ("precision_ci", Intervals.json(Intervals.precision(m))),
           ("recall", number(m.recall)), ("recall_ci", Intervals.json(Intervals.recall(m))),
           ("fpr", number(m.falsePositiveRate)), ("fpr_ci", Intervals.json(Intervals.fpr(m))),
           ("tp", .int(m.truePositives)), ("fp", .int(m.falsePositives)),
@@ -127,7 +143,8 @@ public enum VerdictReport {
       let g = w.metrics.stage1
       worst = .object([
         ("column", .string(w.column)), ("group", w.name.map { .string($0) } ?? .null), ("traces", .int(w.traces)),
-        ("f1", number(g.f1)), ("precision", number(g.precision)), ("recall", number(g.recall)), ("fpr", number(g.falsePositiveRate)),
+        ("f1", number(g.f1)), ("precision", number(g.precision)), ("recall", number(g.recall)),
+        ("fpr", number(g.falsePositiveRate)),
       ])
     }
     return .object([
@@ -150,7 +167,8 @@ public enum VerdictReport {
     guard let k = bytes.indices.dropLast().first(where: { bytes[$0] == 0x0A && bytes[$0 + 1] == 0x0A }) else {
       return section + report
     }
-    return String(decoding: bytes[...(k + 1)], as: UTF8.self) + section + "\n" + String(decoding: bytes[(k + 2)...], as: UTF8.self)
+    return String(decoding: bytes[...(k + 1)], as: UTF8.self) + section + "\n"
+      + String(decoding: bytes[(k + 2)...], as: UTF8.self)
   }
 
   /// `document` with `("verdict", verdict)` before its `options` (after the files and the trace

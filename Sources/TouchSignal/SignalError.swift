@@ -55,7 +55,8 @@ public enum SignalError: Error, Hashable, Sendable, CustomStringConvertible {
       copy.trace = nil
       return copy.description
     case .noSamplingInterval:
-      return "no sampling interval (fewer than two distinct sample times), so a window or rate in seconds cannot be converted to samples"
+      return
+        "no sampling interval (fewer than two distinct sample times), so a window or rate in seconds cannot be converted to samples"
     case .tooFewSamples(_, let operation, let needed, let available):
       return "\(operation) needs at least \(needed) samples, has \(available)"
     case .noMaximumForce(_, let operation):

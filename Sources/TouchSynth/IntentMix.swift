@@ -27,12 +27,16 @@ public struct IntentMix: Hashable, Sendable, CustomStringConvertible {
       guard let kind = GestureKind(name: name) else {
         throw IntentMixError(
           entry: String(entry),
-          problem: "unknown intent '\(name)' (expected one of \(GestureKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+          problem:
+            "unknown intent '\(name)' (expected one of \(GestureKind.allCases.map(\.rawValue).joined(separator: ", ")))"
+        )
       }
       guard let weight = Double(parts[1].trimmingSpaces), weight.isFinite, weight >= 0 else {
         throw IntentMixError(entry: String(entry), problem: "weight must be a number ≥ 0")
       }
-      guard weights[kind] == nil else { throw IntentMixError(entry: String(entry), problem: "'\(name)' is given twice") }
+      guard weights[kind] == nil else {
+        throw IntentMixError(entry: String(entry), problem: "'\(name)' is given twice")
+      }
       weights[kind] = weight
     }
     guard weights.values.contains(where: { $0 > 0 }) else {
@@ -54,7 +58,9 @@ public struct IntentMix: Hashable, Sendable, CustomStringConvertible {
     let sum = weights.reduce(0, +)
     // Each share lies in 0...total.
     var counts = weights.map { Int(exactly: (Double(total) * $0 / sum).rounded(.down)) ?? 0 }
-    let remainders = weights.enumerated().map { (offset: $0.offset, value: Double(total) * $0.element / sum - Double(counts[$0.offset])) }
+    let remainders = weights.enumerated().map {
+      (offset: $0.offset, value: Double(total) * $0.element / sum - Double(counts[$0.offset]))
+    }
     var missing = total - counts.reduce(0, +)
     for entry in remainders.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.offset < $1.offset })
     where missing > 0 && weights[entry.offset] > 0 {

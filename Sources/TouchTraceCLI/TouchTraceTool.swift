@@ -1,5 +1,7 @@
 import ArgumentParser
 import Dispatch
+public import TouchRecognizers
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -7,7 +9,6 @@ import Dispatch
 #elseif canImport(Darwin)
   import Darwin
 #endif
-public import TouchRecognizers
 
 /// The `touchtrace` command line as a library: run it with the built-in recognizer catalog, or
 /// with a catalog that adds recognizers of your own.
@@ -99,7 +100,8 @@ public enum TouchTraceTool {
       var command = command
       guard !(command is any AsyncParsableCommand) else {
         Console.error(
-          "touchtrace \(type(of: command)._commandName): error: this command runs only as the executable (TouchTraceTool.main awaits it), not through TouchTraceTool.run")
+          "touchtrace \(type(of: command)._commandName): error: this command runs only as the executable (TouchTraceTool.main awaits it), not through TouchTraceTool.run"
+        )
         throw ExitCode.validationFailure
       }
       try Console.$quiet.withValue(quiet) {
@@ -130,7 +132,9 @@ public enum TouchTraceTool {
     if let effective = expanded.effective, effective.values.contains(where: { $0.argument.key == "partial" }) {
       let recorded = StudyFile.$current.withValue(effective) { StudyFile.replayArguments() }
       if let why = TouchTraceCommand.Merge.refusal(command: effective.arguments.command, arguments: recorded) {
-        Console.error("touchtrace \(effective.arguments.command): error: --partial: touchtrace merge would refuse this partial: \(why)")
+        Console.error(
+          "touchtrace \(effective.arguments.command): error: --partial: touchtrace merge would refuse this partial: \(why)"
+        )
         throw ExitCode.validationFailure
       }
     }

@@ -12,7 +12,8 @@ public struct BootstrapOptions: Sendable, Hashable {
   /// - Precondition: `resamples >= 1` and `0 < confidence < 1`.
   public init(resamples: Int = 1000, confidence: Double = 0.95) {
     precondition(resamples >= 1, "a bootstrap needs at least one resample, got \(resamples)")
-    precondition(confidence > 0 && confidence < 1, "the confidence level must be strictly between 0 and 1, got \(confidence)")
+    precondition(
+      confidence > 0 && confidence < 1, "the confidence level must be strictly between 0 and 1, got \(confidence)")
     self.resamples = resamples
     self.confidence = confidence
   }

@@ -35,10 +35,15 @@ public struct ClusteredMcNemarTest: Sendable, Hashable {
   /// - Throws: `GSLError` when the chi-square distribution function fails.
   public init(a: [Bool], b: [Bool], clusters: [[Int]]) throws(GSLError) {
     precondition(a.count == b.count, "paired decisions need equally long lists")
-    var sum = 0.0, sumOfSquares = 0.0
-    var k = 0, n = 0, onlyA = 0, onlyB = 0
+    var sum = 0.0
+    var sumOfSquares = 0.0
+    var k = 0
+    var n = 0
+    var onlyA = 0
+    var onlyB = 0
     for members in clusters where !members.isEmpty {
-      var bk = 0, ck = 0
+      var bk = 0
+      var ck = 0
       for p in members {
         if a[p] && !b[p] { bk += 1 }
         if b[p] && !a[p] { ck += 1 }
@@ -66,7 +71,8 @@ public struct ClusteredMcNemarTest: Sendable, Hashable {
 
   /// The test with A and B exchanged (the same statistic and p-value).
   public func swapped() -> ClusteredMcNemarTest {
-    ClusteredMcNemarTest(clusters: clusters, traces: traces, onlyA: onlyB, onlyB: onlyA, statistic: statistic, pValue: pValue)
+    ClusteredMcNemarTest(
+      clusters: clusters, traces: traces, onlyA: onlyB, onlyB: onlyA, statistic: statistic, pValue: pValue)
   }
 
   private init(clusters: Int, traces: Int, onlyA: Int, onlyB: Int, statistic: Double, pValue: Double) {

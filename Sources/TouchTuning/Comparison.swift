@@ -117,7 +117,8 @@ public struct ComparisonResult: Sendable {
   ///   replay, a GSL failure.
   public init(
     evaluation: Evaluation, a: Configuration, b: Configuration, groupBy: GroupKey? = nil,
-    bootstrap: BootstrapOptions? = BootstrapOptions(), seed: UInt64 = 1, continuityCorrection: Bool = true, threads: Int = 1,
+    bootstrap: BootstrapOptions? = BootstrapOptions(), seed: UInt64 = 1, continuityCorrection: Bool = true,
+    threads: Int = 1,
     outcomes: (a: [TraceOutcome], b: [TraceOutcome])? = nil
   ) throws(TuningError) {
     guard !evaluation.traces.isEmpty else { throw .noTraces }
@@ -144,7 +145,8 @@ public struct ComparisonResult: Sendable {
     }
     if groupBy != nil {
       do throws(GSLError) {
-        clustered = try ClusteredMcNemarTest(a: outcomesA.map(\.isCorrect), b: outcomesB.map(\.isCorrect), clusters: groups.members)
+        clustered = try ClusteredMcNemarTest(
+          a: outcomesA.map(\.isCorrect), b: outcomesB.map(\.isCorrect), clusters: groups.members)
       } catch {
         throw .gsl(error)
       }

@@ -142,7 +142,9 @@ public struct ExactSweep: Sendable {
   }
 
   /// `configuration` with `parameters` set to `values`; `nil` when the recognizer rejects them.
-  public static func recognizer(_ configuration: Configuration, parameters: [String], values: [Double]) -> AnyForceRecognizer? {
+  public static func recognizer(_ configuration: Configuration, parameters: [String], values: [Double])
+    -> AnyForceRecognizer?
+  {
     var set: [String: ParameterValue] = [:]
     for entry in configuration.parameters { set[entry.name] = entry.value }
     for (name, x) in zip(parameters, values) { set[name] = .number(x) }

@@ -145,9 +145,11 @@ public struct ExactTuning: Sendable {
       } catch {
         throw .replay(error)
       }
-      intervals = Bootstrap.intervals(
-        of: statistics, outcomeLists: [outcomes], truths: evaluation.truths, units: groups.members, options: bootstrap,
-        random: &random, threads: threads)[0]
+      intervals =
+        Bootstrap.intervals(
+          of: statistics, outcomeLists: [outcomes], truths: evaluation.truths, units: groups.members,
+          options: bootstrap,
+          random: &random, threads: threads)[0]
     }
     return ExactTuning(
       exact: exact, options: options, groups: groups, statistics: statistics, chosenGroup: chosenGroup, folds: folds,

@@ -56,7 +56,9 @@ public struct McNemarTest: Sendable, Hashable {
   ///   - continuityCorrection: whether the chi-square statistic is continuity-corrected.
   /// - Precondition: every count is ≥ 0.
   /// - Throws: `GSLError` when a GSL distribution function fails.
-  public init(bothCorrect: Int, onlyA: Int, onlyB: Int, neither: Int, continuityCorrection: Bool = true) throws(GSLError) {
+  public init(bothCorrect: Int, onlyA: Int, onlyB: Int, neither: Int, continuityCorrection: Bool = true)
+    throws(GSLError)
+  {
     precondition(bothCorrect >= 0 && onlyA >= 0 && onlyB >= 0 && neither >= 0, "counts must not be negative")
     self.bothCorrect = bothCorrect
     self.onlyA = onlyA
@@ -69,7 +71,8 @@ public struct McNemarTest: Sendable, Hashable {
       if discordant == 0 {
         pValue = 1
       } else {
-        let tail = try BinomialDistribution(trials: discordant, probability: 0.5).probability(atMost: Swift.min(onlyA, onlyB))
+        let tail = try BinomialDistribution(trials: discordant, probability: 0.5).probability(
+          atMost: Swift.min(onlyA, onlyB))
         pValue = Swift.min(1, 2 * tail)
       }
     } else {

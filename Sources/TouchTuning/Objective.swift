@@ -288,7 +288,8 @@ public struct OperatingPointRule: Sendable, Hashable {
   /// - Throws: ``TuningRuleError`` when a bound is not in 0…1, `latency` has neither a minimum
   ///   precision nor a minimum recall, `fpr` has no maximum false-positive rate, or a cost is
   ///   negative, not finite, or both costs are 0.
-  public init(objective: TuningObjective, constraints: TuningConstraints = TuningConstraints()) throws(TuningRuleError) {
+  public init(objective: TuningObjective, constraints: TuningConstraints = TuningConstraints()) throws(TuningRuleError)
+  {
     for (flag, bound) in [
       ("--min-precision", constraints.minimumPrecision), ("--min-recall", constraints.minimumRecall),
       ("--max-fpr", constraints.maximumFalsePositiveRate), ("--max-early", constraints.maximumEarlyRate),
@@ -392,7 +393,8 @@ public struct OperatingPointRule: Sendable, Hashable {
       report("FPR", reach.falsePositiveRate, highest: false, bound: bound)
     }
     if reach.undefinedObjective > 0 {
-      reached.append("the objective is undefined in \(reach.undefinedObjective) of \(reach.configurations) configurations")
+      reached.append(
+        "the objective is undefined in \(reach.undefinedObjective) of \(reach.configurations) configurations")
     }
     if !constraints.isEmpty && eachReachable && reach.undefinedObjective < reach.configurations {
       reached.append("each bound is met by some configuration, but none meets all of them with a defined objective")

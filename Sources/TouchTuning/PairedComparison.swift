@@ -96,7 +96,8 @@ public struct PairedComparison: Sendable {
     self.a = ConfigurationMetrics(outcomes: a, truths: truths, shape: shapeA)
     self.b = ConfigurationMetrics(outcomes: b, truths: truths, shape: shapeB)
     do throws(GSLError) {
-      mcnemar = try McNemarTest(a: a.map(\.isCorrect), b: b.map(\.isCorrect), continuityCorrection: continuityCorrection)
+      mcnemar = try McNemarTest(
+        a: a.map(\.isCorrect), b: b.map(\.isCorrect), continuityCorrection: continuityCorrection)
     } catch {
       throw .gsl(error)
     }
@@ -122,7 +123,8 @@ public struct PairedComparison: Sendable {
     timingErrorDifferences = PairedDifferences(pairs.map { Swift.abs($0.b) - Swift.abs($0.a) })
     tracesBothDetect = perTrace.filter { !$0.isEmpty }.count
     if let bootstrap, !units.isEmpty {
-      let values = Bootstrap.resampledValues(units: units, options: bootstrap, random: &random, threads: threads) { positions in
+      let values = Bootstrap.resampledValues(units: units, options: bootstrap, random: &random, threads: threads) {
+        positions in
         var sum = 0.0
         var sumAbsolute = 0.0
         var n = 0
@@ -168,10 +170,14 @@ extension PairedComparison {
 extension McNemarTest {
   /// The test with A and B exchanged (the same statistic and p-value).
   func swapped() -> McNemarTest {
-    McNemarTest(bothCorrect: bothCorrect, onlyA: onlyB, onlyB: onlyA, neither: neither, method: method, statistic: statistic, pValue: pValue)
+    McNemarTest(
+      bothCorrect: bothCorrect, onlyA: onlyB, onlyB: onlyA, neither: neither, method: method, statistic: statistic,
+      pValue: pValue)
   }
 
-  private init(bothCorrect: Int, onlyA: Int, onlyB: Int, neither: Int, method: Method, statistic: Double?, pValue: Double) {
+  private init(
+    bothCorrect: Int, onlyA: Int, onlyB: Int, neither: Int, method: Method, statistic: Double?, pValue: Double
+  ) {
     self.bothCorrect = bothCorrect
     self.onlyA = onlyA
     self.onlyB = onlyB

@@ -33,7 +33,9 @@ public enum ParetoFront {
   /// - Parameter candidates: each configuration's stage-1 F1 and p90 of `|action − reference|`
   ///   (TouchEvaluation's `LatencySummary.absoluteP90`), seconds.
   /// - Complexity: O(n log n).
-  public static func front(of candidates: [(configuration: Int, f1: Double?, absoluteLatencyP90: Double?)]) -> [ParetoPoint] {
+  public static func front(of candidates: [(configuration: Int, f1: Double?, absoluteLatencyP90: Double?)])
+    -> [ParetoPoint]
+  {
     let defined = candidates.compactMap { c -> ParetoPoint? in
       guard let f1 = c.f1, let p90 = c.absoluteLatencyP90, !f1.isNaN, !p90.isNaN else { return nil }
       return ParetoPoint(configuration: c.configuration, f1: f1, absoluteLatencyP90: p90)

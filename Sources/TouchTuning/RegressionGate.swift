@@ -82,13 +82,15 @@ public enum RegressionGate {
     ///   - configuration: the configuration's text.
     ///   - tool: the tool and version.
     public init(outcomes: [TraceOutcome], evaluation: Evaluation, configuration: String, tool: String) {
-      let shape = OutcomeShape(twoStage: outcomes.contains { $0.stage2 != nil }, reportsFlaps: false, isComposition: false)
+      let shape = OutcomeShape(
+        twoStage: outcomes.contains { $0.stage2 != nil }, reportsFlaps: false, isComposition: false)
       let m = evaluation.metrics(of: outcomes, shape: shape).stage1
       self.init(
         tool: tool, configuration: configuration, positives: evaluation.options.positives.map(\.rawValue),
         tolerance: evaluation.options.tolerance, dataHash: RegressionGate.contentHash(evaluation),
         traces: evaluation.traces.map(\.name), correct: outcomes.map(\.isCorrect),
-        counts: (m.truePositives, m.falsePositives, m.falseNegatives, m.trueNegatives), absoluteLatencyP90: m.latency.absoluteP90,
+        counts: (m.truePositives, m.falsePositives, m.falseNegatives, m.trueNegatives),
+        absoluteLatencyP90: m.latency.absoluteP90,
         latencyCount: m.latency.count, early: m.latency.early)
     }
 
@@ -129,7 +131,9 @@ public enum RegressionGate {
   public static func requireComparable(_ baseline: Snapshot, _ current: Snapshot) throws(Mismatch) {
     if baseline.tool != current.tool {
       throw Mismatch(
-        description: "the baseline was written by \(baseline.tool), this is \(current.tool); write a new baseline with --write-baseline")
+        description:
+          "the baseline was written by \(baseline.tool), this is \(current.tool); write a new baseline with --write-baseline"
+      )
     }
     if baseline.dataHash != current.dataHash || baseline.traces != current.traces {
       throw Mismatch(
@@ -228,7 +232,8 @@ public enum RegressionGate {
     }
     return Result(
       baseline: baseline, current: current, mcnemar: test, clustered: clustered,
-      clusterUnit: clusters == nil ? nil : clusterUnit ?? "cluster", alpha: alpha, maxLatencyIncrease: maxLatencyIncrease)
+      clusterUnit: clusters == nil ? nil : clusterUnit ?? "cluster", alpha: alpha,
+      maxLatencyIncrease: maxLatencyIncrease)
   }
 }
 

@@ -1,6 +1,6 @@
 public import TouchEvaluation
-import TouchSignal
 import TouchRecognizers
+import TouchSignal
 
 /// What `touchtrace tune` does besides sweeping: the rule, the grouping, the cross-validation,
 /// the bootstrap and the seed.
@@ -21,7 +21,8 @@ public struct TuningOptions: Sendable, Hashable {
   /// Creates options.
   /// - Precondition: `folds` is 0 or ≥ 2.
   public init(
-    rule: OperatingPointRule, groupBy: GroupKey? = nil, folds: Int = 5, bootstrap: BootstrapOptions? = BootstrapOptions(),
+    rule: OperatingPointRule, groupBy: GroupKey? = nil, folds: Int = 5,
+    bootstrap: BootstrapOptions? = BootstrapOptions(),
     seed: UInt64 = 1
   ) {
     precondition(folds == 0 || folds >= 2, "folds must be 0 (no cross-validation) or at least 2, got \(folds)")
@@ -192,27 +193,28 @@ public enum Tuning {
     let trainingTraces = (0..<k).map { fold in (0..<n).filter { foldOfTrace[$0] != fold } }
     let sweep: SweepResult
     let visit = { (c: Int, list: [TraceOutcome]) in
-        let outcomes = Self.inTraceOrder(list, count: n)
-        let shape = configurations[c].shape
-        // Task 0: all traces; 1…K: the training part of fold t − 1.
-        let metrics = Parallel.map(items: 1 + k, threads: threads) { t -> ConfigurationMetrics in
-          if t == 0 { return ConfigurationMetrics(outcomes: outcomes, truths: truths, shape: shape) }
-          return ConfigurationMetrics(outcomes: trainingTraces[t - 1].map { outcomes[$0] }, truths: truths, shape: shape)
+      let outcomes = Self.inTraceOrder(list, count: n)
+      let shape = configurations[c].shape
+      // Task 0: all traces; 1…K: the training part of fold t − 1.
+      let metrics = Parallel.map(items: 1 + k, threads: threads) { t -> ConfigurationMetrics in
+        if t == 0 { return ConfigurationMetrics(outcomes: outcomes, truths: truths, shape: shape) }
+        return ConfigurationMetrics(outcomes: trainingTraces[t - 1].map { outcomes[$0] }, truths: truths, shape: shape)
+      }
+      full[c] = metrics[0]
+      let score = rule.score(metrics[0], configuration: c)
+      if score.isEligible, overall.map({ rule.prefers(score, over: $0.score) }) ?? true {
+        overall = Candidate(score: score, outcomes: outcomes)
+      }
+      for fold in 0..<k {
+        reachPerFold[fold].add(metrics[1 + fold], objective: rule.objective)
+        let s = rule.score(metrics[1 + fold], configuration: c)
+        if s.isEligible, perFold[fold].map({ rule.prefers(s, over: $0.score) }) ?? true {
+          // The held-out part is scored only for the fold's best configuration so far.
+          let heldOut = ConfigurationMetrics(
+            outcomes: heldOutTraces[fold].map { outcomes[$0] }, truths: truths, shape: shape)
+          perFold[fold] = Candidate(score: s, outcomes: outcomes, training: metrics[1 + fold], heldOut: heldOut)
         }
-        full[c] = metrics[0]
-        let score = rule.score(metrics[0], configuration: c)
-        if score.isEligible, overall.map({ rule.prefers(score, over: $0.score) }) ?? true {
-          overall = Candidate(score: score, outcomes: outcomes)
-        }
-        for fold in 0..<k {
-          reachPerFold[fold].add(metrics[1 + fold], objective: rule.objective)
-          let s = rule.score(metrics[1 + fold], configuration: c)
-          if s.isEligible, perFold[fold].map({ rule.prefers(s, over: $0.score) }) ?? true {
-            // The held-out part is scored only for the fold's best configuration so far.
-            let heldOut = ConfigurationMetrics(outcomes: heldOutTraces[fold].map { outcomes[$0] }, truths: truths, shape: shape)
-            perFold[fold] = Candidate(score: s, outcomes: outcomes, training: metrics[1 + fold], heldOut: heldOut)
-          }
-        }
+      }
     }
     if let scored {
       precondition(scored.outcomes.count == configurations.count, "one outcome list per configuration")
@@ -257,7 +259,8 @@ public enum Tuning {
         let heldOutMetrics = candidate?.heldOut
         folds.append(
           FoldResult(
-            fold: fold, groups: assignment.groups(inFold: fold), trainingTraces: n - counts[fold], heldOutTraces: counts[fold],
+            fold: fold, groups: assignment.groups(inFold: fold), trainingTraces: n - counts[fold],
+            heldOutTraces: counts[fold],
             chosen: candidate?.score.configuration,
             noChoiceReason: candidate == nil
               ? rule.explainNoChoice(reachPerFold[fold]) + " (on the training part)" : nil,
@@ -274,7 +277,8 @@ public enum Tuning {
       let summaries = statistics.map { statistic in
         StatisticSummary(statistic: statistic, values: folds.map { $0.heldOut.flatMap(statistic.value(of:)) })
       }
-      let pooledMetrics = pooled.isEmpty ? nil : ConfigurationMetrics(outcomes: pooled, truths: truths, shape: stage1Shape)
+      let pooledMetrics =
+        pooled.isEmpty ? nil : ConfigurationMetrics(outcomes: pooled, truths: truths, shape: stage1Shape)
       if pooled.count == n { pooledOutcomes = pooled }
       crossValidation = CrossValidation(
         assignment: assignment, folds: folds, summaries: summaries, pooled: pooledMetrics, pooledTraces: pooled.count,
@@ -292,7 +296,8 @@ public enum Tuning {
     }
     if let cv = crossValidation, let intervals, intervals.count == 2 {
       crossValidation = CrossValidation(
-        assignment: cv.assignment, folds: cv.folds, summaries: cv.summaries, pooled: cv.pooled, pooledTraces: cv.pooledTraces,
+        assignment: cv.assignment, folds: cv.folds, summaries: cv.summaries, pooled: cv.pooled,
+        pooledTraces: cv.pooledTraces,
         pooledIntervals: intervals[1])
     }
     return TuningResult(

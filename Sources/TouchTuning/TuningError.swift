@@ -1,5 +1,5 @@
-public import TouchSignal
 public import TouchRecognizers
+public import TouchSignal
 
 /// Why tuning or a comparison cannot be carried out on the data at hand.
 ///
@@ -24,7 +24,9 @@ public enum TuningError: Error, Sendable, Hashable, CustomStringConvertible {
       let unit = by == "trace" ? "trace" : "\(by) group"
       return
         "cross-validation needs at least as many \(unit)s as folds: \(groups) \(unit)\(groups == 1 ? "" : "s"), --folds \(folds)"
-        + (groups >= 2 ? " (use --folds \(groups) for leave-one-group-out, or --folds 0 to skip cross-validation)" : " (use --folds 0 to skip cross-validation)")
+        + (groups >= 2
+          ? " (use --folds \(groups) for leave-one-group-out, or --folds 0 to skip cross-validation)"
+          : " (use --folds 0 to skip cross-validation)")
     case .missingGroupLabel(let trace, let key):
       return "trace '\(trace)' has no \(key.rawValue) label, needed by --group-by \(key.rawValue)"
     case .noTraces:

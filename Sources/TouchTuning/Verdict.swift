@@ -1,5 +1,5 @@
-public import TouchEvaluation
 import TouchCore
+public import TouchEvaluation
 import TouchRecognizers
 import TouchSignal
 
@@ -123,7 +123,10 @@ public struct Verdict: Sendable {
     let same = others.filter { scoresAlike(metrics[$0], metrics[first]) }
     var runnerUp = others.first { !scoresAlike(metrics[$0], metrics[first]) }
     if bestOf.count == 1 {
-      runnerUp = scores.filter { $0.isEligible && $0.configuration != first && !scoresAlike(metrics[$0.configuration], metrics[first]) }
+      runnerUp =
+        scores.filter {
+          $0.isEligible && $0.configuration != first && !scoresAlike(metrics[$0.configuration], metrics[first])
+        }
         .sorted { rule.prefers($0, over: $1) }.first?.configuration
     }
     return (first, same.sorted(), runnerUp)
@@ -131,10 +134,12 @@ public struct Verdict: Sendable {
 
   /// Whether two configurations score alike at stage 1: the same counts and latency quantiles.
   static func scoresAlike(_ a: ConfigurationMetrics, _ b: ConfigurationMetrics) -> Bool {
-    let x = a.stage1, y = b.stage1
+    let x = a.stage1
+    let y = b.stage1
     return x.truePositives == y.truePositives && x.falsePositives == y.falsePositives
       && x.falseNegatives == y.falseNegatives && x.falsePositiveTraces == y.falsePositiveTraces
-      && x.latency.p50 == y.latency.p50 && x.latency.p90 == y.latency.p90 && x.latency.absoluteP90 == y.latency.absoluteP90
+      && x.latency.p50 == y.latency.p50 && x.latency.p90 == y.latency.p90
+      && x.latency.absoluteP90 == y.latency.absoluteP90
       && x.latency.early == y.latency.early
   }
 
@@ -176,7 +181,8 @@ public struct Verdict: Sendable {
         let f1 = m.stage1.f1 ?? -1
         if let current = worst, (current.metrics.stage1.f1 ?? -1) <= f1 { continue }
         worst = WorstGroup(
-          column: grouped.breakdown.column.rawValue, name: grouped.breakdown.names[g], traces: grouped.breakdown.members[g].count,
+          column: grouped.breakdown.column.rawValue, name: grouped.breakdown.names[g],
+          traces: grouped.breakdown.members[g].count,
           metrics: m)
       }
     }
@@ -185,7 +191,8 @@ public struct Verdict: Sendable {
     if let recommended {
       caveats += Self.caveats(
         recommended: recommended, runnerUp: runnerUp, configurations: configurations, metrics: metrics,
-        evaluation: evaluation, paired: self.paired, pairedUnavailable: self.pairedUnavailable, clustered: self.clustered)
+        evaluation: evaluation, paired: self.paired, pairedUnavailable: self.pairedUnavailable,
+        clustered: self.clustered)
     } else {
       caveats.append(Caveat(code: "no_choice", text: "No configuration meets the rule: \(self.noChoiceReason ?? "")"))
     }
@@ -217,12 +224,16 @@ public struct Verdict: Sendable {
         out.append(
           Caveat(
             code: "grid_edge",
-            text: "\(name) = \(text(value)) is the smallest value swept for \(chosen.name): the optimum may lie below it; widen the grid below \(text(value))."))
+            text:
+              "\(name) = \(text(value)) is the smallest value swept for \(chosen.name): the optimum may lie below it; widen the grid below \(text(value))."
+          ))
       } else if value == values.last {
         out.append(
           Caveat(
             code: "grid_edge",
-            text: "\(name) = \(text(value)) is the largest value swept for \(chosen.name): the optimum may lie above it; widen the grid above \(text(value))."))
+            text:
+              "\(name) = \(text(value)) is the largest value swept for \(chosen.name): the optimum may lie above it; widen the grid above \(text(value))."
+          ))
       }
     }
     // Small samples behind the latency quantiles.
@@ -233,7 +244,9 @@ public struct Verdict: Sendable {
         out.append(
           Caveat(
             code: "small_n",
-            text: "The latency quantiles of \(who) configuration (\(label(configurations[index]))) rest on n = \(n) true positive\(n == 1 ? "" : "s") (fewer than \(smallSample)): treat them as anecdotes."))
+            text:
+              "The latency quantiles of \(who) configuration (\(label(configurations[index]))) rest on n = \(n) true positive\(n == 1 ? "" : "s") (fewer than \(smallSample)): treat them as anecdotes."
+          ))
       }
     }
     // A raw-force parameter over devices with different maximum forces.
@@ -246,7 +259,9 @@ public struct Verdict: Sendable {
         out.append(
           Caveat(
             code: "raw_force_mixed_maximum",
-            text: "\(name) is in raw force units and was swept over traces whose maximum forces differ (\(maxima.map(text).joined(separator: ", "))): one value is a different pressure on each device; break the results down by device (--by device) or prefer a normalized threshold."))
+            text:
+              "\(name) is in raw force units and was swept over traces whose maximum forces differ (\(maxima.map(text).joined(separator: ", "))): one value is a different pressure on each device; break the results down by device (--by device) or prefer a normalized threshold."
+          ))
       }
     }
     // References the rule placed at touch-down.
@@ -263,14 +278,18 @@ public struct Verdict: Sendable {
       out.append(
         Caveat(
           code: "references_near_touch_down",
-          text: "\(nearDown) of \(ruleReferences) references derived by the rule lie within \(Int(nearTouchDown * 1000)) ms of touch-down: the rule may be marking the contact, not the press; label press_at or check the reference rule."))
+          text:
+            "\(nearDown) of \(ruleReferences) references derived by the rule lie within \(Int(nearTouchDown * 1000)) ms of touch-down: the rule may be marking the contact, not the press; label press_at or check the reference rule."
+        ))
     }
     // Early firing.
     if let rate = m.latency.earlyRate, rate >= highEarlyRate {
       out.append(
         Caveat(
           code: "early_firing",
-          text: "\(percent(rate)) of the recommended configuration's true positives (\(m.latency.early) of \(m.latency.count)) act before the intended press: users will feel it fire early; bound it with --max-early."))
+          text:
+            "\(percent(rate)) of the recommended configuration's true positives (\(m.latency.early) of \(m.latency.count)) act before the intended press: users will feel it fire early; bound it with --max-early."
+        ))
     }
     // The rival the data cannot tell apart.
     if let paired, let runnerUp {
@@ -280,18 +299,22 @@ public struct Verdict: Sendable {
         out.append(
           Caveat(
             code: "indistinguishable",
-            text: "The data cannot tell \(label(configurations[c])) from the runner-up \(label(configurations[runnerUp])): \(test) \(pValueText(p)) on \(paired.mcnemar.discordant) discordant traces; more traces (or a cost that separates them) are needed."))
+            text:
+              "The data cannot tell \(label(configurations[c])) from the runner-up \(label(configurations[runnerUp])): \(test) \(pValueText(p)) on \(paired.mcnemar.discordant) discordant traces; more traces (or a cost that separates them) are needed."
+          ))
       }
     }
     if let pairedUnavailable {
-      out.append(Caveat(code: "paired_unavailable", text: "No paired comparison with the runner-up: \(pairedUnavailable)."))
+      out.append(
+        Caveat(code: "paired_unavailable", text: "No paired comparison with the runner-up: \(pairedUnavailable)."))
     }
     return out
   }
 
   /// `name p=v …`: the recognizer and the parameters the sweep varied.
   static func label(_ configuration: Configuration) -> String {
-    ([configuration.name] + configuration.varied.compactMap { name in configuration.parameters[name].map { "\(name)=\($0)" } })
+    ([configuration.name]
+      + configuration.varied.compactMap { name in configuration.parameters[name].map { "\(name)=\($0)" } })
       .joined(separator: " ")
   }
 

@@ -36,7 +36,8 @@ struct CaptureParticipantTests {
     let agreed = try #require(Self.state(await h.send("POST", "/start", body: Array(#"{"agree":true}"#.utf8))))
     #expect(agreed["started"] as? Bool == true)
     #expect(await h.session.consented)
-    #expect(await h.send("POST", "/contact", body: uploadBody(prompt: 0, intent: first, events: contact))?.status == 200)
+    #expect(
+      await h.send("POST", "/contact", body: uploadBody(prompt: 0, intent: first, events: contact))?.status == 200)
     #expect(h.files().count == 1)
   }
 
@@ -54,15 +55,20 @@ struct CaptureParticipantTests {
 
   @Test("the page and the state carry each intent's prompt and instructions, the study's own escaped")
   func textsPerIntent() async throws {
-    let h = try await Harness.start(intents: [.press, .tap], count: 1, adjust: { configuration in
-      configuration.texts[.press] = IntentText(prompt: "Press <b>hard</b> & lift", instructions: "Push down firmly, then lift.")
-      configuration.practice = 3
-    })
+    let h = try await Harness.start(
+      intents: [.press, .tap], count: 1,
+      adjust: { configuration in
+        configuration.texts[.press] = IntentText(
+          prompt: "Press <b>hard</b> & lift", instructions: "Push down firmly, then lift.")
+        configuration.practice = 3
+      })
     defer { Task { await h.server.stop() } }
     let state = try #require(Self.state(await h.send("GET", "/state")))
     let shown = h.session.prompts[0]
-    let expected = shown == .press
-      ? IntentText(prompt: "Press <b>hard</b> & lift", instructions: "Push down firmly, then lift.") : IntentText.standard(for: .tap)
+    let expected =
+      shown == .press
+      ? IntentText(prompt: "Press <b>hard</b> & lift", instructions: "Push down firmly, then lift.")
+      : IntentText.standard(for: .tap)
     #expect(state["words"] as? String == expected.prompt)
     #expect(state["instructions"] as? String == expected.instructions)
     // Practice trials cycle through the intents, with their texts; the server never gets them.
@@ -71,7 +77,10 @@ struct CaptureParticipantTests {
     #expect(practice[0]["words"] == "Press <b>hard</b> & lift")
     #expect(practice[1]["instructions"] == IntentText.standard(for: .tap).instructions)
     let page = try #require(await h.send("GET", "/"))
-    for id in ["prompt", "instructions", "capture-area", "force-meter", "ack", "redo", "finish", "welcome", "consent-agree", "start"] {
+    for id in [
+      "prompt", "instructions", "capture-area", "force-meter", "ack", "redo", "finish", "welcome", "consent-agree",
+      "start",
+    ] {
       #expect(page.body.contains("id=\"\(id)\""), "\(id)")
     }
     if shown == .press {

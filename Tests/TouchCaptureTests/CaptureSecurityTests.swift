@@ -21,7 +21,8 @@ struct CaptureSecurityTests {
   /// Writes the first prompt's contact; the harness then has one trace to lose.
   func writeOne(_ h: Harness) async throws {
     let intent = h.session.prompts[0].rawValue
-    let response = try #require(await h.send("POST", "/contact", body: uploadBody(prompt: 0, intent: intent, events: contact)))
+    let response = try #require(
+      await h.send("POST", "/contact", body: uploadBody(prompt: 0, intent: intent, events: contact)))
     #expect(response.status == 200)
     #expect(h.files().count == 1)
   }
@@ -34,7 +35,8 @@ struct CaptureSecurityTests {
     for origin in ["http://evil.example", "http://127.0.0.1:1", "null", "https://127.0.0.1:\(h.port)"] {
       let forged = try #require(
         await h.send(
-          "POST", "/contact", body: uploadBody(prompt: 0, intent: intent, events: contact), headers: [("Origin", origin)]))
+          "POST", "/contact", body: uploadBody(prompt: 0, intent: intent, events: contact),
+          headers: [("Origin", origin)]))
       #expect(forged.status == 403, "\(origin)")
       #expect(forged.body.contains("origin"))
     }
@@ -53,7 +55,9 @@ struct CaptureSecurityTests {
   @Test("a foreign Host (DNS rebinding) is refused; loopback names with the port are served")
   func foreignHost() async throws {
     let h = try await Harness.start()
-    for host in ["evil.example:\(h.port)", "evil.example", "127.0.0.1", "127.0.0.1:1", "localhost.evil.example:\(h.port)"] {
+    for host in [
+      "evil.example:\(h.port)", "evil.example", "127.0.0.1", "127.0.0.1:1", "localhost.evil.example:\(h.port)",
+    ] {
       let response = try #require(await h.send("GET", "/", host: host))
       #expect(response.status == 403, "\(host)")
       #expect(!response.body.contains("SECRET"))
@@ -89,9 +93,11 @@ struct CaptureSecurityTests {
     let missing = try #require(await h.send("POST", "/contact", body: body, secret: false))
     #expect(missing.status == 403)
     #expect(missing.body.contains("secret"))
-    let wrong = await h.send("POST", "/contact", body: body, headers: [(CaptureAccess.secretHeader, String(repeating: "0", count: 64))])
+    let wrong = await h.send(
+      "POST", "/contact", body: body, headers: [(CaptureAccess.secretHeader, String(repeating: "0", count: 64))])
     #expect(wrong?.status == 403)
-    let short = await h.send("POST", "/contact", body: body, headers: [(CaptureAccess.secretHeader, String(h.secret.prefix(63)))])
+    let short = await h.send(
+      "POST", "/contact", body: body, headers: [(CaptureAccess.secretHeader, String(h.secret.prefix(63)))])
     #expect(short?.status == 403)
     #expect(h.files().isEmpty)
     try await writeOne(h)
@@ -101,7 +107,8 @@ struct CaptureSecurityTests {
     let page = try #require(await h.send("GET", "/"))
     let secret = try #require(Harness.secret(inPage: page.body))
     #expect(secret.count == 64 && secret.allSatisfy(\.isHexDigit))
-    #expect(await h.send("POST", "/redo", headers: [(CaptureAccess.secretHeader, secret)], secret: false)?.status == 200)
+    #expect(
+      await h.send("POST", "/redo", headers: [(CaptureAccess.secretHeader, secret)], secret: false)?.status == 200)
     #expect(h.files().isEmpty)
     // A new server draws a new secret.
     let other = try await Harness.start()
@@ -117,7 +124,10 @@ struct CaptureSecurityTests {
     for (method, path) in [("POST", "/nowhere"), ("POST", "/redo/"), ("POST", "/REDO"), ("GET", "/favicon.ico")] {
       #expect(await h.send(method, path)?.status == 404, "\(method) \(path)")
     }
-    for (method, path) in [("GET", "/redo"), ("PUT", "/redo"), ("DELETE", "/redo"), ("OPTIONS", "/contact"), ("POST", "/state"), ("PATCH", "/")] {
+    for (method, path) in [
+      ("GET", "/redo"), ("PUT", "/redo"), ("DELETE", "/redo"), ("OPTIONS", "/contact"), ("POST", "/state"),
+      ("PATCH", "/"),
+    ] {
       let response = try #require(await h.send(method, path))
       #expect(response.status == 405, "\(method) \(path)")
       #expect(response.headers["allow"] != nil)
@@ -155,7 +165,8 @@ struct CaptureSecurityTests {
     #expect(await h.session.summary().redone.isEmpty)
     // Pipelined requests within the limits are still served in order on one connection.
     let two = Array(
-      "GET /state HTTP/1.1\r\nHost: 127.0.0.1:\(h.port)\r\n\r\nGET /state HTTP/1.1\r\nHost: 127.0.0.1:\(h.port)\r\nConnection: close\r\n\r\n".utf8)
+      "GET /state HTTP/1.1\r\nHost: 127.0.0.1:\(h.port)\r\n\r\nGET /state HTTP/1.1\r\nHost: 127.0.0.1:\(h.port)\r\nConnection: close\r\n\r\n"
+        .utf8)
     let pipelined = try #require(await h.exchange(two, timeout: 5))
     #expect(String(decoding: pipelined.received, as: UTF8.self).components(separatedBy: "HTTP/1.1 200 OK").count == 3)
     await h.server.stop()
@@ -221,29 +232,29 @@ struct CaptureSecurityTests {
     let port = h.port
     // Silent: closed after the idle timeout.
     let idleResult = await offThread { () -> (closed: Bool, seconds: Double)? in
-        guard let fd = RawHTTP.connect(port: port, timeout: 10) else { return nil }
-        defer { close(fd) }
-        let start = DispatchTime.now()
-        let result = RawHTTP.readAll(fd)
-        return (result.closed, Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9)
-      }
+      guard let fd = RawHTTP.connect(port: port, timeout: 10) else { return nil }
+      defer { close(fd) }
+      let start = DispatchTime.now()
+      let result = RawHTTP.readAll(fd)
+      return (result.closed, Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9)
+    }
     let idle = try #require(idleResult)
     #expect(idle.closed)
     #expect(idle.seconds >= 0.9 && idle.seconds < 3, "closed after \(idle.seconds) s")
     // One byte every 0.5 s never goes idle, but the request's whole time is bounded.
     let trickleResult = await offThread { () -> (closed: Bool, seconds: Double)? in
-        guard let fd = RawHTTP.connect(port: port, timeout: 10) else { return nil }
-        defer { close(fd) }
-        let start = DispatchTime.now()
-        for byte in Array("GET /state HTTP/1.1\r\nX-Slow: ".utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: 40) {
-          guard RawHTTP.writeAll(fd, [byte]) else { break }
-          // Half a second between bytes, unless the server answers or closes meanwhile.
-          if RawHTTP.waitReadable(fd, milliseconds: 500) { break }
-          if Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9 > 6 { break }
-        }
-        let result = RawHTTP.readAll(fd)
-        return (result.closed, Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9)
+      guard let fd = RawHTTP.connect(port: port, timeout: 10) else { return nil }
+      defer { close(fd) }
+      let start = DispatchTime.now()
+      for byte in Array("GET /state HTTP/1.1\r\nX-Slow: ".utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: 40) {
+        guard RawHTTP.writeAll(fd, [byte]) else { break }
+        // Half a second between bytes, unless the server answers or closes meanwhile.
+        if RawHTTP.waitReadable(fd, milliseconds: 500) { break }
+        if Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9 > 6 { break }
       }
+      let result = RawHTTP.readAll(fd)
+      return (result.closed, Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9)
+    }
     let trickle = try #require(trickleResult)
     #expect(trickle.closed)
     #expect(trickle.seconds < 4, "closed after \(trickle.seconds) s")

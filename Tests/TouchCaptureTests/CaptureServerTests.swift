@@ -109,7 +109,9 @@ func offThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
 typealias Event = (type: String, ms: Double, pressure: Double, touchForce: Double?)
 
 /// The JSON body the page sends, written by hand.
-func uploadBody(prompt: Int, intent: String, participant: String = "ana", events: [Event], extra: String = "") -> [UInt8] {
+func uploadBody(prompt: Int, intent: String, participant: String = "ana", events: [Event], extra: String = "")
+  -> [UInt8]
+{
   let eventTexts = events.enumerated().map { k, e in
     let force = e.touchForce.map { "\($0)" } ?? "null"
     return """
@@ -146,7 +148,10 @@ struct CaptureConfigurationTests {
       try CaptureConfiguration(dataset: "d", host: "0.0.0.0").validate()
       Issue.record("0.0.0.0 without a token was accepted")
     } catch {
-      guard case .usage(let message) = error else { Issue.record("not a usage error: \(error)"); return }
+      guard case .usage(let message) = error else {
+        Issue.record("not a usage error: \(error)")
+        return
+      }
       #expect(message.contains("--token"))
     }
   }
@@ -172,7 +177,10 @@ struct CaptureConfigurationTests {
   // 64-bit FNV-1a (the algorithms as PromptOrder and defaultSeed document them).
   @Test("prompt order and default seed equal an independent implementation")
   func promptOrder() {
-    #expect(PromptOrder.shuffled([.press, .tap, .hold, .drag, .pop], count: 1, seed: 42) == [.tap, .hold, .press, .pop, .drag])
+    #expect(
+      PromptOrder.shuffled([.press, .tap, .hold, .drag, .pop], count: 1, seed: 42) == [
+        .tap, .hold, .press, .pop, .drag,
+      ])
     #expect(PromptOrder.shuffled([.press, .tap], count: 3, seed: 7) == [.press, .tap, .press, .press, .tap, .tap])
     #expect(CaptureConfiguration.defaultSeed(participant: "ana") == 16_642_942_579_245_054_725)
     #expect(CaptureConfiguration(dataset: "d", participant: "ana").seed == 16_642_942_579_245_054_725)
@@ -188,7 +196,8 @@ struct CaptureServerTests {
     #expect(await h.send("GET", "/")?.status == 403)
     #expect(await h.send("GET", "/?token=wrong")?.status == 403)
     #expect(await h.send("GET", "/state?token=s3cret-Tok")?.status == 403)
-    let refused = await h.send("POST", "/contact?token=wrong", body: uploadBody(prompt: 0, intent: first.rawValue, events: contact))
+    let refused = await h.send(
+      "POST", "/contact?token=wrong", body: uploadBody(prompt: 0, intent: first.rawValue, events: contact))
     #expect(refused?.status == 403)
     #expect(await h.send("POST", "/redo")?.status == 403)
     #expect(h.files().isEmpty)
@@ -228,12 +237,27 @@ struct CaptureServerTests {
       (Array("{".utf8), "upload:1:2: error: invalid JSON"),
       (Array("[]".utf8), "upload:1:1: error: the upload must be an object"),
       (Array(#"{"prompt":0}"#.utf8), "has no \"intent\""),
-      (uploadBody(prompt: 0, intent: intent, events: [("pointerdown", 0, 1.5, nil), ("pointerup", 1, 0, nil)]), "\"pressure\" is 1.5"),
+      (
+        uploadBody(prompt: 0, intent: intent, events: [("pointerdown", 0, 1.5, nil), ("pointerup", 1, 0, nil)]),
+        "\"pressure\" is 1.5"
+      ),
       (uploadBody(prompt: 0, intent: intent, events: []), "\"events\" is empty"),
-      (uploadBody(prompt: 0, intent: intent, events: [("pointerdown", 10, 0.2, nil), ("pointerup", 5, 0, nil)]), "event 1: t decreases"),
-      (uploadBody(prompt: 0, intent: intent, events: [("pointermove", 0, 0.2, nil), ("pointerup", 5, 0, nil)]), "starts with pointerdown"),
-      (uploadBody(prompt: 0, intent: intent, events: [("pointerdown", 0, 0.2, nil), ("pointermove", 5, 0.3, nil)]), "ends with pointerup"),
-      (uploadBody(prompt: 0, intent: intent, events: [("pointerdown", 0, 0.2, nil), ("pointerwiggle", 5, 0, nil)]), "unknown event type"),
+      (
+        uploadBody(prompt: 0, intent: intent, events: [("pointerdown", 10, 0.2, nil), ("pointerup", 5, 0, nil)]),
+        "event 1: t decreases"
+      ),
+      (
+        uploadBody(prompt: 0, intent: intent, events: [("pointermove", 0, 0.2, nil), ("pointerup", 5, 0, nil)]),
+        "starts with pointerdown"
+      ),
+      (
+        uploadBody(prompt: 0, intent: intent, events: [("pointerdown", 0, 0.2, nil), ("pointermove", 5, 0.3, nil)]),
+        "ends with pointerup"
+      ),
+      (
+        uploadBody(prompt: 0, intent: intent, events: [("pointerdown", 0, 0.2, nil), ("pointerwiggle", 5, 0, nil)]),
+        "unknown event type"
+      ),
       (uploadBody(prompt: 0, intent: "squeeze", events: contact), "unknown intent"),
     ]
     for (body, reason) in cases {
@@ -250,7 +274,8 @@ struct CaptureServerTests {
   func validUpload() async throws {
     let h = try await Harness.start()
     let intent = h.session.prompts[0]
-    let response = try #require(await h.send("POST", "/contact", body: uploadBody(prompt: 0, intent: intent.rawValue, events: contact)))
+    let response = try #require(
+      await h.send("POST", "/contact", body: uploadBody(prompt: 0, intent: intent.rawValue, events: contact)))
     #expect(response.status == 200)
     #expect(response.body.contains("\"index\":1"))
     let files = h.files()
@@ -281,7 +306,8 @@ struct CaptureServerTests {
     let intent = h.session.prompts[0].rawValue
     for extra in [#","file":"../../owned.json""#, #","id":"mine""#] {
       let response = await h.send(
-        "POST", "/contact", body: uploadBody(prompt: 0, intent: intent, participant: "../../evil name", events: contact, extra: extra))
+        "POST", "/contact",
+        body: uploadBody(prompt: 0, intent: intent, participant: "../../evil name", events: contact, extra: extra))
       #expect(response?.status == 400)
       #expect(response?.body.contains("unknown member") == true)
     }
@@ -319,7 +345,8 @@ struct CaptureServerTests {
     }
     #expect(h.session.session == "ana-seed7-run2")
     let intent = h.session.prompts[0].rawValue
-    #expect(await h.send("POST", "/contact", body: uploadBody(prompt: 0, intent: intent, events: contact))?.status == 200)
+    #expect(
+      await h.send("POST", "/contact", body: uploadBody(prompt: 0, intent: intent, events: contact))?.status == 200)
     #expect(h.files() == ["ana-seed7-run2-001.json", "old.json"])
     #expect(try TraceLoader.load([h.dataset]).traces.count == 2)
     await h.server.stop()
@@ -346,7 +373,8 @@ struct CaptureServerTests {
     #expect(nothing?.body.contains("nothing to redo") == true)
     #expect(h.files() == ["earlier.json"])
 
-    #expect(await h.send("POST", "/contact", body: uploadBody(prompt: 0, intent: first, events: contact))?.status == 200)
+    #expect(
+      await h.send("POST", "/contact", body: uploadBody(prompt: 0, intent: first, events: contact))?.status == 200)
     #expect(h.files() == ["ana-seed7-001.json", "earlier.json"])
     let redone = try #require(await h.send("POST", "/redo"))
     #expect(redone.status == 200)
@@ -356,7 +384,8 @@ struct CaptureServerTests {
     #expect(try Array(String(contentsOfFile: h.dataset + "/earlier.json", encoding: .utf8).utf8) == existingBytes)
 
     // The same prompt again; then the file is replaced by someone else: redo leaves it.
-    #expect(await h.send("POST", "/contact", body: uploadBody(prompt: 0, intent: first, events: contact))?.status == 200)
+    #expect(
+      await h.send("POST", "/contact", body: uploadBody(prompt: 0, intent: first, events: contact))?.status == 200)
     let path = h.dataset + "/ana-seed7-002.json"
     unlink(path)
     TestData.write("someone else's\n", to: path)
@@ -373,7 +402,9 @@ struct CaptureServerTests {
     let h = try await Harness.start()
     let prompts = h.session.prompts
     let other = prompts[0] == .press ? "tap" : "press"
-    #expect(await h.send("POST", "/contact", body: uploadBody(prompt: 1, intent: prompts[1].rawValue, events: contact))?.status == 409)
+    #expect(
+      await h.send("POST", "/contact", body: uploadBody(prompt: 1, intent: prompts[1].rawValue, events: contact))?
+        .status == 409)
     let intent = await h.send("POST", "/contact", body: uploadBody(prompt: 0, intent: other, events: contact))
     #expect(intent?.status == 400)
     #expect(intent?.body.contains("differs from the prompt's") == true)
@@ -385,7 +416,9 @@ struct CaptureServerTests {
     #expect(await h.send("GET", "/contact")?.status == 405)
     let state = try #require(await h.send("GET", "/state"))
     #expect(state.status == 200)
-    #expect(state.body.contains("\"index\":0,\"total\":4,\"recorded\":0,\"complete\":false,\"done\":false,\"intent\":\"\(prompts[0])\""))
+    #expect(
+      state.body.contains(
+        "\"index\":0,\"total\":4,\"recorded\":0,\"complete\":false,\"done\":false,\"intent\":\"\(prompts[0])\""))
     await h.server.stop()
   }
 
@@ -394,16 +427,20 @@ struct CaptureServerTests {
     let h = try await Harness.start(intents: [.hold], count: 2)
     let run = Task { await h.server.run() }
     #expect(await h.send("POST", "/finish")?.status == 409)
-    #expect(await h.send("POST", "/contact", body: uploadBody(prompt: 0, intent: "hold", events: contact))?.status == 200)
-    let last = try #require(await h.send("POST", "/contact", body: uploadBody(prompt: 1, intent: "hold", events: contact)))
+    #expect(
+      await h.send("POST", "/contact", body: uploadBody(prompt: 0, intent: "hold", events: contact))?.status == 200)
+    let last = try #require(
+      await h.send("POST", "/contact", body: uploadBody(prompt: 1, intent: "hold", events: contact)))
     #expect(last.status == 200)
     #expect(last.body.contains("\"recorded\":2,\"complete\":true,\"done\":false"))
     #expect(last.body.contains("\"canRedo\":true,\"canFinish\":true"))
     // A further contact is refused; the last one can be redone and recorded again.
-    #expect(await h.send("POST", "/contact", body: uploadBody(prompt: 2, intent: "hold", events: contact))?.status == 409)
+    #expect(
+      await h.send("POST", "/contact", body: uploadBody(prompt: 2, intent: "hold", events: contact))?.status == 409)
     let redone = try #require(await h.send("POST", "/redo"))
     #expect(redone.body.contains("\"index\":1,\"total\":2,\"recorded\":1,\"complete\":false"))
-    #expect(await h.send("POST", "/contact", body: uploadBody(prompt: 1, intent: "hold", events: contact))?.status == 200)
+    #expect(
+      await h.send("POST", "/contact", body: uploadBody(prompt: 1, intent: "hold", events: contact))?.status == 200)
     let finished = try #require(await h.send("POST", "/finish"))
     #expect(finished.status == 200)
     #expect(finished.body.contains("\"done\":true"))

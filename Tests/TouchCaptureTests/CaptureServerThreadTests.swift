@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import TouchTestSupport
 import TouchCapture
+import TouchTestSupport
 
 /// The server answers on its own thread: with every thread of Swift's cooperative pool blocked in
 /// a synchronous request to it (what a busy test process or command does to a server living on

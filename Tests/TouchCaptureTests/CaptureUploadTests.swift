@@ -22,7 +22,10 @@ struct CaptureUploadTests {
   @Test func aCapturedTraceIsWrittenWithShortDecimals() throws {
     let body = uploadBody(
       prompt: 0, intent: "press",
-      events: [("pointerdown", 1000, 0.10000000149011612, nil), ("pointermove", 1016, 0.30000001192092896, nil), ("pointerup", 1032, 0, nil)])
+      events: [
+        ("pointerdown", 1000, 0.10000000149011612, nil), ("pointermove", 1016, 0.30000001192092896, nil),
+        ("pointerup", 1032, 0, nil),
+      ])
     let trace = try CaptureUpload.parse(body).trace(id: "t1", session: "s")
     #expect(trace.force == [0.1, 0.3, 0])
     let text = String(decoding: JSONTraceWriter.document([trace]), as: UTF8.self)
@@ -30,7 +33,8 @@ struct CaptureUploadTests {
   }
 
   @Test func aDeviceNameKeepsTheBrowserAsALabel() throws {
-    let body = uploadBody(prompt: 0, intent: "press", events: [("pointerdown", 1000, 0.5, nil), ("pointerup", 1016, 0, nil)])
+    let body = uploadBody(
+      prompt: 0, intent: "press", events: [("pointerdown", 1000, 0.5, nil), ("pointerup", 1016, 0, nil)])
     let upload = try CaptureUpload.parse(body)
     let named = try upload.trace(id: "t1", session: "s", device: "lab-ipad")
     #expect(named.metadata.device == "lab-ipad")

@@ -113,7 +113,8 @@ struct TryServerTests {
       ("pointerdown", 1000, 0.10000000149011612, nil), ("pointermove", 1016, 0.5, nil),
       ("pointermove", 1050, 0.30000001192092896, nil),
     ]
-    let prefix = try #require(TryHarness.object(await h.send("POST", "/replay", body: uploadBody(prompt: 0, intent: "press", events: soFar))))
+    let prefix = try #require(
+      TryHarness.object(await h.send("POST", "/replay", body: uploadBody(prompt: 0, intent: "press", events: soFar))))
     #expect(prefix["complete"] as? Bool == false)
     #expect(prefix["samples"] as? Int == 3)
     #expect(prefix["until"] as? Double == 0.05)
@@ -125,7 +126,9 @@ struct TryServerTests {
 
     let whole = try #require(
       TryHarness.object(
-        await h.send("POST", "/replay", body: uploadBody(prompt: 0, intent: "press", events: soFar + [("pointerup", 1100, 0, nil)]))))
+        await h.send(
+          "POST", "/replay", body: uploadBody(prompt: 0, intent: "press", events: soFar + [("pointerup", 1100, 0, nil)])
+        )))
     #expect(whole["complete"] as? Bool == true)
     #expect(whole["until"] is NSNull)
     #expect(whole["t"] as? [Double] == [0, 0.016, 0.05, 0.1])
@@ -134,7 +137,8 @@ struct TryServerTests {
     #expect(await h.session.contacts == 1)
 
     // Malformed contacts are 400 with the reason, and nothing is replayed.
-    let bad = await h.send("POST", "/replay", body: uploadBody(prompt: 0, intent: "press", events: [("pointermove", 0, 0.2, nil)]))
+    let bad = await h.send(
+      "POST", "/replay", body: uploadBody(prompt: 0, intent: "press", events: [("pointermove", 0, 0.2, nil)]))
     #expect(bad?.status == 400)
     #expect(bad?.body.contains("starts with pointerdown") == true)
     #expect(h.seen.all.count == 2)
@@ -148,11 +152,13 @@ struct TryServerTests {
       ("pointerdown", 1000, 0.25, nil), ("pointermove", 1016, 0.5, nil), ("pointermove", 1050, 0.75, nil),
       ("pointerup", 1100, 0, nil),
     ]
-    let first = try #require(TryHarness.object(await h.send("POST", "/save", body: uploadBody(prompt: 0, intent: "press", events: events))))
+    let first = try #require(
+      TryHarness.object(await h.send("POST", "/save", body: uploadBody(prompt: 0, intent: "press", events: events))))
     #expect(first["intent"] as? String == "press")
     #expect(first["samples"] as? Int == 4)
     #expect(first["saved"] as? Int == 1)
-    let second = try #require(TryHarness.object(await h.send("POST", "/save", body: uploadBody(prompt: 0, intent: "tap", events: events))))
+    let second = try #require(
+      TryHarness.object(await h.send("POST", "/save", body: uploadBody(prompt: 0, intent: "tap", events: events))))
     #expect(second["saved"] as? Int == 2)
     #expect(first["file"] as? String != second["file"] as? String)
     #expect(h.files() == ["try-ana-001.json", "try-ana-002.json"])
@@ -179,9 +185,12 @@ struct TryServerTests {
     let h = try await TryHarness.start()
     defer { Task { await h.server.stop() } }
     let unfinished = await h.send(
-      "POST", "/save", body: uploadBody(prompt: 0, intent: "press", events: [("pointerdown", 1000, 0.25, nil), ("pointermove", 1016, 0.5, nil)]))
+      "POST", "/save",
+      body: uploadBody(
+        prompt: 0, intent: "press", events: [("pointerdown", 1000, 0.25, nil), ("pointermove", 1016, 0.5, nil)]))
     #expect(unfinished?.status == 400)
-    let other = await h.send("POST", "/save", body: uploadBody(prompt: 0, intent: "press", participant: "bo", events: events))
+    let other = await h.send(
+      "POST", "/save", body: uploadBody(prompt: 0, intent: "press", participant: "bo", events: events))
     #expect(other?.status == 400)
     #expect(other?.body.contains("participant \"bo\"") == true)
     #expect(h.files().isEmpty)
@@ -190,17 +199,21 @@ struct TryServerTests {
   @Test("the access rules hold: Host, Origin, secret, token; unknown routes 404, wrong methods 405")
   func accessRules() async throws {
     let h = try await TryHarness.start()
-    let body = uploadBody(prompt: 0, intent: "press", events: [("pointerdown", 1000, 0.25, nil), ("pointerup", 1100, 0, nil)])
+    let body = uploadBody(
+      prompt: 0, intent: "press", events: [("pointerdown", 1000, 0.25, nil), ("pointerup", 1100, 0, nil)])
     #expect(await h.send("GET", "/", host: "evil.example:\(h.port)")?.status == 403)
     #expect(await h.send("POST", "/replay", body: body, headers: [("Origin", "http://evil.example")])?.status == 403)
     #expect(await h.send("POST", "/save", body: body, headers: [("Origin", "http://evil.example")])?.status == 403)
     #expect(await h.send("POST", "/replay", body: body, secret: false)?.status == 403)
     #expect(await h.send("POST", "/save", body: body, secret: false)?.status == 403)
-    #expect(await h.send("POST", "/save", body: body, headers: [(CaptureAccess.secretHeader, "wrong")], secret: false)?.status == 403)
+    #expect(
+      await h.send("POST", "/save", body: body, headers: [(CaptureAccess.secretHeader, "wrong")], secret: false)?.status
+        == 403)
     #expect(h.seen.all.isEmpty)
     #expect(h.files().isEmpty)
     // The page's own origin is admitted.
-    #expect(await h.send("POST", "/replay", body: body, headers: [("Origin", "http://127.0.0.1:\(h.port)")])?.status == 200)
+    #expect(
+      await h.send("POST", "/replay", body: body, headers: [("Origin", "http://127.0.0.1:\(h.port)")])?.status == 200)
     for (method, path) in [("GET", "/contact"), ("POST", "/redo"), ("GET", "/replay/x"), ("POST", "/finish")] {
       #expect(await h.send(method, path)?.status == 404, "\(method) \(path)")
     }
@@ -224,7 +237,8 @@ struct TryServerTests {
     defer { Task { await h.server.stop() } }
     #expect(h.server.limits.maximumBodySize == CaptureConfiguration.defaultMaximumBodySize)
     // The declared length alone is refused, before any of the body is read.
-    let response = await h.send("POST", "/replay", body: Array("{}".utf8), declaredLength: h.server.limits.maximumBodySize + 1)
+    let response = await h.send(
+      "POST", "/replay", body: Array("{}".utf8), declaredLength: h.server.limits.maximumBodySize + 1)
     #expect(response?.status == 413)
     #expect(h.seen.all.isEmpty)
   }

@@ -39,10 +39,12 @@ struct InputSafetyTests {
     #expect(TraceProblem.timeSpanTooLong(first: 0, current: 5e8).field == "t")
     #expect(
       TraceProblem.timeOutOfRange(1e20).description
-        == "t 1e+20 s is beyond ±4294967296 s, where times lose 1 µs resolution; rebase times (subtract the first time) or convert them to seconds")
+        == "t 1e+20 s is beyond ±4294967296 s, where times lose 1 µs resolution; rebase times (subtract the first time) or convert them to seconds"
+    )
     #expect(
       TraceProblem.timeSpanTooLong(first: 0, current: 5e8).description
-        == "t 500000000.0 s is 500000000.0 s after the trace's first sample (at most 1000000 s); are the times in seconds? Convert or rebase them")
+        == "t 500000000.0 s is 500000000.0 s after the trace's first sample (at most 1000000 s); are the times in seconds? Convert or rebase them"
+    )
   }
 
   @Test func wholeTraceValidationAppliesTheSameRules() {
@@ -53,7 +55,9 @@ struct InputSafetyTests {
 
   @Test func quotingEscapesControlCharactersAndCutsLongText() {
     #expect(Diagnostic.quoted("0.4x") == "'0.4x'")
-    #expect(Diagnostic.quoted("a\u{0}b\tc\nd\re\u{1B}f\u{7F}g\u{85}h\u{FFFD}") == #"'a\u{0}b\tc\nd\re\u{1B}f\u{7F}g\u{85}h\u{FFFD}'"#)
+    #expect(
+      Diagnostic.quoted("a\u{0}b\tc\nd\re\u{1B}f\u{7F}g\u{85}h\u{FFFD}")
+        == #"'a\u{0}b\tc\nd\re\u{1B}f\u{7F}g\u{85}h\u{FFFD}'"#)
     #expect(Diagnostic.quoted("é€😀") == "'é€😀'")  // printable non-ASCII stays
     let sixty = String(repeating: "7", count: 60)
     #expect(Diagnostic.quoted(sixty) == "'\(sixty)'")

@@ -92,7 +92,8 @@ struct TraceModelTests {
       Trace(metadata: TraceMetadata(id: "t\(k)", maxForce: k.isMultiple(of: 2) ? 6 : nil), t: [0], force: [1])
     }
     var dataset = Dataset(
-      traces: traces, origins: traces.indices.map { TraceOrigin(file: "f.csv", position: TextPosition(line: $0 + 2, column: 1)) },
+      traces: traces,
+      origins: traces.indices.map { TraceOrigin(file: "f.csv", position: TextPosition(line: $0 + 2, column: 1)) },
       skipped: [SkippedTrace(trace: "bad", origin: TraceOrigin(file: "f.csv"), reason: "broken")])
     #expect(dataset.total == 6)
     dataset.skipTraces { $0.metadata.maxForce == nil ? "no known maximum force" : nil }
@@ -104,7 +105,9 @@ struct TraceModelTests {
   }
 
   @Test func filtersKeepMatchingTracesAndAccountForTheRest() throws {
-    let rows: [(String, String?, Intent)] = [("a", "iphone6s", .press), ("b", "android", .tap), ("c", "iphone6s", .tap), ("d", nil, .pop)]
+    let rows: [(String, String?, Intent)] = [
+      ("a", "iphone6s", .press), ("b", "android", .tap), ("c", "iphone6s", .tap), ("d", nil, .pop),
+    ]
     let traces = rows.map { row in
       Trace(metadata: TraceMetadata(id: row.0, intent: row.2, device: row.1), t: [0], force: [0])
     }
@@ -119,9 +122,10 @@ struct TraceModelTests {
     #expect(TraceFilter(parsing: "device") == nil)
     #expect(dataset.keep(matching: [device, intent]) == 3)
     #expect(dataset.traces.map(\.name) == ["a"])
-    #expect(dataset.skipped.map(\.reason) == [
-      "not selected (device=iphone6s)", "not selected (intent=press,pop)", "not selected (device=iphone6s)",
-    ])
+    #expect(
+      dataset.skipped.map(\.reason) == [
+        "not selected (device=iphone6s)", "not selected (intent=press,pop)", "not selected (device=iphone6s)",
+      ])
     #expect(dataset.total == 4)
   }
 
@@ -131,7 +135,8 @@ struct TraceModelTests {
         == "a.csv:3:7: error: bad")
     #expect(Diagnostic(.warning, "hm", file: "a.csv").description == "a.csv: warning: hm")
     #expect(Diagnostic(.note, "fyi").description == "note: fyi")
-    let skip = SkippedTrace(trace: "x", origin: TraceOrigin(file: "a.csv", position: TextPosition(line: 2, column: 1)), reason: "r")
+    let skip = SkippedTrace(
+      trace: "x", origin: TraceOrigin(file: "a.csv", position: TextPosition(line: 2, column: 1)), reason: "r")
     #expect(skip.description == "a.csv:2:1: warning: skipped trace 'x': r")
   }
 }

@@ -1,6 +1,7 @@
 import Testing
-@testable import TouchEvaluation
 import TouchTestSupport
+
+@testable import TouchEvaluation
 
 /// The one-pass kernel with prepared levels (`CrossingLevels`, bucket index) against a plain
 /// scan per level: level k is first crossed at the first position whose quantity crosses it.
@@ -46,7 +47,8 @@ struct CrossingLevelsTests {
     for nanAt in 0..<8 {
       for crossingAt in 0..<8 where crossingAt != nanAt {
         for crossing in [Double.infinity, 5] {
-          var quantities = [Double](repeating: 1, count: 16) + [Double](repeating: 2.5, count: 8) + [Double](repeating: 1, count: 8)
+          var quantities =
+            [Double](repeating: 1, count: 16) + [Double](repeating: 2.5, count: 8) + [Double](repeating: 1, count: 8)
           quantities[16 + nanAt] = .nan
           quantities[16 + crossingAt] = crossing
           check(StrictlyAbove.self, quantities, levels) { $0 > $1 }
@@ -69,7 +71,8 @@ struct CrossingLevelsTests {
       let count = quantities.withUnsafeBufferPointer { q in
         levels.withUnsafeLevels { l in
           buffer.withUnsafeMutableBufferPointer { s in
-            RunningMaxSweep.firstCrossings(StrictlyAbove.self, quantities: q, range: 0..<q.count, levels: l, into: s.baseAddress!)
+            RunningMaxSweep.firstCrossings(
+              StrictlyAbove.self, quantities: q, range: 0..<q.count, levels: l, into: s.baseAddress!)
           }
         }
       }
@@ -104,12 +107,14 @@ struct CrossingLevelsTests {
             (
               fast.withUnsafeMutableBufferPointer { s in
                 fastOffsets.withUnsafeMutableBufferPointer { so in
-                  RunningMaxSweep.firstCrossings(AtOrAbove.self, quantities: q, offsets: o, levels: prepared, steps: s, stepOffsets: so)
+                  RunningMaxSweep.firstCrossings(
+                    AtOrAbove.self, quantities: q, offsets: o, levels: prepared, steps: s, stepOffsets: so)
                 }
               },
               plain.withUnsafeMutableBufferPointer { s in
                 plainOffsets.withUnsafeMutableBufferPointer { so in
-                  RunningMaxSweep.firstCrossings(AtOrAbove.self, quantities: q, offsets: o, levels: l, steps: s, stepOffsets: so)
+                  RunningMaxSweep.firstCrossings(
+                    AtOrAbove.self, quantities: q, offsets: o, levels: l, steps: s, stepOffsets: so)
                 }
               }
             )
@@ -209,7 +214,8 @@ struct CrossingLevelsTests {
             RunningMaxSweep.firstCrossings(test, quantities: q, range: 0..<q.count, levels: l, into: s.baseAddress!)
           },
           plain.withUnsafeMutableBufferPointer { s in
-            RunningMaxSweep.firstCrossings(test, quantities: q, range: 0..<q.count, levels: l.values, into: s.baseAddress!)
+            RunningMaxSweep.firstCrossings(
+              test, quantities: q, range: 0..<q.count, levels: l.values, into: s.baseAddress!)
           }
         )
       }
@@ -221,7 +227,9 @@ struct CrossingLevelsTests {
     for (k, level) in levels.values.enumerated() {
       let expected = quantities.firstIndex { crosses($0, level) }
       guard first[k] == expected else {
-        Issue.record("level \(k) = \(level): \(String(describing: first[k])) instead of \(String(describing: expected)); levels \(levels.values.prefix(12))…, quantities \(quantities)")
+        Issue.record(
+          "level \(k) = \(level): \(String(describing: first[k])) instead of \(String(describing: expected)); levels \(levels.values.prefix(12))…, quantities \(quantities)"
+        )
         return
       }
     }
@@ -247,7 +255,9 @@ struct CrossingLevelsTests {
     #expect(gatheredCount == count)
     #expect(Array(gatheredSteps[0..<gatheredCount]) == Array(steps[0..<count]))
     #expect(Array(gathered[0..<gatheredCount]) == steps[0..<count].map { 1000 + 0.25 * Double($0.position) })
-    for (a, b) in zip(steps[0..<count], steps[0..<count].dropFirst()) { #expect(a.upper == b.lower && a.position < b.position) }
+    for (a, b) in zip(steps[0..<count], steps[0..<count].dropFirst()) {
+      #expect(a.upper == b.lower && a.position < b.position)
+    }
     if count > 0 { #expect(steps[0].lower == 0) }
   }
 }

@@ -52,7 +52,9 @@ struct GridTests {
     #expect(ExactRational("-2.5e-1")?.description == "-1/4")
     #expect(ExactRational("1.5/3")?.description == "1/2")
     #expect(ExactRational("12e2")?.description == "1200")
-    #expect(ExactRational("1..2") == nil && ExactRational("") == nil && ExactRational("1/0") == nil && ExactRational("e5") == nil)
+    #expect(
+      ExactRational("1..2") == nil && ExactRational("") == nil && ExactRational("1/0") == nil
+        && ExactRational("e5") == nil)
     let third = try #require(ExactRational("1/3"))
     let close = try #require(ExactRational("0.3333333333333333"))
     #expect(close < third && !(third < close))

@@ -15,7 +15,8 @@ struct MetricsTests {
   static var singleStage: [Trace] {
     [
       // A press at 0.10: action at 0.10 (0.6 ≥ 0.5) → TP, latency 0, from down 0.10; release at 0.20.
-      trace("A", t: [0, 0.05, 0.10, 0.15, 0.20, 0.25], force: [0, 0.3, 0.6, 0.8, 0.4, 0.1], intent: .press, pressAt: [0.10]),
+      trace(
+        "A", t: [0, 0.05, 0.10, 0.15, 0.20, 0.25], force: [0, 0.3, 0.6, 0.8, 0.4, 0.1], intent: .press, pressAt: [0.10]),
       // B press at 0.30: action at 0.2 → TP, early (latency −0.1), from down 0.2; release at 0.4.
       trace("B", t: Array(step[0..<6]), force: [0, 0.2, 0.55, 0.9, 0.2, 0.1], intent: .press, pressAt: [0.30]),
       // C pop (peek 0.2, pop 0.5): action at 0.5 is 0.3 s after the peek → FP + FN; release at 0.7.
@@ -29,9 +30,11 @@ struct MetricsTests {
       // F has no intent label → skipped.
       trace("F", t: [0, 0.1], force: [0, 0.9]),
       // H press at 0.40, action at 0.65: exactly at the tolerance edge → TP, latency 0.25; release at 0.8.
-      trace("H", t: [0, 0.2, 0.4, 0.65, 0.8, 0.9], force: [0, 0.1, 0.2, 0.6, 0.1, 0.05], intent: .press, pressAt: [0.40]),
+      trace(
+        "H", t: [0, 0.2, 0.4, 0.65, 0.8, 0.9], force: [0, 0.1, 0.2, 0.6, 0.1, 0.05], intent: .press, pressAt: [0.40]),
       // I press at 0.40, action at 0.651: just outside → FP + FN; release at 0.8.
-      trace("I", t: [0, 0.2, 0.4, 0.651, 0.8, 0.9], force: [0, 0.1, 0.2, 0.6, 0.1, 0.05], intent: .press, pressAt: [0.40]),
+      trace(
+        "I", t: [0, 0.2, 0.4, 0.651, 0.8, 0.9], force: [0, 0.1, 0.2, 0.6, 0.1, 0.05], intent: .press, pressAt: [0.40]),
     ]
   }
 
@@ -51,7 +54,9 @@ struct MetricsTests {
     #expect(s.f1 == 6.0 / 11)
     #expect(s.accuracy == 4.0 / 9)
     #expect(s.falsePositiveRate == 0.5)
-    #expect(s.falsePositivesByIntent[.pop] == 1 && s.falsePositivesByIntent[.tap] == 1 && s.falsePositivesByIntent[.press] == 1)
+    #expect(
+      s.falsePositivesByIntent[.pop] == 1 && s.falsePositivesByIntent[.tap] == 1
+        && s.falsePositivesByIntent[.press] == 1)
     #expect(s.falsePositivesByIntent.total == 3)
     #expect(m.flaps == 6)
     #expect(m.stage2 == nil && m.confusion == nil && m.addedLatency == nil)
@@ -66,7 +71,9 @@ struct MetricsTests {
     // Per trace: H matched at the edge, I not.
     let h = outcomes[5].stage1
     #expect(h.matches.count == 1 && close(h.matches[0].latency, 0.25) && h.isCorrect)
-    #expect(outcomes[6].stage1.truePositives == 0 && outcomes[6].stage1.falsePositives == 1 && outcomes[6].stage1.falseNegatives == 1)
+    #expect(
+      outcomes[6].stage1.truePositives == 0 && outcomes[6].stage1.falsePositives == 1
+        && outcomes[6].stage1.falseNegatives == 1)
   }
 
   @Test func emptyCasesAreUndefinedNotZero() throws {
@@ -80,7 +87,8 @@ struct MetricsTests {
     #expect(l.count == 0 && l.mean == nil && l.standardDeviation == nil && l.minimum == nil && l.p50 == nil)
     #expect(l.p90 == nil && l.p95 == nil && l.p99 == nil && l.maximum == nil && l.early == 0)
     // Nothing at all.
-    let none = ConfigurationMetrics(outcomes: [], truths: [], shape: OutcomeShape(twoStage: true, reportsFlaps: true, isComposition: true))
+    let none = ConfigurationMetrics(
+      outcomes: [], truths: [], shape: OutcomeShape(twoStage: true, reportsFlaps: true, isComposition: true))
     #expect(none.stage1.accuracy == nil && none.stage1.falsePositiveRate == nil && none.stage2?.f1 == nil)
     #expect(none.flaps == 0 && none.waited == 0 && none.addedLatency?.count == 0)
     // One latency: no standard deviation.
@@ -113,7 +121,9 @@ struct MetricsTests {
         "M", t: Self.step, force: [0, 0.3, 0.6, 0.7, 0.3, 0.1, 0.3, 0.4, 0.6, 0.7, 0.1, 0.05], intent: .press,
         pressAt: [0.15, 0.75]),
       // One press at 0.2 for references 0.2 and 0.8 → 1 TP, 1 FN; release at 0.7.
-      trace("N", t: Array(Self.step[0..<9]), force: [0, 0.3, 0.6, 0.7, 0.6, 0.4, 0.3, 0.1, 0.05], intent: .press, pressAt: [0.2, 0.8]),
+      trace(
+        "N", t: Array(Self.step[0..<9]), force: [0, 0.3, 0.6, 0.7, 0.6, 0.4, 0.3, 0.1, 0.05], intent: .press,
+        pressAt: [0.2, 0.8]),
       // A drag that chatters: presses at 0.1 and 0.3 → one FP (a negative trace counts once); 2 releases.
       trace("G", t: Array(Self.step[0..<6]), force: [0, 0.6, 0.1, 0.6, 0.1, 0.05], intent: .drag),
     ]
@@ -138,7 +148,9 @@ struct MetricsTests {
   @Test func twoStageScoresBothStagesAndTheConfusionMatrix() throws {
     let traces = [
       // P1 pop: peek at 0.2, pop at 0.5 — both TP.
-      trace("P1", t: Array(Self.step[0..<8]), force: [0, 0.1, 0.35, 0.4, 0.4, 0.75, 0.8, 0.1], intent: .pop, pressAt: [0.2, 0.5]),
+      trace(
+        "P1", t: Array(Self.step[0..<8]), force: [0, 0.1, 0.35, 0.4, 0.4, 0.75, 0.8, 0.1], intent: .pop,
+        pressAt: [0.2, 0.5]),
       // P2 press: peek at 0.2, no pop → stage 1 TP, stage 2 TN; predicted press.
       trace("P2", t: Array(Self.step[0..<6]), force: [0, 0.1, 0.35, 0.5, 0.2, 0.05], intent: .press, pressAt: [0.2]),
       // P3 press too hard: peek TP, pop at 0.3 → stage 2 FP; predicted pop.
@@ -146,13 +158,15 @@ struct MetricsTests {
       // P4 tap: nothing → TN, TN; predicted none.
       trace("P4", t: Array(Self.step[0..<3]), force: [0, 0.2, 0.1], intent: .tap),
       // P5 weak pop: peek TP, no pop → stage 2 FN; predicted press.
-      trace("P5", t: Array(Self.step[0..<7]), force: [0, 0.1, 0.35, 0.4, 0.5, 0.55, 0.1], intent: .pop, pressAt: [0.2, 0.5]),
+      trace(
+        "P5", t: Array(Self.step[0..<7]), force: [0, 0.1, 0.35, 0.4, 0.5, 0.55, 0.1], intent: .pop, pressAt: [0.2, 0.5]),
       // P6 hold: peek at 0.1 → stage 1 FP (hold); predicted press.
       trace("P6", t: Array(Self.step[0..<4]), force: [0, 0.35, 0.3, 0.1], intent: .hold),
     ]
     let evaluation = Evaluation(dataset: dataset(traces))
     #expect(evaluation.truths[0].references == [0.2] && evaluation.truths[0].stage2References == [0.5])
-    let recognizer = try AnyForceRecognizer(variant: "peek-pop", settings: [("peekThreshold", "0.3"), ("popThreshold", "0.7")])
+    let recognizer = try AnyForceRecognizer(
+      variant: "peek-pop", settings: [("peekThreshold", "0.3"), ("popThreshold", "0.7")])
     let m = evaluation.metrics(of: try evaluation.outcomes(of: recognizer), shape: OutcomeShape(recognizer: recognizer))
     let s1 = m.stage1
     #expect((s1.truePositives, s1.falsePositives, s1.falseNegatives, s1.trueNegatives) == (4, 1, 0, 1))
@@ -168,7 +182,8 @@ struct MetricsTests {
   @Test func aLongPressWaitingForAForcePressShowsTheAddedLatency() throws {
     // A still finger at force 0.3 for 1 s: the long press wants to begin at 0.5 s but waits for
     // deep-press (0.75) to fail, which happens at the lift (1.0 s) → 0.5 s added.
-    let hold = trace("H", t: Self.step[0..<11].map { $0 }, force: [0, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3], intent: .hold)
+    let hold = trace(
+      "H", t: Self.step[0..<11].map { $0 }, force: [0, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3], intent: .hold)
     let evaluation = Evaluation(dataset: dataset([hold]))
     let longPress = try AnyForceRecognizer(variant: "long-press")
     let composed = try longPress.requiringFailure(of: AnyForceRecognizer(variant: "deep-press"))

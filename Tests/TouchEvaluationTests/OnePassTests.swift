@@ -18,9 +18,13 @@ struct OnePassTests {
       }
       // Few levels, many levels with duplicates, and fine grids where one sample crosses dozens
       // (the galloping path).
-      let k = [Int.random(in: 1...3, using: &rng), Int.random(in: 1...50, using: &rng), Int.random(in: 100...1000, using: &rng)][round % 3]
+      let k = [
+        Int.random(in: 1...3, using: &rng), Int.random(in: 1...50, using: &rng),
+        Int.random(in: 100...1000, using: &rng),
+      ][round % 3]
       let levels = (0..<k).map { _ in
-        k >= 100 ? Double(Int.random(in: -80...1000, using: &rng)) / 333 : Double(Int.random(in: -2...26, using: &rng)) / 8
+        k >= 100
+          ? Double(Int.random(in: -80...1000, using: &rng)) / 333 : Double(Int.random(in: -2...26, using: &rng)) / 8
       }.sorted()
       check(StrictlyAbove.self, quantities, levels) { $0 > $1 }
       check(AtOrAbove.self, quantities, levels) { $0 >= $1 }
@@ -28,7 +32,8 @@ struct OnePassTests {
   }
 
   @Test func kernelOverManyTracesWritesStepsPerTrace() {
-    let quantities = [0.1, 0.6, 0.4, 0.8, /* trace 2 */ 0.9, /* trace 3 */ 0.2, 0.3]
+    // By the offsets below: trace 1 is 0.1…0.8, trace 2 is 0.9, trace 3 is empty, trace 4 is 0.2, 0.3.
+    let quantities = [0.1, 0.6, 0.4, 0.8, 0.9, 0.2, 0.3]
     let offsets = [0, 4, 5, 5, 7]
     let levels = [0.25, 0.5, 0.75]
     var steps = [CrossingStep](repeating: CrossingStep(lower: 0, upper: 0, position: 0), count: 10)
@@ -38,7 +43,8 @@ struct OnePassTests {
         levels.withUnsafeBufferPointer { l in
           steps.withUnsafeMutableBufferPointer { s in
             stepOffsets.withUnsafeMutableBufferPointer { so in
-              RunningMaxSweep.firstCrossings(AtOrAbove.self, quantities: q, offsets: o, levels: l, steps: s, stepOffsets: so)
+              RunningMaxSweep.firstCrossings(
+                AtOrAbove.self, quantities: q, offsets: o, levels: l, steps: s, stepOffsets: so)
             }
           }
         }
@@ -61,7 +67,8 @@ struct OnePassTests {
     var rng = SplitMix64(seed: seed)
     let traces = (0..<150).map { randomTrace(&rng, id: "r\($0)") }
     let evaluation = Evaluation(dataset: dataset(traces), options: EvaluationOptions(tolerance: 0.1))
-    let normalized = try SweepAxis.range("0:1:1/400").filter { _ in Int.random(in: 0..<4, using: &rng) == 0 } + [0.45, 0.75]
+    let normalized =
+      try SweepAxis.range("0:1:1/400").filter { _ in Int.random(in: 0..<4, using: &rng) == 0 } + [0.45, 0.75]
     let cases: [(String, String, [Double], [(name: String, value: String)])] = [
       ("shunkit", "minimumForce", try SweepAxis.range("0:7:1/60"), []),
       ("shunkit", "minimumForce", try SweepAxis.range("0:7:1/60"), [("faithfulClamp", "false")]),
@@ -108,17 +115,22 @@ struct OnePassTests {
       ])
     let result = try evaluation.sweep(plan)
     // deep-press, hysteresis and flutter's startPressure go by threshold classes (ThresholdClassTests).
-    #expect(result.methods.map(\.description) == ["classes", "classes", "classes", "classes", "classes", "classes", "replay", "one-pass", "one-pass"])
-    #expect(plan.configurations.map(\.name) == [
-      "deep-press", "deep-press", "hysteresis", "hysteresis", "flutter-force-press", "flutter-force-press",
-      "tap+deep-press", "deep-press-ps", "deep-press-ps",
-    ])
+    #expect(
+      result.methods.map(\.description) == [
+        "classes", "classes", "classes", "classes", "classes", "classes", "replay", "one-pass", "one-pass",
+      ])
+    #expect(
+      plan.configurations.map(\.name) == [
+        "deep-press", "deep-press", "hysteresis", "hysteresis", "flutter-force-press", "flutter-force-press",
+        "tap+deep-press", "deep-press-ps", "deep-press-ps",
+      ])
   }
 
   private func check<Test: CrossingTest>(
     _ test: Test.Type, _ quantities: [Double], _ levels: [Double], _ crosses: (Double, Double) -> Bool
   ) {
-    var steps = [CrossingStep](repeating: CrossingStep(lower: 0, upper: 0, position: 0), count: max(1, min(quantities.count, levels.count)))
+    var steps = [CrossingStep](
+      repeating: CrossingStep(lower: 0, upper: 0, position: 0), count: max(1, min(quantities.count, levels.count)))
     let count = quantities.withUnsafeBufferPointer { q in
       levels.withUnsafeBufferPointer { l in
         steps.withUnsafeMutableBufferPointer { s in
@@ -134,7 +146,9 @@ struct OnePassTests {
       #expect(first[k] == quantities.firstIndex { crosses($0, levels[k]) }, "level \(levels[k]) in \(quantities)")
     }
     // Steps are contiguous from level 0 and advance in position.
-    for (a, b) in zip(steps[0..<count], steps[0..<count].dropFirst()) { #expect(a.upper == b.lower && a.position < b.position) }
+    for (a, b) in zip(steps[0..<count], steps[0..<count].dropFirst()) {
+      #expect(a.upper == b.lower && a.position < b.position)
+    }
     if count > 0 { #expect(steps[0].lower == 0) }
   }
 }

@@ -15,11 +15,17 @@ struct PlanAndDeterminismTests {
       ],
       settings: [("minimumPressDuration", "1/4")])
     // deep-press × 2; hysteresis 3 × 2 (first axis slowest); long-press once at its settings.
-    #expect(plan.configurations.map(\.name) == ["deep-press", "deep-press"] + Array(repeating: "hysteresis", count: 6) + ["long-press"])
-    let hysteresis = plan.configurations[2..<8].map { [$0.parameters.number("pressThreshold"), $0.parameters.number("releaseThreshold")] }
+    #expect(
+      plan.configurations.map(\.name) == ["deep-press", "deep-press"] + Array(repeating: "hysteresis", count: 6) + [
+        "long-press"
+      ])
+    let hysteresis = plan.configurations[2..<8].map {
+      [$0.parameters.number("pressThreshold"), $0.parameters.number("releaseThreshold")]
+    }
     #expect(hysteresis == [[0.3, 0.1], [0.3, 0.2], [0.4, 0.1], [0.4, 0.2], [0.5, 0.1], [0.5, 0.2]])
     #expect(plan.configurations[8].parameters.number("minimumPressDuration") == 0.25)
-    #expect(plan.configurations[8].varied.isEmpty && plan.configurations[2].varied == ["pressThreshold", "releaseThreshold"])
+    #expect(
+      plan.configurations[8].varied.isEmpty && plan.configurations[2].varied == ["pressThreshold", "releaseThreshold"])
   }
 
   @Test func invalidCombinationsAreDroppedAndListed() throws {
@@ -38,10 +44,13 @@ struct PlanAndDeterminismTests {
       } catch { return "\(error)" }
     }
     #expect(message { _ = try RecognizerSpec.list("deep-pres") }.contains("unknown recognizer 'deep-pres'"))
-    #expect(message { _ = try RecognizerSpec.list("deep-press+tap") }.contains("only long-press, long-press-android, tap can wait"))
+    #expect(
+      message { _ = try RecognizerSpec.list("deep-press+tap") }.contains(
+        "only long-press, long-press-android, tap can wait"))
     #expect(
       message {
-        _ = try SweepPlan(recognizers: [RecognizerSpec(variant: "deep-press")], axes: [SweepAxis(parsing: "thresh=0.5")])
+        _ = try SweepPlan(
+          recognizers: [RecognizerSpec(variant: "deep-press")], axes: [SweepAxis(parsing: "thresh=0.5")])
       }.contains("--vary thresh: none of deep-press has this parameter"))
     #expect(
       message {
@@ -49,7 +58,8 @@ struct PlanAndDeterminismTests {
       }.contains("--set nope"))
     #expect(
       message {
-        _ = try SweepPlan(recognizers: [RecognizerSpec(variant: "deep-press")], axes: [SweepAxis(parsing: "threshold=2,3")])
+        _ = try SweepPlan(
+          recognizers: [RecognizerSpec(variant: "deep-press")], axes: [SweepAxis(parsing: "threshold=2,3")])
       }.contains("no valid configuration"))
     #expect(
       message {
@@ -59,7 +69,8 @@ struct PlanAndDeterminismTests {
       }.contains("both varied"))
     #expect(
       message {
-        _ = try SweepPlan(recognizers: [RecognizerSpec(variant: "zones")], axes: [SweepAxis(parsing: "normalizedForceThreshholds=0.5")])
+        _ = try SweepPlan(
+          recognizers: [RecognizerSpec(variant: "zones")], axes: [SweepAxis(parsing: "normalizedForceThreshholds=0.5")])
       }.contains("list parameter"))
   }
 
@@ -77,11 +88,14 @@ struct PlanAndDeterminismTests {
     let iPhone = try SweepPlan(recognizers: RecognizerSpec.list("shunkit"), maximumForces: [20.0 / 3])
     let points = try #require(iPhone.axesByRecognizer.first?.axes.first?.values)
     #expect(points.count == 20)
-    #expect(points.prefix(3).map(\.description) == [SweepAxis.Value.number(20.0 / 60), .number(40.0 / 60), .number(1)].map(\.description))
+    #expect(
+      points.prefix(3).map(\.description)
+        == [SweepAxis.Value.number(20.0 / 60), .number(40.0 / 60), .number(1)].map(\.description))
     #expect(points.contains(.number(3.0)) && points.last == .number(20.0 / 3))
     let tablet = try SweepPlan(recognizers: RecognizerSpec.list("shunkit"), maximumForces: [1023])
     // On a tablet (1023) the grid spans 51.15 … 1023, with the library's default 3.0 kept.
-    #expect(tablet.axesByRecognizer.first?.axes.first?.values.prefix(3) == [.number(3), .number(51.15), .number(102.3)])
+    #expect(
+      tablet.axesByRecognizer.first?.axes.first?.values.prefix(3) == [.number(3), .number(51.15), .number(102.3)])
     // Mixed devices: each device's grid (Android pressure 0…1 and 3D Touch), merged.
     let mixed = try SweepPlan(recognizers: RecognizerSpec.list("shunkit"), maximumForces: [1, 20.0 / 3])
     let merged = try #require(mixed.axesByRecognizer.first?.axes.first?.values)
@@ -99,13 +113,19 @@ struct PlanAndDeterminismTests {
     let traces = (0..<300).map { randomTrace(&rng, id: "r\($0)") }
     let plan = try SweepPlan(
       recognizers: RecognizerSpec.list("deep-press,deep-press-ps,peek-pop,hysteresis,long-press+deep-press"),
-      axes: [SweepAxis(parsing: "threshold=0.2:0.8:0.1"), SweepAxis(parsing: "minimumForce=0:1:1/40"),
-             SweepAxis(parsing: "peekThreshold=0.1:0.7:0.05"), SweepAxis(parsing: "pressThreshold=0.2,0.4")])
+      axes: [
+        SweepAxis(parsing: "threshold=0.2:0.8:0.1"), SweepAxis(parsing: "minimumForce=0:1:1/40"),
+        SweepAxis(parsing: "peekThreshold=0.1:0.7:0.05"), SweepAxis(parsing: "pressThreshold=0.2,0.4"),
+      ])
     var reference: [ConfigurationMetrics]?
     for threads in [1, 2, 3] {
       let evaluation = Evaluation(dataset: dataset(traces), threads: threads)
       let result = try evaluation.sweep(plan, threads: threads)
-      if let reference { #expect(result.metrics == reference, "threads: \(threads)") } else { reference = result.metrics }
+      if let reference {
+        #expect(result.metrics == reference, "threads: \(threads)")
+      } else {
+        reference = result.metrics
+      }
     }
   }
 }

@@ -15,7 +15,8 @@ struct ProportionIntervalTests {
   }
 
   @Test func wilsonMatchesSciPy() throws {
-    let url = try #require(Bundle.module.url(forResource: "wilson-pairs", withExtension: "json", subdirectory: "Fixtures"))
+    let url = try #require(
+      Bundle.module.url(forResource: "wilson-pairs", withExtension: "json", subdirectory: "Fixtures"))
     let fixture = try JSONDecoder().decode(Fixture.self, from: Data(contentsOf: url))
     #expect(fixture.pairs.count > 60)
     for pair in fixture.pairs {

@@ -47,7 +47,8 @@ struct SamplesFixtureTests {
   @Test(arguments: fixture.cases.map(\.name))
   func matchesThePythonScorer(name: String) throws {
     let expected = try #require(Self.fixture.cases.first { $0.name == name })
-    let options = EvaluationOptions(positives: expected.positives.compactMap { Intent(name: $0) }, tolerance: expected.tolerance)
+    let options = EvaluationOptions(
+      positives: expected.positives.compactMap { Intent(name: $0) }, tolerance: expected.tolerance)
     let evaluation = Evaluation(dataset: Self.samples, options: options, threads: 2)
     let spec = RecognizerSpec(variant: expected.recognizer, required: expected.required)
     let axes = try expected.settings.keys.sorted().map { try SweepAxis(parsing: "\($0)=\(expected.settings[$0]!)") }

@@ -50,8 +50,12 @@ struct SweepPlanErrorTests {
   }
 
   @Test func truthMessages() {
-    #expect(TruthError.unpairedPopReferences(count: 1).description == "intent pop needs press_at as (peek, pop) pairs; found 1 time")
-    #expect(TruthError.unpairedPopReferences(count: 3).description == "intent pop needs press_at as (peek, pop) pairs; found 3 times")
+    #expect(
+      TruthError.unpairedPopReferences(count: 1).description
+        == "intent pop needs press_at as (peek, pop) pairs; found 1 time")
+    #expect(
+      TruthError.unpairedPopReferences(count: 3).description
+        == "intent pop needs press_at as (peek, pop) pairs; found 3 times")
     #expect(TruthError.noIntent.description == "no intent label")
   }
 }

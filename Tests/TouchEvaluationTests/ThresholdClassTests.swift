@@ -32,9 +32,12 @@ struct ThresholdClassTests {
     [
       Case(variant: "deep-press", axes: [("threshold", grid(&rng, keep: 8))]),
       Case(variant: "hysteresis", axes: [("pressThreshold", grid(&rng, keep: 8, in: 0.1...1))]),
-      Case(variant: "hysteresis", axes: [("releaseThreshold", grid(&rng, keep: 8, in: 0...0.5))], settings: [("pressThreshold", "0.5")]),
       Case(
-        variant: "hysteresis", axes: [("pressThreshold", grid(&rng, keep: 40)), ("releaseThreshold", grid(&rng, keep: 40))],
+        variant: "hysteresis", axes: [("releaseThreshold", grid(&rng, keep: 8, in: 0...0.5))],
+        settings: [("pressThreshold", "0.5")]),
+      Case(
+        variant: "hysteresis",
+        axes: [("pressThreshold", grid(&rng, keep: 40)), ("releaseThreshold", grid(&rng, keep: 40))],
         settings: [("inclusiveRelease", "true"), ("strictPress", "true")]),
       Case(
         variant: "hysteresis",
@@ -44,20 +47,32 @@ struct ThresholdClassTests {
         ]),
       Case(variant: "stable-press", axes: [("pressThreshold", grid(&rng, keep: 8, in: 0.3...1))]),
       Case(
-        variant: "stable-press", axes: [("pressThreshold", grid(&rng, keep: 40)), ("releaseThreshold", grid(&rng, keep: 40))],
+        variant: "stable-press",
+        axes: [("pressThreshold", grid(&rng, keep: 40)), ("releaseThreshold", grid(&rng, keep: 40))],
         settings: [("rearm", "true")]),
-      Case(variant: "peek-pop", axes: [("peekThreshold", grid(&rng, keep: 40)), ("popThreshold", grid(&rng, keep: 40))], classes: false),
+      Case(
+        variant: "peek-pop", axes: [("peekThreshold", grid(&rng, keep: 40)), ("popThreshold", grid(&rng, keep: 40))],
+        classes: false),
       Case(variant: "flutter-force-press", axes: [("startPressure", grid(&rng, keep: 8, in: 0...0.84))]),
       Case(
-        variant: "flutter-force-press", axes: [("startPressure", grid(&rng, keep: 40)), ("peakPressure", grid(&rng, keep: 40))],
+        variant: "flutter-force-press",
+        axes: [("startPressure", grid(&rng, keep: 40)), ("peakPressure", grid(&rng, keep: 40))],
         settings: [("faithfulSlopTest", "false")], classes: false),
-      Case(variant: "ema/hysteresis", axes: [("ema.alpha", [0.2, 0.5, 1]), ("pressThreshold", grid(&rng, keep: 20, in: 0.1...1))]),
+      Case(
+        variant: "ema/hysteresis",
+        axes: [("ema.alpha", [0.2, 0.5, 1]), ("pressThreshold", grid(&rng, keep: 20, in: 0.1...1))]),
       Case(
         variant: "one-euro/stable-press",
-        axes: [("pressThreshold", grid(&rng, keep: 40, in: 0.3...1)), ("releaseThreshold", grid(&rng, keep: 40, in: 0...0.3))]),
-      Case(variant: "gt-deep-press", axes: [("threshold", grid(&rng, keep: 8))], settings: [("hardTriggerMinTime", "0.05")]),
+        axes: [
+          ("pressThreshold", grid(&rng, keep: 40, in: 0.3...1)),
+          ("releaseThreshold", grid(&rng, keep: 40, in: 0...0.3)),
+        ]),
+      Case(
+        variant: "gt-deep-press", axes: [("threshold", grid(&rng, keep: 8))], settings: [("hardTriggerMinTime", "0.05")]
+      ),
       Case(variant: "peak-release", axes: [("minimumValue", grid(&rng, keep: 8)), ("tolerance", [0.05, 0.2])]),
-      Case(variant: "movmean/deep-press", axes: [("threshold", grid(&rng, keep: 10))], settings: [("movmean.window", "3")]),
+      Case(
+        variant: "movmean/deep-press", axes: [("threshold", grid(&rng, keep: 10))], settings: [("movmean.window", "3")]),
     ]
   }
 
@@ -117,20 +132,26 @@ struct ThresholdClassTests {
   }
 
   private func check(_ testCase: Case, on evaluation: Evaluation, expectVariety: Bool = true) throws {
-    let axes = testCase.axes.map { name, values in SweepAxis(parameter: name, text: "test", values: values.map { .number($0) }) }
-    let plan = try SweepPlan(recognizers: [RecognizerSpec(parsing: testCase.variant)], axes: axes, settings: testCase.settings)
+    let axes = testCase.axes.map { name, values in
+      SweepAxis(parameter: name, text: "test", values: values.map { .number($0) })
+    }
+    let plan = try SweepPlan(
+      recognizers: [RecognizerSpec(parsing: testCase.variant)], axes: axes, settings: testCase.settings)
     #expect(plan.configurations.count > 5, "\(testCase): a grid")
     var byClasses: [Int: [TraceOutcome]] = [:]
     let result = try evaluation.sweep(plan, threads: 2, perConfiguration: { byClasses[$0] = $1 })
     // Nothing is replayed per setting.
     let methods = Set(result.methods.map(\.description))
-    #expect(!methods.contains("replay") && (methods.contains("classes") || !testCase.classes), "\(testCase): \(methods)")
+    #expect(
+      !methods.contains("replay") && (methods.contains("classes") || !testCase.classes), "\(testCase): \(methods)")
     var fired = 0
     var distinct = Set<[TraceOutcome]>()
     for (c, configuration) in plan.configurations.enumerated() {
       let replayed = try evaluation.outcomes(of: configuration.recognizer)
       #expect(byClasses[c] == replayed, "\(testCase) at \(configuration.parameters)")
-      #expect(result.metrics[c] == evaluation.metrics(of: replayed, shape: configuration.shape), "\(testCase) at \(configuration.parameters)")
+      #expect(
+        result.metrics[c] == evaluation.metrics(of: replayed, shape: configuration.shape),
+        "\(testCase) at \(configuration.parameters)")
       fired += replayed.filter { $0.stage1.actions > 0 }.count
       distinct.insert(replayed)
     }

@@ -9,14 +9,23 @@ struct ExportConfigurationTests {
   @Test("the supported recognizers are read with their values, a causal filter in front included")
   func reads() throws {
     let catalog = RecognizerCatalog.builtIn
-    let stable = try ExportConfiguration(catalog.recognizer("stable-press", settings: [("pressThreshold", "0.3"), ("rearm", "false")]))
-    #expect(stable.core == .stablePress(pressThreshold: 0.3, releaseThreshold: 0.3, dwellTime: 0.03, tapTimeout: 0.1, movementLimit: 10, rearm: false))
+    let stable = try ExportConfiguration(
+      catalog.recognizer("stable-press", settings: [("pressThreshold", "0.3"), ("rearm", "false")]))
+    #expect(
+      stable.core
+        == .stablePress(
+          pressThreshold: 0.3, releaseThreshold: 0.3, dwellTime: 0.03, tapTimeout: 0.1, movementLimit: 10, rearm: false)
+    )
     #expect(stable.filter == nil)
-    let filtered = try ExportConfiguration(catalog.recognizer("one-euro/peek-pop", settings: [("one-euro.beta", "0.5")]))
+    let filtered = try ExportConfiguration(
+      catalog.recognizer("one-euro/peek-pop", settings: [("one-euro.beta", "0.5")]))
     #expect(filtered.core == .peekPop(peekThreshold: 0.2, popThreshold: 0.75))
     #expect(filtered.filter == .oneEuro(minCutoff: 1, beta: 0.5, derivativeCutoff: 1))
     #expect(filtered.recognizerName == "one-euro/peek-pop")
-    #expect(filtered.parameters.map(\.name) == ["one-euro.mincutoff", "one-euro.beta", "one-euro.dcutoff", "peekThreshold", "popThreshold"])
+    #expect(
+      filtered.parameters.map(\.name) == [
+        "one-euro.mincutoff", "one-euro.beta", "one-euro.dcutoff", "peekThreshold", "popThreshold",
+      ])
     let window = try ExportConfiguration(catalog.recognizer("movmean/hysteresis", settings: [("movmean.window", "5")]))
     #expect(window.filter == .movingMean(window: 5))
     #expect(try ExportConfiguration(catalog.recognizer("deep-press")).core == .deepPress(threshold: 0.75))
@@ -30,7 +39,8 @@ struct ExportConfigurationTests {
         try ExportConfiguration(catalog.recognizer(name))
       }
     }
-    let composition = try catalog.recognizer("tap").requiringFailure(of: catalog.recognizer("deep-press"), catalog: catalog)
+    let composition = try catalog.recognizer("tap").requiringFailure(
+      of: catalog.recognizer("deep-press"), catalog: catalog)
     #expect(throws: ExportError.self) { try ExportConfiguration(composition) }
     let message = ExportError.unsupported("tap", supported: ExportConfiguration.supported).description
     #expect(message.contains("deep-press, hysteresis, stable-press, peek-pop"))
@@ -66,7 +76,8 @@ struct ConformanceVectorsTests {
       metadata: TraceMetadata(id: "hand", maxForce: 1), t: [0, 0.1, 0.2, 0.3], force: [0.2, 0.6, 0.3, 0.3])
     let recognizer = try RecognizerCatalog.builtIn.recognizer("deep-press", settings: [("threshold", "0.5")])
     let text = try ConformanceVectors.text([trace], recognizer: recognizer)
-    let one = "3ff0000000000000", zero = "0000000000000000"
+    let one = "3ff0000000000000"
+    let zero = "0000000000000000"
     #expect(
       text == """
         touchtrace-vectors 1 deep-press
@@ -94,8 +105,11 @@ struct ConformanceVectorsTests {
     let recognizer = try RecognizerCatalog.builtIn.recognizer("peek-pop")
     let lines = try ConformanceVectors.text([cancelled, empty, single], recognizer: recognizer).split(separator: "\n")
     #expect(lines.filter { $0.hasPrefix("contact") } == ["contact c", "contact s"])
-    #expect(lines.contains("s cancelled 3fe0000000000000 3fb999999999999a 3ff0000000000000 4000000000000000 4010000000000000"))
-    #expect(lines.contains("s ended 4000000000000000 3feccccccccccccd 3ff0000000000000 0000000000000000 0000000000000000"))
+    #expect(
+      lines.contains("s cancelled 3fe0000000000000 3fb999999999999a 3ff0000000000000 4000000000000000 4010000000000000")
+    )
+    #expect(
+      lines.contains("s ended 4000000000000000 3feccccccccccccd 3ff0000000000000 0000000000000000 0000000000000000"))
     // The one-sample contact peeks and pops at touch-down (0.9 >= 0.2 and >= 0.75).
     #expect(lines.contains("a stage2 4000000000000000"))
   }
@@ -126,6 +140,7 @@ struct ExportTextTests {
   func wraps() {
     #expect(ExportText.wrap("short line", width: 20) == ["short line"])
     #expect(ExportText.wrap("aaa bbb ccc ddd eee", width: 8) == ["aaa bbb", "  ccc", "  ddd", "  eee"])
-    #expect(ExportText.wrap("  x sha256-0123456789abcdef y", width: 10) == ["  x", "    sha256-0123456789abcdef", "    y"])
+    #expect(
+      ExportText.wrap("  x sha256-0123456789abcdef y", width: 10) == ["  x", "    sha256-0123456789abcdef", "    y"])
   }
 }

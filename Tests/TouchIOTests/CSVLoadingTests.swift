@@ -125,9 +125,13 @@ struct CSVLoadingTests {
     #expect(error.description == "t.csv:1:1: error: missing required column 'force' (found 'trace', 't')")
     // What other programs call the columns: the message says which to rename (issue 31).
     let renamed = try #require(csvError("trace,time,pressure\na,0,0.1\n"))
-    #expect(renamed.description == "t.csv:1:1: error: missing required column 't' (found 'trace', 'time', 'pressure'; rename 'time' to 't'?)")
+    #expect(
+      renamed.description
+        == "t.csv:1:1: error: missing required column 't' (found 'trace', 'time', 'pressure'; rename 'time' to 't'?)")
     let pressure = try #require(csvError("trace,t,Pressure\na,0,0.1\n"))
-    #expect(pressure.description.hasSuffix("missing required column 'force' (found 'trace', 't', 'Pressure'; rename 'Pressure' to 'force'?)"))
+    #expect(
+      pressure.description.hasSuffix(
+        "missing required column 'force' (found 'trace', 't', 'Pressure'; rename 'Pressure' to 'force'?)"))
     let labelled = try loadCSV("trace,t,force,label_hand\na,0,0.1,left\n")
     #expect(
       labelled.diagnostics.map(\.message) == [
@@ -143,12 +147,16 @@ struct CSVLoadingTests {
   }
 
   @Test func notANumber() throws {
-    let error = try #require(expectCSVError("trace,t,force\na,0,1\na,0.1,abc\n",
-      reason: .trace(.notANumber(field: "force", text: "abc")), at: TextPosition(line: 3, column: 7)))
+    let error = try #require(
+      expectCSVError(
+        "trace,t,force\na,0,1\na,0.1,abc\n",
+        reason: .trace(.notANumber(field: "force", text: "abc")), at: TextPosition(line: 3, column: 7)))
     #expect(error.trace == "a")
   }
 
-  @Test(arguments: [("nan", "NaN"), ("NaN", "NaN"), ("inf", "infinite"), ("-Infinity", "infinite"), ("1e999", "infinite")])
+  @Test(arguments: [
+    ("nan", "NaN"), ("NaN", "NaN"), ("inf", "infinite"), ("-Infinity", "infinite"), ("1e999", "infinite"),
+  ])
   func nanAndInfinity(text: String, word: String) throws {
     let error = try #require(csvError("trace,t,force\na,0,\(text)\n"))
     #expect(error.message.contains("'force' is \(word)"))
@@ -156,12 +164,14 @@ struct CSVLoadingTests {
   }
 
   @Test func negativeForce() throws {
-    expectCSVError("trace,t,force\na,0,0\na,1,-0.5\n",
+    expectCSVError(
+      "trace,t,force\na,0,0\na,1,-0.5\n",
       reason: .trace(.negativeForce(-0.5)), at: TextPosition(line: 3, column: 5))
   }
 
   @Test func forceAboveMaximumBeyondTolerance() throws {
-    expectCSVError("trace,t,force,max_force\na,0,0,6\na,1,6.00001,6\n",
+    expectCSVError(
+      "trace,t,force,max_force\na,0,0,6\na,1,6.00001,6\n",
       reason: .trace(.forceAboveMaximum(force: 6.00001, maximum: 6)), at: TextPosition(line: 3, column: 5))
     // Within 1e-9 relative: accepted (sensors round; 6 * (1 + 5e-10) is inside the tolerance).
     let ok = try loadCSV("trace,t,force,max_force\na,0,0,6\na,1,6.000000003,6\n")
@@ -177,18 +187,22 @@ struct CSVLoadingTests {
 
   @Test func timeMayRepeatButNotDecrease() throws {
     #expect(try loadCSV("trace,t,force\na,0.5,1\na,0.5,2\n").traces[0].t == [0.5, 0.5])
-    expectCSVError("trace,t,force\na,0.5,1\na,0.4,2\n",
+    expectCSVError(
+      "trace,t,force\na,0.5,1\na,0.4,2\n",
       reason: .trace(.timeDecreasing(previous: 0.5, current: 0.4)), at: TextPosition(line: 3, column: 3))
   }
 
   @Test func phaseOrder() throws {
-    expectCSVError("trace,t,force,phase\na,0,0,began\na,1,1,began\n",
+    expectCSVError(
+      "trace,t,force,phase\na,0,0,began\na,1,1,began\n",
       reason: .trace(.beganNotFirst(sample: 1)), at: TextPosition(line: 3, column: 7))
 
-    expectCSVError("trace,t,force,phase\na,0,0,moved\n",
+    expectCSVError(
+      "trace,t,force,phase\na,0,0,moved\n",
       reason: .trace(.firstNotBegan(.moved)), at: TextPosition(line: 2, column: 7))
 
-    expectCSVError("trace,t,force,phase\na,0,0,began\na,1,0,ended\na,2,0,moved\n",
+    expectCSVError(
+      "trace,t,force,phase\na,0,0,began\na,1,0,ended\na,2,0,moved\n",
       reason: .trace(.sampleAfterEnd(closedBy: .ended)), at: TextPosition(line: 4, column: 7))
 
     let word = try #require(csvError("trace,t,force,phase\na,0,0,down\n"))
@@ -197,20 +211,24 @@ struct CSVLoadingTests {
   }
 
   @Test func metadataMustBeConstantInsideATrace() throws {
-    expectCSVError("trace,t,force,intent\na,0,0,tap\na,1,1,press\n",
-      reason: .trace(.metadataDiffers(field: "intent", first: "tap", now: "press")), at: TextPosition(line: 3, column: 7))
+    expectCSVError(
+      "trace,t,force,intent\na,0,0,tap\na,1,1,press\n",
+      reason: .trace(.metadataDiffers(field: "intent", first: "tap", now: "press")),
+      at: TextPosition(line: 3, column: 7))
     // Numbers spelled differently but equal are the same value.
     let same = try loadCSV("trace,t,force,max_force,press_at\na,0,0,6.5,0.5\na,1,1,6.50,5e-1\n")
     #expect(same.traces[0].metadata.maxForce == 6.5)
   }
 
   @Test func unknownIntent() throws {
-    expectCSVError("trace,t,force,intent\na,0,0,squeeze\n",
+    expectCSVError(
+      "trace,t,force,intent\na,0,0,squeeze\n",
       reason: .trace(.unknownIntent("squeeze")), at: TextPosition(line: 2, column: 7))
   }
 
   @Test func pressAtMustLieInsideTheTraceAndIncrease() throws {
-    expectCSVError("trace,t,force,press_at\na,0,0,2\na,1,1,2\n",
+    expectCSVError(
+      "trace,t,force,press_at\na,0,0,2\na,1,1,2\n",
       reason: .trace(.pressAtOutsideTrace(time: 2, start: 0, end: 1)), at: TextPosition(line: 2, column: 7))
     let order = try #require(csvError("trace,t,force,press_at\na,0,0,0.5;0.2\na,1,1,0.5;0.2\n"))
     #expect(order.reason == .trace(.pressAtNotIncreasing))
@@ -219,21 +237,25 @@ struct CSVLoadingTests {
   }
 
   @Test func fieldCountMustMatchTheHeader() throws {
-    expectCSVError("trace,t,force\na,0,1\na,0.1\n",
+    expectCSVError(
+      "trace,t,force\na,0,1\na,0.1\n",
       reason: .fieldCount(expected: 3, found: 2), at: TextPosition(line: 3, column: 6))
-    expectCSVError("trace,t,force\na,0,1,9\n",
+    expectCSVError(
+      "trace,t,force\na,0,1,9\n",
       reason: .fieldCount(expected: 3, found: 4), at: TextPosition(line: 2, column: 7))
   }
 
   @Test func optionalColumnsArePresentOnAllSamplesOrNone() throws {
-    expectCSVError("trace,t,force,x\na,0,0,1\na,1,1,\n",
+    expectCSVError(
+      "trace,t,force,x\na,0,0,1\na,1,1,\n",
       reason: .trace(.partialColumn("x")), at: TextPosition(line: 3, column: 7))
     let radius = try #require(csvError("trace,t,force,radius\na,0,0,-1\n"))
     #expect(radius.reason == .trace(.negativeRadius(-1)))
   }
 
   @Test func invalidContactNumber() throws {
-    expectCSVError("trace,touch,t,force\na,x,0,0\n",
+    expectCSVError(
+      "trace,touch,t,force\na,x,0,0\n",
       reason: .trace(.invalidTouch("x")), at: TextPosition(line: 2, column: 3))
   }
 
@@ -309,9 +331,10 @@ struct CSVLoadingTests {
       """, options: LoadOptions(skipInvalid: true))
     #expect(dataset.traces.map(\.name) == ["good", "good2"])
     #expect(dataset.skipped.map(\.trace) == ["bad", nil, "short"])
-    #expect(dataset.skipped.map(\.reportedPosition) == [
-      TextPosition(line: 4, column: 5), TextPosition(line: 5, column: 1), TextPosition(line: 8, column: 8),
-    ])
+    #expect(
+      dataset.skipped.map(\.reportedPosition) == [
+        TextPosition(line: 4, column: 5), TextPosition(line: 5, column: 1), TextPosition(line: 8, column: 8),
+      ])
     #expect(dataset.total == 5)
     #expect(dataset.total == dataset.traces.count + dataset.skipped.count)
   }
@@ -342,7 +365,8 @@ struct CSVLoadingTests {
       ".hidden.events": "x",
     ])
     defer { TestData.remove(directory) }
-    #expect(try TraceFiles.expand([directory], extensions: [".events"]) == [directory + "/a.events", directory + "/b.EVENTS"])
+    #expect(
+      try TraceFiles.expand([directory], extensions: [".events"]) == [directory + "/a.events", directory + "/b.EVENTS"])
     let none = #expect(throws: TraceLoadError.self) { try TraceFiles.expand([directory]) }
     #expect(none?.reason == .noTraceFiles())
   }
@@ -403,7 +427,8 @@ struct CSVLoadingTests {
     }
     #expect(
       hash?.message
-        == "labels name trace 'a#2', which has no samples (for contact 2 of trace 'a', give trace 'a' and touch 2 in a touch column)")
+        == "labels name trace 'a#2', which has no samples (for contact 2 of trace 'a', give trace 'a' and touch 2 in a touch column)"
+    )
   }
 
   // MARK: The real iPhone calibration table
@@ -414,7 +439,9 @@ struct CSVLoadingTests {
   func realCalibrationTable() throws {
     let path = TestData.realData + "/algal-3dtouch/data-weightMeasurements/weightCSV.csv"
     let error = #expect(throws: TraceLoadError.self) { try TraceLoader.load([path]) }
-    #expect(error?.description == "\(path):1:1: error: missing required column 'trace' (found 'UITouch.force', 'physical_force [N]')")
+    #expect(
+      error?.description
+        == "\(path):1:1: error: missing required column 'trace' (found 'UITouch.force', 'physical_force [N]')")
 
     // The same file as a plain table: 22 rows after the header, on lines 2…23 although the file
     // uses CR alone between lines; a least-squares fit gives about 0.74 N per force unit.

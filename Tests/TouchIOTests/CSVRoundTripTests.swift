@@ -20,7 +20,8 @@ struct CSVRoundTripTests {
         if Int.random(in: 0..<10, using: &rng) > 0 { now += Double.random(in: 0.001...0.03, using: &rng) }
       }
       let force = (0..<n).map { _ in
-        Bool.random(using: &rng) ? Double(Int.random(in: 0...400, using: &rng)) / 60 : Double.random(in: 0...6.6, using: &rng)
+        Bool.random(using: &rng)
+          ? Double(Int.random(in: 0...400, using: &rng)) / 60 : Double.random(in: 0...6.6, using: &rng)
       }
       let positioned = k % 3 != 0
       let x = positioned ? (0..<n).map { _ in Double.random(in: -50...400, using: &rng) } : nil
@@ -98,7 +99,8 @@ struct CSVRoundTripTests {
     let broken = Self.interleaved(TraceWriter.csv(traces), seed: seed)
     for skip in [false, true] {
       // Each trace's rows in one block (the default) and interleaved (whole files).
-      let (fastBlocks, generalBlocks) = try Self.readBothPaths(Array(text.utf8), options: LoadOptions(skipInvalid: skip))
+      let (fastBlocks, generalBlocks) = try Self.readBothPaths(
+        Array(text.utf8), options: LoadOptions(skipInvalid: skip))
       #expect(fastBlocks.traces == generalBlocks.traces)
       #expect(fastBlocks.origins == generalBlocks.origins)
       #expect(fastBlocks.traces.count == traces.count)

@@ -1,6 +1,7 @@
 import Testing
-@testable import TouchIO
 import TouchTestSupport
+
+@testable import TouchIO
 
 private func parseStrict(_ text: String, strictJSON: Bool = true) -> ParsedNumber {
   let bytes = Array(text.utf8)
@@ -75,7 +76,9 @@ struct DecimalParserRoundingTests {
       var digits = String(Int.random(in: 1...9, using: &rng))
       for _ in 1..<digitCount { digits.append(String(Int.random(in: 0...9, using: &rng))) }
       let point = Int.random(in: 0...digitCount, using: &rng)
-      var text = point == digitCount ? digits : "\(digits.prefix(point == 0 ? 1 : point)).\(digits.dropFirst(point == 0 ? 1 : point))"
+      var text =
+        point == digitCount
+        ? digits : "\(digits.prefix(point == 0 ? 1 : point)).\(digits.dropFirst(point == 0 ? 1 : point))"
       if text.hasSuffix(".") { text.removeLast() }
       if Bool.random(using: &rng) { text += "e\(Int.random(in: -40...40, using: &rng))" }
       if Bool.random(using: &rng) { text = "-" + text }
@@ -96,8 +99,10 @@ struct DecimalParserRoundingTests {
   @Test(arguments: [21, 22] as [UInt64])
   func numbersInJSONColumnsMatchTheStandardLibrary(seed: UInt64) throws {
     var rng = SplitMix64(seed: seed)
-    var texts: [String] = ["0", "-0", "0.0", "-0.0", "1", "0.000001", "123456789012345678", "1234567890123456789",
-      "12345678901234567890", "0.1234567890123456789", "9007199254740993", "1e-7", "1E+300", "-2.5e-310"]
+    var texts: [String] = [
+      "0", "-0", "0.0", "-0.0", "1", "0.000001", "123456789012345678", "1234567890123456789",
+      "12345678901234567890", "0.1234567890123456789", "9007199254740993", "1e-7", "1E+300", "-2.5e-310",
+    ]
     for _ in 0..<5_000 {
       let intDigits = Int.random(in: 1...12, using: &rng)
       var text = String(Int.random(in: 1...9, using: &rng))

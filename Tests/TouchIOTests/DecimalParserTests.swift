@@ -8,7 +8,9 @@ import TouchTestSupport
 struct DecimalParserTests {
   func parse(_ text: String, strictJSON: Bool = false) -> ParsedNumber {
     let bytes = Array(text.utf8)
-    return bytes.withUnsafeBufferPointer { DecimalParser.parse($0.baseAddress!, count: bytes.count, strictJSON: strictJSON) }
+    return bytes.withUnsafeBufferPointer {
+      DecimalParser.parse($0.baseAddress!, count: bytes.count, strictJSON: strictJSON)
+    }
   }
 
   /// `parsePrefix` over `text` followed by padding (so the eight-byte path is taken) and, with
@@ -62,7 +64,8 @@ struct DecimalParserTests {
       let value = Double(bitPattern: rng.next() & 0x7FEF_FFFF_FFFF_FFFF)
       let candidates = [
         value.description, "\(Double(Int.random(in: -999_999...999_999, using: &rng)) / 1000)",
-        "\(Int.random(in: 0...400, using: &rng))e-2", "-\(Int.random(in: 0...99, using: &rng)).\(Int.random(in: 0...9_999_999, using: &rng))",
+        "\(Int.random(in: 0...400, using: &rng))e-2",
+        "-\(Int.random(in: 0...99, using: &rng)).\(Int.random(in: 0...9_999_999, using: &rng))",
       ]
       for text in candidates {
         guard let expected = Double(text), case .value(let value) = parse(text) else {

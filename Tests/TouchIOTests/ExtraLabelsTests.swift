@@ -1,13 +1,14 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 import Testing
 import TouchCore
 import TouchTestSupport
 
 @testable import TouchIO
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Extra label columns in labels files, `--labels-override`, `--label-from-path`, and extra labels
 /// in the trace formats.
@@ -135,7 +136,8 @@ import TouchTestSupport
       "hand-left.csv": "trace,t,force\ng,0,1\n",
     ])
     defer { TestData.remove(directory) }
-    let dataset = try TraceLoader.load([directory], options: LoadOptions(labelFromPath: [try PathLabels("hand-{hand}.csv")]))
+    let dataset = try TraceLoader.load(
+      [directory], options: LoadOptions(labelFromPath: [try PathLabels("hand-{hand}.csv")]))
     let shown = (1...5).map { "'\(directory)/\($0).csv'" }.joined(separator: ", ")
     #expect(
       dataset.diagnostics.map(\.description) == [
@@ -146,14 +148,18 @@ import TouchTestSupport
 
   @Test func theFirstMatchingPatternWins() throws {
     let directory = temporaryDirectory(with: [
-      "left-tap.csv": "trace,t,force\na,0,1\n", "right.csv": "trace,t,force\nb,0,1\n", "x_y.csv": "trace,t,force\nc,0,1\n",
+      "left-tap.csv": "trace,t,force\na,0,1\n", "right.csv": "trace,t,force\nb,0,1\n",
+      "x_y.csv": "trace,t,force\nc,0,1\n",
     ])
     defer { TestData.remove(directory) }
     let patterns = [try PathLabels("{hand}-{gesture}.csv"), try PathLabels("{hand}.csv")]
     let dataset = try TraceLoader.load([directory], options: LoadOptions(labelFromPath: patterns))
     // left-tap.csv matches the first pattern; right.csv only the second ("x_y" matches the
     // second too: a placeholder takes any text).
-    #expect(dataset.traces.map(\.metadata.labels) == [["hand": "left", "gesture": "tap"], ["hand": "right"], ["hand": "x_y"]])
+    #expect(
+      dataset.traces.map(\.metadata.labels) == [
+        ["hand": "left", "gesture": "tap"], ["hand": "right"], ["hand": "x_y"],
+      ])
     #expect(dataset.diagnostics.isEmpty)
     let strict = [try PathLabels("{hand}-{gesture}.csv"), try PathLabels("{hand}-*.csv")]
     let partial = try TraceLoader.load([directory], options: LoadOptions(labelFromPath: strict))

@@ -26,7 +26,9 @@ struct FuzzRegressionTests {
     // one byte, 0x1A. Found by fuzz-csv under LeakSanitizer.
     Case(
       file: "csv/header-rejected-leak.csv",
-      error: "Tests/FuzzRegressions/csv/header-rejected-leak.csv:1:1: error: missing required column 'trace' (found '\\u{1A}')"),
+      error:
+        "Tests/FuzzRegressions/csv/header-rejected-leak.csv:1:1: error: missing required column 'trace' (found '\\u{1A}')"
+    ),
     // An empty session and user (JSON can say "") are no value: see emptyTextIsNoValueInEveryFormat.
     Case(file: "json/empty-session.json", error: nil),
     // Two JSON Lines records with the same id and contact: the one-file reader took both (the
@@ -34,7 +36,8 @@ struct FuzzRegressionTests {
     // fuzz-json's round-trip check (`make fuzz` in CI).
     Case(
       file: "json/duplicate-trace.jsonl",
-      error: "Tests/FuzzRegressions/json/duplicate-trace.jsonl:2:1: error: trace 'touchpad-s8-0002' is defined twice (first in Tests/FuzzRegressions/json/duplicate-trace.jsonl) (record 1)",
+      error:
+        "Tests/FuzzRegressions/json/duplicate-trace.jsonl:2:1: error: trace 'touchpad-s8-0002' is defined twice (first in Tests/FuzzRegressions/json/duplicate-trace.jsonl) (record 1)",
       skippable: true),
   ]
 
@@ -49,7 +52,8 @@ struct FuzzRegressionTests {
     for skipInvalid in [false, true] {
       var bytes = original
       do {
-        let dataset = try TraceLoader.read(&bytes, file: file, format: format, options: LoadOptions(skipInvalid: skipInvalid))
+        let dataset = try TraceLoader.read(
+          &bytes, file: file, format: format, options: LoadOptions(skipInvalid: skipInvalid))
         if regression.skippable && skipInvalid {
           #expect(dataset.skipped.count == 1)
           #expect(regression.error?.contains(dataset.skipped.first?.reason ?? "-") == true, "\(dataset.skipped)")

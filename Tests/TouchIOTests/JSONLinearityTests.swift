@@ -54,7 +54,10 @@ struct JSONLinearityTests {
     var inString = false
     var expectValue = true
     for scalar in text.unicodeScalars {
-      if !inString && depth == 1 && expectValue && scalar != "[" { columns.append(column); expectValue = false }
+      if !inString && depth == 1 && expectValue && scalar != "[" {
+        columns.append(column)
+        expectValue = false
+      }
       switch scalar {
       case "\"": inString.toggle()
       case "[" where !inString, "{" where !inString: depth += 1

@@ -432,7 +432,9 @@ struct JSONLoadingTests {
     #expect(strict.description == #"data.json:2:32: error: 'force' is not a number: '"a"' (record 0, trace 'p')"#)
     // Skipping cannot read past the syntax error, which stops loading.
     let skipping = try #require(jsonError(text, options: LoadOptions(skipInvalid: true)))
-    #expect(skipping.description == "data.json:2:44: error: invalid JSON: expected a value, found '}' (record 0, trace 'p', field 'x')")
+    #expect(
+      skipping.description
+        == "data.json:2:44: error: invalid JSON: expected a value, found '}' (record 0, trace 'p', field 'x')")
   }
 
   @Test func invalidUTF8InAStringIsASyntaxError() throws {
@@ -442,7 +444,9 @@ struct JSONLoadingTests {
     let error = #expect(throws: TraceLoadError.self) {
       try TraceLoader.read(&bytes, file: "data.json", format: .json)
     }
-    #expect(error?.description == "data.json:2:9: error: invalid JSON: invalid UTF-8 byte 0xFF in string (record 0, field 'id')")
+    #expect(
+      error?.description
+        == "data.json:2:9: error: invalid JSON: invalid UTF-8 byte 0xFF in string (record 0, field 'id')")
   }
 
   // MARK: Document-level problems
@@ -592,6 +596,7 @@ struct JSONLoadingTests {
     #expect(dataset.traces.map(\.name) == ["a", "c"])
     #expect(dataset.skipped.map(\.trace) == ["b", "d"])
     #expect(dataset.skipped.map(\.origin.record) == [1, 3])
-    #expect(dataset.skipped.map(\.reportedPosition) == [TextPosition(line: 3, column: 44), TextPosition(line: 5, column: 18)])
+    #expect(
+      dataset.skipped.map(\.reportedPosition) == [TextPosition(line: 3, column: 44), TextPosition(line: 5, column: 18)])
   }
 }

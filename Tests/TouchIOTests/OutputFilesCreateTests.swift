@@ -1,11 +1,12 @@
+import Testing
+import TouchIO
+import TouchTestSupport
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import Testing
-import TouchIO
-import TouchTestSupport
 
 /// `OutputFiles.create`: a new file or nothing, never a replaced one.
 @Suite struct OutputFilesCreateTests {
@@ -23,7 +24,9 @@ import TouchTestSupport
     defer { closedir(handle) }
     var names: [String] = []
     while let entry = readdir(handle) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+      let name = withUnsafeBytes(of: entry.pointee.d_name) {
+        String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+      }
       if name != "." && name != ".." { names.append(name) }
     }
     return names.sorted()

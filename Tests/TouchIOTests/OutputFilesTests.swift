@@ -1,11 +1,12 @@
+import Testing
+import TouchIO
+import TouchTestSupport
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import Testing
-import TouchIO
-import TouchTestSupport
 
 /// The one output path: what it refuses, what it keeps, what it leaves behind.
 @Suite struct OutputFilesTests {
@@ -37,7 +38,9 @@ import TouchTestSupport
     defer { closedir(handle) }
     var names: [String] = []
     while let entry = readdir(handle) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+      let name = withUnsafeBytes(of: entry.pointee.d_name) {
+        String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+      }
       if name != "." && name != ".." && !keep.contains(name) { names.append(name) }
     }
     return names
@@ -63,7 +66,8 @@ import TouchTestSupport
       try #require(mknod(node, S_IFCHR | 0o666, SystemCapabilities.nullDevice) == 0)
       let error = writeError([(node, Array("x".utf8))])
       #expect(error?.kind == .refused)
-      #expect(error?.description == "\(node): error: refusing to write: it is a character device; use - for standard output")
+      #expect(
+        error?.description == "\(node): error: refusing to write: it is a character device; use - for standard output")
       #expect(fileType(node) == S_IFCHR, "the device node is still a device node")
       #expect(leftovers(in: directory, besides: ["t.csv", "null"]) == [])
     }
@@ -84,7 +88,9 @@ import TouchTestSupport
   @Test func refusesADirectory() throws {
     try inDirectory { directory in
       try #require(mkdir(directory + "/d", 0o755) == 0)
-      #expect(writeError([(directory + "/d", [])])?.description == "\(directory)/d: error: refusing to write: it is a directory")
+      #expect(
+        writeError([(directory + "/d", [])])?.description
+          == "\(directory)/d: error: refusing to write: it is a directory")
       #expect(fileType(directory + "/d") == S_IFDIR)
     }
   }
@@ -120,7 +126,10 @@ import TouchTestSupport
       let spellings = [
         (input, "it is an input of this run"),
         (directory + "/./t.csv", "it is the input \(input) of this run"),
-        (directory + "/../" + String(directory.split(separator: "/").last!) + "/t.csv", "it is the input \(input) of this run"),
+        (
+          directory + "/../" + String(directory.split(separator: "/").last!) + "/t.csv",
+          "it is the input \(input) of this run"
+        ),
         (directory + "/hard.csv", "it is the input \(input) of this run"),
       ]
       for (target, reason) in spellings {
@@ -186,9 +195,13 @@ import TouchTestSupport
       TestData.write("old b\n", to: second)
       // The last output fails after the first two are written: its directory does not exist.
       let error = writeError([
-        (first, Array("new a\n".utf8)), (second, Array("new b\n".utf8)), (directory + "/missing/c.csv", Array("c\n".utf8)),
+        (first, Array("new a\n".utf8)), (second, Array("new b\n".utf8)),
+        (directory + "/missing/c.csv", Array("c\n".utf8)),
       ])
-      #expect(error == FileWriteError(path: directory + "/missing/c.csv", kind: .cannotCreate, reason: "no such file or directory"))
+      #expect(
+        error
+          == FileWriteError(
+            path: directory + "/missing/c.csv", kind: .cannotCreate, reason: "no such file or directory"))
       #expect(contents(first) == "old a\n" && contents(second) == "old b\n")
       #expect(leftovers(in: directory, besides: ["t.csv", "a.md", "b.json"]) == [])
     }

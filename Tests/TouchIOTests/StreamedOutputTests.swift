@@ -20,7 +20,8 @@ import TouchTestSupport
       #expect(stream.byteCount == expected.count && expected.count > 200_000)
       // Not committed yet: the target is untouched.
       #expect(files.contents(path) == "old\n")
-      try OutputFiles(inputs: [directory + "/t.csv"]).write([(directory + "/report.md", Array("report\n".utf8))], committing: [stream])
+      try OutputFiles(inputs: [directory + "/t.csv"]).write(
+        [(directory + "/report.md", Array("report\n".utf8))], committing: [stream])
       #expect(files.contents(path) == String(decoding: expected, as: UTF8.self))
       #expect(files.contents(directory + "/report.md") == "report\n")
       #expect(files.leftovers(in: directory, besides: ["t.csv", "rows.csv", "report.md"]).isEmpty)

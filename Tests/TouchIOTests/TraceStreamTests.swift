@@ -1,12 +1,14 @@
+import Testing
+import TouchCore
+import TouchTestSupport
+
+@testable import TouchIO
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import Testing
-import TouchCore
-@testable import TouchIO
-import TouchTestSupport
 
 /// `TraceStream`: batches that add up to what a whole read of each file gives, whatever the
 /// batch and chunk sizes (tiny ones put chunk boundaries inside quoted fields and inside
@@ -50,12 +52,14 @@ import TouchTestSupport
     var dataset = Dataset()
     for file in try TraceFiles.expand(files) {
       var bytes = try TraceFiles.read(file)
-      dataset.append(contentsOf: try TraceLoader.read(&bytes, file: file, format: TraceFiles.Format(path: file), options: options))
+      dataset.append(
+        contentsOf: try TraceLoader.read(&bytes, file: file, format: TraceFiles.Format(path: file), options: options))
     }
     return dataset
   }
 
-  static func expectSame(_ a: Dataset, _ b: Dataset, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+  static func expectSame(_ a: Dataset, _ b: Dataset, _ what: String, sourceLocation: SourceLocation = #_sourceLocation)
+  {
     #expect(a.traces == b.traces, "traces: \(what)", sourceLocation: sourceLocation)
     #expect(a.origins == b.origins, "origins: \(what)", sourceLocation: sourceLocation)
     #expect(a.skipped == b.skipped, "skipped: \(what)", sourceLocation: sourceLocation)
@@ -150,7 +154,9 @@ import TouchTestSupport
         _ = try Self.streamed([path], options: LoadOptions(), batch: batch, chunk: chunk)
       }
       #expect(failure?.position == TextPosition(line: 6, column: 1))
-      #expect(failure?.message.hasPrefix("rows of trace 'a' reappear after other traces' rows (its first rows are lines 2–3)") == true)
+      #expect(
+        failure?.message.hasPrefix("rows of trace 'a' reappear after other traces' rows (its first rows are lines 2–3)")
+          == true)
       let (dataset, _) = try Self.streamed([path], options: LoadOptions(skipInvalid: true), batch: batch, chunk: chunk)
       #expect(dataset.traces.map(\.name) == ["a", "b"])
       #expect(dataset.traces.map(\.count) == [2, 1])
@@ -180,9 +186,12 @@ import TouchTestSupport
   @Test func duplicatesAcrossFilesAndBatches() throws {
     let directory = Self.directory()
     Self.write(Array("trace,t,force\na,0,1\nb,0,1\n".utf8), to: directory + "/1.csv")
-    Self.write(Array("{\"id\":\"c\",\"t\":[0],\"force\":[1]}\n{\"id\":\"a\",\"t\":[0],\"force\":[2]}\n".utf8), to: directory + "/2.jsonl")
+    Self.write(
+      Array("{\"id\":\"c\",\"t\":[0],\"force\":[1]}\n{\"id\":\"a\",\"t\":[0],\"force\":[2]}\n".utf8),
+      to: directory + "/2.jsonl")
     for (batch, chunk) in Self.sizes {
-      let (dataset, _) = try Self.streamed([directory], options: LoadOptions(skipInvalid: true), batch: batch, chunk: chunk)
+      let (dataset, _) = try Self.streamed(
+        [directory], options: LoadOptions(skipInvalid: true), batch: batch, chunk: chunk)
       #expect(dataset.traces.map(\.name) == ["a", "b", "c"])
       #expect(dataset.skipped.map(\.reason) == ["trace 'a' is defined twice (first in \(directory)/1.csv) (record 1)"])
       #expect(dataset.skipped.first?.origin.record == 1)
@@ -201,7 +210,9 @@ import TouchTestSupport
       format == .csv
       ? "\u{FEFF}trace,touch,t,force,user\r\n# c\r\n\"a,\"\"1\"\"\",0,0,1,\"ü\nx\"\r\n\"a,\"\"1\"\"\",1,0,2,\"ü\nx\"\r\"a,\"\"1\"\"\",0,0.1,3,\"ü\nx\"\n\nb,0,0,1,日本\rb,0,0.2,2,日本\n"
       : "{\"id\":\"a\",\"t\":[0,0.1],\"force\":[1,2],\"user\":\"ü\"}\r\n\n{\"id\":\"b\",\"t\":[0],\"force\":[1],\"x\":[1]}\r{\"id\":\"c\",\"t\":[0],\"force\":[1],\"k\":1}\n"
-    let pieces: [[UInt8]] = [[0x22], [0x0D], [0x0A], [0x0D, 0x0A], [0x2C], [0x23], Array("日".utf8), [0x7B], [0x7D], [0x30], [0x2E], [0xFF]]
+    let pieces: [[UInt8]] = [
+      [0x22], [0x0D], [0x0A], [0x0D, 0x0A], [0x2C], [0x23], Array("日".utf8), [0x7B], [0x7D], [0x30], [0x2E], [0xFF],
+    ]
     var rng = SplitMix64(seed: format == .csv ? 16 : 61)
     var compared = 0
     var datasets = 0
@@ -290,7 +301,8 @@ import TouchTestSupport
     let failure = Self.error { () throws(TraceLoadError) in
       _ = try Self.streamed([directory + "/data.csv"], options: strict, batch: 1, chunk: 16)
     }
-    #expect(failure?.description == "\(directory)/labels.csv:5:1: error: labels name trace 'ghost', which has no samples")
+    #expect(
+      failure?.description == "\(directory)/labels.csv:5:1: error: labels name trace 'ghost', which has no samples")
   }
 
   @Test func pathLabelsPerBatch() throws {
@@ -365,7 +377,8 @@ import TouchTestSupport
     let directory = TraceStreamTests.directory()
     defer { TestData.remove(directory) }
     let csv = "trace,t,force\na,0,0.1\na,0.1,0.5\nb,0,0.2\nb,0.05,0.3\n"
-    let json = "{\"format\":\"touchtrace\",\"version\":1,\"traces\":[\n{\"id\":\"c\",\"t\":[0,0.1],\"force\":[0.1,0.4]}\n]}\n"
+    let json =
+      "{\"format\":\"touchtrace\",\"version\":1,\"traces\":[\n{\"id\":\"c\",\"t\":[0,0.1],\"force\":[0.1,0.4]}\n]}\n"
     TraceStreamTests.write(Array(csv.utf8), to: directory + "/a.csv")
     TraceStreamTests.write(Array(json.utf8), to: directory + "/c.json")
     let expected = [

@@ -43,12 +43,15 @@ import TouchTestSupport
 
   @Test func emptyDocumentsAreWhole() throws {
     try files.inDirectory { directory in
-    for (format, expected) in [(TraceFiles.Format.json, "{\"format\":\"touchtrace\",\"version\":1,\"traces\":[]}\n"), (.jsonl, ""), (.csv, "trace,t,force,phase\n")] {
-      let sink = MemorySink()
-      let writer = try TraceStreamWriter(format: format, sink: sink, spoolBeside: directory + "/x")
-      try writer.finish()
-      #expect(String(decoding: sink.bytes, as: UTF8.self) == expected, "\(format)")
-    }
+      for (format, expected) in [
+        (TraceFiles.Format.json, "{\"format\":\"touchtrace\",\"version\":1,\"traces\":[]}\n"), (.jsonl, ""),
+        (.csv, "trace,t,force,phase\n"),
+      ] {
+        let sink = MemorySink()
+        let writer = try TraceStreamWriter(format: format, sink: sink, spoolBeside: directory + "/x")
+        try writer.finish()
+        #expect(String(decoding: sink.bytes, as: UTF8.self) == expected, "\(format)")
+      }
     }
   }
 
@@ -58,7 +61,8 @@ import TouchTestSupport
     let sink = MemorySink()
     let writer = try TraceStreamWriter(format: .json, sink: sink, spoolBeside: "unused")
     try writer.write([Self.a])
-    let head = "{\"format\":\"touchtrace\",\"version\":1,\"traces\":[\n{\"id\":\"a\",\"t\":[0.0,0.5],\"force\":[0.0,1.0]}"
+    let head =
+      "{\"format\":\"touchtrace\",\"version\":1,\"traces\":[\n{\"id\":\"a\",\"t\":[0.0,0.5],\"force\":[0.0,1.0]}"
     #expect(String(decoding: sink.bytes, as: UTF8.self) == head)
     try writer.finish()
     #expect(String(decoding: sink.bytes, as: UTF8.self) == head + "\n]}\n")
@@ -69,18 +73,18 @@ import TouchTestSupport
   @Test func batchesGiveTheBytesOfOneCall() throws {
     let traces = try TraceLoader.load([TestData.samples]).traces
     try files.inDirectory { directory in
-    for format in TraceFiles.Format.allCases {
-      let whole = TraceWriter.encode(traces, as: format)
-      for size in [1, 5, 64] {
-        let sink = MemorySink()
-        let writer = try TraceStreamWriter(format: format, sink: sink, spoolBeside: directory + "/x")
-        for start in stride(from: 0, to: traces.count, by: size) {
-          try writer.write(Array(traces[start..<min(traces.count, start + size)]))
+      for format in TraceFiles.Format.allCases {
+        let whole = TraceWriter.encode(traces, as: format)
+        for size in [1, 5, 64] {
+          let sink = MemorySink()
+          let writer = try TraceStreamWriter(format: format, sink: sink, spoolBeside: directory + "/x")
+          for start in stride(from: 0, to: traces.count, by: size) {
+            try writer.write(Array(traces[start..<min(traces.count, start + size)]))
+          }
+          try writer.finish()
+          #expect(sink.bytes == whole, "\(format), batches of \(size)")
         }
-        try writer.finish()
-        #expect(sink.bytes == whole, "\(format), batches of \(size)")
       }
-    }
     }
   }
 

@@ -1,14 +1,15 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 import Testing
 import TouchCore
 import TouchIO
 import TouchTestSupport
 
 @testable import TouchImport
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// A pen recording with a header: hover, BTN_TOUCH 1, a pressure change, BTN_TOUCH 0.
 private let penRecording = """
@@ -382,7 +383,8 @@ private func replacingLine(_ number: Int, of text: String, with line: String) ->
   }
 
   @Test func skipInvalidKeepsTheOtherContact() throws {
-    let text = replacingLine(15, of: Self.protocolA, with: "[   10.015000] EV_ABS       ABS_MT_PRESSURE      00000010 extra")
+    let text = replacingLine(
+      15, of: Self.protocolA, with: "[   10.015000] EV_ABS       ABS_MT_PRESSURE      00000010 extra")
     let dataset = try importText(text, as: .getevent, options: ImportOptions(skipInvalid: true))
     // The malformed line falls while contact 0 is open: it is skipped; the second contact's
     // pressure event was lost with the line, so its pressure is the slot's initial 0.

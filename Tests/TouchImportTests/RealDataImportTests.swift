@@ -34,14 +34,19 @@ private let hp8470p = "touchpads/SynPS2 Synaptics TouchPad.hp8470p.desc"
 private let intuos = "tablets/Wacom Intuos4 6x9 Pen.desc"
 
 let evemuCases: [EvemuCase] = [
-  .init(file: "tablets/UC-LOGIC Tablet WP5540U Pen.events", contacts: 1, maxPressure: 451, axisMax: 1023, frameRate: 125),
+  .init(
+    file: "tablets/UC-LOGIC Tablet WP5540U Pen.events", contacts: 1, maxPressure: 451, axisMax: 1023, frameRate: 125),
   .init(file: "tablets/Wacom Cintiq 12WX.events", contacts: 2, maxPressure: 765, axisMax: 1023, frameRate: 141),
   .init(file: "tablets/Wacom Cintiq 13HD touch Pen.events", contacts: 2, maxPressure: 1267, axisMax: 2047),
   .init(file: "tablets/Wacom Cintiq 13HD.events", contacts: 40, maxPressure: 560, axisMax: 1023, frameRate: 167),
   .init(file: "tablets/Wacom Cintiq 22HDT Pen.events", contacts: 38, maxPressure: 1258, axisMax: 2047, frameRate: 125),
   .init(file: "tablets/Wacom DTH2242 Pen.events", contacts: 7, maxPressure: 1424, axisMax: 2047, frameRate: 143),
-  .init(file: "tablets/Wacom Intuos4 6x9.stylus-drag.events", description: intuos, contacts: 1, maxPressure: 2047, axisMax: 2047, frameRate: 250),
-  .init(file: "tablets/Wacom Intuos4 6x9.stylus-tap.events", description: intuos, contacts: 1, maxPressure: 2047, axisMax: 2047, frameRate: 250),
+  .init(
+    file: "tablets/Wacom Intuos4 6x9.stylus-drag.events", description: intuos, contacts: 1, maxPressure: 2047,
+    axisMax: 2047, frameRate: 250),
+  .init(
+    file: "tablets/Wacom Intuos4 6x9.stylus-tap.events", description: intuos, contacts: 1, maxPressure: 2047,
+    axisMax: 2047, frameRate: 250),
   .init(file: "tablets/dell_canvas_pen.evemu", contacts: 1, maxPressure: 4068, axisMax: 4095, frameRate: 169),
   // The four ALPS GlidePoint files have no BTN_TOUCH events and only single-touch ABS_PRESSURE:
   // a contact is "any tracking id active" (the kernel's pointer emulation). SOURCE.md lists
@@ -50,33 +55,46 @@ let evemuCases: [EvemuCase] = [
   .init(file: "touchpads/AlpsPS2 ALPS GlidePoint.2-finger-tap.events", contacts: 1, maxPressure: 62, axisMax: 127),
   .init(file: "touchpads/AlpsPS2 ALPS GlidePoint.double-tap.events", contacts: 2, maxPressure: 32, axisMax: 127),
   .init(
-    file: "touchpads/AlpsPS2 ALPS GlidePoint.right-edge-scroll.events", description: "touchpads/AlpsPS2 ALPS GlidePoint.desc",
+    file: "touchpads/AlpsPS2 ALPS GlidePoint.right-edge-scroll.events",
+    description: "touchpads/AlpsPS2 ALPS GlidePoint.desc",
     contacts: 1, maxPressure: 13, axisMax: 127),
   .init(file: "touchpads/AlpsPS2 ALPS GlidePoint.single-tap.events", contacts: 1, maxPressure: 34, axisMax: 127),
-  .init(file: "touchpads/AlpsPS2-ALPS-DualPoint-TouchPad-non-MT.doubletap.events", contacts: 2, maxPressure: 40, axisMax: 127),
-  .init(file: "touchpads/AlpsPS2-ALPS-DualPoint-TouchPad-non-MT.tap.events", contacts: 1, maxPressure: 66, axisMax: 127),
   .init(
-    file: "touchpads/AlpsPS2-ALPS-DualPoint-TouchPad.events", description: "touchpads/AlpsPS2-ALPS-DualPoint-TouchPad.desc",
+    file: "touchpads/AlpsPS2-ALPS-DualPoint-TouchPad-non-MT.doubletap.events", contacts: 2, maxPressure: 40,
+    axisMax: 127),
+  .init(
+    file: "touchpads/AlpsPS2-ALPS-DualPoint-TouchPad-non-MT.tap.events", contacts: 1, maxPressure: 66, axisMax: 127),
+  .init(
+    file: "touchpads/AlpsPS2-ALPS-DualPoint-TouchPad.events",
+    description: "touchpads/AlpsPS2-ALPS-DualPoint-TouchPad.desc",
     contacts: 1, maxPressure: 102, axisMax: 127),
-  .init(file: "touchpads/CyPS2 Cypress Trackpad.three_finger_press.events", contacts: 3, maxPressure: 124, axisMax: 255),
+  .init(
+    file: "touchpads/CyPS2 Cypress Trackpad.three_finger_press.events", contacts: 3, maxPressure: 124, axisMax: 255),
   .init(file: "touchpads/CyPS2 Cypress Trackpad.three_finger_tap.events", contacts: 2, maxPressure: 91, axisMax: 255),
   .init(file: "touchpads/CyPS2 Cypress Trackpad.two_finger_press.events", contacts: 2, maxPressure: 110, axisMax: 255),
   .init(file: "touchpads/CyPS2 Cypress Trackpad.two_finger_tap.events", contacts: 2, maxPressure: 76, axisMax: 255),
   .init(file: "touchpads/ETPS2 Elantech Touchpad.Samsung-700Z3A.events", contacts: 2, maxPressure: 16, axisMax: 255),
   .init(
-    file: "touchpads/ETPS2 Elantech Touchpad.events", description: "touchpads/ETPS2 Elantech Touchpad.desc", contacts: 3,
+    file: "touchpads/ETPS2 Elantech Touchpad.events", description: "touchpads/ETPS2 Elantech Touchpad.desc",
+    contacts: 3,
     maxPressure: 89, axisMax: 255),
   .init(
     file: "touchpads/SynPS2 Synaptics TouchPad-fdo23890.events",
     description: "touchpads/SynPS2 Synaptics TouchPad-fdo23890.desc", contacts: 2, maxPressure: 66, axisMax: 255),
-  .init(file: "touchpads/SynPS2 Synaptics TouchPad-with-scrollbuttons.events", contacts: 2, maxPressure: 70, axisMax: 255),
-  .init(file: "touchpads/SynPS2 Synaptics TouchPad.button-rpress.events", description: synaptics, contacts: 1, maxPressure: 51, axisMax: 255),
-  .init(file: "touchpads/SynPS2 Synaptics TouchPad.events", description: synaptics, contacts: 45, maxPressure: 82, axisMax: 255),
+  .init(
+    file: "touchpads/SynPS2 Synaptics TouchPad-with-scrollbuttons.events", contacts: 2, maxPressure: 70, axisMax: 255),
+  .init(
+    file: "touchpads/SynPS2 Synaptics TouchPad.button-rpress.events", description: synaptics, contacts: 1,
+    maxPressure: 51, axisMax: 255),
+  .init(
+    file: "touchpads/SynPS2 Synaptics TouchPad.events", description: synaptics, contacts: 45, maxPressure: 82,
+    axisMax: 255),
   .init(
     file: "touchpads/SynPS2 Synaptics TouchPad.fdo48777-reproducer.events", description: synaptics, contacts: 2,
     maxPressure: 65, axisMax: 255),
   .init(
-    file: "touchpads/SynPS2 Synaptics TouchPad.hp8470p.edge-scroll-horizontal.events", description: hp8470p, contacts: 4,
+    file: "touchpads/SynPS2 Synaptics TouchPad.hp8470p.edge-scroll-horizontal.events", description: hp8470p,
+    contacts: 4,
     maxPressure: 81, axisMax: 255),
   .init(
     file: "touchpads/SynPS2 Synaptics TouchPad.hp8470p.edge-scroll-vertical.events", description: hp8470p, contacts: 1,
@@ -87,7 +105,9 @@ let evemuCases: [EvemuCase] = [
   .init(
     file: "touchpads/SynPS2 Synaptics TouchPad.hp8470p.two-finger-scroll-vertical.events", description: hp8470p,
     contacts: 1, maxPressure: 109, axisMax: 255),
-  .init(file: "touchpads/SynPS2 Synaptics TouchPad.leftmove.events", description: synaptics, contacts: 1, maxPressure: 73, axisMax: 255),
+  .init(
+    file: "touchpads/SynPS2 Synaptics TouchPad.leftmove.events", description: synaptics, contacts: 1, maxPressure: 73,
+    axisMax: 255),
   .init(
     file: "touchpads/SynPS2 Synaptics TouchPad.two-finger-vert-scroll.events", description: synaptics, contacts: 2,
     maxPressure: 68, axisMax: 255),
@@ -123,11 +143,18 @@ let geteventCases: [GeteventCase] = [
   .init(file: "Phone/phone-single-touch.txt", sequences: 1, simultaneous: 1, minPressure: 37, maxPressure: 37),
   .init(file: "Phone/phone-three-touches.txt", sequences: 3, simultaneous: 1, minPressure: 16, maxPressure: 68),
   .init(file: "Phone/phone-two-finger-drag.txt", sequences: 1, simultaneous: 2, minPressure: 23, maxPressure: 62),
-  .init(file: "Tablet/tablet-AngryBirdsMultipleLevels.txt", sequences: 22, simultaneous: 1, minPressure: 32, maxPressure: 128),
+  .init(
+    file: "Tablet/tablet-AngryBirdsMultipleLevels.txt", sequences: 22, simultaneous: 1, minPressure: 32,
+    maxPressure: 128),
   .init(file: "Tablet/tablet-CalenderaddEvent.txt", sequences: 8, simultaneous: 1, minPressure: 32, maxPressure: 192),
-  .init(file: "Tablet/tablet-openAngryBirds-drag-tap-tap.txt", sequences: 3, simultaneous: 1, minPressure: 32, maxPressure: 128),
-  .init(file: "Tablet/tablet-openCalender-drag-tap-tap.txt", sequences: 3, simultaneous: 1, minPressure: 32, maxPressure: 128),
-  .init(file: "Tablet/tablet-playAngryBirdsLevel1.txt", sequences: 1, simultaneous: 1, minPressure: 32, maxPressure: 128),
+  .init(
+    file: "Tablet/tablet-openAngryBirds-drag-tap-tap.txt", sequences: 3, simultaneous: 1, minPressure: 32,
+    maxPressure: 128),
+  .init(
+    file: "Tablet/tablet-openCalender-drag-tap-tap.txt", sequences: 3, simultaneous: 1, minPressure: 32,
+    maxPressure: 128),
+  .init(
+    file: "Tablet/tablet-playAngryBirdsLevel1.txt", sequences: 1, simultaneous: 1, minPressure: 32, maxPressure: 128),
   .init(file: "Tablet/tablet-single-drag.txt", sequences: 1, simultaneous: 1, minPressure: 64, maxPressure: 128),
   .init(file: "Tablet/tablet-single-touch.txt", sequences: 1, simultaneous: 1, minPressure: 64, maxPressure: 64),
   .init(file: "Tablet/tablet-three-touches.txt", sequences: 3, simultaneous: 1, minPressure: 32, maxPressure: 64),
@@ -139,11 +166,14 @@ let geteventCases: [GeteventCase] = [
 private func expectWellFormed(_ dataset: Dataset, file: String, sourceLocation: SourceLocation = #_sourceLocation) {
   #expect(dataset.skipped.isEmpty, "\(dataset.skipped)", sourceLocation: sourceLocation)
   for (k, trace) in dataset.traces.enumerated() {
-    #expect(trace.validate() == nil, "\(trace.name): \(String(describing: trace.validate()))", sourceLocation: sourceLocation)
+    #expect(
+      trace.validate() == nil, "\(trace.name): \(String(describing: trace.validate()))", sourceLocation: sourceLocation)
     #expect(trace.metadata.id == TraceImporter.traceID(forFile: file), sourceLocation: sourceLocation)
     #expect(trace.metadata.touch == k, sourceLocation: sourceLocation)
     #expect(zip(trace.t, trace.t.dropFirst()).allSatisfy { $0 <= $1 }, sourceLocation: sourceLocation)
-    #expect(trace.force.allSatisfy { $0 >= 0 && $0 <= (trace.metadata.maxForce ?? .infinity) }, sourceLocation: sourceLocation)
+    #expect(
+      trace.force.allSatisfy { $0 >= 0 && $0 <= (trace.metadata.maxForce ?? .infinity) }, sourceLocation: sourceLocation
+    )
     #expect(trace.phase.first == .began, sourceLocation: sourceLocation)
   }
 }
@@ -182,7 +212,10 @@ struct EvemuRealDataTests {
       dataset.diagnostics.first?.description
         == "\(tap): note: no device header: using the device description 'Wacom Intuos4 6x9.desc' beside it")
     let pairs = [
-      ("touchpads/SynPS2 Synaptics TouchPad.hp8470p.edge-scroll-vertical.events", "SynPS2 Synaptics TouchPad.hp8470p.desc"),
+      (
+        "touchpads/SynPS2 Synaptics TouchPad.hp8470p.edge-scroll-vertical.events",
+        "SynPS2 Synaptics TouchPad.hp8470p.desc"
+      ),
       ("touchpads/SynPS2 Synaptics TouchPad-fdo23890.events", "SynPS2 Synaptics TouchPad-fdo23890.desc"),
       ("touchpads/SynPS2 Synaptics TouchPad.leftmove.events", "SynPS2 Synaptics TouchPad.desc"),
       ("touchpads/AlpsPS2 ALPS GlidePoint.right-edge-scroll.events", "AlpsPS2 ALPS GlidePoint.desc"),
@@ -267,9 +300,11 @@ struct GeteventRealDataTests {
     // Phone/phone-three-touches.txt: 3 contacts (SOURCE.md); the path gives device and gesture.
     let directory = SharedData.realData("android-getevent")
     let options = ImportOptions(labelFromPath: [try PathLabels("{device}/*-{gesture}.txt")])
-    let dataset = try TraceImporter.load([directory + "/Phone/phone-three-touches.txt"], from: .getevent, options: options)
+    let dataset = try TraceImporter.load(
+      [directory + "/Phone/phone-three-touches.txt"], from: .getevent, options: options)
     #expect(dataset.traces.count == 3)
-    #expect(dataset.traces.allSatisfy { $0.metadata.device == "Phone" && $0.metadata.labels == ["gesture": "three-touches"] })
+    #expect(
+      dataset.traces.allSatisfy { $0.metadata.device == "Phone" && $0.metadata.labels == ["gesture": "three-touches"] })
   }
 
   @Test func allFilesTogether() throws {
@@ -298,7 +333,9 @@ struct ForceValuesRealDataTests {
     // SOURCE.md: 2140 values; touches (start index, length) (0,133) (133,314) (447,432)
     // (879,512) (1391,313) (1704,433), then 3 single 0 values at 2137–2139.
     #expect(dataset.sampleCount == 2140)
-    let expected = [(0, 133), (133, 314), (447, 432), (879, 512), (1391, 313), (1704, 433), (2137, 1), (2138, 1), (2139, 1)]
+    let expected = [
+      (0, 133), (133, 314), (447, 432), (879, 512), (1391, 313), (1704, 433), (2137, 1), (2138, 1), (2139, 1),
+    ]
     #expect(dataset.traces.count == expected.count)
     for (trace, (start, length)) in zip(dataset.traces, expected) {
       #expect(trace.count == length)

@@ -1,13 +1,14 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 import Testing
 import TouchCore
 import TouchIO
 import TouchImport
 import TouchTestSupport
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Real recordings (Android getevent logs, evemu touchpad recordings), imported and written as
 /// trace files, read back by `TraceStream` in tiny batches and chunks: the batches add up to a

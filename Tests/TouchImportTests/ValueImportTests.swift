@@ -43,7 +43,8 @@ import TouchIO
   @Test func notANumber() {
     let error = importError("[\n  0,\n  0.5,\n  \"x\",\n  1\n]", as: .forceValues, options: options)
     #expect(error?.position == TextPosition(line: 4, column: 3))
-    #expect(error?.description == "fixture.txt:4:3: error: expected a number, found a string (record 2, trace 'fixture')")
+    #expect(
+      error?.description == "fixture.txt:4:3: error: expected a number, found a string (record 2, trace 'fixture')")
   }
 
   @Test func negativeValue() {
@@ -76,7 +77,8 @@ import TouchIO
     #expect(dataset.total == 4)
     #expect(dataset.traces.map(\.force) == [[0, 2], [0, 3]])
     #expect(dataset.skipped.map(\.trace) == [nil, "fixture"])
-    #expect(dataset.skipped.map(\.reportedPosition) == [TextPosition(line: 1, column: 2), TextPosition(line: 1, column: 13)])
+    #expect(
+      dataset.skipped.map(\.reportedPosition) == [TextPosition(line: 1, column: 2), TextPosition(line: 1, column: 13)])
   }
 }
 
@@ -133,7 +135,9 @@ import TouchIO
     given.columns = try! TabletColumns(parsing: "x,y,force,t_ms")
     given.columnsGiven = true
     let fromOption = importError("1;2;0;100;900;1000;0\n", as: .tabletCSV, options: given)
-    #expect(fromOption?.message == "expected 4 fields, found 7: the layout is --columns x,y,force,t_ms; give --columns with one role per field")
+    #expect(
+      fromOption?.message
+        == "expected 4 fields, found 7: the layout is --columns x,y,force,t_ms; give --columns with one role per field")
     #expect(fromOption?.position == TextPosition(line: 1, column: 11))  // field 5 of "1;2;0;100;900;…"
     let extra = importError("1;2;0;100;900;1000;0;9\n", as: .tabletCSV, options: options)
     #expect(extra?.position == TextPosition(line: 1, column: 22))
@@ -162,7 +166,8 @@ import TouchIO
   @Test func skipInvalidAccounting() throws {
     var skipping = options
     skipping.skipInvalid = true
-    let text = "1;2;0;0;900;1000;0\n1;2;0;x;900;1007;0\n1;2;0;5;900;1014;0\n1;2;0;y;900;1021;0\n1;2;0;0;900;1028;0\n1;2;0;7;900;1035;0\n"
+    let text =
+      "1;2;0;0;900;1000;0\n1;2;0;x;900;1007;0\n1;2;0;5;900;1014;0\n1;2;0;y;900;1021;0\n1;2;0;0;900;1028;0\n1;2;0;7;900;1035;0\n"
     let dataset = try importText(text, as: .tabletCSV, options: skipping)
     // Row 2 is bad with no contact open (unnamed skip); row 4 spoils the contact of row 3.
     #expect(dataset.total == 3)
@@ -239,7 +244,8 @@ import TouchIO
     #expect(dataset.total == 3)
     #expect(dataset.traces.map(\.t) == [[0.012, 0.016]])
     #expect(dataset.skipped.map(\.trace) == ["fixture", nil])
-    #expect(dataset.skipped.map(\.reportedPosition) == [TextPosition(line: 3, column: 69), TextPosition(line: 7, column: 10)])
+    #expect(
+      dataset.skipped.map(\.reportedPosition) == [TextPosition(line: 3, column: 69), TextPosition(line: 7, column: 10)])
   }
 }
 
@@ -257,16 +263,19 @@ import TouchIO
     try TraceFiles.write(text, to: "/tmp/touchtrace-dup-1.values.json")
     let options = ImportOptions(interval: 0.01)
     // Different names, same contents: fine.
-    let both = try TraceImporter.load(["/tmp/touchtrace-dup-1.json", "/tmp/touchtrace-dup-1.values.json"], from: .forceValues, options: options)
+    let both = try TraceImporter.load(
+      ["/tmp/touchtrace-dup-1.json", "/tmp/touchtrace-dup-1.values.json"], from: .forceValues, options: options)
     #expect(both.traces.map(\.name) == ["touchtrace-dup-1", "touchtrace-dup-1.values"])
     // The same file twice: the second gives duplicate ids.
     let error = #expect(throws: TraceLoadError.self) {
-      try TraceImporter.load(["/tmp/touchtrace-dup-1.json", "/tmp/touchtrace-dup-1.json"], from: .forceValues, options: options)
+      try TraceImporter.load(
+        ["/tmp/touchtrace-dup-1.json", "/tmp/touchtrace-dup-1.json"], from: .forceValues, options: options)
     }
     #expect(error?.reason == .duplicateTrace("touchtrace-dup-1", firstFile: "/tmp/touchtrace-dup-1.json"))
     var skipping = options
     skipping.skipInvalid = true
-    let skipped = try TraceImporter.load(["/tmp/touchtrace-dup-1.json", "/tmp/touchtrace-dup-1.json"], from: .forceValues, options: skipping)
+    let skipped = try TraceImporter.load(
+      ["/tmp/touchtrace-dup-1.json", "/tmp/touchtrace-dup-1.json"], from: .forceValues, options: skipping)
     #expect(skipped.total == 2)
     #expect(skipped.skipped.count == 1)
   }

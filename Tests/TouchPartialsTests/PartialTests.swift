@@ -15,7 +15,8 @@ struct ShardTests {
   struct Fixture: Decodable { var ids: [Entry] }
 
   @Test func hashEqualsIndependentImplementation() throws {
-    let url = try #require(Bundle.module.url(forResource: "shard-hash.json", withExtension: nil, subdirectory: "Fixtures"))
+    let url = try #require(
+      Bundle.module.url(forResource: "shard-hash.json", withExtension: nil, subdirectory: "Fixtures"))
     let fixture = try JSONDecoder().decode(Fixture.self, from: Data(contentsOf: url))
     #expect(fixture.ids.count == 28)
     for entry in fixture.ids { #expect(String(Shard.hash(entry.id)) == entry.hash, "\(entry.id)") }
@@ -25,7 +26,9 @@ struct ShardTests {
     #expect(Shard(parsing: "0/1") == Shard.whole)
     #expect(Shard(parsing: "3/4")?.index == 3)
     #expect(Shard(parsing: "3/4")?.count == 4)
-    for bad in ["4/4", "-1/4", "1/0", "1", "a/b", "1/4/2", "", " 1/4", "+1/4", "1/٤"] { #expect(Shard(parsing: bad) == nil, "\(bad)") }
+    for bad in ["4/4", "-1/4", "1/0", "1", "a/b", "1/4/2", "", " 1/4", "+1/4", "1/٤"] {
+      #expect(Shard(parsing: bad) == nil, "\(bad)")
+    }
   }
 
   /// Every id in exactly one shard; 20 000 ids split evenly for 2, 4 and 7 shards.
@@ -54,7 +57,9 @@ struct PartialFileTests {
   static let shape = OutcomeShape(twoStage: false, reportsFlaps: false, isComposition: false)
 
   /// A partial of `shard` holding traces with the given ordinals.
-  static func partial(_ shard: Shard, ordinals: [Int], arguments: [String] = ["--recognizer", "deep-press", "--", "data/"])
+  static func partial(
+    _ shard: Shard, ordinals: [Int], arguments: [String] = ["--recognizer", "deep-press", "--", "data/"]
+  )
     -> StudyPartial
   {
     let traces = ordinals.map { k in
@@ -92,11 +97,17 @@ struct PartialFileTests {
     }
     return StudyPartial(
       tool: "touchtrace 0.1.0", command: "sweep", arguments: arguments, shard: shard, maximumForces: [20.0 / 3],
-      files: ["data/x.csv"], diagnostics: [Diagnostic(.warning, "a warning", file: "data/x.csv", position: TextPosition(line: 3, column: 4))],
+      files: ["data/x.csv"],
+      diagnostics: [Diagnostic(.warning, "a warning", file: "data/x.csv", position: TextPosition(line: 3, column: 4))],
       labelOverrides: 0, overriddenTraces: 0, traces: traces,
-      skipped: [KeptSkip(stage: 0, ordinal: ordinals.first ?? 0, skipped: SkippedTrace(trace: "bad\u{7}name", origin: TraceOrigin(file: "data/x.csv"), reason: "no samples"))],
+      skipped: [
+        KeptSkip(
+          stage: 0, ordinal: ordinals.first ?? 0,
+          skipped: SkippedTrace(trace: "bad\u{7}name", origin: TraceOrigin(file: "data/x.csv"), reason: "no samples"))
+      ],
       sweep: SweepPartial(configurations: [configuration], methods: [.onePass(parameter: "threshold")]),
-      groups: GroupPartials(column: "user", configurations: [[GroupPartials.GroupPartial(name: "u0", partial: configuration)]]),
+      groups: GroupPartials(
+        column: "user", configurations: [[GroupPartials.GroupPartial(name: "u0", partial: configuration)]]),
       outcomes: [outcomes])
   }
 
@@ -116,7 +127,9 @@ struct PartialFileTests {
 
   @Test func refusesWhatIsNotAWholePartial() {
     let bytes = Self.partial(.whole, ordinals: [0, 1]).encoded()
-    #expect(throws: PartialError.notAPartial(file: "x")) { try StudyPartial(decoding: Array("trace,t\n".utf8), file: "x") }
+    #expect(throws: PartialError.notAPartial(file: "x")) {
+      try StudyPartial(decoding: Array("trace,t\n".utf8), file: "x")
+    }
     for cut in [StudyPartial.magic.count + 3, bytes.count / 2, bytes.count - 1] {
       #expect(throws: PartialError.damaged(file: "x")) { try StudyPartial(decoding: Array(bytes[..<cut]), file: "x") }
     }
@@ -154,7 +167,8 @@ struct PartialFileTests {
       try MergedStudy([("0", s[0]), ("1", s[1]), ("a", s[2]), ("b", s[2])])
     }
     #expect(throws: PartialError.none) { try MergedStudy([]) }
-    var other = Self.partial(Shard(index: 1, count: 3)!, ordinals: [1, 4], arguments: ["--recognizer", "peek-pop", "--", "data/"])
+    var other = Self.partial(
+      Shard(index: 1, count: 3)!, ordinals: [1, 4], arguments: ["--recognizer", "peek-pop", "--", "data/"])
     #expect(throws: PartialError.self) { try MergedStudy([("0", s[0]), ("1", other), ("2", s[2])]) }
     other = s[1]
     other.command = "tune"
@@ -207,7 +221,8 @@ struct LatencySpillTests {
     let first = part([[0.01, 0.02], [0.01, 0.02], [0.05]])
     let second = part([[-0.01], [-0.01], [0.07, 0.2, 0.09]])
     let spill = try LatencySpill()
-    let empty = SweepPartial(configurations: Array(repeating: ConfigurationPartial(shape: shape), count: 3), methods: first.methods)
+    let empty = SweepPartial(
+      configurations: Array(repeating: ConfigurationPartial(shape: shape), count: 3), methods: first.methods)
     var spilled = SpilledSweep(empty, spill: spill)
     try spilled.absorb(first)
     try spilled.absorb(second)
@@ -243,7 +258,9 @@ struct DamagedPartialTests {
         _ = (s.precision, s.recall, s.f1, s.accuracy, s.falsePositiveRate)
       }
     }
-    for list in merged.outcomes { _ = ConfigurationMetrics(outcomes: list, truths: merged.truths, shape: PartialFileTests.shape) }
+    for list in merged.outcomes {
+      _ = ConfigurationMetrics(outcomes: list, truths: merged.truths, shape: PartialFileTests.shape)
+    }
   }
 
   /// Every bit of every byte flipped in turn: the checksum (or the magic, or the version) refuses
@@ -297,7 +314,9 @@ struct DamagedPartialTests {
   /// elements as big as the bytes left, and counts that contradict each other: refused as
   /// damaged, at once.
   @Test func hugeLengthsAndInconsistentCountsAreRefused() throws {
-    func int(_ v: Int) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: UInt64(bitPattern: Int64(v)) >> (8 * UInt64($0))) } }
+    func int(_ v: Int) -> [UInt8] {
+      (0..<8).map { UInt8(truncatingIfNeeded: UInt64(bitPattern: Int64(v)) >> (8 * UInt64($0))) }
+    }
     func string(_ s: String) -> [UInt8] { int(s.utf8.count) + Array(s.utf8) }
     let head = StudyPartial.magic + int(StudyPartial.formatVersion) + string("touchtrace 0.1.0") + string("sweep")
     // Arguments: 2^62 strings declared.
@@ -312,16 +331,19 @@ struct DamagedPartialTests {
       try StudyPartial(decoding: StudyPartial.sealed(head + empty + int(filler.count) + filler), file: "x")
     }
     // TP = 4,294,967,322 in a partial of five traces (the flip), and TP + FN ≠ references.
-    for tamper in [{ (c: inout ConfigurationMetrics) in c.stage1.truePositives = 4_294_967_322 },
-                   { (c: inout ConfigurationMetrics) in c.stage1.falseNegatives += 1 },
-                   { (c: inout ConfigurationMetrics) in c.traces = 6 },
-                   { (c: inout ConfigurationMetrics) in c.stage1.negativeTraces = -1 }] {
+    for tamper in [
+      { (c: inout ConfigurationMetrics) in c.stage1.truePositives = 4_294_967_322 },
+      { (c: inout ConfigurationMetrics) in c.stage1.falseNegatives += 1 },
+      { (c: inout ConfigurationMetrics) in c.traces = 6 },
+      { (c: inout ConfigurationMetrics) in c.stage1.negativeTraces = -1 },
+    ] {
       var p = PartialFileTests.partial(Shard(index: 0, count: 2)!, ordinals: [0, 2, 3, 5, 6])
       let c = p.sweep!.configurations[0]
       var counts = c.counts
       tamper(&counts)
       p.sweep = SweepPartial(
-        configurations: [ConfigurationPartial(counts: counts, shape: c.shape, lists: c.lists)], methods: p.sweep!.methods)
+        configurations: [ConfigurationPartial(counts: counts, shape: c.shape, lists: c.lists)],
+        methods: p.sweep!.methods)
       #expect(throws: PartialError.damaged(file: "x")) { try StudyPartial(decoding: p.encoded(), file: "x") }
     }
     // An outcome naming a trace the partial does not hold; a trace ordinal given twice.
@@ -334,7 +356,9 @@ struct DamagedPartialTests {
 
   /// Shards of inputs with the same names and other contents do not merge.
   @Test func otherInputContentsAreRefused() throws {
-    func hash(_ text: String) -> StudyPartial.InputHash { .init(file: "data/x.csv", sha256: SHA256.hash(Array(text.utf8))) }
+    func hash(_ text: String) -> StudyPartial.InputHash {
+      .init(file: "data/x.csv", sha256: SHA256.hash(Array(text.utf8)))
+    }
     var a = PartialFileTests.partial(Shard(index: 0, count: 2)!, ordinals: [0, 3])
     var b = PartialFileTests.partial(Shard(index: 1, count: 2)!, ordinals: [1, 2])
     a.inputs = [hash("version 1")]

@@ -18,7 +18,8 @@ import TouchTestSupport
   }
 
   static func fixture() throws -> [Case] {
-    let url = try #require(Bundle.module.url(forResource: "causal-filters", withExtension: "json", subdirectory: "Fixtures"))
+    let url = try #require(
+      Bundle.module.url(forResource: "causal-filters", withExtension: "json", subdirectory: "Fixtures"))
     let data = try Data(contentsOf: url)
     let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     let cases = try #require(root["cases"] as? [[String: Any]])
@@ -56,7 +57,9 @@ import TouchTestSupport
         #expect(y.count == expected.count)
         let worst = zip(y, expected).map { abs($0 - $1) / max(1, abs($1)) }.max() ?? 0
         #expect(worst <= 1e-12, "\(c.trace) \(filter): relative error \(worst)")
-        if case .ema = filter { #expect(y == expected, "\(c.trace) \(filter): EMA is one rounding per step, bit for bit") }
+        if case .ema = filter {
+          #expect(y == expected, "\(c.trace) \(filter): EMA is one rounding per step, bit for bit")
+        }
       }
     }
   }
@@ -68,7 +71,8 @@ import TouchTestSupport
     // 1€ at beta 0 is a low-pass at mincutoff: alpha = 1/(1 + tau/dt), tau = 1/(2*pi*fc).
     let tau = 1 / (2 * Double.pi * 1)
     let a = 1 / (1 + tau / 0.01)
-    let y = CausalFilter.oneEuro(minCutoff: 1, beta: 0, derivativeCutoff: 1).apply(t: [0, 0.01, 0.01], force: [0, 1, 5], maxForce: 6)
+    let y = CausalFilter.oneEuro(minCutoff: 1, beta: 0, derivativeCutoff: 1).apply(
+      t: [0, 0.01, 0.01], force: [0, 1, 5], maxForce: 6)
     #expect(y[0] == 0 && abs(y[1] - a) < 1e-15)
     #expect(y[2] == y[1], "a sample at the same instant repeats the last output")
     // Clamped to [0, max], and to [0, inf) without a maximum.
@@ -100,7 +104,9 @@ import TouchTestSupport
 
   /// Replays through the per-sample methods (the generic harness), bypassing the batch override.
   static func perSample(_ recognizer: any ForceRecognizer, _ traces: [Trace]) throws -> [ReplayResult] {
-    func run<R: ForceRecognizer>(_ r: R) throws -> [ReplayResult] { try traces.map { try Replay.replay(trace: $0, using: r) } }
+    func run<R: ForceRecognizer>(_ r: R) throws -> [ReplayResult] {
+      try traces.map { try Replay.replay(trace: $0, using: r) }
+    }
     return try run(recognizer)
   }
 

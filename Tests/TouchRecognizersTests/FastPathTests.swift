@@ -1,6 +1,7 @@
 import Testing
 import TouchCore
 import TouchTestSupport
+
 @testable import TouchRecognizers
 
 /// Forwards everything to `base` but never skips samples: the slow path as reference.
@@ -37,7 +38,9 @@ struct FastPathTests {
 
   @Test(arguments: [11, 12] as [UInt64])
   func skippingInertSamplesChangesNothing(seed: UInt64) throws {
-    for threshold in [0.5, 2.0, 3.0, 180.0 / 60, 6.0] { try check(ShunkitForceTouch(minimumForce: threshold), seed: seed) }
+    for threshold in [0.5, 2.0, 3.0, 180.0 / 60, 6.0] {
+      try check(ShunkitForceTouch(minimumForce: threshold), seed: seed)
+    }
     for threshold in [0.0, 0.2, 0.45, 0.5, 0.75] { try check(FlexMonkeyDeepPress(threshold: threshold), seed: seed) }
     for threshold in [0.0, 0.2, 0.45] {
       try check(RNGHForceTouch(minForce: threshold), seed: seed)
@@ -47,7 +50,8 @@ struct FastPathTests {
     for (h, l) in [(0.12, 0.1), (0.3, 0.3), (0.5, 0.2)] {
       try check(HysteresisLatch(pressThreshold: h, releaseThreshold: l), seed: seed)
       try check(HysteresisLatch(pressThreshold: h, releaseThreshold: l, palmThreshold: 0.8), seed: seed)
-      try check(HysteresisLatch(pressThreshold: h, releaseThreshold: l, strictPress: true, inclusiveRelease: true), seed: seed)
+      try check(
+        HysteresisLatch(pressThreshold: h, releaseThreshold: l, strictPress: true, inclusiveRelease: true), seed: seed)
     }
   }
 

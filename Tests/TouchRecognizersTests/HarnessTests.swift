@@ -1,5 +1,6 @@
 import Testing
 import TouchCore
+
 @testable import TouchRecognizers
 
 /// A recognizer that records what the harness delivers, as `kind@index` (timers as `timer@index`
@@ -67,7 +68,8 @@ struct StationaryProbe: ForceRecognizer {
 }
 
 /// Replays through a probe and returns what it saw, with the context.
-func deliveries<R: ForceRecognizer>(_ recognizer: R, _ trace: Trace, log: (R) -> [String]) -> ([String], GestureContext) {
+func deliveries<R: ForceRecognizer>(_ recognizer: R, _ trace: Trace, log: (R) -> [String]) -> ([String], GestureContext)
+{
   var r = recognizer
   var context = GestureContext()
   Replay.replayContact(&r, trace: trace, into: &context)

@@ -44,9 +44,11 @@ struct KernelEquivalenceTests {
   }
 
   /// A kernel's call: times, forces, trace offsets and the output buffer in; the event count out.
-  typealias Kernel = @Sendable (
-    UnsafeBufferPointer<Double>, UnsafeBufferPointer<Float>, UnsafeBufferPointer<Int>, UnsafeMutableBufferPointer<Event>
-  ) -> Int
+  typealias Kernel =
+    @Sendable (
+      UnsafeBufferPointer<Double>, UnsafeBufferPointer<Float>, UnsafeBufferPointer<Int>,
+      UnsafeMutableBufferPointer<Event>
+    ) -> Int
 
   static func run(_ d: Data, _ body: Kernel) -> [Event] {
     var out = [Event](repeating: Event(trace: -1, kind: -1, index: -1), count: d.force.count + 1)
@@ -84,12 +86,21 @@ struct KernelEquivalenceTests {
         for i in range {
           let f = d.force[i]
           if state == 0 {
-            if f > 1.5 { emit(1, i); state = 1 }
+            if f > 1.5 {
+              emit(1, i)
+              state = 1
+            }
           } else if state == 1 {
-            if f > 3.0 { emit(2, i); state = 2 }
-            else if f < 1.0 { emit(3, i); state = 0 }
+            if f > 3.0 {
+              emit(2, i)
+              state = 2
+            } else if f < 1.0 {
+              emit(3, i)
+              state = 0
+            }
           } else if f < 1.0 {
-            emit(4, i); state = 0
+            emit(4, i)
+            state = 0
           }
         }
       },
@@ -102,7 +113,10 @@ struct KernelEquivalenceTests {
         for i in range {
           s += 0.5 * (d.force[i] - s)
           if armed {
-            if s > 1.3 { emit(5, i); armed = false }
+            if s > 1.3 {
+              emit(5, i)
+              armed = false
+            }
           } else if s < 1.1 {
             armed = true
           }
@@ -112,12 +126,20 @@ struct KernelEquivalenceTests {
     KernelCase(
       testDescription: "dwell",
       reference: { d, range, emit in
-        var inside = false, fired = false
+        var inside = false
+        var fired = false
         var start = 0.0
         for i in range {
           if d.force[i] > 1.0 {
-            if !inside { inside = true; fired = false; start = d.t[i] }
-            if !fired && d.t[i] - start >= 0.02 { emit(6, i); fired = true }
+            if !inside {
+              inside = true
+              fired = false
+              start = d.t[i]
+            }
+            if !fired && d.t[i] - start >= 0.02 {
+              emit(6, i)
+              fired = true
+            }
           } else {
             inside = false
           }

@@ -1,5 +1,6 @@
 import Testing
 import TouchCore
+
 @testable import TouchRecognizers
 
 @Suite("Parameters and the variant registry")
@@ -33,7 +34,9 @@ struct ParameterTests {
     #expect(throws: RecognizerCatalog.CatalogError.duplicateName("deep-press")) {
       try RecognizerCatalog.builtIn.adding(FlexMonkeyDeepPress.self)
     }
-    #expect(throws: RecognizerCatalog.CatalogError.self) { try RecognizerCatalog([]).adding(FlexMonkeyDeepPress.self).adding(FlexMonkeyDeepPress.self) }
+    #expect(throws: RecognizerCatalog.CatalogError.self) {
+      try RecognizerCatalog([]).adding(FlexMonkeyDeepPress.self).adding(FlexMonkeyDeepPress.self)
+    }
     let extended = try RecognizerCatalog.builtIn.adding(FirstMovedCrossing.self)
     #expect(extended.names.last == "first-moved-crossing")
     #expect(extended.names.count == RecognizerCatalog.builtIn.names.count + 1)
@@ -133,7 +136,8 @@ struct ParameterTests {
         == "recognizer 'long-press': parameter 'minimumPressDuration' must be in (0, inf), got 0")
     #expect(
       message("flutter-force-press", [("peakPressure", "0.3")])
-        == "recognizer 'flutter-force-press': parameter 'peakPressure': must be greater than startPressure (0.4), got 0.3")
+        == "recognizer 'flutter-force-press': parameter 'peakPressure': must be greater than startPressure (0.4), got 0.3"
+    )
     #expect(
       message("hysteresis", [("releaseThreshold", "0.2")])
         == "recognizer 'hysteresis': parameter 'releaseThreshold': must not exceed pressThreshold (0.12), got 0.2")
@@ -147,7 +151,9 @@ struct ParameterTests {
     #expect(try AnyForceRecognizer(variant: "shunkit").requiresMaximumForce)
     #expect(try !AnyForceRecognizer(variant: "shunkit", settings: [("faithfulClamp", "false")]).requiresMaximumForce)
     #expect(try !AnyForceRecognizer(variant: "long-press-android").requiresMaximumForce)
-    #expect(try AnyForceRecognizer(variant: "long-press-android", settings: [("deepPressThreshold", "0.5")]).requiresMaximumForce)
+    #expect(
+      try AnyForceRecognizer(variant: "long-press-android", settings: [("deepPressThreshold", "0.5")])
+        .requiresMaximumForce)
     #expect(try !AnyForceRecognizer(variant: "df-continuous").requiresMaximumForce)
   }
 }

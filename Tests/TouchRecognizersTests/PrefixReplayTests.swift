@@ -16,15 +16,18 @@ struct PrefixReplayTests {
     var list = try catalog.names.map { try catalog.recognizer($0) }
     list.append(try catalog.recognizer("one-euro/deep-press"))
     list.append(try catalog.recognizer("tap").requiringFailure(of: catalog.recognizer("deep-press"), catalog: catalog))
-    list.append(try catalog.recognizer("long-press").requiringFailure(of: catalog.recognizer("deep-press"), catalog: catalog))
+    list.append(
+      try catalog.recognizer("long-press").requiringFailure(of: catalog.recognizer("deep-press"), catalog: catalog))
     return list
   }
 
   /// The first `k` samples of `trace`, its last phase as recorded (not a lift: the contact goes on).
   static func prefix(_ trace: Trace, _ k: Int) -> Trace {
     Trace(
-      metadata: trace.metadata, t: Array(trace.t[..<k]), force: Array(trace.force[..<k]), phase: Array(trace.phase[..<k]),
-      x: trace.x.map { Array($0[..<k]) }, y: trace.y.map { Array($0[..<k]) }, radius: trace.radius.map { Array($0[..<k]) })
+      metadata: trace.metadata, t: Array(trace.t[..<k]), force: Array(trace.force[..<k]),
+      phase: Array(trace.phase[..<k]),
+      x: trace.x.map { Array($0[..<k]) }, y: trace.y.map { Array($0[..<k]) },
+      radius: trace.radius.map { Array($0[..<k]) })
   }
 
   @Test func aPrefixShowsTheWholeContactsEventsBeforeItsLastSample() throws {

@@ -78,7 +78,8 @@ import TouchTestSupport
   }
 
   static func fixture() throws -> Fixture {
-    let url = try #require(Bundle.module.url(forResource: "pressurejs-fidelity", withExtension: "json", subdirectory: "Fixtures"))
+    let url = try #require(
+      Bundle.module.url(forResource: "pressurejs-fidelity", withExtension: "json", subdirectory: "Fixtures"))
     let root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
     let sets = try #require(root["option_sets"] as? [[String: Any]]).map { set in
       let options = set["options"] as? [String: Any] ?? [:]
@@ -124,7 +125,8 @@ import TouchTestSupport
             reportsUnsupported: adapter == "pointer")
           let result =
             adapter == "touch"
-            ? try Replay.replay(trace: trace, using: PressureJSDeepPress(polyfill: set.polyfill, polyfillSpeedUp: set.speedUp))
+            ? try Replay.replay(
+              trace: trace, using: PressureJSDeepPress(polyfill: set.polyfill, polyfillSpeedUp: set.speedUp))
             : try Replay.replay(
               trace: trace, using: PressureJSPointerDeepPress(polyfill: set.polyfill, polyfillSpeedUp: set.speedUp))
           let replica = Expected(result)

@@ -63,7 +63,8 @@ struct RadiusPeekPopTests {
 
   @Test func growthBelowTheRatioOnlyPreviews() throws {
     // r0/r = 5/8 = 0.625 is not below 0.6: the progress stops at 0.66; the lift cancels.
-    let result = try Replay.replay(trace: trace(times: [0, 0.1, 0.3, 3.0], radius: [5, 5, 8, 8]), using: RadiusPeekPop())
+    let result = try Replay.replay(
+      trace: trace(times: [0, 0.1, 0.3, 3.0], radius: [5, 5, 8, 8]), using: RadiusPeekPop())
     #expect(states(result) == ["began@1", "cancelled@3"])
     #expect(result.action == nil)
     // With the ratio at 0.7 the same growth commits.

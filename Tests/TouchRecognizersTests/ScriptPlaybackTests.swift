@@ -6,13 +6,15 @@ import TouchRecognizers
 /// event lands, the states around it, and the checks against the contact.
 @Suite struct ScriptPlaybackTests {
   static let variant = RecognizerDescription(
-    name: "scripted", code: "", title: "", summary: "", source: RecognizerSource(library: "", version: nil, link: nil, reference: ""),
+    name: "scripted", code: "", title: "", summary: "",
+    source: RecognizerSource(library: "", version: nil, link: nil, reference: ""),
     style: .discrete, actionEvent: "", stage2Event: "pop", rules: "", parameters: [])
 
   /// Replays `trace` through the playback of `script`.
   func play(_ script: ActionScript, _ trace: Trace) -> ReplayResult {
     var log = ReplayLog()
-    ScriptPlayback.replay(traces: [trace], scripts: [script], variant: Self.variant, parameters: ParameterValues([]), into: &log)
+    ScriptPlayback.replay(
+      traces: [trace], scripts: [script], variant: Self.variant, parameters: ParameterValues([]), into: &log)
     return log.result(0, trace: trace.name, variant: Self.variant)
   }
 

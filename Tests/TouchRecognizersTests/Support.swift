@@ -42,7 +42,6 @@ func run<R: ForceRecognizer>(_ recognizer: R, _ trace: Trace) throws -> ReplayRe
   try Replay.replay(trace: trace, using: recognizer)
 }
 
-
 /// A random force trace on the 1/60 grid: a random walk with holds (unchanged samples), times on
 /// a 2^-10 s grid, optional positions, sometimes cancelled. Forces stay within 0…400/60.
 func randomTrace(_ rng: inout SplitMix64, id: String, positions: Bool) -> Trace {

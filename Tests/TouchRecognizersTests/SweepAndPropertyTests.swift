@@ -1,6 +1,7 @@
 import Testing
 import TouchCore
 import TouchTestSupport
+
 @_spi(Benchmarks) @testable import TouchRecognizers
 
 @Suite("Threshold sweep metadata")
@@ -28,7 +29,8 @@ struct SweepTests {
   @Test func sweepsWithNaNSettingsEqualThemselves() throws {
     let unlimited = try #require(RNGHForceTouch(minForce: 0.2).thresholdSweeps.first)
     let again = try #require(RNGHForceTouch(minForce: 0.2, maxForce: -Double.nan).thresholdSweeps.first)
-    let payload = try #require(RNGHForceTouch(minForce: 0.2, maxForce: Double(nan: 7, signaling: false)).thresholdSweeps.first)
+    let payload = try #require(
+      RNGHForceTouch(minForce: 0.2, maxForce: Double(nan: 7, signaling: false)).thresholdSweeps.first)
     let limited = try #require(RNGHForceTouch(minForce: 0.2, maxForce: 0.8).thresholdSweeps.first)
     #expect(unlimited == again && unlimited == payload)
     #expect(unlimited.hashValue == again.hashValue && unlimited.hashValue == payload.hashValue)
@@ -80,7 +82,7 @@ struct SweepTests {
             if sweep.parameter == "popThreshold" { values["peekThreshold"] = .number(Swift.min(threshold, 0.2)) }
           }
           if descriptor.name == "hysteresis" { values["releaseThreshold"] = .number(Swift.min(threshold, 0.05)) }
-          if (descriptor.name == "flutter-force-press" && threshold >= 1) { continue }
+          if descriptor.name == "flutter-force-press" && threshold >= 1 { continue }
           let recognizer = try AnyForceRecognizer(variant: descriptor.name, values: values)
           let rule = try #require(recognizer.thresholdSweeps.first { $0.parameter == sweep.parameter })
           for trace in traces {
@@ -169,7 +171,10 @@ struct KernelTests {
   let t: [Double] = [0, 0.1, 0.2, 0.3, 1.0, 1.1, 2.0, 2.1, 2.2, 2.3, 2.4]
   let offsets = [0, 4, 6, 11]
 
-  func events(_ body: (UnsafeBufferPointer<Float>, UnsafeBufferPointer<Int>, UnsafeMutableBufferPointer<ForceKernels.Event>) -> Int)
+  func events(
+    _ body: (UnsafeBufferPointer<Float>, UnsafeBufferPointer<Int>, UnsafeMutableBufferPointer<ForceKernels.Event>) ->
+      Int
+  )
     -> [ForceKernels.Event]
   {
     var out = [ForceKernels.Event](repeating: .init(trace: -1, kind: -1, index: -1), count: 32)
@@ -188,7 +193,9 @@ struct KernelTests {
   }
 
   @Test func hysteresisPeekPopAndReleases() {
-    let result = events { ForceKernels.hysteresis(force: $0, offsets: $1, peek: 0.9, pop: 2.5, release: 0.45, into: $2) }
+    let result = events {
+      ForceKernels.hysteresis(force: $0, offsets: $1, peek: 0.9, pop: 2.5, release: 0.45, into: $2)
+    }
     // Trace 0: peek at 1 (1 > 0.9), pop at 3 (3 > 2.5). Trace 1: nothing (0.5 < 0.9).
     // Trace 2: peek at 6, release at 7 (0 < 0.45), peek at 8.
     #expect(compact(result) == ["0:1@1", "0:2@3", "2:1@6", "2:3@7", "2:1@8"])
@@ -197,7 +204,9 @@ struct KernelTests {
   @Test func emaThresholdWithRearm() {
     // alpha 0.5, threshold 1.2, rearm 0.6. Trace 0: s = 0, 0.5, 1.25 (> 1.2 at 2), 2.125.
     // Trace 1: 0.25, 0.325. Trace 2 (still armed): 1, 0.5, 1.25 (fires at 8), 1.625, 1.8125.
-    let result = events { ForceKernels.emaThreshold(force: $0, offsets: $1, alpha: 0.5, threshold: 1.2, rearm: 0.6, into: $2) }
+    let result = events {
+      ForceKernels.emaThreshold(force: $0, offsets: $1, alpha: 0.5, threshold: 1.2, rearm: 0.6, into: $2)
+    }
     #expect(compact(result) == ["0:5@2", "2:5@8"])
   }
 

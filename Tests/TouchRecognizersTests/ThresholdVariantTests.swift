@@ -1,5 +1,6 @@
 import Testing
 import TouchCore
+
 @testable import TouchRecognizers
 
 // Expected values below are worked out by hand from the rules in recognizers.md (§1, §2, §8.1).

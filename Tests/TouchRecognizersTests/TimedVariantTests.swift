@@ -1,5 +1,6 @@
 import Testing
 import TouchCore
+
 @testable import TouchRecognizers
 
 // Expected values are worked out by hand from recognizers.md (§0.1, §2–3, §6, §8.1). Unless
@@ -311,7 +312,8 @@ struct LongPressTests {
   @Test func androidSlopIsStrict() throws {
     let times = [0.0, 0.1, 1.0]
     #expect(states(try run(AndroidLongPress(), makeTrace([0, 0, 0], times: times, x: [0, 8.1, 8.1]))) == ["failed@1"])
-    #expect(states(try run(AndroidLongPress(), makeTrace([0, 0, 0], times: times, x: [0, 8, 8]))) == ["began@1", "ended@2"])
+    #expect(
+      states(try run(AndroidLongPress(), makeTrace([0, 0, 0], times: times, x: [0, 8, 8]))) == ["began@1", "ended@2"])
   }
 }
 
@@ -460,7 +462,8 @@ struct StablePressTests {
   }
 
   @Test func dragBeforeThePressFails() throws {
-    let trace = makeTrace([0, 0.2, 0.9, 0.9, 0], times: [0, 0.05, 0.1, 0.3, 0.4], maxForce: 1, x: [0, 11, 11, 11, 11])
+    let trace = makeTrace(
+      [0, 0.2, 0.9, 0.9, 0], times: [0, 0.05, 0.1, 0.3, 0.4], maxForce: 1, x: [0, 11, 11, 11, 11])
     #expect(states(try run(StablePress(), trace)) == ["failed@1"])
   }
 

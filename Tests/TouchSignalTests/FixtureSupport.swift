@@ -54,7 +54,9 @@ func expectAllClose(
   _ actual: [Double], _ expected: [Double], relative: Double = 1e-9, _ context: String,
   sourceLocation: SourceLocation = #_sourceLocation
 ) {
-  #expect(actual.count == expected.count, "\(context): \(actual.count) values, expected \(expected.count)", sourceLocation: sourceLocation)
+  #expect(
+    actual.count == expected.count, "\(context): \(actual.count) values, expected \(expected.count)",
+    sourceLocation: sourceLocation)
   guard actual.count == expected.count else { return }
   for i in actual.indices where abs(actual[i] - expected[i]) > relative * max(abs(expected[i]), 1) {
     Issue.record("\(context): index \(i) is \(actual[i]), expected \(expected[i])", sourceLocation: sourceLocation)

@@ -30,7 +30,9 @@ struct GSLFailureTests {
     let error = #expect(throws: GSLError.self) { _ = try Spline(method, x: x, y: x) }
     #expect(error?.function == "gsl_spline_alloc")
     #expect(error?.status == 4)
-    #expect(error?.reason == "insufficient number of points: \(method) interpolation needs at least \(minimum), got \(points)")
+    #expect(
+      error?.reason == "insufficient number of points: \(method) interpolation needs at least \(minimum), got \(points)"
+    )
   }
 
   @Test func evaluationOutsideTheData() throws {

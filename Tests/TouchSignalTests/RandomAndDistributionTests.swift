@@ -43,7 +43,8 @@ struct RandomAndDistributionTests {
       #expect(random.seed == c.seed)
       #expect((0..<5).map { _ in random.uniform() } == c.uniform, "seed \(c.seed)")
       for n in [1, 2, 7, 343, 1_000_003] {
-        #expect((0..<6).map { _ in random.uniformInteger(below: n) } == c.uniform_int[String(n)], "seed \(c.seed), n \(n)")
+        #expect(
+          (0..<6).map { _ in random.uniformInteger(below: n) } == c.uniform_int[String(n)], "seed \(c.seed), n \(n)")
       }
       #expect(random.sample(count: 12, withReplacementFrom: 343) == c.sample, "seed \(c.seed)")
       var values = Array(0..<10)

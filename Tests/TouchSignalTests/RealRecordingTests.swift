@@ -35,7 +35,8 @@ enum RealRecording {
   "Real iPhone 6s recording",
   .enabled(
     if: RealRecording.isAvailable,
-    "shared/realdata/algal-3dtouch not found next to the repository root or its parents: the real-recording checks did not run"))
+    "shared/realdata/algal-3dtouch not found next to the repository root or its parents: the real-recording checks did not run"
+  ))
 struct RealRecordingTests {
   @Test func forceIsQuantizedInSixtieths() throws {
     let values = try RealRecording.values()

@@ -49,7 +49,8 @@ struct ReferenceTimeRuleTests {
     let error = #expect(throws: SignalError.self) { try rule.referenceTimes(for: Self.press(height: 2)) }
     #expect(error == .noMaximumForce(trace: "press", operation: "the reference-time rule (0.25 of max force)"))
     // A press that never reaches the level has no reference time.
-    #expect(try ReferenceTimeRule(level: .normalized(0.9)).referenceTimes(for: Self.press(height: 2, maxForce: 4)) == [])
+    #expect(
+      try ReferenceTimeRule(level: .normalized(0.9)).referenceTimes(for: Self.press(height: 2, maxForce: 4)) == [])
   }
 
   @Test func twoPressesWithAReleaseBetweenGiveTwoTimes() throws {
@@ -89,6 +90,7 @@ struct ReferenceTimeRuleTests {
   @Test func theRuleDescribesItself() {
     #expect(
       ReferenceTimeRule.standard.description
-        == "upward crossings of 0.5 of the smoothed peak; force resampled at 240.0 Hz (linear, gaps > 0.1 s kept), centred Gaussian 0.1 s (alpha 3.0); re-armed below 0.5 × level")
+        == "upward crossings of 0.5 of the smoothed peak; force resampled at 240.0 Hz (linear, gaps > 0.1 s kept), centred Gaussian 0.1 s (alpha 3.0); re-armed below 0.5 × level"
+    )
   }
 }

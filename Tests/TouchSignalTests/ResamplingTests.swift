@@ -68,7 +68,8 @@ struct ResamplingTests {
     #expect(out.t.count == 9)
     #expect(out.phase.first == .began && out.phase.last == .cancelled)
     // Force 0, 0.5, 1, 1, 1, 1, 1, 0.75, 0.5: unchanged samples after 0.02 s are stationary.
-    #expect(out.phase == [.began, .moved, .moved, .stationary, .stationary, .stationary, .stationary, .moved, .cancelled])
+    #expect(
+      out.phase == [.began, .moved, .moved, .stationary, .stationary, .stationary, .stationary, .moved, .cancelled])
     #expect(out.validate() == nil)
   }
 
@@ -123,7 +124,10 @@ struct ResamplingBoundTests {
       }
     }
     let message = SignalError.gridTooLarge(trace: "p1", rate: 240, limit: 1 << 24).description
-    #expect(message == "trace 'p1': resampling at 240.0 Hz would need more than 16777216 grid points (lower the rate or set a maximum gap)")
+    #expect(
+      message
+        == "trace 'p1': resampling at 240.0 Hz would need more than 16777216 grid points (lower the rate or set a maximum gap)"
+    )
   }
 
   @Test func gapsKeepALongTraceSmall() throws {

@@ -14,7 +14,9 @@ struct SmoothingFixtureTests {
     try Fixture.expectCases("gaussian.json", count: 24) { (c: GaussianCase) in
       let smoothing = GaussianSmoothing(
         window: .samples(c.K), alpha: c.alpha, derivative: c.order, ends: EndHandling(fixture: c.ends))
-      return (try smoothing.apply(to: c.input), "gaussian \(c.signal) K=\(c.K) alpha=\(c.alpha) order=\(c.order) \(c.ends)")
+      return (
+        try smoothing.apply(to: c.input), "gaussian \(c.signal) K=\(c.K) alpha=\(c.alpha) order=\(c.order) \(c.ends)"
+      )
     }
   }
 
@@ -26,7 +28,9 @@ struct SmoothingFixtureTests {
     try Fixture.expectCases("savgol.json", count: 30) { (c: SavitzkyGolayCase) in
       let sg = SavitzkyGolay(
         window: .samples(c.K), order: c.order, derivative: c.derivative, ends: EndHandling(fixture: c.ends))
-      return (try sg.apply(to: c.input, interval: c.delta), "savgol K=\(c.K) order=\(c.order) deriv=\(c.derivative) \(c.ends)")
+      return (
+        try sg.apply(to: c.input, interval: c.delta), "savgol K=\(c.K) order=\(c.order) deriv=\(c.derivative) \(c.ends)"
+      )
     }
   }
 

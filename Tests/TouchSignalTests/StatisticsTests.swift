@@ -93,7 +93,8 @@ struct StatisticsTests {
     "The iPhone 6s recording is quantized in steps of 1/60 and saturates at 20/3",
     .enabled(if: TestData.hasRealData, "needs ../shared/realdata beside the repository"))
   func realIPhoneForces() throws {
-    var bytes = try readFile(TestData.realData + "/algal-3dtouch/data-60secondsVariedForce/04317CA4-3AD0-4776-861E-78040D8BC3E2.json")
+    var bytes = try readFile(
+      TestData.realData + "/algal-3dtouch/data-60secondsVariedForce/04317CA4-3AD0-4776-861E-78040D8BC3E2.json")
     bytes.removeAll { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]") }
     let values = String(decoding: bytes, as: UTF8.self).split(whereSeparator: { $0 == "," || $0.isWhitespace })
       .map { Double($0)! }
@@ -106,10 +107,13 @@ struct StatisticsTests {
 
   @Test func datasetSummaryOfHandBuiltTraces() throws {
     let a = Trace(
-      metadata: TraceMetadata(id: "a", intent: .press, pressAt: [0.03], user: "u1", device: "iphone6s", maxForce: 20.0 / 3),
+      metadata: TraceMetadata(
+        id: "a", intent: .press, pressAt: [0.03], user: "u1", device: "iphone6s", maxForce: 20.0 / 3),
       t: [0, 0.01, 0.03, 0.03, 0.06], force: [0, 30.0 / 60, 31.0 / 60, 400.0 / 60, 60.0 / 60],
       phase: [.began, .moved, .moved, .moved, .cancelled])
-    let b = Trace(metadata: TraceMetadata(id: "b", intent: TouchCore.Intent.none), t: [1, 1.02], force: [0, 0.5], x: [1, 2], y: [3, 4])
+    let b = Trace(
+      metadata: TraceMetadata(id: "b", intent: TouchCore.Intent.none), t: [1, 1.02], force: [0, 0.5], x: [1, 2],
+      y: [3, 4])
     let dataset = Dataset(
       traces: [a, b], origins: [TraceOrigin(file: "f.csv"), TraceOrigin(file: "f.csv")],
       skipped: [SkippedTrace(trace: "c", origin: TraceOrigin(file: "f.csv"), reason: "bad")], files: ["f.csv"])

@@ -32,8 +32,10 @@ struct SummaryAccumulatorTests {
     for k in 0..<70_000 { t.append(t[k] + (k < 40_000 ? 1 : k < 69_999 ? 2 : 100)) }
     var accumulator = DatasetSummary.Accumulator()
     // Two traces: the first 30 000 samples, then the rest (the interval between them is not one).
-    accumulator.add(Trace(metadata: TraceMetadata(id: "a"), t: Array(t[0..<30_001]), force: Array(repeating: 0, count: 30_001)))
-    accumulator.add(Trace(metadata: TraceMetadata(id: "b"), t: Array(t[30_000...]), force: Array(repeating: 0, count: 40_001)))
+    accumulator.add(
+      Trace(metadata: TraceMetadata(id: "a"), t: Array(t[0..<30_001]), force: Array(repeating: 0, count: 30_001)))
+    accumulator.add(
+      Trace(metadata: TraceMetadata(id: "b"), t: Array(t[30_000...]), force: Array(repeating: 0, count: 40_001)))
     let s = accumulator.summary(files: [], skipped: [], labelOverrides: 0).interval
     #expect(s.count == 70_000)
     #expect(s.min == 1 && s.max == 100)
@@ -44,7 +46,10 @@ struct SummaryAccumulatorTests {
   /// the estimate looks at every value and finds the 1/4 grid, every value on it.
   @Test func quantizationBeyondAUniformPrefix() {
     var accumulator = DatasetSummary.Accumulator()
-    accumulator.add(Trace(metadata: TraceMetadata(id: "flat"), t: (0..<100_000).map(Double.init), force: Array(repeating: 0.5, count: 100_000)))
+    accumulator.add(
+      Trace(
+        metadata: TraceMetadata(id: "flat"), t: (0..<100_000).map(Double.init),
+        force: Array(repeating: 0.5, count: 100_000)))
     accumulator.add(Trace(metadata: TraceMetadata(id: "steps"), t: [0, 1, 2], force: [0.25, 0.75, 1]))
     let step = accumulator.summary(files: [], skipped: [], labelOverrides: 0).quantization
     #expect(step?.reciprocal == 4)
@@ -57,7 +62,10 @@ struct SummaryAccumulatorTests {
     var accumulator = DatasetSummary.Accumulator()
     for part in 0..<3 {
       let forces = (0..<50_000).map { Double(($0 + part) % 60) / 60 }
-      accumulator.add(Trace(metadata: TraceMetadata(id: "p\(part)", device: "d\(part % 2)"), t: (0..<50_000).map(Double.init), force: forces))
+      accumulator.add(
+        Trace(
+          metadata: TraceMetadata(id: "p\(part)", device: "d\(part % 2)"), t: (0..<50_000).map(Double.init),
+          force: forces))
     }
     let summary = accumulator.summary(files: [], skipped: [], labelOverrides: 0)
     #expect(summary.quantization?.reciprocal == 60)

@@ -1,11 +1,12 @@
+import Testing
+
+@testable import TouchSynth
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import Testing
-
-@testable import TouchSynth
 
 @Suite struct SynthMathTests {
   /// |a − b| relative to |b|, with an absolute floor for values near 0.
@@ -71,9 +72,13 @@ import Testing
     // The published SplitMix64 sequence (Vigna's splitmix64.c) for state 0, and for 1234567
     // (computed with an independent Python transcription of the algorithm).
     var zero = SynthRandom(seed: 0)
-    #expect([zero.next(), zero.next(), zero.next()] == [0xE220_A839_7B1D_CDAF, 0x6E78_9E6A_A1B9_65F4, 0x06C4_5D18_8009_454F])
+    #expect(
+      [zero.next(), zero.next(), zero.next()] == [0xE220_A839_7B1D_CDAF, 0x6E78_9E6A_A1B9_65F4, 0x06C4_5D18_8009_454F])
     var other = SynthRandom(seed: 1_234_567)
-    #expect([other.next(), other.next(), other.next()] == [0x599E_D017_FB08_FC85, 0x2C73_F084_5854_0FA5, 0x883E_BCE5_A3F2_7C77])
+    #expect(
+      [other.next(), other.next(), other.next()] == [
+        0x599E_D017_FB08_FC85, 0x2C73_F084_5854_0FA5, 0x883E_BCE5_A3F2_7C77,
+      ])
   }
 
   @Test func unitNumbersAreUniform() {

@@ -74,7 +74,9 @@ func largestMove(_ trace: Trace) -> Double {
     #expect(loaded.traces == traces)
   }
 
-  @Test(arguments: [(DeviceProfile.iphone6s, 60.0), (.iphone6sLight, 48.0), (.iphone6sFirm, 72.0), (.android, 200.0), (.touchpad, 1.0)])
+  @Test(arguments: [
+    (DeviceProfile.iphone6s, 60.0), (.iphone6sLight, 48.0), (.iphone6sFirm, 72.0), (.android, 200.0), (.touchpad, 1.0),
+  ])
   func forcesLieOnTheGrid(_ profile: DeviceProfile, _ levelsPerUnit: Double) {
     let traces = Synthesizer(profile: profile, seed: 6).generate(count: 70)
     for force in traces.flatMap(\.force) {
@@ -216,7 +218,9 @@ func largestMove(_ trace: Trace) -> Double {
     #expect(Set(synthesizer.users.map(\.tremorFrequency)).count == 6)
     #expect(synthesizer.users.allSatisfy { (8...12).contains($0.tremorFrequency) && (0.5...2).contains($0.tremorGain) })
     // The strongest user's presses peak higher than the weakest's, on average.
-    let strongest = synthesizer.users.indices.max { synthesizer.users[$0].forceScale < synthesizer.users[$1].forceScale }!
+    let strongest = synthesizer.users.indices.max {
+      synthesizer.users[$0].forceScale < synthesizer.users[$1].forceScale
+    }!
     let weakest = synthesizer.users.indices.min { synthesizer.users[$0].forceScale < synthesizer.users[$1].forceScale }!
     func meanPeak(_ user: Int) -> Double {
       let peaks = (0..<30).map { synthesizer.synthesize(index: $0, kind: .press, user: user).trace.force.max()! }
@@ -282,11 +286,13 @@ func largestMove(_ trace: Trace) -> Double {
     #expect(zip(a, c).filter { $0.0.force == $0.1.force }.count < 5)
     // A trace does not depend on the traces around it.
     let synthesizer = Synthesizer(profile: .android, seed: 3)
-    #expect(synthesizer.synthesize(index: 9, kind: .pop, user: 2) == synthesizer.synthesize(index: 9, kind: .pop, user: 2))
+    #expect(
+      synthesizer.synthesize(index: 9, kind: .pop, user: 2) == synthesizer.synthesize(index: 9, kind: .pop, user: 2))
   }
 
   @Test func scheduleFollowsTheMix() throws {
-    let synthesizer = Synthesizer(profile: .iphone6s, seed: 4, userCount: 3, mix: try IntentMix(parsing: "tap=2,press=1"))
+    let synthesizer = Synthesizer(
+      profile: .iphone6s, seed: 4, userCount: 3, mix: try IntentMix(parsing: "tap=2,press=1"))
     let schedule = synthesizer.schedule(count: 30)
     #expect(schedule.filter { $0.kind == .tap }.count == 20)
     #expect(schedule.filter { $0.kind == .press }.count == 10)
@@ -294,6 +300,8 @@ func largestMove(_ trace: Trace) -> Double {
     // Shuffled, not in blocks.
     #expect(schedule.prefix(20).contains { $0.kind == .press })
     let traces = synthesizer.generate(count: 30)
-    #expect(traces.map(\.metadata.id) == (1...30).map { "iphone6s-s4-" + String(repeating: "0", count: $0 < 10 ? 3 : 2) + "\($0)" })
+    #expect(
+      traces.map(\.metadata.id)
+        == (1...30).map { "iphone6s-s4-" + String(repeating: "0", count: $0 < 10 ? 3 : 2) + "\($0)" })
   }
 }

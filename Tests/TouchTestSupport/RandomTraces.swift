@@ -71,7 +71,8 @@ public func realIPhoneContacts() throws -> [Trace] {
       let t = force.indices.map { Double($0) / 60 }
       let intent: Intent = (force.max() ?? 0) > 3 ? .press : .tap
       let pressAt = intent == .press ? [t[force.firstIndex { $0 > 2 }!]] : []
-      traces.append(trace("c\(traces.count)", t: t, force: force, intent: intent, pressAt: pressAt, maxForce: iPhoneMaximum))
+      traces.append(
+        trace("c\(traces.count)", t: t, force: force, intent: intent, pressAt: pressAt, maxForce: iPhoneMaximum))
     }
     start = i + 1
   }

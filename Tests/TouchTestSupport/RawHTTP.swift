@@ -26,7 +26,8 @@ public enum RawHTTP {
   ) -> Response? {
     var request = "\(method) \(path) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\n"
     for (name, value) in headers { request += "\(name): \(value)\r\n" }
-    request += "Connection: close\r\nContent-Type: application/json\r\nContent-Length: \(declaredLength ?? body.count)\r\n\r\n"
+    request +=
+      "Connection: close\r\nContent-Type: application/json\r\nContent-Length: \(declaredLength ?? body.count)\r\n\r\n"
     guard let received = exchange(port: port, Array(request.utf8) + body, timeout: 30)?.received else { return nil }
     return parse(received)
   }
@@ -43,7 +44,9 @@ public enum RawHTTP {
     address.sin_port = port.bigEndian
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
     }
     guard connected == 0 else {
       close(fd)

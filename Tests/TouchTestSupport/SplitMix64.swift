@@ -1,9 +1,10 @@
+public import TouchCore
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-public import TouchCore
 
 /// A small, fast, seeded random number generator, so randomized tests and synthetic data replay
 /// exactly from their seed on every machine: TouchCore's ``TouchCore/SplitMix64``, named here so

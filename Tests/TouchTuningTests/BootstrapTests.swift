@@ -19,17 +19,20 @@ struct BootstrapTests {
     var truths: [TraceTruth] = []
     for k in 0..<n {
       if Bool.random(using: &rng) {
-        truths.append(TraceTruth(intent: .press, isPositive: true, references: [1], referenceSource: .pressAt, touchDown: 0))
+        truths.append(
+          TraceTruth(intent: .press, isPositive: true, references: [1], referenceSource: .pressAt, touchDown: 0))
         let detected = Double.random(in: 0..<1, using: &rng) < 0.8
         let latency = 0.05 + rng.normal(sd: 0.02)
         let matches = detected ? [MatchedEvent(action: 1 + latency, reference: 1, touchDown: 0)] : []
         outcomes.append(
-          TraceOutcome(trace: k, stage1: StageOutcome(isPositive: true, actions: matches.count, references: 1, matches: matches)))
+          TraceOutcome(
+            trace: k, stage1: StageOutcome(isPositive: true, actions: matches.count, references: 1, matches: matches)))
       } else {
         truths.append(TraceTruth(intent: .tap, isPositive: false, references: [], referenceSource: nil, touchDown: 0))
         let fired = Double.random(in: 0..<1, using: &rng) < 0.1
         outcomes.append(
-          TraceOutcome(trace: k, stage1: StageOutcome(isPositive: false, actions: fired ? 1 : 0, references: 0, matches: [])))
+          TraceOutcome(
+            trace: k, stage1: StageOutcome(isPositive: false, actions: fired ? 1 : 0, references: 0, matches: [])))
       }
     }
     return (outcomes, truths)
@@ -58,7 +61,9 @@ struct BootstrapTests {
       for (s, (_, value)) in truth.enumerated() where intervals[s].contains(value) { covered[s] += 1 }
     }
     for (s, (statistic, _)) in truth.enumerated() {
-      #expect((179...198).contains(covered[s]), "\(statistic): \(covered[s]) of \(repetitions) intervals cover the true value")
+      #expect(
+        (179...198).contains(covered[s]), "\(statistic): \(covered[s]) of \(repetitions) intervals cover the true value"
+      )
     }
   }
 
@@ -75,7 +80,9 @@ struct BootstrapTests {
     #expect(try intervals(seed: 3, threads: 3) == one)
     #expect(try intervals(seed: 4, threads: 1) != one)
     // The estimate is the statistic on the original sample, inside its interval here.
-    let m = ConfigurationMetrics(outcomes: outcomes, truths: truths, shape: OutcomeShape(twoStage: false, reportsFlaps: false, isComposition: false))
+    let m = ConfigurationMetrics(
+      outcomes: outcomes, truths: truths,
+      shape: OutcomeShape(twoStage: false, reportsFlaps: false, isComposition: false))
     #expect(one[0].estimate == m.stage1.f1 && one[0].contains(m.stage1.f1!))
     #expect(one.allSatisfy { $0.resamples == 300 && $0.confidence == 0.95 })
   }
@@ -85,7 +92,9 @@ struct BootstrapTests {
     // each drawn unit's positions appear together.
     var random = try RandomSource(seed: 1)
     let units = [[0], Array(1...10)]
-    let values = Bootstrap.resampledValues(units: units, options: BootstrapOptions(resamples: 200), random: &random, threads: 2) {
+    let values = Bootstrap.resampledValues(
+      units: units, options: BootstrapOptions(resamples: 200), random: &random, threads: 2
+    ) {
       positions in [Double(positions.count), positions.contains(1) && !positions.contains(10) ? 1 : 0]
     }
     #expect(Set(values.map { $0[0]! }) == [2, 11, 20])

@@ -17,13 +17,16 @@ struct ClusteredMcNemarTests {
   }
 
   @Test func matchesTheNumPyReference() throws {
-    let url = try #require(Bundle.module.url(forResource: "clustered-mcnemar", withExtension: "json", subdirectory: "Fixtures"))
+    let url = try #require(
+      Bundle.module.url(forResource: "clustered-mcnemar", withExtension: "json", subdirectory: "Fixtures"))
     let cases = try JSONDecoder().decode([String: [Case]].self, from: Data(contentsOf: url))["cases"] ?? []
     #expect(cases.count == 9)
     for c in cases {
       let test = try ClusteredMcNemarTest(a: c.a, b: c.b, clusters: c.clusters)
       #expect(abs(test.statistic - c.statistic) <= 1e-12 * max(1, c.statistic), "\(c.name)")
-      #expect(abs(test.pValue - c.p_value) <= 1e-12 * max(1e-300, c.p_value) + 1e-15, "\(c.name): \(test.pValue) vs \(c.p_value)")
+      #expect(
+        abs(test.pValue - c.p_value) <= 1e-12 * max(1e-300, c.p_value) + 1e-15,
+        "\(c.name): \(test.pValue) vs \(c.p_value)")
     }
   }
 
@@ -45,11 +48,14 @@ struct ClusteredMcNemarTests {
   /// α = 0.05 about 5 % of the time (5.15 % in the same simulation in NumPy), the plain test about
   /// a third of the time (34 %).
   @Test func holdsItsSizeUnderCorrelatedClusters() throws {
-    var random = SplitMix64(seed: 20031001)
+    var random = SplitMix64(seed: 20_031_001)
     let replications = 2000
-    var clusteredRejections = 0, plainRejections = 0
+    var clusteredRejections = 0
+    var plainRejections = 0
     for _ in 0..<replications {
-      var a: [Bool] = [], b: [Bool] = [], clusters: [[Int]] = []
+      var a: [Bool] = []
+      var b: [Bool] = []
+      var clusters: [[Int]] = []
       for _ in 0..<20 {
         let n = Int.random(in: 10...30, using: &random)
         let base = Double.random(in: 0.3..<0.9, using: &random)

@@ -61,12 +61,19 @@ struct ComparisonTests {
           matches: actions.map { MatchedEvent(action: $0.action, reference: $0.reference, touchDown: 0) }))
     }
     func tap(_ fired: Bool) -> TraceOutcome {
-      TraceOutcome(trace: 3, stage1: StageOutcome(isPositive: false, actions: fired ? 1 : 0, references: 0, matches: []))
+      TraceOutcome(
+        trace: 3, stage1: StageOutcome(isPositive: false, actions: fired ? 1 : 0, references: 0, matches: []))
     }
     // A: acts at 1.02 on trace 0, misses trace 1, acts at 1.03 and 2.01 on trace 2, fires on the tap.
-    let a = [press(0, references: 1, [(1.02, 1)]), press(1, references: 1, []), press(2, references: 2, [(1.03, 1), (2.01, 2)]), tap(true)]
+    let a = [
+      press(0, references: 1, [(1.02, 1)]), press(1, references: 1, []),
+      press(2, references: 2, [(1.03, 1), (2.01, 2)]), tap(true),
+    ]
     // B: acts at 1.06 on 0, at 1.1 on 1, only at 2.0 on 2, not on the tap.
-    let b = [press(0, references: 1, [(1.06, 1)]), press(1, references: 1, [(1.1, 1)]), press(2, references: 2, [(2.0, 2)]), tap(false)]
+    let b = [
+      press(0, references: 1, [(1.06, 1)]), press(1, references: 1, [(1.1, 1)]), press(2, references: 2, [(2.0, 2)]),
+      tap(false),
+    ]
     let shape = OutcomeShape(twoStage: false, reportsFlaps: false, isComposition: false)
     var random = try RandomSource(seed: 1)
     let comparison = try PairedComparison(
@@ -103,7 +110,8 @@ struct ComparisonTests {
       TraceOutcome(
         trace: k,
         stage1: StageOutcome(
-          isPositive: true, actions: 1, references: 1, matches: [MatchedEvent(action: action, reference: 1, touchDown: 0)]))
+          isPositive: true, actions: 1, references: 1,
+          matches: [MatchedEvent(action: action, reference: 1, touchDown: 0)]))
     }
     let shape = OutcomeShape(twoStage: false, reportsFlaps: false, isComposition: false)
     var random = try RandomSource(seed: 1)

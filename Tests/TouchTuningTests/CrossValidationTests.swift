@@ -24,8 +24,12 @@ struct CrossValidationTests {
   static let traces: [Trace] = {
     var traces: [Trace] = []
     for u in 1...4 {
-      for (k, peak) in [5, 6, 7].enumerated() { traces.append(ramp("u\(u)-p\(k)", peak: peak, intent: .press, user: "u\(u)")) }
-      for (k, peak) in [2, 3].enumerated() { traces.append(ramp("u\(u)-n\(k)", peak: peak, intent: .tap, user: "u\(u)")) }
+      for (k, peak) in [5, 6, 7].enumerated() {
+        traces.append(ramp("u\(u)-p\(k)", peak: peak, intent: .press, user: "u\(u)"))
+      }
+      for (k, peak) in [2, 3].enumerated() {
+        traces.append(ramp("u\(u)-n\(k)", peak: peak, intent: .tap, user: "u\(u)"))
+      }
     }
     for k in 0..<40 {
       traces.append(ramp("u5-p\(k)", peak: 9, intent: .press, user: "u5"))
@@ -36,7 +40,8 @@ struct CrossValidationTests {
 
   static func run(folds: Int, threads: Int = 1, seed: UInt64 = 1) throws -> TuningResult {
     let evaluation = Evaluation(dataset: dataset(traces))
-    let options = TuningOptions(rule: try OperatingPointRule(objective: .f1), groupBy: .user, folds: folds, bootstrap: nil, seed: seed)
+    let options = TuningOptions(
+      rule: try OperatingPointRule(objective: .f1), groupBy: .user, folds: folds, bootstrap: nil, seed: seed)
     return try Tuning.run(evaluation, plan: levelGrid(), options: options, threads: threads)
   }
 
@@ -56,12 +61,15 @@ struct CrossValidationTests {
       #expect(heldOut.traces == fold.heldOutTraces)
       if user == "u5" {
         #expect(threshold(result, fold.chosen) == thresholdOfLevel(5))
-        #expect(heldOut.stage1.truePositives == 40 && heldOut.stage1.falsePositives == 40 && heldOut.stage1.falseNegatives == 0)
+        #expect(
+          heldOut.stage1.truePositives == 40 && heldOut.stage1.falsePositives == 40
+            && heldOut.stage1.falseNegatives == 0)
         #expect(heldOut.stage1.f1 == 2.0 / 3)
         #expect(fold.training?.stage1.f1 == 1)
       } else {
         #expect(threshold(result, fold.chosen) == thresholdOfLevel(9))
-        #expect(heldOut.stage1.truePositives == 0 && heldOut.stage1.falseNegatives == 3 && heldOut.stage1.falsePositives == 0)
+        #expect(
+          heldOut.stage1.truePositives == 0 && heldOut.stage1.falseNegatives == 3 && heldOut.stage1.falsePositives == 0)
         #expect(heldOut.stage1.f1 == 0)
         #expect(fold.training?.stage1.f1 == 80.0 / 89)
       }
@@ -75,7 +83,8 @@ struct CrossValidationTests {
     // Pooled: TP 40, FP 40, FN 12 over all 100 traces → F1 = 80 / (80 + 40 + 12) = 80 / 132.
     let pooled = try #require(cv.pooled)
     #expect(cv.pooledTraces == 100 && pooled.traces == 100)
-    #expect(pooled.stage1.truePositives == 40 && pooled.stage1.falsePositives == 40 && pooled.stage1.falseNegatives == 12)
+    #expect(
+      pooled.stage1.truePositives == 40 && pooled.stage1.falsePositives == 40 && pooled.stage1.falseNegatives == 12)
     #expect(pooled.stage1.f1 == 80.0 / 132)
   }
 
@@ -87,7 +96,9 @@ struct CrossValidationTests {
     for fold in cv.folds {
       for g in fold.groups { #expect(seen.insert(g).inserted, "group \(g) is in two folds") }
       // Every trace of a held-out group is held out, and no other trace is.
-      let heldOut = result.groups.members.enumerated().filter { fold.groups.contains($0.offset) }.reduce(0) { $0 + $1.element.count }
+      let heldOut = result.groups.members.enumerated().filter { fold.groups.contains($0.offset) }.reduce(0) {
+        $0 + $1.element.count
+      }
       #expect(heldOut == fold.heldOutTraces)
     }
     #expect(seen.count == 5)

@@ -72,7 +72,8 @@ struct ExactSweepTests {
 
   /// Replays `testCase` at `values` (one per exact parameter) and returns its metrics, or `nil`
   /// when the values break a rule of the recognizer.
-  static func replayed(_ testCase: Case, at values: [Double], _ evaluation: Evaluation) throws -> ConfigurationMetrics? {
+  static func replayed(_ testCase: Case, at values: [Double], _ evaluation: Evaluation) throws -> ConfigurationMetrics?
+  {
     let spec = try RecognizerSpec(parsing: testCase.variant)
     var set: [String: ParameterValue] = [:]
     for (name, value) in testCase.settings { set[name] = try spec.value(value, of: name) }
@@ -84,7 +85,8 @@ struct ExactSweepTests {
 
   /// Every region's metrics equal a replay at values strictly inside it (its middle and a random
   /// point), and at both of its ends.
-  static func checkRegions(_ testCase: Case, _ evaluation: Evaluation, seed: UInt64, expectVariety: Bool = true) throws {
+  static func checkRegions(_ testCase: Case, _ evaluation: Evaluation, seed: UInt64, expectVariety: Bool = true) throws
+  {
     var rng = SplitMix64(seed: seed)
     let exact = try exactSweep(testCase, evaluation)
     #expect(exact.groups.count == 1, "\(testCase)")
@@ -131,7 +133,8 @@ struct ExactSweepTests {
     let traces = try realIPhoneContacts()
     #expect(traces.count >= 5)
     let evaluation = Evaluation(dataset: dataset(traces), options: EvaluationOptions(tolerance: 0.1))
-    for testCase in Self.cases where ["deep-press", "stable-press", "hysteresis", "shunkit"].contains(testCase.variant) {
+    for testCase in Self.cases where ["deep-press", "stable-press", "hysteresis", "shunkit"].contains(testCase.variant)
+    {
       try Self.checkRegions(testCase, evaluation, seed: 44, expectVariety: false)
     }
   }
@@ -152,7 +155,8 @@ struct ExactSweepTests {
       let spec = try RecognizerSpec(parsing: testCase.variant)
       let grid = (0...999).map { Double($0) / 999 }
       let plan = try SweepPlan(
-        recognizers: [spec], axes: [SweepAxis(parameter: testCase.exact[0], text: "grid", values: grid.map { .number($0) })],
+        recognizers: [spec],
+        axes: [SweepAxis(parameter: testCase.exact[0], text: "grid", values: grid.map { .number($0) })],
         settings: testCase.settings)
       let sweep = try evaluation.sweep(plan, threads: 2)
       var gridBest = -1.0
@@ -178,13 +182,17 @@ struct ExactSweepTests {
       // The plateau: adjacent intervals within the tolerance, and no wider.
       let plateau = optimum.plateau[0]
       let regions = exact.groups[0].regions
-      for region in regions where plateau.contains(region.bounds[0].lowOpen ? region.bounds[0].low.nextUp : region.bounds[0].low) {
+      for region in regions
+      where plateau.contains(region.bounds[0].lowOpen ? region.bounds[0].low.nextUp : region.bounds[0].low) {
         #expect(abs((region.metrics.stage1.f1 ?? -9) - best) <= 0.01, "\(testCase): \(region.bounds[0]) in the plateau")
       }
-      if let below = regions.lastIndex(where: { $0.bounds[0].high <= plateau.low && !plateau.contains($0.bounds[0].high) }),
+      if let below = regions.lastIndex(where: {
+        $0.bounds[0].high <= plateau.low && !plateau.contains($0.bounds[0].high)
+      }),
         regions[below].bounds[0].high == plateau.low || regions[below].bounds[0].high.nextUp == plateau.low.nextUp
       {
-        #expect(abs((regions[below].metrics.stage1.f1 ?? -9) - best) > 0.01, "\(testCase): the plateau stops where F1 falls")
+        #expect(
+          abs((regions[below].metrics.stage1.f1 ?? -9) - best) > 0.01, "\(testCase): the plateau stops where F1 falls")
       }
     }
   }
@@ -202,7 +210,8 @@ struct ExactSweepTests {
     builder.add([a])
     let axis = try #require(builder.axes().first)
     #expect(axis.points == [0, Double(0).nextUp, Double(0.25).nextUp, Double(0.5).nextUp])
-    #expect(axis.points.indices.map { axis.bounds($0).description } == ["[0, 0]", "(0, 0.25]", "(0.25, 0.5]", "(0.5, 1]"])
+    #expect(
+      axis.points.indices.map { axis.bounds($0).description } == ["[0, 0]", "(0, 0.25]", "(0.25, 0.5]", "(0.5, 1]"])
     #expect(axis.interval(of: 0.3) == 2 && axis.interval(of: 0.5) == 2 && axis.interval(of: 1) == 3)
     #expect(axis.interval(of: 1.5) == nil)
     var both = try ExactAxisBuilder(spec: spec, parameters: ["threshold"], sides: [nil])
@@ -214,7 +223,8 @@ struct ExactSweepTests {
         "[0, 0]", "(0, 0.25)", "[0.25, 0.25]", "(0.25, 0.5)", "[0.5, 0.5]", "(0.5, 1]",
       ])
     // shunkit: force > min(minimumForce, max) only; nothing changes above the maximum 2.
-    var clamped = try ExactAxisBuilder(spec: try RecognizerSpec(parsing: "shunkit"), parameters: ["minimumForce"], fixed: [:])
+    var clamped = try ExactAxisBuilder(
+      spec: try RecognizerSpec(parsing: "shunkit"), parameters: ["minimumForce"], fixed: [:])
     #expect(clamped.sides == [.above])
     clamped.add([trace("b", t: [0, 0.1, 0.2], force: [1, 2, 3], maxForce: 2)])
     let c = try #require(clamped.axes().first)

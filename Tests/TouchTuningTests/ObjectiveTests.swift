@@ -33,9 +33,11 @@ struct ObjectiveTests {
     return Evaluation(dataset: dataset(positives + negatives))
   }()
 
-  func tune(_ objective: TuningObjective, _ constraints: TuningConstraints = TuningConstraints()) throws -> TuningResult {
+  func tune(_ objective: TuningObjective, _ constraints: TuningConstraints = TuningConstraints()) throws -> TuningResult
+  {
     let rule = try OperatingPointRule(objective: objective, constraints: constraints)
-    return try Tuning.run(Self.evaluation, plan: levelGrid(), options: TuningOptions(rule: rule, folds: 0, bootstrap: nil))
+    return try Tuning.run(
+      Self.evaluation, plan: levelGrid(), options: TuningOptions(rule: rule, folds: 0, bootstrap: nil))
   }
 
   @Test func theCountsAreTheHandDerivedOnes() throws {
@@ -44,7 +46,9 @@ struct ObjectiveTests {
     let fp = [10, 9, 7, 4, 3, 2, 1, 0, 0, 0]
     for level in 1...10 {
       let m = result.metrics(level - 1).stage1
-      #expect(m.truePositives == tp[level - 1] && m.falsePositives == fp[level - 1] && m.falseNegatives == 10 - tp[level - 1], "level \(level)")
+      #expect(
+        m.truePositives == tp[level - 1] && m.falsePositives == fp[level - 1] && m.falseNegatives == 10 - tp[level - 1],
+        "level \(level)")
       let p90 = try #require(m.latency.p90)
       #expect(abs(p90 - (0.02 * Double(level) - 0.1)) < 1e-12, "level \(level)")
     }
@@ -63,7 +67,9 @@ struct ObjectiveTests {
     // precision ≥ 0.75 and recall ≥ 0.8: levels 5 and 6; level 5 is faster.
     let both = try tune(.latency, TuningConstraints(minimumPrecision: 0.75, minimumRecall: 0.8))
     #expect(threshold(both, both.chosen) == thresholdOfLevel(5))
-    #expect(both.scores[4].isEligible && both.scores[5].isEligible && !both.scores[3].isEligible && !both.scores[6].isEligible)
+    #expect(
+      both.scores[4].isEligible && both.scores[5].isEligible && !both.scores[3].isEligible && !both.scores[6].isEligible
+    )
     // recall ≥ 0.9: levels 1…5. Signed p90 would choose level 1 (80 ms before the press); the
     // timing error chooses level 5, at the press.
     let recall = try tune(.latency, TuningConstraints(minimumRecall: 0.9))
@@ -93,8 +99,11 @@ struct ObjectiveTests {
     let result = try tune(.latency, TuningConstraints(minimumPrecision: 0.99, minimumRecall: 0.9))
     #expect(result.chosen == nil && result.intervals == nil)
     let reason = try #require(result.noChoiceReason)
-    #expect(reason.contains("no configuration meets the rule (minimum p90 |action − reference| subject to precision ≥ 0.99, recall ≥ 0.9)"))
-    #expect(reason.contains("the highest precision reached is 1.0") && reason.contains("the highest recall reached is 1.0"))
+    #expect(
+      reason.contains(
+        "no configuration meets the rule (minimum p90 |action − reference| subject to precision ≥ 0.99, recall ≥ 0.9)"))
+    #expect(
+      reason.contains("the highest precision reached is 1.0") && reason.contains("the highest recall reached is 1.0"))
     #expect(reason.contains("none meets all of them"))
     #expect(result.scores.allSatisfy { !$0.isEligible })
   }
@@ -116,7 +125,8 @@ struct ObjectiveTests {
     let rule = try OperatingPointRule(objective: .f1)
     let plan = try SweepPlan(
       recognizers: [RecognizerSpec(parsing: "deep-press")], axes: [SweepAxis(parsing: "threshold=0.45,0.31,0.35")])
-    let result = try Tuning.run(Self.evaluation, plan: plan, options: TuningOptions(rule: rule, folds: 0, bootstrap: nil))
+    let result = try Tuning.run(
+      Self.evaluation, plan: plan, options: TuningOptions(rule: rule, folds: 0, bootstrap: nil))
     #expect(threshold(result, result.chosen) == 0.31)
     // Hand-made scores: equal objective → higher F1; equal F1 → lower p90; all equal → earlier.
     let fpr = try OperatingPointRule(objective: .fpr, constraints: TuningConstraints(maximumFalsePositiveRate: 1))
@@ -145,8 +155,12 @@ struct ObjectiveTests {
     #expect(throws: TuningRuleError.self) {
       try OperatingPointRule(objective: .f1, constraints: TuningConstraints(minimumPrecision: 1.5))
     }
-    #expect(throws: TuningRuleError.self) { try OperatingPointRule(objective: .cost(falsePositive: 0, falseNegative: 0)) }
-    #expect(throws: TuningRuleError.self) { try OperatingPointRule(objective: .cost(falsePositive: -1, falseNegative: 1)) }
+    #expect(throws: TuningRuleError.self) {
+      try OperatingPointRule(objective: .cost(falsePositive: 0, falseNegative: 0))
+    }
+    #expect(throws: TuningRuleError.self) {
+      try OperatingPointRule(objective: .cost(falsePositive: -1, falseNegative: 1))
+    }
   }
 
   @Test func paretoFrontOfF1AgainstLatency() throws {
@@ -162,11 +176,12 @@ struct ObjectiveTests {
       (0, 0.5, 0.10), (1, 0.7, 0.10), (2, 0.7, 0.10), (3, 0.6, 0.05), (4, 0.9, 0.20), (5, nil, 0.01), (6, 0.9, 0.30),
       (7, 0.2, nil),
     ])
-    #expect(front == [
-      ParetoPoint(configuration: 3, f1: 0.6, absoluteLatencyP90: 0.05),
-      ParetoPoint(configuration: 1, f1: 0.7, absoluteLatencyP90: 0.10, ties: 1),
-      ParetoPoint(configuration: 4, f1: 0.9, absoluteLatencyP90: 0.20),
-    ])
+    #expect(
+      front == [
+        ParetoPoint(configuration: 3, f1: 0.6, absoluteLatencyP90: 0.05),
+        ParetoPoint(configuration: 1, f1: 0.7, absoluteLatencyP90: 0.10, ties: 1),
+        ParetoPoint(configuration: 4, f1: 0.9, absoluteLatencyP90: 0.20),
+      ])
   }
   /// An early action never ranks above the same action at its reference: the latency objective,
   /// the tie rule and the Pareto front read |action − reference|, and --max-early bounds the
@@ -197,7 +212,9 @@ struct ObjectiveTests {
       #expect(scores[k].value == -d)
     }
     let front = ParetoFront.front(
-      of: offsets.indices.map { (configuration: $0, f1: 1.0, absoluteLatencyP90: metrics(offsets[$0]).stage1.latency.absoluteP90) })
+      of: offsets.indices.map {
+        (configuration: $0, f1: 1.0, absoluteLatencyP90: metrics(offsets[$0]).stage1.latency.absoluteP90)
+      })
     #expect(front.map(\.configuration) == [4])
     // --max-early 0.5: every early configuration breaks it; the rate is 1 of 1 there, 0 elsewhere.
     let bounded = try OperatingPointRule(objective: .f1, constraints: TuningConstraints(maximumEarlyRate: 0.5))

@@ -25,7 +25,8 @@ func ramp(_ id: String, peak: Int, intent: Intent, user: String? = nil, session:
 
 /// Thresholds 0.05, 0.15, …, 0.95: level L = j + 1 at grid point j.
 func levelGrid() throws -> SweepPlan {
-  try SweepPlan(recognizers: [RecognizerSpec(parsing: "deep-press")], axes: [SweepAxis(parsing: "threshold=0.05:0.95:0.1")])
+  try SweepPlan(
+    recognizers: [RecognizerSpec(parsing: "deep-press")], axes: [SweepAxis(parsing: "threshold=0.05:0.95:0.1")])
 }
 
 /// The threshold a configuration has.

@@ -22,7 +22,8 @@ struct BadInput: Sendable, CustomTestStringConvertible {
     /// A path outside the test (a device node, read only).
     case system(String)
     /// A symbolic link loop, a socket or a FIFO made in the test's directory.
-    case loop, socket, fifo(feeding: String)
+    case loop, socket
+    case fifo(feeding: String)
   }
 
   var name: String
@@ -47,62 +48,87 @@ struct BadInput: Sendable, CustomTestStringConvertible {
   static let cases: [BadInput] = [
     // Time: crashes, hangs and silent zeros become exit 65 with the rule.
     BadInput(
-      name: "span of 2e17 s (features crashed)", source: .fixture("time-span-1e17.csv"), command: ["features"], code: 65,
-      message: "time-span-1e17.csv:6:4: error: t 1e+17 s is beyond ±4294967296 s, where times lose 1 µs resolution; rebase times"),
+      name: "span of 2e17 s (features crashed)", source: .fixture("time-span-1e17.csv"), command: ["features"],
+      code: 65,
+      message:
+        "time-span-1e17.csv:6:4: error: t 1e+17 s is beyond ±4294967296 s, where times lose 1 µs resolution; rebase times"
+    ),
     BadInput(
       name: "span of 2e17 s skipped (features crashed even so)", source: .fixture("time-span-1e17.csv"),
       command: ["features", "--skip-invalid", "--format", "json"], code: 0, message: ""),
     BadInput(
-      name: "times near 1e20 s (resampling ran out of memory)", source: .fixture("time-1e20.csv"), command: ["sweep", "--recognizer", "deep-press"], code: 65,
+      name: "times near 1e20 s (resampling ran out of memory)", source: .fixture("time-1e20.csv"),
+      command: ["sweep", "--recognizer", "deep-press"], code: 65,
       message: "time-1e20.csv:2:4: error: t 1e+20 s is beyond ±4294967296 s"),
     BadInput(
-      name: "0.01 s steps at 1e15 s (durations became 0)", source: .fixture("time-1e15-steps.csv"), command: ["inspect"], code: 65,
+      name: "0.01 s steps at 1e15 s (durations became 0)", source: .fixture("time-1e15-steps.csv"),
+      command: ["inspect"], code: 65,
       message: "time-1e15-steps.csv:2:4: error: t 1000000000000000.0 s is beyond ±4294967296 s"),
     BadInput(
       name: "nanoseconds read as seconds (pressure-js hung)", source: .fixture("nanoseconds-as-seconds.csv"),
       command: ["run", "--recognizer", "pressure-js"], code: 65,
-      message: "nanoseconds-as-seconds.csv:3:4: error: t 250000000.0 s is 250000000.0 s after the trace's first sample (at most 1000000 s); are the times in seconds?"),
+      message:
+        "nanoseconds-as-seconds.csv:3:4: error: t 250000000.0 s is 250000000.0 s after the trace's first sample (at most 1000000 s); are the times in seconds?"
+    ),
     BadInput(
       name: "nanoseconds in JSON Lines (sweep --recognizer all hung)", source: .fixture("nanoseconds.jsonl"),
       command: ["sweep", "--recognizer", "all"], code: 65,
       message: "nanoseconds.jsonl:1:19: error: t 250000000.0 s is 250000000.0 s after the trace's first sample"),
     // Text: quoted, cut and escaped in messages and CSV reports.
     BadInput(
-      name: "a 10 MB numeric field", source: .generated("huge-field.csv") { Array("trace,t,force\np1,0,".utf8) + [UInt8](repeating: 0x31, count: 10_000_000) + Array("x\n".utf8) },
+      name: "a 10 MB numeric field",
+      source: .generated("huge-field.csv") {
+        Array("trace,t,force\np1,0,".utf8) + [UInt8](repeating: 0x31, count: 10_000_000) + Array("x\n".utf8)
+      },
       command: ["inspect"], code: 65,
-      message: "huge-field.csv:2:6: error: 'force' is not a number: '\(String(repeating: "1", count: 59))…' (10000001 bytes) (trace 'p1')"),
+      message:
+        "huge-field.csv:2:6: error: 'force' is not a number: '\(String(repeating: "1", count: 59))…' (10000001 bytes) (trace 'p1')"
+    ),
     BadInput(
-      name: "100 KB of NULs", source: .generated("nuls.csv") { Array("trace,t,force\np1,0,".utf8) + [UInt8](repeating: 0, count: 100_000) + [0x0A] },
+      name: "100 KB of NULs",
+      source: .generated("nuls.csv") {
+        Array("trace,t,force\np1,0,".utf8) + [UInt8](repeating: 0, count: 100_000) + [0x0A]
+      },
       command: ["inspect"], code: 65,
-      message: "nuls.csv:2:6: error: 'force' is not a number: '\(String(repeating: #"\u{0}"#, count: 59))…' (100000 bytes)"),
+      message:
+        "nuls.csv:2:6: error: 'force' is not a number: '\(String(repeating: #"\u{0}"#, count: 59))…' (100000 bytes)"),
     BadInput(
-      name: "an id with an escape sequence and a byte that is not UTF-8, in a message", source: .fixture("control-id-bad-force.csv"),
+      name: "an id with an escape sequence and a byte that is not UTF-8, in a message",
+      source: .fixture("control-id-bad-force.csv"),
       command: ["inspect"], code: 65,
       message: #"control-id-bad-force.csv:2:12: error: 'force' is not a number: 'abc' (trace 'p\u{1B}[31m1\u{FFFD}')"#),
     BadInput(
-      name: "an id with an escape sequence and a byte that is not UTF-8, in a CSV report", source: .fixture("control-id.csv"),
+      name: "an id with an escape sequence and a byte that is not UTF-8, in a CSV report",
+      source: .fixture("control-id.csv"),
       command: ["features", "--format", "csv"], code: 0, message: "", report: #"p\u{1B}[31m1\u{FFFD},"#),
     BadInput(
-      name: "an id with \\u0000 in JSON, in a CSV report", source: .fixture("control-id.json"), command: ["features", "--format", "csv"],
+      name: "an id with \\u0000 in JSON, in a CSV report", source: .fixture("control-id.json"),
+      command: ["features", "--format", "csv"],
       code: 0, message: "", report: #"a\u{0}b,"#),
     // Files that are not files.
     BadInput(
       name: "/dev/zero", source: .system("/dev/zero"), command: ["inspect"], code: 66,
-      message: "/dev/zero: error: cannot read file: is a character device, not a regular file, a FIFO or standard input ('-')"),
+      message:
+        "/dev/zero: error: cannot read file: is a character device, not a regular file, a FIFO or standard input ('-')"),
     BadInput(
       name: "/dev/urandom", source: .system("/dev/urandom"), command: ["sweep", "--recognizer", "deep-press"], code: 66,
       message: "/dev/urandom: error: cannot read file: is a character device"),
     BadInput(
-      name: "a directory as the labels file", source: .system(TestData.samples), command: ["inspect", sample, "--labels"], code: 66,
+      name: "a directory as the labels file", source: .system(TestData.samples),
+      command: ["inspect", sample, "--labels"], code: 66,
       message: "samples: error: cannot read file: is a directory"),
     BadInput(
       name: "a symbolic link loop", source: .loop, command: ["inspect"], code: 66,
       message: "loop.csv: error: cannot read file: symbolic link loop (too many levels of symbolic links)"),
-    BadInput(name: "a socket", source: .socket, command: ["inspect"], code: 66, message: "socket.csv: error: cannot read file: is a socket, not a regular file"),
+    BadInput(
+      name: "a socket", source: .socket, command: ["inspect"], code: 66,
+      message: "socket.csv: error: cannot read file: is a socket, not a regular file"),
     BadInput(name: "a FIFO, read once", source: .fifo(feeding: sample), command: ["inspect"], code: 0, message: ""),
     BadInput(
-      name: "a file over --max-input-size", source: .system(sample), command: ["inspect", "--max-input-size", "1000"], code: 65,
-      message: "synth-android.csv: error: input is larger than the limit of 1000 bytes (--max-input-size raises it)", limit: 1000),
+      name: "a file over --max-input-size", source: .system(sample), command: ["inspect", "--max-input-size", "1000"],
+      code: 65,
+      message: "synth-android.csv: error: input is larger than the limit of 1000 bytes (--max-input-size raises it)",
+      limit: 1000),
   ]
 
   /// The input's path, made in `directory` when the case makes it.
@@ -196,7 +222,8 @@ struct BadInputTests {
       let json = directory + "/doc.txt"
       TestData.write(#"{"format":"touchtrace","version":1,"traces":[{"id":"a","t":[0,0.01],"force":[0,1]}]}"#, to: json)
       let lines = directory + "/lines.txt"
-      TestData.write("{\"id\":\"a\",\"t\":[0,0.01],\"force\":[0,1]}\n{\"id\":\"b\",\"t\":[0],\"force\":[2]}\n", to: lines)
+      TestData.write(
+        "{\"id\":\"a\",\"t\":[0,0.01],\"force\":[0,1]}\n{\"id\":\"b\",\"t\":[0],\"force\":[2]}\n", to: lines)
       for (path, traces) in [(BadInput.sample, 84), (json, 1), (lines, 2)] {
         let dataset = try withStandardInput(from: path) { try TraceLoader.load(["-"]) }
         #expect(dataset.traces.count == traces, "\(path)")
@@ -220,7 +247,8 @@ struct BadInputTests {
     try inTemporaryDirectory { directory in
       let lines = directory + "/lines.jsonl"
       TestData.write(
-        String(repeating: " ", count: 100) + "\n{\"id\":\"a\",\"t\":[0,0.01],\"force\":[0,1]}\n\n{\"id\":\"b\",\"t\":[0],\"force\":[2]}\n",
+        String(repeating: " ", count: 100)
+          + "\n{\"id\":\"a\",\"t\":[0,0.01],\"force\":[0,1]}\n\n{\"id\":\"b\",\"t\":[0],\"force\":[2]}\n",
         to: lines)
       for path in [TestData.samples + "/synth-android.csv", lines] {
         let reference = try TraceLoader.load([path])
@@ -239,9 +267,12 @@ struct BadInputTests {
   }
 
   @Test func standardInputThatNeverEndsStopsAtTheLimit() throws {
-    #expect(try withStandardInput(from: "/dev/zero") { runCommand(["inspect", "-", "--max-input-size", "100000"]) } == 65)
+    #expect(
+      try withStandardInput(from: "/dev/zero") { runCommand(["inspect", "-", "--max-input-size", "100000"]) } == 65)
     #expect(throws: TraceLoadError(.inputTooLarge(limit: 100_000), file: "-")) {
-      try withStandardInput(from: "/dev/zero") { try TraceLoader.load(["-"], options: LoadOptions(maximumInputSize: 100_000)) }
+      try withStandardInput(from: "/dev/zero") {
+        try TraceLoader.load(["-"], options: LoadOptions(maximumInputSize: 100_000))
+      }
     }
   }
 

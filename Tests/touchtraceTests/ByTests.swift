@@ -26,7 +26,8 @@ struct ByTests {
       #expect(results.count == (document["results"] as? [Any])?.count)
       for (g, user) in names.enumerated() {
         let alone = directory + "/\(user).json"
-        #expect(runCommand(["sweep", TestData.samples] + recognizers + ["--only", "user=\(user)", "--output", alone]) == 0)
+        #expect(
+          runCommand(["sweep", TestData.samples] + recognizers + ["--only", "user=\(user)", "--output", alone]) == 0)
         let expected = try #require(try jsonObject(alone)["results"] as? [[String: Any]])
         #expect(expected.count == results.count)
         for (result, single) in zip(results, expected) {
@@ -39,7 +40,9 @@ struct ByTests {
           #expect((group["precision_ci"] as? [Double]) == (single["precision_ci"] as? [Double]))
           let latency = try #require(group["latency"] as? [String: Any])
           let singleLatency = try #require(single["latency"] as? [String: Any])
-          for key in ["n", "p50", "p90", "p99"] { #expect("\(latency[key]!)" == "\(singleLatency[key]!)", "\(user) latency \(key)") }
+          for key in ["n", "p50", "p90", "p99"] {
+            #expect("\(latency[key]!)" == "\(singleLatency[key]!)", "\(user) latency \(key)")
+          }
           if let stage2 = single["stage2"] as? [String: Any] {
             let groupStage2 = try #require(group["stage2"] as? [String: Any])
             for key in Self.counts.dropFirst() { #expect(groupStage2[key] as? Int == stage2[key] as? Int) }
@@ -49,7 +52,10 @@ struct ByTests {
       // CSV: the overall row, then one row per user, with the same counts.
       let csv = directory + "/by.csv"
       #expect(
-        runCommand(["sweep", TestData.samples, "--recognizer", "deep-press", "--vary", "threshold=0.35", "--by", "user", "--output", csv])
+        runCommand([
+          "sweep", TestData.samples, "--recognizer", "deep-press", "--vary", "threshold=0.35", "--by", "user",
+          "--output", csv,
+        ])
           == 0)
       let lines = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n").map(String.init)
       let header = SweepCommandTests.fields(lines[0])
@@ -66,12 +72,16 @@ struct ByTests {
   /// tune's chosen configuration and compare's A and B, by device, against `--only device=D`.
   @Test func tuneAndCompareByDeviceEqualEachDeviceAlone() throws {
     try inTemporaryDirectory { directory in
-      let compare = ["compare", TestData.samples, "--a", "deep-press:threshold=0.35", "--b", "stable-press", "--bootstrap", "0"]
+      let compare = [
+        "compare", TestData.samples, "--a", "deep-press:threshold=0.35", "--b", "stable-press", "--bootstrap", "0",
+      ]
       #expect(runCommand(compare + ["--by", "device", "--output", directory + "/c.json"]) == 0)
       let by = try #require(try jsonObject(directory + "/c.json")["by"] as? [String: Any])
       let tune = ["--vary", "threshold=0.3,0.35", "--folds", "0", "--bootstrap", "0"]
-      #expect(TuneCommandTests.tuneSamples("deep-press", tune + ["--by", "device"], output: directory + "/t.json") == 0)
-      let chosen = try #require((try jsonObject(directory + "/t.json")["by"] as? [String: Any])?["chosen"] as? [String: Any])
+      #expect(
+        TuneCommandTests.tuneSamples("deep-press", tune + ["--by", "device"], output: directory + "/t.json") == 0)
+      let chosen = try #require(
+        (try jsonObject(directory + "/t.json")["by"] as? [String: Any])?["chosen"] as? [String: Any])
       let tuneGroups = try #require(chosen["groups"] as? [[String: Any]])
       #expect(tuneGroups.compactMap { $0["group"] as? String } == ["android", "iphone6s", "touchpad"])
       for (g, device) in ["android", "iphone6s", "touchpad"].enumerated() {

@@ -21,13 +21,20 @@ import TouchTestSupport
   @Test func aTokenFileThatCannotBeUsedIsAUsageError() throws {
     try inTemporaryDirectory { directory in
       let dataset = directory + "/dataset"
-      let empty = directory + "/empty.token", token = directory + "/capture.token"
+      let empty = directory + "/empty.token"
+      let token = directory + "/capture.token"
       try "\n".write(toFile: empty, atomically: true, encoding: .utf8)
       try "abc\n".write(toFile: token, atomically: true, encoding: .utf8)
-      #expect(runCommand(["capture", "--dataset", dataset, "--host", "0.0.0.0", "--token-file", directory + "/missing"]) == 64)
+      #expect(
+        runCommand(["capture", "--dataset", dataset, "--host", "0.0.0.0", "--token-file", directory + "/missing"]) == 64
+      )
       #expect(runCommand(["capture", "--dataset", dataset, "--host", "0.0.0.0", "--token-file", empty]) == 64)
-      #expect(runCommand(["capture", "--dataset", dataset, "--host", "0.0.0.0", "--token-file", token, "--token", "abc"]) == 64)
-      let parsed = try TouchTraceCommand.Capture.parse(["--dataset", dataset, "--host", "0.0.0.0", "--token-file", token])
+      #expect(
+        runCommand(["capture", "--dataset", dataset, "--host", "0.0.0.0", "--token-file", token, "--token", "abc"])
+          == 64)
+      let parsed = try TouchTraceCommand.Capture.parse([
+        "--dataset", dataset, "--host", "0.0.0.0", "--token-file", token,
+      ])
       #expect(try parsed.captureConfiguration().token == "abc")
       #expect(!TestData.exists(dataset))
     }
@@ -57,7 +64,9 @@ struct CaptureExamplesTests {
   /// Runs `arguments` (after `touchtrace`) in `directory`, waits for the first line of standard
   /// output, sends SIGTERM; returns the first line, the rest of standard output, standard error
   /// and the exit status.
-  static func serveAndStop(_ arguments: [String], in directory: String) throws -> (url: String, rest: String, errors: String, status: Int32) {
+  static func serveAndStop(_ arguments: [String], in directory: String) throws -> (
+    url: String, rest: String, errors: String, status: Int32
+  ) {
     let running = try CaptureProcess.start(captureBinaries + "/touchtrace", arguments, in: directory)
     running.process.terminate()
     let rest = String(decoding: running.output.readDataToEndOfFile(), as: UTF8.self)
@@ -120,7 +129,8 @@ let captureBinaries = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLas
 /// touchtrace` (`.ci/run` does before the tests).
 let releaseBinary: String = {
   if let path = ProcessInfo.processInfo.environment["TOUCHTRACE_RELEASE_BINARY"], !path.isEmpty { return path }
-  return URL(fileURLWithPath: captureBinaries).deletingLastPathComponent().appendingPathComponent("release/touchtrace").path
+  return URL(fileURLWithPath: captureBinaries).deletingLastPathComponent().appendingPathComponent("release/touchtrace")
+    .path
 }()
 
 /// `touchtrace capture` ends on SIGTERM and SIGINT in the release build (issue 26 item 3, issue 30
@@ -134,7 +144,8 @@ let releaseBinary: String = {
 struct CaptureSignalTests {
   typealias Running = CaptureProcess
 
-  static func start(_ arguments: [String], in directory: String, environment: [String: String]? = nil) throws -> Running {
+  static func start(_ arguments: [String], in directory: String, environment: [String: String]? = nil) throws -> Running
+  {
     try CaptureProcess.start(releaseBinary, ["capture"] + arguments, in: directory, environment: environment)
   }
 
@@ -188,7 +199,8 @@ struct CaptureSignalTests {
   func endsPromptlyWithASummary(signal: Int32) async throws {
     let outcome = try await Self.offPool {
       try Self.whileBusy {
-        try inTemporaryDirectory { directory -> (url: String, seconds: Double, status: Int32, errors: String, summary: String?) in
+        try inTemporaryDirectory {
+          directory -> (url: String, seconds: Double, status: Int32, errors: String, summary: String?) in
           let running = try Self.start(["--dataset", "cap/x", "--participant", "a", "--port", "0"], in: directory)
           let stopped = Self.stop(running, with: signal)
           let summary = try? String(
@@ -219,9 +231,12 @@ struct CaptureSignalTests {
           address.sin_port = port.bigEndian
           address.sin_addr.s_addr = inet_addr("127.0.0.1")
           let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+              connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
           }
-          let half = Array("POST /contact HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Length: 1000\r\n\r\n{\"prompt\":0,".utf8)
+          let half = Array(
+            "POST /contact HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Length: 1000\r\n\r\n{\"prompt\":0,".utf8)
           _ = half.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
           usleep(200_000)
           let stopped = Self.stop(running, with: signal)
@@ -290,7 +305,9 @@ struct CaptureSignalTests {
           guard let shell = Self.spawnShell(script, newGroup: launch == .foregroundGroup) else {
             return ("the shell did not start", "", nil)
           }
-          func read(_ name: String) -> String { (try? String(contentsOfFile: directory + "/" + name, encoding: .utf8)) ?? "" }
+          func read(_ name: String) -> String {
+            (try? String(contentsOfFile: directory + "/" + name, encoding: .utf8)) ?? ""
+          }
           for _ in 0..<400 where !read("url.txt").contains("\n") { usleep(25_000) }
           let pid = Int32(read("shell.txt").prefix { $0 != "\n" }) ?? 0
           // Never kill(0) or kill(-1): those would reach this test process.
@@ -329,7 +346,8 @@ struct CaptureSignalTests {
 
       var environment = ProcessInfo.processInfo.environment
       environment["TOUCHTRACE_CAPTURE_TOKEN"] = token
-      let fromEnvironment = try Self.start(["--dataset", "d2", "--host", "0.0.0.0", "--port", "0"], in: directory, environment: environment)
+      let fromEnvironment = try Self.start(
+        ["--dataset", "d2", "--host", "0.0.0.0", "--port", "0"], in: directory, environment: environment)
       #expect(fromEnvironment.url.hasSuffix("/?token=" + token))
       let second = Self.stop(fromEnvironment, with: SIGINT)
       #expect(second.status == 0)
@@ -364,7 +382,8 @@ struct CaptureProcess {
     process.arguments = arguments
     process.currentDirectoryURL = URL(fileURLWithPath: directory)
     if let environment { process.environment = environment }
-    let output = Pipe(), errors = Pipe()
+    let output = Pipe()
+    let errors = Pipe()
     process.standardOutput = output
     process.standardError = errors
     process.standardInput = FileHandle.nullDevice

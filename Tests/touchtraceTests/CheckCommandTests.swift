@@ -1,11 +1,12 @@
 import Foundation
-#if canImport(FoundationXML)
-  import FoundationXML
-#endif
 import Testing
 import TouchTestSupport
 
 @testable import TouchTraceCLI
+
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
 
 /// `touchtrace check`: passes unchanged, fails with a JUnit failure on a clearly worse
 /// configuration, refuses a baseline from other data, options or tool version.
@@ -37,13 +38,15 @@ struct CheckCommandTests {
       let failing = try XMLDocument(xmlString: try String(contentsOfFile: worse, encoding: .utf8))
       let cases = try failing.nodes(forXPath: "//testcase")
       #expect(cases.count == 2)
-      let accuracy = try #require(try failing.nodes(forXPath: "//testcase[@name='accuracy (McNemar)']/failure").first as? XMLElement)
+      let accuracy = try #require(
+        try failing.nodes(forXPath: "//testcase[@name='accuracy (McNemar)']/failure").first as? XMLElement)
       let message = try #require(accuracy.attribute(forName: "message")?.stringValue)
       #expect(message.contains("accuracy dropped significantly") && message.contains("only baseline correct"))
       // Its 26 true positives all act before the press (signed p90 −158 ms, which a signed gate
       // took for 216 ms faster): by |action − reference| it is 70 ms worse, and the latency
       // check fails too.
-      let early = try #require(try failing.nodes(forXPath: "//testcase[@name='p90 |latency|']/failure").first as? XMLElement)
+      let early = try #require(
+        try failing.nodes(forXPath: "//testcase[@name='p90 |latency|']/failure").first as? XMLElement)
       #expect(early.attribute(forName: "message")?.stringValue?.contains("(n = 26, 26 early)") == true)
 
       // Against a baseline at 0.6, 0.35 keeps accuracy (240 against 239 correct, p = 1) but its
@@ -66,12 +69,15 @@ struct CheckCommandTests {
       let baseline = directory + "/baseline.json"
       #expect(Self.check(["--set", "threshold=0.35", "--write-baseline", baseline]) == 0)
       // --group-by belongs to the check, not to writing a baseline.
-      #expect(Self.check(["--set", "threshold=0.35", "--write-baseline", directory + "/b2.json", "--group-by", "device"]) == 64)
+      #expect(
+        Self.check(["--set", "threshold=0.35", "--write-baseline", directory + "/b2.json", "--group-by", "device"])
+          == 64)
       // No trace has a `hand` label: the clusters cannot be formed.
       #expect(Self.check(["--set", "threshold=0.05", "--baseline", baseline, "--group-by", "hand"]) == 65)
 
       let json = directory + "/check.json"
-      #expect(Self.check(["--set", "threshold=0.05", "--baseline", baseline, "--group-by", "device", "--output", json]) == 1)
+      #expect(
+        Self.check(["--set", "threshold=0.05", "--baseline", baseline, "--group-by", "device", "--output", json]) == 1)
       let root = try jsonObject(json)
       let accuracy = try #require((root["checks"] as? [[String: Any]])?.first)
       #expect(accuracy["test"] as? String == "mcnemar_clustered")
@@ -84,7 +90,9 @@ struct CheckCommandTests {
       #expect(accuracy["p_value"] as? Double == clustered["p_value"] as? Double)
       #expect(accuracy["mcnemar_p_value"] as? Double != accuracy["p_value"] as? Double)
       let markdown = directory + "/check.md"
-      #expect(Self.check(["--set", "threshold=0.05", "--baseline", baseline, "--group-by", "device", "--output", markdown]) == 1)
+      #expect(
+        Self.check(["--set", "threshold=0.05", "--baseline", baseline, "--group-by", "device", "--output", markdown])
+          == 1)
       let text = try String(contentsOfFile: markdown, encoding: .utf8)
       #expect(text.contains("McNemar clustered by device (Durkalski, 3 clusters)"))
       #expect(text.contains("fewer than"))  // 3 clusters: the approximation is rough, and it says so
@@ -93,7 +101,8 @@ struct CheckCommandTests {
       let plain = directory + "/plain.json"
       #expect(Self.check(["--set", "threshold=0.05", "--baseline", baseline, "--output", plain]) == 1)
       let plainAccuracy = try #require((try jsonObject(plain)["checks"] as? [[String: Any]])?.first)
-      #expect(plainAccuracy["test"] as? String == "mcnemar" && plainAccuracy["assumes_independent_traces"] as? Bool == true)
+      #expect(
+        plainAccuracy["test"] as? String == "mcnemar" && plainAccuracy["assumes_independent_traces"] as? Bool == true)
     }
   }
 
@@ -115,7 +124,9 @@ struct CheckCommandTests {
       try FileManager.default.createDirectory(atPath: changed, withIntermediateDirectories: false)
       for name in ["synth-android.csv", "synth-iphone6s.csv", "synth-touchpad.csv"] {
         var csv = try String(contentsOfFile: TestData.samples + "/" + name, encoding: .utf8)
-        if name == "synth-touchpad.csv", let range = csv.range(of: "\n", options: .backwards, range: csv.startIndex..<csv.index(before: csv.endIndex)) {
+        if name == "synth-touchpad.csv",
+          let range = csv.range(of: "\n", options: .backwards, range: csv.startIndex..<csv.index(before: csv.endIndex))
+        {
           // Drop the last row: one contact loses its last sample.
           csv = String(csv[..<range.upperBound])
         }

@@ -15,15 +15,19 @@ struct ClusteredCompareTests {
   /// for a configuration when none of its rows is a FP or FN; clusters are the `user` column.
   @Test func groupedByUserItMatchesTheFormulaOnThePerTraceOutcomes() throws {
     try inTemporaryDirectory { directory in
-      let report = directory + "/c.json", outcomes = directory + "/o.csv"
+      let report = directory + "/c.json"
+      let outcomes = directory + "/o.csv"
       #expect(
-        runCommand(Self.arguments + ["--group-by", "user", "--format", "json", "--output", report, "--outcomes", outcomes]) == 0)
+        runCommand(
+          Self.arguments + ["--group-by", "user", "--format", "json", "--output", report, "--outcomes", outcomes]) == 0)
       let json = try jsonObject(report)
       let clustered = try #require(json["mcnemar_clustered"] as? [String: Any])
       #expect(clustered["method"] as? String == "durkalski")
       #expect((json["mcnemar"] as? [String: Any])?["assumes_independent_traces"] as? Bool == false)
       // Per (configuration, trace): correct unless a row says FP or FN; the trace's user.
-      let lines = try String(contentsOfFile: outcomes, encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+      let lines = try String(contentsOfFile: outcomes, encoding: .utf8).split(separator: "\n").map {
+        $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+      }
       let header = lines[0]
       let (cConfiguration, cTrace, cUser, cOutcome) = (
         header.firstIndex(of: "configuration")!, header.firstIndex(of: "trace")!, header.firstIndex(of: "user")!,
@@ -33,12 +37,14 @@ struct ClusteredCompareTests {
       var user: [String: String] = [:]
       for row in lines.dropFirst() where row.count == header.count {
         let ok = !["FP", "FN"].contains(row[cOutcome])
-        correct[row[cConfiguration]]![row[cTrace], default: true] = correct[row[cConfiguration]]![row[cTrace], default: true] && ok
+        correct[row[cConfiguration]]![row[cTrace], default: true] =
+          correct[row[cConfiguration]]![row[cTrace], default: true] && ok
         user[row[cTrace]] = row[cUser]
       }
       var perUser: [String: (b: Int, c: Int, n: Int)] = [:]
       for (trace, name) in user {
-        let a = correct["0"]![trace]!, b = correct["1"]![trace]!
+        let a = correct["0"]![trace]!
+        let b = correct["1"]![trace]!
         var cell = perUser[name, default: (0, 0, 0)]
         cell.n += 1
         if a && !b { cell.b += 1 }
@@ -67,7 +73,8 @@ struct ClusteredCompareTests {
       #expect((json["mcnemar"] as? [String: Any])?["assumes_independent_traces"] as? Bool == true)
       let markdown = directory + "/c.md"
       #expect(runCommand(Self.arguments + ["--format", "md", "--output", markdown]) == 0)
-      #expect(try String(contentsOfFile: markdown, encoding: .utf8).contains("The test assumes the traces are independent"))
+      #expect(
+        try String(contentsOfFile: markdown, encoding: .utf8).contains("The test assumes the traces are independent"))
     }
   }
 
@@ -76,7 +83,10 @@ struct ClusteredCompareTests {
     var code: Int32 = 0
     try inTemporaryDirectory { directory in
       let message = try captureStandardError {
-        code = runCommand(["sweep", TestData.samples, "--recognizer", "deep-press", "--by", "devices", "--format", "md", "--output", directory + "/r.md"])
+        code = runCommand([
+          "sweep", TestData.samples, "--recognizer", "deep-press", "--by", "devices", "--format", "md", "--output",
+          directory + "/r.md",
+        ])
       }
       #expect(code == 65)
       #expect(message.contains("--by devices: no trace has this label (did you mean 'device'?)"), "\(message)")

@@ -28,12 +28,20 @@ struct CommandFormatTests {
     Case(arguments: ["inspect", touchpad], formats: SummaryFormat.formats),
     Case(arguments: ["recognizers"], formats: SummaryFormat.formats),
     Case(arguments: ["run", touchpad, "--recognizer", "deep-press"], formats: TouchTraceCommand.Run.Format.formats),
-    Case(arguments: ["sweep", touchpad, "--recognizer", "deep-press", "--vary", "threshold=0.3,0.5"], formats: ReportFormat.formats),
     Case(
-      arguments: ["tune", touchpad, "--recognizer", "deep-press", "--vary", "threshold=0.3,0.5", "--folds", "0", "--bootstrap", "0"],
+      arguments: ["sweep", touchpad, "--recognizer", "deep-press", "--vary", "threshold=0.3,0.5"],
       formats: ReportFormat.formats),
-    Case(arguments: ["compare", touchpad, "--a", "deep-press", "--b", "stable-press", "--bootstrap", "0"], formats: ReportFormat.formats),
-    Case(arguments: ["check", touchpad, "--recognizer", "deep-press"], formats: TouchTraceCommand.Check.Format.formats),
+    Case(
+      arguments: [
+        "tune", touchpad, "--recognizer", "deep-press", "--vary", "threshold=0.3,0.5", "--folds", "0", "--bootstrap",
+        "0",
+      ],
+      formats: ReportFormat.formats),
+    Case(
+      arguments: ["compare", touchpad, "--a", "deep-press", "--b", "stable-press", "--bootstrap", "0"],
+      formats: ReportFormat.formats),
+    Case(
+      arguments: ["check", touchpad, "--recognizer", "deep-press"], formats: TouchTraceCommand.Check.Format.formats),
     Case(arguments: ["features", touchpad], formats: TouchTraceCommand.Features.Format.formats),
     Case(arguments: ["smooth", touchpad, "--method", "median", "--window", "3"], formats: TraceFormat.formats),
     Case(arguments: ["synth", "--profile", "iphone6s", "--count", "3", "--seed", "1"], formats: TraceFormat.formats),

@@ -38,14 +38,17 @@ struct CurveAreaTests {
 
   /// The points a threshold at every distinct score (and one above the highest) gives: positive
   /// when score ≥ threshold.
-  static func sweep(_ case: Fixture.Scored) -> (roc: [(falsePositiveRate: Double, recall: Double)], pr: [(recall: Double, precision: Double)]) {
+  static func sweep(_ case: Fixture.Scored) -> (
+    roc: [(falsePositiveRate: Double, recall: Double)], pr: [(recall: Double, precision: Double)]
+  ) {
     let thresholds = [Double.infinity] + Set(`case`.scores).sorted(by: >)
     let positives = `case`.labels.filter { $0 == 1 }.count
     let negatives = `case`.labels.count - positives
     var roc: [(falsePositiveRate: Double, recall: Double)] = []
     var pr: [(recall: Double, precision: Double)] = []
     for threshold in thresholds {
-      var tp = 0, fp = 0
+      var tp = 0
+      var fp = 0
       for (score, label) in zip(`case`.scores, `case`.labels) where score >= threshold {
         if label == 1 { tp += 1 } else { fp += 1 }
       }
@@ -63,7 +66,8 @@ struct CurveAreaTests {
     let auc = try #require(ThresholdCurve.rocArea(roc))
     let ap = try #require(ThresholdCurve.averagePrecision(pr))
     #expect(abs(auc - reference.roc_auc) < 1e-12, "\(reference.name): AUC \(auc) vs \(reference.roc_auc)")
-    #expect(abs(ap - reference.average_precision) < 1e-12, "\(reference.name): AP \(ap) vs \(reference.average_precision)")
+    #expect(
+      abs(ap - reference.average_precision) < 1e-12, "\(reference.name): AP \(ap) vs \(reference.average_precision)")
     // The thresholds walked from strictest to loosest (`sweep` lists them so): the same on a score.
     let walked = try #require(ThresholdCurve.averagePrecisionInThresholdOrder(pr))
     #expect(abs(walked - reference.average_precision) < 1e-12, "\(reference.name): walked AP \(walked)")
@@ -99,7 +103,8 @@ struct CurveAreaTests {
     let auc = try #require(ThresholdCurve.rocArea(roc))
     let ap = try #require(ThresholdCurve.averagePrecision(pr))
     #expect(abs(auc - reference.roc_auc) < 1e-12, "\(reference.name): AUC \(auc) vs \(reference.roc_auc)")
-    #expect(abs(ap - reference.average_precision) < 1e-12, "\(reference.name): AP \(ap) vs \(reference.average_precision)")
+    #expect(
+      abs(ap - reference.average_precision) < 1e-12, "\(reference.name): AP \(ap) vs \(reference.average_precision)")
   }
 
   @Test func spanningNeedsBothEndsOfTheFalsePositiveRate() {
@@ -149,7 +154,8 @@ struct SweepCurveReportTests {
       let arguments = ["sweep", directory + "/t.csv", "--recognizer", "deep-press", "--vary", "threshold=0.1,0.5,0.95"]
       #expect(runCommand(arguments + ["--output", json]) == 0)
       #expect(runCommand(arguments + ["--output", md]) == 0)
-      let root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+      let root = try #require(
+        try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
       let curves = try #require(root["curves"] as? [[String: Any]])
       #expect(curves.count == 1)
       let curve = curves[0]
@@ -181,9 +187,12 @@ struct SweepCurveReportTests {
       let json = directory + "/out.json"
       // 0.5: FPR 1/2 (the tap fires); 0.75: FPR 0 (the tap peaks at 0.7). FPR 1 is never reached.
       #expect(
-        runCommand(["sweep", directory + "/t.csv", "--recognizer", "deep-press", "--vary", "threshold=0.5,0.75", "--output", json])
+        runCommand([
+          "sweep", directory + "/t.csv", "--recognizer", "deep-press", "--vary", "threshold=0.5,0.75", "--output", json,
+        ])
           == 0)
-      let root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+      let root = try #require(
+        try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
       let curve = try #require((root["curves"] as? [[String: Any]])?.first)
       #expect(curve["spans"] as? Bool == false)
       #expect(curve["roc_auc"] is NSNull)

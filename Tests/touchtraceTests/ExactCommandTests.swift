@@ -35,7 +35,10 @@ struct ExactCommandTests {
   @Test func sweepFindsTheExactOptimumByHand() throws {
     try inTemporaryDirectory(writing: Self.traces) { directory in
       let json = directory + "/exact.json"
-      #expect(runCommand(["sweep", directory + "/t.csv", "--recognizer", "deep-press", "--exact", "--output", json, "--quiet"]) == 0)
+      #expect(
+        runCommand([
+          "sweep", directory + "/t.csv", "--recognizer", "deep-press", "--exact", "--output", json, "--quiet",
+        ]) == 0)
       let root = try jsonObject(json)
       #expect(root["format"] as? String == "touchtrace-exact")
       let verdict = try #require(root["verdict"] as? [String: Any])
@@ -48,7 +51,8 @@ struct ExactCommandTests {
       #expect(intervals[0]["high"] as? Double == 0.6 && intervals[0]["high_open"] as? Bool == false)
       #expect((optimum["recommended"] as? [String: Any])?["threshold"] as? Double == 0.5)
       let plateau = try #require(optimum["plateau"] as? [String: Any])
-      #expect(plateau["low"] as? Double == 0.4 && plateau["high"] as? Double == 0.6 && plateau["intervals"] as? Int == 1)
+      #expect(
+        plateau["low"] as? Double == 0.4 && plateau["high"] as? Double == 0.6 && plateau["intervals"] as? Int == 1)
       // The k/20 grid lands on the optimum (0.45, 0.5, 0.55, 0.6).
       let grid = try #require(optimum["grid"] as? [String: Any])
       #expect(grid["best_objective"] as? Double == 1)
@@ -56,7 +60,8 @@ struct ExactCommandTests {
       let all = try #require(root["intervals"] as? [[String: Any]])
       func interval(holding x: Double) -> [String: Any]? {
         all.first { i in
-          let low = i["low"] as! Double, high = i["high"] as! Double
+          let low = i["low"] as! Double
+          let high = i["high"] as! Double
           return ((i["low_open"] as! Bool) ? x > low : x >= low) && ((i["high_open"] as! Bool) ? x < high : x <= high)
         }
       }
@@ -76,16 +81,27 @@ struct ExactCommandTests {
       #expect(next == 1 && nextOpen, "the last interval ends at 1, closed")
 
       // Markdown: the verdict first; the same bytes whatever --threads.
-      let md1 = directory + "/a.md", md2 = directory + "/b.md"
-      #expect(runCommand(["sweep", directory + "/t.csv", "--recognizer", "deep-press", "--exact", "--output", md1, "--quiet", "--threads", "1"]) == 0)
-      #expect(runCommand(["sweep", directory + "/t.csv", "--recognizer", "deep-press", "--exact", "--output", md2, "--quiet", "--threads", "2"]) == 0)
+      let md1 = directory + "/a.md"
+      let md2 = directory + "/b.md"
+      #expect(
+        runCommand([
+          "sweep", directory + "/t.csv", "--recognizer", "deep-press", "--exact", "--output", md1, "--quiet",
+          "--threads", "1",
+        ]) == 0)
+      #expect(
+        runCommand([
+          "sweep", directory + "/t.csv", "--recognizer", "deep-press", "--exact", "--output", md2, "--quiet",
+          "--threads", "2",
+        ]) == 0)
       let text = try String(contentsOfFile: md1, encoding: .utf8)
       #expect(text.contains("## Verdict\n\n**Ship deep-press threshold=0.5**: F1 1.000"))
       #expect(text.contains("| (0.4, 0.6] |"))
       #expect(try Data(contentsOf: URL(fileURLWithPath: md1)) == Data(contentsOf: URL(fileURLWithPath: md2)))
       // CSV: one row per interval.
       let csv = directory + "/e.csv"
-      #expect(runCommand(["sweep", directory + "/t.csv", "--recognizer", "deep-press", "--exact", "--output", csv, "--quiet"]) == 0)
+      #expect(
+        runCommand(["sweep", directory + "/t.csv", "--recognizer", "deep-press", "--exact", "--output", csv, "--quiet"])
+          == 0)
       let rows = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n")
       #expect(rows.count == all.count + 1)
       #expect(rows[0].hasPrefix("recognizer,fixed,low,high,low_open,high_open,classes,tp,fp,tn,fn"))
@@ -97,7 +113,8 @@ struct ExactCommandTests {
       let json = directory + "/tune.json"
       #expect(
         runCommand([
-          "tune", directory + "/t.csv", "--recognizer", "deep-press", "--exact", "--folds", "2", "--bootstrap", "50", "--output",
+          "tune", directory + "/t.csv", "--recognizer", "deep-press", "--exact", "--folds", "2", "--bootstrap", "50",
+          "--output",
           json, "--quiet",
         ]) == 0)
       let root = try jsonObject(json)
@@ -109,7 +126,8 @@ struct ExactCommandTests {
         // The chosen value lies in the interval chosen on the training part.
         let chosen = try #require((fold["chosen"] as? [String: Any])?["threshold"] as? Double)
         let interval = try #require(fold["interval"] as? [String: Any])
-        let low = interval["low"] as! Double, high = interval["high"] as! Double
+        let low = interval["low"] as! Double
+        let high = interval["high"] as! Double
         #expect(chosen > low && chosen <= high)
         #expect(fold["held_out"] is [String: Any])
       }
@@ -121,7 +139,9 @@ struct ExactCommandTests {
   @Test func refusalsNameWhatToDo() {
     inTemporaryDirectory(writing: Self.traces) { directory in
       let file = directory + "/t.csv"
-      func code(_ arguments: [String]) -> Int32 { runCommand(arguments + ["--quiet", "--output", directory + "/x.json"]) }
+      func code(_ arguments: [String]) -> Int32 {
+        runCommand(arguments + ["--quiet", "--output", directory + "/x.json"])
+      }
       #expect(code(["sweep", file, "--recognizer", "deep-press,hysteresis", "--exact"]) == 64)
       #expect(code(["sweep", "-", "--recognizer", "deep-press", "--exact"]) == 64)
       #expect(code(["sweep", file, "--recognizer", "stable-press", "--exact-parameter", "dwellTime"]) == 64)

@@ -23,7 +23,9 @@ extension ExecRecognizerTests {
     let command = before + (["python3", Self.hostile, mode] + arguments).joined(separator: " ")
     var code: Int32 = 0
     let message = try captureStandardError {
-      code = try sweep(["--recognizer", "exec:\(command)", "--set", "threshold=0.5", "--exec-timeout", "1", "--threads", "1"] + options).code
+      code = try sweep(
+        ["--recognizer", "exec:\(command)", "--set", "threshold=0.5", "--exec-timeout", "1", "--threads", "1"] + options
+      ).code
     }
     return (code, message)
   }
@@ -74,7 +76,9 @@ extension ExecRecognizerTests {
         return Int32(name)
       }
       #expect(!mine.isEmpty, "the spill file is open")
-      for fd in mine { #expect(fcntl(fd, F_GETFD) & FD_CLOEXEC != 0, "descriptor \(fd) of the spill is inherited by children") }
+      for fd in mine {
+        #expect(fcntl(fd, F_GETFD) & FD_CLOEXEC != 0, "descriptor \(fd) of the spill is inherited by children")
+      }
       // What a child sees.
       try inTemporaryDirectory { directory in
         let listing = directory + "/fds.txt"
@@ -106,8 +110,12 @@ extension ExecRecognizerTests {
       #expect(names.contains("TOUCHTRACE_TEST_PASSED"))
       #expect(names.contains("PATH"))
       // What the shell and python add themselves (PWD, SHLVL, _, LC_CTYPE for a C locale).
-      let allowed: Set = ["PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "TOUCHTRACE_TEST_PASSED", "PWD", "SHLVL", "_", "OLDPWD", "LC_CTYPE"]
-      #expect(names.subtracting(allowed).isEmpty, "variables beyond the documented ones: \(names.subtracting(allowed).sorted())")
+      let allowed: Set = [
+        "PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "TOUCHTRACE_TEST_PASSED", "PWD", "SHLVL", "_", "OLDPWD", "LC_CTYPE",
+      ]
+      #expect(
+        names.subtracting(allowed).isEmpty,
+        "variables beyond the documented ones: \(names.subtracting(allowed).sorted())")
     }
   }
 

@@ -33,7 +33,10 @@ import TouchTestSupport
   }
 
   /// The figures that must agree between a built-in and its re-implementation.
-  static let compared = ["tp", "fp", "tn", "fn", "fp_traces", "actions", "latency", "latency_from_down", "stage2", "confusion", "added_latency"]
+  static let compared = [
+    "tp", "fp", "tn", "fn", "fp_traces", "actions", "latency", "latency_from_down", "stage2", "confusion",
+    "added_latency",
+  ]
 
   /// Checks that `a` and `b` (the two recognizers' results, configuration by configuration) agree.
   func expectSame(_ results: [[String: Any]], _ a: String, _ b: String, fields: [String] = compared) {
@@ -94,7 +97,9 @@ import TouchTestSupport
     let command = "python3 \(Self.fixtures)/misbehaving.py \(mode)"
     var code: Int32 = 0
     let message = try captureStandardError {
-      code = try sweep(["--recognizer", "exec:\(command)", "--set", "threshold=0.5", "--exec-timeout", "1", "--threads", "1"]).code
+      code = try sweep([
+        "--recognizer", "exec:\(command)", "--set", "threshold=0.5", "--exec-timeout", "1", "--threads", "1",
+      ]).code
     }
     #expect(code == 69, "\(mode): \(message)")
     #expect(message.contains(expected), "\(mode): \(message)")
@@ -103,7 +108,9 @@ import TouchTestSupport
       // Requests go in file order, one chunk per thread: the 3rd contact's answer was due.
       #expect(message.contains("on trace 'android-s8-0003'"), "\(mode): the trace is named: \(message)")
     }
-    if mode == "exit" { #expect(message.contains("misbehaving.py: giving up on purpose"), "the child's stderr is shown") }
+    if mode == "exit" {
+      #expect(message.contains("misbehaving.py: giving up on purpose"), "the child's stderr is shown")
+    }
     if mode == "silent" { #expect(message.contains("misbehaving.py: thinking forever")) }
   }
 
@@ -111,11 +118,20 @@ import TouchTestSupport
     try inTemporaryDirectory { directory in
       let output = directory + "/run.json"
       let exec = "exec:python3 \(Self.root)/Examples/exec/deep_press.py"
-      #expect(runCommand(["run", Self.samples + "/synth-iphone6s.csv", "--recognizer", exec, "--set", "threshold=0.5", "--output", output]) == 0)
+      #expect(
+        runCommand([
+          "run", Self.samples + "/synth-iphone6s.csv", "--recognizer", exec, "--set", "threshold=0.5", "--output",
+          output,
+        ]) == 0)
       let builtIn = directory + "/builtin.json"
-      #expect(runCommand(["run", Self.samples + "/synth-iphone6s.csv", "--recognizer", "deep-press", "--set", "threshold=0.5", "--output", builtIn]) == 0)
+      #expect(
+        runCommand([
+          "run", Self.samples + "/synth-iphone6s.csv", "--recognizer", "deep-press", "--set", "threshold=0.5",
+          "--output", builtIn,
+        ]) == 0)
       func actionTimes(_ path: String) throws -> [String] {
-        let root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        let root = try #require(
+          try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
         let results = try #require(root["results"] as? [[String: Any]])
         return results.map { r in
           let actions = (r["actions"] as? [[String: Any]] ?? []).filter { ($0["kind"] as? String) == "action" }
@@ -132,7 +148,11 @@ import TouchTestSupport
     try inTemporaryDirectory { directory in
       let output = directory + "/compare.json"
       let exec = "exec:python3 \(Self.root)/Examples/exec/deep_press.py::threshold=0.5"
-      #expect(runCommand(["compare", Self.samples, "--a", "deep-press:threshold=0.5", "--b", exec, "--format", "json", "--output", output]) == 0)
+      #expect(
+        runCommand([
+          "compare", Self.samples, "--a", "deep-press:threshold=0.5", "--b", exec, "--format", "json", "--output",
+          output,
+        ]) == 0)
       let text = try String(contentsOfFile: output, encoding: .utf8)
       #expect(text.contains("deep_press.py::threshold=0.5"), "the report writes the configuration as given")
       let root = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])

@@ -76,7 +76,10 @@ struct ExportCommandTests {
     try inTemporaryDirectory { directory in
       let out = directory + "/tuned"
       #expect(
-        runCommand(["tune", Self.samples, "--recognizer", "hysteresis", "--export", out, "--output", directory + "/t.md", "--quiet"]) == 0)
+        runCommand([
+          "tune", Self.samples, "--recognizer", "hysteresis", "--export", out, "--output", directory + "/t.md",
+          "--quiet",
+        ]) == 0)
       let core = try String(contentsOfFile: out + "/kotlin/ForcePressCore.kt", encoding: .utf8)
       #expect(core.contains("Recognizer: hysteresis"))
       #expect(core.contains("Tuned on: 175 traces"))
@@ -86,8 +89,13 @@ struct ExportCommandTests {
       #expect(vectors.components(separatedBy: "\nend\n").count - 1 == 175)
       // The chosen threshold is the one tune --export-json names.
       let json = directory + "/c.json"
-      #expect(runCommand(["tune", Self.samples, "--recognizer", "hysteresis", "--export-json", json, "--output", directory + "/u.md", "--quiet"]) == 0)
-      let document = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any]
+      #expect(
+        runCommand([
+          "tune", Self.samples, "--recognizer", "hysteresis", "--export-json", json, "--output", directory + "/u.md",
+          "--quiet",
+        ]) == 0)
+      let document =
+        try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any]
       let threshold = try #require((document?["params"] as? [String: Any])?["pressThreshold"] as? Double)
       #expect(core.contains("const val PRESS_THRESHOLD: Double = \(threshold)"))
     }
@@ -103,7 +111,11 @@ struct ExportCommandTests {
       #expect(document["format"] as? String == "touchtrace-export")
       #expect((document["vectors"] as? [String: Any])?["contacts"] as? Int == 3)
       let files = try #require(document["files"] as? [[String: Any]])
-      #expect(files.contains { $0["path"] as? String == "typescript/force-press-core.ts" && ($0["contents"] as? String)?.contains("peekThreshold") == true })
+      #expect(
+        files.contains {
+          $0["path"] as? String == "typescript/force-press-core.ts"
+            && ($0["contents"] as? String)?.contains("peekThreshold") == true
+        })
     }
   }
 
@@ -115,15 +127,21 @@ struct ExportCommandTests {
       let out = directory + "/e"
       let export = try runChild(
         releaseBinary,
-        ["export", "--recognizer", "one-euro/stable-press", "--set", "dwellTime=0.05", "--language", "swift", "--output", out,
-         "--random", "300", "--seed", "5", Self.samples])
+        [
+          "export", "--recognizer", "one-euro/stable-press", "--set", "dwellTime=0.05", "--language", "swift",
+          "--output", out,
+          "--random", "300", "--seed", "5", Self.samples,
+        ])
       #expect(export.code == 0, "\(export.errors)")
       let build = try runChild(
-        "/usr/bin/env", ["swiftc", "-O", "ForcePressCore.swift", "check/main.swift", "-o", out + "/check"], in: out + "/swift")
+        "/usr/bin/env", ["swiftc", "-O", "ForcePressCore.swift", "check/main.swift", "-o", out + "/check"],
+        in: out + "/swift")
       #expect(build.code == 0, "\(build.errors)")
       let check = try runChild("/bin/sh", ["-c", "'\(out)/check' < '\(out)/vectors.txt'"])
       #expect(check.code == 0, "\(check.output)\(check.errors)")
-      #expect(check.output.hasPrefix("swift: 475 contacts, ") && check.output.hasSuffix(", 0 differences\n"), "\(check.output)")
+      #expect(
+        check.output.hasPrefix("swift: 475 contacts, ") && check.output.hasSuffix(", 0 differences\n"),
+        "\(check.output)")
     }
   }
 }

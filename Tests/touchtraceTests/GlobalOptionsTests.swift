@@ -27,7 +27,8 @@ struct GlobalOptionsTests {
   /// The group's own check holds on every command, the ones that replay nothing included.
   @Test(arguments: [
     ["inspect", TestData.samples], ["recognizers"], ["merge", "none.partial"],
-    ["sweep", TestData.samples, "--recognizer", "deep-press"], ["export", "--recognizer", "deep-press", "--output", "x"],
+    ["sweep", TestData.samples, "--recognizer", "deep-press"],
+    ["export", "--recognizer", "deep-press", "--output", "x"],
   ])
   func aThreadCountBelowOneIsAUsageError(_ arguments: [String]) {
     #expect(runCommand(arguments + ["--threads", "0", "--quiet"]) == 64)

@@ -51,7 +51,8 @@ struct HTMLReportTests {
       let json = directory + "/report.json"
       #expect(
         runCommand([
-          "sweep", TestData.samples, "--recognizer", "deep-press,peek-pop,tap+deep-press", "--output", out, "--json-output", json,
+          "sweep", TestData.samples, "--recognizer", "deep-press,peek-pop,tap+deep-press", "--output", out,
+          "--json-output", json,
           "--quiet",
         ]) == 0)
       let html = try Self.read(out)
@@ -59,8 +60,10 @@ struct HTMLReportTests {
       #expect(html.hasSuffix("</html>\n"))
       let ids = Self.figureIDs(html)
       let expected = [
-        "fig-metrics-deep-press", "fig-metrics-peek-pop", "fig-metrics-tap_deep-press", "fig-roc", "fig-pr", "fig-latency-cdf",
-        "fig-latency-param", "fig-tradeoff", "fig-fp-intent", "fig-confusion", "fig-examples-deep-press", "fig-examples-peek-pop",
+        "fig-metrics-deep-press", "fig-metrics-peek-pop", "fig-metrics-tap_deep-press", "fig-roc", "fig-pr",
+        "fig-latency-cdf",
+        "fig-latency-param", "fig-tradeoff", "fig-fp-intent", "fig-confusion", "fig-examples-deep-press",
+        "fig-examples-peek-pop",
         "fig-examples-tap_deep-press",
       ]
       #expect(ids == expected)
@@ -84,7 +87,9 @@ struct HTMLReportTests {
     try inTemporaryDirectory(writing: Self.traces) { directory in
       let out = directory + "/report.html"
       #expect(
-        runCommand(["sweep", directory + "/t.csv", "--recognizer", "deep-press", "--vary", "threshold=0.85,0.9", "--output", out]) == 0)
+        runCommand([
+          "sweep", directory + "/t.csv", "--recognizer", "deep-press", "--vary", "threshold=0.85,0.9", "--output", out,
+        ]) == 0)
       let html = try Self.read(out)
       #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;&amp;"))
       #expect(!html.contains("<script>alert"))
@@ -99,7 +104,9 @@ struct HTMLReportTests {
   /// `<strong>`), never shown as `**`; no fence is left as text.
   @Test func theStudyFileIsACopyableBlockAndEmphasisIsRendered() throws {
     try inTemporaryDirectory { directory in
-      let arguments = ["tune", TestData.samples, "--recognizer", "deep-press,stable-press", "--folds", "0", "--bootstrap", "0"]
+      let arguments = [
+        "tune", TestData.samples, "--recognizer", "deep-press,stable-press", "--folds", "0", "--bootstrap", "0",
+      ]
       #expect(runCommand(arguments + ["--format", "html", "--quiet", "--output", directory + "/t.html"]) == 0)
       let html = try Self.read(directory + "/t.html")
       let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
@@ -108,9 +115,10 @@ struct HTMLReportTests {
       #expect(printed.code == 0)
       // What a report leaves out of its configuration: the outputs and the global options.
       let left = StudyFile.Effective.presentation
-      let expected = printed.output.split(separator: "\n").filter { line in
-        !line.hasPrefix("#") && !left.contains { line.hasPrefix($0 + " = ") }
-      }.joined(separator: "\n") + "\n"
+      let expected =
+        printed.output.split(separator: "\n").filter { line in
+          !line.hasPrefix("#") && !left.contains { line.hasPrefix($0 + " = ") }
+        }.joined(separator: "\n") + "\n"
       let blocks = html.components(separatedBy: "<pre><code class=\"language-toml\">").dropFirst()
       #expect(blocks.count == 1)
       let escaped = try #require(blocks.first?.components(separatedBy: "</code></pre>").first)
@@ -133,8 +141,9 @@ struct HTMLReportTests {
       #expect(runCommand(["sweep", TestData.samples, "--recognizer", "all", "--quiet", "--output", output]) == 0)
       let html = try Self.read(output)
       for id in ["fig-roc", "fig-pr", "fig-latency-cdf", "fig-tradeoff"] {
-        let figure = try #require(html.components(separatedBy: "<figure id=\"\(id)\"").dropFirst().first?
-          .components(separatedBy: "</figure>").first, "\(id)")
+        let figure = try #require(
+          html.components(separatedBy: "<figure id=\"\(id)\"").dropFirst().first?
+            .components(separatedBy: "</figure>").first, "\(id)")
         let labels = figure.components(separatedBy: "<text class=\"legend-label\"").dropFirst().map {
           String($0.drop { $0 != ">" }.dropFirst().prefix { $0 != "<" })
         }
@@ -148,7 +157,9 @@ struct HTMLReportTests {
 
   @Test func theSameInputsGiveTheSameBytesWhateverTheThreads() throws {
     try inTemporaryDirectory { directory in
-      let arguments = ["sweep", TestData.samples, "--recognizer", "deep-press,long-press", "--format", "html", "--quiet"]
+      let arguments = [
+        "sweep", TestData.samples, "--recognizer", "deep-press,long-press", "--format", "html", "--quiet",
+      ]
       #expect(runCommand(arguments + ["--output", directory + "/a.html", "--threads", "1"]) == 0)
       #expect(runCommand(arguments + ["--output", directory + "/b.html", "--threads", "2"]) == 0)
       let a = try Self.read(directory + "/a.html")
@@ -159,7 +170,9 @@ struct HTMLReportTests {
 
   @Test func theHtmlEndingPicksTheFormat() throws {
     try inTemporaryDirectory(writing: Self.traces) { directory in
-      #expect(runCommand(["sweep", directory + "/t.csv", "--recognizer", "deep-press", "--output", directory + "/r.html"]) == 0)
+      #expect(
+        runCommand(["sweep", directory + "/t.csv", "--recognizer", "deep-press", "--output", directory + "/r.html"])
+          == 0)
       let html = try Self.read(directory + "/r.html")
       #expect(html.hasPrefix("<!DOCTYPE html>"))
       // Other commands do not take html.
@@ -172,16 +185,21 @@ struct HTMLReportTests {
       let out = directory + "/tune.html"
       #expect(
         runCommand([
-          "tune", TestData.samples, "--recognizer", "deep-press", "--folds", "0", "--bootstrap", "0", "--format", "html", "--output",
+          "tune", TestData.samples, "--recognizer", "deep-press", "--folds", "0", "--bootstrap", "0", "--format",
+          "html", "--output",
           out, "--quiet",
         ]) == 0)
       let html = try Self.read(out)
       let ids = Self.figureIDs(html)
-      for id in ["fig-metrics-deep-press", "fig-roc", "fig-pr", "fig-latency-cdf", "fig-latency-param", "fig-tradeoff", "fig-fp-intent", "fig-examples-deep-press"] {
+      for id in [
+        "fig-metrics-deep-press", "fig-roc", "fig-pr", "fig-latency-cdf", "fig-latency-param", "fig-tradeoff",
+        "fig-fp-intent", "fig-examples-deep-press",
+      ] {
         #expect(ids.contains(id), "\(id)")
       }
       // The chosen configuration is ringed on the trade-off plot (and on its recognizer's plot).
-      let tradeoff = try #require(html.components(separatedBy: "<figure id=\"fig-tradeoff\"").last?.components(separatedBy: "</figure>").first)
+      let tradeoff = try #require(
+        html.components(separatedBy: "<figure id=\"fig-tradeoff\"").last?.components(separatedBy: "</figure>").first)
       #expect(tradeoff.contains("class=\"chosen\""))
       #expect(tradeoff.contains("chosen configuration"))
       // The tune report's Markdown tables follow.
@@ -197,14 +215,16 @@ struct HTMLReportTests {
   @Test func tuneDrawsInSampleAgainstHeldOutPerFold() throws {
     try inTemporaryDirectory { directory in
       let arguments = [
-        "tune", TestData.samples, "--only", "device=iphone6s", "--recognizer", "deep-press,stable-press", "--group-by", "user",
+        "tune", TestData.samples, "--only", "device=iphone6s", "--recognizer", "deep-press,stable-press", "--group-by",
+        "user",
         "--folds", "6", "--bootstrap", "0", "--quiet",
       ]
       #expect(runCommand(arguments + ["--format", "html", "--output", directory + "/tune.html"]) == 0)
       #expect(runCommand(arguments + ["--format", "json", "--output", directory + "/tune.json"]) == 0)
       let html = try Self.read(directory + "/tune.html")
       #expect(Self.figureIDs(html).first == "fig-cv")
-      let figure = try #require(html.components(separatedBy: "<figure id=\"fig-cv\"").last?.components(separatedBy: "</figure>").first)
+      let figure = try #require(
+        html.components(separatedBy: "<figure id=\"fig-cv\"").last?.components(separatedBy: "</figure>").first)
       let inSample = figure.components(separatedBy: ": in-sample F1 ").count - 1
       let heldOut = figure.components(separatedBy: ": held-out F1 ").count - 1
       #expect(inSample == 6 && heldOut == 6)
@@ -225,7 +245,8 @@ struct HTMLReportTests {
       let out = directory + "/compare.html"
       #expect(
         runCommand([
-          "compare", TestData.samples, "--a", "deep-press:threshold=0.35", "--b", "deep-press:threshold=0.6", "--bootstrap", "0",
+          "compare", TestData.samples, "--a", "deep-press:threshold=0.35", "--b", "deep-press:threshold=0.6",
+          "--bootstrap", "0",
           "--format", "html", "--output", out,
         ]) == 0)
       let html = try Self.read(out)

@@ -13,7 +13,9 @@ private let binaries = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLa
 /// (so files the examples write land there), in order, and must exit 0.
 @Suite(
   "Help examples",
-  .enabled(if: FileManager.default.isExecutableFile(atPath: binaries + "/touchtrace"), "skipped: the touchtrace executable is not built"))
+  .enabled(
+    if: FileManager.default.isExecutableFile(atPath: binaries + "/touchtrace"),
+    "skipped: the touchtrace executable is not built"))
 struct HelpExamplesTests {
   /// The commands that serve a page until a signal ends them (capture also when a browser has
   /// done every prompt), with the URL as the first line of standard output (by contract):
@@ -21,7 +23,9 @@ struct HelpExamplesTests {
   static let servers: Set<String> = ["capture", "try"]
 
   /// Every subcommand's name but the ``servers``.
-  static let commands = TouchTraceCommand.configuration.subcommands.map { $0._commandName }.filter { !servers.contains($0) }
+  static let commands = TouchTraceCommand.configuration.subcommands.map { $0._commandName }.filter {
+    !servers.contains($0)
+  }
 
   /// The example commands in `command`'s help as printed at 80 columns (continuation lines
   /// ending in `\` joined), with the longest printed line.
@@ -51,7 +55,8 @@ struct HelpExamplesTests {
     #expect(!examples.isEmpty, "touchtrace \(command) --help has no Examples section")
     #expect(widest <= 80, "an example line of \(command) is wider than 80 columns: it would wrap")
     try inTemporaryDirectory { directory in
-      try FileManager.default.createSymbolicLink(atPath: directory + "/samples", withDestinationPath: TestData.repositoryRoot + "/samples")
+      try FileManager.default.createSymbolicLink(
+        atPath: directory + "/samples", withDestinationPath: TestData.repositoryRoot + "/samples")
       // Examples run in order in one directory; lines before the command's own may prepare its
       // input with other commands (merge's partials).
       #expect(examples.contains { $0.hasPrefix("touchtrace \(command) ") }, "no example of touchtrace \(command)")
@@ -75,7 +80,8 @@ struct HelpExamplesTests {
     }
     let example = examples[first]
     try inTemporaryDirectory { directory in
-      try FileManager.default.createSymbolicLink(atPath: directory + "/samples", withDestinationPath: TestData.repositoryRoot + "/samples")
+      try FileManager.default.createSymbolicLink(
+        atPath: directory + "/samples", withDestinationPath: TestData.repositoryRoot + "/samples")
       for preparation in examples[..<first] {
         let (status, errors) = try Self.shell(preparation + " --quiet", in: directory)
         #expect(status == 0, "\(preparation) exited \(status): \(errors)")

@@ -28,10 +28,12 @@ struct InspectCommandTests {
   @Test func jsonAccountsForEveryTrace() throws {
     try inTemporaryDirectory { directory in
       try #require(mkdir(directory + "/data", 0o755) == 0)
-      TestData.write("trace,t,force,intent\na,0,0,tap\na,0.01,1,tap\nb,0,0,press\nb,0.01,x,press\n", to: directory + "/data/d.csv")
+      TestData.write(
+        "trace,t,force,intent\na,0,0,tap\na,0.01,1,tap\nb,0,0,press\nb,0.01,x,press\n", to: directory + "/data/d.csv")
       // Outside the input directory: a JSON report inside it would be read as traces next time (exit 73).
       let output = directory + "/summary.json"
-      #expect(runCommand(["inspect", directory + "/data", "--skip-invalid", "--format", "json", "--output", output]) == 0)
+      #expect(
+        runCommand(["inspect", directory + "/data", "--skip-invalid", "--format", "json", "--output", output]) == 0)
       let json = try #require(
         try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output))) as? [String: Any])
       let traces = try #require(json["traces"] as? [String: Int])

@@ -42,7 +42,9 @@ struct IntervalTests {
       let samples = Self.fixture.samples.map { TestData.repositoryRoot + "/" + $0 }
       #expect(
         runCommand(
-          ["sweep"] + samples + ["--recognizer", Self.fixture.recognizers, "--output", json, "--csv-output", csv, "--quiet"])
+          ["sweep"] + samples + [
+            "--recognizer", Self.fixture.recognizers, "--output", json, "--csv-output", csv, "--quiet",
+          ])
           == 0)
       let results = try #require(try jsonObject(json)["results"] as? [[String: Any]])
       #expect(results.count == Self.fixture.sweep.count)
@@ -92,7 +94,8 @@ struct IntervalTests {
       }
       #expect(
         TuneCommandTests.tuneSamples("long-press", options + ["--json-output", byTraceJSON], output: byTrace) == 0)
-      let traced = try #require((try jsonObject(byTraceJSON)["bootstrap"] as? [String: Any])?["intervals"] as? [[String: Any]])
+      let traced = try #require(
+        (try jsonObject(byTraceJSON)["bootstrap"] as? [String: Any])?["intervals"] as? [[String: Any]])
       let recall = try #require(traced.first { $0["statistic"] as? String == "recall" })
       #expect(recall["note"] as? String == "all 200 resamples agree")
       #expect(recall["lower"] as? Double == 1 && recall["upper"] as? Double == 1)
@@ -115,16 +118,20 @@ struct SweepBootstrapTests {
       let sweep = directory + "/sweep.json"
       let tune = directory + "/tune.json"
       let grid = ["--vary", "threshold=0.35", "--bootstrap", "300", "--seed", "7"]
-      #expect(runCommand(["sweep", TestData.samples, "--recognizer", "deep-press", "--quiet", "--output", sweep] + grid) == 0)
+      #expect(
+        runCommand(["sweep", TestData.samples, "--recognizer", "deep-press", "--quiet", "--output", sweep] + grid) == 0)
       #expect(TuneCommandTests.tuneSamples("deep-press", grid + ["--folds", "0"], output: tune) == 0)
-      let sweepResults = try #require((try jsonObject(sweep)["bootstrap"] as? [String: Any])?["results"] as? [[String: Any]])
+      let sweepResults = try #require(
+        (try jsonObject(sweep)["bootstrap"] as? [String: Any])?["results"] as? [[String: Any]])
       #expect(sweepResults.count == 1)
       let sweepIntervals = try #require(sweepResults[0]["intervals"] as? [[String: Any]])
-      let tuneIntervals = try #require((try jsonObject(tune)["bootstrap"] as? [String: Any])?["intervals"] as? [[String: Any]])
+      let tuneIntervals = try #require(
+        (try jsonObject(tune)["bootstrap"] as? [String: Any])?["intervals"] as? [[String: Any]])
       for name in ["f1", "latency_p50", "latency_p90"] {
         let s = try #require(sweepIntervals.first { $0["statistic"] as? String == name })
         let t = try #require(tuneIntervals.first { $0["statistic"] as? String == name })
-        #expect(s["lower"] as? Double == t["lower"] as? Double && s["upper"] as? Double == t["upper"] as? Double, "\(name)")
+        #expect(
+          s["lower"] as? Double == t["lower"] as? Double && s["upper"] as? Double == t["upper"] as? Double, "\(name)")
         #expect((s["lower"] as? Double).map { $0 < (s["upper"] as? Double)! } == true, "\(name) has width")
         #expect(s["note"] is NSNull)
       }
@@ -133,12 +140,17 @@ struct SweepBootstrapTests {
 
   @Test func fewClustersAreNamedInEveryFormat() throws {
     try inTemporaryDirectory { directory in
-      let base = ["sweep", TestData.samples, "--recognizer", "deep-press", "--vary", "threshold=0.35", "--bootstrap", "100"]
+      let base = [
+        "sweep", TestData.samples, "--recognizer", "deep-press", "--vary", "threshold=0.35", "--bootstrap", "100",
+      ]
       let options = ["--group-by", "user", "--quiet"]
-      #expect(runCommand(base + options + ["--output", directory + "/s.md", "--csv-output", directory + "/s.csv"]) == 0)
+      #expect(
+        runCommand(base + options + ["--output", directory + "/s.md", "--csv-output", directory + "/s.csv"]) == 0)
       let markdown = try String(contentsOfFile: directory + "/s.md", encoding: .utf8)
-      #expect(markdown.contains("| deep-press | threshold=0.35 | 0.569 | not given: fewer than 10 clusters (6 users) |"))
-      let lines = try String(contentsOfFile: directory + "/s.csv", encoding: .utf8).split(separator: "\n").map(String.init)
+      #expect(
+        markdown.contains("| deep-press | threshold=0.35 | 0.569 | not given: fewer than 10 clusters (6 users) |"))
+      let lines = try String(contentsOfFile: directory + "/s.csv", encoding: .utf8).split(separator: "\n").map(
+        String.init)
       let header = SweepCommandTests.fields(lines[0])
       let row = SweepCommandTests.fields(lines[1])
       #expect(row[header.firstIndex(of: "bootstrap_note")!] == "fewer than 10 clusters (6 users)")

@@ -22,7 +22,8 @@ private func tool(_ arguments: [String]) throws -> (code: Int32, message: String
 /// traces, one device per file, all contact 0) and from the real recordings' SOURCE.md.
 @Suite(
   "Labels (command line)",
-  .enabled(if: FileManager.default.isExecutableFile(atPath: executable), "skipped: the touchtrace executable is not built"))
+  .enabled(
+    if: FileManager.default.isExecutableFile(atPath: executable), "skipped: the touchtrace executable is not built"))
 struct LabelCommandTests {
   static let samples = TestData.samples
 
@@ -31,7 +32,8 @@ struct LabelCommandTests {
     #expect(devices.code == 65)
     #expect(
       devices.message
-        == "touchtrace: error: --only device=nokia kept no trace; device values present: 'android', 'iphone6s', 'touchpad'\n")
+        == "touchtrace: error: --only device=nokia kept no trace; device values present: 'android', 'iphone6s', 'touchpad'\n"
+    )
     // The second filter empties what the first kept; it is the one named.
     let hand = try tool(["inspect", Self.samples, "--only", "device=android", "--only", "hand=left"])
     #expect(hand.code == 65)
@@ -64,7 +66,9 @@ struct LabelCommandTests {
       }
       // --only on the path label.
       let only = directory + "/only.json"
-      #expect(runCommand(["inspect", Self.samples] + path + ["--only", "profile=touchpad", "--format", "json", "--output", only]) == 0)
+      #expect(
+        runCommand(
+          ["inspect", Self.samples] + path + ["--only", "profile=touchpad", "--format", "json", "--output", only]) == 0)
       #expect(try jsonObject(only)["traces"] as? [String: Int] == ["total": 343, "analyzed": 84, "skipped": 259])
     }
   }
@@ -81,7 +85,8 @@ struct LabelCommandTests {
       )
       let output = directory + "/inspect.json"
       let note = try tool([
-        "inspect", Self.samples, "--labels", labels, "--labels-override", "--only", "hand=left,right", "--format", "json",
+        "inspect", Self.samples, "--labels", labels, "--labels-override", "--only", "hand=left,right", "--format",
+        "json",
         "--output", output,
       ])
       #expect(note.code == 0)
@@ -113,7 +118,8 @@ struct LabelCommandTests {
   }
 
   @Test func contactsByName() throws {
-    try inTemporaryDirectory(writing: "trace,touch,t,force\nrec,0,0,1\nrec,0,1,1\nrec,1,0,2\nrec,1,1,2\nrec,2,0,3\n") { (directory: String) throws in
+    try inTemporaryDirectory(writing: "trace,touch,t,force\nrec,0,0,1\nrec,0,1,1\nrec,1,0,2\nrec,1,1,2\nrec,2,0,3\n") {
+      (directory: String) throws in
       let output = directory + "/o.json"
       let base = ["inspect", directory + "/t.csv", "--format", "json", "--output", output]
       #expect(runCommand(base + ["--only", "id=rec#1"]) == 0)
@@ -137,11 +143,14 @@ struct LabelCommandTests {
         ]) == 0)
       let output = directory + "/o.json"
       // phone-three-touches and tablet-three-touches: 3 contacts each (SOURCE.md).
-      #expect(runCommand(["inspect", imported, "--only", "gesture=three-touches", "--format", "json", "--output", output]) == 0)
+      #expect(
+        runCommand(["inspect", imported, "--only", "gesture=three-touches", "--format", "json", "--output", output])
+          == 0)
       #expect((try jsonObject(output)["traces"] as? [String: Int])?["analyzed"] == 6)
       #expect(
         runCommand([
-          "inspect", imported, "--only", "device=Tablet", "--only", "id=tablet-three-touches#2", "--format", "json", "--output",
+          "inspect", imported, "--only", "device=Tablet", "--only", "id=tablet-three-touches#2", "--format", "json",
+          "--output",
           output,
         ]) == 0)
       #expect((try jsonObject(output)["traces"] as? [String: Int])?["analyzed"] == 1)
@@ -156,7 +165,8 @@ struct LabelCommandTests {
     #expect(run.code == 65)
     #expect(
       run.message.hasPrefix(
-        "\(readme):1:47: error: expected 7 fields, found 2: the layout is the default --columns x,y,-,force,-,t_ms,group"))
+        "\(readme):1:47: error: expected 7 fields, found 2: the layout is the default --columns x,y,-,force,-,t_ms,group"
+      ))
     #expect(runCommand(["import", "--from", "evemu", "--columns", "x,y,force,t", Self.samples, "--output", "-"]) == 64)
   }
 }

@@ -15,7 +15,9 @@ struct MisfireTests {
   /// (press) at 0.8, e (no intent) at 0.1. deep-press at 0.5 acts once on a, c and d.
   static let traces: String = {
     var csv = "trace,t,force,max_force,intent\n"
-    for (name, peak, intent) in [("a", "0.6", "drag"), ("b", "0.3", "tap"), ("c", "0.9", ""), ("d", "0.8", "press"), ("e", "0.1", "")] {
+    for (name, peak, intent) in [
+      ("a", "0.6", "drag"), ("b", "0.3", "tap"), ("c", "0.9", ""), ("d", "0.8", "press"), ("e", "0.1", ""),
+    ] {
       for t in ["0", "0.5", "1", "7.5", "14", "14.5", "15"] {
         csv += "\(name),\(t),\(t == "7.5" ? peak : "0"),1,\(intent)\n"
       }
@@ -93,7 +95,10 @@ struct MisfireTests {
     let negatives = Self.traces.split(separator: "\n").filter { !$0.hasPrefix("d,") }.joined(separator: "\n") + "\n"
     try inTemporaryDirectory(writing: negatives) { directory in
       let json = directory + "/m.json"
-      #expect(runCommand(["sweep", directory + "/t.csv", "--recognizer", "deep-press", "--vary", "threshold=0.5", "--output", json]) == 0)
+      #expect(
+        runCommand([
+          "sweep", directory + "/t.csv", "--recognizer", "deep-press", "--vary", "threshold=0.5", "--output", json,
+        ]) == 0)
       let misfires = try #require(try jsonObject(json)["misfires"] as? [String: Any])
       #expect(misfires["contacts"] as? Int == 2)
       let row = try #require((misfires["configurations"] as? [[String: Any]])?.first)
@@ -107,11 +112,15 @@ struct MisfireTests {
     try inTemporaryDirectory(writing: Self.traces) { directory in
       let html = directory + "/m.html"
       #expect(
-        runCommand(["sweep", directory + "/t.csv", "--negatives-only", "--recognizer", "deep-press,stable-press", "--output", html])
+        runCommand([
+          "sweep", directory + "/t.csv", "--negatives-only", "--recognizer", "deep-press,stable-press", "--output",
+          html,
+        ])
           == 0)
       let page = try String(contentsOfFile: html, encoding: .utf8)
       #expect(page.contains("id=\"fig-misfires-deep-press\"") && page.contains("id=\"fig-misfires-stable-press\""))
-      #expect(!page.contains("id=\"fig-metrics-") && !page.contains("id=\"fig-roc\"") && !page.contains("id=\"fig-examples-"))
+      #expect(
+        !page.contains("id=\"fig-metrics-") && !page.contains("id=\"fig-roc\"") && !page.contains("id=\"fig-examples-"))
     }
   }
 }

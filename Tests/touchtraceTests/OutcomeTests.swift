@@ -19,7 +19,9 @@ struct OutcomeTests {
     }
     /// A cell: text, a number or null.
     enum Value: Decodable, Hashable {
-      case text(String), number(Double), null
+      case text(String)
+      case number(Double)
+      case null
       init(from decoder: Decoder) throws {
         let c = try decoder.singleValueContainer()
         if c.decodeNil() {
@@ -47,7 +49,9 @@ struct OutcomeTests {
     var outcome: String
     var action: Int64?
     var reference: Int64?
-    var description: String { "\(trace) stage \(stage) \(outcome) action \(action.map(String.init) ?? "-") reference \(reference.map(String.init) ?? "-")" }
+    var description: String {
+      "\(trace) stage \(stage) \(outcome) action \(action.map(String.init) ?? "-") reference \(reference.map(String.init) ?? "-")"
+    }
 
     static func micro(_ x: Double?) -> Int64? { x.map { Int64(($0 * 1e6).rounded()) } }
   }
@@ -66,8 +70,12 @@ struct OutcomeTests {
       let out = directory + "/outcomes.csv"
       var arguments = ["sweep"] + Self.fixture.samples.map { TestData.repositoryRoot + "/" + $0 }
       arguments += ["--recognizer", expected.recognizer, "--positive", expected.positives.joined(separator: ",")]
-      arguments += ["--tolerance", "\(expected.tolerance)", "--outcomes", out, "--output", directory + "/report.json", "--quiet"]
-      for (key, value) in expected.settings.sorted(by: { $0.key < $1.key }) { arguments += ["--vary", "\(key)=\(value)"] }
+      arguments += [
+        "--tolerance", "\(expected.tolerance)", "--outcomes", out, "--output", directory + "/report.json", "--quiet",
+      ]
+      for (key, value) in expected.settings.sorted(by: { $0.key < $1.key }) {
+        arguments += ["--vary", "\(key)=\(value)"]
+      }
       #expect(runCommand(arguments) == 0)
       let (header, rows) = try Self.table(out)
       func column(_ name: String) -> Int { header.firstIndex(of: name)! }
@@ -90,7 +98,8 @@ struct OutcomeTests {
       #expect(extra.isEmpty, "unexpected: \(extra.prefix(5))")
       // TP rows carry latency = action − reference.
       for r in rows where r[column("outcome")] == "TP" {
-        let latency = Double(r[column("latency")])! - (Double(r[column("action_t")])! - Double(r[column("reference_t")])!)
+        let latency =
+          Double(r[column("latency")])! - (Double(r[column("action_t")])! - Double(r[column("reference_t")])!)
         #expect(abs(latency) < 1e-12)
       }
     }
@@ -130,7 +139,9 @@ struct OutcomeTests {
         for (stage, counts) in [(1, result as [String: Any]?), (2, result["stage2"] as? [String: Any])] {
           guard let counts else { continue }
           for (key, outcome) in [("tp", "TP"), ("fp", "FP"), ("fn", "FN"), ("tn", "TN")] {
-            #expect(sums["\(c) \(stage) \(outcome)", default: 0] == counts[key] as? Int, "configuration \(c) stage \(stage) \(outcome)")
+            #expect(
+              sums["\(c) \(stage) \(outcome)", default: 0] == counts[key] as? Int,
+              "configuration \(c) stage \(stage) \(outcome)")
           }
         }
       }
@@ -146,9 +157,13 @@ struct OutcomeTests {
       }
       // Errors only: the FP and FN rows, nothing else.
       let errors = directory + "/errors.csv"
-      #expect(runCommand(base + ["--output", directory + "/r3.json", "--outcomes", errors, "--outcomes-filter", "errors"]) == 0)
+      #expect(
+        runCommand(base + ["--output", directory + "/r3.json", "--outcomes", errors, "--outcomes-filter", "errors"])
+          == 0)
       let errorRows = try Self.table(errors).rows
-      #expect(errorRows.map { $0.joined(separator: ",") } == rows.filter { $0[11] == "FP" || $0[11] == "FN" }.map { $0.joined(separator: ",") })
+      #expect(
+        errorRows.map { $0.joined(separator: ",") }
+          == rows.filter { $0[11] == "FP" || $0[11] == "FN" }.map { $0.joined(separator: ",") })
     }
   }
 
@@ -164,8 +179,11 @@ struct OutcomeTests {
       let allRows = try Self.table(all).rows
       let bestRows = try Self.table(best).rows
       // deep-press and hysteresis are both best at 0.35 on the samples (the README's table).
-      #expect(Set(bestRows.map { "\($0[1]) \($0[2])" }) == ["deep-press threshold=0.35", "hysteresis pressThreshold=0.35"])
-      let deepPress = allRows.filter { $0[1] == "deep-press" && $0[2] == "threshold=0.35" }.map { Array($0.dropFirst()) }
+      #expect(
+        Set(bestRows.map { "\($0[1]) \($0[2])" }) == ["deep-press threshold=0.35", "hysteresis pressThreshold=0.35"])
+      let deepPress = allRows.filter { $0[1] == "deep-press" && $0[2] == "threshold=0.35" }.map {
+        Array($0.dropFirst())
+      }
       #expect(bestRows.filter { $0[1] == "deep-press" }.map { Array($0.dropFirst()) } == deepPress)
 
       let tune = directory + "/tune.csv"
@@ -178,7 +196,8 @@ struct OutcomeTests {
       let run = directory + "/run.csv"
       #expect(
         runCommand([
-          "run", TestData.samples, "--recognizer", "deep-press", "--set", "threshold=0.35", "--output", directory + "/r.json",
+          "run", TestData.samples, "--recognizer", "deep-press", "--set", "threshold=0.35", "--output",
+          directory + "/r.json",
           "--outcomes", run,
         ]) == 0)
       #expect(try Self.table(run).rows.map { Array($0.dropFirst()) } == deepPress)
@@ -201,16 +220,23 @@ struct OutcomeTests {
     try inTemporaryDirectory(writing: SweepCommandTests.traces) { directory in
       let input = directory + "/t.csv"
       let report = directory + "/report.json"
-      #expect(runCommand(["sweep", input, "--recognizer", "deep-press", "--output", report, "--outcomes", input]) == 73)
+      #expect(
+        runCommand(["sweep", input, "--recognizer", "deep-press", "--output", report, "--outcomes", input]) == 73)
       #expect(!TestData.exists(report))
-      #expect(runCommand(["sweep", input, "--recognizer", "deep-press", "--output", report, "--outcomes", report]) == 73)
+      #expect(
+        runCommand(["sweep", input, "--recognizer", "deep-press", "--output", report, "--outcomes", report]) == 73)
       #expect(!TestData.exists(report))
-      #expect(runCommand(["sweep", input, "--recognizer", "deep-press", "--output", report, "--outcomes", directory]) == 73)
+      #expect(
+        runCommand(["sweep", input, "--recognizer", "deep-press", "--output", report, "--outcomes", directory]) == 73)
       #expect(runCommand(["sweep", input, "--recognizer", "deep-press", "--outcomes-filter", "some"]) == 64)
-      #expect(runCommand(["run", input, "--recognizer", "deep-press", "--carry-state", "--outcomes", directory + "/o.csv"]) == 64)
+      #expect(
+        runCommand(["run", input, "--recognizer", "deep-press", "--carry-state", "--outcomes", directory + "/o.csv"])
+          == 64)
       // A missing directory: the report is not written either (all or nothing).
       #expect(
-        runCommand(["sweep", input, "--recognizer", "deep-press", "--output", report, "--outcomes", directory + "/no/o.csv"]) == 73)
+        runCommand([
+          "sweep", input, "--recognizer", "deep-press", "--output", report, "--outcomes", directory + "/no/o.csv",
+        ]) == 73)
       #expect(!TestData.exists(report))
       // No temporary file is left behind.
       let left = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.contains("touchtrace-") }
@@ -218,7 +244,10 @@ struct OutcomeTests {
       // Hand-checked: a (press at 0.1) acted at 0.1 → TP; b (tap) acted → FP; c (hold) → TN.
       let out = directory + "/o.csv"
       #expect(
-        runCommand(["sweep", input, "--recognizer", "deep-press", "--vary", "threshold=0.5", "--output", report, "--outcomes", out])
+        runCommand([
+          "sweep", input, "--recognizer", "deep-press", "--vary", "threshold=0.5", "--output", report, "--outcomes",
+          out,
+        ])
           == 0)
       let rows = try Self.table(out).rows.map { [$0[3], $0[11], $0[12], $0[13], $0[14]] }
       #expect(rows == [["a", "TP", "0.1", "0.1", "0.0"], ["b", "FP", "0.05", "", ""], ["c", "TN", "", "", ""]])
@@ -243,7 +272,8 @@ extension OutcomeTests {
         let out = directory + "/o\(threads).jsonl"
         #expect(
           runCommand([
-            "sweep", TestData.samples, "--recognizer", "deep-press,peek-pop", "--threads", threads, "--quiet", "--output",
+            "sweep", TestData.samples, "--recognizer", "deep-press,peek-pop", "--threads", threads, "--quiet",
+            "--output",
             directory + "/r\(threads).json", "--outcomes", out, "--by", "user",
           ]) == 0)
         tables.append(try Data(contentsOf: URL(fileURLWithPath: out)))

@@ -16,7 +16,8 @@ private let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deleting
 /// process's would mix in messages of tests running alongside).
 @Suite(
   "touchtrace outputs",
-  .enabled(if: FileManager.default.isExecutableFile(atPath: executable), "skipped: the touchtrace executable is not built"))
+  .enabled(
+    if: FileManager.default.isExecutableFile(atPath: executable), "skipped: the touchtrace executable is not built"))
 struct OutputSafetyTests {
   static let traces = SweepCommandTests.traces
 
@@ -40,7 +41,10 @@ struct OutputSafetyTests {
         ["run", input, "--recognizer", "deep-press", "--output", directory + "/./t.csv"],
         ["smooth", input, "--method", "median", "--window", "3", "--output", input],
         ["sweep", input, "--recognizer", "deep-press", "--format", "csv", "--output", input],
-        ["compare", input, "--a", "deep-press", "--b", "stable-press", "--bootstrap", "0", "--format", "csv", "--output", input],
+        [
+          "compare", input, "--a", "deep-press", "--b", "stable-press", "--bootstrap", "0", "--format", "csv",
+          "--output", input,
+        ],
       ]
       for arguments in commands {
         let target = arguments.last!
@@ -57,7 +61,9 @@ struct OutputSafetyTests {
     try inTemporaryDirectory(writing: Self.traces) { directory in
       let labels = directory + "/labels.csv"
       TestData.write("trace,intent\na,press\n", to: labels)
-      let (code, message) = try run(["inspect", directory + "/t.csv", "--labels", labels, "--format", "json", "--output", labels])
+      let (code, message) = try run([
+        "inspect", directory + "/t.csv", "--labels", labels, "--format", "json", "--output", labels,
+      ])
       #expect(code == 73 && message.contains("refusing to write: it is an input of this run"), "\(message)")
       #expect(contents(labels) == "trace,intent\na,press\n")
       let recording = directory + "/pen.events"
@@ -92,10 +98,12 @@ struct OutputSafetyTests {
       #expect(message.contains("\(csv): error: cannot create file: no such file or directory"), "\(message)")
       #expect(contents(report) == "old report\n" && contents(json) == "old json\n")
       // Refused before any work when one is an input; with all three writable, all three are written.
-      #expect(try run(["sweep", input, "--recognizer", "deep-press", "--output", report, "--csv-output", input]).code == 73)
+      #expect(
+        try run(["sweep", input, "--recognizer", "deep-press", "--output", report, "--csv-output", input]).code == 73)
       #expect(contents(report) == "old report\n")
       let written = try run([
-        "sweep", input, "--recognizer", "deep-press", "--output", report, "--json-output", json, "--csv-output", directory + "/r.csv",
+        "sweep", input, "--recognizer", "deep-press", "--output", report, "--json-output", json, "--csv-output",
+        directory + "/r.csv",
       ])
       #expect(written.code == 0, "\(written.message)")
       #expect(contents(report)?.hasPrefix("# Sweep") == true && contents(json)?.hasPrefix("{") == true)
@@ -138,7 +146,8 @@ struct OutputSafetyTests {
     try inTemporaryDirectory(writing: Self.traces) { directory in
       let tables = directory + "/tables"
       let (code, message) = try run([
-        "tune", directory + "/t.csv", "--recognizer", "deep-press", "--folds", "0", "--bootstrap", "0", "--csv-dir", tables,
+        "tune", directory + "/t.csv", "--recognizer", "deep-press", "--folds", "0", "--bootstrap", "0", "--csv-dir",
+        tables,
         "--output", directory + "/missing/r.md",
       ])
       #expect(code == 73, "\(message)")
@@ -155,7 +164,8 @@ struct OutputSafetyTests {
       let process = Process()
       process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
       process.arguments = [
-        "python3", "-c", "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])",
+        "python3", "-c",
+        "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])",
         executable, "sweep", directory + "/t.csv", "--recognizer", "deep-press", "--vary", "threshold=0.001:1:0.001",
         "--format", "csv", "--json-output", directory + "/r.json",
       ]
@@ -196,7 +206,8 @@ struct OutputSafetyTests {
       ] {
         let (code, message) = try run(arguments, fullOutput: true)
         #expect(code == 74, "\(arguments): \(message)")
-        #expect(message.contains("standard output: error: cannot write: no space left on device"), "\(arguments): \(message)")
+        #expect(
+          message.contains("standard output: error: cannot write: no space left on device"), "\(arguments): \(message)")
       }
     }
   }

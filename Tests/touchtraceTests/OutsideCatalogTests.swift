@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import TouchCore
 import TouchRecognizers
-@testable import TouchTraceCLI
 import TouchTestSupport
+
+@testable import TouchTraceCLI
 
 /// A recognizer written outside the toolkit, two-stage: the action on the first touch-down or
 /// moved sample whose normalized force reaches `level`, stage 2 when it reaches `popLevel`.
@@ -16,7 +17,8 @@ struct LevelPress: ConfigurableRecognizer, UniformSampleRecognizer {
   static let descriptor = RecognizerDescription(
     name: "level-press", code: "", title: "Level press (a test's own recognizer)",
     summary: "Two levels of force/max: the action at level, stage 2 at popLevel.",
-    source: RecognizerSource(library: "touchtraceTests", version: nil, link: nil, reference: "OutsideCatalogTests.swift"),
+    source: RecognizerSource(
+      library: "touchtraceTests", version: nil, link: nil, reference: "OutsideCatalogTests.swift"),
     style: .continuous, actionEvent: "began: force/max >= level", stage2Event: "ended: force/max >= popLevel",
     rules: "Touch-down and moved samples: force/max >= level → began (action); >= popLevel → ended (stage 2).",
     parameters: [Self.level.spec, Self.popLevel.spec], sweptByDefault: Self.level.name)
@@ -52,7 +54,10 @@ struct OutsideCatalogTests {
     try inTemporaryDirectory { directory in
       let json = directory + "/sweep.json"
       let code = TouchTraceTool.run(
-        ["sweep", TestData.samples, "--recognizer", "level-press,tap+level-press", "--format", "json", "--output", json],
+        [
+          "sweep", TestData.samples, "--recognizer", "level-press,tap+level-press", "--format", "json", "--output",
+          json,
+        ],
         catalog: catalog)
       #expect(code == 0)
       let report = try #require(
@@ -69,7 +74,10 @@ struct OutsideCatalogTests {
     #expect(runCommand(["sweep", TestData.samples, "--recognizer", "level-press"]) == 64)
     try inTemporaryDirectory { directory in
       let out = directory + "/run.csv"
-      #expect(TouchTraceTool.run(["run", TestData.samples, "--recognizer", "level-press", "--format", "csv", "--output", out], catalog: catalog) == 0)
+      #expect(
+        TouchTraceTool.run(
+          ["run", TestData.samples, "--recognizer", "level-press", "--format", "csv", "--output", out], catalog: catalog
+        ) == 0)
       let lines = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")
       #expect(lines.count == 344)  // the header and one row per sample trace
     }

@@ -27,12 +27,15 @@ private func lines(of text: String, containing part: String) -> Int {
 /// parameter changes, implausible fits, synthesized time, aggregated warnings.
 @Suite(
   "touchtrace papercuts",
-  .enabled(if: FileManager.default.isExecutableFile(atPath: executable), "skipped: the touchtrace executable is not built"))
+  .enabled(
+    if: FileManager.default.isExecutableFile(atPath: executable), "skipped: the touchtrace executable is not built"))
 struct PapercutTests {
   /// A --vary grid partly out of range: the dropped points are named with the rule they break,
   /// on standard error and in the report (issue 31); "1 recognizer", not "1 recognizers".
   @Test func droppedGridPointsAreNamedWithTheValidRange() throws {
-    let run = try tool(["sweep", TestData.samples, "--recognizer", "deep-press", "--vary", "threshold=0.5:1.5:0.25", "--format", "md"])
+    let run = try tool([
+      "sweep", TestData.samples, "--recognizer", "deep-press", "--vary", "threshold=0.5:1.5:0.25", "--format", "md",
+    ])
     #expect(run.code == 0)
     #expect(
       run.message.contains(
@@ -54,7 +57,8 @@ struct PapercutTests {
   @Test func timesThatLookLikeMillisecondsOrNanosecondsAreWarnedAbout() throws {
     try inTemporaryDirectory { directory in
       let ms = directory + "/ms.csv"
-      TestData.write("trace,t,force,max_force\na,0,0,1\na,16.7,0.5,1\na,33.4,0,1\nb,0,0,1\nb,16.6,0.4,1\nb,33.2,0,1\n", to: ms)
+      TestData.write(
+        "trace,t,force,max_force\na,0,0,1\na,16.7,0.5,1\na,33.4,0,1\nb,0,0,1\nb,16.6,0.4,1\nb,33.2,0,1\n", to: ms)
       let ns = directory + "/ns.csv"
       TestData.write("trace,t,force,max_force\nn,0,0,1\nn,0.0000000167,0.5,1\nn,0.0000000334,0,1\n", to: ns)
       let seconds = directory + "/s.csv"
@@ -66,7 +70,10 @@ struct PapercutTests {
         run.message.contains(
           "ms.csv:2:1: warning: times look like milliseconds: median sampling interval 16.7 s (0.0599 Hz) in 2 traces here; times are read in seconds: divide them by 1000"
         ))
-      #expect(run.message.contains("ns.csv:2:1: warning: times look like nanoseconds: median sampling interval 0.0000000167 s (59.9 MHz) in 1 trace here"))
+      #expect(
+        run.message.contains(
+          "ns.csv:2:1: warning: times look like nanoseconds: median sampling interval 0.0000000167 s (59.9 MHz) in 1 trace here"
+        ))
       #expect(!run.message.contains("/s.csv:2:1: warning: times look like"))
       #expect(lines(of: run.message, containing: "times look like") == 2)
     }
@@ -105,8 +112,14 @@ struct PapercutTests {
   static func scoringCommands(_ input: String, _ directory: String) -> [[String]] {
     [
       ["sweep", input, "--recognizer", "deep-press", "--output", directory + "/s.json"],
-      ["tune", input, "--recognizer", "deep-press", "--folds", "0", "--bootstrap", "0", "--output", directory + "/t.json"],
-      ["compare", input, "--a", "deep-press", "--b", "hysteresis", "--bootstrap", "0", "--output", directory + "/c.json"],
+      [
+        "tune", input, "--recognizer", "deep-press", "--folds", "0", "--bootstrap", "0", "--output",
+        directory + "/t.json",
+      ],
+      [
+        "compare", input, "--a", "deep-press", "--b", "hysteresis", "--bootstrap", "0", "--output",
+        directory + "/c.json",
+      ],
       ["check", input, "--recognizer", "deep-press", "--write-baseline", directory + "/b.json"],
     ]
   }
@@ -119,7 +132,12 @@ struct PapercutTests {
       let expected =
         "error: no analyzed trace: 3 of 3 traces skipped: 3 no intent label (give an intent column, or labels with --labels FILE)"
       for arguments in Self.scoringCommands(input, directory)
-        + [["run", input, "--recognizer", "deep-press", "--outcomes", directory + "/o.csv", "--output", directory + "/r.json"]]
+        + [
+          [
+            "run", input, "--recognizer", "deep-press", "--outcomes", directory + "/o.csv", "--output",
+            directory + "/r.json",
+          ]
+        ]
       {
         let run = try tool(arguments)
         #expect(run.code == 65, "\(arguments[0])")
@@ -127,14 +145,18 @@ struct PapercutTests {
         #expect(runCommand(arguments) == 65)
       }
       // Nothing was written.
-      for name in ["s.json", "t.json", "c.json", "b.json", "o.csv", "r.json"] { #expect(!TestData.exists(directory + "/" + name)) }
+      for name in ["s.json", "t.json", "c.json", "b.json", "o.csv", "r.json"] {
+        #expect(!TestData.exists(directory + "/" + name))
+      }
     }
   }
 
   @Test func runSkippingEveryTraceForNoMaximumForceIsBadDataWithOneWarning() throws {
     let text = (0..<5).map { "p\($0),0,0,press\np\($0),0.1,1,press\n" }.joined()
     try inTemporaryDirectory(writing: "trace,t,force,intent\n" + text) { directory in
-      let run = try tool(["run", directory + "/t.csv", "--recognizer", "deep-press", "--skip-invalid", "--format", "csv"])
+      let run = try tool([
+        "run", directory + "/t.csv", "--recognizer", "deep-press", "--skip-invalid", "--format", "csv",
+      ])
       #expect(run.code == 65)
       #expect(run.output.isEmpty, "no header-only table")
       // One aggregated line instead of five, naming the fix.
@@ -146,14 +168,21 @@ struct PapercutTests {
             + "give a max_force column or --max-force FORCE"), "\(run.message)")
       #expect(run.message.contains("touchtrace run: error: no analyzed trace: 5 of 5 traces skipped"))
       // With --max-force the same data replays.
-      #expect(runCommand(["run", directory + "/t.csv", "--recognizer", "deep-press", "--max-force", "1", "--output", directory + "/r.json"]) == 0)
+      #expect(
+        runCommand([
+          "run", directory + "/t.csv", "--recognizer", "deep-press", "--max-force", "1", "--output",
+          directory + "/r.json",
+        ]) == 0)
     }
   }
 
   @Test func theMessageListsTheThreeMostFrequentReasonsAndCountsTheRest() {
     var dataset = Dataset()
     let origin = TraceOrigin(file: "x.csv")
-    for (reason, n) in [("no intent label", 4), ("not selected (device=a)", 1), ("no user label (--group-by user)", 3), ("odd", 2), ("other", 1)] {
+    for (reason, n) in [
+      ("no intent label", 4), ("not selected (device=a)", 1), ("no user label (--group-by user)", 3), ("odd", 2),
+      ("other", 1),
+    ] {
       for _ in 0..<n { dataset.skipped.append(SkippedTrace(trace: "t", origin: origin, reason: reason)) }
     }
     #expect(
@@ -177,7 +206,9 @@ struct PapercutTests {
         if arguments[0] == "sweep" {
           // Issue 31: a sweep of data without presses counts misfires, and says why.
           #expect(run.code == 0, "\(run.message)")
-          #expect(run.message.contains("note: " + message + "; scoring misfires only (--negatives-only says so)"), "\(run.message)")
+          #expect(
+            run.message.contains("note: " + message + "; scoring misfires only (--negatives-only says so)"),
+            "\(run.message)")
           continue
         }
         #expect(run.code == 65, "\(arguments[0])")
@@ -190,7 +221,10 @@ struct PapercutTests {
       // The fix it names works.
       #expect(runCommand(Self.scoringCommands(input, directory)[0] + ["--positive", "hold"]) == 0)
       // tune --objective fpr no longer reports a bound as failing on data without positives: it stops first.
-      let fpr = try tool(["tune", input, "--recognizer", "deep-press", "--objective", "fpr", "--max-fpr", "0.1", "--folds", "0", "--bootstrap", "0"])
+      let fpr = try tool([
+        "tune", input, "--recognizer", "deep-press", "--objective", "fpr", "--max-fpr", "0.1", "--folds", "0",
+        "--bootstrap", "0",
+      ])
       #expect(fpr.code == 65 && fpr.message.contains("no positive trace"))
     }
   }
@@ -206,7 +240,10 @@ struct PapercutTests {
         (["--method", "gaussian", "--window", "2"], "--window must be odd for gaussian: use 1 or 3"),
         (["--method", "rmedian", "--window", "6"], "--window must be odd for rmedian: use 5 or 7"),
         (["--method", "impulse", "--window", "8"], "--window must be odd for impulse: use 7 or 9"),
-        (["--method", "movmean", "--window", "4"], "--window must be odd for movmean (centred; --causal takes any length): use 3 or 5"),
+        (
+          ["--method", "movmean", "--window", "4"],
+          "--window must be odd for movmean (centred; --causal takes any length): use 3 or 5"
+        ),
         (
           ["--method", "savgol", "--window", "2"],
           "--window 2 is too short for savgol of order 2: a polynomial of order 2 needs at least 3 samples (use --window 3, or a lower --order)"
@@ -223,9 +260,15 @@ struct PapercutTests {
       }
       #expect(!TestData.exists(directory + "/s.csv"))
       // Windows that need no change are taken: causal windows of any length, ema spans.
-      #expect(runCommand(["smooth", input, "--method", "movmean", "--window", "4", "--causal", "--output", directory + "/s.csv"]) == 0)
+      #expect(
+        runCommand([
+          "smooth", input, "--method", "movmean", "--window", "4", "--causal", "--output", directory + "/s.csv",
+        ]) == 0)
       #expect(runCommand(["smooth", input, "--method", "ema", "--window", "4", "--output", directory + "/s.csv"]) == 0)
-      #expect(runCommand(["smooth", input, "--method", "savgol", "--window", "5", "--order", "3", "--output", directory + "/s.csv"]) == 0)
+      #expect(
+        runCommand([
+          "smooth", input, "--method", "savgol", "--window", "5", "--order", "3", "--output", directory + "/s.csv",
+        ]) == 0)
     }
   }
 
@@ -235,13 +278,17 @@ struct PapercutTests {
       let output = directory + "/s.csv"
       let run = try tool(["smooth", directory + "/t.csv", "--method", "savgol", "--window", "5", "--output", output])
       #expect(run.code == 0)
-      #expect(run.message.contains("t.csv:7:1: warning: skipped trace 'b': Savitzky-Golay (degree 2) needs at least 3 samples, has 1"))
+      #expect(
+        run.message.contains(
+          "t.csv:7:1: warning: skipped trace 'b': Savitzky-Golay (degree 2) needs at least 3 samples, has 1"))
       #expect(run.message.contains("touchtrace smooth: 2 traces: 1 smoothed, 1 skipped"))
       let written = try String(contentsOfFile: output, encoding: .utf8)
       #expect(written.split(separator: "\n").count == 6)  // the header and trace a's five samples
       #expect(!written.contains("\nb,"))
       // Under a window in seconds, a one-sample trace has no interval to convert it: skipped too.
-      let seconds = try tool(["smooth", directory + "/t.csv", "--method", "savgol", "--window-seconds", "0.04", "--output", output])
+      let seconds = try tool([
+        "smooth", directory + "/t.csv", "--method", "savgol", "--window-seconds", "0.04", "--output", output,
+      ])
       #expect(seconds.code == 0 && seconds.message.contains("skipped trace 'b': no sampling interval"))
     }
   }
@@ -262,7 +309,8 @@ struct PapercutTests {
     #expect(outside.status.description == "not converged: the midpoint 7.1 s lies outside the trace (7.15–8.13 s)")
     let inside = LogisticFitting().fitRamp(of: trace(midpoint: 7.60))
     #expect(inside.isConverged)
-    #expect(abs((inside.parameters?.midpoint ?? 0) - 7.60) < 1e-9 && abs((inside.parameters?.amplitude ?? 0) - 5) < 1e-9)
+    #expect(
+      abs((inside.parameters?.midpoint ?? 0) - 7.60) < 1e-9 && abs((inside.parameters?.amplitude ?? 0) - 5) < 1e-9)
   }
 
   @Test func theIssuesFitIsRejectedForItsMidpointAndAmplitude() {
@@ -271,9 +319,11 @@ struct PapercutTests {
     let fit = LogisticFit.Parameters(base: 0, amplitude: 121, midpoint: 23.65, slope: 1)
     #expect(
       LogisticFitting.implausibility(of: fit, span: 7.15...14.05, forceLimit: (20.0 / 3, "the maximum force"))
-        == "the midpoint 23.65 s lies outside the trace (7.15–14.05 s); the amplitude 121 is 18.15 × the limit 6.667 (the maximum force)")
+        == "the midpoint 23.65 s lies outside the trace (7.15–14.05 s); the amplitude 121 is 18.15 × the limit 6.667 (the maximum force)"
+    )
     let fine = LogisticFit.Parameters(base: 0, amplitude: 6, midpoint: 10, slope: 1)
-    #expect(LogisticFitting.implausibility(of: fine, span: 7.15...14.05, forceLimit: (20.0 / 3, "the maximum force")) == nil)
+    #expect(
+      LogisticFitting.implausibility(of: fine, span: 7.15...14.05, forceLimit: (20.0 / 3, "the maximum force")) == nil)
   }
 
   @Test func featuresReportAnOutOfRangeFitWithItsReason() throws {
@@ -282,7 +332,8 @@ struct PapercutTests {
       return "e,\(t),\(0.2 + 5 / (1 + exp(-10 * (t - 7.10))))\n"
     }
     try inTemporaryDirectory(writing: "trace,t,force\n" + rows.joined()) { directory in
-      #expect(runCommand(["features", directory + "/t.csv", "--format", "json", "--output", directory + "/f.json"]) == 0)
+      #expect(
+        runCommand(["features", directory + "/t.csv", "--format", "json", "--output", directory + "/f.json"]) == 0)
       let json = try jsonObject(directory + "/f.json")
       let fit = try #require((json["features"] as? [[String: Any]])?.first?["fit"] as? [String: Any])
       #expect(fit["status"] as? String == "out_of_range" && fit["converged"] as? Bool == false)
@@ -324,7 +375,9 @@ struct PapercutTests {
         #expect(runCommand(arguments + ["--format", "json", "--output", directory + "/\(file).json"]) == 0)
         #expect(try jsonObject(directory + "/\(file).json")["time_synthesized_traces"] as? Int == 2, "\(arguments[0])")
         #expect(runCommand(arguments + ["--format", "md", "--output", directory + "/\(file).md"]) == 0)
-        #expect(try String(contentsOfFile: directory + "/\(file).md", encoding: .utf8).contains("- **Warning**: \(sentence).\n"))
+        #expect(
+          try String(contentsOfFile: directory + "/\(file).md", encoding: .utf8).contains(
+            "- **Warning**: \(sentence).\n"))
       }
       #expect(runCommand(["run", input, "--recognizer", "deep-press", "--output", directory + "/r.json"]) == 0)
       #expect(try jsonObject(directory + "/r.json")["time_synthesized_traces"] as? Int == 2)
@@ -333,29 +386,60 @@ struct PapercutTests {
       #expect(runCommand(["inspect", input, "--format", "json", "--output", directory + "/i.json"]) == 0)
       #expect(try jsonObject(directory + "/i.json")["time_synthesized_traces"] as? Int == 2)
       let text = try tool(["inspect", input, "--format", "text"])
-      #expect(text.output.contains("Time           warning: 2 traces have synthesized time (import --interval 0.01): durations, intervals and latencies depend on it\n"), "\(text.output)")
-      let check = try tool(["check", input, "--recognizer", "deep-press", "--write-baseline", directory + "/b.json", "--format", "md"])
+      #expect(
+        text.output.contains(
+          "Time           warning: 2 traces have synthesized time (import --interval 0.01): durations, intervals and latencies depend on it\n"
+        ), "\(text.output)")
+      let check = try tool([
+        "check", input, "--recognizer", "deep-press", "--write-baseline", directory + "/b.json", "--format", "md",
+      ])
       #expect(check.code == 0 && check.output.contains("- **Warning**: \(sentence).\n"))
-      #expect(runCommand(["check", input, "--recognizer", "deep-press", "--write-baseline", directory + "/b.json", "--output", directory + "/w.json"]) == 0)
+      #expect(
+        runCommand([
+          "check", input, "--recognizer", "deep-press", "--write-baseline", directory + "/b.json", "--output",
+          directory + "/w.json",
+        ]) == 0)
       #expect(try jsonObject(directory + "/w.json")["time_synthesized_traces"] as? Int == 2)
       #expect(try jsonObject(directory + "/b.json")["time_synthesized_traces"] as? Int == 2)
-      #expect(runCommand(["check", input, "--recognizer", "deep-press", "--baseline", directory + "/b.json", "--output", directory + "/k.json"]) == 0)
+      #expect(
+        runCommand([
+          "check", input, "--recognizer", "deep-press", "--baseline", directory + "/b.json", "--output",
+          directory + "/k.json",
+        ]) == 0)
       #expect(try jsonObject(directory + "/k.json")["time_synthesized_traces"] as? Int == 2)
-      #expect(runCommand(["check", input, "--recognizer", "deep-press", "--baseline", directory + "/b.json", "--output", directory + "/k.md"]) == 0)
-      #expect(try String(contentsOfFile: directory + "/k.md", encoding: .utf8).contains("- **Warning**: \(sentence).\n"))
+      #expect(
+        runCommand([
+          "check", input, "--recognizer", "deep-press", "--baseline", directory + "/b.json", "--output",
+          directory + "/k.md",
+        ]) == 0)
+      #expect(
+        try String(contentsOfFile: directory + "/k.md", encoding: .utf8).contains("- **Warning**: \(sentence).\n"))
       #expect(runCommand(["inspect", input, "--output", directory + "/i.md"]) == 0)
-      #expect(try String(contentsOfFile: directory + "/i.md", encoding: .utf8).contains("| Time | warning: 2 traces have synthesized time"))
+      #expect(
+        try String(contentsOfFile: directory + "/i.md", encoding: .utf8).contains(
+          "| Time | warning: 2 traces have synthesized time"))
       // Beside a CSV table, on standard error.
       let features = try tool(["features", input, "--format", "csv"])
-      #expect(features.message.contains("touchtrace features: warning: 2 traces have synthesized time (import --interval 0.01): times, durations and rates depend on it"))
+      #expect(
+        features.message.contains(
+          "touchtrace features: warning: 2 traces have synthesized time (import --interval 0.01): times, durations and rates depend on it"
+        ))
     }
   }
 
   @Test func recordedTimeIsStatedAsZeroAndNotWarnedAbout() throws {
     try inTemporaryDirectory(writing: SweepCommandTests.traces) { (directory: String) throws in
-      #expect(runCommand(["sweep", directory + "/t.csv", "--recognizer", "deep-press", "--format", "md", "--output", directory + "/s.md"]) == 0)
+      #expect(
+        runCommand([
+          "sweep", directory + "/t.csv", "--recognizer", "deep-press", "--format", "md", "--output",
+          directory + "/s.md",
+        ]) == 0)
       #expect(try !String(contentsOfFile: directory + "/s.md", encoding: .utf8).contains("synthesized"))
-      #expect(runCommand(["sweep", directory + "/t.csv", "--recognizer", "deep-press", "--format", "json", "--output", directory + "/s.json"]) == 0)
+      #expect(
+        runCommand([
+          "sweep", directory + "/t.csv", "--recognizer", "deep-press", "--format", "json", "--output",
+          directory + "/s.json",
+        ]) == 0)
       #expect(try jsonObject(directory + "/s.json")["time_synthesized_traces"] as? Int == 0)
     }
   }
@@ -365,7 +449,10 @@ struct PapercutTests {
       TestData.write("[0, 0.5, 1.25, 0.75, 0, 2, 0]", to: directory + "/log.json")
       for format in ["csv", "json"] {
         let file = directory + "/imported.\(format)"
-        #expect(runCommand(["import", "--from", "force-values", directory + "/log.json", "--interval", "0.015", "--output", file]) == 0)
+        #expect(
+          runCommand([
+            "import", "--from", "force-values", directory + "/log.json", "--interval", "0.015", "--output", file,
+          ]) == 0)
         let dataset = try TraceLoader.load([file])
         #expect(dataset.traces.count == 3 && dataset.traces.allSatisfy(\.metadata.timeSynthesized), "\(format)")
         #expect(SynthesizedTime(dataset.traces) == SynthesizedTime(traces: 3, interval: 0.015))
@@ -390,7 +477,10 @@ struct PapercutTests {
     try inTemporaryDirectory { directory in
       let recordings = directory + "/recordings"
       try #require(mkdir(recordings, 0o755) == 0)
-      for k in 1...4 { TestData.write("200;204;0;218;900;1000;0\n201;205;0;300;900;1007;0\n202;206;0;0;900;1014;0\n", to: recordings + "/p\(k).txt") }
+      for k in 1...4 {
+        TestData.write(
+          "200;204;0;218;900;1000;0\n201;205;0;300;900;1007;0\n202;206;0;0;900;1014;0\n", to: recordings + "/p\(k).txt")
+      }
       let run = try tool(["import", "--from", "tablet-csv", recordings, "--output", directory + "/out.csv"])
       #expect(run.code == 0)
       #expect(lines(of: run.message, containing: "device units") == 1, "\(run.message)")
@@ -403,11 +493,21 @@ struct PapercutTests {
 
   @Test func aggregationKeepsSingleMessagesAsTheyAreAndGroupsRepeats() {
     let a = Diagnostic(.warning, "ignoring unknown column q", file: "a.csv", position: TextPosition(line: 1, column: 1))
-    let repeated = (1...3).map { Diagnostic(.warning, "same", file: "b.csv", position: TextPosition(line: $0, column: 2)) }
-    #expect(Console.aggregated([a] + repeated) == ["a.csv:1:1: warning: ignoring unknown column q", "warning: 3 times: same (first: b.csv:1:2, b.csv:2:2, b.csv:3:2)"])
+    let repeated = (1...3).map {
+      Diagnostic(.warning, "same", file: "b.csv", position: TextPosition(line: $0, column: 2))
+    }
+    #expect(
+      Console.aggregated([a] + repeated) == [
+        "a.csv:1:1: warning: ignoring unknown column q",
+        "warning: 3 times: same (first: b.csv:1:2, b.csv:2:2, b.csv:3:2)",
+      ])
     let skips = [
-      SkippedTrace(trace: "x", origin: TraceOrigin(file: "f.csv", position: TextPosition(line: 2, column: 1)), reason: "no intent label"),
-      SkippedTrace(trace: "y", origin: TraceOrigin(file: "f.csv", position: TextPosition(line: 9, column: 1)), reason: "t decreases"),
+      SkippedTrace(
+        trace: "x", origin: TraceOrigin(file: "f.csv", position: TextPosition(line: 2, column: 1)),
+        reason: "no intent label"),
+      SkippedTrace(
+        trace: "y", origin: TraceOrigin(file: "f.csv", position: TextPosition(line: 9, column: 1)),
+        reason: "t decreases"),
     ]
     #expect(
       Console.aggregated(skips) == [

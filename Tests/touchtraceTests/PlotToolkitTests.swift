@@ -120,18 +120,19 @@ struct PlotToolkitTests {
 
   @Test func markdownTablesBecomeHTMLTables() {
     let html = MarkdownHTML.render("# A\n\n- x `y<z`\n\n| a | b |\n|---|--:|\n| 1 | <2> |\n", headingOffset: 1)
-    #expect(html == """
-      <h2>A</h2>
-      <ul>
-      <li>x <code>y&lt;z</code></li>
-      </ul>
-      <table>
-      <thead><tr><th>a</th><th>b</th></tr></thead>
-      <tbody>
-      <tr><td>1</td><td class="num">&lt;2&gt;</td></tr>
-      </tbody>
-      </table>
+    #expect(
+      html == """
+        <h2>A</h2>
+        <ul>
+        <li>x <code>y&lt;z</code></li>
+        </ul>
+        <table>
+        <thead><tr><th>a</th><th>b</th></tr></thead>
+        <tbody>
+        <tr><td>1</td><td class="num">&lt;2&gt;</td></tr>
+        </tbody>
+        </table>
 
-      """)
+        """)
   }
 }

@@ -3,6 +3,7 @@ import Testing
 import TouchCore
 import TouchRecognizers
 import TouchReports
+
 @testable import TouchTraceCLI
 
 @Suite("touchtrace recognizers / run")
@@ -90,7 +91,10 @@ struct RecognizerCommandsTests {
       #expect(["one-pass", "classes", "replay"].contains(sweep["method"] as? String ?? ""))
       // The class parameters are the ones declared as compared (`compared_as`).
       let classes = Set(sweep["classes"] as? [String] ?? [])
-      let compared = Set(((object["parameters"] as? [[String: Any]]) ?? []).filter { $0["compared_as"] is String }.compactMap { $0["name"] as? String })
+      let compared = Set(
+        ((object["parameters"] as? [[String: Any]]) ?? []).filter { $0["compared_as"] is String }.compactMap {
+          $0["name"] as? String
+        })
       #expect(classes == compared, "\(name)")
       if sweep["method"] as? String == "classes" { #expect(!classes.isEmpty, "\(name)") }
       let parameters = try #require(object["parameters"] as? [[String: Any]])
@@ -102,7 +106,10 @@ struct RecognizerCommandsTests {
       }
     }
     let hysteresis = try #require(array.first { $0["name"] as? String == "hysteresis" })
-    #expect((hysteresis["sweep"] as? [String: Any])?["classes"] as? [String] == ["pressThreshold", "releaseThreshold", "palmThreshold"])
+    #expect(
+      (hysteresis["sweep"] as? [String: Any])?["classes"] as? [String] == [
+        "pressThreshold", "releaseThreshold", "palmThreshold",
+      ])
     let stable = try #require(array.first { $0["name"] as? String == "stable-press" })
     #expect((stable["sweep"] as? [String: Any])?["method"] as? String == "classes")
     let rngh = try #require(array.first { $0["name"] as? String == "rngh-force" })

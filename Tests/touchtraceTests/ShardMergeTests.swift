@@ -77,7 +77,10 @@ struct ShardMergeTests {
   /// composition; per-user groups.
   @Test func sweepMergesToTheUnshardedReport() throws {
     try Self.expectMergesEqual(
-      ["sweep", ShardMergeTests.data, "--recognizer", "deep-press,hysteresis,peek-pop,long-press,tap+deep-press", "--by", "user"],
+      [
+        "sweep", ShardMergeTests.data, "--recognizer", "deep-press,hysteresis,peek-pop,long-press,tap+deep-press",
+        "--by", "user",
+      ],
       shards: [1, 2, 4, 7])
   }
 
@@ -85,7 +88,8 @@ struct ShardMergeTests {
   @Test func tuneMergesToTheUnshardedReport() throws {
     try Self.expectMergesEqual(
       [
-        "tune", ShardMergeTests.data, "--recognizer", "deep-press,stable-press,peek-pop", "--folds", "3", "--group-by", "user",
+        "tune", ShardMergeTests.data, "--recognizer", "deep-press,stable-press,peek-pop", "--folds", "3", "--group-by",
+        "user",
         "--bootstrap", "200", "--seed", "11",
       ],
       shards: [1, 2, 4, 7])
@@ -120,7 +124,10 @@ struct ShardMergeTests {
   /// Batches of 1, 7 and 100 traces, 1 and 2 threads: the same bytes as one batch of all.
   @Test func batchSizeAndThreadsChangeNothing() throws {
     try inTemporaryDirectory { directory in
-      let command = ["sweep", ShardMergeTests.data, "--recognizer", "deep-press,hysteresis,peek-pop,tap+deep-press", "--by", "device", "--quiet"]
+      let command = [
+        "sweep", ShardMergeTests.data, "--recognizer", "deep-press,hysteresis,peek-pop,tap+deep-press", "--by",
+        "device", "--quiet",
+      ]
       let reference = directory + "/all.json"
       #expect(runCommand(command + ["--batch-traces", "100000", "--threads", "1", "--output", reference]) == 0)
       let expected = try Data(contentsOf: URL(fileURLWithPath: reference))
@@ -142,7 +149,9 @@ struct ShardMergeTests {
     }
   }()
 
-  static let everyRecognizerSweep = ["sweep", ShardMergeTests.data, "--recognizer", "all", "--format", "json", "--quiet"]
+  static let everyRecognizerSweep = [
+    "sweep", ShardMergeTests.data, "--recognizer", "all", "--format", "json", "--quiet",
+  ]
 
   /// Every catalog recognizer over ``data`` (iPhone, Android and touchpad traces: maximum forces
   /// 20/3, 1 and others, arriving in later batches): recognizers whose default grids follow the
@@ -180,7 +189,11 @@ struct ShardMergeTests {
       for i in 0..<3 {
         #expect(runCommand(command + ["--shard", "\(i)/3", "--partial", "\(directory)/\(i).partial"]) == 0)
       }
-      #expect(runCommand(["sweep", TestData.samples, "--recognizer", "peek-pop", "--quiet", "--shard", "1/3", "--partial", "\(directory)/other.partial"]) == 0)
+      #expect(
+        runCommand([
+          "sweep", TestData.samples, "--recognizer", "peek-pop", "--quiet", "--shard", "1/3", "--partial",
+          "\(directory)/other.partial",
+        ]) == 0)
       let out = directory + "/r.json"
       func merge(_ files: [String]) throws -> (Int32, String) {
         let run = try runChild(executable, ["merge"] + files.map { "\(directory)/\($0)" } + ["--output", out])
@@ -206,7 +219,10 @@ struct ShardMergeTests {
       #expect(runCommand(command + ["--shard", "3/3", "--partial", directory + "/x.partial"]) == 64)
       #expect(runCommand(command + ["--bootstrap", "10", "--partial", directory + "/x.partial"]) == 64)
       // An output the merged command has not (run writes one report).
-      #expect(runCommand(["run", TestData.samples, "--recognizer", "deep-press", "--quiet", "--partial", directory + "/run.partial"]) == 0)
+      #expect(
+        runCommand([
+          "run", TestData.samples, "--recognizer", "deep-press", "--quiet", "--partial", directory + "/run.partial",
+        ]) == 0)
       #expect(runCommand(["merge", directory + "/run.partial", "--csv-output", directory + "/x.csv", "--quiet"]) == 64)
       #expect(!FileManager.default.fileExists(atPath: directory + "/x.csv"))
     }
@@ -217,7 +233,8 @@ struct ShardMergeTests {
   @Test func mergeRunsNothingAPartialRecords() throws {
     try inTemporaryDirectory { directory in
       let shard = directory + "/0.partial"
-      #expect(runCommand(["sweep", TestData.samples, "--recognizer", "deep-press", "--quiet", "--partial", shard]) == 0)
+      #expect(
+        runCommand(["sweep", TestData.samples, "--recognizer", "deep-press", "--quiet", "--partial", shard]) == 0)
       let original = try StudyPartial(decoding: Array(try Data(contentsOf: URL(fileURLWithPath: shard))), file: shard)
       let ran = directory + "/ran"
       let elsewhere = directory + "/elsewhere.json"
@@ -242,7 +259,11 @@ struct ShardMergeTests {
       // A shard of an exec: recognizer is refused before its command starts (merge could not
       // use its partial).
       let refused = try runChild(
-        executable, ["sweep", TestData.samples, "--recognizer", "exec:touch \(ran)", "--shard", "0/2", "--partial", directory + "/e.partial"])
+        executable,
+        [
+          "sweep", TestData.samples, "--recognizer", "exec:touch \(ran)", "--shard", "0/2", "--partial",
+          directory + "/e.partial",
+        ])
       #expect(refused.code == 64, "\(refused.errors)")
       #expect(refused.errors.contains("merge would refuse this partial"), "\(refused.errors)")
       #expect(!FileManager.default.fileExists(atPath: ran))
@@ -267,7 +288,8 @@ struct ShardMergeTests {
       try text.replacingOccurrences(of: String(line), with: fields.joined(separator: ","))
         .write(toFile: data, atomically: true, encoding: .utf8)
       #expect(runCommand(command + ["--shard", "1/2", "--partial", directory + "/1.partial"]) == 0)
-      let run = try runChild(executable, ["merge", directory + "/0.partial", directory + "/1.partial", "--output", directory + "/r.json"])
+      let run = try runChild(
+        executable, ["merge", directory + "/0.partial", directory + "/1.partial", "--output", directory + "/r.json"])
       #expect(run.code == 65)
       #expect(run.errors.contains("the same files with other contents"), "\(run.errors)")
       #expect(!FileManager.default.fileExists(atPath: directory + "/r.json"))

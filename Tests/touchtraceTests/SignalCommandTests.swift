@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import TouchCore
 import TouchIO
+
 @testable import TouchTraceCLI
 
 /// `touchtrace smooth` and `touchtrace features` end to end on small CSV files.
@@ -12,7 +13,9 @@ struct SignalCommandTests {
   static func directory(_ files: [String: String]) throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("touchtrace-signal-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    for (name, text) in files { try text.write(to: url.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+    for (name, text) in files {
+      try text.write(to: url.appendingPathComponent(name), atomically: true, encoding: .utf8)
+    }
     return url
   }
 
@@ -71,7 +74,10 @@ struct SignalCommandTests {
     let dir = try Self.directory(["s.csv": saturated])
     defer { try? FileManager.default.removeItem(at: dir) }
     let output = dir.appendingPathComponent("out.csv").path
-    try Self.run(["smooth", dir.appendingPathComponent("s.csv").path, "--method", "savgol", "--window", "5", "--order", "2", "--output", output])
+    try Self.run([
+      "smooth", dir.appendingPathComponent("s.csv").path, "--method", "savgol", "--window", "5", "--order", "2",
+      "--output", output,
+    ])
     let trace = try #require(try TraceLoader.load([output]).traces.first)
     #expect(trace.force.allSatisfy { (0...4).contains($0) })
     #expect(trace.force.contains(4) && trace.force.contains(0))  // clamped overshoot and undershoot
@@ -84,9 +90,14 @@ struct SignalCommandTests {
     let out = dir.appendingPathComponent("o.csv").path
     #expect(runCommand(["smooth", input, "--method", "gaussian", "--window", "5", "--causal", "--output", out]) == 64)
     #expect(runCommand(["smooth", input, "--method", "median", "--output", out]) == 64)
-    #expect(runCommand(["smooth", input, "--method", "gaussian", "--window", "5", "--window-seconds", "0.1", "--output", out]) == 64)
-    #expect(runCommand(["smooth", input, "--method", "gaussian", "--window", "5", "--ends", "truncate", "--output", out]) == 64)
-    #expect(runCommand(["smooth", input, "--method", "median", "--window", "5", "--order", "2", "--output", out]) == 64)
+    #expect(
+      runCommand(["smooth", input, "--method", "gaussian", "--window", "5", "--window-seconds", "0.1", "--output", out])
+        == 64)
+    #expect(
+      runCommand(["smooth", input, "--method", "gaussian", "--window", "5", "--ends", "truncate", "--output", out])
+        == 64)
+    #expect(
+      runCommand(["smooth", input, "--method", "median", "--window", "5", "--order", "2", "--output", out]) == 64)
     #expect(runCommand(["features", input, "--level", "0.5", "--level-force", "2"]) == 64)
     #expect(!FileManager.default.fileExists(atPath: out))
   }
@@ -102,7 +113,9 @@ struct SignalCommandTests {
     // without --skip-invalid.
     #expect(runCommand(["smooth", input, "--method", "median", "--window-seconds", "0.05", "--output", out]) == 0)
     #expect(try TraceLoader.load([out]).traces.map(\.name) == ["a", "h"])
-    #expect(runCommand(["smooth", input, "--method", "median", "--window-seconds", "0.05", "--skip-invalid", "--output", out]) == 0)
+    #expect(
+      runCommand(["smooth", input, "--method", "median", "--window-seconds", "0.05", "--skip-invalid", "--output", out])
+        == 0)
     #expect(try TraceLoader.load([out]).traces.map(\.name) == ["a", "h"])
   }
 
@@ -128,7 +141,8 @@ struct SignalCommandTests {
     #expect(lines[2].hasPrefix("b,tap,,s2,,gesture=circle,2,"))
     let json = dir.appendingPathComponent("f.json").path
     try Self.run(["features", input, "--output", json])
-    let root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+    let root = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
     let first = try #require((root["features"] as? [[String: Any]])?.first)
     #expect(first["session"] as? String == "s1")
     #expect(first["labels"] as? [String: String] == ["gesture": "swipe", "kind": "fast"])
@@ -146,7 +160,8 @@ struct SignalCommandTests {
     defer { try? FileManager.default.removeItem(at: dir) }
     let out = dir.appendingPathComponent("f.csv").path
     try Self.run(["features", dir.appendingPathComponent("in.csv").path, "--format", "csv", "--output", out])
-    let lines = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+    let lines = try String(contentsOfFile: out, encoding: .utf8).split(
+      separator: "\n", omittingEmptySubsequences: false)
     #expect(lines.count == 4 && lines[3].isEmpty)  // header, two rows, final newline
     let header = lines[0].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
     #expect(header.first == "trace" && header.contains("fit_status") && header.count == 31)
@@ -174,7 +189,9 @@ struct SignalCommandTests {
     let dir = try Self.directory(["in.csv": text])
     defer { try? FileManager.default.removeItem(at: dir) }
     let out = dir.appendingPathComponent("f.json").path
-    try Self.run(["features", dir.appendingPathComponent("in.csv").path, "--format", "json", "--skip-invalid", "--output", out])
+    try Self.run([
+      "features", dir.appendingPathComponent("in.csv").path, "--format", "json", "--skip-invalid", "--output", out,
+    ])
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as? [String: Any])
     #expect(object["format"] as? String == "touchtrace-features" && object["version"] as? Int == 1)

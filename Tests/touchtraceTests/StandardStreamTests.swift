@@ -12,7 +12,8 @@ private let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deleting
 /// runs under `/bin/sh`, which closes or pipes its descriptors.
 @Suite(
   "touchtrace standard streams",
-  .enabled(if: FileManager.default.isExecutableFile(atPath: executable), "skipped: the touchtrace executable is not built"))
+  .enabled(
+    if: FileManager.default.isExecutableFile(atPath: executable), "skipped: the touchtrace executable is not built"))
 struct StandardStreamTests {
   static let samples = TestData.repositoryRoot + "/samples"
 
@@ -23,7 +24,9 @@ struct StandardStreamTests {
     return (run.code, run.errors)
   }
 
-  static let report = ["sweep", samples, "--recognizer", "deep-press", "--vary", "threshold=0.1:0.9:0.1", "--format", "json"]
+  static let report = [
+    "sweep", samples, "--recognizer", "deep-press", "--vary", "threshold=0.1:0.9:0.1", "--format", "json",
+  ]
 
   @Test func aClosedStandardOutputIsExit74WithAMessage() throws {
     let (code, errors) = try shell(#"exec "$0" "$@" >&-"#, Self.report)
@@ -52,7 +55,8 @@ struct StandardStreamTests {
       let status = directory + "/status"
       // `true` reads nothing and exits at once; then `head -c 1` as a reader that takes a byte.
       for reader in ["true", "head -c 1 >/dev/null"] {
-        let (_, errors) = try shell(#"{ "$0" "$@"; echo $? > "# + status + #"; } | "# + reader, Self.report + ["--recognizer", "all"])
+        let (_, errors) = try shell(
+          #"{ "$0" "$@"; echo $? > "# + status + #"; } | "# + reader, Self.report + ["--recognizer", "all"])
         let code = try String(contentsOfFile: status, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(code == "74", "\(reader): \(errors)")
         #expect(errors.contains("standard output closed: its reader has exited (broken pipe)"), "\(reader): \(errors)")
@@ -64,7 +68,8 @@ struct StandardStreamTests {
 /// A study file is an input of the run like any other, and must be text (issue 26).
 @Suite(
   "Study files as inputs",
-  .enabled(if: FileManager.default.isExecutableFile(atPath: executable), "skipped: the touchtrace executable is not built"))
+  .enabled(
+    if: FileManager.default.isExecutableFile(atPath: executable), "skipped: the touchtrace executable is not built"))
 struct StudyFileInputTests {
   static let samples = TestData.repositoryRoot + "/samples/synth-android.csv"
 
@@ -88,7 +93,8 @@ struct StudyFileInputTests {
       }
       // The study file naming itself as the output.
       let own = directory + "/own.toml"
-      let ownText = "paths = [\"\(Self.samples)\"]\n[sweep]\nrecognizer = \"deep-press\"\nformat = \"md\"\noutput = \"\(own)\"\n"
+      let ownText =
+        "paths = [\"\(Self.samples)\"]\n[sweep]\nrecognizer = \"deep-press\"\nformat = \"md\"\noutput = \"\(own)\"\n"
       TestData.write(ownText, to: own)
       let run = try runChild(executable, ["sweep", "--config", own])
       #expect(run.code == 73, "\(run.errors)")
@@ -116,7 +122,9 @@ struct StudyFileInputTests {
 
   @Test func invalidUTF8InAStudyFileIsRefusedAtItsPosition() throws {
     try inTemporaryDirectory { directory in
-      let bytes = Array("paths = [\"\(Self.samples)\"]\n# café ".utf8) + [0xE9, 0x0A] + Array("recognizer = \"deep-press\"\n".utf8)
+      let bytes =
+        Array("paths = [\"\(Self.samples)\"]\n# café ".utf8) + [0xE9, 0x0A]
+        + Array("recognizer = \"deep-press\"\n".utf8)
       let (code, errors) = try runStudy(bytes, in: directory)
       #expect(code == 65, "\(errors)")
       #expect(errors.contains("study.toml:2:8: error: invalid UTF-8 (byte 0xE9)"), "\(errors)")

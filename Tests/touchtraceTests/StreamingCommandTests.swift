@@ -1,13 +1,14 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 import Foundation
 import Testing
 import TouchTestSupport
 
 @testable import TouchTraceCLI
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The built `touchtrace` beside the test bundle (run as a child: its standard output is its own).
 private let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
@@ -34,7 +35,8 @@ struct StreamingCommandTests {
         var outputs: [Data] = []
         for batch in [1, 7, 100_000] {
           let path = "\(directory)/\(batch).\(format)"
-          #expect(runCommand(command + ["--format", format, "--batch-traces", "\(batch)", "--output", path, "--quiet"]) == 0)
+          #expect(
+            runCommand(command + ["--format", format, "--batch-traces", "\(batch)", "--output", path, "--quiet"]) == 0)
           outputs.append(try Data(contentsOf: URL(fileURLWithPath: path)))
         }
         #expect(!outputs[0].isEmpty)
@@ -58,7 +60,8 @@ struct StreamingCommandTests {
         for batch in [1, 2, 100_000] {
           let path = "\(directory)/\(batch).\(format)"
           let code = runCommand([
-            "import", "--from", "force-values", "\(inputs)/a.txt", "\(inputs)/b.txt", "\(inputs)/c.txt", "--interval", "0.016667", "--format", format, "--batch-traces",
+            "import", "--from", "force-values", "\(inputs)/a.txt", "\(inputs)/b.txt", "\(inputs)/c.txt", "--interval",
+            "0.016667", "--format", format, "--batch-traces",
             "\(batch)", "--output", path, "--quiet",
           ])
           #expect(code == 0)
@@ -89,7 +92,8 @@ struct StreamingCommandTests {
     try inTemporaryDirectory { directory in
       let target = directory + "/out.data"
       TestData.write("keep me\n", to: target)
-      let code = runCommand(command + ["--only", "device=no-such-device", "--batch-traces", "5", "--output", target, "--quiet"])
+      let code = runCommand(
+        command + ["--only", "device=no-such-device", "--batch-traces", "5", "--output", target, "--quiet"])
       #expect(code == 65)
       let kept = try String(contentsOfFile: target, encoding: .utf8)
       let names = try FileManager.default.contentsOfDirectory(atPath: directory)

@@ -14,7 +14,8 @@ private let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deleting
 /// reported at their line and column with exit 65.
 @Suite(
   "Study files",
-  .enabled(if: FileManager.default.isExecutableFile(atPath: executable), "skipped: the touchtrace executable is not built"))
+  .enabled(
+    if: FileManager.default.isExecutableFile(atPath: executable), "skipped: the touchtrace executable is not built"))
 struct StudyFileTests {
   static let samples = TestData.repositoryRoot + "/samples/synth-android.csv"
 
@@ -26,8 +27,11 @@ struct StudyFileTests {
   @Test(arguments: [
     // (flags, the same as a study file)
     (
-      ["sweep", samples, "--recognizer", "deep-press,stable-press", "--vary", "threshold=0.2:0.6:0.1", "--positive", "press,pop",
-       "--tolerance", "0.2", "--format", "json"],
+      [
+        "sweep", samples, "--recognizer", "deep-press,stable-press", "--vary", "threshold=0.2:0.6:0.1", "--positive",
+        "press,pop",
+        "--tolerance", "0.2", "--format", "json",
+      ],
       """
       paths = ["\(samples)"]
       positive = ["press", "pop"]
@@ -39,8 +43,11 @@ struct StudyFileTests {
       """
     ),
     (
-      ["tune", samples, "--recognizer", "deep-press", "--folds", "3", "--bootstrap", "50", "--seed", "18446744073709551615",
-       "--format", "md"],
+      [
+        "tune", samples, "--recognizer", "deep-press", "--folds", "3", "--bootstrap", "50", "--seed",
+        "18446744073709551615",
+        "--format", "md",
+      ],
       """
       paths = ["\(samples)"]
       folds = 3
@@ -52,8 +59,11 @@ struct StudyFileTests {
       """
     ),
     (
-      ["compare", samples, "--a", "deep-press", "--b", "stable-press", "--bootstrap", "50", "--no-continuity-correction",
-       "--format", "json"],
+      [
+        "compare", samples, "--a", "deep-press", "--b", "stable-press", "--bootstrap", "50",
+        "--no-continuity-correction",
+        "--format", "json",
+      ],
       """
       [compare]
       paths = ["\(samples)"]
@@ -93,7 +103,9 @@ struct StudyFileTests {
       TestData.write("[sweep]\nrecognizer = \"deep-press\"\ntolerance = \"abc\"\n", to: unparsable)
       let bad = try run(["sweep", Self.samples, "--config", unparsable])
       #expect(bad.code == 65)
-      #expect(bad.errors.hasPrefix("\(unparsable):3:1: error: tolerance: The value 'abc' is invalid for '--tolerance <seconds>'"))
+      #expect(
+        bad.errors.hasPrefix(
+          "\(unparsable):3:1: error: tolerance: The value 'abc' is invalid for '--tolerance <seconds>'"))
       #expect(try run(["sweep", Self.samples, "--config", unparsable, "--tolerance", "0.2"]).code == 0)
       #expect(try run(["sweep", Self.samples, "--recognizer", "deep-press", "--tolerance", "abc"]).code == 64)
     }
@@ -102,7 +114,8 @@ struct StudyFileTests {
   @Test func printConfigRoundTripsAndReruns() throws {
     try inTemporaryDirectory { directory in
       let flags = [
-        "sweep", Self.samples, "--recognizer", "deep-press", "--vary", "threshold=1/60,0.25,0.5", "--only", "user=u01,u02",
+        "sweep", Self.samples, "--recognizer", "deep-press", "--vary", "threshold=1/60,0.25,0.5", "--only",
+        "user=u01,u02",
         "--by", "user", "--skip-invalid", "--format", "csv",
       ]
       let printed = try run(flags + ["--print-config"])
@@ -123,7 +136,9 @@ struct StudyFileTests {
 
   @Test func valuesWithQuotesBackslashesAndControlCharactersRoundTrip() throws {
     try inTemporaryDirectory { directory in
-      let printed = try run(["sweep", Self.samples, "--recognizer", "deep-press", "--only", "id=a\"b\\c\u{7F}\td", "--print-config"])
+      let printed = try run([
+        "sweep", Self.samples, "--recognizer", "deep-press", "--only", "id=a\"b\\c\u{7F}\td", "--print-config",
+      ])
       #expect(printed.code == 0, "\(printed.errors)")
       #expect(printed.output.contains(#"only = ["id=a\"b\\c\u007F\td"]"#), "\(printed.output)")
       TestData.write(printed.output, to: directory + "/printed.toml")
@@ -143,11 +158,14 @@ struct StudyFileTests {
         tolerance = 0.1
         """, to: directory + "/study.toml")
       let printed = try run([
-        "sweep", "--config", directory + "/study.toml", "--tolerance", "0.3", "--vary", "threshold=0.5", "--print-config",
+        "sweep", "--config", directory + "/study.toml", "--tolerance", "0.3", "--vary", "threshold=0.5",
+        "--print-config",
       ])
       #expect(printed.code == 0, "\(printed.errors)")
       #expect(printed.output.contains("tolerance = 0.3\n"))
-      #expect(printed.output.contains("vary = [\"threshold=0.5\"]\n"), "a repeatable option given as a flag replaces every value")
+      #expect(
+        printed.output.contains("vary = [\"threshold=0.5\"]\n"),
+        "a repeatable option given as a flag replaces every value")
       #expect(printed.output.contains("recognizer = \"deep-press\"\n"))
     }
   }
@@ -160,13 +178,17 @@ struct StudyFileTests {
       #expect(one.code == 0 && two.code == 0)
       let written = try String(contentsOfFile: directory + "/report.json", encoding: .utf8)
       #expect(written == one.output)
-      #expect(one.output.contains(#""configuration":{"tool":"touchtrace "#) || one.output.contains(#""configuration": {"#))
+      #expect(
+        one.output.contains(#""configuration":{"tool":"touchtrace "#) || one.output.contains(#""configuration": {"#))
       #expect(!one.output.contains("\"threads\""))
     }
   }
 
   @Test(arguments: [
-    ("[sweep]\nrecognizer = \"deep-press\"\ntolerence = 0.2\n", "3:1: error: unknown key 'tolerence': `touchtrace sweep` has no option --tolerence (did you mean 'tolerance'?)"),
+    (
+      "[sweep]\nrecognizer = \"deep-press\"\ntolerence = 0.2\n",
+      "3:1: error: unknown key 'tolerence': `touchtrace sweep` has no option --tolerence (did you mean 'tolerance'?)"
+    ),
     ("colour = \"red\"\n", "1:1: error: unknown key 'colour': no command has an option --colour"),
     ("[sweep]\n  skip-invalid = \"yes\"\n", "2:3: error: 'skip-invalid' is a flag: give true or false"),
     ("[plot]\nx = 1\n", "1:1: error: unknown table [plot]"),
@@ -192,7 +214,8 @@ struct StudyFileTests {
   @Test func topLevelOptionsOfOtherCommandsAreIgnored() throws {
     try inTemporaryDirectory { directory in
       // `folds` is tune's; sweep ignores it, tune takes it.
-      TestData.write("paths = [\"\(Self.samples)\"]\nrecognizer = \"deep-press\"\nfolds = 4\n", to: directory + "/study.toml")
+      TestData.write(
+        "paths = [\"\(Self.samples)\"]\nrecognizer = \"deep-press\"\nfolds = 4\n", to: directory + "/study.toml")
       let sweep = try run(["sweep", "--config", directory + "/study.toml", "--print-config"])
       #expect(sweep.code == 0 && !sweep.output.contains("folds"))
       let tune = try run(["tune", "--config", directory + "/study.toml", "--print-config"])
@@ -225,8 +248,11 @@ struct CaptureStudyTextTests {
       let printed = try runChild(captureBinaries + "/touchtrace", ["capture", "--config", file, "--print-config"])
       #expect(printed.code == 0, "\(printed.errors)")
       #expect(printed.output.contains("intents = \"press,tap\"\n"), "\(printed.output)")
-      #expect(printed.output.contains("intent-prompt = [\"press=Press hard\", \"tap=Tap quickly\"]\n"), "\(printed.output)")
-      #expect(printed.output.contains("intent-instructions = [\"press=Push down firmly = then lift.\"]\n"), "\(printed.output)")
+      #expect(
+        printed.output.contains("intent-prompt = [\"press=Press hard\", \"tap=Tap quickly\"]\n"), "\(printed.output)")
+      #expect(
+        printed.output.contains("intent-instructions = [\"press=Push down firmly = then lift.\"]\n"),
+        "\(printed.output)")
       #expect(printed.output.contains("practice = 2\n"))
 
       let command = try #require(
@@ -236,14 +262,17 @@ struct CaptureStudyTextTests {
         ]) as? TouchTraceCommand.Capture)
       let configuration = try command.captureConfiguration(readingToken: false)
       #expect(configuration.texts[.press] == IntentText(prompt: "Press hard", instructions: "Push down = firmly."))
-      #expect(configuration.texts[.tap] == IntentText(prompt: IntentText.standard(for: .tap).prompt, instructions: "Touch and lift."))
+      #expect(
+        configuration.texts[.tap]
+          == IntentText(prompt: IntentText.standard(for: .tap).prompt, instructions: "Touch and lift."))
 
       TestData.write("[capture.intents.wiggle]\nprompt = \"x\"\n", to: file)
       let bad = try runChild(captureBinaries + "/touchtrace", ["capture", "--config", file, "--dataset", "d"])
       #expect(bad.code == 65)
       #expect(bad.errors.contains("[capture.intents.wiggle]"), "\(bad.errors)")
       #expect(runCommand(["capture", "--dataset", directory + "/d", "--intent-prompt", "wiggle=x"]) == 64)
-      #expect(runCommand(["capture", "--dataset", directory + "/d", "--intents", "tap", "--intent-prompt", "press=x"]) == 64)
+      #expect(
+        runCommand(["capture", "--dataset", directory + "/d", "--intents", "tap", "--intent-prompt", "press=x"]) == 64)
       #expect(runCommand(["capture", "--dataset", directory + "/d", "--practice", "21"]) == 64)
     }
   }

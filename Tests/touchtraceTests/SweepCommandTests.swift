@@ -45,16 +45,28 @@ struct SweepCommandTests {
       TestData.write("trace,t,force\na,0,x\n", to: directory + "/bad.csv")
       #expect(runCommand(["sweep", directory + "/bad.csv", "--recognizer", "deep-press", "--output", out]) == 65)
       // A normalized recognizer on a trace without max_force: bad data unless skipped.
-      TestData.write("trace,t,force,intent\na,0,0,tap\na,0.1,1,tap\np,0,0,press\np,0.1,1,press\n", to: directory + "/nomax.csv")
+      TestData.write(
+        "trace,t,force,intent\na,0,0,tap\na,0.1,1,tap\np,0,0,press\np,0.1,1,press\n", to: directory + "/nomax.csv")
       #expect(runCommand(["sweep", directory + "/nomax.csv", "--recognizer", "deep-press", "--output", out]) == 65)
       // Skipping them all leaves nothing to score: bad data too (papercut rule 1).
-      #expect(runCommand(["sweep", directory + "/nomax.csv", "--recognizer", "deep-press", "--skip-invalid", "--output", out]) == 65)
-      #expect(runCommand(["sweep", directory + "/nomax.csv", "--recognizer", "deep-press", "--max-force", "1", "--output", out]) == 0)
+      #expect(
+        runCommand(["sweep", directory + "/nomax.csv", "--recognizer", "deep-press", "--skip-invalid", "--output", out])
+          == 65)
+      #expect(
+        runCommand([
+          "sweep", directory + "/nomax.csv", "--recognizer", "deep-press", "--max-force", "1", "--output", out,
+        ]) == 0)
       #expect(runCommand(["sweep", directory + "/nomax.csv", "--recognizer", "long-press", "--output", out]) == 0)
       // Labelled traces without a positive among them: sweep scores misfires (issue 31); tune,
       // which chooses by presses found, stops: bad data (papercut rule 2).
-      #expect(runCommand(["sweep", directory + "/nomax.csv", "--recognizer", "long-press", "--only", "intent=tap", "--output", out]) == 0)
-      #expect(runCommand(["tune", directory + "/nomax.csv", "--recognizer", "long-press", "--only", "intent=tap", "--output", out]) == 65)
+      #expect(
+        runCommand([
+          "sweep", directory + "/nomax.csv", "--recognizer", "long-press", "--only", "intent=tap", "--output", out,
+        ]) == 0)
+      #expect(
+        runCommand([
+          "tune", directory + "/nomax.csv", "--recognizer", "long-press", "--only", "intent=tap", "--output", out,
+        ]) == 65)
     }
   }
 
@@ -66,7 +78,8 @@ struct SweepCommandTests {
         "--format", "json", "--output", out, "--quiet",
       ])
       #expect(code == 0)
-      let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as? [String: Any])
+      let json = try #require(
+        try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as? [String: Any])
       #expect(json["format"] as? String == "touchtrace-sweep" && json["version"] as? Int == 1)
       #expect(json["traces"] as? [String: Int] == ["total": 4, "analyzed": 3, "skipped": 1])
       let skipped = try #require(json["skipped"] as? [[String: Any]])
@@ -80,10 +93,14 @@ struct SweepCommandTests {
       #expect(first["recognizer"] as? String == "deep-press")
       #expect(first["params"] as? [String: Double] == ["threshold": 0.5])
       // a: action at 0.1 = press_at → TP; b: tap at 0.7 → FP; c: TN.
-      #expect(first["tp"] as? Int == 1 && first["fp"] as? Int == 1 && first["tn"] as? Int == 1 && first["fn"] as? Int == 0)
-      #expect(first["precision"] as? Double == 0.5 && first["recall"] as? Double == 1 && first["f1"] as? Double == 2.0 / 3)
+      #expect(
+        first["tp"] as? Int == 1 && first["fp"] as? Int == 1 && first["tn"] as? Int == 1 && first["fn"] as? Int == 0)
+      #expect(
+        first["precision"] as? Double == 0.5 && first["recall"] as? Double == 1 && first["f1"] as? Double == 2.0 / 3)
       let latency = try #require(first["latency"] as? [String: Any])
-      for key in ["n", "mean", "sd", "min", "p50", "p90", "p95", "p99", "max", "early"] { #expect(latency[key] != nil, "\(key)") }
+      for key in ["n", "mean", "sd", "min", "p50", "p90", "p95", "p99", "max", "early"] {
+        #expect(latency[key] != nil, "\(key)")
+      }
       #expect(latency["n"] as? Int == 1 && latency["p50"] as? Double == 0 && latency["sd"] is NSNull)
       let fromDown = try #require(first["latency_from_down"] as? [String: Any])
       #expect(fromDown["p90"] as? Double == 0.1)
@@ -99,13 +116,18 @@ struct SweepCommandTests {
   @Test func csvHasOneRowPerConfigurationAndTheSameColumnsEverywhere() throws {
     try inTemporaryDirectory(writing: Self.traces) { directory in
       let out = directory + "/out.csv"
-      #expect(runCommand(["sweep", directory + "/t.csv", "--recognizer", "deep-press,peek-pop,zones", "--vary", "threshold=0.5,0.9", "--output", out]) == 0)
+      #expect(
+        runCommand([
+          "sweep", directory + "/t.csv", "--recognizer", "deep-press,peek-pop,zones", "--vary", "threshold=0.5,0.9",
+          "--output", out,
+        ]) == 0)
       let text = try String(contentsOfFile: out, encoding: .utf8)
       let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
       #expect(lines.count == 5)
       let header = lines[0].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
       for column in [
-        "recognizer", "method", "param_threshold", "param_peekThreshold", "param_normalizedForceThreshholds", "tp", "fp",
+        "recognizer", "method", "param_threshold", "param_peekThreshold", "param_normalizedForceThreshholds", "tp",
+        "fp",
         "tn", "fn", "precision", "recall", "f1", "latency_n", "latency_p50", "latency_p99", "latency_from_down_p50",
         "stage2_tp", "stage2_latency_p90", "confusion_pop_press", "fp_by_intent_tap", "flaps", "added_latency_p50",
       ] {
@@ -146,8 +168,12 @@ struct SweepCommandTests {
   @Test func gridPointsAreExactOnTheCommandLine() throws {
     try inTemporaryDirectory(writing: Self.traces) { directory in
       let out = directory + "/out.json"
-      #expect(runCommand(["sweep", directory + "/t.csv", "--recognizer", "shunkit", "--vary", "minimumForce=0:3:1/60", "--output", out]) == 0)
-      let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as? [String: Any])
+      #expect(
+        runCommand([
+          "sweep", directory + "/t.csv", "--recognizer", "shunkit", "--vary", "minimumForce=0:3:1/60", "--output", out,
+        ]) == 0)
+      let json = try #require(
+        try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as? [String: Any])
       let results = try #require(json["results"] as? [[String: Any]])
       #expect(results.count == 181)
       let thresholds = results.compactMap { ($0["params"] as? [String: Any])?["minimumForce"] as? Double }
@@ -159,13 +185,17 @@ struct SweepCommandTests {
     try inTemporaryDirectory { directory in
       let out = directory + "/samples.md"
       let json = directory + "/samples.json"
-      #expect(runCommand(["sweep", TestData.samples, "--recognizer", "all,tap+deep-press", "--output", out, "--json-output", json]) == 0)
+      #expect(
+        runCommand([
+          "sweep", TestData.samples, "--recognizer", "all,tap+deep-press", "--output", out, "--json-output", json,
+        ]) == 0)
       let text = try String(contentsOfFile: out, encoding: .utf8)
       #expect(text.hasPrefix("# Sweep\n"))
       #expect(text.contains("- Traces: 343 total, 343 analyzed, 0 skipped."))
       #expect(text.contains("## Best configuration per recognizer (by F1)"))
       #expect(text.contains("| tap+deep-press | defaults |"))
-      let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+      let report = try #require(
+        try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
       #expect(report["traces"] as? [String: Int] == ["total": 343, "analyzed": 343, "skipped": 0])
       let names = Set(((report["results"] as? [[String: Any]]) ?? []).compactMap { $0["recognizer"] as? String })
       #expect(names == Set(RecognizerCatalog.builtIn.names + ["tap+deep-press"]))

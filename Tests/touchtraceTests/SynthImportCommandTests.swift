@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 import ArgumentParser
 import Testing
 import TouchCore
@@ -10,6 +5,12 @@ import TouchIO
 import TouchTestSupport
 
 @testable import TouchTraceCLI
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// A directory of this test process's own (process ids are reused, so a name built from one
 /// alone can meet a file an earlier run left).

@@ -39,7 +39,8 @@ struct TryOptionTests {
       """.write(toFile: file, atomically: true, encoding: .utf8)
       let text = try TouchTraceCommand.Try.configurationText(file)
       #expect(text == "hysteresis:pressThreshold=0.55,releaseThreshold=0.25,strictPress=true")
-      #expect(TouchTraceCommand.Try.label(text) == "hysteresis pressThreshold=0.55, releaseThreshold=0.25, strictPress=true")
+      #expect(
+        TouchTraceCommand.Try.label(text) == "hysteresis pressThreshold=0.55, releaseThreshold=0.25, strictPress=true")
       try #"{"format": "touchtrace-run", "recognizer": "x"}"#.write(toFile: file, atomically: true, encoding: .utf8)
       #expect(throws: ValidationError.self) { try TouchTraceCommand.Try.configurationText(file) }
     }
@@ -73,7 +74,8 @@ struct TryCommandTests {
     // one reads), as the release executable.
     let outcome = try await CaptureSignalTests.offPool {
       try inTemporaryDirectory { directory -> [(url: String, status: Int32, errors: String)] in
-        try FileManager.default.createSymbolicLink(atPath: directory + "/samples", withDestinationPath: TestData.repositoryRoot + "/samples")
+        try FileManager.default.createSymbolicLink(
+          atPath: directory + "/samples", withDestinationPath: TestData.repositoryRoot + "/samples")
         var runs: [(String, Int32, String)] = []
         for example in examples {
           if example[1] != "try" {
@@ -133,14 +135,19 @@ struct TryCommandTests {
     }
   }
 
-  @Test("the page's final marks are the replay of the saved trace, to the bit; a prefix's are those before its newest sample")
+  @Test(
+    "the page's final marks are the replay of the saved trace, to the bit; a prefix's are those before its newest sample"
+  )
   func replayMatchesRunOnTheSavedTrace() async throws {
     let configurations = [("deep-press", "0.35"), ("stable-press", nil)]
     try await CaptureSignalTests.offPool {
       try inTemporaryDirectory { directory in
         let running = try Self.start(
-          ["--recognizer", "deep-press:threshold=0.35", "--recognizer", "stable-press", "--dataset", "tried", "--participant", "ana",
-           "--device", "test-pen", "--port", "0", "--quiet"],
+          [
+            "--recognizer", "deep-press:threshold=0.35", "--recognizer", "stable-press", "--dataset", "tried",
+            "--participant", "ana",
+            "--device", "test-pen", "--port", "0", "--quiet",
+          ],
           in: directory)
         defer { _ = CaptureSignalTests.stop(running, with: SIGINT) }
         let port = Self.port(running.url)
@@ -197,11 +204,13 @@ struct TryCommandTests {
     let outcome = try await CaptureSignalTests.offPool {
       try CaptureSignalTests.whileBusy {
         try inTemporaryDirectory { directory -> (url: String, seconds: Double, status: Int32, errors: String) in
-          let running = try Self.start(["--recognizer", "deep-press", "--dataset", "tried", "--port", "0"], in: directory)
+          let running = try Self.start(
+            ["--recognizer", "deep-press", "--dataset", "tried", "--port", "0"], in: directory)
           // A request half sent: the run still ends.
           let fd = try #require(RawHTTP.connect(port: Self.port(running.url), timeout: 5))
           defer { close(fd) }
-          _ = RawHTTP.writeAll(fd, Array("POST /replay HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n{\"events\":[".utf8))
+          _ = RawHTTP.writeAll(
+            fd, Array("POST /replay HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n{\"events\":[".utf8))
           usleep(200_000)
           let stopped = CaptureSignalTests.stop(running, with: signal)
           return (running.url, stopped.seconds, stopped.status, stopped.errors)

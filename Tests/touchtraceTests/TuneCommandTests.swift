@@ -58,7 +58,9 @@ struct TuneCommandTests {
     inTemporaryDirectory(writing: Self.traces) { directory in
       let input = directory + "/t.csv"
       let out = directory + "/out.json"
-      let base = ["tune", input, "--recognizer", "deep-press", "--vary", "threshold=0.5,0.9", "--output", out, "--quiet"]
+      let base = [
+        "tune", input, "--recognizer", "deep-press", "--vary", "threshold=0.5,0.9", "--output", out, "--quiet",
+      ]
       #expect(runCommand(base) == 0)
       #expect(runCommand(base + ["--objective", "latency"]) == 64)  // needs a bound
       #expect(runCommand(base + ["--objective", "latency", "--min-recall", "0.5"]) == 0)
@@ -94,7 +96,8 @@ struct TuneCommandTests {
       let out = directory + "/out.json"
       #expect(
         runCommand([
-          "tune", directory + "/t.csv", "--recognizer", "deep-press", "--vary", "threshold=0.5,0.9", "--group-by", "user",
+          "tune", directory + "/t.csv", "--recognizer", "deep-press", "--vary", "threshold=0.5,0.9", "--group-by",
+          "user",
           "--folds", "3", "--bootstrap", "200", "--format", "json", "--output", out,
         ]) == 0)
       let json = try jsonObject(out)
@@ -123,7 +126,9 @@ struct TuneCommandTests {
       #expect(Set(folds.flatMap { ($0["held_out_groups"] as? [String]) ?? [] }) == ["u1", "u2", "u3"])
       #expect(folds.allSatisfy { ($0["training_traces"] as? Int ?? 0) + ($0["held_out_traces"] as? Int ?? 0) == 5 })
       let bootstrap = try #require(json["bootstrap"] as? [String: Any])
-      #expect(bootstrap["unit"] as? String == "user" && bootstrap["units"] as? Int == 3 && bootstrap["resamples"] as? Int == 200)
+      #expect(
+        bootstrap["unit"] as? String == "user" && bootstrap["units"] as? Int == 3
+          && bootstrap["resamples"] as? Int == 200)
       let intervals = try #require(bootstrap["intervals"] as? [[String: Any]])
       #expect(
         intervals.map { $0["statistic"] as? String } == [
@@ -201,7 +206,8 @@ struct TuneCommandTests {
   @Test func unmetBoundsAreExplicitInEveryFormat() throws {
     try inTemporaryDirectory(writing: Self.traces) { directory in
       let args = [
-        "tune", directory + "/t.csv", "--recognizer", "deep-press", "--vary", "threshold=0.5,0.9", "--min-precision", "0.9",
+        "tune", directory + "/t.csv", "--recognizer", "deep-press", "--vary", "threshold=0.5,0.9", "--min-precision",
+        "0.9",
         "--folds", "0", "--bootstrap", "0", "--quiet",
       ]
       #expect(runCommand(args + ["--format", "json", "--output", directory + "/r.json"]) == 1)
@@ -212,7 +218,9 @@ struct TuneCommandTests {
       #expect(reason.contains("the highest precision reached is 0.75"))
       #expect(json["cross_validation"] is NSNull && json["bootstrap"] is NSNull)
       #expect(runCommand(args + ["--format", "md", "--output", directory + "/r.md"]) == 1)
-      #expect(try String(contentsOfFile: directory + "/r.md", encoding: .utf8).contains("**No configuration chosen**: no configuration meets"))
+      #expect(
+        try String(contentsOfFile: directory + "/r.md", encoding: .utf8).contains(
+          "**No configuration chosen**: no configuration meets"))
       #expect(runCommand(args + ["--format", "csv", "--output", directory + "/r.csv"]) == 1)
       let csv = try String(contentsOfFile: directory + "/r.csv", encoding: .utf8)
       #expect(csv.contains("precision 0.75 < 0.9") && !csv.contains(",true\n"))  // no row is chosen
@@ -226,7 +234,8 @@ struct TuneCommandTests {
         let code = Self.tuneSamples(
           "deep-press,stable-press,peek-pop",
           [
-            "--vary", "threshold=0.2:0.8:0.1", "--vary", "pressThreshold=0.3:0.6:0.1", "--group-by", "user", "--folds", "3",
+            "--vary", "threshold=0.2:0.8:0.1", "--vary", "pressThreshold=0.3:0.6:0.1", "--group-by", "user", "--folds",
+            "3",
             "--bootstrap", "200", "--seed", seed, "--threads", threads, "--format", format,
           ], output: out)
         #expect(code == 0)
@@ -256,11 +265,14 @@ struct TuneCommandTests {
         let lines = text.split(separator: "\n").map(String.init)
         let header = SweepCommandTests.fields(lines[0])
         #expect(Set(header).count == header.count, "\(name): repeated column")
-        for line in lines.dropFirst() { #expect(SweepCommandTests.fields(line).count == header.count, "\(name): \(line)") }
+        for line in lines.dropFirst() {
+          #expect(SweepCommandTests.fields(line).count == header.count, "\(name): \(line)")
+        }
         if let rows = expectedRows[name] { #expect(lines.count - 1 == rows, "\(name)") }
       }
       let summary = try String(contentsOfFile: tables + "/summary.csv", encoding: .utf8)
-      #expect(summary.hasPrefix("statistic,chosen,chosen_lower,chosen_upper,chosen_defined,cv_folds,cv_mean,cv_sd,pooled,"))
+      #expect(
+        summary.hasPrefix("statistic,chosen,chosen_lower,chosen_upper,chosen_defined,cv_folds,cv_mean,cv_sd,pooled,"))
       // zones' list parameter is one cell, its values joined by ';'.
       let configurations = try String(contentsOfFile: tables + "/configurations.csv", encoding: .utf8)
       #expect(configurations.contains("param_normalizedForceThreshholds"))
@@ -273,8 +285,14 @@ struct TuneCommandTests {
   func theSwiftExportCompilesAndTheJSONExportNamesItsData() throws {
     try inTemporaryDirectory { directory in
       let cases = [
-        ("tap+deep-press", "required.threshold=0.3,0.5", "TunedTapDeepPress", "let threshold: Double = TunedTapDeepPress.requiredThreshold"),
-        ("zones", "faithfulSingleReport=true,false", "TunedZones", "let levels: [Double] = TunedZones.normalizedForceThreshholds"),
+        (
+          "tap+deep-press", "required.threshold=0.3,0.5", "TunedTapDeepPress",
+          "let threshold: Double = TunedTapDeepPress.requiredThreshold"
+        ),
+        (
+          "zones", "faithfulSingleReport=true,false", "TunedZones",
+          "let levels: [Double] = TunedZones.normalizedForceThreshholds"
+        ),
       ]
       var files: [String] = []
       var uses = ""
@@ -288,14 +306,20 @@ struct TuneCommandTests {
             output: directory + "/r.json") == 0)
         let source = try String(contentsOfFile: swift, encoding: .utf8)
         #expect(source.hasPrefix("// Force-press configuration tuned by touchtrace "))
-        #expect(source.contains("\nenum \(type) {\n  /// The recognizer, as touchtrace names it.\n  static let variant = \"\(recognizer)\"\n"))
+        #expect(
+          source.contains(
+            "\nenum \(type) {\n  /// The recognizer, as touchtrace names it.\n  static let variant = \"\(recognizer)\"\n"
+          ))
         files.append(swift)
         uses += "\(use)\nprint(\(type).variant)\n"
         // The JSON export: variant, library, parameters with units, data and cross-validation state.
         let export = try jsonObject(json)
-        #expect(export["format"] as? String == "touchtrace-configuration" && export["recognizer"] as? String == recognizer)
+        #expect(
+          export["format"] as? String == "touchtrace-configuration" && export["recognizer"] as? String == recognizer)
         #expect((export["variant"] as? [String: Any])?["source"] is String)
-        #expect((export["params"] as? [String: Any])?.isEmpty == false && (export["units"] as? [String: Any])?.isEmpty == false)
+        #expect(
+          (export["params"] as? [String: Any])?.isEmpty == false
+            && (export["units"] as? [String: Any])?.isEmpty == false)
         let tunedOn = try #require(export["tuned_on"] as? [String: Any])
         #expect((tunedOn["files"] as? [String])?.count == 3)
         #expect(tunedOn["traces"] as? [String: Int] == ["total": 343, "analyzed": 343, "skipped": 0])
@@ -333,7 +357,9 @@ struct CompareCommandTests {
       let input = directory + "/t.csv"
       TestData.write(TuneCommandTests.traces, to: input)
       let out = directory + "/c.json"
-      let base = ["compare", input, "--a", "deep-press:threshold=0.5", "--b", "deep-press:threshold=0.9", "--output", out]
+      let base = [
+        "compare", input, "--a", "deep-press:threshold=0.5", "--b", "deep-press:threshold=0.9", "--output", out,
+      ]
       #expect(runCommand(base) == 0)
       #expect(runCommand(["compare", input, "--a", "deep-press:threshold=2", "--b", "deep-press"]) == 64)
       #expect(runCommand(["compare", input, "--a", "deep-press:thresh=0.5", "--b", "deep-press"]) == 64)
@@ -349,7 +375,8 @@ struct CompareCommandTests {
       // Exact: 2 · P(X ≤ 1), X ~ Bin(4, ½) = 2 · 5/16 = 0.625.
       let m = try #require(json["mcnemar"] as? [String: Any])
       #expect(m["both_correct"] as? Int == 2 && m["only_a_correct"] as? Int == 3 && m["only_b_correct"] as? Int == 1)
-      #expect(m["neither_correct"] as? Int == 0 && m["method"] as? String == "exact-binomial" && m["statistic"] is NSNull)
+      #expect(
+        m["neither_correct"] as? Int == 0 && m["method"] as? String == "exact-binomial" && m["statistic"] is NSNull)
       #expect(abs((m["p_value"] as? Double ?? 0) - 0.625) < 1e-12)
       // B matches nothing, so there is no pair: every latency-difference statistic is null.
       let d = try #require(json["latency_difference"] as? [String: Any])
@@ -375,7 +402,9 @@ struct CompareCommandTests {
       }
       #expect(Array(outputs[0..<3]) == Array(outputs[3..<6]))
       let csv = String(decoding: outputs[1], as: UTF8.self).split(separator: "\n")
-      #expect(csv.count == 2 && SweepCommandTests.fields(String(csv[0])).count == SweepCommandTests.fields(String(csv[1])).count)
+      #expect(
+        csv.count == 2
+          && SweepCommandTests.fields(String(csv[0])).count == SweepCommandTests.fields(String(csv[1])).count)
       let md = String(decoding: outputs[2], as: UTF8.self)
       #expect(md.contains("## McNemar's test on per-trace decisions") && md.contains("## Latency difference (B − A)"))
     }

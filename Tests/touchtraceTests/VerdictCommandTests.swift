@@ -12,14 +12,16 @@ struct VerdictCommandTests {
 
   func sweepJSON(_ arguments: [String], in directory: String) throws -> [String: Any] {
     let output = directory + "/sweep.json"
-    #expect(runCommand(["sweep", Self.samples] + arguments + ["--format", "json", "--quiet", "--output", output]) == 0)
+    #expect(
+      runCommand(["sweep", Self.samples] + arguments + ["--format", "json", "--quiet", "--output", output]) == 0)
     return try jsonObject(output)
   }
 
   static func label(_ configuration: [String: Any]) -> String {
     let params = configuration["params"] as? [String: Any] ?? [:]
     let varied = configuration["varied"] as? [String] ?? []
-    return ([configuration["recognizer"] as? String ?? "?"] + varied.map { "\($0)=\(params[$0].map { "\($0)" } ?? "?")" })
+    return
+      ([configuration["recognizer"] as? String ?? "?"] + varied.map { "\($0)=\(params[$0].map { "\($0)" } ?? "?")" })
       .joined(separator: " ")
   }
 
@@ -75,7 +77,8 @@ struct VerdictCommandTests {
       let edge = try #require(caveats.first { $0["code"] as? String == "grid_edge" })
       #expect((edge["text"] as? String)?.contains("widen the grid below 0.3") == true)
       // Narrowed to the middle of the grid, the optimum is no longer at an edge it cannot see past.
-      let inner = try sweepJSON(["--recognizer", "stable-press", "--vary", "pressThreshold=0.2,0.3,0.4"], in: directory)
+      let inner = try sweepJSON(
+        ["--recognizer", "stable-press", "--vary", "pressThreshold=0.2,0.3,0.4"], in: directory)
       let innerCaveats = try #require((inner["verdict"] as? [String: Any])?["caveats"] as? [[String: Any]])
       #expect(!innerCaveats.contains { $0["code"] as? String == "grid_edge" })
     }
@@ -104,7 +107,8 @@ struct VerdictCommandTests {
       try csv.write(toFile: input, atomically: true, encoding: .utf8)
       let binary = Self.binary
       let shell = try runChild(
-        "/bin/sh", ["-c", "'\(binary)' sweep - --recognizer deep-press,stable-press --format json --quiet < '\(input)'"])
+        "/bin/sh",
+        ["-c", "'\(binary)' sweep - --recognizer deep-press,stable-press --format json --quiet < '\(input)'"])
       #expect(shell.code == 0, "\(shell.errors)")
       let json = try #require(try JSONSerialization.jsonObject(with: Data(shell.output.utf8)) as? [String: Any])
       let verdict = try #require(json["verdict"] as? [String: Any])
@@ -120,8 +124,13 @@ struct VerdictCommandTests {
     try inTemporaryDirectory { directory in
       let reports: [(String, [String])] = [
         ("sweep", ["sweep", Self.samples, "--recognizer", "deep-press,stable-press"]),
-        ("tune", ["tune", Self.samples, "--recognizer", "deep-press,stable-press", "--folds", "0", "--bootstrap", "0"]),
-        ("compare", ["compare", Self.samples, "--a", "deep-press:threshold=0.5", "--b", "stable-press", "--bootstrap", "0"]),
+        (
+          "tune", ["tune", Self.samples, "--recognizer", "deep-press,stable-press", "--folds", "0", "--bootstrap", "0"]
+        ),
+        (
+          "compare",
+          ["compare", Self.samples, "--a", "deep-press:threshold=0.5", "--b", "stable-press", "--bootstrap", "0"]
+        ),
       ]
       for (name, arguments) in reports {
         let output = directory + "/\(name).md"
@@ -147,21 +156,29 @@ struct VerdictCommandTests {
         for i in 0..<40 { csv += "p\(k),\(Double(i) / 60),\(i < 36 ? 0.8 : 0.05),1,press\(suffix)\n" }
       }
       for k in 0..<4 {
-        for i in 0..<30 { csv += "n\(k),\(Double(i) / 60),\(0.2 * (1 - Double(abs(i - 15)) / 15)),1,tap\(pressAt == nil ? "" : ",")\n" }
+        for i in 0..<30 {
+          csv += "n\(k),\(Double(i) / 60),\(0.2 * (1 - Double(abs(i - 15)) / 15)),1,tap\(pressAt == nil ? "" : ",")\n"
+        }
       }
       return csv
     }
     for (pressAt, flagged) in [(nil, true), ("0.3", false)] as [(String?, Bool)] {
       try inTemporaryDirectory(writing: traces(pressAt: pressAt)) { directory in
         let output = directory + "/sweep.json"
-        #expect(runCommand(["sweep", directory + "/t.csv", "--recognizer", "deep-press", "--quiet", "--format", "json", "--output", output]) == 0)
-        let caveats = try #require((try jsonObject(output)["verdict"] as? [String: Any])?["caveats"] as? [[String: Any]])
+        #expect(
+          runCommand([
+            "sweep", directory + "/t.csv", "--recognizer", "deep-press", "--quiet", "--format", "json", "--output",
+            output,
+          ]) == 0)
+        let caveats = try #require(
+          (try jsonObject(output)["verdict"] as? [String: Any])?["caveats"] as? [[String: Any]])
         let near = caveats.first { $0["code"] as? String == "references_near_touch_down" }
         #expect((near != nil) == flagged)
         if flagged { #expect((near?["text"] as? String)?.hasPrefix("6 of 6 references") == true) }
         // The data caveats are said on standard error too, as warnings.
         if FileManager.default.isExecutableFile(atPath: Self.binary) {
-          let run = try runChild(Self.binary, ["sweep", directory + "/t.csv", "--recognizer", "deep-press", "--format", "json"])
+          let run = try runChild(
+            Self.binary, ["sweep", directory + "/t.csv", "--recognizer", "deep-press", "--format", "json"])
           #expect(run.errors.contains("warning: references_near_touch_down: 6 of 6 references") == flagged)
         }
         // Six true positives at most: the quantiles are anecdotes.
@@ -182,12 +199,15 @@ struct VerdictCommandTests {
       let output = directory + "/sweep.json"
       #expect(
         runCommand([
-          "sweep", directory + "/t.csv", "--recognizer", "deep-press", "--vary", "threshold=0.5", "--quiet", "--output", output,
+          "sweep", directory + "/t.csv", "--recognizer", "deep-press", "--vary", "threshold=0.5", "--quiet", "--output",
+          output,
         ]) == 0)
       let caveats = try #require((try jsonObject(output)["verdict"] as? [String: Any])?["caveats"] as? [[String: Any]])
       let first = try #require(caveats.first)
       #expect(first["code"] as? String == "time_scale")
-      #expect((first["text"] as? String)?.contains("t.csv: times look like milliseconds: median sampling interval 16.7 s") == true)
+      #expect(
+        (first["text"] as? String)?.contains("t.csv: times look like milliseconds: median sampling interval 16.7 s")
+          == true)
     }
   }
 

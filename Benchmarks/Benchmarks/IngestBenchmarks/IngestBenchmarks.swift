@@ -1,8 +1,8 @@
+@_spi(Benchmarks) import BenchSupport
 // Ingest: `TraceLoader.load` (what every command runs) on CSV, JSON and JSON Lines files of
 // 10 000 traces (≈ 2 M samples, the CSV ≈ 70 MB) in the page cache: read, parse, validate, build
 // traces. Throughput in MB/s of file and in samples/s.
 import Benchmark
-@_spi(Benchmarks) import BenchSupport
 import SuiteSupport
 import TouchCore
 import TouchIO

@@ -1,3 +1,4 @@
+@_spi(Benchmarks) import BenchSupport
 // Recognizers: every variant through the UIKit-faithful replay harness, a user package's recognizer
 // against the built-in of the same logic, and the four product kernels against the C reference, in
 // cache and cold.
@@ -8,7 +9,6 @@
 // exactly the allocations of the replay loop itself; zero at both sizes proves there are none
 // per sample (or per trace). The kernels write into preallocated buffers: zero as well.
 import Benchmark
-@_spi(Benchmarks) import BenchSupport
 import SuiteSupport
 import TouchRecognizers
 

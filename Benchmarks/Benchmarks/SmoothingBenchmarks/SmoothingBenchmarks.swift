@@ -1,8 +1,8 @@
+@_spi(Benchmarks) import BenchSupport
 // Smoothing through TouchSignal (GSL): Gaussian (K = 9, α = 3) and median (K = 5) filters over
 // the 1000 traces of the in-cache block (150–250 samples each), one reusable workspace and output
 // array, as a caller smoothing a dataset trace by trace. Allocation gate: 0 in the measured loop.
 import Benchmark
-@_spi(Benchmarks) import BenchSupport
 import SuiteSupport
 import TouchSignal
 

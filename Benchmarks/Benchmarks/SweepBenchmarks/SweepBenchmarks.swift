@@ -1,9 +1,9 @@
+@_spi(Benchmarks) import BenchSupport
 // Threshold sweeps over K = 1, 64, 1000 thresholds: for each threshold, how many traces cross
 // it and their summed first-crossing latency (SweepResult). The product's Swift sweep
 // (TouchEvaluation's one-pass kernel) and the C reference (the running-max merge sweep, one pass
 // per trace) on the same data; the numpy peer is timed by `bench-report summary`.
 import Benchmark
-@_spi(Benchmarks) import BenchSupport
 import SuiteSupport
 
 let benchmarks: @Sendable () -> Void = {
@@ -35,7 +35,8 @@ let benchmarks: @Sendable () -> Void = {
     // data with its force column as Double (same values, same comparisons). Checked once against
     // the C reference outside the measurement; storage is allocated by `SwiftSweep.init`.
     let swift = SwiftSweep(thresholds: SweepSize.thresholds(k))
-    let hotChecked = Box(false), coldChecked = Box(false)
+    let hotChecked = Box(false)
+    let coldChecked = Box(false)
     @Sendable func check(_ data: BenchData, _ replay: ReplayData, _ checked: Box<Bool>) {
       guard !checked.value else { return }
       data.withColumns { _ = sweep.run($0) }

@@ -1,11 +1,11 @@
+import TouchCore
+import TouchSynth
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-
-import TouchCore
-import TouchSynth
 
 /// The draws the benchmark data use, on the toolkit's SplitMix64 stream (as the performance
 /// study wrote them: the integer by modulo, the normal from the C library's `log` and `cos`).

@@ -35,15 +35,18 @@ public struct ClassSweepCase: Sendable {
   public static let all: [ClassSweepCase] =
     ranges.flatMap { r in
       sizes.map { k in
-        let values = k == 1 ? [(r.low + r.high) / 2] : (0..<k).map { r.low + (r.high - r.low) * Double($0) / Double(k - 1) }
-        return ClassSweepCase(name: "classes.\(r.recognizer).K\(k)", recognizer: r.recognizer, axes: [(r.parameter, values)])
+        let values =
+          k == 1 ? [(r.low + r.high) / 2] : (0..<k).map { r.low + (r.high - r.low) * Double($0) / Double(k - 1) }
+        return ClassSweepCase(
+          name: "classes.\(r.recognizer).K\(k)", recognizer: r.recognizer, axes: [(r.parameter, values)])
       }
     }
     + [
       ClassSweepCase(
         name: "classes.hysteresis.100x100", recognizer: "hysteresis",
         axes: [
-          ("pressThreshold", (1...100).map { Double($0) / 100 }), ("releaseThreshold", (0..<100).map { Double($0) / 100 }),
+          ("pressThreshold", (1...100).map { Double($0) / 100 }),
+          ("releaseThreshold", (0..<100).map { Double($0) / 100 }),
         ])
     ]
 

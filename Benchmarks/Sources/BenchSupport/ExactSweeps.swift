@@ -45,7 +45,8 @@ extension ClassSweepData {
       let plan = try SweepPlan(recognizers: [spec], axes: axes.map(\.sweepAxis))
       let result = try evaluation.sweep(plan, threads: 1)
       let exact = ExactSweep(result, axes: axes, rule: try OperatingPointRule(objective: .f1), tolerance: 0.01)
-      return exact.groups.reduce(0) { $0 + $1.regions.count } + result.metrics.reduce(0) { $0 + $1.stage1.truePositives }
+      return exact.groups.reduce(0) { $0 + $1.regions.count }
+        + result.metrics.reduce(0) { $0 + $1.stage1.truePositives }
     } catch {
       preconditionFailure("\(exactCase.name): \(error)")
     }

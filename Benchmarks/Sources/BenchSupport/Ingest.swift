@@ -1,10 +1,11 @@
+public import TouchCore
+public import TouchIO
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-public import TouchCore
-public import TouchIO
 
 /// Trace files for the ingest benchmarks, written once per process from the first traces of the
 /// benchmark data with TouchIO's own writer: times rounded to the microsecond and forces to 1e-4

@@ -113,10 +113,13 @@ extension Kernel {
   /// Runs the product kernel (`TouchRecognizers.ForceKernels`) once over `data`; returns the
   /// number of events.
   @inlinable @inline(__always)
-  @_spi(Benchmarks) public func runSwift(_ data: Columns, into events: UnsafeMutableBufferPointer<ForceKernels.Event>) -> Int {
+  @_spi(Benchmarks) public func runSwift(_ data: Columns, into events: UnsafeMutableBufferPointer<ForceKernels.Event>)
+    -> Int
+  {
     switch self {
     case .threshold:
-      ForceKernels.firstCrossing(force: data.force, offsets: data.offsets, threshold: Kernel.crossingLevel, into: events)
+      ForceKernels.firstCrossing(
+        force: data.force, offsets: data.offsets, threshold: Kernel.crossingLevel, into: events)
     case .hysteresis:
       ForceKernels.hysteresis(
         force: data.force, offsets: data.offsets, peek: Kernel.peek, pop: Kernel.pop, release: Kernel.release,
@@ -134,8 +137,11 @@ extension Kernel {
 
   /// Runs the C reference once over `data`; returns the number of events.
   public func runC(_ data: Columns, into events: UnsafeMutableBufferPointer<ttc_event>) -> Int {
-    let f = data.force.baseAddress!, o = data.offsets.baseAddress!, n = data.traces
-    let e = events.baseAddress!, cap = events.count
+    let f = data.force.baseAddress!
+    let o = data.offsets.baseAddress!
+    let n = data.traces
+    let e = events.baseAddress!
+    let cap = events.count
     switch self {
     case .threshold:
       return ttc_first_crossing(f, o, n, Kernel.crossingLevel, e, cap)
@@ -151,7 +157,9 @@ extension Kernel {
   /// Runs `implementation` once over `data`, into its buffer of `buffers`; returns the number of
   /// events.
   @inlinable @inline(__always)
-  @_spi(Benchmarks) public func run(_ implementation: KernelImplementation, _ data: Columns, into buffers: EventBuffers) -> Int {
+  @_spi(Benchmarks) public func run(_ implementation: KernelImplementation, _ data: Columns, into buffers: EventBuffers)
+    -> Int
+  {
     switch implementation {
     case .swift: runSwift(data, into: buffers.swift)
     case .c: runC(data, into: buffers.c)

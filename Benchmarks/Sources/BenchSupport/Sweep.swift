@@ -145,14 +145,20 @@ public final class SwiftSweep: @unchecked Sendable {
     let k = thresholds.count
     count.update(repeating: 0)
     latency.update(repeating: 0)
-    let offsets = data.offsets, t = data.t, force = data.force
-    let dc = count.baseAddress!, dl = latency.baseAddress!, out = steps.baseAddress!
-    let at = times.baseAddress!, time = t.baseAddress!
+    let offsets = data.offsets
+    let t = data.t
+    let force = data.force
+    let dc = count.baseAddress!
+    let dl = latency.baseAddress!
+    let out = steps.baseAddress!
+    let at = times.baseAddress!
+    let time = t.baseAddress!
     let room = steps.count
     levels.withUnsafeLevels { levels in
       var j = 0
       while j &+ 1 < offsets.count {
-        let start = offsets[j], end = offsets[j &+ 1]
+        let start = offsets[j]
+        let end = offsets[j &+ 1]
         precondition(Swift.min(end &- start, k) <= room, "trace longer than the sweep was prepared for")
         // The trace's first time is read before the scan: the time column is then read in
         // ascending order, which the hardware prefetcher follows.

@@ -1,12 +1,14 @@
-public import Benchmark
 public import BenchSupport
+public import Benchmark
 
 /// Millions of samples per second, from the timing the benchmark takes itself.
 public let samplesPerSecond = BenchmarkMetric.custom("Msamples/s", polarity: .prefersLarger, useScalingFactor: false)
 /// Picoseconds per sample (1000 = 1 ns).
-public let picosecondsPerSample = BenchmarkMetric.custom("ps/sample", polarity: .prefersSmaller, useScalingFactor: false)
+public let picosecondsPerSample = BenchmarkMetric.custom(
+  "ps/sample", polarity: .prefersSmaller, useScalingFactor: false)
 /// Nanoseconds per sample.
-public let nanosecondsPerSample = BenchmarkMetric.custom("ns/sample", polarity: .prefersSmaller, useScalingFactor: false)
+public let nanosecondsPerSample = BenchmarkMetric.custom(
+  "ns/sample", polarity: .prefersSmaller, useScalingFactor: false)
 
 /// The unit a suite reports the time per sample in.
 public enum SampleTime: Sendable {

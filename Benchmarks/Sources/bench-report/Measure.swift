@@ -43,7 +43,8 @@ struct SwiftVsC {
     self.c = Series()
     ratio = Series()
     for round in 0..<rounds {
-      let x: Double, y: Double
+      let x: Double
+      let y: Double
       if round % 2 == 0 {
         x = swift()
         y = c()
@@ -85,7 +86,8 @@ enum Format {
 
   /// `4.21 G/s (3.90–4.40)`.
   static func rateRange(_ s: Series) -> String {
-    let lo = 1e9 / s.slowest, hi = 1e9 / s.fastest
+    let lo = 1e9 / s.slowest
+    let hi = 1e9 / s.fastest
     func short(_ v: Double) -> String { v >= 1e9 ? fixed(v / 1e9, 2) : fixed(v / 1e6, 0) }
     return "\(rate(nsPerSample: s.median)) (\(short(lo))–\(short(hi)))"
   }

@@ -33,7 +33,8 @@ struct Options {
   init(_ arguments: [String]) throws(BenchError) {
     var rest = arguments.dropFirst()
     guard let mode = rest.popFirst(), ["summary", "gate", "sweeps"].contains(mode) else {
-      throw BenchError("usage: bench-report summary|gate|sweeps [--rounds N] [--no-numpy] [--peer PATH] [--out FILE] [--max-ratio R]")
+      throw BenchError(
+        "usage: bench-report summary|gate|sweeps [--rounds N] [--no-numpy] [--peer PATH] [--out FILE] [--max-ratio R]")
     }
     self.mode = mode
     while let option = rest.popFirst() {
@@ -70,7 +71,8 @@ func machineDescription() -> String {
   let cpus = fields["CPU(s)"] ?? "?"
   let caches = ["L1d", "L2", "L3"].compactMap { k in fields["\(k) cache"].map { "\(k) \($0)" } }
     .joined(separator: ", ")
-  let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3)
+  let load =
+    (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3)
     .joined(separator: " ") ?? "?"
   return "\(model), \(cpus) CPUs (\(caches)); load average at start \(load)"
 }
@@ -150,7 +152,8 @@ func kernelTable(_ results: [KernelResult], numpyThreshold: Double?) -> Table {
   ])
   for r in results {
     let target = r.cold ? 400e6 : hotTarget(r.kernel)
-    let targetText = "≥ " + (target >= 1e9 ? Format.fixed(target / 1e9, 0) + " G/s" : Format.fixed(target / 1e6, 0) + " M/s")
+    let targetText =
+      "≥ " + (target >= 1e9 ? Format.fixed(target / 1e9, 0) + " G/s" : Format.fixed(target / 1e6, 0) + " M/s")
       + (r.cold ? "" : ", ≤ 1.25× C")
     let met = r.timing.swift.rate >= target && (r.cold || r.timing.ratio.median <= 1.25)
     var numpy = ""
@@ -158,8 +161,10 @@ func kernelTable(_ results: [KernelResult], numpyThreshold: Double?) -> Table {
       numpy = Format.fixed(np, 2) + " ns: " + Format.fixed(np / r.timing.swift.median, 1) + "×"
     }
     table.add([
-      r.kernel.rawValue, r.cold ? "cold" : "in cache", Format.rateRange(r.timing.swift), Format.fixed(r.timing.swift.median, 3),
-      Format.rate(nsPerSample: r.timing.c.median), Format.ratio(r.timing.ratio), numpy, targetText, met ? "yes" : "**no**",
+      r.kernel.rawValue, r.cold ? "cold" : "in cache", Format.rateRange(r.timing.swift),
+      Format.fixed(r.timing.swift.median, 3),
+      Format.rate(nsPerSample: r.timing.c.median), Format.ratio(r.timing.ratio), numpy, targetText,
+      met ? "yes" : "**no**",
     ])
   }
   return table
@@ -174,7 +179,8 @@ func measureVariants(_ data: ReplayData, rounds: Int) -> Table {
   for variant in VariantReplay.all {
     log.removeAll()
     variant.run(columns, &log)
-    let actions = log.actions.count, transitions = log.transitions.count
+    let actions = log.actions.count
+    let transitions = log.transitions.count
     var series = Series()
     for _ in 0..<rounds {
       series.rounds.append(
@@ -242,7 +248,8 @@ struct SweepMeasurement {
 
 func measureSweeps(hot: BenchData, cold: BenchData, rounds: Int, coldRounds: Int) -> [SweepMeasurement] {
   let flusher = CacheFlusher()
-  let hotReplay = ReplayData(hot), coldReplay = ReplayData(cold)
+  let hotReplay = ReplayData(hot)
+  let coldReplay = ReplayData(cold)
   var results: [SweepMeasurement] = []
   for k in SweepSize.all {
     let c = CSweep(thresholds: SweepSize.thresholds(k))
@@ -259,7 +266,8 @@ func measureSweeps(hot: BenchData, cold: BenchData, rounds: Int, coldRounds: Int
           return Int(total)
         }
       }
-      return SwiftVsC(rounds: rounds, swift: { timed { swift.run(hotReplay.columns) } }, c: { timed { c.run(columns) } })
+      return SwiftVsC(
+        rounds: rounds, swift: { timed { swift.run(hotReplay.columns) } }, c: { timed { c.run(columns) } })
     }
     let coldTiming = cold.withColumns { columns in
       func timed(_ run: () -> Int64) -> Double {
@@ -285,13 +293,15 @@ func sweepTable(_ sweeps: [SweepMeasurement], numpy: NumpyResults?) -> (Table, [
   ])
   var notes: [String] = []
   for s in sweeps {
-    var numpyText = "—", ratio = "—"
+    var numpyText = "—"
+    var ratio = "—"
     var fasterThanNumpy: Bool?
     if let numpy, let ns = numpy.sweepNs[s.k], let theirs = numpy.sweep[s.k] {
       numpyText = Format.fixed(ns, 1) + " ns"
       ratio = Format.fixed(ns / s.cold.swift.median, 1) + "×"
       fasterThanNumpy = ns / s.cold.swift.median >= 10
-      notes.append("K = \(s.k): numpy and C \(theirs.agrees(with: s.result) ? "agree" : "DISAGREE") (\(s.result.summary))")
+      notes.append(
+        "K = \(s.k): numpy and C \(theirs.agrees(with: s.result) ? "agree" : "DISAGREE") (\(s.result.summary))")
     }
     notes.append("K = \(s.k): Swift and C \(s.agree ? "agree" : "DISAGREE") (in cache and cold)")
     var targets: [String] = []
@@ -354,19 +364,27 @@ func measureSmoothing(_ data: BenchData, rounds: Int) throws -> Table {
   output.reserveCapacity(512)
   let gaussian = try GaussianSmoother(length: SmoothingData.gaussianLength, alpha: 3)
   let medianFilter = try MedianSmoother(length: SmoothingData.medianLength)
-  var g = Series(), m = Series()
+  var g = Series()
+  var m = Series()
   for _ in 0..<rounds {
-    g.rounds.append(measure(reps: 3, samples: samples) {
-      for trace in traces { try? gaussian.apply(to: trace, into: &output) }
-      return output.count
-    })
-    m.rounds.append(measure(reps: 3, samples: samples) {
-      for trace in traces { try? medianFilter.apply(to: trace, into: &output) }
-      return output.count
-    })
+    g.rounds.append(
+      measure(reps: 3, samples: samples) {
+        for trace in traces { try? gaussian.apply(to: trace, into: &output) }
+        return output.count
+      })
+    m.rounds.append(
+      measure(reps: 3, samples: samples) {
+        for trace in traces { try? medianFilter.apply(to: trace, into: &output) }
+        return output.count
+      })
   }
-  table.add(["Gaussian (gsl_filter_gaussian)", "K = \(SmoothingData.gaussianLength), α = 3", Format.rateRange(g), Format.fixed(g.median, 2)])
-  table.add(["median (gsl_filter_median)", "K = \(SmoothingData.medianLength)", Format.rateRange(m), Format.fixed(m.median, 2)])
+  table.add([
+    "Gaussian (gsl_filter_gaussian)", "K = \(SmoothingData.gaussianLength), α = 3", Format.rateRange(g),
+    Format.fixed(g.median, 2),
+  ])
+  table.add([
+    "median (gsl_filter_median)", "K = \(SmoothingData.medianLength)", Format.rateRange(m), Format.fixed(m.median, 2),
+  ])
   return table
 }
 
@@ -388,7 +406,9 @@ func main() -> Int32 {
   say("Machine: \(machineDescription())")
   let cold = BenchData(atLeast: 20_000_000)
   let hot = cold.prefix(traces: 1000)
-  say("Data: \(cold.samples) samples in \(cold.traces) traces (cold: one pass, caches flushed before each); in cache: the first \(hot.traces) traces, \(hot.samples) samples, \(Shared.hotPasses) passes per timing. Rounds: \(options.rounds).")
+  say(
+    "Data: \(cold.samples) samples in \(cold.traces) traces (cold: one pass, caches flushed before each); in cache: the first \(hot.traces) traces, \(hot.samples) samples, \(Shared.hotPasses) passes per timing. Rounds: \(options.rounds)."
+  )
 
   let coldRounds = max(3, options.rounds / 2)
   var failures: [String] = []
@@ -420,12 +440,19 @@ func main() -> Int32 {
   }
   if options.mode == "gate" {
     say("")
-    var table = Table(header: ["kernel", "data", "Swift ns/sample", "C ns/sample", "Swift/C (median, range)", "events (Swift = C)", "gate ≤ \(Format.fixed(options.maxRatio, 2))×"])
+    var table = Table(header: [
+      "kernel", "data", "Swift ns/sample", "C ns/sample", "Swift/C (median, range)", "events (Swift = C)",
+      "gate ≤ \(Format.fixed(options.maxRatio, 2))×",
+    ])
     for r in kernels {
       let ok = r.timing.ratio.median <= options.maxRatio
-      if !ok { failures.append("\(r.kernel.rawValue) (\(r.cold ? "cold" : "in cache")): Swift/C \(Format.fixed(r.timing.ratio.median, 2))×") }
+      if !ok {
+        failures.append(
+          "\(r.kernel.rawValue) (\(r.cold ? "cold" : "in cache")): Swift/C \(Format.fixed(r.timing.ratio.median, 2))×")
+      }
       table.add([
-        r.kernel.rawValue, r.cold ? "cold" : "in cache", Format.fixed(r.timing.swift.median, 3), Format.fixed(r.timing.c.median, 3),
+        r.kernel.rawValue, r.cold ? "cold" : "in cache", Format.fixed(r.timing.swift.median, 3),
+        Format.fixed(r.timing.c.median, 3),
         Format.ratio(r.timing.ratio), "\(r.digest.count) \(r.agree ? "=" : "≠")", ok ? "pass" : "**FAIL**",
       ])
     }
@@ -433,7 +460,10 @@ func main() -> Int32 {
     for s in sweeps {
       for (cold, timing) in [(false, s.hot), (true, s.cold)] {
         let ok = timing.ratio.median <= options.maxRatio
-        if !ok { failures.append("sweep K = \(s.k) (\(cold ? "cold" : "in cache")): Swift/C \(Format.fixed(timing.ratio.median, 2))×") }
+        if !ok {
+          failures.append(
+            "sweep K = \(s.k) (\(cold ? "cold" : "in cache")): Swift/C \(Format.fixed(timing.ratio.median, 2))×")
+        }
         if !s.agree && cold { failures.append("sweep K = \(s.k): Swift and C results differ") }
         table.add([
           "sweep K = \(s.k)", cold ? "cold" : "in cache", Format.fixed(timing.swift.median, 3),
@@ -445,7 +475,9 @@ func main() -> Int32 {
     say(table.text)
     say("")
     if failures.isEmpty {
-      say("Swift/C time gate: passed (\(kernels.count) kernel and \(2 * sweeps.count) sweep timings, \(Format.fixed(Double(monotonicNanoseconds() - started) / 1e9, 1)) s)")
+      say(
+        "Swift/C time gate: passed (\(kernels.count) kernel and \(2 * sweeps.count) sweep timings, \(Format.fixed(Double(monotonicNanoseconds() - started) / 1e9, 1)) s)"
+      )
       return 0
     }
     say("Swift/C time gate: FAILED: " + failures.joined(separator: "; "))
@@ -459,7 +491,8 @@ func main() -> Int32 {
     }
   }
   if let numpy, let swift = kernels.first(where: { $0.kernel == .threshold && $0.cold }) {
-    let same = numpy.thresholdEvents == swift.digest.count && numpy.thresholdDigest == String(swift.digest.hash, radix: 16)
+    let same =
+      numpy.thresholdEvents == swift.digest.count && numpy.thresholdDigest == String(swift.digest.hash, radix: 16)
     if !same { failures.append("threshold: numpy events differ from Swift's") }
   }
   say("")
@@ -467,10 +500,14 @@ func main() -> Int32 {
   say("")
   say(kernelTable(kernels, numpyThreshold: numpy?.thresholdNs).text)
   say("")
-  say("Events: " + kernels.filter { !$0.cold }.map { "\($0.kernel.rawValue) \($0.digest.count)" }.joined(separator: ", ")
-    + " in cache; " + kernels.filter(\.cold).map { "\($0.kernel.rawValue) \($0.digest.count)" }.joined(separator: ", ")
-    + " cold; Swift and C identical: \(kernels.allSatisfy(\.agree) ? "yes" : "NO")"
-    + (numpy.map { ", numpy threshold \($0.thresholdEvents) events, identical: \($0.thresholdDigest == String(kernels.first { $0.kernel == .threshold && $0.cold }!.digest.hash, radix: 16) ? "yes" : "NO")" } ?? ""))
+  say(
+    "Events: " + kernels.filter { !$0.cold }.map { "\($0.kernel.rawValue) \($0.digest.count)" }.joined(separator: ", ")
+      + " in cache; "
+      + kernels.filter(\.cold).map { "\($0.kernel.rawValue) \($0.digest.count)" }.joined(separator: ", ")
+      + " cold; Swift and C identical: \(kernels.allSatisfy(\.agree) ? "yes" : "NO")"
+      + (numpy.map {
+        ", numpy threshold \($0.thresholdEvents) events, identical: \($0.thresholdDigest == String(kernels.first { $0.kernel == .threshold && $0.cold }!.digest.hash, radix: 16) ? "yes" : "NO")"
+      } ?? ""))
   say("")
   say("### Sweeps (the product's one-pass kernel vs the C running-max merge and numpy per trace)")
   say("")

@@ -23,7 +23,8 @@ enum Canary {
   }
 
   /// Chosen at run time, so the optimizer cannot see the concrete type.
-  static let tests: [any SampleTest] = CommandLine.arguments.count > 99
+  static let tests: [any SampleTest] =
+    CommandLine.arguments.count > 99
     ? [Below(level: Kernel.crossingLevel)] : [Above(level: Kernel.crossingLevel)]
 
   @inline(never)

@@ -46,4 +46,6 @@ let window =
   callgrind_control_available() == 0
   ? "unavailable (built without valgrind's headers)"
   : callgrind_running_on_valgrind() == 0 ? "off (not under valgrind)" : "on"
-print("\(probe.name): \(passes) passes over \(samples) samples, \(passes - 1) counted, callgrind window \(window), result \(total)")
+print(
+  "\(probe.name): \(passes) passes over \(samples) samples, \(passes - 1) counted, callgrind window \(window), result \(total)"
+)

@@ -43,13 +43,15 @@ extension FuzzTargets {
         steps.append("refuse \(response.status)")
         return steps
       case .request(let request, let consumed):
-        precondition(consumed > 0 && consumed <= bytes.count - offset, "consumed \(consumed) of \(bytes.count - offset)")
+        precondition(
+          consumed > 0 && consumed <= bytes.count - offset, "consumed \(consumed) of \(bytes.count - offset)")
         precondition(request.body.count <= captureLimits.maximumBodySize, "a body over the limit")
         precondition(consumed - request.body.count <= captureLimits.maximumHeadSize, "a head over the limit")
         precondition(request.path.utf8.first == UInt8(ascii: "/"), "a path not starting with /")
         switch captureAccess.check(request) {
         case .admit(let route):
-          precondition(request.headers["host"] != nil && request.query["token"] == "tok", "admitted without host or token")
+          precondition(
+            request.headers["host"] != nil && request.query["token"] == "tok", "admitted without host or token")
           if route.method == "POST" {
             precondition(request.headers["x-capture-secret"] == "0123abcd", "a POST admitted without the secret")
           }

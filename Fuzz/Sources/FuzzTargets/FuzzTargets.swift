@@ -1,13 +1,14 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 import TouchCore
 import TouchEvaluation
 import TouchIO
 import TouchImport
 import TouchRecognizers
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The harness bodies: each takes the bytes libFuzzer made and runs one part of the toolkit over
 /// them. A thrown error is the expected answer to bad input; a trap (a failed precondition, an

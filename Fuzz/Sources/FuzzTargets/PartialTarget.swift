@@ -1,11 +1,12 @@
+import TouchCore
+import TouchEvaluation
+import TouchPartials
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import TouchCore
-import TouchEvaluation
-import TouchPartials
 
 extension FuzzTargets {
   /// Decode then merge a partial file: the bytes are a partial's body after its version (the
@@ -68,7 +69,8 @@ extension FuzzTargets {
   }
 
   /// What the harness puts before its input: the magic and the format version.
-  static let partialHead: [UInt8] = StudyPartial.magic
+  static let partialHead: [UInt8] =
+    StudyPartial.magic
     + (0..<8).map { UInt8(truncatingIfNeeded: UInt64(StudyPartial.formatVersion) >> (8 * UInt64($0))) }
 
   /// Shards 0/2 and 1/2 of a small sweep (one-stage and two-stage configurations, a
@@ -94,7 +96,9 @@ extension FuzzTargets {
       let positive = ordinals[i] % 3 == 0
       let stage = StageOutcome(
         isPositive: positive, actions: 1, references: positive ? 1 : 0,
-        matches: positive ? [MatchedEvent(action: 0.2 + 0.1 * Double(ordinals[i]), reference: 0.1 * Double(ordinals[i]), touchDown: 0)] : [],
+        matches: positive
+          ? [MatchedEvent(action: 0.2 + 0.1 * Double(ordinals[i]), reference: 0.1 * Double(ordinals[i]), touchDown: 0)]
+          : [],
         events: [0.2])
       return TraceOutcome(trace: i, stage1: stage, stage2: stage, flaps: 1, addedLatency: 0.05, waited: positive)
     }
@@ -120,7 +124,11 @@ extension FuzzTargets {
       inputs: [StudyPartial.InputHash(file: "data/x.csv", sha256: SHA256.hash(Array("data".utf8)))],
       diagnostics: [Diagnostic(.warning, "a warning", file: "data/x.csv", position: TextPosition(line: 3, column: 4))],
       labelOverrides: 0, overriddenTraces: 0, traces: traces,
-      skipped: [KeptSkip(stage: 0, ordinal: shard, skipped: SkippedTrace(trace: "bad", origin: TraceOrigin(file: "data/x.csv"), reason: "no samples"))],
+      skipped: [
+        KeptSkip(
+          stage: 0, ordinal: shard,
+          skipped: SkippedTrace(trace: "bad", origin: TraceOrigin(file: "data/x.csv"), reason: "no samples"))
+      ],
       sweep: SweepPartial(configurations: configurations, methods: [.replay, .onePass(parameter: "threshold")]),
       groups: GroupPartials(column: "user", configurations: byUser),
       outcomes: [outcomes, outcomes])

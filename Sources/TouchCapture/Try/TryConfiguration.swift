@@ -52,8 +52,12 @@ public struct TryConfiguration: Sendable {
   ///
   /// - Throws: ``CaptureError/usage(_:)``.
   public func validate() throws(CaptureError) {
-    guard !configurations.isEmpty else { throw .usage("give at least one configuration to try (--recognizer, --configuration)") }
-    guard configurations.count <= 8 else { throw .usage("at most 8 configurations at once, not \(configurations.count)") }
+    guard !configurations.isEmpty else {
+      throw .usage("give at least one configuration to try (--recognizer, --configuration)")
+    }
+    guard configurations.count <= 8 else {
+      throw .usage("at most 8 configurations at once, not \(configurations.count)")
+    }
     var rules = CaptureConfiguration(
       dataset: dataset ?? ".", host: host, port: port, participant: participant, token: token,
       maximumBodySize: maximumBodySize, device: device)

@@ -67,7 +67,8 @@ public actor TrySession {
     self.replay = replay
     self.log = log
     if let directory = configuration.dataset {
-      let dataset = try CaptureDataset(directory: directory, base: "try-" + CaptureNames.slug(configuration.participant))
+      let dataset = try CaptureDataset(
+        directory: directory, base: "try-" + CaptureNames.slug(configuration.participant))
       self.dataset = dataset
       self.session = dataset.session
     } else {
@@ -138,11 +139,15 @@ public actor TrySession {
       return refuse(.invalid(error.description))
     }
     guard upload.participant == configuration.participant else {
-      return refuse(.invalid("upload: error: participant \"\(upload.participant)\" differs from this run's \"\(configuration.participant)\""))
+      return refuse(
+        .invalid(
+          "upload: error: participant \"\(upload.participant)\" differs from this run's \"\(configuration.participant)\""
+        ))
     }
     let device = configuration.device
     let session = dataset.session
-    switch dataset.add({ id throws(CaptureUploadError) in try upload.trace(id: id, session: session, device: device) }) {
+    switch dataset.add({ id throws(CaptureUploadError) in try upload.trace(id: id, session: session, device: device) })
+    {
     case .success(let (written, _)):
       self.dataset = dataset
       saved.append(Saved(path: written.path, id: written.id, intent: upload.intent, samples: written.samples))

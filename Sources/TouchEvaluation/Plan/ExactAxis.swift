@@ -200,7 +200,8 @@ public struct ExactAxisBuilder: Sendable {
     // the range hold or fail on whole intervals.
     for (p, declared) in specs.enumerated() {
       var values: [Double] = []
-      for other in spec.parameters where other.name != declared.name && other.unit == declared.unit && other.kind == .number {
+      for other in spec.parameters
+      where other.name != declared.name && other.unit == declared.unit && other.kind == .number {
         if let set = fixed[other.name], case .number(let x) = set {
           values.append(x)
         } else if let grid = others[other.name] {

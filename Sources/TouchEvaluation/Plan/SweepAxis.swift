@@ -107,7 +107,8 @@ public struct SweepAxis: Sendable, Hashable, CustomStringConvertible {
     points.reserveCapacity(count)
     for k in 0..<count {
       // start + k·step as one fraction, converted once.
-      guard let offset = step.multiplied(by: Int64(k)), let point = start.adding(offset), let x = point.nearestDouble else {
+      guard let offset = step.multiplied(by: Int64(k)), let point = start.adding(offset), let x = point.nearestDouble
+      else {
         throw .imprecisePoint(parameter: parameter, range: spec, point: k)
       }
       points.append(x)

@@ -51,7 +51,9 @@ public struct RecognizerSpec: Sendable, Hashable, CustomStringConvertible {
   /// order. Repeated names are kept once.
   ///
   /// - Throws: ``SweepPlanError``.
-  public static func list(_ text: String, catalog: RecognizerCatalog = .builtIn) throws(SweepPlanError) -> [RecognizerSpec] {
+  public static func list(_ text: String, catalog: RecognizerCatalog = .builtIn) throws(SweepPlanError)
+    -> [RecognizerSpec]
+  {
     var specs: [RecognizerSpec] = []
     for name in Composition.items(text) {
       if name == "all" {
@@ -194,7 +196,9 @@ public struct DroppedConfiguration: Sendable, Hashable, CustomStringConvertible 
       let marker = Array(", got ".utf8)
       let bytes = Array(rule.utf8)
       if bytes.count >= marker.count,
-        let start = (0...(bytes.count - marker.count)).reversed().first(where: { Array(bytes[$0..<$0 + marker.count]) == marker })
+        let start = (0...(bytes.count - marker.count)).reversed().first(where: {
+          Array(bytes[$0..<$0 + marker.count]) == marker
+        })
       {
         rule = String(decoding: bytes[..<start], as: UTF8.self)
       }
@@ -202,7 +206,8 @@ public struct DroppedConfiguration: Sendable, Hashable, CustomStringConvertible 
       if rule.hasPrefix(prefix) { rule.removeFirst(prefix.count) }
       // A rule relative to another parameter ends with that parameter's value: `(0.85)`.
       if rule.hasSuffix(")"), let open = rule.lastIndex(of: "("), open > rule.startIndex,
-        rule[rule.index(before: open)] == " ", Double(rule[rule.index(after: open)..<rule.index(before: rule.endIndex)]) != nil
+        rule[rule.index(before: open)] == " ",
+        Double(rule[rule.index(after: open)..<rule.index(before: rule.endIndex)]) != nil
       {
         rule = String(rule[..<rule.index(before: open)])
       }

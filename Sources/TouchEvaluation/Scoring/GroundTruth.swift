@@ -131,7 +131,8 @@ public struct TraceTruth: Sendable, Hashable {
       guard !options.isPositive(intent), intent != .pop else { return .failure(.positiveInNegativesOnly(intent)) }
       return .success(
         TraceTruth(
-          intent: intent, isPositive: false, references: [], referenceSource: nil, touchDown: touchDown, liftOff: liftOff))
+          intent: intent, isPositive: false, references: [], referenceSource: nil, touchDown: touchDown,
+          liftOff: liftOff))
     }
     guard let intent = trace.metadata.intent else { return .failure(.noIntent) }
     let positive = options.isPositive(intent)
@@ -139,7 +140,8 @@ public struct TraceTruth: Sendable, Hashable {
     guard positive || pop else {
       return .success(
         TraceTruth(
-          intent: intent, isPositive: false, references: [], referenceSource: nil, touchDown: touchDown, liftOff: liftOff))
+          intent: intent, isPositive: false, references: [], referenceSource: nil, touchDown: touchDown,
+          liftOff: liftOff))
     }
     let resolved: ReferenceTimes
     do throws(SignalError) {

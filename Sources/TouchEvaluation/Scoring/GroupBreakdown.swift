@@ -28,7 +28,11 @@ public struct GroupBreakdown: Sendable {
     var byName: [String: [Int]] = [:]
     var unlabelled: [Int] = []
     for (k, trace) in evaluation.traces.enumerated() {
-      if let label = Self.label(trace.metadata, column) { byName[label, default: []].append(k) } else { unlabelled.append(k) }
+      if let label = Self.label(trace.metadata, column) {
+        byName[label, default: []].append(k)
+      } else {
+        unlabelled.append(k)
+      }
     }
     let sorted = byName.keys.sorted()
     var names: [String?] = sorted

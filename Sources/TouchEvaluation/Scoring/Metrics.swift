@@ -52,7 +52,8 @@ public struct LatencySummary: Sendable, Hashable {
     mean = s.mean
     standardDeviation = s.standardDeviation
     minimum = s.min
-    (p50, p90, p95, p99) = s.quantiles.isEmpty
+    (p50, p90, p95, p99) =
+      s.quantiles.isEmpty
       ? (nil, nil, nil, nil) : (s.quantiles[0], s.quantiles[1], s.quantiles[2], s.quantiles[3])
     maximum = s.max
     early = s.negative
@@ -397,7 +398,9 @@ enum CountVector {
   static let width = flapsIndex + 1
 
   /// Adds `sign` × the tally's sums to `v[0 ..< width]`.
-  static func add(_ tally: TraceTally, intent: Intent, actualClass: PressClass, sign: Int32, to v: UnsafeMutablePointer<Int32>) {
+  static func add(
+    _ tally: TraceTally, intent: Intent, actualClass: PressClass, sign: Int32, to v: UnsafeMutablePointer<Int32>
+  ) {
     v[0] &+= sign
     add(tally.stage1, intent: intent, sign: sign, to: v + 1)
     if let s = tally.stage2 {

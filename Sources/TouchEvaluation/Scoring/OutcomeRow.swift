@@ -41,7 +41,9 @@ public struct OutcomeRow: Sendable, Hashable {
   ///   - action: the action's time, seconds.
   ///   - reference: the reference time, seconds.
   ///   - latency: `action − reference`, seconds.
-  public init(trace: Int, stage: Int, kind: Kind, action: Double? = nil, reference: Double? = nil, latency: Double? = nil) {
+  public init(
+    trace: Int, stage: Int, kind: Kind, action: Double? = nil, reference: Double? = nil, latency: Double? = nil
+  ) {
     self.trace = trace
     self.stage = stage
     self.kind = kind
@@ -65,7 +67,9 @@ extension StageOutcome {
       return [OutcomeRow(trace: trace, stage: stage, kind: .falsePositive, action: events.first)]
     }
     var rows = matches.map {
-      OutcomeRow(trace: trace, stage: stage, kind: .truePositive, action: $0.action, reference: $0.reference, latency: $0.latency)
+      OutcomeRow(
+        trace: trace, stage: stage, kind: .truePositive, action: $0.action, reference: $0.reference, latency: $0.latency
+      )
     }
     var unmatchedActions = events
     var unmatchedReferences = references

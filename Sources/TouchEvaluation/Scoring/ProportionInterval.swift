@@ -25,7 +25,10 @@ public struct ProportionInterval: Sendable, Hashable {
   public static func wilson(_ successes: Int, of trials: Int) -> ProportionInterval? {
     precondition(successes >= 0 && successes <= trials, "successes must lie in 0…trials")
     guard trials > 0 else { return nil }
-    let k = Double(successes), n = Double(trials), z = z95, z2 = z * z
+    let k = Double(successes)
+    let n = Double(trials)
+    let z = z95
+    let z2 = z * z
     let denominator = n + z2
     let centre = (k + z2 / 2) / denominator
     let half = z / denominator * (k * (n - k) / n + z2 / 4).squareRoot()

@@ -17,12 +17,15 @@ struct Chunks: Sendable {
     traces = (0..<count).map { c in
       evaluation.traces[(c * size)..<Swift.min(evaluation.traces.count, (c + 1) * size)].map { trace in
         Trace(
-          metadata: TraceMetadata(id: trace.metadata.id, touch: trace.metadata.touch, maxForce: trace.metadata.maxForce),
+          metadata: TraceMetadata(
+            id: trace.metadata.id, touch: trace.metadata.touch, maxForce: trace.metadata.maxForce),
           t: trace.t, force: trace.force,
           phase: trace.phase, x: trace.x, y: trace.y)
       }
     }
-    truths = (0..<count).map { Array(evaluation.truths[($0 * size)..<Swift.min(evaluation.truths.count, ($0 + 1) * size)]) }
+    truths = (0..<count).map {
+      Array(evaluation.truths[($0 * size)..<Swift.min(evaluation.truths.count, ($0 + 1) * size)])
+    }
   }
 
   var count: Int { traces.count }
@@ -31,6 +34,7 @@ struct Chunks: Sendable {
 
   /// The visitor that replays and scores chunk `c`.
   func replay(_ c: Int, tolerance: Double, shape: OutcomeShape, keep: Bool) -> ChunkReplay {
-    ChunkReplay(traces: traces[c], truths: truths[c], first: c * Evaluation.chunk, tolerance: tolerance, shape: shape, keep: keep)
+    ChunkReplay(
+      traces: traces[c], truths: truths[c], first: c * Evaluation.chunk, tolerance: tolerance, shape: shape, keep: keep)
   }
 }

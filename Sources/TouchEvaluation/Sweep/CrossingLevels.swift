@@ -300,7 +300,8 @@ extension RunningMaxSweep {
   /// within min(n, K).
   @inlinable @inline(__always)
   static func indexedCrossings<Test: CrossingTest, Window: BucketWindow, Count: LevelCount, Companion: StepCompanion>(
-    _ test: Test.Type, _ window: Window.Type, _ counting: Count.Type, quantities: UnsafePointer<Double>, range: Range<Int>,
+    _ test: Test.Type, _ window: Window.Type, _ counting: Count.Type, quantities: UnsafePointer<Double>,
+    range: Range<Int>,
     levels: UnsafeCrossingLevels, inclusive: Bool, into steps: UnsafeMutablePointer<CrossingStep>, companion: Companion
   ) -> Int {
     let values = levels.values.baseAddress.unsafelyUnwrapped
@@ -308,7 +309,9 @@ extension RunningMaxSweep {
     let distinct = levels.distinct.unsafelyUnwrapped
     let buckets = levels.buckets.unsafelyUnwrapped
     let ends = levels.ends.unsafelyUnwrapped
-    let origin = levels.layout.origin, scale = levels.layout.scale, top = levels.layout.top
+    let origin = levels.layout.origin
+    let scale = levels.layout.scale
+    let top = levels.layout.top
     let raw = UnsafeRawPointer(quantities)
     var count = 0
     var p = 0

@@ -54,7 +54,8 @@ extension Evaluation {
         }
         // (One parameter: its class changes are found by bisection below, not value by value.)
         if dimensions > 1 {
-          Self.classify(group.compared[p].values, scale: scale, maxForce: maxForce, among: quantities[p], into: &classes[p])
+          Self.classify(
+            group.compared[p].values, scale: scale, maxForce: maxForce, among: quantities[p], into: &classes[p])
         }
       }
       // 2. Runs of levels with one key, and a slot (one replay) per distinct key.

@@ -17,8 +17,10 @@ extension Evaluation {
         table.forEachRange(levels: k) { j, lower, upper, entry in
           guard lower < upper else { return }
           let tally = table.tallies[entry]
-          CountVector.add(tally, intent: table.intents[j], actualClass: table.classes[j], sign: 1, to: base + lower * width)
-          CountVector.add(tally, intent: table.intents[j], actualClass: table.classes[j], sign: -1, to: base + upper * width)
+          CountVector.add(
+            tally, intent: table.intents[j], actualClass: table.classes[j], sign: 1, to: base + lower * width)
+          CountVector.add(
+            tally, intent: table.intents[j], actualClass: table.classes[j], sign: -1, to: base + upper * width)
         }
       }
       for level in stride(from: 1, through: k, by: 1) {
@@ -81,16 +83,20 @@ extension Evaluation {
         levelsReady = true
       }
       let room = Swift.min(quantities.count, levels.count)
-      if steps.count < room { steps = [CrossingStep](repeating: CrossingStep(lower: 0, upper: 0, position: 0), count: room) }
+      if steps.count < room {
+        steps = [CrossingStep](repeating: CrossingStep(lower: 0, upper: 0, position: 0), count: room)
+      }
       let found = quantities.withUnsafeBufferPointer { q in
         levels.withUnsafeLevels { l in
           steps.withUnsafeMutableBufferPointer { s -> Int in
             guard let base = s.baseAddress else { return 0 }
             switch sweep.comparison {
             case .greaterThan:
-              return RunningMaxSweep.firstCrossings(StrictlyAbove.self, quantities: q, range: 0..<q.count, levels: l, into: base)
+              return RunningMaxSweep.firstCrossings(
+                StrictlyAbove.self, quantities: q, range: 0..<q.count, levels: l, into: base)
             case .greaterThanOrEqual:
-              return RunningMaxSweep.firstCrossings(AtOrAbove.self, quantities: q, range: 0..<q.count, levels: l, into: base)
+              return RunningMaxSweep.firstCrossings(
+                AtOrAbove.self, quantities: q, range: 0..<q.count, levels: l, into: base)
             }
           }
         }

@@ -11,7 +11,8 @@ extension Evaluation {
   public func outcomes(of recognizer: AnyForceRecognizer, threads: Int = 1) throws(ReplayError) -> [TraceOutcome] {
     let chunks = Chunks(self)
     let replayed = Parallel.map(items: chunks.count, threads: threads) { c in
-      chunks.replay(c, tolerance: options.tolerance, shape: OutcomeShape(recognizer: recognizer), keep: true).run(recognizer)
+      chunks.replay(c, tolerance: options.tolerance, shape: OutcomeShape(recognizer: recognizer), keep: true).run(
+        recognizer)
     }
     if let failure = replayed.lazy.compactMap(\.failure).first { throw failure }
     return replayed.flatMap(\.outcomes)

@@ -65,7 +65,8 @@ extension Evaluation {
       let batch = Array(units[u..<end])
       let computed = replayChunks(batch, configurations: configurations, pieces: pieces, keep: keep, threads: threads)
       try Self.throwFirstFailure(computed)
-      Self.collectMetrics(batch, computed: computed, configurations: configurations, threads: threads, into: &accumulators)
+      Self.collectMetrics(
+        batch, computed: computed, configurations: configurations, threads: threads, into: &accumulators)
       if let perConfiguration {
         Self.reportOutcomes(
           batch, computed: computed, traces: traces.count, perBatch: perBatch, threads: threads, to: perConfiguration)
@@ -142,7 +143,8 @@ extension Evaluation {
         case .replay(let index):
           let recognizer = configurations[index].recognizer
           return .replayed(
-            pieces.replay(c, tolerance: options.tolerance, shape: configurations[index].shape, keep: keep).run(recognizer))
+            pieces.replay(c, tolerance: options.tolerance, shape: configurations[index].shape, keep: keep).run(
+              recognizer))
         case .onePass(let group):
           return .onePass(onePassChunk(group, range: pieces.range(c), keep: keep))
         case .classes(let group):

@@ -112,6 +112,8 @@ struct LevelClasses: Sendable {
 
   /// The levels of classes `classes`.
   func levels(of classes: Range<Int>) -> Range<Int> {
-    classes.isEmpty ? 0..<0 : starts[classes.lowerBound]..<(classes.upperBound < starts.count ? starts[classes.upperBound] : levelCount)
+    classes.isEmpty
+      ? 0..<0
+      : starts[classes.lowerBound]..<(classes.upperBound < starts.count ? starts[classes.upperBound] : levelCount)
   }
 }

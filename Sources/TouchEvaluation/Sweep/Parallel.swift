@@ -25,7 +25,8 @@ package enum Parallel {
 
   /// `body` applied to consecutive ranges of `chunk` indices covering `0..<count`, in order (the
   /// last range may be shorter), computed on up to `threads` threads.
-  package static func map<T: Sendable>(count: Int, chunk: Int, threads: Int, _ body: @Sendable (Range<Int>) -> T) -> [T] {
+  package static func map<T: Sendable>(count: Int, chunk: Int, threads: Int, _ body: @Sendable (Range<Int>) -> T) -> [T]
+  {
     let size = Swift.max(chunk, 1)
     let chunks = (count + size - 1) / size
     return map(items: chunks, threads: threads) { c in

@@ -228,7 +228,8 @@ public enum RunningMaxSweep {
           }
           low = first
         }
-        steps[count] = CrossingStep(lower: Int32(truncatingIfNeeded: p), upper: Int32(truncatingIfNeeded: low), position: i)
+        steps[count] = CrossingStep(
+          lower: Int32(truncatingIfNeeded: p), upper: Int32(truncatingIfNeeded: low), position: i)
         count &+= 1
         p = low
         if p == k { break }

@@ -159,8 +159,10 @@ package enum Distinct {
       }
     }
     let chosen = distinct
-    let results = Parallel.map(count: chosen.count, chunk: 4, threads: threads) { range in range.map { body(chosen[$0]) } }
-      .flatMap { $0 }
+    let results = Parallel.map(count: chosen.count, chunk: 4, threads: threads) { range in
+      range.map { body(chosen[$0]) }
+    }
+    .flatMap { $0 }
     return source.map { results[$0] }
   }
 }

@@ -1,4 +1,5 @@
 public import TouchRecognizers
+
 /// The result of a sweep: every configuration of the plan with its metrics.
 public struct SweepResult: Sendable {
   /// The evaluation swept (traces, truths, options).

@@ -64,7 +64,8 @@ extension SweepUnit {
       let configuration = configurations[c]
       let compared = Set(configuration.recognizer.variant.parameters.filter { $0.comparison != nil }.map(\.name))
       guard !compared.isEmpty, !configuration.recognizer.isComposition else { continue }
-      let key = Key(recognizer: configuration.name, others: configuration.parameters.entries.filter { !compared.contains($0.name) })
+      let key = Key(
+        recognizer: configuration.name, others: configuration.parameters.entries.filter { !compared.contains($0.name) })
       families[key, default: []].append(c)
       keyOf[c] = key
     }
@@ -121,7 +122,8 @@ extension SweepUnit {
     guard let sweep = first.recognizer.thresholdSweeps.first(where: { $0.parameter == parameter }) else { return nil }
     let otherEvent: ThresholdSweep.Event = sweep.event == .action ? .stage2 : .action
     let shape = first.shape
-    let other = shape.twoStage || sweep.event == .stage2
+    let other =
+      shape.twoStage || sweep.event == .stage2
       ? first.recognizer.thresholdSweeps.first(where: { $0.event == otherEvent }) : nil
     if (shape.twoStage || sweep.event == .stage2) && other == nil { return nil }
     // Sweep descriptions are compared with `==` (every stored property, including the

@@ -91,26 +91,37 @@ enum KotlinExport {
     var out: [Constant] = []
     switch c.filter {
     case .ema(let alpha)?:
-      out.append(double("Filter (exponential moving average, `ema.alpha`): weight of each new sample.", "emaAlpha", alpha))
+      out.append(
+        double("Filter (exponential moving average, `ema.alpha`): weight of each new sample.", "emaAlpha", alpha))
     case .movingMean(let window)?:
       out.append(
         Constant(
           doc: "Filter (trailing moving mean, `movmean.window`): samples averaged.", name: "movingMeanWindow",
           type: "Int", value: "\(window)", isConst: true))
     case .oneEuro(let minCutoff, let beta, let dCutoff)?:
-      out.append(double("Filter (1€, `one-euro.mincutoff`): cutoff when the force is still, hertz.", "oneEuroMinCutoff", minCutoff))
-      out.append(double("Filter (1€, `one-euro.beta`): cutoff increase per force unit per second of speed.", "oneEuroBeta", beta))
-      out.append(double("Filter (1€, `one-euro.dcutoff`): cutoff of the speed estimate, hertz.", "oneEuroDerivativeCutoff", dCutoff))
+      out.append(
+        double(
+          "Filter (1€, `one-euro.mincutoff`): cutoff when the force is still, hertz.", "oneEuroMinCutoff", minCutoff))
+      out.append(
+        double("Filter (1€, `one-euro.beta`): cutoff increase per force unit per second of speed.", "oneEuroBeta", beta)
+      )
+      out.append(
+        double(
+          "Filter (1€, `one-euro.dcutoff`): cutoff of the speed estimate, hertz.", "oneEuroDerivativeCutoff", dCutoff))
     case nil:
       break
     }
     switch c.core {
     case .deepPress(let threshold):
-      out.append(double("Normalized force that begins the press (>=); below it the press ends.", "threshold", threshold))
+      out.append(
+        double("Normalized force that begins the press (>=); below it the press ends.", "threshold", threshold))
     case .hysteresis(let press, let release, let palm, let strict, let inclusive):
       out.append(double("Normalized force that presses (>=, > when STRICT_PRESS).", "pressThreshold", press))
-      out.append(double("Normalized force below which a press releases (<, <= when INCLUSIVE_RELEASE).", "releaseThreshold", release))
-      out.append(double("Normalized force above which the contact is rejected for good (NaN: off).", "palmThreshold", palm))
+      out.append(
+        double(
+          "Normalized force below which a press releases (<, <= when INCLUSIVE_RELEASE).", "releaseThreshold", release))
+      out.append(
+        double("Normalized force above which the contact is rejected for good (NaN: off).", "palmThreshold", palm))
       out.append(flag("Press with > instead of >=.", "strictPress", strict))
       out.append(flag("Release with <= instead of <.", "inclusiveRelease", inclusive))
     case .stablePress(let press, let release, let dwell, let tap, let movement, let rearm):
@@ -118,7 +129,8 @@ enum KotlinExport {
       out.append(double("Normalized force below which a press releases (<).", "releaseThreshold", release))
       out.append(double("Time the force must stay at or above PRESS_THRESHOLD, seconds.", "dwellTime", dwell))
       out.append(double("Shortest contact before a press, seconds.", "tapTimeout", tap))
-      out.append(double("Movement before the first press that fails the contact, points (NaN: off).", "movementLimit", movement))
+      out.append(
+        double("Movement before the first press that fails the contact, points (NaN: off).", "movementLimit", movement))
       out.append(flag("A released press can press again in the same contact.", "rearm", rearm))
     case .peekPop(let peek, let pop):
       out.append(double("Normalized force of the peek (>=).", "peekThreshold", peek))

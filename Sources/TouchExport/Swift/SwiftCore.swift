@@ -203,30 +203,53 @@ extension SwiftExport {
     var lines: [(doc: String, name: String, type: String, value: String)] = []
     switch c.filter {
     case .ema(let alpha)?:
-      lines.append(("Filter (exponential moving average): weight of each new sample.", "emaAlpha", "Double", literal(alpha)))
+      lines.append(
+        ("Filter (exponential moving average): weight of each new sample.", "emaAlpha", "Double", literal(alpha)))
     case .movingMean(let window)?:
       lines.append(("Filter (trailing moving mean): samples averaged.", "movingMeanWindow", "Int", "\(window)"))
     case .oneEuro(let minCutoff, let beta, let dCutoff)?:
-      lines.append(("Filter (1€): cutoff when force is still, hertz.", "oneEuroMinCutoff", "Double", literal(minCutoff)))
-      lines.append(("Filter (1€): cutoff increase per force unit per second of speed.", "oneEuroBeta", "Double", literal(beta)))
-      lines.append(("Filter (1€): cutoff of the speed estimate, hertz.", "oneEuroDerivativeCutoff", "Double", literal(dCutoff)))
+      lines.append(
+        ("Filter (1€): cutoff when force is still, hertz.", "oneEuroMinCutoff", "Double", literal(minCutoff)))
+      lines.append(
+        ("Filter (1€): cutoff increase per force unit per second of speed.", "oneEuroBeta", "Double", literal(beta)))
+      lines.append(
+        ("Filter (1€): cutoff of the speed estimate, hertz.", "oneEuroDerivativeCutoff", "Double", literal(dCutoff)))
     case nil: break
     }
     switch c.core {
     case .deepPress(let threshold):
-      lines.append(("Normalized force that begins the press (>=); below it the press ends.", "threshold", "Double", literal(threshold)))
+      lines.append(
+        (
+          "Normalized force that begins the press (>=); below it the press ends.", "threshold", "Double",
+          literal(threshold)
+        ))
     case .hysteresis(let press, let release, let palm, let strict, let inclusive):
-      lines.append(("Normalized force that presses (>=, > when strictPress).", "pressThreshold", "Double", literal(press)))
-      lines.append(("Normalized force below which a press releases (<, <= when inclusiveRelease).", "releaseThreshold", "Double", literal(release)))
-      lines.append(("Normalized force above which the contact is rejected for good (NaN: off).", "palmThreshold", "Double", literal(palm)))
+      lines.append(
+        ("Normalized force that presses (>=, > when strictPress).", "pressThreshold", "Double", literal(press)))
+      lines.append(
+        (
+          "Normalized force below which a press releases (<, <= when inclusiveRelease).", "releaseThreshold", "Double",
+          literal(release)
+        ))
+      lines.append(
+        (
+          "Normalized force above which the contact is rejected for good (NaN: off).", "palmThreshold", "Double",
+          literal(palm)
+        ))
       lines.append(("Press with > instead of >=.", "strictPress", "Bool", "\(strict)"))
       lines.append(("Release with <= instead of <.", "inclusiveRelease", "Bool", "\(inclusive)"))
     case .stablePress(let press, let release, let dwell, let tap, let movement, let rearm):
       lines.append(("Normalized force that arms a press (>=).", "pressThreshold", "Double", literal(press)))
-      lines.append(("Normalized force below which a press releases (<).", "releaseThreshold", "Double", literal(release)))
-      lines.append(("Time the force must stay at or above pressThreshold, seconds.", "dwellTime", "Double", literal(dwell)))
+      lines.append(
+        ("Normalized force below which a press releases (<).", "releaseThreshold", "Double", literal(release)))
+      lines.append(
+        ("Time the force must stay at or above pressThreshold, seconds.", "dwellTime", "Double", literal(dwell)))
       lines.append(("Shortest contact before a press, seconds.", "tapTimeout", "Double", literal(tap)))
-      lines.append(("Movement before the first press that fails the contact, points (NaN: off).", "movementLimit", "Double", literal(movement)))
+      lines.append(
+        (
+          "Movement before the first press that fails the contact, points (NaN: off).", "movementLimit", "Double",
+          literal(movement)
+        ))
       lines.append(("A released press can press again in the same contact.", "rearm", "Bool", "\(rearm)"))
     case .peekPop(let peek, let pop):
       lines.append(("Normalized force of the peek (>=).", "peekThreshold", "Double", literal(peek)))

@@ -22,10 +22,10 @@ enum TypeScriptCore {
     let lift =
       timers
       ? """
-              this.fireTimers(t);
-              if (!this.finished) this.lift(\(f), t, x, y, maxForce, cancelled);
+            this.fireTimers(t);
+            if (!this.finished) this.lift(\(f), t, x, y, maxForce, cancelled);
 
-        """
+      """
       : "      this.lift(\(f), t, x, y, maxForce, cancelled);\n"
     return #"""
       /**
@@ -217,24 +217,24 @@ enum TypeScriptCore {
   static func tick(_ timers: Bool) -> String {
     timers
       ? """
-          /**
-           * Tells the core that time `t` has come without a sample (from `setTimeout`, a frame
-           * callback) and returns the actions of the timers due by then, at their deadlines.
-           */
-          tick(t⟪: number⟫)⟪: Action[]⟫ {
-            this.mark = this.actionList.length;
-            if (this.open && !this.finished) this.fireTimers(t);
-            return this.actionList.slice(this.mark);
-          }
+        /**
+         * Tells the core that time `t` has come without a sample (from `setTimeout`, a frame
+         * callback) and returns the actions of the timers due by then, at their deadlines.
+         */
+        tick(t⟪: number⟫)⟪: Action[]⟫ {
+          this.mark = this.actionList.length;
+          if (this.open && !this.finished) this.fireTimers(t);
+          return this.actionList.slice(this.mark);
+        }
 
-        """
+      """
       : """
-          /** Tells the core that time `t` has come; this recognizer keeps no timers, so nothing happens. */
-          tick(_t⟪: number⟫)⟪: Action[]⟫ {
-            return [];
-          }
+        /** Tells the core that time `t` has come; this recognizer keeps no timers, so nothing happens. */
+        tick(_t⟪: number⟫)⟪: Action[]⟫ {
+          return [];
+        }
 
-        """
+      """
   }
 
   /// Fires the timers due at or before a time.
@@ -486,12 +486,12 @@ enum TypeScriptCore {
         palm.isNaN
         ? "    // palmThreshold is NaN: palm rejection is off.\n"
         : """
-              if (n > \(T).palmThreshold) {
-                this.finish("cancelled", t);
-                return;
-              }
+            if (n > \(T).palmThreshold) {
+              this.finish("cancelled", t);
+              return;
+            }
 
-          """
+        """
       let release = inclusive ? "n <= \(T).releaseThreshold" : "n < \(T).releaseThreshold"
       let press = strict ? "n > \(T).pressThreshold" : "n >= \(T).pressThreshold"
       return #"""
@@ -532,17 +532,17 @@ enum TypeScriptCore {
         movement.isNaN
         ? "    // movementLimit is NaN: the drag gate is off.\n"
         : """
-              if (!this.everPressed) {
-                const dx = x - this.downX;
-                const dy = y - this.downY;
-                if (dx * dx + dy * dy > \(T).movementLimit * \(T).movementLimit) {
-                  this.deadline = Infinity;
-                  this.setState("failed", t);
-                  return;
-                }
+            if (!this.everPressed) {
+              const dx = x - this.downX;
+              const dy = y - this.downY;
+              if (dx * dx + dy * dy > \(T).movementLimit * \(T).movementLimit) {
+                this.deadline = Infinity;
+                this.setState("failed", t);
+                return;
               }
+            }
 
-          """
+        """
       let handle = movement.isNaN ? sample : parameters("force", "t", "x", "y", "maxForce")
       let released = rearm ? "0; // rearm: the next press needs a new dwell" : "3; // no rearm: done"
       return #"""

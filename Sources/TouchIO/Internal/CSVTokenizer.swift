@@ -218,7 +218,8 @@ struct CSVTokenizer {
       if c == UInt8(ascii: "\"") {
         try readQuoted(into: &row, origin: fieldOrigin, line: fieldLine, lineStart: fieldLineStart)
       } else if row.count < numericFields.count, numericFields[row.count],
-        let (value, end) = DecimalParser.parsePrefix(base + position, limit: count - position, powers: powers, integerPowers: integerPowers),
+        let (value, end) = DecimalParser.parsePrefix(
+          base + position, limit: count - position, powers: powers, integerPowers: integerPowers),
         position + end == count || base[position + end] == delimiter || base[position + end] == 0x0A
           || base[position + end] == 0x0D
       {

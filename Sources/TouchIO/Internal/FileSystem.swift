@@ -12,7 +12,10 @@
 /// special files (devices, sockets) are refused before they are opened, and every input stops
 /// at a size limit, so nothing reads forever.
 enum FileSystem {
-  enum Kind { case file, directory, fifo, other(String) }
+  enum Kind {
+    case file, directory, fifo
+    case other(String)
+  }
 
   /// What is at `path` (symbolic links followed); `-` is standard input, a FIFO-like stream.
   /// - Throws: ``TraceLoadError`` when `path` cannot be looked up: `.fileNotFound` for a missing
@@ -151,7 +154,9 @@ enum FileSystem {
       return try body(UnsafeMutableBufferPointer(start: mapping.assumingMemoryBound(to: UInt8.self), count: size))
     }
     let read: Result<[UInt8], TraceLoadError>
-    do throws(TraceLoadError) { read = .success(try readAll(input, path: path, limit: limit)) } catch { read = .failure(error) }
+    do throws(TraceLoadError) { read = .success(try readAll(input, path: path, limit: limit)) } catch {
+      read = .failure(error)
+    }
     input.finish()
     var bytes = try read.get()
     let result: Result<R, TraceLoadError> = bytes.withUnsafeMutableBufferPointer { buffer in
@@ -213,7 +218,9 @@ extension TraceFiles {
   ///   - limit: the most bytes read; a larger input throws `.inputTooLarge`.
   /// - Throws: ``TraceLoadError``: `.fileNotFound`, `.unreadable` (also for directories,
   ///   devices and sockets, and symbolic link loops), `.inputTooLarge`.
-  public static func read(_ path: String, limit: Int = LoadOptions.defaultMaximumInputSize) throws(TraceLoadError) -> [UInt8] {
+  public static func read(_ path: String, limit: Int = LoadOptions.defaultMaximumInputSize) throws(TraceLoadError)
+    -> [UInt8]
+  {
     try FileSystem.readBytes(path, limit: limit)
   }
 }

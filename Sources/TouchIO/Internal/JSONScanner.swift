@@ -633,12 +633,20 @@ struct JSONScanner {
     var high: UInt8 = 0xBF
     switch c {
     case 0xC2...0xDF: n = 2
-    case 0xE0: n = 3; low = 0xA0
+    case 0xE0:
+      n = 3
+      low = 0xA0
     case 0xE1...0xEC, 0xEE...0xEF: n = 3
-    case 0xED: n = 3; high = 0x9F
-    case 0xF0: n = 4; low = 0x90
+    case 0xED:
+      n = 3
+      high = 0x9F
+    case 0xF0:
+      n = 4
+      low = 0x90
     case 0xF1...0xF3: n = 4
-    case 0xF4: n = 4; high = 0x8F
+    case 0xF4:
+      n = 4
+      high = 0x8F
     default: throw syntaxError("invalid UTF-8 byte 0x\(hex2(c)) in string", at: k)
     }
     for j in 1..<n {

@@ -34,7 +34,9 @@ enum TemporaryFileRegistry {
     let bytes = Array(path.utf8)
     guard bytes.count < Storage.pathCapacity, !bytes.contains(0) else { return nil }
     for index in 0..<Storage.slotCount {
-      guard storage.states[index].compareExchange(expected: Storage.free, desired: Storage.filling, ordering: .acquiring).exchanged
+      guard
+        storage.states[index].compareExchange(expected: Storage.free, desired: Storage.filling, ordering: .acquiring)
+          .exchanged
       else { continue }
       let buffer = storage.paths + index * Storage.pathCapacity
       for (offset, byte) in bytes.enumerated() { buffer[offset] = CChar(bitPattern: byte) }

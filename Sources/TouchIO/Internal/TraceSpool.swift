@@ -133,7 +133,9 @@ final class TraceSpool {
       var chunk = [UInt8](repeating: 0, count: Swift.max(1 << 16, n))
       while buffer.count < n {
         let got = try file.readChunk(into: &chunk)
-        if got == 0 { throw FileWriteError(path: file.path, kind: .io, reason: "the temporary trace spool ended early") }
+        if got == 0 {
+          throw FileWriteError(path: file.path, kind: .io, reason: "the temporary trace spool ended early")
+        }
         buffer += chunk[0..<got]
       }
     }

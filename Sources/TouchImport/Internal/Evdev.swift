@@ -149,7 +149,8 @@ struct EvdevDecoder {
       pressureCode = EV.absPressure
     } else {
       throw TraceLoadError(
-        .invalidRecording("the recording has no pressure: neither ABS_MT_PRESSURE (0x3a) nor ABS_PRESSURE (0x18) events"),
+        .invalidRecording(
+          "the recording has no pressure: neither ABS_MT_PRESSURE (0x3a) nor ABS_PRESSURE (0x18) events"),
         file: collector.file, position: TextPosition(line: 1, column: 1))
     }
     if let axis = device.axes[pressureCode], axis.maximum > axis.minimum {
@@ -175,7 +176,8 @@ struct EvdevDecoder {
     yScale = scale(yCode)
     if hasPosition && !unitsKnown {
       self.collector.warn(
-        "x and y are in device units: the recording gives no axis resolution (give --position-scale, points per device unit, to convert them to points)")
+        "x and y are in device units: the recording gives no axis resolution (give --position-scale, points per device unit, to convert them to points)"
+      )
     }
   }
 
@@ -217,7 +219,9 @@ struct EvdevDecoder {
       }
     }
     if let first = frame.first {
-      collector.warn("\(frame.count) event\(frame.count == 1 ? "" : "s") after the last SYN_REPORT ignored (incomplete frame)", at: first.linePosition)
+      collector.warn(
+        "\(frame.count) event\(frame.count == 1 ? "" : "s") after the last SYN_REPORT ignored (incomplete frame)",
+        at: first.linePosition)
     }
     // Contacts still down when the recording stops keep their samples, without an end sample.
     var open: [ImportedContact] = []
@@ -257,13 +261,15 @@ struct EvdevDecoder {
   private func force(_ raw: Int32) -> Double { Double(Int64(raw) - pressureOffset) }
 
   /// Opens a contact for `slot` and appends its first sample.
-  private mutating func begin(_ slot: inout Slot, at origin: TextPosition, frame syn: EvdevEvent) throws(TraceLoadError) {
+  private mutating func begin(_ slot: inout Slot, at origin: TextPosition, frame syn: EvdevEvent) throws(TraceLoadError)
+  {
     var contact = collector.open(at: origin, maxForce: maxForce, device: device.name, hasPosition: hasPosition)
     try sample(&contact, slot, syn)
     slot.contact = contact
   }
 
-  private mutating func sample(_ contact: inout ImportedContact, _ slot: Slot, _ syn: EvdevEvent) throws(TraceLoadError) {
+  private mutating func sample(_ contact: inout ImportedContact, _ slot: Slot, _ syn: EvdevEvent) throws(TraceLoadError)
+  {
     try collector.append(
       &contact, t: seconds(syn.time), force: force(slot.pressure), x: point(slot.x, xScale),
       y: point(slot.y, yScale), tAt: syn.timePosition, forceAt: slot.pressureAt)

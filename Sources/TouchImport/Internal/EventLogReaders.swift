@@ -27,7 +27,9 @@ struct EvemuReader {
           let (code, axis) = try self.axis(text, line, words)
           device.axes[code] = axis
         } else if text.field(first, equals: "N:") {
-          let rest = words.count > 1 ? TextField(start: words[1].start, end: line.end) : TextField(start: line.end, end: line.end)
+          let rest =
+            words.count > 1
+            ? TextField(start: words[1].start, end: line.end) : TextField(start: line.end, end: line.end)
           device.name = text.string(rest).trimming(" ")
         } else if ["I:", "P:", "B:", "L:", "S:"].contains(text.string(first)) {
           continue
@@ -44,7 +46,8 @@ struct EvemuReader {
     return (device, items)
   }
 
-  private func event(_ text: TextLines, _ line: TextLine, _ allWords: [TextField]) throws(TraceLoadError) -> EvdevEvent {
+  private func event(_ text: TextLines, _ line: TextLine, _ allWords: [TextField]) throws(TraceLoadError) -> EvdevEvent
+  {
     // Drop an inline comment.
     var words: [TextField] = []
     for word in allWords.dropFirst() {
@@ -61,7 +64,8 @@ struct EvemuReader {
     }
     guard words.count == 4 else { throw fail("unexpected text after the event value", words[4]) }
     guard let time = text.microseconds(words[0]) else {
-      throw fail("invalid event time \(Diagnostic.quoted(text.string(words[0]))) (expected seconds.microseconds)", words[0])
+      throw fail(
+        "invalid event time \(Diagnostic.quoted(text.string(words[0]))) (expected seconds.microseconds)", words[0])
     }
     guard let type = text.hexadecimal(words[1]), type <= 0xFFFF else {
       throw fail("invalid event type \(Diagnostic.quoted(text.string(words[1]))) (expected hexadecimal)", words[1])
@@ -70,14 +74,17 @@ struct EvemuReader {
       throw fail("invalid event code \(Diagnostic.quoted(text.string(words[2]))) (expected hexadecimal)", words[2])
     }
     guard let value = text.integer(words[3]), let value32 = Int32(exactly: value) else {
-      throw fail("invalid event value \(Diagnostic.quoted(text.string(words[3]))) (expected a decimal integer)", words[3])
+      throw fail(
+        "invalid event value \(Diagnostic.quoted(text.string(words[3]))) (expected a decimal integer)", words[3])
     }
     return EvdevEvent(
       time: time, type: UInt16(type), code: UInt16(code), value: value32,
       timePosition: text.position(of: words[0], on: line), valuePosition: text.position(of: words[3], on: line))
   }
 
-  private func axis(_ text: TextLines, _ line: TextLine, _ words: [TextField]) throws(TraceLoadError) -> (UInt16, EvdevAxis) {
+  private func axis(_ text: TextLines, _ line: TextLine, _ words: [TextField]) throws(TraceLoadError) -> (
+    UInt16, EvdevAxis
+  ) {
     func fail(_ message: String, _ at: TextField) -> TraceLoadError {
       TraceLoadError(.invalidRecording(message), file: file, position: text.position(of: at, on: line))
     }
@@ -94,7 +101,9 @@ struct EvemuReader {
       }
       numbers.append(value)
     }
-    return (UInt16(code), EvdevAxis(minimum: numbers[0], maximum: numbers[1], resolution: numbers.count > 4 ? numbers[4] : 0))
+    return (
+      UInt16(code), EvdevAxis(minimum: numbers[0], maximum: numbers[1], resolution: numbers.count > 4 ? numbers[4] : 0)
+    )
   }
 }
 
@@ -146,7 +155,8 @@ struct GeteventReader {
       if text.line(line, hasPrefix: "could not") { continue }
       if text.line(line, hasPrefix: "add device") {
         // add device N: PATH
-        if let colon = words.firstIndex(where: { text.bytes[$0.end - 1] == UInt8(ascii: ":") }), colon + 1 < words.count {
+        if let colon = words.firstIndex(where: { text.bytes[$0.end - 1] == UInt8(ascii: ":") }), colon + 1 < words.count
+        {
           header = part(text.string(TextField(start: words[colon + 1].start, end: line.end)).trimming(" "))
         } else {
           header = part(nil)
@@ -179,7 +189,9 @@ struct GeteventReader {
     if parts.isEmpty { parts.append(DevicePart(path: nil)) }
     // `getevent -lt DEVICE`: one declared device, events without a `PATH:` prefix.
     let declared = parts.filter { $0.path != nil && $0.items.isEmpty }
-    if declared.count == 1, let k = partOfPath[nil], !parts[k].items.isEmpty, parts.filter({ !$0.items.isEmpty }).count == 1 {
+    if declared.count == 1, let k = partOfPath[nil], !parts[k].items.isEmpty,
+      parts.filter({ !$0.items.isEmpty }).count == 1
+    {
       parts[k].device.name = parts[k].device.name ?? declared[0].device.name
       parts[k].device.axes.merge(declared[0].device.axes) { own, _ in own }
     }
@@ -231,7 +243,8 @@ struct GeteventReader {
     while timeEnd > timeStart, text.bytes[timeEnd - 1] == 0x20 { timeEnd -= 1 }
     let timeField = TextField(start: timeStart, end: timeEnd)
     guard let time = text.microseconds(timeField) else {
-      throw fail("invalid timestamp \(Diagnostic.quoted(text.string(timeField))) (expected seconds.microseconds)", timeStart)
+      throw fail(
+        "invalid timestamp \(Diagnostic.quoted(text.string(timeField))) (expected seconds.microseconds)", timeStart)
     }
     var words = text.words(of: line, from: close + 1)
     var path: String?
@@ -252,7 +265,9 @@ struct GeteventReader {
     } else if typeText.hasPrefix("EV_") {
       return (nil, path)  // a type this importer does not use
     } else {
-      throw fail("invalid event type \(Diagnostic.quoted(typeText)) (expected a name such as EV_ABS or 4 hexadecimal digits)", words[0].start)
+      throw fail(
+        "invalid event type \(Diagnostic.quoted(typeText)) (expected a name such as EV_ABS or 4 hexadecimal digits)",
+        words[0].start)
     }
     let codeText = text.string(words[1])
     var code = EV.unknown
@@ -261,7 +276,9 @@ struct GeteventReader {
     } else if words[1].count == 4, let number = text.hexadecimal(words[1]) {
       code = UInt16(number)
     } else if codeText.first?.isLetter != true {
-      throw fail("invalid event code \(Diagnostic.quoted(codeText)) (expected a name such as ABS_MT_PRESSURE or 4 hexadecimal digits)", words[1].start)
+      throw fail(
+        "invalid event code \(Diagnostic.quoted(codeText)) (expected a name such as ABS_MT_PRESSURE or 4 hexadecimal digits)",
+        words[1].start)
     }
     let raw: UInt64
     if type == EV.key, let state = Self.keyStates[text.string(words[2])] {
@@ -269,7 +286,9 @@ struct GeteventReader {
     } else if words[2].count <= 8, let number = text.hexadecimal(words[2]) {
       raw = number
     } else {
-      throw fail("invalid event value \(Diagnostic.quoted(text.string(words[2]))) (expected up to 8 hexadecimal digits)", words[2].start)
+      throw fail(
+        "invalid event value \(Diagnostic.quoted(text.string(words[2]))) (expected up to 8 hexadecimal digits)",
+        words[2].start)
     }
     let event = EvdevEvent(
       time: time, type: type, code: code, value: Int32(bitPattern: UInt32(truncatingIfNeeded: raw)),

@@ -38,7 +38,8 @@ struct ForceValuesReader {
       }
       if value == 0 || contact == nil {
         if let open = contact { try collector.close(open, terminal: .ended) }
-        contact = collector.open(at: node.position, maxForce: maxForce, device: nil, hasPosition: false, timeSynthesized: true)
+        contact = collector.open(
+          at: node.position, maxForce: maxForce, device: nil, hasPosition: false, timeSynthesized: true)
       }
       if value > maxForce, value <= maxForce * (1 + Self.roundingTolerance) { value = maxForce }
       try collector.append(&contact!, t: Double(k) * interval, force: value, tAt: node.position, forceAt: node.position)
@@ -164,7 +165,9 @@ struct PointerEventsReader {
       func fail(_ message: String, _ at: TextPosition) -> TraceLoadError {
         TraceLoadError(.invalidRecording(message), file: file, position: at, record: r)
       }
-      guard case .object = node.kind else { throw fail("expected a PointerEvent object, found \(node.typeName)", node.position) }
+      guard case .object = node.kind else {
+        throw fail("expected a PointerEvent object, found \(node.typeName)", node.position)
+      }
       func string(_ key: String, required: Bool) throws(TraceLoadError) -> String? {
         guard let member = node.member(key) else {
           if required { throw fail("missing '\(key)'", node.position) }

@@ -27,7 +27,8 @@ struct TabletLogReader {
     let scale = options.positionScale ?? 1
     var collector = ContactCollector(file: file, options: options)
     if hasPosition, options.positionScale == nil {
-      collector.warn("x and y are in device units (give --position-scale, points per device unit, to convert them to points)")
+      collector.warn(
+        "x and y are in device units (give --position-scale, points per device unit, to convert them to points)")
     }
     let lines = text.lines()
     var delimiter = options.delimiter?.byte

@@ -125,7 +125,9 @@ public struct RecognizerDescription: Sendable, Hashable {
   public func parameter(_ name: String) -> ParameterSpec? {
     if let declared = parameters.first(where: { $0.name == name }) { return declared }
     guard acceptsAnyParameter, !name.isEmpty else { return nil }
-    return .number(name, .none, default: .nan, nan: "not set", grid: ParameterGrid.none, "a parameter of the recognizer, sent as given")
+    return .number(
+      name, .none, default: .nan, nan: "not set", grid: ParameterGrid.none,
+      "a parameter of the recognizer, sent as given")
   }
 
   /// The default values of every parameter.

@@ -53,7 +53,8 @@ public struct ActionScript: Sendable, Hashable {
         return "an action at t = \(action.t) s is before the touch-down (\(touchDown) s)"
       }
       if action.t > lift + slack {
-        return "an action at t = \(action.t) s is after the lift-off (\(lift) s) plus the matching tolerance (\(slack) s)"
+        return
+          "an action at t = \(action.t) s is after the lift-off (\(lift) s) plus the matching tolerance (\(slack) s)"
       }
     }
     if let failedAt {
@@ -129,13 +130,17 @@ public struct ScriptPlayback: ForceRecognizer {
     play(upTo: sample, &context)
   }
   /// A changed sample.
-  public mutating func touchesMoved(_ sample: TouchSample, _ context: inout GestureContext) { play(upTo: sample, &context) }
+  public mutating func touchesMoved(_ sample: TouchSample, _ context: inout GestureContext) {
+    play(upTo: sample, &context)
+  }
   /// An unchanged sample.
   public mutating func touchesStationary(_ sample: TouchSample, _ context: inout GestureContext) {
     play(upTo: sample, &context)
   }
   /// An event between samples.
-  public mutating func timerFired(_ sample: TouchSample, _ context: inout GestureContext) { play(upTo: sample, &context) }
+  public mutating func timerFired(_ sample: TouchSample, _ context: inout GestureContext) {
+    play(upTo: sample, &context)
+  }
 
   /// The lift: the remaining events (those after the lift too), then ended or failed.
   public mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext) {

@@ -61,7 +61,9 @@ extension CausalFilterKind {
     case .movingMean:
       let w = values[Self.window]
       guard let window = Int(exactly: w) else {  // w lies in 1…capacity here
-        throw ParameterError(variant: recognizer, parameter: prefixed(Self.window.name), .invalid("a window is a whole number of samples, got \(ParameterValue.text(w))"))
+        throw ParameterError(
+          variant: recognizer, parameter: prefixed(Self.window.name),
+          .invalid("a window is a whole number of samples, got \(ParameterValue.text(w))"))
       }
       return .movingMean(window: window)
     case .oneEuro:

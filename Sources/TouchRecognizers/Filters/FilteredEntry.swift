@@ -28,13 +28,16 @@ enum FilteredEntry {
     // `values` are resolved against `descriptor`: every parameter is there and in range. The
     // filter's (declared names, prefixed) build the filter; the rest go to the recognizer.
     let own = Set(kind.parameters.map { kind.prefixed($0.name) })
-    let make: @Sendable (ParameterValues) throws(ParameterError) -> AnyForceRecognizer = { values throws(ParameterError) in
+    let make: @Sendable (ParameterValues) throws(ParameterError) -> AnyForceRecognizer = {
+      values throws(ParameterError) in
       var prefixed: [ParameterValues.Entry] = []
       var rest: [String: ParameterValue] = [:]
       for entry in values.entries {
         if own.contains(entry.name) { prefixed.append(entry) } else { rest[entry.name] = entry.value }
       }
-      let unprefixed = prefixed.map { ParameterValues.Entry(name: String($0.name.dropFirst(kind.prefixed("").count)), value: $0.value) }
+      let unprefixed = prefixed.map {
+        ParameterValues.Entry(name: String($0.name.dropFirst(kind.prefixed("").count)), value: $0.value)
+      }
       let filter = try kind.make(ParameterValues(unprefixed), recognizer: name)
       return try wrap(base.recognizer(rest).base, filter, descriptor, ParameterValues(prefixed))
     }
@@ -55,7 +58,9 @@ enum FilteredEntry {
   }
 
   /// The recognizer's description renamed `name`, with the filter's parameters (prefixed) first.
-  private static func describe(_ kind: CausalFilterKind, _ base: RecognizerDescription, name: String) -> RecognizerDescription {
+  private static func describe(_ kind: CausalFilterKind, _ base: RecognizerDescription, name: String)
+    -> RecognizerDescription
+  {
     var d = base
     d.name = name
     d.title = "\(base.title), behind a \(kind.title)"

@@ -146,7 +146,9 @@ public struct FilteredRecognizer<Base: ForceRecognizer>: ForceRecognizer {
   }
 
   /// A sample whose raw force or position changed.
-  public mutating func touchesMoved(_ sample: TouchSample, _ context: inout GestureContext) { deliver(sample, &context) }
+  public mutating func touchesMoved(_ sample: TouchSample, _ context: inout GestureContext) {
+    deliver(sample, &context)
+  }
 
   /// A sample with the raw force and position of the previous one (its filtered force may differ).
   public mutating func touchesStationary(_ sample: TouchSample, _ context: inout GestureContext) {

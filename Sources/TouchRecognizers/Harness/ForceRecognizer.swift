@@ -269,7 +269,9 @@ public struct CompositionReplay: Sendable {
   /// `dependent` waiting for `required`, generic over both (for dependents outside the built-ins).
   @usableFromInline
   static func generic<R: ForceRecognizer>(_ dependent: any ForceRecognizer, _ required: R) -> CompositionReplay {
-    func make<D: ForceRecognizer>(_ d: D) -> CompositionReplay { CompositionReplay(RequireToFail(d, requiringFailureOf: required)) }
+    func make<D: ForceRecognizer>(_ d: D) -> CompositionReplay {
+      CompositionReplay(RequireToFail(d, requiringFailureOf: required))
+    }
     return make(dependent)
   }
 }

@@ -40,7 +40,9 @@ public struct ReplayResult: Sendable, Hashable {
   ///   - reportsFlaps: whether the variant can release a press mid-contact.
   ///   - transitions: state transitions, in order.
   ///   - actions: actions, in order.
-  public init(trace: String, variant: String, reportsFlaps: Bool, transitions: [StateTransition], actions: [ActionEvent]) {
+  public init(
+    trace: String, variant: String, reportsFlaps: Bool, transitions: [StateTransition], actions: [ActionEvent]
+  ) {
     self.trace = trace
     self.variant = variant
     self.reportsFlaps = reportsFlaps

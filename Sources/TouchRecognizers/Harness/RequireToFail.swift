@@ -120,7 +120,8 @@ public struct RequireToFail<Dependent: ForceRecognizer, Required: ForceRecognize
     }
     let pending = forwardedTransitions < a.transitions.count || forwardedActions < a.actions.count
     guard pending else { return }
-    let failing = !holding && forwardedTransitions < a.transitions.count
+    let failing =
+      !holding && forwardedTransitions < a.transitions.count
       && a.transitions[forwardedTransitions].state == .failed
     if outcome == 0 && !failing {
       if !holding {

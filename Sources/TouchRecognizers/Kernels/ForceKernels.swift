@@ -211,14 +211,18 @@
     // `PendingIndices.capacity` events while paired is simply redone alone.
     var k = 0
     while k &+ 1 < traces {
-      let a0 = offsets[k], b0 = offsets[k &+ 1], b1 = offsets[k &+ 2]
+      let a0 = offsets[k]
+      let b0 = offsets[k &+ 1]
+      let b1 = offsets[k &+ 2]
       let paired = min(b0 &- a0, b1 &- b0)
-      var a = EMAState<F>(), b = EMAState<F>()
+      var a = EMAState<F>()
+      var b = EMAState<F>()
       var pending = PendingIndices()
       var overflow = false
       var j = 0
       while j < paired {
-        let ia = a0 &+ j, ib = b0 &+ j
+        let ia = a0 &+ j
+        let ib = b0 &+ j
         a.s += alpha * (force[ia] - a.s)
         b.s += alpha * (force[ib] - b.s)
         if a.armed {
@@ -272,7 +276,8 @@
     _ state: inout EMAState<F>, _ force: UnsafeBufferPointer<F>, from i: Int, to end: Int, _ alpha: F,
     _ threshold: F, _ rearm: F, trace k: Int, _ count: inout Int, _ events: UnsafeMutableBufferPointer<Event>
   ) {
-    var s = state.s, armed = state.armed
+    var s = state.s
+    var armed = state.armed
     var i = i
     while i < end {
       s += alpha * (force[i] - s)

@@ -356,7 +356,8 @@ public struct ParameterError: Error, Sendable, Hashable, CustomStringConvertible
     let subject = parameter.map { "recognizer '\(variant)': parameter '\($0)'" } ?? "recognizer '\(variant)'"
     switch reason {
     case .unknownParameter(let known):
-      return "recognizer '\(variant)' has no parameter '\(parameter ?? "")' (parameters: \(known.joined(separator: ", ")))"
+      return
+        "recognizer '\(variant)' has no parameter '\(parameter ?? "")' (parameters: \(known.joined(separator: ", ")))"
     case .wrongKind(let expected, let got):
       let what =
         switch expected {
@@ -372,7 +373,8 @@ public struct ParameterError: Error, Sendable, Hashable, CustomStringConvertible
     case .malformedSetting(let text):
       return "recognizer '\(variant)': setting '\(text)' is not written name=value"
     case .unknownVariant(let known):
-      return "unknown recognizer '\(variant)'\(NameSuggestion.clause(for: variant, in: known)) (recognizers: \(known.joined(separator: ", ")))"
+      return
+        "unknown recognizer '\(variant)'\(NameSuggestion.clause(for: variant, in: known)) (recognizers: \(known.joined(separator: ", ")))"
     }
   }
 }

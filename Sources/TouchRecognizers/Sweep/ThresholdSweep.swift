@@ -114,15 +114,15 @@ public struct ThresholdSweep: Sendable, Hashable {
     public static func == (a: Rule, b: Rule) -> Bool {
       func same(_ x: Double, _ y: Double) -> Bool { x == y || (x.isNaN && y.isNaN) }
       switch (a, b) {
-      case let (.delivered(b1, m1, s1, e1, z1), .delivered(b2, m2, s2, e2, z2)):
+      case (.delivered(let b1, let m1, let s1, let e1, let z1), .delivered(let b2, let m2, let s2, let e2, let z2)):
         return b1 == b2 && m1 == m2 && s1 == s2 && e1 == e2 && z1 == z2
       case (.movedElseLiftAtTouchDownForce, .movedElseLiftAtTouchDownForce):
         return true
-      case let (.movedUntilNormalizedBeyond(x), .movedUntilNormalizedBeyond(y)):
+      case (.movedUntilNormalizedBeyond(let x), .movedUntilNormalizedBeyond(let y)):
         return same(x, y)
-      case let (.beganAndMovedUntilNormalizedAbove(x), .beganAndMovedUntilNormalizedAbove(y)):
+      case (.beganAndMovedUntilNormalizedAbove(let x), .beganAndMovedUntilNormalizedAbove(let y)):
         return same(x, y)
-      case let (.beganAndMovedUntilSlop(s1, c1, a1), .beganAndMovedUntilSlop(s2, c2, a2)):
+      case (.beganAndMovedUntilSlop(let s1, let c1, let a1), .beganAndMovedUntilSlop(let s2, let c2, let a2)):
         return same(s1, s2) && c1 == c2 && same(a1, a2)
       default:
         return false
@@ -135,7 +135,7 @@ public struct ThresholdSweep: Sendable, Hashable {
         if x.isNaN { hasher.combine(0x7FF8_0000_0000_0000 as UInt64) } else { hasher.combine(x == 0 ? 0 : x) }
       }
       switch self {
-      case let .delivered(began, moved, stationary, ended, skipZero):
+      case .delivered(let began, let moved, let stationary, let ended, let skipZero):
         hasher.combine(0)
         hasher.combine(began)
         hasher.combine(moved)
@@ -144,13 +144,13 @@ public struct ThresholdSweep: Sendable, Hashable {
         hasher.combine(skipZero)
       case .movedElseLiftAtTouchDownForce:
         hasher.combine(1)
-      case let .movedUntilNormalizedBeyond(limit):
+      case .movedUntilNormalizedBeyond(let limit):
         hasher.combine(2)
         add(limit)
-      case let .beganAndMovedUntilNormalizedAbove(limit):
+      case .beganAndMovedUntilNormalizedAbove(let limit):
         hasher.combine(3)
         add(limit)
-      case let .beganAndMovedUntilSlop(slop, cumulative, startedAbove):
+      case .beganAndMovedUntilSlop(let slop, let cumulative, let startedAbove):
         hasher.combine(4)
         add(slop)
         hasher.combine(cumulative)

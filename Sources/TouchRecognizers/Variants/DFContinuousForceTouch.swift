@@ -56,7 +56,8 @@ public struct DFContinuousForceTouch: ConfigurableRecognizer {
     "timeout", .seconds, default: 1.5, minimum: 0, inclusive: false,
     "fail when no touch event arrives for this long")
   /// The `faithfulIntTruncation` parameter.
-  public static let faithfulIntTruncation = Parameter<Bool>.flag("faithfulIntTruncation", default: true, "initialForce is an NSInteger (truncated)")
+  public static let faithfulIntTruncation = Parameter<Bool>.flag(
+    "faithfulIntTruncation", default: true, "initialForce is an NSInteger (truncated)")
   /// The `faithfulHardCodedStart` parameter.
   public static let faithfulHardCodedStart = Parameter<Bool>.flag(
     "faithfulHardCodedStart", default: true,
@@ -69,13 +70,21 @@ public struct DFContinuousForceTouch: ConfigurableRecognizer {
   /// The variant's description.
   public static let descriptor = RecognizerDescription(
     name: "df-continuous", code: "V6", title: "DFContinuousForceTouchGestureRecognizer (Fogg)",
-    summary: "Raw force over a base level starts a delay timer; a jump to the trigger fires at once; fails after inactivity.",
-    source: .github("foggzilla/DFContinuousForceTouchGestureRecognizer", files: "DFContinuousForceTouchGestureRecognizer/DFContinuousForceTouchGestureRecognizer.m", version: "d838b1e"),
+    summary:
+      "Raw force over a base level starts a delay timer; a jump to the trigger fires at once; fails after inactivity.",
+    source: .github(
+      "foggzilla/DFContinuousForceTouchGestureRecognizer",
+      files: "DFContinuousForceTouchGestureRecognizer/DFContinuousForceTouchGestureRecognizer.m", version: "d838b1e"),
     style: .discrete,
-    actionEvent: "forceTouchRecognized: forceTouchDelay after a detection with trunc(force) > base, or a moved sample with force >= trigger after a softer detection",
+    actionEvent:
+      "forceTouchRecognized: forceTouchDelay after a detection with trunc(force) > base, or a moved sample with force >= trigger after a softer detection",
     rules:
       "Detects at force > 1.0 (hard-coded); initialForce = trunc(force); if initialForce > base, a delay timer fires forceTouchRecognized (not cancelled when force drops); else a later moved sample with force >= trigger fires at once. Every event restarts a timeout → failed. Never leaves possible before lift; lift: detected → recognized, else cancelled.",
-    parameters: [Self.baseForceTouchPressure.spec, Self.triggeringForceTouchPressure.spec, Self.forceTouchDelay.spec, Self.timeout.spec, Self.faithfulIntTruncation.spec, Self.faithfulHardCodedStart.spec, Self.faithfulUncancelledDelay.spec],
+    parameters: [
+      Self.baseForceTouchPressure.spec, Self.triggeringForceTouchPressure.spec, Self.forceTouchDelay.spec,
+      Self.timeout.spec, Self.faithfulIntTruncation.spec, Self.faithfulHardCodedStart.spec,
+      Self.faithfulUncancelledDelay.spec,
+    ],
     sweptByDefault: Self.baseForceTouchPressure.name)
 
   /// Builds from resolved parameter values.
@@ -95,7 +104,11 @@ public struct DFContinuousForceTouch: ConfigurableRecognizer {
     forceTouchDelay: Double = 0.5, timeout: Double = 1.5, faithfulIntTruncation: Bool = true,
     faithfulHardCodedStart: Bool = true, faithfulUncancelledDelay: Bool = true
   ) {
-    self = .checked(Self.baseForceTouchPressure(baseForceTouchPressure), Self.triggeringForceTouchPressure(triggeringForceTouchPressure), Self.forceTouchDelay(forceTouchDelay), Self.timeout(timeout), Self.faithfulIntTruncation(faithfulIntTruncation), Self.faithfulHardCodedStart(faithfulHardCodedStart), Self.faithfulUncancelledDelay(faithfulUncancelledDelay))
+    self = .checked(
+      Self.baseForceTouchPressure(baseForceTouchPressure),
+      Self.triggeringForceTouchPressure(triggeringForceTouchPressure), Self.forceTouchDelay(forceTouchDelay),
+      Self.timeout(timeout), Self.faithfulIntTruncation(faithfulIntTruncation),
+      Self.faithfulHardCodedStart(faithfulHardCodedStart), Self.faithfulUncancelledDelay(faithfulUncancelledDelay))
   }
 
   /// The configured values.

@@ -17,7 +17,9 @@ public struct YusugaForceTouch: ConfigurableRecognizer {
   public static let descriptor = RecognizerDescription(
     name: "deep-press-yusuga", code: "V2-yusuga", title: "ForceTouchGestureRecognizer (yusuga)",
     summary: "Recognized on the first moved sample with force >= max × forceSensitivity (default needs saturation).",
-    source: .github("yusuga/ForceTouchGestureRecognizer", files: "Classes/ForceTouchGestureRecognizer/ForceTouchGestureRecognizer.m", version: "d5022a0"),
+    source: .github(
+      "yusuga/ForceTouchGestureRecognizer", files: "Classes/ForceTouchGestureRecognizer/ForceTouchGestureRecognizer.m",
+      version: "d5022a0"),
     style: .discrete,
     actionEvent: "recognized: the first moved sample with force >= max * forceSensitivity",
     rules:
@@ -62,7 +64,8 @@ public struct YusugaForceTouch: ConfigurableRecognizer {
   /// `forceSensitivity`: the first moved sample with `force >= max * forceSensitivity`.
   public var thresholdSweeps: [ThresholdSweep] {
     [
-      ThresholdSweep.firstMovedSample(Self.descriptor, Self.forceSensitivity, comparison: .greaterThanOrEqual, scale: .scaledThreshold)
+      ThresholdSweep.firstMovedSample(
+        Self.descriptor, Self.forceSensitivity, comparison: .greaterThanOrEqual, scale: .scaledThreshold)
     ]
   }
 }
@@ -89,7 +92,8 @@ public struct ALGSqueeze: ConfigurableRecognizer, UniformSampleRecognizer {
   public static let descriptor = RecognizerDescription(
     name: "deep-press-alg-squeeze", code: "V2-ALGSqueeze", title: "ALGSqueezeGestureRecognizer (Gallagher)",
     summary: "Recognized when force/max >= squeezeThreshhold on touch-down, moved, stationary or lift samples.",
-    source: .github("algal/TouchVisualizer", files: "TouchVisualizer/ALGSqueezeGestureRecognizer.swift", version: "f18068a"),
+    source: .github(
+      "algal/TouchVisualizer", files: "TouchVisualizer/ALGSqueezeGestureRecognizer.swift", version: "f18068a"),
     style: .discrete,
     actionEvent: "recognized: the first began/moved/stationary/ended sample with force/max >= squeezeThreshhold",
     rules:
@@ -172,7 +176,8 @@ public struct FrostyForceTouch: ConfigurableRecognizer {
   public static let descriptor = RecognizerDescription(
     name: "deep-press-frosty", code: "V2-frosty", title: "ForceTouchGestureRecognizer (frosty)",
     summary: "Began when force/max > forceThreshold on a moved sample; the default 1.0 never fires.",
-    source: .github("frosty/ForceTouchGestureRecognizer", files: "ForceTouchGestureRecognizer.swift", version: "139a76a"),
+    source: .github(
+      "frosty/ForceTouchGestureRecognizer", files: "ForceTouchGestureRecognizer.swift", version: "139a76a"),
     style: .continuous,
     actionEvent: "ended: the first moved sample with force > max * forceThreshold",
     rules:
@@ -231,7 +236,8 @@ public struct FrostyForceTouch: ConfigurableRecognizer {
   /// `forceThreshold`: the first moved sample with `force > max * forceThreshold`.
   public var thresholdSweeps: [ThresholdSweep] {
     [
-      ThresholdSweep.firstMovedSample(Self.descriptor, Self.forceThreshold, comparison: .greaterThan, scale: .scaledThreshold)
+      ThresholdSweep.firstMovedSample(
+        Self.descriptor, Self.forceThreshold, comparison: .greaterThan, scale: .scaledThreshold)
     ]
   }
 }
@@ -255,7 +261,8 @@ public struct PSForceTouch: ConfigurableRecognizer {
   public static let descriptor = RecognizerDescription(
     name: "deep-press-ps", code: "V2-PS", title: "PSForceTouchGestureRecognizer (Paraset)",
     summary: "Began on the first moved sample with force/max >= minimumForce (0: the first move).",
-    source: .github("nolanbrown/PSForceTouchGestureRecognizer", files: "PSForceTouchGestureRecognizer.m", version: "2c5a16f"),
+    source: .github(
+      "nolanbrown/PSForceTouchGestureRecognizer", files: "PSForceTouchGestureRecognizer.m", version: "2c5a16f"),
     style: .continuous,
     actionEvent: "ended: the first moved sample with force/max >= minimumForce",
     rules:
@@ -310,7 +317,8 @@ public struct PSForceTouch: ConfigurableRecognizer {
   /// `minimumForce`: the first moved sample with `force / max >= minimumForce`.
   public var thresholdSweeps: [ThresholdSweep] {
     [
-      ThresholdSweep.firstMovedSample(Self.descriptor, Self.minimumForce, comparison: .greaterThanOrEqual, scale: .normalized)
+      ThresholdSweep.firstMovedSample(
+        Self.descriptor, Self.minimumForce, comparison: .greaterThanOrEqual, scale: .normalized)
     ]
   }
 }

@@ -21,7 +21,10 @@ public struct FlexMonkeyDeepPress: ConfigurableRecognizer, UniformSampleRecogniz
   public static let descriptor = RecognizerDescription(
     name: "deep-press", code: "V2", title: "DeepPressGestureRecognizer (FlexMonkey)",
     summary: "Began at the first sample with force/max >= threshold, ended when it drops below; no hysteresis.",
-    source: .github("FlexMonkey/DeepPressGestureRecognizer", files: "DeepPressGestureRecognizer/deepPressGestureRecognizer/DeepPressGestureRecognizer.swift", version: "112e556"),
+    source: .github(
+      "FlexMonkey/DeepPressGestureRecognizer",
+      files: "DeepPressGestureRecognizer/deepPressGestureRecognizer/DeepPressGestureRecognizer.swift",
+      version: "112e556"),
     style: .continuous,
     actionEvent: "began: the first began/moved sample with force ≠ 0 and force/max >= threshold",
     releaseEvent: "ended on the first later sample below the threshold (terminal, so at most one)",

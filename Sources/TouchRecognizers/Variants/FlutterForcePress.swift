@@ -57,14 +57,18 @@ public struct FlutterForcePress: ConfigurableRecognizer {
   /// The variant's description.
   public static let descriptor = RecognizerDescription(
     name: "flutter-force-press", code: "V4", title: "ForcePressGestureRecognizer (Flutter)",
-    summary: "Flutter's two-stage press: start above startPressure, peak above peakPressure, rejected by movement before starting.",
+    summary:
+      "Flutter's two-stage press: start above startPressure, peak above peakPressure, rejected by movement before starting.",
     source: .github("flutter/flutter", files: "packages/flutter/lib/src/gestures/force_press.dart", version: "016580d"),
     style: .continuous,
     actionEvent: "onStart: the first down/move with clamp(force/max) > startPressure (peek-like)",
     stage2Event: "onPeak: the first event after or at onStart with pressure > peakPressure (pop-like)",
     rules:
       "Rejects devices with max pressure <= 1. While possible: pressure > startPressure → started (onStart); else a move with squared per-event delta > touchSlop rejects. onPeak once at pressure > peakPressure. Lift: started → onEnd, possible → rejected.",
-    parameters: [Self.startPressure.spec.compared(as: .clampedNormalized), Self.peakPressure.spec.compared(as: .clampedNormalized), Self.touchSlop.spec, Self.faithfulSlopTest.spec, Self.aloneInArena.spec],
+    parameters: [
+      Self.startPressure.spec.compared(as: .clampedNormalized), Self.peakPressure.spec.compared(as: .clampedNormalized),
+      Self.touchSlop.spec, Self.faithfulSlopTest.spec, Self.aloneInArena.spec,
+    ],
     sweptByDefault: Self.startPressure.name)
 
   /// Builds from resolved parameter values.
@@ -89,7 +93,9 @@ public struct FlutterForcePress: ConfigurableRecognizer {
     startPressure: Double = 0.4, peakPressure: Double = 0.85, touchSlop: Double = 18,
     faithfulSlopTest: Bool = true, aloneInArena: Bool = false
   ) {
-    self = .checked(Self.startPressure(startPressure), Self.peakPressure(peakPressure), Self.touchSlop(touchSlop), Self.faithfulSlopTest(faithfulSlopTest), Self.aloneInArena(aloneInArena))
+    self = .checked(
+      Self.startPressure(startPressure), Self.peakPressure(peakPressure), Self.touchSlop(touchSlop),
+      Self.faithfulSlopTest(faithfulSlopTest), Self.aloneInArena(aloneInArena))
   }
 
   /// The configured values.
@@ -183,7 +189,8 @@ public struct FlutterForcePress: ConfigurableRecognizer {
         comparison: .greaterThan, scale: .clampedNormalized,
         eligibleSamples: moves
           + " — the slop cut applies only while this instance's startPressure has not been exceeded; nothing when maxForce <= 1",
-        conditions: "peakPressure > startPressure (the peak sample is at or after onStart); startPressure as in this instance",
+        conditions:
+          "peakPressure > startPressure (the peak sample is at or after onStart); startPressure as in this instance",
         rule: .beganAndMovedUntilSlop(slop: slop, cumulative: cumulative, startedAbove: startPressure)),
     ]
   }

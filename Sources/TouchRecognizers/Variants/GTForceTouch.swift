@@ -35,13 +35,19 @@ public struct GTForceTouch: ConfigurableRecognizer, UniformSampleRecognizer {
   /// The variant's description.
   public static let descriptor = RecognizerDescription(
     name: "gt-deep-press", code: "V3", title: "GTForceTouchGestureRecognizer 1.1.2 (Travasoni)",
-    summary: "Began at force/max >= threshold; ended on lift or at saturation held past hardTriggerMinTime; stale state carries over.",
-    source: .github("neobeppe/GTForceTouchGestureRecognizer", files: "Sources/GTForceTouchGestureRecognizer.swift", version: "8b4dc99"),
+    summary:
+      "Began at force/max >= threshold; ended on lift or at saturation held past hardTriggerMinTime; stale state carries over.",
+    source: .github(
+      "neobeppe/GTForceTouchGestureRecognizer", files: "Sources/GTForceTouchGestureRecognizer.swift", version: "8b4dc99"
+    ),
     style: .continuous,
-    actionEvent: "ended: the lift after a crossing, or a sample with force/max == 1.0 more than hardTriggerMinTime after the crossing",
+    actionEvent:
+      "ended: the lift after a crossing, or a sample with force/max == 1.0 more than hardTriggerMinTime after the crossing",
     rules:
       "Ignores force 0. Began at the first force/max >= threshold; ended (the action) at lift if crossed, or on a sample with force/max exactly 1.0 when t − t_cross > hardTriggerMinTime; lift without crossing fails. Stale deepPressed after a hard-trigger end makes the next plain tap fire.",
-    parameters: [Self.threshold.spec.compared(as: .normalized), Self.hardTriggerMinTime.spec, Self.faithfulStaleState.spec],
+    parameters: [
+      Self.threshold.spec.compared(as: .normalized), Self.hardTriggerMinTime.spec, Self.faithfulStaleState.spec,
+    ],
     sweptByDefault: Self.threshold.name)
 
   /// Builds from resolved parameter values.
@@ -58,7 +64,9 @@ public struct GTForceTouch: ConfigurableRecognizer, UniformSampleRecognizer {
 
   /// Creates the recognizer; invalid values trap.
   public init(threshold: Double = 0.75, hardTriggerMinTime: Double = 0.5, faithfulStaleState: Bool = true) {
-    self = .checked(Self.threshold(threshold), Self.hardTriggerMinTime(hardTriggerMinTime), Self.faithfulStaleState(faithfulStaleState))
+    self = .checked(
+      Self.threshold(threshold), Self.hardTriggerMinTime(hardTriggerMinTime),
+      Self.faithfulStaleState(faithfulStaleState))
   }
 
   /// The configured values.

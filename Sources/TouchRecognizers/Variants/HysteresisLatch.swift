@@ -38,21 +38,30 @@ public struct HysteresisLatch: ConfigurableRecognizer, UniformSampleRecognizer {
     "palmThreshold", .normalizedForce, default: .nan, minimum: 0, maximum: 1, nan: "off",
     "normalized force above which the contact is rejected for good (>, sticky)")
   /// The `strictPress` parameter.
-  public static let strictPress = Parameter<Bool>.flag("strictPress", default: false, "press with > (libinput measure tool) instead of >= (libinput core)")
+  public static let strictPress = Parameter<Bool>.flag(
+    "strictPress", default: false, "press with > (libinput measure tool) instead of >= (libinput core)")
   /// The `inclusiveRelease` parameter.
-  public static let inclusiveRelease = Parameter<Bool>.flag("inclusiveRelease", default: false, "release with <= (libinput tablet) instead of < (touchpad)")
+  public static let inclusiveRelease = Parameter<Bool>.flag(
+    "inclusiveRelease", default: false, "release with <= (libinput tablet) instead of < (touchpad)")
 
   /// The variant's description.
   public static let descriptor = RecognizerDescription(
     name: "hysteresis", code: "V7", title: "Hysteresis latch (libinput-style)",
-    summary: "libinput-style latch: pressed at force/max >= pressThreshold, released below releaseThreshold; counts flaps.",
-    source: .github("wayland-project/libinput", files: "src/evdev-mt-touchpad.c (tp_unhover_pressure), src/evdev-tablet.c", version: "c5d6b3f"),
+    summary:
+      "libinput-style latch: pressed at force/max >= pressThreshold, released below releaseThreshold; counts flaps.",
+    source: .github(
+      "wayland-project/libinput", files: "src/evdev-mt-touchpad.c (tp_unhover_pressure), src/evdev-tablet.c",
+      version: "c5d6b3f"),
     style: .continuous,
-    actionEvent: "each press: a touch-down or moved sample with force/max >= pressThreshold while released (first press = began)",
+    actionEvent:
+      "each press: a touch-down or moved sample with force/max >= pressThreshold while released (first press = began)",
     releaseEvent: "force/max < releaseThreshold while pressed (a flap when the finger still touches)",
     rules:
       "Touch-down and moved samples: palm (n > palmThreshold, sticky) → failed/cancelled; released and n >= pressThreshold → press (action); pressed and n < releaseThreshold → release. Lift: ended if it ever pressed, else failed.",
-    parameters: [Self.pressThreshold.spec.compared(as: .normalized), Self.releaseThreshold.spec.compared(as: .normalized), Self.palmThreshold.spec.compared(as: .normalized), Self.strictPress.spec, Self.inclusiveRelease.spec],
+    parameters: [
+      Self.pressThreshold.spec.compared(as: .normalized), Self.releaseThreshold.spec.compared(as: .normalized),
+      Self.palmThreshold.spec.compared(as: .normalized), Self.strictPress.spec, Self.inclusiveRelease.spec,
+    ],
     sweptByDefault: Self.pressThreshold.name)
 
   /// Builds from resolved parameter values.
@@ -84,7 +93,9 @@ public struct HysteresisLatch: ConfigurableRecognizer, UniformSampleRecognizer {
     pressThreshold: Double = 0.12, releaseThreshold: Double = 0.10, palmThreshold: Double = .nan,
     strictPress: Bool = false, inclusiveRelease: Bool = false
   ) {
-    self = .checked(Self.pressThreshold(pressThreshold), Self.releaseThreshold(releaseThreshold), Self.palmThreshold(palmThreshold), Self.strictPress(strictPress), Self.inclusiveRelease(inclusiveRelease))
+    self = .checked(
+      Self.pressThreshold(pressThreshold), Self.releaseThreshold(releaseThreshold), Self.palmThreshold(palmThreshold),
+      Self.strictPress(strictPress), Self.inclusiveRelease(inclusiveRelease))
   }
 
   /// The configured values.
@@ -165,7 +176,8 @@ public struct HysteresisLatch: ConfigurableRecognizer, UniformSampleRecognizer {
         comparison: strictPress ? .greaterThan : .greaterThanOrEqual, scale: .normalized,
         eligibleSamples:
           "the touch-down sample and moved samples (index 1…n−2), up to (not including) the first with force/max > palmThreshold",
-        conditions: "releaseThreshold <= pressThreshold (the release does not affect the first press); palmThreshold and strictPress as in this instance",
+        conditions:
+          "releaseThreshold <= pressThreshold (the release does not affect the first press); palmThreshold and strictPress as in this instance",
         rule: .beganAndMovedUntilNormalizedAbove(limit: palmThreshold))
     ]
   }

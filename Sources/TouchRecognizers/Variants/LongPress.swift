@@ -25,9 +25,11 @@ public struct IOSLongPress: ConfigurableRecognizer, HoldRecognizer {
   /// The variant's description.
   public static let descriptor = RecognizerDescription(
     name: "long-press", code: "V9", title: "UILongPressGestureRecognizer (UIKit)",
-    summary: "UIKit long press: fires minimumPressDuration after touch-down unless the touch moved beyond allowableMovement.",
+    summary:
+      "UIKit long press: fires minimumPressDuration after touch-down unless the touch moved beyond allowableMovement.",
     source: RecognizerSource(
-      library: "Apple UIKit", version: nil, link: "https://developer.apple.com/documentation/uikit/uilongpressgesturerecognizer",
+      library: "Apple UIKit", version: nil,
+      link: "https://developer.apple.com/documentation/uikit/uilongpressgesturerecognizer",
       reference: "Apple UIKit UILongPressGestureRecognizer (minimumPressDuration 0.5 s, allowableMovement 10 pt)"),
     style: .continuous,
     actionEvent: "began: touch-down + minimumPressDuration, if the finger stayed within allowableMovement",
@@ -109,7 +111,8 @@ public struct AndroidLongPress: ConfigurableRecognizer, HoldRecognizer {
     "longPressTimeout", .seconds, default: 0.4, minimum: 0, inclusive: false,
     "hold time before the long press (400 ms; 500 ms before Android 12)")
   /// The `touchSlop` parameter.
-  public static let touchSlop = Parameter<Double>.number("touchSlop", .points, default: 8, minimum: 0, "movement that cancels the pending long press (dp)")
+  public static let touchSlop = Parameter<Double>.number(
+    "touchSlop", .points, default: 8, minimum: 0, "movement that cancels the pending long press (dp)")
   /// The `deepPressThreshold` parameter.
   public static let deepPressThreshold = Parameter<Double>.number(
     "deepPressThreshold", .normalizedForce, default: .nan, minimum: 0, maximum: 1, nan: "off",
@@ -124,13 +127,19 @@ public struct AndroidLongPress: ConfigurableRecognizer, HoldRecognizer {
     name: "long-press-android", code: "V9-android", title: "Android long press (+ deep press)",
     summary: "Android long press after longPressTimeout within the touch slop, optionally accelerated by a deep press.",
     source: RecognizerSource(
-      library: "Android (AOSP frameworks/base)", version: "ab9efea", link: "https://android.googlesource.com/platform/frameworks/base",
-      reference: "AOSP ViewConfiguration (DEFAULT_LONG_PRESS_TIMEOUT 400 ms, TOUCH_SLOP 8 dp), GestureDetector / View.onTouchEvent CLASSIFICATION_DEEP_PRESS; frameworks/base ab9efea"),
+      library: "Android (AOSP frameworks/base)", version: "ab9efea",
+      link: "https://android.googlesource.com/platform/frameworks/base",
+      reference:
+        "AOSP ViewConfiguration (DEFAULT_LONG_PRESS_TIMEOUT 400 ms, TOUCH_SLOP 8 dp), GestureDetector / View.onTouchEvent CLASSIFICATION_DEEP_PRESS; frameworks/base ab9efea"
+    ),
     style: .continuous,
-    actionEvent: "long press: min(touch-down + longPressTimeout, first moved sample with deep press) if within the slop",
+    actionEvent:
+      "long press: min(touch-down + longPressTimeout, first moved sample with deep press) if within the slop",
     rules:
       "A timer at touch-down + longPressTimeout fires the long press; a move beyond touchSlop or a lift first cancels it. A moved sample with force/max >= deepPressThreshold fires it at once (only when longPressTimeout <= 0.4 s).",
-    parameters: [Self.longPressTimeout.spec, Self.touchSlop.spec, Self.deepPressThreshold.spec, Self.faithfulDeepPressGate.spec],
+    parameters: [
+      Self.longPressTimeout.spec, Self.touchSlop.spec, Self.deepPressThreshold.spec, Self.faithfulDeepPressGate.spec,
+    ],
     sweptByDefault: Self.longPressTimeout.name,
     canWaitForFailure: true)
 
@@ -147,7 +156,9 @@ public struct AndroidLongPress: ConfigurableRecognizer, HoldRecognizer {
     longPressTimeout: Double = 0.4, touchSlop: Double = 8, deepPressThreshold: Double = .nan,
     faithfulDeepPressGate: Bool = true
   ) {
-    self = .checked(Self.longPressTimeout(longPressTimeout), Self.touchSlop(touchSlop), Self.deepPressThreshold(deepPressThreshold), Self.faithfulDeepPressGate(faithfulDeepPressGate))
+    self = .checked(
+      Self.longPressTimeout(longPressTimeout), Self.touchSlop(touchSlop), Self.deepPressThreshold(deepPressThreshold),
+      Self.faithfulDeepPressGate(faithfulDeepPressGate))
   }
 
   /// The configured values.

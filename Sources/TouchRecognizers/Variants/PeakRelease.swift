@@ -38,10 +38,14 @@ public struct PeakRelease: ConfigurableRecognizer {
   /// The variant's description.
   public static let descriptor = RecognizerDescription(
     name: "peak-release", code: "V10", title: "ForceTouchGestureRecognizer v0.3 (Ashley Mills)",
-    summary: "Began above minimumValue; ended when force falls tolerance below its running peak (a quick release commits).",
+    summary:
+      "Began above minimumValue; ended when force falls tolerance below its running peak (a quick release commits).",
     source: RecognizerSource(
-      library: "ashleymills/ForceTouchGestureRecognizer.swift", version: "6ffd430", link: "https://github.com/ashleymills/ForceTouchGestureRecognizer.swift",
-      reference: "ashleymills/ForceTouchGestureRecognizer.swift ForceTouchGestureRecognizer.swift @ 6ffd430 (demo: Force Touch demo/…/ForceTouchGestureRecognizer.swift @ 376605f)"),
+      library: "ashleymills/ForceTouchGestureRecognizer.swift", version: "6ffd430",
+      link: "https://github.com/ashleymills/ForceTouchGestureRecognizer.swift",
+      reference:
+        "ashleymills/ForceTouchGestureRecognizer.swift ForceTouchGestureRecognizer.swift @ 6ffd430 (demo: Force Touch demo/…/ForceTouchGestureRecognizer.swift @ 376605f)"
+    ),
     style: .continuous,
     actionEvent: "ended: the first moved sample below (lagged running max − tolerance) after began, or the lift",
     rules:

@@ -28,7 +28,8 @@ public struct PeekPop: ConfigurableRecognizer, UniformSampleRecognizer {
     summary: "Two-stage press: peek at force/max >= peekThreshold, pop at force/max >= popThreshold.",
     source: RecognizerSource(
       library: "community figures", version: nil, link: "https://stackoverflow.com/questions/35097830",
-      reference: "community peek/pop figures (StackOverflow q. 35097830); UIPreviewInteraction's thresholds are undocumented"),
+      reference:
+        "community peek/pop figures (StackOverflow q. 35097830); UIPreviewInteraction's thresholds are undocumented"),
     style: .continuous,
     actionEvent: "peek (stage 1): the first touch-down/moved sample with force/max >= peekThreshold",
     stage2Event: "pop: the first touch-down/moved sample with force/max >= popThreshold (at or after the peek)",

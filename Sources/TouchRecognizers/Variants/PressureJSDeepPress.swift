@@ -67,7 +67,8 @@ public struct PressureJSDeepPress: ConfigurableRecognizer {
     "deepPressThreshold", .normalizedForce, default: 0.5, minimum: 0, maximum: 1,
     "normalized force that starts a deep press (>=); hard-coded 0.5 in Pressure.js")
   /// The `polyfill` parameter.
-  public static let polyfill = Parameter<Bool>.flag("polyfill", default: true, "ramp a fake force over time when no force events arrive")
+  public static let polyfill = Parameter<Bool>.flag(
+    "polyfill", default: true, "ramp a fake force over time when no force events arrive")
   /// The `polyfillSpeedUp` parameter.
   public static let polyfillSpeedUp = Parameter<Double>.number(
     "polyfillSpeedUp", .milliseconds, default: 1000, minimum: 0,
@@ -76,10 +77,13 @@ public struct PressureJSDeepPress: ConfigurableRecognizer {
   /// The variant's description.
   public static let descriptor = RecognizerDescription(
     name: "pressure-js", code: "V8", title: "Pressure.js deep press (stuyam/pressure)",
-    summary: "Pressure.js deep press: force/max >= 0.5 starts it, below ends it; a timed polyfill ramp when force never changes.",
-    source: .github("stuyam/pressure", files: "src/adapters/adapter.js, src/adapters/adapter_3d_touch.js", version: "f0a35fb"),
+    summary:
+      "Pressure.js deep press: force/max >= 0.5 starts it, below ends it; a timed polyfill ramp when force never changes.",
+    source: .github(
+      "stuyam/pressure", files: "src/adapters/adapter.js, src/adapters/adapter_3d_touch.js", version: "f0a35fb"),
     style: .continuous,
-    actionEvent: "startDeepPress: a force event (or polyfill tick) with n >= deepPressThreshold while not deep-pressed; can repeat",
+    actionEvent:
+      "startDeepPress: a force event (or polyfill tick) with n >= deepPressThreshold while not deep-pressed; can repeat",
     releaseEvent: "endDeepPress: a force event (or tick) below the threshold while deep-pressed",
     rules:
       "touchforcechange = moved sample with a force change: start press, deep-press test n >= 0.5 (start/end deep press, no hysteresis, repeatable). Support probe fails 70 ms after touch-down without force events → polyfill: force += 10/polyfillSpeedUp every 10 ms from the failure, deep press at the 50th tick (560 ms after touch-down). Native force stops the polyfill.",
@@ -95,7 +99,8 @@ public struct PressureJSDeepPress: ConfigurableRecognizer {
 
   /// Creates the recognizer; invalid values trap.
   public init(deepPressThreshold: Double = 0.5, polyfill: Bool = true, polyfillSpeedUp: Double = 1000) {
-    self = .checked(Self.deepPressThreshold(deepPressThreshold), Self.polyfill(polyfill), Self.polyfillSpeedUp(polyfillSpeedUp))
+    self = .checked(
+      Self.deepPressThreshold(deepPressThreshold), Self.polyfill(polyfill), Self.polyfillSpeedUp(polyfillSpeedUp))
   }
 
   /// The configured values.

@@ -51,11 +51,15 @@ public struct PressureJSPointerDeepPress: ConfigurableRecognizer {
 
   /// The variant's description.
   public static let descriptor = RecognizerDescription(
-    name: "pressure-js-pointer", code: "V8-pointer", title: "Pressure.js deep press, Pointer Events adapter (stuyam/pressure)",
-    summary: "Pressure.js as browsers with Pointer Events run it: pressure >= 0.5 on any move starts the deep press; pressure 0 or 0.5 at touch-down polyfills at once.",
-    source: .github("stuyam/pressure", files: "src/adapters/adapter_pointer.js, src/adapters/adapter.js", version: "f0a35fb"),
+    name: "pressure-js-pointer", code: "V8-pointer",
+    title: "Pressure.js deep press, Pointer Events adapter (stuyam/pressure)",
+    summary:
+      "Pressure.js as browsers with Pointer Events run it: pressure >= 0.5 on any move starts the deep press; pressure 0 or 0.5 at touch-down polyfills at once.",
+    source: .github(
+      "stuyam/pressure", files: "src/adapters/adapter_pointer.js, src/adapters/adapter.js", version: "f0a35fb"),
     style: .continuous,
-    actionEvent: "startDeepPress: a move (or polyfill tick) with pressure >= deepPressThreshold while not deep-pressed; can repeat",
+    actionEvent:
+      "startDeepPress: a move (or polyfill tick) with pressure >= deepPressThreshold while not deep-pressed; can repeat",
     releaseEvent: "endDeepPress: a move (or tick) below the threshold while deep-pressed",
     rules:
       "pointerdown with pressure 0, 0.5 or > 1 fails → polyfill from touch-down (deep press at the 50th tick, 490 ms); else start without a deep-press test. pointermove with pressure > 0 and != 0.5 (position-only moves too): deep-press test n >= 0.5, no hysteresis, repeatable; stops the polyfill.",

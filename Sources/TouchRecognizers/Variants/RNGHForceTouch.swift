@@ -27,7 +27,9 @@ public struct RNGHForceTouch: ConfigurableRecognizer {
   public static let descriptor = RecognizerDescription(
     name: "rngh-force", code: "V5", title: "ForceTouchGestureHandler (react-native-gesture-handler)",
     summary: "Active on the first moved sample with force/max >= minForce, optionally failing above maxForce.",
-    source: .github("software-mansion/react-native-gesture-handler", files: "apple/Handlers/RNForceTouchHandler.m", version: "04e7898"),
+    source: .github(
+      "software-mansion/react-native-gesture-handler", files: "apple/Handlers/RNForceTouchHandler.m", version: "04e7898"
+    ),
     style: .continuous,
     actionEvent: "began (activation): the first moved sample with force/max >= minForce",
     rules:

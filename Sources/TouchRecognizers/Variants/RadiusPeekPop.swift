@@ -55,7 +55,8 @@ public struct RadiusPeekPop: ConfigurableRecognizer {
   /// The `commitRatio` parameter.
   public static let commitRatio = Parameter<Double>.number(
     "commitRatio", .none, default: 0.6, minimum: 0, inclusive: false, maximum: 1,
-    grid: .fractions(steps: 20), "commit when initialRadius / radius < commitRatio (the radius grew past 1/commitRatio)")
+    grid: .fractions(steps: 20), "commit when initialRadius / radius < commitRatio (the radius grew past 1/commitRatio)"
+  )
   /// The `previewProgress` parameter.
   public static let previewProgress = Parameter<Double>.number(
     "previewProgress", .none, default: 0.66, minimum: 0, maximum: 1, "progress target after began (previewThreshold)")
@@ -78,7 +79,8 @@ public struct RadiusPeekPop: ConfigurableRecognizer {
   /// The variant's description.
   public static let descriptor = RecognizerDescription(
     name: "radius-peek-pop", code: "V12", title: "PeekPopGestureRecognizer (marmelroy, radius-based)",
-    summary: "Peek after a still 0.2 s, pop when the touch radius grows past 1/0.6 and the animated progress reaches 0.99; needs a radius column.",
+    summary:
+      "Peek after a still 0.2 s, pop when the touch radius grows past 1/0.6 and the animated progress reaches 0.99; needs a radius column.",
     source: .github("marmelroy/PeekPop", files: "PeekPop/PeekPopGestureRecognizer.swift", version: "4959b39"),
     style: .continuous,
     actionEvent: "ended (pop): the display frame at which the progress reaches commitProgress",
@@ -196,7 +198,9 @@ public struct RadiusPeekPop: ConfigurableRecognizer {
   public mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext) { end(sample, &context) }
 
   @inlinable
-  public mutating func touchesCancelled(_ sample: TouchSample, _ context: inout GestureContext) { end(sample, &context) }
+  public mutating func touchesCancelled(_ sample: TouchSample, _ context: inout GestureContext) {
+    end(sample, &context)
+  }
 
   @inlinable
   public mutating func reset() { (deadline, progress, target) = (.infinity, 0, 0) }

@@ -34,9 +34,11 @@ public struct ShunkitForceTouch: ConfigurableRecognizer {
   public static let descriptor = RecognizerDescription(
     name: "shunkit", code: "V1", title: "ForceTouchGestureRecognizer (shunkit, \"milkit\")",
     summary: "Raw force above minimumForce (strict >) on a moved sample ends the gesture; began at touch-down.",
-    source: .github("shunkit/ForceTouchGesture", files: "ForceTouchGesture/ForceTouchGestureRecognizer.swift", version: "3e377de"),
+    source: .github(
+      "shunkit/ForceTouchGesture", files: "ForceTouchGesture/ForceTouchGestureRecognizer.swift", version: "3e377de"),
     style: .continuous,
-    actionEvent: "ended: the first moved sample with force > minimumForce (or the lift, when the touch-down force is over it and no sample moved)",
+    actionEvent:
+      "ended: the first moved sample with force > minimumForce (or the lift, when the touch-down force is over it and no sample moved)",
     rules:
       "Began at touch-down; ended on the first moved sample with raw force > minimumForce (strict); at lift ended if the last began/moved force > minimumForce, else cancelled. minimumForce = min(minimumForce, maxForce) at each touch-down, and the clamp persists.",
     parameters: [Self.minimumForce.spec, Self.faithfulClamp.spec],

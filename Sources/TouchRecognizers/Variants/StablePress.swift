@@ -60,7 +60,8 @@ public struct StablePress: ConfigurableRecognizer, UniformSampleRecognizer {
     "movementLimit", .points, default: 10, minimum: 0, nan: "off",
     "movement before the first press that marks the contact as a drag")
   /// The `rearm` parameter.
-  public static let rearm = Parameter<Bool>.flag("rearm", default: true, "a released press can press again in the same contact")
+  public static let rearm = Parameter<Bool>.flag(
+    "rearm", default: true, "a released press can press again in the same contact")
 
   /// The variant's description.
   public static let descriptor = RecognizerDescription(
@@ -70,11 +71,15 @@ public struct StablePress: ConfigurableRecognizer, UniformSampleRecognizer {
       library: "TouchTrace", version: nil, link: nil,
       reference: "TouchTrace (this package); see the DesigningStablePress article"),
     style: .continuous,
-    actionEvent: "press: max(crossing + dwellTime, touch-down + tapTimeout), if n stayed >= pressThreshold since the crossing",
+    actionEvent:
+      "press: max(crossing + dwellTime, touch-down + tapTimeout), if n stayed >= pressThreshold since the crossing",
     releaseEvent: "n fell below releaseThreshold (a flap when the finger still touches)",
     rules:
       "Before the first press, moving farther than movementLimit fails the contact. n >= pressThreshold arms; a sample below disarms. The press fires at max(arm time + dwellTime, touch-down + tapTimeout) by timer. Release at n < releaseThreshold; re-press allowed (rearm). Lift: ended if it pressed, else failed.",
-    parameters: [Self.pressThreshold.spec.compared(as: .normalized), Self.releaseThreshold.spec.compared(as: .normalized), Self.dwellTime.spec, Self.tapTimeout.spec, Self.movementLimit.spec, Self.rearm.spec],
+    parameters: [
+      Self.pressThreshold.spec.compared(as: .normalized), Self.releaseThreshold.spec.compared(as: .normalized),
+      Self.dwellTime.spec, Self.tapTimeout.spec, Self.movementLimit.spec, Self.rearm.spec,
+    ],
     sweptByDefault: Self.pressThreshold.name)
 
   /// Builds from resolved parameter values.
@@ -101,7 +106,9 @@ public struct StablePress: ConfigurableRecognizer, UniformSampleRecognizer {
     pressThreshold: Double = 0.45, releaseThreshold: Double = 0.3, dwellTime: Double = 0.03,
     tapTimeout: Double = 0.1, movementLimit: Double = 10, rearm: Bool = true
   ) {
-    self = .checked(Self.pressThreshold(pressThreshold), Self.releaseThreshold(releaseThreshold), Self.dwellTime(dwellTime), Self.tapTimeout(tapTimeout), Self.movementLimit(movementLimit), Self.rearm(rearm))
+    self = .checked(
+      Self.pressThreshold(pressThreshold), Self.releaseThreshold(releaseThreshold), Self.dwellTime(dwellTime),
+      Self.tapTimeout(tapTimeout), Self.movementLimit(movementLimit), Self.rearm(rearm))
   }
 
   /// The configured values.

@@ -27,10 +27,14 @@ public struct TapRecognizer: ConfigurableRecognizer {
   /// The variant's description.
   public static let descriptor = RecognizerDescription(
     name: "tap", code: "tap", title: "Single tap (UITapGestureRecognizer defaults)",
-    summary: "A single tap: lift within the movement limit (and duration limit, when set) before anything else recognizes.",
+    summary:
+      "A single tap: lift within the movement limit (and duration limit, when set) before anything else recognizes.",
     source: RecognizerSource(
-      library: "Apple UIKit", version: nil, link: "https://developer.apple.com/documentation/uikit/uitapgesturerecognizer",
-      reference: "Apple UIKit UITapGestureRecognizer (numberOfTapsRequired 1, numberOfTouchesRequired 1; movement/duration limits undocumented)"),
+      library: "Apple UIKit", version: nil,
+      link: "https://developer.apple.com/documentation/uikit/uitapgesturerecognizer",
+      reference:
+        "Apple UIKit UITapGestureRecognizer (numberOfTapsRequired 1, numberOfTouchesRequired 1; movement/duration limits undocumented)"
+    ),
     style: .discrete,
     actionEvent: "recognized: the lift, if the finger stayed within allowableMovement (and maximumTapDuration)",
     rules:

@@ -32,7 +32,8 @@ public struct ThresholdZones: ConfigurableRecognizer {
   public static let descriptor = RecognizerDescription(
     name: "zones", code: "V11", title: "ALG3DTouchThreshholdGestureRecognizer (Gallagher)",
     summary: "Reports every crossing of a sorted list of normalized force levels, up and down.",
-    source: .github("algal/TouchVisualizer", files: "TouchVisualizer/ALG3DTouchThreshholdGestureRecognizer.swift", version: "6774a44"),
+    source: .github(
+      "algal/TouchVisualizer", files: "TouchVisualizer/ALG3DTouchThreshholdGestureRecognizer.swift", version: "6774a44"),
     style: .continuous,
     actionEvent: "each report: the force reached or crossed a threshold (detail +k+1 up, −(k+1) down)",
     rules:

@@ -61,7 +61,8 @@ enum HTMLPage {
     out += "<li><a href=\"#tables\">Tables</a></li>\n</ul></nav>\n"
     for (k, section) in sections.enumerated() where !section.figures.isEmpty {
       let id = "section-\(k + 1)"
-      out += "<section>\n<h2>\(HTMLText.escape(section.title)) <button class=\"toggle\" type=\"button\" data-target=\"\(id)\">Hide</button></h2>\n"
+      out +=
+        "<section>\n<h2>\(HTMLText.escape(section.title)) <button class=\"toggle\" type=\"button\" data-target=\"\(id)\">Hide</button></h2>\n"
       out += "<div id=\"\(id)\"\(section.grid ? " class=\"figure-grid\"" : "")>\n"
       if !section.text.isEmpty { out += "<p>\(HTMLText.escape(section.text))</p>\n" }
       if section.grid { out += "<div class=\"grid-items\">\n" }
@@ -174,7 +175,9 @@ enum MarkdownHTML {
     var body = Array(rows.dropFirst())
     var right = [Bool](repeating: false, count: header.count)
     if let first = body.first, first.allSatisfy({ cell in !cell.isEmpty && cell.allSatisfy { "-:".contains($0) } }) {
-      for (c, cell) in first.enumerated() where c < right.count { right[c] = cell.hasSuffix(":") && !cell.hasPrefix(":") }
+      for (c, cell) in first.enumerated() where c < right.count {
+        right[c] = cell.hasSuffix(":") && !cell.hasPrefix(":")
+      }
       body.removeFirst()
     }
     var out = "<table>\n<thead><tr>" + header.map { "<th>\(inline($0))</th>" }.joined() + "</tr></thead>\n<tbody>\n"

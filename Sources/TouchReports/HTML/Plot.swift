@@ -189,11 +189,13 @@ struct Plot: Sendable {
       return (ticks.values.map { ($0, ticks.label($0)) }, scale)
     }
     if let named = axis.namedTicks, let domain = axis.domain {
-      let scale = LinearScale(domainLower: domain.lower, domainUpper: domain.upper, rangeLower: rangeLower, rangeUpper: rangeUpper)
+      let scale = LinearScale(
+        domainLower: domain.lower, domainUpper: domain.upper, rangeLower: rangeLower, rangeUpper: rangeUpper)
       return (named.map { ($0.value, HTMLText.escape($0.label)) }, scale)
     }
     let ticks: NiceTicks
-    let lower: Double, upper: Double
+    let lower: Double
+    let upper: Double
     if let domain = axis.domain {
       ticks = NiceTicks(from: domain.lower, to: domain.upper, count: horizontal ? 6 : 5)
       (lower, upper) = (domain.lower, domain.upper)
@@ -214,7 +216,8 @@ struct Plot: Sendable {
       switch mark {
       case .line(let points, let style): .line(points.filter { (horizontal ? $0.x : $0.y) > 0 }, style)
       case .steps(let points, let style): .steps(points.filter { (horizontal ? $0.x : $0.y) > 0 }, style)
-      case .markers(let points, let shape, let style): .markers(points.filter { (horizontal ? $0.x : $0.y) > 0 }, shape, style)
+      case .markers(let points, let shape, let style):
+        .markers(points.filter { (horizontal ? $0.x : $0.y) > 0 }, shape, style)
       case .band(let points, let style): .band(points.filter { horizontal ? $0.x > 0 : $0.low > 0 }, style)
       case .verticalRule(let v, let l, let s): v > 0 ? .verticalRule(v, l, s) : .cells([])
       case .horizontalRule(let v, let l, let s): v > 0 ? .horizontalRule(v, l, s) : .cells([])
@@ -237,9 +240,14 @@ struct Plot: Sendable {
     // The clip reaches a marker's radius beyond the frame: a point at the edge of the domain (an
     // optimum at the first or last grid value) shows whole.
     let pad = Self.clipPadding
-    out += "<defs><clipPath id=\"\(id)-clip\"><rect x=\"\(n(marginLeft - pad))\" y=\"\(n(Self.marginTop - pad))\" width=\"\(n(width + 2 * pad))\" height=\"\(n(height + 2 * pad))\"/></clipPath></defs>\n"
-    out += "<text class=\"plot-title\" x=\"\(n(marginLeft))\" y=\"\(n(Self.marginTop - 10))\">\(e(Self.fitted(title, width: w - marginLeft - 4)))</text>\n"
-    let left = marginLeft, top = Self.marginTop, bottom = Self.marginTop + height, right = marginLeft + width
+    out +=
+      "<defs><clipPath id=\"\(id)-clip\"><rect x=\"\(n(marginLeft - pad))\" y=\"\(n(Self.marginTop - pad))\" width=\"\(n(width + 2 * pad))\" height=\"\(n(height + 2 * pad))\"/></clipPath></defs>\n"
+    out +=
+      "<text class=\"plot-title\" x=\"\(n(marginLeft))\" y=\"\(n(Self.marginTop - 10))\">\(e(Self.fitted(title, width: w - marginLeft - 4)))</text>\n"
+    let left = marginLeft
+    let top = Self.marginTop
+    let bottom = Self.marginTop + height
+    let right = marginLeft + width
     out += "<rect class=\"frame\" x=\"\(n(left))\" y=\"\(n(top))\" width=\"\(n(width))\" height=\"\(n(height))\"/>\n"
 
     var xScale: LinearScale?
@@ -248,7 +256,8 @@ struct Plot: Sendable {
     if let categories = x.categories {
       let band = width / Double(max(categories.count, 1))
       for (k, name) in categories.enumerated() {
-        out += "<text class=\"tick\" x=\"\(n(left + band * (Double(k) + 0.5)))\" y=\"\(n(bottom + 19))\" text-anchor=\"middle\">\(e(name))</text>\n"
+        out +=
+          "<text class=\"tick\" x=\"\(n(left + band * (Double(k) + 0.5)))\" y=\"\(n(bottom + 19))\" text-anchor=\"middle\">\(e(name))</text>\n"
       }
     } else {
       let (ticks, scale) = self.scale(horizontal: true)
@@ -262,7 +271,8 @@ struct Plot: Sendable {
     if let categories = y.categories {
       let band = height / Double(max(categories.count, 1))
       for (k, name) in categories.enumerated() {
-        out += "<text class=\"tick\" x=\"\(n(left - 6))\" y=\"\(n(top + band * (Double(k) + 0.5) + 4))\" text-anchor=\"end\">\(e(name))</text>\n"
+        out +=
+          "<text class=\"tick\" x=\"\(n(left - 6))\" y=\"\(n(top + band * (Double(k) + 0.5) + 4))\" text-anchor=\"end\">\(e(name))</text>\n"
       }
     } else {
       let (ticks, scale) = self.scale(horizontal: false)
@@ -273,8 +283,10 @@ struct Plot: Sendable {
         out += "<text class=\"tick\" x=\"\(n(left - 6))\" y=\"\(n(py + 4))\" text-anchor=\"end\">\(label)</text>\n"
       }
     }
-    out += "<text class=\"axis-title\" x=\"\(n(left + width / 2))\" y=\"\(n(bottom + 36))\" text-anchor=\"middle\">\(e(x.title))</text>\n"
-    out += "<text class=\"axis-title\" transform=\"translate(\(n(16)) \(n(top + height / 2))) rotate(-90)\" text-anchor=\"middle\">\(e(y.title))</text>\n"
+    out +=
+      "<text class=\"axis-title\" x=\"\(n(left + width / 2))\" y=\"\(n(bottom + 36))\" text-anchor=\"middle\">\(e(x.title))</text>\n"
+    out +=
+      "<text class=\"axis-title\" transform=\"translate(\(n(16)) \(n(top + height / 2))) rotate(-90)\" text-anchor=\"middle\">\(e(y.title))</text>\n"
 
     out += "<g clip-path=\"url(#\(id)-clip)\">\n"
     let labels = ruleLabelBaselines(x: xScale, y: yScale)
@@ -359,7 +371,9 @@ struct Plot: Sendable {
   /// line or in the first free place below for horizontal ones, so that no two labels overlap
   /// (their boxes estimated from the character count).
   func ruleLabelBaselines(x xs: LinearScale?, y ys: LinearScale?) -> [Double?] {
-    let top = Self.marginTop, right = marginLeft + width, bottom = Self.marginTop + height
+    let top = Self.marginTop
+    let right = marginLeft + width
+    let bottom = Self.marginTop + height
     var boxes: [(x0: Double, y0: Double, x1: Double, y1: Double)] = []
     func free(_ b: (x0: Double, y0: Double, x1: Double, y1: Double)) -> Bool {
       !boxes.contains { $0.x0 < b.x1 && b.x0 < $0.x1 && $0.y0 < b.y1 && b.y0 < $0.y1 }
@@ -387,9 +401,12 @@ struct Plot: Sendable {
       let py = ys.map(value)
       guard py.isFinite else { continue }
       let w = Self.ruleLabelCharacterWidth * Double(label.count)
-      let candidates = [py - 4, py + 12, py - 15, py + 23, py - 26, py + 34].filter { $0 - 9 >= top && $0 + 2 <= bottom }
+      let candidates = [py - 4, py + 12, py - 15, py + 23, py - 26, py + 34].filter {
+        $0 - 9 >= top && $0 + 2 <= bottom
+      }
       let chosen =
-        candidates.first { free((x0: right - 4 - w, y0: $0 - 9, x1: right - 2, y1: $0 + 2)) } ?? candidates.first ?? py - 4
+        candidates.first { free((x0: right - 4 - w, y0: $0 - 9, x1: right - 2, y1: $0 + 2)) } ?? candidates.first ?? py
+        - 4
       boxes.append((x0: right - 4 - w, y0: chosen - 9, x1: right - 2, y1: chosen + 2))
       result[k] = chosen
     }
@@ -398,7 +415,10 @@ struct Plot: Sendable {
 
   func render(_ mark: PlotMark, x xs: LinearScale?, y ys: LinearScale?, labelBaseline: Double? = nil) -> String {
     let n = HTMLText.number
-    let left = marginLeft, top = Self.marginTop, bottom = Self.marginTop + height, right = marginLeft + width
+    let left = marginLeft
+    let top = Self.marginTop
+    let bottom = Self.marginTop + height
+    let right = marginLeft + width
     func point(_ px: Double, _ py: Double) -> (Double, Double)? {
       guard let xs, let ys, px.isFinite, py.isFinite else { return nil }
       let (sx, sy) = (xs.map(px), ys.map(py))
@@ -435,13 +455,17 @@ struct Plot: Sendable {
         case .dot:
           out += "<circle cx=\"\(n(px))\" cy=\"\(n(py))\" r=\"2.5\" fill=\"\(style.color)\">\(title)</circle>"
         case .ring:
-          out += "<circle class=\"chosen\" cx=\"\(n(px))\" cy=\"\(n(py))\" r=\"6\" fill=\"none\" stroke=\"\(style.color)\" stroke-width=\"2\">\(title)</circle>"
+          out +=
+            "<circle class=\"chosen\" cx=\"\(n(px))\" cy=\"\(n(py))\" r=\"6\" fill=\"none\" stroke=\"\(style.color)\" stroke-width=\"2\">\(title)</circle>"
         case .diamond:
-          out += "<path d=\"M\(n(px)) \(n(py - 5))L\(n(px + 5)) \(n(py))L\(n(px)) \(n(py + 5))L\(n(px - 5)) \(n(py))Z\" fill=\"\(style.color)\">\(title)</path>"
+          out +=
+            "<path d=\"M\(n(px)) \(n(py - 5))L\(n(px + 5)) \(n(py))L\(n(px)) \(n(py + 5))L\(n(px - 5)) \(n(py))Z\" fill=\"\(style.color)\">\(title)</path>"
         case .cross:
-          out += "<path d=\"M\(n(px - 4)) \(n(py - 4))L\(n(px + 4)) \(n(py + 4))M\(n(px - 4)) \(n(py + 4))L\(n(px + 4)) \(n(py - 4))\" stroke=\"\(style.color)\" stroke-width=\"2\" fill=\"none\">\(title)</path>"
+          out +=
+            "<path d=\"M\(n(px - 4)) \(n(py - 4))L\(n(px + 4)) \(n(py + 4))M\(n(px - 4)) \(n(py + 4))L\(n(px + 4)) \(n(py - 4))\" stroke=\"\(style.color)\" stroke-width=\"2\" fill=\"none\">\(title)</path>"
         case .hollow:
-          out += "<circle class=\"few\" cx=\"\(n(px))\" cy=\"\(n(py))\" r=\"3\" fill=\"#ffffff\" stroke=\"\(style.color)\" stroke-width=\"1.5\">\(title)</circle>"
+          out +=
+            "<circle class=\"few\" cx=\"\(n(px))\" cy=\"\(n(py))\" r=\"3\" fill=\"#ffffff\" stroke=\"\(style.color)\" stroke-width=\"1.5\">\(title)</circle>"
         }
       }
       return out.isEmpty ? "" : out + "\n"
@@ -450,7 +474,8 @@ struct Plot: Sendable {
       let px = xs.map(value)
       var out = "<line x1=\"\(n(px))\" y1=\"\(n(top))\" x2=\"\(n(px))\" y2=\"\(n(bottom))\" \(Self.stroke(style))/>"
       if let label {
-        out += "<text class=\"rule-label\" x=\"\(n(px + 3))\" y=\"\(n(labelBaseline ?? top + 12))\">\(HTMLText.escape(label))</text>"
+        out +=
+          "<text class=\"rule-label\" x=\"\(n(px + 3))\" y=\"\(n(labelBaseline ?? top + 12))\">\(HTMLText.escape(label))</text>"
       }
       return out + "\n"
     case .horizontalRule(let value, let label, let style):
@@ -458,7 +483,8 @@ struct Plot: Sendable {
       let py = ys.map(value)
       var out = "<line x1=\"\(n(left))\" y1=\"\(n(py))\" x2=\"\(n(right))\" y2=\"\(n(py))\" \(Self.stroke(style))/>"
       if let label {
-        out += "<text class=\"rule-label\" x=\"\(n(right - 3))\" y=\"\(n(labelBaseline ?? py - 4))\" text-anchor=\"end\">\(HTMLText.escape(label))</text>"
+        out +=
+          "<text class=\"rule-label\" x=\"\(n(right - 3))\" y=\"\(n(labelBaseline ?? py - 4))\" text-anchor=\"end\">\(HTMLText.escape(label))</text>"
       }
       return out + "\n"
     case .labels(let points):
@@ -475,27 +501,37 @@ struct Plot: Sendable {
         func box(_ c: (x: Double, y: Double, end: Bool)) -> (x0: Double, y0: Double, x1: Double, y1: Double) {
           c.end ? (c.x - w, c.y - 9, c.x, c.y + 2) : (c.x, c.y - 9, c.x + w, c.y + 2)
         }
-        let inside = candidates.filter { let b = box($0); return b.x0 >= left && b.x1 <= right && b.y0 >= top && b.y1 <= bottom }
+        let inside = candidates.filter {
+          let b = box($0)
+          return b.x0 >= left && b.x1 <= right && b.y0 >= top && b.y1 <= bottom
+        }
         let chosen =
-          inside.first { c in let b = box(c); return !placed.contains { $0.x0 < b.x1 && b.x0 < $0.x1 && $0.y0 < b.y1 && b.y0 < $0.y1 } }
+          inside.first { c in
+            let b = box(c)
+            return !placed.contains { $0.x0 < b.x1 && b.x0 < $0.x1 && $0.y0 < b.y1 && b.y0 < $0.y1 }
+          }
           ?? inside.first ?? candidates[0]
         placed.append(box(chosen))
-        out += "<text class=\"point-label\" x=\"\(n(chosen.x))\" y=\"\(n(chosen.y))\"\(chosen.end ? " text-anchor=\"end\"" : "")>\(HTMLText.escape(p.text))</text>"
+        out +=
+          "<text class=\"point-label\" x=\"\(n(chosen.x))\" y=\"\(n(chosen.y))\"\(chosen.end ? " text-anchor=\"end\"" : "")>\(HTMLText.escape(p.text))</text>"
       }
       return out.isEmpty ? "" : out + "\n"
     case .cells(let rows):
       let columns = rows.map(\.count).max() ?? 0
       guard columns > 0 else { return "" }
-      let cellWidth = width / Double(columns), cellHeight = height / Double(rows.count)
+      let cellWidth = width / Double(columns)
+      let cellHeight = height / Double(rows.count)
       let largest = max(1, rows.flatMap { $0 }.max() ?? 1)
       var out = ""
       for (r, row) in rows.enumerated() {
         for (c, count) in row.enumerated() {
           let share = Double(count) / Double(largest)
-          let cx = left + cellWidth * Double(c), cy = top + cellHeight * Double(r)
+          let cx = left + cellWidth * Double(c)
+          let cy = top + cellHeight * Double(r)
           out += "<rect x=\"\(n(cx))\" y=\"\(n(cy))\" width=\"\(n(cellWidth))\" height=\"\(n(cellHeight))\" "
           out += "fill=\"#0072B2\" fill-opacity=\"\(n(0.08 + 0.8 * share))\" stroke=\"#ffffff\"/>"
-          out += "<text class=\"cell\" x=\"\(n(cx + cellWidth / 2))\" y=\"\(n(cy + cellHeight / 2 + 4))\" text-anchor=\"middle\""
+          out +=
+            "<text class=\"cell\" x=\"\(n(cx + cellWidth / 2))\" y=\"\(n(cy + cellHeight / 2 + 4))\" text-anchor=\"middle\""
           out += share > 0.55 ? " fill=\"#ffffff\">" : ">"
           out += "\(count)</text>\n"
         }
@@ -514,24 +550,32 @@ struct Plot: Sendable {
       let lx = 16 + Double(k % columns) * legendColumnWidth
       let ly = top + Double(k / columns) * Self.legendRowHeight
       if entry.filled {
-        out += "<rect x=\"\(n(lx))\" y=\"\(n(ly - 5))\" width=\"22\" height=\"10\" fill=\"\(entry.style.color)\" fill-opacity=\"0.3\"/>"
+        out +=
+          "<rect x=\"\(n(lx))\" y=\"\(n(ly - 5))\" width=\"22\" height=\"10\" fill=\"\(entry.style.color)\" fill-opacity=\"0.3\"/>"
       } else if !(entry.markerOnly && entry.marker != nil) {
-        out += "<line x1=\"\(n(lx))\" y1=\"\(n(ly))\" x2=\"\(n(lx + 22))\" y2=\"\(n(ly))\" \(Self.stroke(entry.style))/>"
+        out +=
+          "<line x1=\"\(n(lx))\" y1=\"\(n(ly))\" x2=\"\(n(lx + 22))\" y2=\"\(n(ly))\" \(Self.stroke(entry.style))/>"
       }
       if let marker = entry.marker {
         let cx = lx + 11
         switch marker {
         case .dot: out += "<circle cx=\"\(n(cx))\" cy=\"\(n(ly))\" r=\"2.5\" fill=\"\(entry.style.color)\"/>"
-        case .ring: out += "<circle cx=\"\(n(cx))\" cy=\"\(n(ly))\" r=\"5\" fill=\"none\" stroke=\"\(entry.style.color)\" stroke-width=\"2\"/>"
+        case .ring:
+          out +=
+            "<circle cx=\"\(n(cx))\" cy=\"\(n(ly))\" r=\"5\" fill=\"none\" stroke=\"\(entry.style.color)\" stroke-width=\"2\"/>"
         case .diamond:
-          out += "<path d=\"M\(n(cx)) \(n(ly - 5))L\(n(cx + 5)) \(n(ly))L\(n(cx)) \(n(ly + 5))L\(n(cx - 5)) \(n(ly))Z\" fill=\"\(entry.style.color)\"/>"
+          out +=
+            "<path d=\"M\(n(cx)) \(n(ly - 5))L\(n(cx + 5)) \(n(ly))L\(n(cx)) \(n(ly + 5))L\(n(cx - 5)) \(n(ly))Z\" fill=\"\(entry.style.color)\"/>"
         case .cross:
-          out += "<path d=\"M\(n(cx - 4)) \(n(ly - 4))L\(n(cx + 4)) \(n(ly + 4))M\(n(cx - 4)) \(n(ly + 4))L\(n(cx + 4)) \(n(ly - 4))\" stroke=\"\(entry.style.color)\" stroke-width=\"2\"/>"
+          out +=
+            "<path d=\"M\(n(cx - 4)) \(n(ly - 4))L\(n(cx + 4)) \(n(ly + 4))M\(n(cx - 4)) \(n(ly + 4))L\(n(cx + 4)) \(n(ly - 4))\" stroke=\"\(entry.style.color)\" stroke-width=\"2\"/>"
         case .hollow:
-          out += "<circle cx=\"\(n(cx))\" cy=\"\(n(ly))\" r=\"3\" fill=\"#ffffff\" stroke=\"\(entry.style.color)\" stroke-width=\"1.5\"/>"
+          out +=
+            "<circle cx=\"\(n(cx))\" cy=\"\(n(ly))\" r=\"3\" fill=\"#ffffff\" stroke=\"\(entry.style.color)\" stroke-width=\"1.5\"/>"
         }
       }
-      out += "<text class=\"legend-label\" x=\"\(n(lx + 28))\" y=\"\(n(ly + 4))\">\(HTMLText.escape(entry.label))</text>\n"
+      out +=
+        "<text class=\"legend-label\" x=\"\(n(lx + 28))\" y=\"\(n(ly + 4))\">\(HTMLText.escape(entry.label))</text>\n"
     }
     return out + "</g>\n"
   }

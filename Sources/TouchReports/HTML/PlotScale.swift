@@ -33,7 +33,8 @@ struct LinearScale: Sendable, Hashable {
   /// The SVG coordinate of `x` clamped to the range (for values outside the domain).
   func clampedMap(_ x: Double) -> Double {
     let y = map(x)
-    let low = min(rangeLower, rangeUpper), high = max(rangeLower, rangeUpper)
+    let low = min(rangeLower, rangeUpper)
+    let high = max(rangeLower, rangeUpper)
     return min(max(y, low), high)
   }
 }
@@ -60,7 +61,8 @@ struct NiceTicks: Sendable, Hashable {
   /// A zero-width range is widened to ±0.5 around 0, or ±10 % of the value; non-finite ends, or
   /// a width beyond the largest Double, are replaced by 0…1.
   init(from low: Double, to high: Double, count: Int = 5) {
-    var a = min(low, high), b = max(low, high)
+    var a = min(low, high)
+    var b = max(low, high)
     if !a.isFinite || !b.isFinite { (a, b) = (0, 1) }
     if a == b {
       let pad = a == 0 ? 0.5 : abs(a) / 10

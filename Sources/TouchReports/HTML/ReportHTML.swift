@@ -14,9 +14,12 @@ extension SweepReport {
   ///   - appendix: Markdown added after the report's tables (the recorded configuration).
   ///   - verdict: the verdict section (``VerdictReport/markdown(_:configurations:metrics:f1Interval:)``),
   ///     shown first, before the figures.
-  public static func html(_ result: SweepResult, _ data: SweepFigureData, appendix: String = "", verdict: String = "") -> [UInt8] {
+  public static func html(_ result: SweepResult, _ data: SweepFigureData, appendix: String = "", verdict: String = "")
+    -> [UInt8]
+  {
     let page = HTMLPage.render(
-      title: "touchtrace sweep", verdict: verdict, sections: SweepFigures.sections(result, data), markdown: markdown(result) + appendix)
+      title: "touchtrace sweep", verdict: verdict, sections: SweepFigures.sections(result, data),
+      markdown: markdown(result) + appendix)
     return Array(page.utf8)
   }
 }
@@ -33,13 +36,16 @@ extension TuneReport {
   ///   - appendix: Markdown added after the report's tables (the recorded configuration).
   ///   - verdict: the verdict section (``VerdictReport/markdown(_:configurations:metrics:f1Interval:)``),
   ///     shown first, before the figures.
-  public static func html(_ result: TuningResult, _ data: SweepFigureData, appendix: String = "", verdict: String = "") -> [UInt8] {
+  public static func html(_ result: TuningResult, _ data: SweepFigureData, appendix: String = "", verdict: String = "")
+    -> [UInt8]
+  {
     var sections = SweepFigures.sections(result.sweep, data, chosen: result.chosen)
     if let figure = crossValidationFigure(result) {
       sections.insert(
         HTMLPage.Section(
           title: "Cross-validation",
-          text: "Each fold chooses on its training part and is scored on the part it held out: the gap between the two is the optimism of choosing on the same traces.",
+          text:
+            "Each fold chooses on its training part and is scored on the part it held out: the gap between the two is the optimism of choosing on the same traces.",
           figures: [figure]),
         at: 0)
     }
@@ -56,7 +62,8 @@ extension TuneReport {
     let name = statistic == .f1 ? "F1" : statistic.isLatency ? "p90 |action − reference|" : statistic.description
     let scale = statistic.isLatency ? 1000.0 : 1
     let unit = statistic.isLatency ? "ms" : ""
-    let training = SeriesStyle.series(0), heldOut = SeriesStyle.series(1)
+    let training = SeriesStyle.series(0)
+    let heldOut = SeriesStyle.series(1)
     var marks: [PlotMark] = []
     var inSample: [(x: Double, y: Double, label: String?)] = []
     var outOfSample: [(x: Double, y: Double, label: String?)] = []
@@ -65,13 +72,20 @@ extension TuneReport {
     }
     for fold in cv.folds {
       let x = Double(fold.fold + 1)
-      let chosen = fold.chosen.map { c in
-        result.sweep.configurations[c].name + " " + Markdown.describe(result.sweep.configurations[c])
-      } ?? "nothing chosen"
+      let chosen =
+        fold.chosen.map { c in
+          result.sweep.configurations[c].name + " " + Markdown.describe(result.sweep.configurations[c])
+        } ?? "nothing chosen"
       let a = fold.training.flatMap { statistic.value(of: $0) }.map { $0 * scale }
       let b = fold.heldOut.flatMap { statistic.value(of: $0) }.map { $0 * scale }
-      if let a { inSample.append((x, a, "fold \(fold.fold + 1), \(chosen): in-sample \(name) \(text(a)) (\(fold.trainingTraces) traces)")) }
-      if let b { outOfSample.append((x, b, "fold \(fold.fold + 1), \(chosen): held-out \(name) \(text(b)) (\(fold.heldOutTraces) traces)")) }
+      if let a {
+        inSample.append(
+          (x, a, "fold \(fold.fold + 1), \(chosen): in-sample \(name) \(text(a)) (\(fold.trainingTraces) traces)"))
+      }
+      if let b {
+        outOfSample.append(
+          (x, b, "fold \(fold.fold + 1), \(chosen): held-out \(name) \(text(b)) (\(fold.heldOutTraces) traces)"))
+      }
       if let a, let b { marks.append(.line([(x, a), (x, b)], SeriesStyle(color: "#999999", width: 1))) }
     }
     guard !inSample.isEmpty || !outOfSample.isEmpty else { return nil }
@@ -83,9 +97,11 @@ extension TuneReport {
       plots: [
         Plot(
           title: "\(name) per fold: training part against held-out part",
-          description: "For each of the \(k) folds, \(name) of the configuration the fold chose on its training traces, on those traces (in-sample) and on the traces it held out.",
+          description:
+            "For each of the \(k) folds, \(name) of the configuration the fold chose on its training traces, on those traces (in-sample) and on the traces it held out.",
           x: PlotAxis(
-            label: "fold", domain: (0.5, Double(k) + 0.5), namedTicks: cv.folds.map { (Double($0.fold + 1), "\($0.fold + 1)") }),
+            label: "fold", domain: (0.5, Double(k) + 0.5),
+            namedTicks: cv.folds.map { (Double($0.fold + 1), "\($0.fold + 1)") }),
           y: PlotAxis(label: name, unit: unit, domain: statistic.isLatency ? nil : (0, 1)),
           marks: marks,
           legend: [
@@ -94,7 +110,9 @@ extension TuneReport {
           ],
           width: 520, height: 240)
       ],
-      caption: "\(name) of each fold's choice on its training part and on its held-out part (\(k) folds); the held-out values are the honest estimate, the gap is what choosing on the same traces flatters.")
+      caption:
+        "\(name) of each fold's choice on its training part and on its held-out part (\(k) folds); the held-out values are the honest estimate, the gap is what choosing on the same traces flatters."
+    )
   }
 
   /// The configuration to mark per recognizer: the chosen one for its recognizer (others get
@@ -136,7 +154,10 @@ public struct ComparisonFigureData: Sendable {
     for k in differing {
       let trace = traces[a[k].trace]
       disagreements.append(
-        (a[k].trace, try run.a.recognizer.replay(trace: trace).allActions.map(\.t), try run.b.recognizer.replay(trace: trace).allActions.map(\.t)))
+        (
+          a[k].trace, try run.a.recognizer.replay(trace: trace).allActions.map(\.t),
+          try run.b.recognizer.replay(trace: trace).allActions.map(\.t)
+        ))
     }
     return ComparisonFigureData(a: a, b: b, disagreements: disagreements)
   }
@@ -155,9 +176,12 @@ extension CompareReport {
   ///   - appendix: Markdown added after the report's tables (the recorded configuration).
   ///   - verdict: the verdict section (``VerdictReport/markdown(_:configurations:metrics:f1Interval:)``),
   ///     shown first, before the figures.
-  public static func html(_ run: ComparisonResult, _ data: ComparisonFigureData, appendix: String = "", verdict: String = "") -> [UInt8] {
+  public static func html(
+    _ run: ComparisonResult, _ data: ComparisonFigureData, appendix: String = "", verdict: String = ""
+  ) -> [UInt8] {
     let page = HTMLPage.render(
-      title: "touchtrace compare", verdict: verdict, sections: CompareFigures.sections(run, data), markdown: markdown(run) + appendix)
+      title: "touchtrace compare", verdict: verdict, sections: CompareFigures.sections(run, data),
+      markdown: markdown(run) + appendix)
     return Array(page.utf8)
   }
 }
@@ -187,10 +211,12 @@ enum CompareFigures {
         Plot(
           title: "Empirical CDF of action − reference",
           description: "The share of true positives with latency at most x milliseconds, for A and B.",
-          x: PlotAxis(label: "latency, action − reference", unit: "ms"), y: PlotAxis(label: "share of true positives", domain: (0, 1)),
+          x: PlotAxis(label: "latency, action − reference", unit: "ms"),
+          y: PlotAxis(label: "share of true positives", domain: (0, 1)),
           marks: cdfMarks, legend: cdfLegend, width: 640, height: 300)
       ],
-      caption: "Empirical cumulative distribution of stage-1 latency of each configuration (one step per true positive).")
+      caption:
+        "Empirical cumulative distribution of stage-1 latency of each configuration (one step per true positive).")
     // Paired differences as sorted curves (quantile plots): who acts first (B − A) and who acts
     // nearer the press (|B| − |A|).
     func quantiles(_ values: [Double]) -> [(x: Double, y: Double)] {
@@ -205,13 +231,17 @@ enum CompareFigures {
       plots: [
         Plot(
           title: "B − A and |B| − |A| on references both matched (sorted)",
-          description: "The \(signed.count) paired differences in milliseconds, sorted, against their rank as a share: B − A (below zero B acts first) and |B| − |A| (below zero B acts nearer the press; acting first before the press is premature, not faster).",
-          x: PlotAxis(label: "share of references (rank)", domain: (0, 1)), y: PlotAxis(label: "difference", unit: "ms"),
+          description:
+            "The \(signed.count) paired differences in milliseconds, sorted, against their rank as a share: B − A (below zero B acts first) and |B| − |A| (below zero B acts nearer the press; acting first before the press is premature, not faster).",
+          x: PlotAxis(label: "share of references (rank)", domain: (0, 1)),
+          y: PlotAxis(label: "difference", unit: "ms"),
           marks: [
             .line(signed, .series(2)),
-            .markers(signed.map { (x: $0.x, y: $0.y, label: "B − A \(TextFormat.decimal($0.y, 1)) ms") }, .dot, .series(2)),
+            .markers(
+              signed.map { (x: $0.x, y: $0.y, label: "B − A \(TextFormat.decimal($0.y, 1)) ms") }, .dot, .series(2)),
             .line(timing, .series(0)),
-            .markers(timing.map { (x: $0.x, y: $0.y, label: "|B| − |A| \(TextFormat.decimal($0.y, 1)) ms") }, .dot, .series(0)),
+            .markers(
+              timing.map { (x: $0.x, y: $0.y, label: "|B| − |A| \(TextFormat.decimal($0.y, 1)) ms") }, .dot, .series(0)),
             .horizontalRule(0, "0", SeriesStyle(color: "#999999", dash: "4 4", width: 1)),
           ],
           legend: [
@@ -220,7 +250,9 @@ enum CompareFigures {
           ],
           width: 640, height: 260)
       ],
-      caption: "Each reference both configurations matched gives one difference B − A and one |B| − |A| (seconds shown as milliseconds); sorted, so each curve is an empirical quantile function. Only |B| − |A| says which configuration is better timed.")
+      caption:
+        "Each reference both configurations matched gives one difference B − A and one |B| − |A| (seconds shown as milliseconds); sorted, so each curve is an empirical quantile function. Only |B| − |A| says which configuration is better timed."
+    )
     let fp = Figure(
       id: ids.unique("fig-fp-intent"), title: "False positives by intent",
       plots: [
@@ -229,7 +261,8 @@ enum CompareFigures {
           description: "A heat map of false-positive counts of A and B by the trace's intent.",
           x: PlotAxis(label: "intent of the trace", categories: Intent.allCases.map(\.rawValue)),
           y: PlotAxis(label: "configuration", categories: ["A", "B"]),
-          marks: [.cells(metrics.map { m in Intent.allCases.map { m.stage1.falsePositivesByIntent[$0] } })], width: 480, height: 60)
+          marks: [.cells(metrics.map { m in Intent.allCases.map { m.stage1.falsePositivesByIntent[$0] } })], width: 480,
+          height: 60)
       ],
       caption: "Stage-1 false positives of A (top) and B (bottom) by intent: \(names.joined(separator: "; ")).")
     var figures = [cdf, difference, fp]
@@ -242,8 +275,10 @@ enum CompareFigures {
           plots: matrices.map { k, matrix in
             Plot(
               title: names[k], description: "Confusion matrix of \(names[k]): rows intended, columns recognized.",
-              x: PlotAxis(label: "recognized", categories: classes), y: PlotAxis(label: "intended", categories: classes),
-              marks: [.cells(PressClass.allCases.map { actual in PressClass.allCases.map { matrix[actual, $0] } })], width: 210, height: 150)
+              x: PlotAxis(label: "recognized", categories: classes),
+              y: PlotAxis(label: "intended", categories: classes),
+              marks: [.cells(PressClass.allCases.map { actual in PressClass.allCases.map { matrix[actual, $0] } })],
+              width: 210, height: 150)
           },
           caption: "Traces by intended class (rows) and recognized class (columns) for each two-stage configuration."))
     }
@@ -251,19 +286,27 @@ enum CompareFigures {
     let examplePlots = data.disagreements.map { entry -> Plot in
       let trace = evaluation.traces[entry.trace]
       let truth = evaluation.truths[entry.trace]
-      var marks: [PlotMark] = [.line(zip(trace.t, trace.force).map { (x: $0, y: $1) }, SeriesStyle(color: "#444444", width: 1.5))]
-      for reference in truth.references { marks.append(.verticalRule(reference, "ref", SeriesStyle(color: SeriesStyle.palette[2], dash: "2 2"))) }
+      var marks: [PlotMark] = [
+        .line(zip(trace.t, trace.force).map { (x: $0, y: $1) }, SeriesStyle(color: "#444444", width: 1.5))
+      ]
+      for reference in truth.references {
+        marks.append(.verticalRule(reference, "ref", SeriesStyle(color: SeriesStyle.palette[2], dash: "2 2")))
+      }
       for t in entry.a { marks.append(.verticalRule(t, "A", .series(0))) }
       for t in entry.b { marks.append(.verticalRule(t, "B", SeriesStyle(color: SeriesStyle.palette[1], dash: "6 3"))) }
       let peak = trace.force.filter(\.isFinite).max() ?? 1
       return Plot(
         title: "\(trace.name) (\(truth.intent.rawValue))",
-        description: "Force of trace \(trace.name) against time, with A's \(entry.a.count) and B's \(entry.b.count) actions and \(truth.references.count) reference times.",
-        x: PlotAxis(label: "time", unit: "s"), y: PlotAxis(label: "force", unit: "force units", domain: (0, peak > 0 ? peak * 1.05 : 1)),
+        description:
+          "Force of trace \(trace.name) against time, with A's \(entry.a.count) and B's \(entry.b.count) actions and \(truth.references.count) reference times.",
+        x: PlotAxis(label: "time", unit: "s"),
+        y: PlotAxis(label: "force", unit: "force units", domain: (0, peak > 0 ? peak * 1.05 : 1)),
         marks: marks,
         legend: [
-          LegendEntry(label: "force", style: SeriesStyle(color: "#444444")), LegendEntry(label: "reference", style: SeriesStyle(color: SeriesStyle.palette[2], dash: "2 2")),
-          LegendEntry(label: "A action", style: .series(0)), LegendEntry(label: "B action", style: SeriesStyle(color: SeriesStyle.palette[1], dash: "6 3")),
+          LegendEntry(label: "force", style: SeriesStyle(color: "#444444")),
+          LegendEntry(label: "reference", style: SeriesStyle(color: SeriesStyle.palette[2], dash: "2 2")),
+          LegendEntry(label: "A action", style: .series(0)),
+          LegendEntry(label: "B action", style: SeriesStyle(color: SeriesStyle.palette[1], dash: "6 3")),
         ],
         width: 380, height: 180)
     }
@@ -272,7 +315,9 @@ enum CompareFigures {
         Figure(
           id: ids.unique("fig-examples-disagreements"), title: "Traces where A and B disagree",
           plots: examplePlots,
-          caption: "Up to \(ComparisonFigureData.examples) traces, first by name, where exactly one configuration is correct (no false positive and no miss)."))
+          caption:
+            "Up to \(ComparisonFigureData.examples) traces, first by name, where exactly one configuration is correct (no false positive and no miss)."
+        ))
     }
     return [HTMLPage.Section(title: "A against B", text: names.joined(separator: "; "), figures: figures)]
   }

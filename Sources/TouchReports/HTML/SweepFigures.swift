@@ -39,7 +39,9 @@ public struct SweepFigureData: Sendable {
   ///     best configuration.
   ///   - threads: threads for the replays; the data do not depend on it.
   /// - Throws: `ReplayError` when an external recognizer fails.
-  public static func gather(_ result: SweepResult, marked: [String: Int] = [:], threads: Int = 1) throws(ReplayError) -> SweepFigureData {
+  public static func gather(_ result: SweepResult, marked: [String: Int] = [:], threads: Int = 1) throws(ReplayError)
+    -> SweepFigureData
+  {
     let traces = result.evaluation.traces
     var data = SweepFigureData(marked: [])
     for (spec, best) in result.bestConfigurations() {
@@ -52,13 +54,16 @@ public struct SweepFigureData: Sendable {
       let misses = byName.filter { k in outcomes[k].stage1.falseNegatives > 0 && !falsePositives.contains(k) }
         .prefix(examplesPerKind)
       chosen += misses.map { ($0, "miss") }
-      if chosen.isEmpty, let k = byName.first(where: { outcomes[$0].stage1.truePositives > 0 }) { chosen.append((k, "correct")) }
+      if chosen.isEmpty, let k = byName.first(where: { outcomes[$0].stage1.truePositives > 0 }) {
+        chosen.append((k, "correct"))
+      }
       var examples: [Example] = []
       let recognizer = result.configurations[c].recognizer
       for (k, kind) in chosen {
         let trace = outcomes[k].trace
         let replay = try recognizer.replay(trace: traces[trace])
-        examples.append(Example(trace: trace, kind: kind, actions: replay.allActions.map(\.t), stage2: replay.stage2?.t))
+        examples.append(
+          Example(trace: trace, kind: kind, actions: replay.allActions.map(\.t), stage2: replay.stage2?.t))
       }
       data.marked.append((spec, c, outcomes, examples))
     }
@@ -80,7 +85,8 @@ enum SweepFigures {
       return [
         HTMLPage.Section(
           title: "Misfires against each swept parameter",
-          text: "No trace is a positive: the share of contacts with any action (the misfire rate) of every configuration of each recognizer, with its 95 % Wilson interval as a band.",
+          text:
+            "No trace is a positive: the share of contacts with any action (the misfire rate) of every configuration of each recognizer, with its 95 % Wilson interval as a band.",
           figures: misfires(result, &ids), grid: true)
       ]
     }
@@ -89,11 +95,13 @@ enum SweepFigures {
     return [
       HTMLPage.Section(
         title: "Accuracy against each swept parameter",
-        text: "Precision, recall and F1 (stage 1) of every configuration of each recognizer; bands are 95 % Wilson score intervals for precision and recall. The ring marks the configuration chosen (the best by F1 unless the report says otherwise).",
+        text:
+          "Precision, recall and F1 (stage 1) of every configuration of each recognizer; bands are 95 % Wilson score intervals for precision and recall. The ring marks the configuration chosen (the best by F1 unless the report says otherwise).",
         figures: metrics(result, data, &ids), grid: true),
       HTMLPage.Section(
         title: "Threshold curves",
-        text: "ROC (false-positive rate against recall) and precision–recall over each recognizer's swept threshold, through its best configuration.",
+        text:
+          "ROC (false-positive rate against recall) and precision–recall over each recognizer's swept threshold, through its best configuration.",
         figures: [roc(curves, bestF1: best, &ids), precisionRecall(curves, bestF1: best, &ids)]),
       HTMLPage.Section(
         title: "Latency",
@@ -109,7 +117,8 @@ enum SweepFigures {
         figures: [falsePositivesByIntent(result, data, &ids)] + (confusion(result, data, &ids).map { [$0] } ?? [])),
       HTMLPage.Section(
         title: "Example traces",
-        text: "Force against time for a few false positives and misses of each recognizer's chosen configuration (the first by trace name).",
+        text:
+          "Force against time for a few false positives and misses of each recognizer's chosen configuration (the first by trace name).",
         figures: examples(result, data, &ids)),
     ]
   }
@@ -134,7 +143,8 @@ enum SweepFigures {
   /// against each swept parameter (other swept parameters at its first configuration's values),
   /// the 95 % Wilson interval as a band; the rate of its one configuration when nothing was swept.
   static func misfires(_ result: SweepResult, _ ids: inout ElementIDs) -> [Figure] {
-    let axes = Dictionary(result.plan.axesByRecognizer.map { ($0.recognizer.name, $0.axes) }, uniquingKeysWith: { a, _ in a })
+    let axes = Dictionary(
+      result.plan.axesByRecognizer.map { ($0.recognizer.name, $0.axes) }, uniquingKeysWith: { a, _ in a })
     var figures: [Figure] = []
     var seen = Set<String>()
     for (first, configuration) in result.configurations.enumerated() where seen.insert(configuration.name).inserted {
@@ -152,15 +162,19 @@ enum SweepFigures {
         plots.append(
           Plot(
             title: "\(name): misfire rate against \(parameter)",
-            description: "The share of contacts with any action of \(name) at \(slice.count) values of \(parameter) from \(TextFormat.compact(slice[0].value)) to \(TextFormat.compact(slice[slice.count - 1].value)).",
+            description:
+              "The share of contacts with any action of \(name) at \(slice.count) values of \(parameter) from \(TextFormat.compact(slice[0].value)) to \(TextFormat.compact(slice[slice.count - 1].value)).",
             x: parameterAxis(configuration.spec, parameter, values: slice.map(\.value)),
             y: PlotAxis(label: "misfire rate", domain: (0, 1)),
             marks: [
               .band(band, style), .line(rates, style),
               .markers(
                 points.map { p in
-                  (x: p.value, y: p.m.falsePositiveRate ?? .nan,
-                   label: "\(parameter)=\(TextFormat.compact(p.value)): \(p.m.falsePositiveTraces) of \(p.m.negativeTraces) contacts misfire")
+                  (
+                    x: p.value, y: p.m.falsePositiveRate ?? .nan,
+                    label:
+                      "\(parameter)=\(TextFormat.compact(p.value)): \(p.m.falsePositiveTraces) of \(p.m.negativeTraces) contacts misfire"
+                  )
                 }, .dot, style),
             ],
             legend: [LegendEntry(label: "misfire rate (band: 95 % Wilson)", style: style, marker: .dot)],
@@ -172,12 +186,17 @@ enum SweepFigures {
         if let interval = ProportionInterval.wilson(m.falsePositiveTraces, of: m.negativeTraces) {
           marks.append(.line([(1, interval.low), (1, interval.high)], SeriesStyle(color: style.color, width: 2)))
         }
-        marks.append(.markers([(1, m.falsePositiveRate ?? .nan, "\(m.falsePositiveTraces) of \(m.negativeTraces) contacts misfire")], .diamond, style))
+        marks.append(
+          .markers(
+            [(1, m.falsePositiveRate ?? .nan, "\(m.falsePositiveTraces) of \(m.negativeTraces) contacts misfire")],
+            .diamond, style))
         plots.append(
           Plot(
             title: "\(name): misfire rate (no swept parameter)",
-            description: "\(name) at one configuration: \(m.falsePositiveTraces) of \(m.negativeTraces) contacts misfire.",
-            x: PlotAxis(label: "configuration", domain: (0.5, 1.5), namedTicks: [(1, Markdown.describe(configuration))]),
+            description:
+              "\(name) at one configuration: \(m.falsePositiveTraces) of \(m.negativeTraces) contacts misfire.",
+            x: PlotAxis(
+              label: "configuration", domain: (0.5, 1.5), namedTicks: [(1, Markdown.describe(configuration))]),
             y: PlotAxis(label: "misfire rate", domain: (0, 1)),
             marks: marks,
             legend: [LegendEntry(label: "misfire rate (whisker: 95 % Wilson)", style: style, marker: .diamond)],
@@ -186,14 +205,17 @@ enum SweepFigures {
       figures.append(
         Figure(
           id: ids.unique("fig-misfires-" + HTMLText.idPart(name)), title: "\(name): misfire rate", plots: plots,
-          caption: "\(name): the share of the \(result.evaluation.truths.count) contacts (none a press) on which it acted at least once, against its swept parameters; bands are 95 % Wilson intervals."))
+          caption:
+            "\(name): the share of the \(result.evaluation.truths.count) contacts (none a press) on which it acted at least once, against its swept parameters; bands are 95 % Wilson intervals."
+        ))
     }
     return figures
   }
 
   /// `fig-metrics-<recognizer>`: per recognizer, one plot per swept parameter.
   static func metrics(_ result: SweepResult, _ data: SweepFigureData, _ ids: inout ElementIDs) -> [Figure] {
-    let axes = Dictionary(result.plan.axesByRecognizer.map { ($0.recognizer.name, $0.axes) }, uniquingKeysWith: { a, _ in a })
+    let axes = Dictionary(
+      result.plan.axesByRecognizer.map { ($0.recognizer.name, $0.axes) }, uniquingKeysWith: { a, _ in a })
     return data.marked.map { entry in
       let name = entry.recognizer.name
       let best = entry.configuration
@@ -207,27 +229,47 @@ enum SweepFigures {
           stages.map { (x: $0.value, y: f($0.m) ?? .nan) }
         }
         let precisionBand = stages.compactMap { s -> (x: Double, low: Double, high: Double)? in
-          ProportionInterval.wilson(s.m.truePositives, of: s.m.truePositives + s.m.falsePositives).map { (s.value, $0.low, $0.high) }
+          ProportionInterval.wilson(s.m.truePositives, of: s.m.truePositives + s.m.falsePositives).map {
+            (s.value, $0.low, $0.high)
+          }
         }
         let recallBand = stages.compactMap { s -> (x: Double, low: Double, high: Double)? in
-          ProportionInterval.wilson(s.m.truePositives, of: s.m.truePositives + s.m.falseNegatives).map { (s.value, $0.low, $0.high) }
+          ProportionInterval.wilson(s.m.truePositives, of: s.m.truePositives + s.m.falseNegatives).map {
+            (s.value, $0.low, $0.high)
+          }
         }
         let styles = (0..<3).map(SeriesStyle.series)
         var marks: [PlotMark] = [
           .band(precisionBand, styles[0]), .band(recallBand, styles[1]),
           .line(series(\.precision), styles[0]), .line(series(\.recall), styles[1]), .line(series(\.f1), styles[2]),
-          .markers(stages.map { (x: $0.value, y: $0.m.f1 ?? .nan, label: "\(parameter)=\(TextFormat.compact($0.value)): F1 \(Markdown.ratio($0.m.f1))") }, .dot, styles[2]),
+          .markers(
+            stages.map {
+              (
+                x: $0.value, y: $0.m.f1 ?? .nan,
+                label: "\(parameter)=\(TextFormat.compact($0.value)): F1 \(Markdown.ratio($0.m.f1))"
+              )
+            }, .dot, styles[2]),
         ]
         let bestValue = number(result.configurations[best], parameter)
         let bestF1 = result.metrics[best].stage1.f1
         if let bestValue {
           marks.append(.verticalRule(bestValue, nil, SeriesStyle(color: "#888888", dash: "2 2", width: 1)))
-          if let bestF1 { marks.append(.markers([(bestValue, bestF1, "chosen: \(parameter)=\(TextFormat.compact(bestValue)), F1 \(Markdown.ratio(bestF1))")], .ring, .reference)) }
+          if let bestF1 {
+            marks.append(
+              .markers(
+                [
+                  (
+                    bestValue, bestF1,
+                    "chosen: \(parameter)=\(TextFormat.compact(bestValue)), F1 \(Markdown.ratio(bestF1))"
+                  )
+                ], .ring, .reference))
+          }
         }
         plots.append(
           Plot(
             title: "\(name): accuracy against \(parameter)",
-            description: "Precision, recall and F1 of \(name) at \(slice.count) values of \(parameter) from \(TextFormat.compact(slice[0].value)) to \(TextFormat.compact(slice[slice.count - 1].value)); the chosen configuration \(Markdown.describe(result.configurations[best])) has F1 \(Markdown.ratio(bestF1)).",
+            description:
+              "Precision, recall and F1 of \(name) at \(slice.count) values of \(parameter) from \(TextFormat.compact(slice[0].value)) to \(TextFormat.compact(slice[slice.count - 1].value)); the chosen configuration \(Markdown.describe(result.configurations[best])) has F1 \(Markdown.ratio(bestF1)).",
             x: parameterAxis(entry.recognizer, parameter, values: slice.map(\.value)),
             y: PlotAxis(label: "proportion", domain: (0, 1)),
             marks: marks,
@@ -250,35 +292,45 @@ enum SweepFigures {
         for (x, interval, style) in [(1.0, precision, styles[0]), (2.0, recall, styles[1])] {
           guard let interval else { continue }
           marks.append(.line([(x, interval.low), (x, interval.high)], SeriesStyle(color: style.color, width: 2)))
-          marks.append(.line([(x - 0.08, interval.low), (x + 0.08, interval.low)], SeriesStyle(color: style.color, width: 2)))
-          marks.append(.line([(x - 0.08, interval.high), (x + 0.08, interval.high)], SeriesStyle(color: style.color, width: 2)))
+          marks.append(
+            .line([(x - 0.08, interval.low), (x + 0.08, interval.low)], SeriesStyle(color: style.color, width: 2)))
+          marks.append(
+            .line([(x - 0.08, interval.high), (x + 0.08, interval.high)], SeriesStyle(color: style.color, width: 2)))
         }
         func text(_ what: String, _ value: Double?, _ interval: ProportionInterval?) -> String {
-          "\(what) \(Markdown.ratio(value))" + (interval.map { " (95 % Wilson \(Markdown.ratio($0.low))–\(Markdown.ratio($0.high)))" } ?? "")
+          "\(what) \(Markdown.ratio(value))"
+            + (interval.map { " (95 % Wilson \(Markdown.ratio($0.low))–\(Markdown.ratio($0.high)))" } ?? "")
         }
         marks += [
           .markers([(1, m.precision ?? .nan, text("precision", m.precision, precision))], .diamond, styles[0]),
           .markers([(2, m.recall ?? .nan, text("recall", m.recall, recall))], .diamond, styles[1]),
           .markers([(3, m.f1 ?? .nan, "F1 \(Markdown.ratio(m.f1))")], .diamond, styles[2]),
         ]
-        plots.append(Plot(
-          title: "\(name): accuracy (no swept parameter)",
-          description: "\(name) was scored at one configuration: \(text("precision", m.precision, precision)), \(text("recall", m.recall, recall)), F1 \(Markdown.ratio(m.f1)).",
-          x: PlotAxis(label: "metric", domain: (0.5, 3.5), namedTicks: [(1, "precision"), (2, "recall"), (3, "F1")]),
-          y: PlotAxis(label: "proportion", domain: (0, 1)),
-          marks: marks,
-          legend: [
-            LegendEntry(label: "precision (whiskers: 95 % Wilson)", style: styles[0], marker: .diamond),
-            LegendEntry(label: "recall (whiskers: 95 % Wilson)", style: styles[1], marker: .diamond),
-            LegendEntry(label: "F1 (no interval)", style: styles[2], marker: .diamond),
-          ],
-          width: 420, height: 220))
+        plots.append(
+          Plot(
+            title: "\(name): accuracy (no swept parameter)",
+            description:
+              "\(name) was scored at one configuration: \(text("precision", m.precision, precision)), \(text("recall", m.recall, recall)), F1 \(Markdown.ratio(m.f1)).",
+            x: PlotAxis(label: "metric", domain: (0.5, 3.5), namedTicks: [(1, "precision"), (2, "recall"), (3, "F1")]),
+            y: PlotAxis(label: "proportion", domain: (0, 1)),
+            marks: marks,
+            legend: [
+              LegendEntry(label: "precision (whiskers: 95 % Wilson)", style: styles[0], marker: .diamond),
+              LegendEntry(label: "recall (whiskers: 95 % Wilson)", style: styles[1], marker: .diamond),
+              LegendEntry(label: "F1 (no interval)", style: styles[2], marker: .diamond),
+            ],
+            width: 420, height: 220))
       }
       return Figure(
         id: ids.unique("fig-metrics-" + HTMLText.idPart(name)),
         title: "\(name): precision, recall and F1",
         plots: plots,
-        caption: "\(name): stage-1 precision, recall and F1 " + (parameters.isEmpty ? "of its one configuration (no swept parameter)." : "against \(parameters.joined(separator: ", ")) (other swept parameters at the chosen configuration's values).") + " Chosen: \(Markdown.describe(result.configurations[best])), F1 \(Markdown.ratio(result.metrics[best].stage1.f1)).")
+        caption: "\(name): stage-1 precision, recall and F1 "
+          + (parameters.isEmpty
+            ? "of its one configuration (no swept parameter)."
+            : "against \(parameters.joined(separator: ", ")) (other swept parameters at the chosen configuration's values).")
+          + " Chosen: \(Markdown.describe(result.configurations[best])), F1 \(Markdown.ratio(result.metrics[best].stage1.f1))."
+      )
     }
   }
 
@@ -313,7 +365,8 @@ enum SweepFigures {
   /// The legend name of a group of series drawn as one: `a`, or `a = b = c`, or
   /// `a = b = c + 4 more` (every name is in the plot's description).
   static func groupName(_ names: [String]) -> String {
-    names.count <= 3 ? names.joined(separator: " = ") : names.prefix(3).joined(separator: " = ") + " + \(names.count - 3) more"
+    names.count <= 3
+      ? names.joined(separator: " = ") : names.prefix(3).joined(separator: " = ") + " + \(names.count - 3) more"
   }
 
   /// The sentence naming groups drawn as one and series left out, for a plot's description and
@@ -322,10 +375,12 @@ enum SweepFigures {
     var out = ""
     let merged = groups.filter { $0.count > 1 }
     if !merged.isEmpty {
-      out += " Identical curves are drawn once: " + merged.map { $0.joined(separator: " = ") }.joined(separator: "; ") + "."
+      out +=
+        " Identical curves are drawn once: " + merged.map { $0.joined(separator: " = ") }.joined(separator: "; ") + "."
     }
     if !omitted.isEmpty {
-      out += " Drawn: the \(maximumSeries) best by F1; left out (see the tables): " + omitted.joined(separator: ", ") + "."
+      out +=
+        " Drawn: the \(maximumSeries) best by F1; left out (see the tables): " + omitted.joined(separator: ", ") + "."
     }
     return out
   }
@@ -356,14 +411,18 @@ enum SweepFigures {
       return points
     }
     let (kept, omitted) = seriesGroups(
-      curves.count, key: { lines[$0].flatMap { [$0.x, $0.y] } }, rank: { bestF1[curves[$0].recognizer] }, name: { curves[$0].recognizer })
+      curves.count, key: { lines[$0].flatMap { [$0.x, $0.y] } }, rank: { bestF1[curves[$0].recognizer] },
+      name: { curves[$0].recognizer })
     for (k, group) in kept.enumerated() {
       let style = SeriesStyle.series(k)
       let points = lines[group[0]]
       let name = groupName(group.map { curves[$0].recognizer })
       marks.append(.line(points, style))
       marks.append(
-        .markers(points.map { (x: $0.x, y: $0.y, label: "\(name): \(x) \(Markdown.ratio($0.x)), \(y) \(Markdown.ratio($0.y))") }, .dot, style))
+        .markers(
+          points.map {
+            (x: $0.x, y: $0.y, label: "\(name): \(x) \(Markdown.ratio($0.x)), \(y) \(Markdown.ratio($0.y))")
+          }, .dot, style))
       legend.append(LegendEntry(label: entry(curves[group[0]], name), style: style, marker: .dot))
     }
     return (marks, legend, groupingNote(kept.map { $0.map { curves[$0].recognizer } }, omitted: omitted))
@@ -372,7 +431,8 @@ enum SweepFigures {
   /// `fig-roc`: FPR against recall, one line per recognizer.
   static func roc(_ curves: [ThresholdCurve], bestF1: [String: Double], _ ids: inout ElementIDs) -> Figure {
     var (marks, legend, note) = curveSeries(
-      curves, bestF1: bestF1, x: "FPR", y: "recall", tiesByY: <, point: { p in p.falsePositiveRate.flatMap { f in p.recall.map { (f, $0) } } },
+      curves, bestF1: bestF1, x: "FPR", y: "recall", tiesByY: <,
+      point: { p in p.falsePositiveRate.flatMap { f in p.recall.map { (f, $0) } } },
       legend: { "\($1) (AUC \(Markdown.ratio($0.rocAUC)))" })
     marks.append(.line([(0, 0), (1, 1)], SeriesStyle(color: "#999999", dash: "4 4", width: 1)))
     let spanned = curves.filter(\.spans).count
@@ -381,28 +441,35 @@ enum SweepFigures {
       plots: [
         Plot(
           title: "ROC over the swept thresholds",
-          description: "For \(curves.count) recognizers, the false-positive rate (negative traces with an action) against recall (events matched) at each swept threshold; \(spanned) sweeps span the threshold range and have an area.\(note)",
+          description:
+            "For \(curves.count) recognizers, the false-positive rate (negative traces with an action) against recall (events matched) at each swept threshold; \(spanned) sweeps span the threshold range and have an area.\(note)",
           x: PlotAxis(label: "false-positive rate", domain: (0, 1)), y: PlotAxis(label: "recall", domain: (0, 1)),
           marks: marks, legend: legend, width: 640, height: 360)
       ],
-      caption: "One line per recognizer (identical ones drawn once), points ordered by false-positive rate. AUC (trapezoids) only where the sweep spans the threshold range (some value with FPR 0 and some with FPR 1); – otherwise. The dashed diagonal is chance.\(note)")
+      caption:
+        "One line per recognizer (identical ones drawn once), points ordered by false-positive rate. AUC (trapezoids) only where the sweep spans the threshold range (some value with FPR 0 and some with FPR 1); – otherwise. The dashed diagonal is chance.\(note)"
+    )
   }
 
   /// `fig-pr`: recall against precision, one line per recognizer.
   static func precisionRecall(_ curves: [ThresholdCurve], bestF1: [String: Double], _ ids: inout ElementIDs) -> Figure {
     let (marks, legend, note) = curveSeries(
-      curves, bestF1: bestF1, x: "recall", y: "precision", tiesByY: >, point: { p in p.recall.flatMap { r in p.precision.map { (r, $0) } } },
+      curves, bestF1: bestF1, x: "recall", y: "precision", tiesByY: >,
+      point: { p in p.recall.flatMap { r in p.precision.map { (r, $0) } } },
       legend: { "\($1) (AP \(Markdown.ratio($0.averagePrecisionThresholdOrder)))" })
     return Figure(
       id: ids.unique("fig-pr"), title: "Precision against recall",
       plots: [
         Plot(
           title: "Precision–recall over the swept thresholds",
-          description: "For \(curves.count) recognizers, stage-1 precision against recall at each swept threshold (thresholds where nothing fired have no precision and are left out).\(note)",
+          description:
+            "For \(curves.count) recognizers, stage-1 precision against recall at each swept threshold (thresholds where nothing fired have no precision and are left out).\(note)",
           x: PlotAxis(label: "recall", domain: (0, 1)), y: PlotAxis(label: "precision", domain: (0, 1)),
           marks: marks, legend: legend, width: 640, height: 360)
       ],
-      caption: "One line per recognizer (identical ones drawn once), points ordered by recall. AP is the step sum Σ (Rₙ − Rₙ₋₁) Pₙ with the thresholds walked from strictest to loosest (scikit-learn's average_precision_score), only where the sweep spans the threshold range.\(note)")
+      caption:
+        "One line per recognizer (identical ones drawn once), points ordered by recall. AP is the step sum Σ (Rₙ − Rₙ₋₁) Pₙ with the thresholds walked from strictest to loosest (scikit-learn's average_precision_score), only where the sweep spans the threshold range.\(note)"
+    )
   }
 
   /// `fig-latency-cdf`: empirical CDFs of latency at each recognizer's chosen configuration.
@@ -410,7 +477,8 @@ enum SweepFigures {
     var marks: [PlotMark] = []
     var legend: [LegendEntry] = []
     let entries = data.marked.filter { entry in entry.outcomes.contains { !$0.stage1.matches.isEmpty } }
-    let samples = entries.map { entry in entry.outcomes.flatMap { $0.stage1.matches.map { $0.latency * 1000 } }.sorted() }
+    let samples = entries.map { entry in entry.outcomes.flatMap { $0.stage1.matches.map { $0.latency * 1000 } }.sorted()
+    }
     let (kept, omitted) = seriesGroups(
       entries.count, key: { samples[$0] }, rank: { result.metrics[entries[$0].configuration].stage1.f1 },
       name: { entries[$0].recognizer.name })
@@ -421,7 +489,9 @@ enum SweepFigures {
       var points: [(x: Double, y: Double)] = [(latencies[0], 0)]
       for (j, value) in latencies.enumerated() { points.append((value, Double(j + 1) / n)) }
       marks.append(.steps(points, style))
-      legend.append(LegendEntry(label: "\(groupName(group.map { entries[$0].recognizer.name })) (n = \(latencies.count))", style: style))
+      legend.append(
+        LegendEntry(
+          label: "\(groupName(group.map { entries[$0].recognizer.name })) (n = \(latencies.count))", style: style))
     }
     let note = groupingNote(kept.map { $0.map { entries[$0].recognizer.name } }, omitted: omitted)
     return Figure(
@@ -429,12 +499,16 @@ enum SweepFigures {
       plots: [
         Plot(
           title: "Empirical CDF of action − reference",
-          description: "The share of true positives with latency at most x milliseconds, for \(legend.count) recognizers at their chosen configurations; negative latency is an action before the reference time.\(note)",
-          x: PlotAxis(label: "latency, action − reference", unit: "ms"), y: PlotAxis(label: "share of true positives", domain: (0, 1)),
+          description:
+            "The share of true positives with latency at most x milliseconds, for \(legend.count) recognizers at their chosen configurations; negative latency is an action before the reference time.\(note)",
+          x: PlotAxis(label: "latency, action − reference", unit: "ms"),
+          y: PlotAxis(label: "share of true positives", domain: (0, 1)),
           marks: marks + [.verticalRule(0, nil, SeriesStyle(color: "#999999", dash: "4 4", width: 1))], legend: legend,
           width: 640, height: 320)
       ],
-      caption: "Empirical cumulative distribution of stage-1 latency (one step per true positive) of each recognizer at its chosen configuration (identical distributions drawn once); recognizers without true positives are left out.\(note)")
+      caption:
+        "Empirical cumulative distribution of stage-1 latency (one step per true positive) of each recognizer at its chosen configuration (identical distributions drawn once); recognizers without true positives are left out.\(note)"
+    )
   }
 
   /// `fig-latency-param`: p50 and p90 latency against the threshold, one small plot per recognizer.
@@ -450,14 +524,19 @@ enum SweepFigures {
       guard rows.contains(where: { $0.latency.p50 != nil }) else { continue }
       let p50 = rows.map { (x: $0.value, y: ($0.latency.p50 ?? .nan) * 1000, n: $0.latency.count) }
       let p90 = rows.map { (x: $0.value, y: ($0.latency.p90 ?? .nan) * 1000, n: $0.latency.count) }
-      let a = SeriesStyle.series(0), b = SeriesStyle(color: SeriesStyle.palette[1], dash: "6 3")
+      let a = SeriesStyle.series(0)
+      let b = SeriesStyle(color: SeriesStyle.palette[1], dash: "6 3")
       var marks: [PlotMark] = []
       // Every point carries its n (hover text); points over fewer than 5 true positives are open.
       for (name, points, style) in [("p50", p50, a), ("p90", p90, b)] {
         marks.append(.line(points.map { (x: $0.x, y: $0.y) }, style))
         func labelled(_ kept: [(x: Double, y: Double, n: Int)]) -> [(x: Double, y: Double, label: String?)] {
           kept.map {
-            (x: $0.x, y: $0.y, label: "\(curve.parameter)=\(TextFormat.compact($0.x)): \(name) \(TextFormat.decimal($0.y, 0)) ms, n = \($0.n)")
+            (
+              x: $0.x, y: $0.y,
+              label:
+                "\(curve.parameter)=\(TextFormat.compact($0.x)): \(name) \(TextFormat.decimal($0.y, 0)) ms, n = \($0.n)"
+            )
           }
         }
         marks.append(.markers(labelled(points.filter { $0.n >= Self.fewForQuantiles }), .dot, style))
@@ -470,18 +549,28 @@ enum SweepFigures {
       plots.append(
         Plot(
           title: "\(entry.recognizer.name)",
-          description: "Median and 90th-percentile latency of \(entry.recognizer.name) against \(curve.parameter), milliseconds.",
+          description:
+            "Median and 90th-percentile latency of \(entry.recognizer.name) against \(curve.parameter), milliseconds.",
           x: parameterAxis(entry.recognizer, curve.parameter, values: curve.points.map(\.value)),
           y: PlotAxis(label: "latency", unit: "ms"),
           marks: marks,
-          legend: [LegendEntry(label: "p50", style: a, marker: .dot), LegendEntry(label: "p90", style: b, marker: .dot)]
-            + (few ? [LegendEntry(label: "n < \(Self.fewForQuantiles)", style: SeriesStyle(color: "#555555"), marker: .hollow, markerOnly: true)] : []),
+          legend: [
+            LegendEntry(label: "p50", style: a, marker: .dot), LegendEntry(label: "p90", style: b, marker: .dot),
+          ]
+            + (few
+              ? [
+                LegendEntry(
+                  label: "n < \(Self.fewForQuantiles)", style: SeriesStyle(color: "#555555"), marker: .hollow,
+                  markerOnly: true)
+              ] : []),
           width: 300, height: 180))
     }
     return Figure(
       id: ids.unique("fig-latency-param"), title: "Latency against the swept threshold",
       plots: plots,
-      caption: "p50 and p90 of action − reference (true positives, milliseconds) at each swept threshold value, one plot per recognizer with a threshold curve and any true positive; a gap is a value without true positives. Each point's n (true positives) is in its hover text; open points rest on fewer than \(fewForQuantiles).")
+      caption:
+        "p50 and p90 of action − reference (true positives, milliseconds) at each swept threshold value, one plot per recognizer with a threshold curve and any true positive; a gap is a value without true positives. Each point's n (true positives) is in its hover text; open points rest on fewer than \(fewForQuantiles)."
+    )
   }
 
   /// `fig-tradeoff`: F1 against p90 timing error `|action − reference|` of every configuration,
@@ -492,16 +581,21 @@ enum SweepFigures {
     // The best eight recognizers by their best F1 (the Pareto front is drawn over all of them).
     let specs = result.plan.recognizers
     let best = bestF1(result)
-    let (kept, omitted) = seriesGroups(specs.count, key: { $0 }, rank: { best[specs[$0].name] }, name: { specs[$0].name })
+    let (kept, omitted) = seriesGroups(
+      specs.count, key: { $0 }, rank: { best[specs[$0].name] }, name: { specs[$0].name })
     let note = groupingNote([], omitted: omitted)
     for (k, group) in kept.enumerated() {
       let spec = specs[group[0]]
       let style = SeriesStyle.series(k)
-      let points = result.configurations.indices.filter { result.configurations[$0].spec == spec }.compactMap { c -> (x: Double, y: Double, label: String?)? in
+      let points = result.configurations.indices.filter { result.configurations[$0].spec == spec }.compactMap {
+        c -> (x: Double, y: Double, label: String?)? in
         let m = result.metrics[c].stage1
         guard let f1 = m.f1, let p90 = m.latency.absoluteP90 else { return nil }
         let early = m.latency.earlyRate.map { ", early \(TextFormat.decimal($0 * 100, 0)) %" } ?? ""
-        return (p90 * 1000, f1, "\(spec.name) \(Markdown.describe(result.configurations[c])): F1 \(Markdown.ratio(f1)), p90 |latency| \(TextFormat.decimal(p90 * 1000, 0)) ms\(early)")
+        return (
+          p90 * 1000, f1,
+          "\(spec.name) \(Markdown.describe(result.configurations[c])): F1 \(Markdown.ratio(f1)), p90 |latency| \(TextFormat.decimal(p90 * 1000, 0)) ms\(early)"
+        )
       }
       guard !points.isEmpty else { continue }
       marks.append(.markers(points, .dot, style))
@@ -509,7 +603,10 @@ enum SweepFigures {
     }
     let front = ParetoFront.front(
       of: result.configurations.indices.map {
-        (configuration: $0, f1: result.metrics[$0].stage1.f1, absoluteLatencyP90: result.metrics[$0].stage1.latency.absoluteP90)
+        (
+          configuration: $0, f1: result.metrics[$0].stage1.f1,
+          absoluteLatencyP90: result.metrics[$0].stage1.latency.absoluteP90
+        )
       })
     var frontLine: [(x: Double, y: Double)] = []
     for (k, point) in front.enumerated() {
@@ -517,18 +614,38 @@ enum SweepFigures {
       frontLine.append((point.absoluteLatencyP90 * 1000, point.f1))
     }
     marks.append(.line(frontLine, SeriesStyle(color: "#000000", dash: "", width: 2)))
-    marks.append(.markers(front.map { (x: $0.absoluteLatencyP90 * 1000, y: $0.f1, label: "Pareto: \(result.configurations[$0.configuration].name) \(Markdown.describe(result.configurations[$0.configuration]))") }, .diamond, .reference))
+    marks.append(
+      .markers(
+        front.map {
+          (
+            x: $0.absoluteLatencyP90 * 1000, y: $0.f1,
+            label:
+              "Pareto: \(result.configurations[$0.configuration].name) \(Markdown.describe(result.configurations[$0.configuration]))"
+          )
+        }, .diamond, .reference))
     // Direct labels: recognizer and its varied values (the hover text has the names).
     marks.append(
       .labels(
         front.map { point in
           let configuration = result.configurations[point.configuration]
           let values = configuration.varied.compactMap { configuration.parameters[$0].map { "\($0)" } }
-          return (x: point.absoluteLatencyP90 * 1000, y: point.f1, text: ([configuration.name] + values).joined(separator: " "))
+          return (
+            x: point.absoluteLatencyP90 * 1000, y: point.f1,
+            text: ([configuration.name] + values).joined(separator: " ")
+          )
         }))
     legend.append(LegendEntry(label: "Pareto front", style: SeriesStyle(color: "#000000", width: 2), marker: .diamond))
-    if let chosen, let f1 = result.metrics[chosen].stage1.f1, let p90 = result.metrics[chosen].stage1.latency.absoluteP90 {
-      marks.append(.markers([(p90 * 1000, f1, "chosen: \(result.configurations[chosen].name) \(Markdown.describe(result.configurations[chosen]))")], .ring, .reference))
+    if let chosen, let f1 = result.metrics[chosen].stage1.f1,
+      let p90 = result.metrics[chosen].stage1.latency.absoluteP90
+    {
+      marks.append(
+        .markers(
+          [
+            (
+              p90 * 1000, f1,
+              "chosen: \(result.configurations[chosen].name) \(Markdown.describe(result.configurations[chosen]))"
+            )
+          ], .ring, .reference))
       legend.append(LegendEntry(label: "chosen configuration", style: .reference, marker: .ring))
     }
     return Figure(
@@ -536,28 +653,38 @@ enum SweepFigures {
       plots: [
         Plot(
           title: "F1 against p90 |latency|, every configuration",
-          description: "Each configuration with an F1 and a p90 timing error |action − reference| as a point (an action before the reference counts by its distance, like a late one); the black staircase joins the \(front.count) configurations that no other beats on both F1 (higher) and p90 |latency| (lower).\(note)",
-          x: PlotAxis(label: "p90 |latency|, |action − reference|", unit: "ms"), y: PlotAxis(label: "F1", domain: (0, 1)),
+          description:
+            "Each configuration with an F1 and a p90 timing error |action − reference| as a point (an action before the reference counts by its distance, like a late one); the black staircase joins the \(front.count) configurations that no other beats on both F1 (higher) and p90 |latency| (lower).\(note)",
+          x: PlotAxis(label: "p90 |latency|, |action − reference|", unit: "ms"),
+          y: PlotAxis(label: "F1", domain: (0, 1)),
           marks: marks, legend: legend, width: 640, height: 360)
       ],
-      caption: "Stage-1 F1 against p90 |action − reference| of every configuration (\(result.configurations.count) configurations; those without true positives are left out). The Pareto front is drawn as a staircase through its diamonds.\(note)")
+      caption:
+        "Stage-1 F1 against p90 |action − reference| of every configuration (\(result.configurations.count) configurations; those without true positives are left out). The Pareto front is drawn as a staircase through its diamonds.\(note)"
+    )
   }
 
   /// `fig-fp-intent`: false positives by intent of each recognizer's chosen configuration.
-  static func falsePositivesByIntent(_ result: SweepResult, _ data: SweepFigureData, _ ids: inout ElementIDs) -> Figure {
-    let rows = data.marked.map { entry in Intent.allCases.map { result.metrics[entry.configuration].stage1.falsePositivesByIntent[$0] } }
+  static func falsePositivesByIntent(_ result: SweepResult, _ data: SweepFigureData, _ ids: inout ElementIDs) -> Figure
+  {
+    let rows = data.marked.map { entry in
+      Intent.allCases.map { result.metrics[entry.configuration].stage1.falsePositivesByIntent[$0] }
+    }
     let names = data.marked.map(\.recognizer.name)
     return Figure(
       id: ids.unique("fig-fp-intent"), title: "False positives by intent",
       plots: [
         Plot(
           title: "False positives by intent (chosen configurations)",
-          description: "A heat map of false-positive counts: one row per recognizer (\(names.count)), one column per intent (\(Intent.allCases.map(\.rawValue).joined(separator: ", "))); darker is more.",
+          description:
+            "A heat map of false-positive counts: one row per recognizer (\(names.count)), one column per intent (\(Intent.allCases.map(\.rawValue).joined(separator: ", "))); darker is more.",
           x: PlotAxis(label: "intent of the trace", categories: Intent.allCases.map(\.rawValue)),
           y: PlotAxis(label: "recognizer", categories: names),
           marks: [.cells(rows)], width: 480, height: max(60, 20 * Double(names.count)))
       ],
-      caption: "Counts of stage-1 false positives by the trace's intent at each recognizer's chosen configuration: negative traces with any action, plus each unmatched action on a positive trace.")
+      caption:
+        "Counts of stage-1 false positives by the trace's intent at each recognizer's chosen configuration: negative traces with any action, plus each unmatched action on a positive trace."
+    )
   }
 
   /// `fig-confusion`: the two-stage confusion matrices, when any recognizer has two stages.
@@ -569,7 +696,8 @@ enum SweepFigures {
       let matrix = result.metrics[entry.configuration].confusion!
       return Plot(
         title: entry.recognizer.name,
-        description: "Confusion matrix of \(entry.recognizer.name): rows are the intended class, columns the recognized one (\(classes.joined(separator: ", "))).",
+        description:
+          "Confusion matrix of \(entry.recognizer.name): rows are the intended class, columns the recognized one (\(classes.joined(separator: ", "))).",
         x: PlotAxis(label: "recognized", categories: classes), y: PlotAxis(label: "intended", categories: classes),
         marks: [.cells(PressClass.allCases.map { actual in PressClass.allCases.map { matrix[actual, $0] } })],
         width: 210, height: 150)
@@ -577,7 +705,9 @@ enum SweepFigures {
     return Figure(
       id: ids.unique("fig-confusion"), title: "Two-stage confusion",
       plots: plots,
-      caption: "Per two-stage recognizer at its chosen configuration: traces by intended class (rows: none, press, pop) and recognized class (columns: pop when stage 2 fired, press when only stage 1 did, none otherwise).")
+      caption:
+        "Per two-stage recognizer at its chosen configuration: traces by intended class (rows: none, press, pop) and recognized class (columns: pop when stage 2 fired, press when only stage 1 did, none otherwise)."
+    )
   }
 
   /// The force levels a configuration's thresholds stand for on `trace`, with labels.
@@ -626,8 +756,12 @@ enum SweepFigures {
         var marks: [PlotMark] = [.line(zip(trace.t, trace.force).map { (x: $0, y: $1) }, force)]
         var legend = [LegendEntry(label: "force", style: force)]
         let levels = thresholdLevels(configuration, trace)
-        for level in levels { marks.append(.horizontalRule(level.level, level.label, SeriesStyle(color: "#555555", dash: "6 3", width: 1))) }
-        if !levels.isEmpty { legend.append(LegendEntry(label: "threshold", style: SeriesStyle(color: "#555555", dash: "6 3", width: 1))) }
+        for level in levels {
+          marks.append(.horizontalRule(level.level, level.label, SeriesStyle(color: "#555555", dash: "6 3", width: 1)))
+        }
+        if !levels.isEmpty {
+          legend.append(LegendEntry(label: "threshold", style: SeriesStyle(color: "#555555", dash: "6 3", width: 1)))
+        }
         let referenceStyle = SeriesStyle(color: SeriesStyle.palette[2], dash: "2 2", width: 1.5)
         for reference in truth.references { marks.append(.verticalRule(reference, "ref", referenceStyle)) }
         if !truth.references.isEmpty { legend.append(LegendEntry(label: "reference time", style: referenceStyle)) }
@@ -641,11 +775,17 @@ enum SweepFigures {
         }
         let peak = trace.force.filter(\.isFinite).max() ?? 1
         let top = max(peak, levels.map(\.level).max() ?? 0)
-        let actions = example.actions.isEmpty ? "no action" : example.actions.map { TextFormat.compact($0, significant: 4) + " s" }.joined(separator: ", ")
-        let references = truth.references.isEmpty ? "no reference time" : truth.references.map { TextFormat.compact($0, significant: 4) + " s" }.joined(separator: ", ")
+        let actions =
+          example.actions.isEmpty
+          ? "no action" : example.actions.map { TextFormat.compact($0, significant: 4) + " s" }.joined(separator: ", ")
+        let references =
+          truth.references.isEmpty
+          ? "no reference time"
+          : truth.references.map { TextFormat.compact($0, significant: 4) + " s" }.joined(separator: ", ")
         return Plot(
           title: "\(example.kind): \(trace.name) (\(truth.intent.rawValue))",
-          description: "Force of trace \(trace.name), intent \(truth.intent.rawValue), against time; actions at \(actions); references at \(references).",
+          description:
+            "Force of trace \(trace.name), intent \(truth.intent.rawValue), against time; actions at \(actions); references at \(references).",
           x: PlotAxis(label: "time", unit: "s"),
           y: PlotAxis(label: "force", unit: "force units", domain: (0, top > 0 ? top * 1.05 : 1)),
           marks: marks, legend: legend, width: 380, height: 180)
@@ -654,7 +794,9 @@ enum SweepFigures {
         id: ids.unique("fig-examples-" + HTMLText.idPart(entry.recognizer.name)),
         title: "\(entry.recognizer.name): example traces",
         plots: plots,
-        caption: "\(entry.recognizer.name) at \(Markdown.describe(configuration)): up to \(SweepFigureData.examplesPerKind) false positives and \(SweepFigureData.examplesPerKind) misses, the first by trace name (a correct detection when there are none), with the threshold level(s), the reference time(s) and the action(s).")
+        caption:
+          "\(entry.recognizer.name) at \(Markdown.describe(configuration)): up to \(SweepFigureData.examplesPerKind) false positives and \(SweepFigureData.examplesPerKind) misses, the first by trace name (a correct detection when there are none), with the threshold level(s), the reference time(s) and the action(s)."
+      )
     }
   }
 }

@@ -180,7 +180,8 @@ public struct LogisticFitting: Hashable, Sendable {
     var reasons: [String] = []
     if !span.contains(parameters.midpoint) {
       reasons.append(
-        "the midpoint \(time(parameters.midpoint)) s lies outside the trace (\(time(span.lowerBound))–\(time(span.upperBound)) s)")
+        "the midpoint \(time(parameters.midpoint)) s lies outside the trace (\(time(span.lowerBound))–\(time(span.upperBound)) s)"
+      )
     }
     if parameters.amplitude > forceLimit.value {
       reasons.append(

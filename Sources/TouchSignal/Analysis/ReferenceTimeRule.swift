@@ -138,7 +138,8 @@ public struct ReferenceTimeRule: Hashable, Sendable, CustomStringConvertible {
       let value = smooth[i]
       if armed, value >= threshold {
         let joined = i > 0 && !resampled.segments.contains { $0.lowerBound == i }
-        times.append(joined ? PiecewiseLinear.crossing(threshold, grid.t[i - 1], smooth[i - 1], grid.t[i], value) : grid.t[i])
+        times.append(
+          joined ? PiecewiseLinear.crossing(threshold, grid.t[i - 1], smooth[i - 1], grid.t[i], value) : grid.t[i])
         armed = false
       } else if !armed, value < release {
         armed = true

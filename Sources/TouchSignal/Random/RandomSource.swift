@@ -74,13 +74,19 @@ public struct RandomSource: ~Copyable {
       mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) &* 1_664_525)) &+ key[j] &+ UInt32(j)
       i += 1
       j += 1
-      if i >= n { mt[0] = mt[n - 1]; i = 1 }
+      if i >= n {
+        mt[0] = mt[n - 1]
+        i = 1
+      }
       if j >= key.count { j = 0 }
     }
     for _ in 0..<(n - 1) {
       mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) &* 1_566_083_941)) &- UInt32(i)
       i += 1
-      if i >= n { mt[0] = mt[n - 1]; i = 1 }
+      if i >= n {
+        mt[0] = mt[n - 1]
+        i = 1
+      }
     }
     mt[0] = 0x8000_0000
     return mt

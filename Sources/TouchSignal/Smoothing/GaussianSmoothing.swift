@@ -106,7 +106,8 @@ public struct GaussianSmoother: ~Copyable, Smoother {
     precondition((0...10).contains(derivative), "derivative order must be 0...10, got \(derivative)")
     ends.require(in: GaussianSmoothing.supportedEnds, by: "Gaussian smoothing")
     let k = length | 1
-    self.workspace = try GSLWorkspace("gsl_filter_gaussian_alloc", { gsl_filter_gaussian_alloc(k) }, free: gsl_filter_gaussian_free)
+    self.workspace = try GSLWorkspace(
+      "gsl_filter_gaussian_alloc", { gsl_filter_gaussian_alloc(k) }, free: gsl_filter_gaussian_free)
     self.length = k
     self.alpha = alpha
     self.derivative = derivative

@@ -123,7 +123,8 @@ struct ImpulseFilter: ~Copyable, Smoother {
   init(_ configuration: ImpulseRejection, length: Int) throws(GSLError) {
     precondition(length >= 1, "window length must be at least 1")
     let k = length | 1
-    self.workspace = try GSLWorkspace("gsl_filter_impulse_alloc", { gsl_filter_impulse_alloc(k) }, free: gsl_filter_impulse_free)
+    self.workspace = try GSLWorkspace(
+      "gsl_filter_impulse_alloc", { gsl_filter_impulse_alloc(k) }, free: gsl_filter_impulse_free)
     self.configuration = configuration
     self.length = k
   }

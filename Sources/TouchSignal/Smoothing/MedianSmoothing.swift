@@ -116,8 +116,10 @@ public struct MedianFilterSmoother<Variant: MedianVariant>: ~Copyable, Smoother 
     let k = length | 1
     workspace =
       Variant.isRecursive
-      ? .recursive(try GSLWorkspace("gsl_filter_rmedian_alloc", { gsl_filter_rmedian_alloc(k) }, free: gsl_filter_rmedian_free))
-      : .standard(try GSLWorkspace("gsl_filter_median_alloc", { gsl_filter_median_alloc(k) }, free: gsl_filter_median_free))
+      ? .recursive(
+        try GSLWorkspace("gsl_filter_rmedian_alloc", { gsl_filter_rmedian_alloc(k) }, free: gsl_filter_rmedian_free))
+      : .standard(
+        try GSLWorkspace("gsl_filter_median_alloc", { gsl_filter_median_alloc(k) }, free: gsl_filter_median_free))
     self.length = k
     self.ends = ends
   }

@@ -99,7 +99,8 @@ public struct MovingWindowSmoother: ~Copyable, Smoother {
     ends.require(in: MovingWindowSmoothing.supportedEnds, by: "a moving window")
     let k = alignment == .centered ? length | 1 : length
     let (before, after) = alignment == .centered ? (k / 2, k / 2) : (k - 1, 0)
-    self.workspace = try GSLWorkspace("gsl_movstat_alloc2", { gsl_movstat_alloc2(before, after) }, free: gsl_movstat_free)
+    self.workspace = try GSLWorkspace(
+      "gsl_movstat_alloc2", { gsl_movstat_alloc2(before, after) }, free: gsl_movstat_free)
     self.statistic = statistic
     self.length = k
     self.alignment = alignment
@@ -111,8 +112,13 @@ public struct MovingWindowSmoother: ~Copyable, Smoother {
   public func apply(to values: [Double], into output: inout [Double]) throws(GSLError) {
     let end = ends.movstatEnd
     switch statistic {
-    case .mean: try GSL.filter(values, into: &output, "gsl_movstat_mean") { x, y in gsl_movstat_mean(end, x, y, workspace.pointer) }
-    case .median: try GSL.filter(values, into: &output, "gsl_movstat_median") { x, y in gsl_movstat_median(end, x, y, workspace.pointer) }
+    case .mean:
+      try GSL.filter(values, into: &output, "gsl_movstat_mean") { x, y in gsl_movstat_mean(end, x, y, workspace.pointer)
+      }
+    case .median:
+      try GSL.filter(values, into: &output, "gsl_movstat_median") { x, y in
+        gsl_movstat_median(end, x, y, workspace.pointer)
+      }
     }
   }
 }

@@ -86,7 +86,8 @@ public struct SavitzkyGolay: SmoothingMethod {
   public func apply(to values: [Double], interval: Double? = nil) throws(SignalError) -> [Double] {
     guard !values.isEmpty else { return [] }
     guard let k = length(interval: interval, count: values.count) else {
-      throw .tooFewSamples(trace: nil, operation: "Savitzky-Golay (degree \(order))", needed: minimumLength, available: values.count)
+      throw .tooFewSamples(
+        trace: nil, operation: "Savitzky-Golay (degree \(order))", needed: minimumLength, available: values.count)
     }
     let filter: SavitzkyGolayFilter
     do { filter = try SavitzkyGolayFilter(length: k, order: order, derivative: derivative) } catch { throw .gsl(error) }
@@ -107,7 +108,9 @@ public struct SavitzkyGolay: SmoothingMethod {
       }
       let interval = try interval(of: trace)
       guard let k = length(interval: interval, count: trace.count) else {
-        throw SignalError.tooFewSamples(trace: nil, operation: "Savitzky-Golay (degree \(order))", needed: minimumLength, available: trace.count).inTrace(trace.name)
+        throw SignalError.tooFewSamples(
+          trace: nil, operation: "Savitzky-Golay (degree \(order))", needed: minimumLength, available: trace.count
+        ).inTrace(trace.name)
       }
       if filters[k] == nil {
         do { filters[k] = try SavitzkyGolayFilter(length: k, order: order, derivative: derivative) } catch {

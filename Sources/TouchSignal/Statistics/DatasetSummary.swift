@@ -1,5 +1,5 @@
-public import TouchCore
 internal import CGSL
+public import TouchCore
 
 /// Five-number-plus summary of a set of values (seconds, counts, force units: the caller's).
 public struct SummaryStatistics: Hashable, Sendable {
@@ -284,7 +284,9 @@ public struct DatasetSummary: Sendable {
       DatasetSummary(self, files: files, skipped: skipped, labelOverrides: labelOverrides)
     }
 
-    fileprivate static func counts<V: Hashable & Sendable>(_ table: [V: Int], missing: Int, order: (V, V) -> Bool) -> [Count<V>] {
+    fileprivate static func counts<V: Hashable & Sendable>(_ table: [V: Int], missing: Int, order: (V, V) -> Bool)
+      -> [Count<V>]
+    {
       var result = table.keys.sorted(by: order).map { Count(value: $0, traces: table[$0]!) }
       if missing > 0 { result.append(Count(value: nil, traces: missing)) }
       return result

@@ -74,7 +74,8 @@ public struct ChiSquareDistribution: Sendable, Hashable {
   public init(degreesOfFreedom: Double) throws(GSLError) {
     guard degreesOfFreedom > 0 && degreesOfFreedom.isFinite else {
       throw GSL.error(
-        Int32(GSL_EDOM), "gsl_cdf_chisq_Q", reason: "degrees of freedom must be a finite number > 0, got \(degreesOfFreedom)")
+        Int32(GSL_EDOM), "gsl_cdf_chisq_Q",
+        reason: "degrees of freedom must be a finite number > 0, got \(degreesOfFreedom)")
     }
     GSL.prepare()
     self.degreesOfFreedom = degreesOfFreedom

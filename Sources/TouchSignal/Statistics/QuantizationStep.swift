@@ -184,7 +184,9 @@ extension QuantizationStep {
 
   /// How many of `values` are finite, and how many of those lie on the grid of `candidate`
   /// (``verify(_:_:)``'s count).
-  private static func gridCount(_ candidate: (step: Double, reciprocal: Int?), _ values: [Double]) -> (onGrid: Int, finite: Int) {
+  private static func gridCount(_ candidate: (step: Double, reciprocal: Int?), _ values: [Double]) -> (
+    onGrid: Int, finite: Int
+  ) {
     let step = candidate.step
     let inverse = 1 / step
     var onGrid = 0
@@ -198,7 +200,9 @@ extension QuantizationStep {
   }
 
   /// ``verify(_:_:)``'s decision from its counts.
-  private static func accept(_ candidate: (step: Double, reciprocal: Int?), onGrid: Int, finite: Int) -> QuantizationStep? {
+  private static func accept(_ candidate: (step: Double, reciprocal: Int?), onGrid: Int, finite: Int)
+    -> QuantizationStep?
+  {
     let fit = Double(onGrid) / Double(Swift.max(finite, 1))
     guard fit >= 0.99 else { return nil }
     return QuantizationStep(step: candidate.step, reciprocal: candidate.reciprocal, fit: fit)

@@ -70,10 +70,14 @@ extension TouchTraceCommand {
       }
     }
 
-    @Option(help: ArgumentHelp("The dataset directory the traces are added to (created when missing).", valueName: "dir"))
+    @Option(
+      help: ArgumentHelp("The dataset directory the traces are added to (created when missing).", valueName: "dir"))
     var dataset: String
 
-    @Option(help: ArgumentHelp("Address to bind; anything but loopback needs a token (--token-file or TOUCHTRACE_CAPTURE_TOKEN).", valueName: "address"))
+    @Option(
+      help: ArgumentHelp(
+        "Address to bind; anything but loopback needs a token (--token-file or TOUCHTRACE_CAPTURE_TOKEN).",
+        valueName: "address"))
     var host = "127.0.0.1"
 
     @Option(help: ArgumentHelp("TCP port; 0 binds any free port (the printed URL names it).", valueName: "port"))
@@ -95,16 +99,19 @@ extension TouchTraceCommand {
 
     @Option(
       name: .customLong("intent-instructions"),
-      help: ArgumentHelp("What to do for an intent, in plain words: INTENT=TEXT (repeatable).", valueName: "intent=text"))
+      help: ArgumentHelp(
+        "What to do for an intent, in plain words: INTENT=TEXT (repeatable).", valueName: "intent=text"))
     var intentInstructions: [String] = []
 
     @Option(help: ArgumentHelp("A welcome text shown before the first prompt, left with Start.", valueName: "text"))
     var welcome: String?
 
-    @Option(help: ArgumentHelp("A consent text the participant must agree to before the first prompt.", valueName: "text"))
+    @Option(
+      help: ArgumentHelp("A consent text the participant must agree to before the first prompt.", valueName: "text"))
     var consent: String?
 
-    @Option(help: ArgumentHelp("Practice contacts before the first prompt (0 to 20; never sent or saved).", valueName: "n"))
+    @Option(
+      help: ArgumentHelp("Practice contacts before the first prompt (0 to 20; never sent or saved).", valueName: "n"))
     var practice = 0
 
     @Option(
@@ -188,7 +195,8 @@ extension TouchTraceCommand {
       for (option, values) in [("--intent-prompt", prompts), ("--intent-instructions", instructions)] {
         for value in values {
           guard let equals = value.firstIndex(of: "="), let intent = Intent(rawValue: String(value[..<equals])) else {
-            throw ValidationError("\(option) expects INTENT=TEXT with an intent (press, tap, hold, drag, pop), got '\(value)'")
+            throw ValidationError(
+              "\(option) expects INTENT=TEXT with an intent (press, tap, hold, drag, pop), got '\(value)'")
           }
           let text = String(value[value.index(after: equals)...])
           var entry = texts[intent] ?? IntentText.standard(for: intent)
@@ -242,7 +250,8 @@ extension TouchTraceCommand {
       _ = try captureConfiguration(readingToken: false)
       if format == nil, let output, output != OutputFiles.standardOutput, let ending = OutputFormat.ending(of: output) {
         guard let named = OutputFormat(fileName: output), Format(named) != nil else {
-          throw ValidationError("--output \(output): the ending '.\(ending)' names no format this command writes (json, md); give --format")
+          throw ValidationError(
+            "--output \(output): the ending '.\(ending)' names no format this command writes (json, md); give --format")
         }
       }
     }
@@ -262,7 +271,8 @@ extension TouchTraceCommand {
         }
         if token != nil {
           Console.error(
-            "touchtrace capture: warning: --token is deprecated: its value is visible to every user of this machine (ps); use --token-file or \(Self.tokenVariable)")
+            "touchtrace capture: warning: --token is deprecated: its value is visible to every user of this machine (ps); use --token-file or \(Self.tokenVariable)"
+          )
         }
         // Signals end the run from here on (also one that arrives before the URL is printed).
         // The handler stays installed until the deferred cancel, at the end of this scope.
@@ -345,7 +355,8 @@ final class SignalSources: @unchecked Sendable {
       Console.error("touchtrace capture: error: cannot create the interrupt pipe: \(SystemError.current)")
       throw Exit.failure
     }
-    let readEnd = ends[0], writeEnd = ends[1]
+    let readEnd = ends[0]
+    let writeEnd = ends[1]
     for end in ends {
       _ = fcntl(end, F_SETFD, FD_CLOEXEC)
       _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)

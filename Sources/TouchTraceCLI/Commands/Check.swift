@@ -50,7 +50,8 @@ extension TouchTraceCommand {
 
     @Option(
       name: .customLong("set"),
-      help: ArgumentHelp("Set a parameter: NAME=VALUE (repeatable; required.NAME=VALUE for a composition).", valueName: "name=value"))
+      help: ArgumentHelp(
+        "Set a parameter: NAME=VALUE (repeatable; required.NAME=VALUE for a composition).", valueName: "name=value"))
     var settings: [String] = []
 
     @OptionGroup var scoring: ScoringOptions
@@ -70,7 +71,8 @@ extension TouchTraceCommand {
         valueName: "label"))
     var groupBy: GroupName?
 
-    @Option(help: ArgumentHelp("Largest allowed growth of the p90 of |action − reference|, seconds.", valueName: "seconds"))
+    @Option(
+      help: ArgumentHelp("Largest allowed growth of the p90 of |action − reference|, seconds.", valueName: "seconds"))
     var maxLatencyIncrease = 0.005
 
     @Option(help: ArgumentHelp("Also write a JUnit XML report to this file.", valueName: "file"))
@@ -96,11 +98,16 @@ extension TouchTraceCommand {
       guard (baseline == nil) != (writeBaseline == nil) else {
         throw ValidationError("give exactly one of --baseline FILE (check) and --write-baseline FILE (record)")
       }
-      if writeBaseline != nil && junit != nil { throw ValidationError("--junit reports a check; it does not combine with --write-baseline") }
-      if writeBaseline != nil && groupBy != nil {
-        throw ValidationError("--group-by clusters a check's test; it does not combine with --write-baseline (give it with --baseline)")
+      if writeBaseline != nil && junit != nil {
+        throw ValidationError("--junit reports a check; it does not combine with --write-baseline")
       }
-      guard alpha > 0 && alpha < 1 else { throw ValidationError("--alpha must be strictly between 0 and 1, got \(alpha)") }
+      if writeBaseline != nil && groupBy != nil {
+        throw ValidationError(
+          "--group-by clusters a check's test; it does not combine with --write-baseline (give it with --baseline)")
+      }
+      guard alpha > 0 && alpha < 1 else {
+        throw ValidationError("--alpha must be strictly between 0 and 1, got \(alpha)")
+      }
       guard maxLatencyIncrease >= 0 && maxLatencyIncrease.isFinite else {
         throw ValidationError("--max-latency-increase must be a number of seconds ≥ 0, got \(maxLatencyIncrease)")
       }
@@ -110,7 +117,8 @@ extension TouchTraceCommand {
 
     /// `NAME` or `NAME:PARAM=VALUE,…`: the configuration's text.
     var configurationText: String {
-      settings.isEmpty ? recognizer : recognizer + Configuration.parameterSeparator(for: recognizer) + settings.joined(separator: ",")
+      settings.isEmpty
+        ? recognizer : recognizer + Configuration.parameterSeparator(for: recognizer) + settings.joined(separator: ",")
     }
 
     /// The configuration the options describe.
@@ -156,10 +164,19 @@ extension TouchTraceCommand {
           outcomes: outcomes, evaluation: evaluation, configuration: configurationText, tool: tool)
         if let writeBaseline {
           try Console.emit(
-            [(writeBaseline, CheckReport.baseline(current, synthesizedTime: synthesizedTime).encoded()),
-             (output.target, output.resolvedFormat == .json
-               ? StudyFile.recorded(CheckReport.writtenJSON(current, path: writeBaseline, synthesizedTime: synthesizedTime)).encoded()
-               : Array((CheckReport.written(current, path: writeBaseline, synthesizedTime: synthesizedTime) + StudyFile.recordedMarkdown).utf8))],
+            [
+              (writeBaseline, CheckReport.baseline(current, synthesizedTime: synthesizedTime).encoded()),
+              (
+                output.target,
+                output.resolvedFormat == .json
+                  ? StudyFile.recorded(
+                    CheckReport.writtenJSON(current, path: writeBaseline, synthesizedTime: synthesizedTime)
+                  ).encoded()
+                  : Array(
+                    (CheckReport.written(current, path: writeBaseline, synthesizedTime: synthesizedTime)
+                      + StudyFile.recordedMarkdown).utf8)
+              ),
+            ],
             inputs: inputs)
           return
         }
@@ -183,9 +200,13 @@ extension TouchTraceCommand {
         var outputs: [(path: String, bytes: [UInt8])] = []
         if let junit { outputs.append((junit, Array(CheckReport.junit(result).utf8))) }
         outputs.append(
-          (output.target, output.resolvedFormat == .json
-            ? StudyFile.recorded(CheckReport.json(result, synthesizedTime: synthesizedTime)).encoded()
-            : Array((CheckReport.markdown(result, synthesizedTime: synthesizedTime) + StudyFile.recordedMarkdown).utf8)))
+          (
+            output.target,
+            output.resolvedFormat == .json
+              ? StudyFile.recorded(CheckReport.json(result, synthesizedTime: synthesizedTime)).encoded()
+              : Array(
+                (CheckReport.markdown(result, synthesizedTime: synthesizedTime) + StudyFile.recordedMarkdown).utf8)
+          ))
         try Console.emit(outputs, inputs: inputs)
         if !result.passed { throw Exit.failure }
       }

@@ -85,7 +85,8 @@ extension TouchTraceCommand {
       do throws(SweepPlanError) {
         return (
           try Configuration(parsing: a, catalog: TouchTraceTool.catalog),
-          try Configuration(parsing: b, catalog: TouchTraceTool.catalog))
+          try Configuration(parsing: b, catalog: TouchTraceTool.catalog)
+        )
       } catch {
         throw ValidationError("--a/--b: \(error.description)")
       }
@@ -107,9 +108,11 @@ extension TouchTraceCommand {
         // per-trace outcomes as the traces are read, for the merge's pairing and bootstrap.
         let sharded = shards.partial != nil
         let request = ScoredStream.Request(
-          input: input, shard: shards.selected, recognizers: [a.recognizer, b.recognizer], groupBy: key, options: options,
+          input: input, shard: shards.selected, recognizers: [a.recognizer, b.recognizer], groupBy: key,
+          options: options,
           threads: threads, command: "compare", keepSamples: !sharded,
-          outcomes: sharded ? .replays([a.recognizer, b.recognizer]) : .none, sweep: false, batchTraces: shards.batchTraces,
+          outcomes: sharded ? .replays([a.recognizer, b.recognizer]) : .none, sweep: false,
+          batchTraces: shards.batchTraces,
           writesPartial: sharded)
         let data: ScoredData
         do {
@@ -125,7 +128,9 @@ extension TouchTraceCommand {
           return
         }
         let evaluation = data.evaluation
-        if ScoredData.merged != nil { try ScoredData.requireMerged(data.outcomes.count == 2, "other per-configuration state") }
+        if ScoredData.merged != nil {
+          try ScoredData.requireMerged(data.outcomes.count == 2, "other per-configuration state")
+        }
         let scored = ScoredData.merged == nil ? nil : (a: data.outcomes[0], b: data.outcomes[1])
         let run: ComparisonResult
         do throws(TuningError) {
@@ -139,7 +144,8 @@ extension TouchTraceCommand {
         let outcomeWriter = try outcomes.open(inputs: input.inputPaths)
         try outcomeWriter?.write([(0, a), (1, b)], evaluation: evaluation, threads: threads, command: "compare")
         let grouped = try breakdown.grouped(
-          [(0, a), (1, b)], evaluation: evaluation, threads: threads, command: "compare", outcomes: scored.map { [$0.a, $0.b] } ?? [])
+          [(0, a), (1, b)], evaluation: evaluation, threads: threads, command: "compare",
+          outcomes: scored.map { [$0.a, $0.b] } ?? [])
         // The verdict: the better of A and B by F1 (ties: p90 |action − reference|), the paired
         // comparison oriented from it.
         let pair = [a, b]

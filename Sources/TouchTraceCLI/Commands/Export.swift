@@ -1,10 +1,10 @@
 import ArgumentParser
 import TouchCore
+import TouchEvaluation
 import TouchExport
 import TouchIO
 import TouchRecognizers
 import TouchReports
-import TouchEvaluation
 
 extension TouchTraceCommand {
   /// `touchtrace export`: writes a configuration as a portable recognizer core in Swift, Kotlin
@@ -40,7 +40,8 @@ extension TouchTraceCommand {
         "Trace files or directories replayed into the conformance vectors (optional).", valueName: "path"))
     var paths: [String] = []
 
-    @Option(help: ArgumentHelp("The recognizer (see `touchtrace recognizers`), or NAME:PARAM=VALUE,...", valueName: "name"))
+    @Option(
+      help: ArgumentHelp("The recognizer (see `touchtrace recognizers`), or NAME:PARAM=VALUE,...", valueName: "name"))
     var recognizer: String?
 
     @Option(
@@ -65,7 +66,8 @@ extension TouchTraceCommand {
 
     @Option(
       name: .customLong("language"),
-      help: ArgumentHelp("Languages to write: swift, kotlin, typescript (repeatable; default: all).", valueName: "name"))
+      help: ArgumentHelp("Languages to write: swift, kotlin, typescript (repeatable; default: all).", valueName: "name")
+    )
     var languages: [ExportLanguageOption] = []
 
     @Option(help: ArgumentHelp("The core's type name (adapters are named after it).", valueName: "name"))
@@ -98,7 +100,9 @@ extension TouchTraceCommand {
         throw ValidationError("--output - writes one document: give --format json, or a directory")
       }
       // The vectors are written whole: about 4 KB per random contact.
-      guard random >= 0, random <= 100_000 else { throw ValidationError("--random takes 0 … 100000 contacts, got \(random)") }
+      guard random >= 0, random <= 100_000 else {
+        throw ValidationError("--random takes 0 … 100000 contacts, got \(random)")
+      }
       if let maxForce, !(maxForce > 0) || !maxForce.isFinite {
         throw ValidationError("--max-force must be a positive number, got \(maxForce)")
       }
@@ -111,10 +115,13 @@ extension TouchTraceCommand {
       case (let name?, nil):
         text = try PlanOptions.configurationText(name, settings: settings)
       case (nil, let file?):
-        guard settings.isEmpty else { throw ValidationError("--set changes a --recognizer; a --configuration file is exported as tuned") }
+        guard settings.isEmpty else {
+          throw ValidationError("--set changes a --recognizer; a --configuration file is exported as tuned")
+        }
         text = try Try.configurationText(file)
       case (.some, .some): throw ValidationError("give --recognizer or --configuration, not both")
-      case (nil, nil): throw ValidationError("give the configuration to export: --recognizer NAME or --configuration FILE")
+      case (nil, nil):
+        throw ValidationError("give the configuration to export: --recognizer NAME or --configuration FILE")
       }
       do throws(SweepPlanError) {
         return try Configuration(parsing: text, catalog: TouchTraceTool.catalog).recognizer
@@ -146,7 +153,8 @@ extension TouchTraceCommand {
         }
         traces += RandomContacts.make(count: random, seed: seed)
         var provenance = try ExportProvenance.lines(configurationFile: configuration, known: digests)
-        provenance += ExportProvenance.vectorLines(files: digests, traces: traces.count - random, random: random, seed: seed)
+        provenance += ExportProvenance.vectorLines(
+          files: digests, traces: traces.count - random, random: random, seed: seed)
         let exported = try makeConfiguration(provenance: provenance)
         let vectors: String?
         do throws(ReplayError) {
@@ -159,15 +167,19 @@ extension TouchTraceCommand {
         let inputs = paths + (configuration.map { [$0] } ?? [])
         if resolvedFormat == .json {
           let document = ExportProvenance.json(
-            exported, languages: chosen, files: files, contacts: (data: traces.count - random, random: random, seed: seed))
+            exported, languages: chosen, files: files,
+            contacts: (data: traces.count - random, random: random, seed: seed))
           try Console.emit(StudyFile.recorded(document).encoded(), to: output, inputs: inputs)
           return
         }
         try ExportProvenance.write(files, into: output, inputs: inputs)
         if !global.quiet {
-          for file in files { print("wrote \(output.hasSuffix("/") ? output : output + "/")\(file.path) (\(file.role.rawValue))") }
+          for file in files {
+            print("wrote \(output.hasSuffix("/") ? output : output + "/")\(file.path) (\(file.role.rawValue))")
+          }
           if vectors != nil {
-            print("vectors: \(traces.count) contacts (\(traces.count - random) from data, \(random) random, seed \(seed))")
+            print(
+              "vectors: \(traces.count) contacts (\(traces.count - random) from data, \(random) random, seed \(seed))")
           }
         }
       }

@@ -8,7 +8,8 @@ extension TouchTraceCommand {
   /// `touchtrace features`: one row of force-curve features per trace.
   struct Features: ParsableCommand, GlobalCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Compute force-curve features per trace: peak, rise, rate, impulse, peaks, saturation, logistic onset, reference time.",
+      abstract:
+        "Compute force-curve features per trace: peak, rise, rate, impulse, peaks, saturation, logistic onset, reference time.",
       discussion: """
         CSV output is tidy: a header and one row per trace, empty cells for missing values \
         (pandas and R read it without options). JSON output (format touchtrace-features, \
@@ -51,16 +52,22 @@ extension TouchTraceCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: ArgumentHelp("Level for time_above_level_s as a fraction of each trace's peak (default: 0.5).", valueName: "fraction"))
+    @Option(
+      help: ArgumentHelp(
+        "Level for time_above_level_s as a fraction of each trace's peak (default: 0.5).", valueName: "fraction"))
     var level: Double?
 
-    @Option(help: ArgumentHelp("Level as a fraction of max_force instead (empty for traces without one).", valueName: "fraction"))
+    @Option(
+      help: ArgumentHelp(
+        "Level as a fraction of max_force instead (empty for traces without one).", valueName: "fraction"))
     var levelNormalized: Double?
 
     @Option(help: ArgumentHelp("Level in force units instead.", valueName: "force"))
     var levelForce: Double?
 
-    @Option(help: ArgumentHelp("Minimum peak prominence for peak_count, as a fraction of each trace's peak.", valueName: "fraction"))
+    @Option(
+      help: ArgumentHelp(
+        "Minimum peak prominence for peak_count, as a fraction of each trace's peak.", valueName: "fraction"))
     var minProminence: Double = 0.2
 
     func validate() throws {
@@ -111,7 +118,9 @@ extension TouchTraceCommand {
           switch format {
           case .csv: try target.sink.append(FeaturesReport.csvRows(rows))
           case .json:
-            for (k, row) in rows.enumerated() { try spool!.append(FeaturesReport.jsonElement(row).encodedElement(index: analyzed + k)) }
+            for (k, row) in rows.enumerated() {
+              try spool!.append(FeaturesReport.jsonElement(row).encodedElement(index: analyzed + k))
+            }
           }
           analyzed += rows.count
         }
@@ -132,7 +141,8 @@ extension TouchTraceCommand {
         try target.commit()
         if format == .csv {
           Console.diagnose(
-            "touchtrace features: \(analyzed + allSkipped.count) traces: \(analyzed) analyzed, \(allSkipped.count) skipped")
+            "touchtrace features: \(analyzed + allSkipped.count) traces: \(analyzed) analyzed, \(allSkipped.count) skipped"
+          )
           // The CSV table has no place for it: say it beside the accounting.
           if let sentence = synthesized.result.sentence(dependents: "times, durations and rates") {
             Console.diagnose("touchtrace features: warning: \(sentence)")

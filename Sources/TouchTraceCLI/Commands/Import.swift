@@ -63,7 +63,10 @@ extension TouchTraceCommand {
         valueName: "pattern"))
     var labelFromPath: [String] = []
 
-    @Flag(help: "Path labels replace different values (the recording's device name, --device, --user), each replacement counted, instead of stopping with an error.")
+    @Flag(
+      help:
+        "Path labels replace different values (the recording's device name, --device, --user), each replacement counted, instead of stopping with an error."
+    )
     var labelsOverride = false
 
     @Option(help: ArgumentHelp("evemu: device description file for recordings without a header.", valueName: "file"))
@@ -78,7 +81,9 @@ extension TouchTraceCommand {
         valueName: "roles"))
     var columns: String?
 
-    @Option(help: ArgumentHelp("tablet-csv: field delimiter: comma, semicolon or tab (default: detected).", valueName: "name"))
+    @Option(
+      help: ArgumentHelp("tablet-csv: field delimiter: comma, semicolon or tab (default: detected).", valueName: "name")
+    )
     var delimiter: InputOptions.DelimiterName?
 
     @Option(

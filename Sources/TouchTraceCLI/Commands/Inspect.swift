@@ -45,7 +45,8 @@ extension TouchTraceCommand {
           for trace in batch.traces { accumulator.add(trace) }
         }
         try source.finish(selected: selected)
-        let summary = accumulator.summary(files: source.files, skipped: source.skipped, labelOverrides: source.labelOverrides)
+        let summary = accumulator.summary(
+          files: source.files, skipped: source.skipped, labelOverrides: source.labelOverrides)
         let bytes: [UInt8] =
           switch output.resolvedFormat {
           case .md: Array((InspectReport.markdown(summary) + StudyFile.recordedMarkdown).utf8)

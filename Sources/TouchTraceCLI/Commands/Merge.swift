@@ -7,7 +7,8 @@ extension TouchTraceCommand {
   /// `touchtrace merge`: the report of a job array from its partials.
   struct Merge: ParsableCommand, GlobalCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Merge the partials of a sharded sweep, tune, compare or run: the report one run over all the data gives.",
+      abstract:
+        "Merge the partials of a sharded sweep, tune, compare or run: the report one run over all the data gives.",
       discussion: """
         Each task of a job array runs the same command with --shard I/N and --partial FILE; \
         merge reads every partial (files, or directories holding *.partial files), checks each \
@@ -52,7 +53,8 @@ extension TouchTraceCommand {
     func validate() throws {
       if format == "html" || output.map({ OutputFormat(fileName: $0) == .html }) == true {
         throw ValidationError(
-          "merge writes md, json and csv: an HTML report draws example traces, whose samples partials do not hold; run the command unsharded for HTML")
+          "merge writes md, json and csv: an HTML report draws example traces, whose samples partials do not hold; run the command unsharded for HTML"
+        )
       }
     }
 
@@ -68,14 +70,17 @@ extension TouchTraceCommand {
         return "it records touchtrace \(command), whose results do not merge (sweep, tune, compare, run)"
       }
       let split = CommandArguments(type).split(arguments)
-      if let unknown = split.unknown.first { return "it records an argument touchtrace \(command) does not take (\(unknown))" }
+      if let unknown = split.unknown.first {
+        return "it records an argument touchtrace \(command) does not take (\(unknown))"
+      }
       let forbidden = StudyFile.Effective.presentation.union(CommandArguments.excluded)
       if let key = split.values.keys.sorted().first(where: { forbidden.contains($0) }) {
         return "it records --\(key), which only the merge's own options decide"
       }
       for (key, values) in split.values.sorted(by: { $0.key < $1.key }) where key != "paths" {
         if values.contains(where: { $0.contains(ExecRecognizers.scheme) }) {
-          return "it records an \(ExecRecognizers.scheme) recognizer (--\(key)), whose command merge does not start; run the command unsharded"
+          return
+            "it records an \(ExecRecognizers.scheme) recognizer (--\(key)), whose command merge does not start; run the command unsharded"
         }
       }
       return nil
@@ -100,7 +105,9 @@ extension TouchTraceCommand {
         let tool = "touchtrace \(TouchTraceVersion.current)"
         if let other = read.first(where: { $0.partial.tool != tool }) {
           throw DataError(
-            description: "touchtrace merge: error: \(other.file): written by \(other.partial.tool); this is \(tool): merge with the touchtrace that wrote it")
+            description:
+              "touchtrace merge: error: \(other.file): written by \(other.partial.tool); this is \(tool): merge with the touchtrace that wrote it"
+          )
         }
         do throws(PartialError) {
           merged = try MergedStudy(read)
@@ -111,14 +118,16 @@ extension TouchTraceCommand {
           throw DataError(description: "touchtrace merge: error: \(read[0].file): \(why)")
         }
         Console.diagnose(
-          "touchtrace merge: note: \(read.count) partial\(read.count == 1 ? "" : "s") of touchtrace \(merged.command): \(merged.dataset.traces.count) analyzed traces, \(merged.dataset.skipped.count) skipped")
+          "touchtrace merge: note: \(read.count) partial\(read.count == 1 ? "" : "s") of touchtrace \(merged.command): \(merged.dataset.traces.count) analyzed traces, \(merged.dataset.skipped.count) skipped"
+        )
       }
       // The outputs the merged command has.
       let extra: [String: Set<String>] = ["sweep": ["json-output", "csv-output"], "tune": ["json-output"]]
       for (name, value) in [("json-output", jsonOutput), ("csv-output", csvOutput)] where value != nil {
         guard extra[merged.command]?.contains(name) == true else {
           throw ValidationError(
-            "--\(name): touchtrace \(merged.command) has no such output; merge again with --output FILE ending in the format wanted")
+            "--\(name): touchtrace \(merged.command) has no such output; merge again with --output FILE ending in the format wanted"
+          )
         }
       }
       var presentation: [String] = []

@@ -6,7 +6,8 @@ extension TouchTraceCommand {
   /// `touchtrace recognizers`: the recognizer catalog.
   struct Recognizers: ParsableCommand, GlobalCommand {
     static let configuration = CommandConfiguration(
-      abstract: "List the recognizer catalog: summaries, sources, stages, parameters (units, defaults, ranges, grids), sweeps.",
+      abstract:
+        "List the recognizer catalog: summaries, sources, stages, parameters (units, defaults, ranges, grids), sweeps.",
       discussion: """
         Use a name with `touchtrace run --recognizer NAME` and change parameters with \
         `--set NAME=VALUE`. A tap or long press can wait for another recognizer to fail with \

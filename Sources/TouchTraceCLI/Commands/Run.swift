@@ -1,6 +1,6 @@
 import ArgumentParser
-import TouchEvaluation
 import TouchCore
+import TouchEvaluation
 import TouchIO
 import TouchRecognizers
 import TouchReports
@@ -89,10 +89,13 @@ extension TouchTraceCommand {
       _ = try scoring.evaluationOptions()
       if shards.partial != nil && (carryState || outcomes.outcomes != nil) {
         throw ValidationError(
-          "--partial: \(carryState ? "--carry-state runs each session's traces through one recognizer, and shards split sessions" : "--outcomes scores every trace at once"); run it unsharded")
+          "--partial: \(carryState ? "--carry-state runs each session's traces through one recognizer, and shards split sessions" : "--outcomes scores every trace at once"); run it unsharded"
+        )
       }
       if outcomes.outcomes != nil && carryState {
-        throw ValidationError("--outcomes replays each trace through a fresh recognizer, as sweep scores it; it does not combine with --carry-state")
+        throw ValidationError(
+          "--outcomes replays each trace through a fresh recognizer, as sweep scores it; it does not combine with --carry-state"
+        )
       }
     }
 
@@ -142,7 +145,8 @@ extension TouchTraceCommand {
           let whole = carryState || outcomes.outcomes != nil
           let request = ScoredStream.Request(
             input: input, shard: shards.selected, recognizers: [recognizer], options: try scoring.evaluationOptions(),
-            threads: 1, command: "run", keepSamples: whole, sweep: false, batchTraces: carryState ? Int.max : shards.batchTraces,
+            threads: 1, command: "run", keepSamples: whole, sweep: false,
+            batchTraces: carryState ? Int.max : shards.batchTraces,
             truths: false, replay: carryState ? nil : recognizer, writesPartial: shards.partial != nil)
           let stream: ScoredStream
           do {
@@ -153,7 +157,8 @@ extension TouchTraceCommand {
           stream.reportSkips(command: "run")
           if let partial = shards.partial {
             try stream.writePartial(
-              partial, command: "run", shard: shards.selected, sweep: nil, groups: nil, outcomes: [], inputs: input.inputPaths)
+              partial, command: "run", shard: shards.selected, sweep: nil, groups: nil, outcomes: [],
+              inputs: input.inputPaths)
             return
           }
           dataset = stream.dataset()
@@ -164,7 +169,9 @@ extension TouchTraceCommand {
         let bytes: [UInt8]
         switch output.resolvedFormat {
         case .json:
-          bytes = StudyFile.recorded(RunReport.json(results, recognizer: recognizer, carryState: carryState, dataset: dataset)).encoded()
+          bytes = StudyFile.recorded(
+            RunReport.json(results, recognizer: recognizer, carryState: carryState, dataset: dataset)
+          ).encoded()
         case .md:
           bytes = Array(
             (RunReport.markdown(results, recognizer: recognizer, carryState: carryState, dataset: dataset)
@@ -179,7 +186,8 @@ extension TouchTraceCommand {
         var outcomeWriter: OutcomeWriter?
         if outcomes.outcomes != nil {
           let evaluation = Evaluation(dataset: dataset, options: try scoring.evaluationOptions())
-          Scoring.summarize(evaluation.dataset.skipped.filter { skip in !dataset.skipped.contains { $0 == skip } }, command: "run")
+          Scoring.summarize(
+            evaluation.dataset.skipped.filter { skip in !dataset.skipped.contains { $0 == skip } }, command: "run")
           try ScoringRules.requireAnalyzed(evaluation.dataset, command: "run")
           outcomeWriter = try outcomes.open(inputs: input.inputPaths)
           let configuration = Configuration(

@@ -45,10 +45,15 @@ extension TouchTraceCommand {
     @Option(help: ArgumentHelp("Window length in samples.", valueName: "n"))
     var window: Int?
 
-    @Option(help: ArgumentHelp("Window length in seconds (converted with each trace's median sampling interval).", valueName: "s"))
+    @Option(
+      help: ArgumentHelp(
+        "Window length in seconds (converted with each trace's median sampling interval).", valueName: "s"))
     var windowSeconds: Double?
 
-    @Option(help: ArgumentHelp("gaussian: standard deviations in the half window (default: 3). ema: weight of each new sample, 0 < a ≤ 1, instead of a window.", valueName: "a"))
+    @Option(
+      help: ArgumentHelp(
+        "gaussian: standard deviations in the half window (default: 3). ema: weight of each new sample, 0 < a ≤ 1, instead of a window.",
+        valueName: "a"))
     var alpha: Double?
 
     @Option(help: ArgumentHelp("savgol: polynomial order (default: 2).", valueName: "p"))
@@ -60,13 +65,22 @@ extension TouchTraceCommand {
     @Option(help: "impulse: robust scale estimate (default: mad).")
     var scale: ImpulseRejection.Scale?
 
-    @Option(help: ArgumentHelp("impulse: smallest scale used, force units (default: 0 = GSL's rule; e.g. 0.0166667 = 1/60 keeps quantization steps on flat stretches).", valueName: "force"))
+    @Option(
+      help: ArgumentHelp(
+        "impulse: smallest scale used, force units (default: 0 = GSL's rule; e.g. 0.0166667 = 1/60 keeps quantization steps on flat stretches).",
+        valueName: "force"))
     var minScale: Double?
 
-    @Option(help: ArgumentHelp("End handling: pad-value, pad-zero, truncate, polynomial-fit (default: pad-value; savgol: polynomial-fit).", valueName: "rule"))
+    @Option(
+      help: ArgumentHelp(
+        "End handling: pad-value, pad-zero, truncate, polynomial-fit (default: pad-value; savgol: polynomial-fit).",
+        valueName: "rule"))
     var ends: EndHandling?
 
-    @Flag(help: "Use a trailing (causal) window: what a live recognizer could compute. movmean, movmedian (and ema, which always is).")
+    @Flag(
+      help:
+        "Use a trailing (causal) window: what a live recognizer could compute. movmean, movmedian (and ema, which always is)."
+    )
     var causal = false
 
     @OptionGroup var output: OutputOptions<TraceFormat>
@@ -96,7 +110,9 @@ extension TouchTraceCommand {
         } else if !hasWindow {
           throw ValidationError("ema needs --window, --window-seconds or --alpha")
         }
-        if ends != nil { throw ValidationError("ema has no end handling: it starts at the first sample and never looks ahead") }
+        if ends != nil {
+          throw ValidationError("ema has no end handling: it starts at the first sample and never looks ahead")
+        }
       default:
         if !hasWindow { throw ValidationError("--method \(method.rawValue) needs --window or --window-seconds") }
         if let alpha, method == .gaussian, !(alpha > 0 && alpha.isFinite) {
@@ -118,12 +134,15 @@ extension TouchTraceCommand {
       if let threshold, !(threshold >= 0) { throw ValidationError("--threshold must be ≥ 0, got \(threshold)") }
       if let minScale, !(minScale >= 0) { throw ValidationError("--min-scale must be ≥ 0, got \(minScale)") }
       if causal && ![.movmean, .movmedian, .ema].contains(method) {
-        throw ValidationError("--method \(method.rawValue) uses a centred window and cannot be causal; use movmean, movmedian or ema")
+        throw ValidationError(
+          "--method \(method.rawValue) uses a centred window and cannot be causal; use movmean, movmedian or ema")
       }
       if let ends {
         let supported = supportedEnds
         if !supported.contains(ends) {
-          throw ValidationError("--method \(method.rawValue) supports --ends \(supported.map(\.rawValue).joined(separator: ", ")), not \(ends)")
+          throw ValidationError(
+            "--method \(method.rawValue) supports --ends \(supported.map(\.rawValue).joined(separator: ", ")), not \(ends)"
+          )
         }
       }
     }
@@ -138,10 +157,12 @@ extension TouchTraceCommand {
       func valid(_ k: Int) -> Bool { k >= shortest && (!centred || k % 2 == 1) }
       guard !valid(window) else { return nil }
       if method == .savgol, window < shortest {
-        return "--window \(window) is too short for savgol of order \(order): a polynomial of order \(order) needs at least \(shortest) samples (use --window \(shortest), or a lower --order)"
+        return
+          "--window \(window) is too short for savgol of order \(order): a polynomial of order \(order) needs at least \(shortest) samples (use --window \(shortest), or a lower --order)"
       }
       let nearest = [window - 1, window + 1].filter(valid).map(String.init)
-      return "--window must be odd for \(method.rawValue)\(method == .movmean || method == .movmedian ? " (centred; --causal takes any length)" : ""): use \(nearest.joined(separator: " or "))"
+      return
+        "--window must be odd for \(method.rawValue)\(method == .movmean || method == .movmedian ? " (centred; --causal takes any length)" : ""): use \(nearest.joined(separator: " or "))"
     }
 
     private var supportedEnds: [EndHandling] {
@@ -171,7 +192,8 @@ extension TouchTraceCommand {
       case .movmean, .movmedian:
         return .moving(
           MovingWindowSmoothing(
-            method == .movmean ? .mean : .median, window: window, alignment: causal ? .trailing : .centered, ends: ends))
+            method == .movmean ? .mean : .median, window: window, alignment: causal ? .trailing : .centered, ends: ends)
+        )
       case .savgol:
         return .savitzkyGolay(SavitzkyGolay(window: window, order: order ?? 2, ends: self.ends ?? .polynomialFit))
       case .ema:
@@ -193,7 +215,8 @@ extension TouchTraceCommand {
           selected += batch.traces.count
           // A trace too short for the window (or, for a window in seconds, without a sampling
           // interval) is skipped with its reason, not an error: the rest of the file is smoothed.
-          let part = try PerTrace.batch(batch, skipInvalid: input.skipInvalid, skipping: \.isTooShort) { trace throws(SignalError) in
+          let part = try PerTrace.batch(batch, skipInvalid: input.skipInvalid, skipping: \.isTooShort) {
+            trace throws(SignalError) in
             try trace.smoothed(with: smoothing)
           }
           skipped += part.skipped
@@ -204,7 +227,8 @@ extension TouchTraceCommand {
         try out.commit()
         let total = selected + source.skipped.count
         Console.diagnose(
-          "touchtrace smooth: \(total) traces: \(out.count) smoothed, \(source.skipped.count + skipped.count) skipped; wrote \(output.target)")
+          "touchtrace smooth: \(total) traces: \(out.count) smoothed, \(source.skipped.count + skipped.count) skipped; wrote \(output.target)"
+        )
       }
     }
   }

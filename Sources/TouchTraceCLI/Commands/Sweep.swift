@@ -92,7 +92,10 @@ extension TouchTraceCommand {
     @Option(help: seedHelp)
     var seed: UInt64 = 1
 
-    @Option(help: "Resample each user's (session's, device's, intent's or extra label's, e.g. hand) traces together in the bootstrap.")
+    @Option(
+      help:
+        "Resample each user's (session's, device's, intent's or extra label's, e.g. hand) traces together in the bootstrap."
+    )
     var groupBy: GroupName?
 
     @OptionGroup var exec: ExecOptions
@@ -109,15 +112,19 @@ extension TouchTraceCommand {
         throw ValidationError("--confidence must be strictly between 0 and 1, got \(confidence)")
       }
       if groupBy != nil && bootstrap == 0 {
-        throw ValidationError("--group-by sets the bootstrap's resampling unit; it needs --bootstrap N (for per-group results use --by)")
+        throw ValidationError(
+          "--group-by sets the bootstrap's resampling unit; it needs --bootstrap N (for per-group results use --by)")
       }
       if exactSweep.isOn,
-        let refusal = ExactPass.refusal(input: input, shards: shards, outcomes: outcomes, by: breakdown, bootstrap: bootstrap)
+        let refusal = ExactPass.refusal(
+          input: input, shards: shards, outcomes: outcomes, by: breakdown, bootstrap: bootstrap)
       {
         throw ValidationError(refusal)
       }
       if shards.partial != nil, let reason = everyTraceReason {
-        throw ValidationError("--partial: \(reason) needs every trace at once; run it unsharded (tune --bootstrap gives intervals from shards)")
+        throw ValidationError(
+          "--partial: \(reason) needs every trace at once; run it unsharded (tune --bootstrap gives intervals from shards)"
+        )
       }
       try exec.withCatalog(tolerance: scoring.tolerance, closing: false) {
         _ = try makePlan()
@@ -154,7 +161,8 @@ extension TouchTraceCommand {
       let options = try evaluationOptions()
       let threads = global.threadCount
       try Console.run {
-        try Console.checkOutputs([report.file, jsonOutput, csvOutput, outcomes.outcomes, shards.partial], inputs: input.inputPaths)
+        try Console.checkOutputs(
+          [report.file, jsonOutput, csvOutput, outcomes.outcomes, shards.partial], inputs: input.inputPaths)
         let progress = report.progress(command: "sweep")
         let request = ScoredStream.Request(
           input: input, shard: shards.selected, recognizers: plan.configurations.map(\.recognizer),
@@ -180,7 +188,8 @@ extension TouchTraceCommand {
         let grouped = data.groupedMetrics(by: breakdown.by?.field)
         let outcomeWriter = try outcomes.open(inputs: input.inputPaths)
         if let outcomeWriter {
-          let chosen = outcomes.outcomesFilter == .best
+          let chosen =
+            outcomes.outcomesFilter == .best
             ? result.bestConfigurations().map(\.configuration) : Array(result.configurations.indices)
           try outcomeWriter.write(
             chosen.map { ($0, result.configurations[$0]) }, evaluation: evaluation, threads: threads, command: "sweep")
@@ -189,7 +198,8 @@ extension TouchTraceCommand {
         if bootstrap > 0 {
           do throws(TuningError) {
             intervals = try SweepIntervals(
-              sweep: result, configurations: result.bestConfigurations().map(\.configuration).sorted(), groupBy: groupBy?.key,
+              sweep: result, configurations: result.bestConfigurations().map(\.configuration).sorted(),
+              groupBy: groupBy?.key,
               options: BootstrapOptions(resamples: bootstrap, confidence: confidence), seed: seed, threads: threads)
           } catch {
             if case .replay(let replay) = error { throw DataError.replay(replay, command: "sweep") }
@@ -206,10 +216,13 @@ extension TouchTraceCommand {
         let verdict: Verdict
         do {
           verdict = try VerdictPass.verdict(
-            configurations: result.configurations, metrics: result.metrics, rule: Verdict.maximumF1, evaluation: evaluation,
+            configurations: result.configurations, metrics: result.metrics, rule: Verdict.maximumF1,
+            evaluation: evaluation,
             request: request, grouped: grouped,
             noChoiceReason: misfires == nil
-              ? nil : "no trace is a positive: with nothing to find there is no F1 to maximize; the misfire rates below are the result")
+              ? nil
+              : "no trace is a positive: with nothing to find there is no F1 to maximize; the misfire rates below are the result"
+          )
         } catch let error as ReplayError {
           throw DataError.replay(error, command: "sweep")
         }
@@ -228,7 +241,8 @@ extension TouchTraceCommand {
           do throws(GSLError) {
             misfireSection += try MisfireReport.markdown(
               by: grouped, truths: evaluation.truths, configurations: result.configurations)
-            let byGroup = try MisfireReport.json(by: grouped, truths: evaluation.truths, configurations: result.configurations)
+            let byGroup = try MisfireReport.json(
+              by: grouped, truths: evaluation.truths, configurations: result.configurations)
             misfireObject = misfireObject.map { MisfireReport.adding(by: byGroup, to: $0) }
           } catch {
             throw DataError(description: "touchtrace sweep: error: \(error)")
@@ -240,7 +254,8 @@ extension TouchTraceCommand {
           + misfireSection
         func json() -> [UInt8] {
           let document = SweepReport.json(result, by: grouped, intervals: intervals)
-          let verdictObject = VerdictReport.json(verdict, configurations: result.configurations, metrics: result.metrics)
+          let verdictObject = VerdictReport.json(
+            verdict, configurations: result.configurations, metrics: result.metrics)
           var withVerdict = VerdictReport.inserting(verdictObject, into: document)
           if let misfireObject { withVerdict = MisfireReport.inserting(misfireObject, into: withVerdict) }
           return StudyFile.recorded(withVerdict).encoded()
@@ -278,7 +293,8 @@ extension TouchTraceCommand {
       let threads = global.threadCount
       try Console.run {
         try Console.checkOutputs([report.file, jsonOutput, csvOutput], inputs: input.inputPaths)
-        let exact = try ExactPass.make(exact: exactSweep, plan: plan, input: input, batchTraces: shards.batchTraces, command: "sweep")
+        let exact = try ExactPass.make(
+          exact: exactSweep, plan: plan, input: input, batchTraces: shards.batchTraces, command: "sweep")
         let progress = report.progress(command: "sweep")
         let request = ScoredStream.Request(
           input: input, shard: shards.selected, recognizers: exact.plan.configurations.map(\.recognizer), groupBy: nil,

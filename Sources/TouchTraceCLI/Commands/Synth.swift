@@ -80,9 +80,10 @@ extension TouchTraceCommand {
         var start = 0
         while start < schedule.count {
           let end = min(schedule.count, start + batch.batchTraces)
-          try out.write((start..<end).map { index in
-            synthesizer.synthesize(index: index, kind: schedule[index].kind, user: schedule[index].user).trace
-          })
+          try out.write(
+            (start..<end).map { index in
+              synthesizer.synthesize(index: index, kind: schedule[index].kind, user: schedule[index].user).trace
+            })
           start = end
         }
         try out.commit()

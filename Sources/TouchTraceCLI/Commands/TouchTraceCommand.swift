@@ -19,7 +19,8 @@ struct TouchTraceCommand: ParsableCommand {
       """,
     version: TouchTraceVersion.current,
     subcommands: [
-      Inspect.self, Recognizers.self, Run.self, Sweep.self, Tune.self, Compare.self, Check.self, Smooth.self, Features.self,
+      Inspect.self, Recognizers.self, Run.self, Sweep.self, Tune.self, Compare.self, Check.self, Smooth.self,
+      Features.self,
       Synth.self, Import.self, Capture.self, Try.self, Export.self, Merge.self,
     ]
   )

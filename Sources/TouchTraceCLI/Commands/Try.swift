@@ -61,7 +61,8 @@ extension TouchTraceCommand {
 
     @Option(
       name: .customLong("set"),
-      help: ArgumentHelp("Set a parameter of the single --recognizer: NAME=VALUE (repeatable).", valueName: "name=value"))
+      help: ArgumentHelp(
+        "Set a parameter of the single --recognizer: NAME=VALUE (repeatable).", valueName: "name=value"))
     var settings: [String] = []
 
     @Option(
@@ -69,10 +70,14 @@ extension TouchTraceCommand {
         "A configuration `touchtrace tune --export-json` wrote (repeatable).", valueName: "file"))
     var configuration: [String] = []
 
-    @Option(help: ArgumentHelp("Save tried contacts here, as labeled trace files (created when missing).", valueName: "dir"))
+    @Option(
+      help: ArgumentHelp("Save tried contacts here, as labeled trace files (created when missing).", valueName: "dir"))
     var dataset: String?
 
-    @Option(help: ArgumentHelp("Address to bind; anything but loopback needs a token (--token-file or TOUCHTRACE_CAPTURE_TOKEN).", valueName: "address"))
+    @Option(
+      help: ArgumentHelp(
+        "Address to bind; anything but loopback needs a token (--token-file or TOUCHTRACE_CAPTURE_TOKEN).",
+        valueName: "address"))
     var host = "127.0.0.1"
 
     @Option(help: ArgumentHelp("TCP port; 0 binds any free port (the printed URL names it).", valueName: "port"))
@@ -81,7 +86,8 @@ extension TouchTraceCommand {
     @Option(help: ArgumentHelp("Who presses (the user of every saved trace).", valueName: "name"))
     var participant = "anonymous"
 
-    @Option(help: ArgumentHelp("The device of every saved trace (default: the browser's description).", valueName: "name"))
+    @Option(
+      help: ArgumentHelp("The device of every saved trace (default: the browser's description).", valueName: "name"))
     var device: String?
 
     @Option(
@@ -96,12 +102,15 @@ extension TouchTraceCommand {
     /// first, then the `--recognizer` options, in the order given.
     func configurations() throws(ValidationError) -> [(name: String, recognizer: AnyForceRecognizer)] {
       if !settings.isEmpty && recognizer.count != 1 {
-        throw ValidationError("--set applies to a single --recognizer; with several, give each its parameters: NAME:PARAM=VALUE,...")
+        throw ValidationError(
+          "--set applies to a single --recognizer; with several, give each its parameters: NAME:PARAM=VALUE,...")
       }
       var texts: [String] = []
       for file in configuration { texts.append(try Self.configurationText(file)) }
       for text in recognizer { texts.append(try PlanOptions.configurationText(text, settings: settings)) }
-      guard !texts.isEmpty else { throw ValidationError("give a configuration to try: --recognizer NAME or --configuration FILE") }
+      guard !texts.isEmpty else {
+        throw ValidationError("give a configuration to try: --recognizer NAME or --configuration FILE")
+      }
       guard texts.count <= 8 else { throw ValidationError("at most 8 configurations at once, not \(texts.count)") }
       var list: [(String, AnyForceRecognizer)] = []
       for text in texts {
@@ -141,7 +150,9 @@ extension TouchTraceCommand {
         let format = members.first(where: { $0.key == "format" }), case .string(TuneExport.format) = format.value.kind,
         let name = members.first(where: { $0.key == "recognizer" }), case .string(let recognizerName) = name.value.kind
       else {
-        throw ValidationError("--configuration \(file): not a configuration `touchtrace tune --export-json` wrote (format \"\(TuneExport.format)\" with a recognizer)")
+        throw ValidationError(
+          "--configuration \(file): not a configuration `touchtrace tune --export-json` wrote (format \"\(TuneExport.format)\" with a recognizer)"
+        )
       }
       var settings: [String] = []
       if let params = members.first(where: { $0.key == "params" }) {
@@ -155,12 +166,14 @@ extension TouchTraceCommand {
           case .bool(let flag): settings.append("\(value.key)=\(flag)")
           case .null: settings.append("\(value.key)=inf")
           default:
-            throw ValidationError("\(file):\(value.value.position): error: parameter \"\(value.key)\" must be a number, a string or a flag")
+            throw ValidationError(
+              "\(file):\(value.value.position): error: parameter \"\(value.key)\" must be a number, a string or a flag")
           }
         }
       }
       return settings.isEmpty
-        ? recognizerName : recognizerName + Configuration.parameterSeparator(for: recognizerName) + settings.joined(separator: ",")
+        ? recognizerName
+        : recognizerName + Configuration.parameterSeparator(for: recognizerName) + settings.joined(separator: ",")
     }
 
     /// The token: from `--token-file` (its content, one trailing line break dropped), else
@@ -227,14 +240,16 @@ extension TouchTraceCommand {
         try Console.emit(Array((url + "\n").utf8), to: OutputFiles.standardOutput, inputs: [])
         if !quiet {
           let shown = configuration.token == nil ? url : Capture.redacted(url)
-          Console.error("try: open \(shown) — \(chosen.count) configuration\(chosen.count == 1 ? "" : "s"); Ctrl-C ends the run")
+          Console.error(
+            "try: open \(shown) — \(chosen.count) configuration\(chosen.count == 1 ? "" : "s"); Ctrl-C ends the run")
         }
         await server.run()
         if !quiet {
           let contacts = await session.contacts
           let saved = await session.saved
           Console.error(
-            "try: \(contacts) contact\(contacts == 1 ? "" : "s") replayed, \(saved.count) saved\(dataset.map { " in \($0)" } ?? "")")
+            "try: \(contacts) contact\(contacts == 1 ? "" : "s") replayed, \(saved.count) saved\(dataset.map { " in \($0)" } ?? "")"
+          )
         }
       }
     }

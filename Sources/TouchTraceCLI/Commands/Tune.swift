@@ -1,7 +1,7 @@
 import ArgumentParser
-import TouchExport
 import TouchCore
 import TouchEvaluation
+import TouchExport
 import TouchIO
 import TouchRecognizers
 import TouchReports
@@ -72,7 +72,10 @@ extension TouchTraceCommand {
 
     @OptionGroup var objective: ObjectiveOptions
 
-    @Option(help: "Keep each user's (session's, device's, intent's or extra label's, e.g. hand) traces together in folds and resamples.")
+    @Option(
+      help:
+        "Keep each user's (session's, device's, intent's or extra label's, e.g. hand) traces together in folds and resamples."
+    )
     var groupBy: GroupName?
 
     @Option(help: ArgumentHelp("Cross-validation folds (0: none).", valueName: "k"))
@@ -94,7 +97,8 @@ extension TouchTraceCommand {
     @Option(help: ArgumentHelp("Write the chosen configuration as JSON (touchtrace-configuration).", valueName: "file"))
     var exportJson: String?
 
-    @Option(help: ArgumentHelp("Write the chosen configuration as Swift source to paste into an app.", valueName: "file"))
+    @Option(
+      help: ArgumentHelp("Write the chosen configuration as Swift source to paste into an app.", valueName: "file"))
     var exportSwift: String?
 
     @Option(
@@ -126,18 +130,25 @@ extension TouchTraceCommand {
         throw ValidationError("--partial: --outcomes replays every trace at once; run it unsharded")
       }
       if exactSweep.isOn {
-        if let refusal = ExactPass.refusal(input: input, shards: shards, outcomes: outcomes, by: breakdown, bootstrap: 0) {
+        if let refusal = ExactPass.refusal(
+          input: input, shards: shards, outcomes: outcomes, by: breakdown, bootstrap: 0)
+        {
           throw ValidationError(refusal)
         }
         if exportJson != nil || exportSwift != nil || exportDirectory != nil || csvDir != nil {
           throw ValidationError(
-            "--exact writes its report only (no --export-json, --export-swift, --export or --csv-dir): export the recommended value from a tune with --set NAME=VALUE")
+            "--exact writes its report only (no --export-json, --export-swift, --export or --csv-dir): export the recommended value from a tune with --set NAME=VALUE"
+          )
         }
       }
       try exec.withCatalog(tolerance: scoring.tolerance, closing: false) {
         let plan = try plan.makePlan()
         if exportDirectory != nil {
-          if shards.partial != nil { throw ValidationError("--export writes code for the configuration the whole tuning chooses, which one shard does not have: run tune unsharded with --export") }
+          if shards.partial != nil {
+            throw ValidationError(
+              "--export writes code for the configuration the whole tuning chooses, which one shard does not have: run tune unsharded with --export"
+            )
+          }
           for configuration in plan.configurations {
             do throws(ExportError) {
               _ = try ExportConfiguration(configuration.recognizer)
@@ -223,12 +234,15 @@ extension TouchTraceCommand {
         let outcomeWriter = try outcomes.open(inputs: input.inputPaths)
         if let outcomeWriter {
           let configurations = result.sweep.configurations
-          let chosen = outcomes.outcomesFilter == .best ? (result.chosen.map { [$0] } ?? []) : Array(configurations.indices)
-          try outcomeWriter.write(chosen.map { ($0, configurations[$0]) }, evaluation: evaluation, threads: threads, command: "tune")
+          let chosen =
+            outcomes.outcomesFilter == .best ? (result.chosen.map { [$0] } ?? []) : Array(configurations.indices)
+          try outcomeWriter.write(
+            chosen.map { ($0, configurations[$0]) }, evaluation: evaluation, threads: threads, command: "tune")
         }
         let configurations = result.sweep.configurations
         let grouped = try breakdown.grouped(
-          result.chosen.map { [($0, configurations[$0])] } ?? [], evaluation: evaluation, threads: threads, command: "tune",
+          result.chosen.map { [($0, configurations[$0])] } ?? [], evaluation: evaluation, threads: threads,
+          command: "tune",
           outcomes: scored?.outcomes ?? [])
         let verdict: Verdict
         do {
@@ -276,15 +290,22 @@ extension TouchTraceCommand {
         var outputs: [(path: String, bytes: [UInt8])] = []
         if let jsonOutput { outputs.append((jsonOutput, json())) }
         if let csvDir {
-          for table in TuneReport.Table.allCases { outputs.append((csvPath(csvDir, table), TuneReport.csv(result, table: table))) }
+          for table in TuneReport.Table.allCases {
+            outputs.append((csvPath(csvDir, table), TuneReport.csv(result, table: table)))
+          }
           if let grouped { outputs.append((csvPath(csvDir, "groups"), TuneReport.groupsCSV(result, by: grouped))) }
         }
         let tool = "touchtrace \(TouchTraceVersion.current)"
-        if let exportJson, let document = TuneExport.json(result, tool: tool) { outputs.append((exportJson, document.encoded())) }
-        if let exportSwift, let source = TuneExport.swift(result, tool: tool) { outputs.append((exportSwift, Array(source.utf8))) }
+        if let exportJson, let document = TuneExport.json(result, tool: tool) {
+          outputs.append((exportJson, document.encoded()))
+        }
+        if let exportSwift, let source = TuneExport.swift(result, tool: tool) {
+          outputs.append((exportSwift, Array(source.utf8)))
+        }
         outputs.append((report.target, bytes))
         if let exportDirectory {
-          try exportCode(result, to: exportDirectory, tool: tool, digests: data.stream?.inputs.map { ($0.file, $0.sha256) })
+          try exportCode(
+            result, to: exportDirectory, tool: tool, digests: data.stream?.inputs.map { ($0.file, $0.sha256) })
         }
         let createdDirectory = try csvDir.map(Console.makeDirectory) ?? false
         do throws(FileWriteError) {
@@ -294,7 +315,9 @@ extension TouchTraceCommand {
           throw error
         }
         if let reason = result.noChoiceReason {
-          Console.error("touchtrace tune: error: \(reason)" + (exportJson != nil || exportSwift != nil || exportDirectory != nil ? "; nothing exported" : ""))
+          Console.error(
+            "touchtrace tune: error: \(reason)"
+              + (exportJson != nil || exportSwift != nil || exportDirectory != nil ? "; nothing exported" : ""))
           throw Exit.failure
         }
       }
@@ -311,7 +334,8 @@ extension TouchTraceCommand.Tune {
     let threads = global.threadCount
     try Console.run {
       try Console.checkOutputs([report.file, jsonOutput], inputs: input.inputPaths)
-      let exact = try ExactPass.make(exact: exactSweep, plan: plan, input: input, batchTraces: shards.batchTraces, command: "tune")
+      let exact = try ExactPass.make(
+        exact: exactSweep, plan: plan, input: input, batchTraces: shards.batchTraces, command: "tune")
       let progress = report.progress(command: "tune")
       let request = ScoredStream.Request(
         input: input, shard: shards.selected, recognizers: exact.plan.configurations.map(\.recognizer),
@@ -336,10 +360,13 @@ extension TouchTraceCommand.Tune {
         throw DataError(description: "touchtrace tune: error: \(error.description)")
       }
       try ExactOutputs.emit(
-        result.exact, command: "tune", grid: exact.grid, tuning: result, format: report.resolvedFormat, target: report.target,
+        result.exact, command: "tune", grid: exact.grid, tuning: result, format: report.resolvedFormat,
+        target: report.target,
         jsonOutput: jsonOutput, csvOutput: nil, inputs: input.inputPaths)
       if result.chosenGroup == nil {
-        Console.error("touchtrace tune: error: no exact interval meets the rule (\(tuning.rule.constraints)) with a defined objective")
+        Console.error(
+          "touchtrace tune: error: no exact interval meets the rule (\(tuning.rule.constraints)) with a defined objective"
+        )
         throw Exit.failure
       }
     }
@@ -375,7 +402,8 @@ extension TouchTraceCommand.Tune {
   func exportCode(
     _ result: TuningResult, to directory: String, tool: String, digests known: [(file: String, sha256: SHA256.Digest)]?
   ) throws {
-    guard let recognizer = TuneExport.chosenRecognizer(result), var provenance = TuneExport.provenance(result, tool: tool)
+    guard let recognizer = TuneExport.chosenRecognizer(result),
+      var provenance = TuneExport.provenance(result, tool: tool)
     else { return }
     let dataset = result.sweep.evaluation.dataset
     let digests = try known ?? ExportProvenance.digests(dataset.files)
@@ -391,6 +419,7 @@ extension TouchTraceCommand.Tune {
     let files = Exporter.files(configuration, vectors: vectors)
     try ExportProvenance.write(files, into: directory, inputs: input.inputPaths)
     Console.diagnose(
-      "touchtrace tune: exported \(recognizer.name) (\(configuration.parameters.map { "\($0.name)=\($0.value)" }.joined(separator: ", "))) to \(directory): \(files.count) files, conformance vectors of \(dataset.traces.count) contacts")
+      "touchtrace tune: exported \(recognizer.name) (\(configuration.parameters.map { "\($0.name)=\($0.value)" }.joined(separator: ", "))) to \(directory): \(files.count) files, conformance vectors of \(dataset.traces.count) contacts"
+    )
   }
 }

@@ -25,7 +25,8 @@ struct ByOptions: ParsableArguments {
   /// The metrics per group of `configurations` (index, configuration), replayed on `threads`
   /// threads; `nil` without `--by`.
   func grouped(
-    _ configurations: [(index: Int, configuration: Configuration)], evaluation: Evaluation, threads: Int, command: String,
+    _ configurations: [(index: Int, configuration: Configuration)], evaluation: Evaluation, threads: Int,
+    command: String,
     outcomes scored: [[TraceOutcome]] = []
   ) throws -> GroupedMetrics? {
     guard let by else { return nil }
@@ -33,7 +34,8 @@ struct ByOptions: ParsableArguments {
     var metrics: [[ConfigurationMetrics]] = []
     for (index, configuration) in configurations {
       do throws(ReplayError) {
-        let outcomes = scored.isEmpty ? try evaluation.outcomes(of: configuration.recognizer, threads: threads) : scored[index]
+        let outcomes =
+          scored.isEmpty ? try evaluation.outcomes(of: configuration.recognizer, threads: threads) : scored[index]
         metrics.append(breakdown.metrics(of: outcomes, shape: configuration.shape))
       } catch {
         throw DataError.replay(error, command: command)
@@ -57,6 +59,8 @@ extension ByOptions {
       present.append(name)
     }
     throw DataError(
-      description: "touchtrace \(command): error: --by \(field.rawValue): no trace has this label\(NameSuggestion.clause(for: field.rawValue, in: present)); the traces have \(present.joined(separator: ", "))")
+      description:
+        "touchtrace \(command): error: --by \(field.rawValue): no trace has this label\(NameSuggestion.clause(for: field.rawValue, in: present)); the traces have \(present.joined(separator: ", "))"
+    )
   }
 }

@@ -37,10 +37,13 @@ struct ExactOptions: ParsableArguments {
     }
     if plateauTolerance != nil && !isOn { throw ValidationError("--plateau-tolerance applies to --exact sweeps only") }
     if parameters.count > 3 {
-      throw ValidationError("--exact-parameter: at most 3 exact parameters (\(parameters.count) given); sweep the others with --vary")
+      throw ValidationError(
+        "--exact-parameter: at most 3 exact parameters (\(parameters.count) given); sweep the others with --vary")
     }
     if exactMaxClasses < 1 { throw ValidationError("--exact-max-classes must be at least 1, got \(exactMaxClasses)") }
-    if Set(parameters).count < parameters.count { throw ValidationError("--exact-parameter: a parameter is named twice") }
+    if Set(parameters).count < parameters.count {
+      throw ValidationError("--exact-parameter: a parameter is named twice")
+    }
   }
 
   /// The tolerance for an objective measured in seconds (`latency`) or not.

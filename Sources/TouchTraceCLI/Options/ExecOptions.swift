@@ -32,7 +32,8 @@ struct ExecOptions: ParsableArguments {
   /// (`validate()` leaves them running for `run()`: each command starts once).
   func withCatalog<T>(tolerance: Double, closing: Bool = true, _ body: () throws -> T) throws -> T {
     defer { if closing { ExecRecognizers.closeAll() } }
-    let catalog = TouchTraceTool.catalog.resolving(ExecRecognizers.resolver(timeout: timeout, tolerance: tolerance, environment: environment))
+    let catalog = TouchTraceTool.catalog.resolving(
+      ExecRecognizers.resolver(timeout: timeout, tolerance: tolerance, environment: environment))
     do {
       return try TouchTraceTool.$catalog.withValue(catalog) { try body() }
     } catch {

@@ -17,12 +17,15 @@ import ArgumentParser
 /// None of them changes a figure, so a report's recorded configuration leaves them all out
 /// (``StudyFile/Effective/presentation`` is derived from this group).
 struct GlobalOptions: ParsableArguments {
-  @Flag(help: "Print only errors on standard error: no notes, warnings, skipped-trace lines, per-contact lines or progress.")
+  @Flag(
+    help: "Print only errors on standard error: no notes, warnings, skipped-trace lines, per-contact lines or progress."
+  )
   var quiet = false
 
   @Flag(
     help:
-      "Also print on standard error each batch of traces as it is read: its number, files, traces kept and skipped, and the seconds since the start (not with --quiet).")
+      "Also print on standard error each batch of traces as it is read: its number, files, traces kept and skipped, and the seconds since the start (not with --quiet)."
+  )
   var verbose = false
 
   @Option(help: ArgumentHelp("Read options from this study file (TOML; flags given here win).", valueName: "file"))

@@ -35,15 +35,19 @@ struct InputOptions: ParsableArguments {
   var labelFromPath: [String] = []
 
   @Flag(
-    help: "Labels (--labels, --label-from-path) replace different values in the data, each replacement counted, instead of stopping with an error."
+    help:
+      "Labels (--labels, --label-from-path) replace different values in the data, each replacement counted, instead of stopping with an error."
   )
   var labelsOverride = false
 
-  @Option(help: ArgumentHelp("CSV delimiter: comma, semicolon or tab (default: detected from the header).", valueName: "name"))
+  @Option(
+    help: ArgumentHelp("CSV delimiter: comma, semicolon or tab (default: detected from the header).", valueName: "name")
+  )
   var delimiter: DelimiterName?
 
   @Flag(
-    help: "Read each CSV file whole, accepting a trace's rows scattered through the file; memory then grows with the largest file. By default files are read in chunks and each trace's rows must be together (sort the file by trace)."
+    help:
+      "Read each CSV file whole, accepting a trace's rows scattered through the file; memory then grows with the largest file. By default files are read in chunks and each trace's rows must be together (sort the file by trace)."
   )
   var wholeFiles = false
 
@@ -76,7 +80,8 @@ struct InputOptions: ParsableArguments {
   func validate() throws {
     for text in filters where TraceFilter(parsing: text) == nil {
       throw ValidationError(
-        "--only expects FIELD=VALUE[,VALUE] with FIELD one of \(TraceFilter.Field.builtIn.map(\.rawValue).joined(separator: ", ")) or an extra label name (lowercase letters, digits, '_', '-', '.'), got '\(text)'")
+        "--only expects FIELD=VALUE[,VALUE] with FIELD one of \(TraceFilter.Field.builtIn.map(\.rawValue).joined(separator: ", ")) or an extra label name (lowercase letters, digits, '_', '-', '.'), got '\(text)'"
+      )
     }
     for pattern in labelFromPath {
       do throws(PathLabelsError) { _ = try PathLabels(pattern) } catch {
@@ -116,7 +121,8 @@ struct InputOptions: ParsableArguments {
     let left = dataset.keep(matching: selection)
     if !selection.isEmpty {
       Console.diagnose(
-        "note: --only \(selection.map(\.description).joined(separator: " --only ")) kept \(dataset.traces.count) traces, left out \(left)")
+        "note: --only \(selection.map(\.description).joined(separator: " --only ")) kept \(dataset.traces.count) traces, left out \(left)"
+      )
     }
     return dataset
   }

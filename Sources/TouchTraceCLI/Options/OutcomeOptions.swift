@@ -30,7 +30,8 @@ struct OutcomeOptions: ParsableArguments {
   func open(inputs: [String]) throws(FileWriteError) -> OutcomeWriter? {
     guard let outcomes else { return nil }
     return OutcomeWriter(
-      stream: try StreamedOutput(path: outcomes, inputs: Console.guarded(inputs)), jsonLines: outcomes.hasSuffix(".jsonl"),
+      stream: try StreamedOutput(path: outcomes, inputs: Console.guarded(inputs)),
+      jsonLines: outcomes.hasSuffix(".jsonl"),
       errorsOnly: outcomesFilter == .errors)
   }
 }
@@ -77,7 +78,8 @@ final class OutcomeWriter {
 
   /// Replays each of `configurations` (index, configuration) and writes its rows.
   func write(
-    _ configurations: [(index: Int, configuration: Configuration)], evaluation: Evaluation, threads: Int, command: String
+    _ configurations: [(index: Int, configuration: Configuration)], evaluation: Evaluation, threads: Int,
+    command: String
   ) throws {
     for (index, configuration) in configurations {
       let outcomes: [TraceOutcome]
@@ -94,7 +96,9 @@ final class OutcomeWriter {
 
 extension Console {
   /// Writes a command's outputs and commits the `--outcomes` stream with them, all or nothing.
-  static func emit(_ outputs: [(path: String, bytes: [UInt8])], outcomes: OutcomeWriter?, inputs: [String]) throws(FileWriteError) {
+  static func emit(_ outputs: [(path: String, bytes: [UInt8])], outcomes: OutcomeWriter?, inputs: [String])
+    throws(FileWriteError)
+  {
     try outcomes?.writeHeader(labels: [])  // a table without rows still has its header
     try OutputFiles(inputs: guarded(inputs)).write(outputs, committing: outcomes.map { [$0.stream] } ?? [])
   }

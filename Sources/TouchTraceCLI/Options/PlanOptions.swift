@@ -13,12 +13,14 @@ struct PlanOptions: ParsableArguments {
 
   @Option(
     name: .customLong("vary"),
-    help: ArgumentHelp("Sweep a parameter: NAME=START:STOP:STEP or NAME=V1,V2,... (repeatable).", valueName: "name=grid"))
+    help: ArgumentHelp(
+      "Sweep a parameter: NAME=START:STOP:STEP or NAME=V1,V2,... (repeatable).", valueName: "name=grid"))
   var axes: [String] = []
 
   @Option(
     name: .customLong("set"),
-    help: ArgumentHelp("Fix a parameter: NAME=VALUE (repeatable; required.NAME for compositions).", valueName: "name=value"))
+    help: ArgumentHelp(
+      "Fix a parameter: NAME=VALUE (repeatable; required.NAME for compositions).", valueName: "name=value"))
   var settings: [String] = []
 
   /// The configurations the options describe, once the data is loaded: default grids that follow
@@ -36,7 +38,8 @@ struct PlanOptions: ParsableArguments {
   func makePlan(maximumForces: [Double] = []) throws(ValidationError) -> SweepPlan {
     do throws(SweepPlanError) {
       let specs = try RecognizerSpec.list(recognizer, catalog: TouchTraceTool.catalog)
-      let axes = try self.axes.map { (text: String) throws(SweepPlanError) -> SweepAxis in try SweepAxis(parsing: text) }
+      let axes = try self.axes.map { (text: String) throws(SweepPlanError) -> SweepAxis in try SweepAxis(parsing: text)
+      }
       var fixed: [(name: String, value: String)] = []
       for text in settings {
         guard let setting = Self.setting(text) else { throw .malformedSetting(text) }

@@ -31,7 +31,8 @@ struct ShardOptions: ParsableArguments {
       throw ValidationError("--shard \(shard): at most \(StudyPartial.maximumShards) shards")
     }
     if shard != nil && partial == nil {
-      throw ValidationError("--shard needs --partial FILE: each shard writes a partial, and `touchtrace merge` writes the report")
+      throw ValidationError(
+        "--shard needs --partial FILE: each shard writes a partial, and `touchtrace merge` writes the report")
     }
   }
 

@@ -29,7 +29,8 @@ struct BatchSource {
     let elapsed = started.duration(to: .now).components
     let tenths = Int(elapsed.seconds) * 10 + Int(elapsed.attoseconds / 100_000_000_000_000_000)
     let from = batch.files.isEmpty ? "the file before" : batch.files.joined(separator: ", ")
-    return "note: batch \(batches): \(batch.traces.count) traces, \(batch.skipped.count) skipped, from \(from) (\(tenths / 10).\(tenths % 10) s)"
+    return
+      "note: batch \(batches): \(batch.traces.count) traces, \(batch.skipped.count) skipped, from \(from) (\(tenths / 10).\(tenths % 10) s)"
   }
 
   /// The SHA-256 of each input read to its end so far (the labels file first), in input order;

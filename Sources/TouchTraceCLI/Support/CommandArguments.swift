@@ -65,7 +65,9 @@ struct CommandArguments {
       }
       let key = kind == .positional ? "paths" : (longNames.first ?? "")
       guard !key.isEmpty, !Self.excluded.contains(key) else { continue }
-      if kind == .flag, key.hasPrefix("no-"), arguments.contains(where: { $0.key == String(key.dropFirst(3)) && $0.kind == .flag }) {
+      if kind == .flag, key.hasPrefix("no-"),
+        arguments.contains(where: { $0.key == String(key.dropFirst(3)) && $0.kind == .flag })
+      {
         inverses[String(key.dropFirst(3))] = key
         continue
       }
@@ -97,12 +99,21 @@ struct CommandArguments {
         split.add("paths", token)
         continue
       }
-      if token == "--" { positionalOnly = true; continue }
-      guard token.hasPrefix("--") else { split.unknown.append(token); continue }
+      if token == "--" {
+        positionalOnly = true
+        continue
+      }
+      guard token.hasPrefix("--") else {
+        split.unknown.append(token)
+        continue
+      }
       let body = token.dropFirst(2)
       let name = String(body.prefix { $0 != "=" })
       let inline = body.firstIndex(of: "=").map { String(body[body.index(after: $0)...]) }
-      guard let argument = argument(name) else { split.unknown.append(token); continue }
+      guard let argument = argument(name) else {
+        split.unknown.append(token)
+        continue
+      }
       switch argument.kind {
       case .flag:
         split.add(argument.key, name == argument.inversion ? "false" : "true")

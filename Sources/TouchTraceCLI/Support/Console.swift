@@ -107,7 +107,8 @@ enum Console {
       let files = group.map { $0.file ?? "" }
       let unit = Set(files).count == files.count ? "files" : "times"
       let places = group.prefix(placesShown).map { place($0.file, $0.position) }
-      return "\(first.severity.rawValue): \(group.count) \(unit): \(Diagnostic.escaped(first.message)) (first: \(places.joined(separator: ", ")))\(hint)"
+      return
+        "\(first.severity.rawValue): \(group.count) \(unit): \(Diagnostic.escaped(first.message)) (first: \(places.joined(separator: ", ")))\(hint)"
     }
   }
 
@@ -123,7 +124,8 @@ enum Console {
       let places = group.prefix(placesShown).map { skip in
         place(skip.origin.file, skip.reportedPosition) + " " + (skip.trace.map { "'\($0)'" } ?? "(unnamed)")
       }
-      return "warning: skipped \(group.count) traces: \(Diagnostic.escaped(first.reason)) (first: \(places.joined(separator: ", ")))\(hint)"
+      return
+        "warning: skipped \(group.count) traces: \(Diagnostic.escaped(first.reason)) (first: \(places.joined(separator: ", ")))\(hint)"
     }
   }
 
@@ -165,7 +167,9 @@ enum Console {
     if reason == "no intent label" { return "give an intent column, or labels with --labels FILE" }
     if reason.contains("maximum possible force") { return "give a max_force column or --max-force FORCE" }
     if reason.hasPrefix("not selected (") { return "widen --only" }
-    if reason.hasPrefix("no "), reason.contains(" label (--group-by ") { return "label them with --labels FILE, or drop --group-by" }
+    if reason.hasPrefix("no "), reason.contains(" label (--group-by ") {
+      return "label them with --labels FILE, or drop --group-by"
+    }
     if reason.hasPrefix("no reference time") || reason.hasPrefix("intent pop needs press_at") {
       return "give press_at times, in the file or with --labels FILE"
     }
@@ -177,7 +181,8 @@ enum Console {
   static func reportOverrides(_ dataset: Dataset) {
     guard dataset.labelOverrides > 0 else { return }
     diagnose(
-      "note: --labels-override replaced \(dataset.labelOverrides) label value\(dataset.labelOverrides == 1 ? "" : "s") in \(dataset.overriddenTraces) trace\(dataset.overriddenTraces == 1 ? "" : "s")")
+      "note: --labels-override replaced \(dataset.labelOverrides) label value\(dataset.labelOverrides == 1 ? "" : "s") in \(dataset.overriddenTraces) trace\(dataset.overriddenTraces == 1 ? "" : "s")"
+    )
   }
 
   /// Writes a command's outputs all or nothing (``OutputFiles``): each to its path, `-` to
@@ -212,7 +217,9 @@ enum Console {
     let code = errno
     var info = stat()
     if code == EEXIST, stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { return false }
-    guard code != EEXIST else { throw FileWriteError(path: path, kind: .cannotCreate, reason: "it exists and is not a directory") }
+    guard code != EEXIST else {
+      throw FileWriteError(path: path, kind: .cannotCreate, reason: "it exists and is not a directory")
+    }
     throw FileWriteError(path: path, kind: .cannotCreate, code: code)
   }
 

@@ -29,9 +29,13 @@ struct ExactPass {
     if shards.partial != nil || shards.shard != nil {
       return "--exact needs every trace's breakpoints in one run: it does not shard (--shard, --partial)"
     }
-    if outcomes.outcomes != nil { return "--outcomes is not written by --exact sweeps (replay the recommended value with --set)" }
+    if outcomes.outcomes != nil {
+      return "--outcomes is not written by --exact sweeps (replay the recommended value with --set)"
+    }
     if by.by != nil { return "--by is not reported by --exact sweeps (use --only to sweep one group exactly)" }
-    if bootstrap > 0 { return "--bootstrap is not computed by --exact sweeps (the exact optimum has no grid to resample)" }
+    if bootstrap > 0 {
+      return "--bootstrap is not computed by --exact sweeps (the exact optimum has no grid to resample)"
+    }
     return nil
   }
 
@@ -46,13 +50,16 @@ struct ExactPass {
     let userAxes: [SweepAxis]
     do throws(SweepPlanError) {
       specs = try RecognizerSpec.list(options.recognizer, catalog: TouchTraceTool.catalog)
-      userAxes = try options.axes.map { (text: String) throws(SweepPlanError) -> SweepAxis in try SweepAxis(parsing: text) }
+      userAxes = try options.axes.map { (text: String) throws(SweepPlanError) -> SweepAxis in
+        try SweepAxis(parsing: text)
+      }
     } catch {
       throw ValidationError(error.description)
     }
     guard specs.count == 1, let spec = specs.first else {
       throw ValidationError(
-        "--exact sweeps one recognizer at a time (\(specs.count) given: \(specs.map(\.name).joined(separator: ", "))); run it once per recognizer")
+        "--exact sweeps one recognizer at a time (\(specs.count) given: \(specs.map(\.name).joined(separator: ", "))); run it once per recognizer"
+      )
     }
     let main = TouchTraceTool.catalog.entry(spec.variant)?.descriptor.sweptByDefault
     let names = exact.parameters.isEmpty ? main.map { [$0] } ?? [] : exact.parameters
@@ -62,14 +69,17 @@ struct ExactPass {
     var settings: [(name: String, value: String)] = []
     var fixed: [String: ParameterValue] = [:]
     for text in options.settings {
-      guard let setting = PlanOptions.setting(text) else { throw ValidationError(SweepPlanError.malformedSetting(text).description) }
+      guard let setting = PlanOptions.setting(text) else {
+        throw ValidationError(SweepPlanError.malformedSetting(text).description)
+      }
       if names.contains(setting.name) {
         throw ValidationError("--exact: \(setting.name) is swept exactly; it cannot also be fixed with --set")
       }
       do throws(ParameterError) {
         fixed[setting.name] = try spec.value(setting.value, of: setting.name)
       } catch {
-        throw ValidationError(SweepPlanError.invalidSetting(name: setting.name, value: setting.value, error).description)
+        throw ValidationError(
+          SweepPlanError.invalidSetting(name: setting.name, value: setting.value, error).description)
       }
       settings.append(setting)
     }
@@ -84,7 +94,8 @@ struct ExactPass {
     // grids (a flag such as strictPress may change them); otherwise both kinds of breakpoint.
     var sides: [ThresholdSide?]?
     if !userAxes.isEmpty {
-      let configurations = (try? SweepPlan(recognizers: [spec], axes: userAxes, settings: settings))?.configurations ?? []
+      let configurations =
+        (try? SweepPlan(recognizers: [spec], axes: userAxes, settings: settings))?.configurations ?? []
       sides = names.map { name in
         let found = Set(configurations.map { $0.recognizer.thresholdSide(of: name) })
         return found.count == 1 ? found.first! : nil
@@ -112,7 +123,8 @@ struct ExactPass {
       throw DataError(
         description:
           "touchtrace \(command): error: --exact: the data cuts the exact parameters into \(Int(classes)) classes (\(counts)), above --exact-max-classes \(exact.exactMaxClasses): "
-          + "the cost grows as classes × contacts (dense force, nearly every sample a distinct value, gives about two classes per sample); raise --exact-max-classes, select fewer traces with --only, or sweep a grid with --vary")
+          + "the cost grows as classes × contacts (dense force, nearly every sample a distinct value, gives about two classes per sample); raise --exact-max-classes, select fewer traces with --only, or sweep a grid with --vary"
+      )
     }
     let plan: SweepPlan
     do throws(SweepPlanError) {
@@ -121,7 +133,8 @@ struct ExactPass {
       throw ValidationError(error.description)
     }
     var grid: ExactReport.GridComparison?
-    if names.count == 1, names[0] == main, let axis = SweepPlan.defaultAxis(for: spec, maximumForces: maximumForces.sorted()),
+    if names.count == 1, names[0] == main,
+      let axis = SweepPlan.defaultAxis(for: spec, maximumForces: maximumForces.sorted()),
       let declared = spec.parameter(names[0])
     {
       grid = ExactReport.GridComparison(
@@ -146,9 +159,11 @@ enum ExactOutputs {
     case .json: bytes = json()
     case .csv: bytes = ExactReport.csv(sweep)
     case .html:
-      bytes = ExactReport.html(sweep, command: command, grid: grid, tuning: tuning, appendix: StudyFile.recordedMarkdown)
+      bytes = ExactReport.html(
+        sweep, command: command, grid: grid, tuning: tuning, appendix: StudyFile.recordedMarkdown)
     case .md:
-      bytes = Array((ExactReport.markdown(sweep, command: command, grid: grid, tuning: tuning) + StudyFile.recordedMarkdown).utf8)
+      bytes = Array(
+        (ExactReport.markdown(sweep, command: command, grid: grid, tuning: tuning) + StudyFile.recordedMarkdown).utf8)
     }
     var outputs: [(path: String, bytes: [UInt8])] = []
     if let jsonOutput { outputs.append((jsonOutput, json())) }

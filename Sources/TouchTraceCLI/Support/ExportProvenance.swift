@@ -30,7 +30,9 @@ enum ExportProvenance {
   /// `touchtrace-configuration` file: who tuned it, on what, and its metrics with intervals.
   ///
   /// `known`: digests already computed (the vectors' data), not read again.
-  static func lines(configurationFile file: String?, known: [(file: String, sha256: SHA256.Digest)] = []) throws -> [String] {
+  static func lines(configurationFile file: String?, known: [(file: String, sha256: SHA256.Digest)] = []) throws
+    -> [String]
+  {
     let tool = "touchtrace \(TouchTraceVersion.current)"
     guard let file else {
       return ["Exported by \(tool) from parameters given on the command line (not tuned by this export)."]
@@ -92,7 +94,8 @@ enum ExportProvenance {
       if case .number(let count)? = cv.member("folds")?.value.kind { folds = "\(Int(count)) folds" }
       if case .string(let by)? = cv.member("by")?.value.kind { folds += folds.isEmpty ? "by \(by)" : " by \(by)" }
       if !parts.isEmpty {
-        lines.append("Cross-validated (\(folds)): held-out " + parts.joined(separator: ", ") + " (mean ± sd over folds).")
+        lines.append(
+          "Cross-validated (\(folds)): held-out " + parts.joined(separator: ", ") + " (mean ± sd over folds).")
       }
     }
     return lines
@@ -103,7 +106,9 @@ enum ExportProvenance {
     files: [(file: String, sha256: SHA256.Digest)], traces: Int, random: Int, seed: UInt64
   ) -> [String] {
     guard traces + random > 0 else { return ["No conformance vectors: no traces were given to export."] }
-    var lines = ["Conformance vectors (vectors.txt): \(traces) contacts from data, \(random) seeded random (seed \(seed))."]
+    var lines = [
+      "Conformance vectors (vectors.txt): \(traces) contacts from data, \(random) seeded random (seed \(seed))."
+    ]
     if !files.isEmpty {
       lines.append("Data:")
       lines += files.map { "  " + line($0.sha256, $0.file) }
@@ -133,9 +138,12 @@ enum ExportProvenance {
       ("provenance", .array(configuration.provenance.map { .string($0) })),
       (
         "files",
-        .array(files.map { file in
-          .object([("path", .string(file.path)), ("role", .string(file.role.rawValue)), ("contents", .string(file.contents))])
-        })
+        .array(
+          files.map { file in
+            .object([
+              ("path", .string(file.path)), ("role", .string(file.role.rawValue)), ("contents", .string(file.contents)),
+            ])
+          })
       ),
     ])
   }
@@ -166,7 +174,9 @@ enum ExportProvenance {
         if let slash = file.path.lastIndex(of: "/") { try makeDirectories(root + "/" + file.path[..<slash]) }
         var info = stat()
         if lstat(path, &info) == 0 {
-          throw FileWriteError(path: path, kind: .refused, reason: "it exists, and export replaces nothing; choose a new --output directory")
+          throw FileWriteError(
+            path: path, kind: .refused,
+            reason: "it exists, and export replaces nothing; choose a new --output directory")
         }
       }
       for file in files {

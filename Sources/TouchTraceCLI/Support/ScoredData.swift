@@ -82,14 +82,16 @@ struct ScoredData {
   /// hold instead.
   static func requireMerged(_ condition: Bool, _ what: String) throws {
     guard !condition else { return }
-    throw DataError(description: "touchtrace merge: error: the partials hold \(what) than their command needs; run the shards again")
+    throw DataError(
+      description: "touchtrace merge: error: the partials hold \(what) than their command needs; run the shards again")
   }
 
   /// The sweep's result: every configuration's metrics, its latency lists read back one
   /// configuration at a time.
   func sweepResult(threads: Int) throws -> SweepResult {
     if let spilled {
-      return SweepResult(evaluation: evaluation, plan: plan, metrics: try spilled.metrics(threads: threads), methods: spilled.methods)
+      return SweepResult(
+        evaluation: evaluation, plan: plan, metrics: try spilled.metrics(threads: threads), methods: spilled.methods)
     }
     return SweepResult(evaluation: evaluation, plan: plan, partial: sweep!, threads: threads)
   }
@@ -131,6 +133,7 @@ struct ScoredData {
   /// Writes this shard's partial to `path` (through the outputs' checks: never over an input).
   func writePartial(_ path: String, command: String, shard: Shard, inputs: [String]) throws {
     guard let stream else { preconditionFailure("a partial is written by the command that read the traces") }
-    try stream.writePartial(path, command: command, shard: shard, sweep: spilled, groups: groups, outcomes: outcomes, inputs: inputs)
+    try stream.writePartial(
+      path, command: command, shard: shard, sweep: spilled, groups: groups, outcomes: outcomes, inputs: inputs)
   }
 }

@@ -92,7 +92,8 @@ struct ScoredStream {
 
   /// The steps that skip traces, in the order they run.
   enum Step: Int {
-    case load = 0, filter, maximumForce, groupLabel, truth
+    case load = 0
+    case filter, maximumForce, groupLabel, truth
   }
 
   /// Reads and scores every batch. `plan` is called with the maximum forces known so far; when
@@ -110,7 +111,8 @@ struct ScoredStream {
         guard !request.input.paths.contains(TraceFiles.standardInput) else {
           throw DataError(
             description:
-              "touchtrace \(request.command): error: a trace on standard input has the maximum force \(restart.forces.last ?? 0), which the default grids follow, after traces with others: give --vary (or --max-force-override with --max-force) or read the data from a file")
+              "touchtrace \(request.command): error: a trace on standard input has the maximum force \(restart.forces.last ?? 0), which the default grids follow, after traces with others: give --vary (or --max-force-override with --max-force) or read the data from a file"
+          )
         }
         known = restart.forces
       }
@@ -179,7 +181,9 @@ struct ScoredStream {
       state.labelOverrides += batch.labelOverrides
       state.overriddenTraces += batch.overriddenTraces
       for skip in batch.skipped {
-        if Self.owns(request.shard, skip) { state.skipped.append(KeptSkip(stage: Step.load.rawValue, ordinal: loadSkips, skipped: skip)) }
+        if Self.owns(request.shard, skip) {
+          state.skipped.append(KeptSkip(stage: Step.load.rawValue, ordinal: loadSkips, skipped: skip))
+        }
         loadSkipped.append(skip)
         loadSkips += 1
       }
@@ -210,9 +214,12 @@ struct ScoredStream {
       // same first one (strict), or skips them with the reason.
       if let needsMaximum = request.recognizers.first(where: { $0.requiresMaximumForce }) {
         if request.input.skipInvalid {
-          state.skip(&batch, &ordinals, step: .maximumForce, shard: request.shard) { needsMaximum.unsupportedReason(for: $0) }
+          state.skip(&batch, &ordinals, step: .maximumForce, shard: request.shard) {
+            needsMaximum.unsupportedReason(for: $0)
+          }
         } else if let k = batch.traces.firstIndex(where: { needsMaximum.unsupportedReason(for: $0) != nil }) {
-          throw Scoring.maximumForceError(batch, index: k, reason: needsMaximum.unsupportedReason(for: batch.traces[k]) ?? "")
+          throw Scoring.maximumForceError(
+            batch, index: k, reason: needsMaximum.unsupportedReason(for: batch.traces[k]) ?? "")
         }
       }
       // This shard's contacts only.
@@ -229,7 +236,8 @@ struct ScoredStream {
       if !request.truths {
         if let recognizer = request.replay { state.replays += try recognizer.replay(traces: batch.traces) }
         for k in batch.traces.indices {
-          state.keep(batch.traces[k], origin: batch.origins[k], ordinal: ordinals[k], truth: nil, samples: request.keepSamples)
+          state.keep(
+            batch.traces[k], origin: batch.origins[k], ordinal: ordinals[k], truth: nil, samples: request.keepSamples)
         }
         progress?.traces(loaded)
         continue
@@ -298,7 +306,9 @@ struct ScoredStream {
         }
       }
       for (k, trace) in evaluation.traces.enumerated() {
-        state.keep(trace, origin: evaluation.dataset.origins[k], ordinal: ordinals[k], truth: truths[k], samples: request.keepSamples)
+        state.keep(
+          trace, origin: evaluation.dataset.origins[k], ordinal: ordinals[k], truth: truths[k],
+          samples: request.keepSamples)
       }
       progress?.traces(loaded)
     }
@@ -323,7 +333,8 @@ struct ScoredStream {
       selection.files = state.files
       if !selected, let empty = selection.emptyingFilter(filters) { throw InputOptions.emptyFilterError(empty) }
       Console.diagnose(
-        "note: --only \(filters.map(\.description).joined(separator: " --only ")) kept \(loaded - filteredOut) traces, left out \(filteredOut)")
+        "note: --only \(filters.map(\.description).joined(separator: " --only ")) kept \(loaded - filteredOut) traces, left out \(filteredOut)"
+      )
     }
     return state
   }
@@ -369,14 +380,17 @@ struct ScoredStream {
   ) throws {
     let partial = StudyPartial(
       tool: "touchtrace \(TouchTraceVersion.current)", command: command, arguments: StudyFile.replayArguments(),
-      shard: shard, maximumForces: maximumForces, files: files, inputs: self.inputs, diagnostics: diagnostics, labelOverrides: labelOverrides,
-      overriddenTraces: overriddenTraces, traces: kept, skipped: skipped, sweep: try sweep?.materialized(), groups: groups,
+      shard: shard, maximumForces: maximumForces, files: files, inputs: self.inputs, diagnostics: diagnostics,
+      labelOverrides: labelOverrides,
+      overriddenTraces: overriddenTraces, traces: kept, skipped: skipped, sweep: try sweep?.materialized(),
+      groups: groups,
       outcomes: outcomes,
       replays: replays)
     let bytes = partial.encoded()
     try Console.emit([(path, bytes)], inputs: inputs)
     Console.diagnose(
-      "touchtrace \(command): note: shard \(shard): \(traces.count) analyzed traces, \(skipped.count) skipped; partial \(path): \(bytes.count) bytes")
+      "touchtrace \(command): note: shard \(shard): \(traces.count) analyzed traces, \(skipped.count) skipped; partial \(path): \(bytes.count) bytes"
+    )
   }
 
   /// Skips the traces of `batch` `reason` gives a reason for, as `Dataset.skipTraces(where:)`

@@ -20,7 +20,9 @@ enum Scoring {
     var dataset = try input.load()
     try requireMaximumForce(&dataset, for: recognizers, skipInvalid: input.skipInvalid)
     let before = dataset.skipped.count
-    if let key { dataset.skipTraces { key.label(of: $0.metadata) == nil ? "no \(key) label (--group-by \(key))" : nil } }
+    if let key {
+      dataset.skipTraces { key.label(of: $0.metadata) == nil ? "no \(key) label (--group-by \(key))" : nil }
+    }
     let evaluation = Evaluation(dataset: dataset, options: options, threads: threads)
     summarize(Array(evaluation.dataset.skipped[before...]), command: command)
     try ScoringRules.requireScorable(evaluation, command: command)
@@ -48,8 +50,10 @@ enum Scoring {
     let origin = dataset.origins[k]
     let message = "trace '\(dataset.traces[k].name)': " + reason
     return DataError(
-      description: Diagnostic(.error, message + " (use --max-force or --skip-invalid)", file: origin.file, position: origin.position)
-        .description)
+      description: Diagnostic(
+        .error, message + " (use --max-force or --skip-invalid)", file: origin.file, position: origin.position
+      )
+      .description)
   }
 
   /// One line per reason for the traces scoring skipped (no intent label, …), prefixed

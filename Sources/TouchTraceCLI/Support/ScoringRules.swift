@@ -23,23 +23,30 @@ enum ScoringRules {
     try requireAnalyzed(evaluation.dataset, command: command)
     guard !evaluation.truths.contains(where: \.isPositive) else { return }
     throw DataError(
-      description: "touchtrace \(command): error: " + noPositiveMessage(evaluation.truths.map(\.intent), positives: evaluation.options.positives)
+      description: "touchtrace \(command): error: "
+        + noPositiveMessage(evaluation.truths.map(\.intent), positives: evaluation.options.positives)
         + "; for data without presses, `touchtrace sweep` reports misfire rates (--negatives-only)")
   }
 
   /// `no analyzed trace: 175 of 175 traces skipped: 175 no intent label (fix: …)`.
   static func noAnalyzedMessage(_ dataset: Dataset) -> String {
     guard dataset.total > 0 else {
-      return "no analyzed trace: the input holds no trace (\(dataset.files.isEmpty ? "no trace file found" : "files: \(dataset.files.joined(separator: ", "))"))"
+      return
+        "no analyzed trace: the input holds no trace (\(dataset.files.isEmpty ? "no trace file found" : "files: \(dataset.files.joined(separator: ", "))"))"
     }
     let reasons = Accounting.reasons(dataset.skipped).sorted { $0.count > $1.count }
-    var parts = reasons.prefix(reasonsShown).map { "\($0.count) \($0.reason)" + " (\(Console.remedy(forSkipReason: $0.reason) ?? "fix the data where the warnings above say"))" }
+    var parts = reasons.prefix(reasonsShown).map {
+      "\($0.count) \($0.reason)"
+        + " (\(Console.remedy(forSkipReason: $0.reason) ?? "fix the data where the warnings above say"))"
+    }
     if reasons.count > reasonsShown {
       let rest = reasons.dropFirst(reasonsShown).reduce(0) { $0 + $1.count }
-      parts.append("\(rest) for \(reasons.count - reasonsShown) other reason\(reasons.count - reasonsShown == 1 ? "" : "s")")
+      parts.append(
+        "\(rest) for \(reasons.count - reasonsShown) other reason\(reasons.count - reasonsShown == 1 ? "" : "s")")
     }
     let total = dataset.total
-    return "no analyzed trace: \(dataset.skipped.count) of \(total) trace\(total == 1 ? "" : "s") skipped: " + parts.joined(separator: "; ")
+    return "no analyzed trace: \(dataset.skipped.count) of \(total) trace\(total == 1 ? "" : "s") skipped: "
+      + parts.joined(separator: "; ")
   }
 
   /// `no positive trace: --positive press,pop, and the analyzed intents are tap 3, hold 2 (…)`.
@@ -50,7 +57,8 @@ enum ScoringRules {
     }
     let found = Intent.allCases.filter(intents.contains)
     let suggestion = found.isEmpty ? "" : " (one or more of \(found.map(\.rawValue).joined(separator: ", ")))"
-    return "no positive trace: the positive intents are \(positives.map(\.rawValue).joined(separator: ", ")) (--positive), "
+    return
+      "no positive trace: the positive intents are \(positives.map(\.rawValue).joined(separator: ", ")) (--positive), "
       + "the \(intents.count) analyzed trace\(intents.count == 1 ? "" : "s") are \(counts.joined(separator: ", ")); "
       + "recall, F1 and latency are undefined without positives: name the intents that should trigger the action with --positive\(suggestion)"
   }

@@ -1,3 +1,8 @@
+import ArgumentParser
+import TouchCore
+import TouchIO
+import TouchSignal
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -5,10 +10,6 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import ArgumentParser
-import TouchCore
-import TouchIO
-import TouchSignal
 
 /// `--batch-traces N` of the commands that transform traces as they are read (`inspect`,
 /// `features`, `smooth`, `import`, `synth`).
@@ -92,7 +93,8 @@ struct InputBatches {
     guard !filters.isEmpty else { return }
     if !selectedAny, let empty = unselected.emptyingFilter(filters) { throw InputOptions.emptyFilterError(empty) }
     Console.diagnose(
-      "note: --only \(filters.map(\.description).joined(separator: " --only ")) kept \(selected) traces, left out \(filterSkipped.count)")
+      "note: --only \(filters.map(\.description).joined(separator: " --only ")) kept \(selected) traces, left out \(filterSkipped.count)"
+    )
   }
 
   /// A dataset of `traces` with the accounting: files, warnings, label overrides, and the
@@ -126,7 +128,9 @@ extension PerTrace {
         traces.append(trace)
       } catch {
         guard skipInvalid || skipping(error) else {
-          throw DataError(description: Diagnostic(.error, error.description, file: origin.file, position: origin.position).description)
+          throw DataError(
+            description: Diagnostic(.error, error.description, file: origin.file, position: origin.position).description
+          )
         }
         skipped.append(SkippedTrace(trace: trace.name, origin: origin, reason: error.message))
       }

@@ -51,7 +51,8 @@ struct StudyFile {
     /// A `[COMMAND]` TOML table of `entries`, one `key = value` line each.
     func table(_ entries: [(argument: CommandArguments.Argument, values: [String])]) -> String {
       "[\(arguments.command)]\n"
-        + entries.map { $0.argument.key + " = " + StudyFile.tomlValue($0.values, argument: $0.argument) + "\n" }.joined()
+        + entries.map { $0.argument.key + " = " + StudyFile.tomlValue($0.values, argument: $0.argument) + "\n" }
+        .joined()
     }
 
     /// The TOML that reproduces the run (a `[COMMAND]` table).
@@ -112,7 +113,11 @@ struct StudyFile {
     var options: [String] = []
     var paths: [String] = []
     for (argument, values) in effective.recorded where argument.key != "config" && argument.key != "print-config" {
-      if argument.kind == .positional { paths += values } else { options += effective.arguments.tokens(argument.key, values) }
+      if argument.kind == .positional {
+        paths += values
+      } else {
+        options += effective.arguments.tokens(argument.key, values)
+      }
     }
     return options + ["--"] + paths
   }
@@ -159,8 +164,12 @@ struct StudyFile {
     var effective: [(argument: CommandArguments.Argument, values: [String])] = []
     for argument in command.arguments {
       if let values = merged[argument.key] {
-        effective.append((argument, argument.kind == .flag || !argument.repeating && argument.kind == .option
-          ? Array(values.suffix(1)) : values))
+        effective.append(
+          (
+            argument,
+            argument.kind == .flag || !argument.repeating && argument.kind == .option
+              ? Array(values.suffix(1)) : values
+          ))
       } else if let value = argument.defaultValue, !argument.repeating {
         effective.append((argument, [value]))
       }
@@ -190,7 +199,8 @@ struct StudyFile {
       return false
     }
     guard let key = named, let origin = effective.fromFile[key] else { return nil }
-    return failure(file, effective.text, key: origin.written, section: origin.section, "\(origin.written): \(firstLine)")
+    return failure(
+      file, effective.text, key: origin.written, section: origin.section, "\(origin.written): \(firstLine)")
   }
 
   /// The options `file` sets for `command`: top-level keys the command has, then its own table.
@@ -229,7 +239,10 @@ struct StudyFile {
       guard let value = table[key] else { continue }
       if let section = value.table {
         guard commands.contains(where: { $0.command == key }) else {
-          throw failure(file, text, key: key, section: nil, "unknown table [\(key)]: a table is named after a command (\(commands.map(\.command).joined(separator: ", ")))")
+          throw failure(
+            file, text, key: key, section: nil,
+            "unknown table [\(key)]: a table is named after a command (\(commands.map(\.command).joined(separator: ", ")))"
+          )
         }
         guard key == command.command else { continue }
         for inner in section.keys {
@@ -242,14 +255,18 @@ struct StudyFile {
             continue
           }
           guard let argument = command.argument(inner), let innerValue = section[inner] else {
-            throw failure(file, text, key: inner, section: key, "unknown key '\(inner)': `touchtrace \(key)` has no option --\(inner)\(suggestion(inner, command))")
+            throw failure(
+              file, text, key: inner, section: key,
+              "unknown key '\(inner)': `touchtrace \(key)` has no option --\(inner)\(suggestion(inner, command))")
           }
           own[argument.key] = try values(innerValue, for: argument, key: inner, section: key, file: file, text: text)
           origins[argument.key] = (inner, key)
         }
       } else {
         guard commands.contains(where: { $0.argument(key) != nil }) else {
-          throw failure(file, text, key: key, section: nil, "unknown key '\(key)': no command has an option --\(key)\(suggestion(key, command))")
+          throw failure(
+            file, text, key: key, section: nil,
+            "unknown key '\(key)': no command has an option --\(key)\(suggestion(key, command))")
         }
         guard let argument = command.argument(key) else { continue }
         shared[argument.key] = try values(value, for: argument, key: key, section: nil, file: file, text: text)
@@ -270,7 +287,8 @@ struct StudyFile {
       guard let intent = Intent(rawValue: name), let entry = table[name]?.table else {
         throw failure(
           file, text, key: name, section: "capture.intents",
-          "[capture.intents.\(name)]: expected a table named after an intent (press, tap, hold, drag, pop) with prompt and instructions")
+          "[capture.intents.\(name)]: expected a table named after an intent (press, tap, hold, drag, pop) with prompt and instructions"
+        )
       }
       intents.append(intent)
       for field in entry.keys {
@@ -282,9 +300,13 @@ struct StudyFile {
         if field == "prompt" { prompts.append("\(name)=\(value)") } else { instructions.append("\(name)=\(value)") }
       }
     }
-    let order = CaptureConfiguration.promptableIntents + Intent.allCases.filter { !CaptureConfiguration.promptableIntents.contains($0) }
+    let order =
+      CaptureConfiguration.promptableIntents
+      + Intent.allCases.filter { !CaptureConfiguration.promptableIntents.contains($0) }
     let ordered = order.filter { intents.contains($0) }.map(\.rawValue).joined(separator: ",")
-    return [("intents", [ordered]), ("intent-prompt", prompts.sorted()), ("intent-instructions", instructions.sorted())]
+    return [
+      ("intents", [ordered]), ("intent-prompt", prompts.sorted()), ("intent-instructions", instructions.sorted()),
+    ]
   }
 
   /// Refuses a study file that is not text: a NUL byte (the TOML parser, given a C string, would
@@ -317,7 +339,8 @@ struct StudyFile {
         offset += encoded.count
       case .error:
         throw fail(
-          "invalid UTF-8 (byte 0x\(String(bytes[offset], radix: 16, uppercase: true))): a study file is UTF-8 text (TOML)")
+          "invalid UTF-8 (byte 0x\(String(bytes[offset], radix: 16, uppercase: true))): a study file is UTF-8 text (TOML)"
+        )
       case .emptyInput:
         return
       }
@@ -326,7 +349,8 @@ struct StudyFile {
 
   /// A TOML value as the argument's values.
   static func values(
-    _ value: any TOMLValueConvertible, for argument: CommandArguments.Argument, key: String, section: String?, file: String,
+    _ value: any TOMLValueConvertible, for argument: CommandArguments.Argument, key: String, section: String?,
+    file: String,
     text: String
   ) throws(Failure) -> [String] {
     func scalar(_ value: any TOMLValueConvertible) -> String? {
@@ -352,7 +376,9 @@ struct StudyFile {
       return argument.repeating || argument.kind == .positional ? items : [items.joined(separator: ",")]
     }
     guard let single = scalar(value) else {
-      throw failure(file, text, key: key, section: section, "'\(key)' takes a string or a number\(argument.repeating ? " (or an array of them)" : "")")
+      throw failure(
+        file, text, key: key, section: section,
+        "'\(key)' takes a string or a number\(argument.repeating ? " (or an array of them)" : "")")
     }
     return [single]
   }
@@ -372,7 +398,10 @@ struct StudyFile {
       let trimmed = line.drop { $0 == " " || $0 == "\t" }
       if trimmed.hasPrefix("[") {
         let name = trimmed.dropFirst().prefix { $0 != "]" }.trimmingSpaces
-        if section == nil && name == key { found = (number + 1, line.count - trimmed.count + 1); break }
+        if section == nil && name == key {
+          found = (number + 1, line.count - trimmed.count + 1)
+          break
+        }
         current = name
         continue
       }
@@ -390,7 +419,9 @@ struct StudyFile {
   /// option or the paths, else a number when the text is one as written, else a string.
   static func tomlValue(_ values: [String], argument: CommandArguments.Argument) -> String {
     if argument.kind == .flag { return values.last == "true" ? "true" : "false" }
-    if argument.repeating || argument.kind == .positional { return "[" + values.map(quoted).joined(separator: ", ") + "]" }
+    if argument.repeating || argument.kind == .positional {
+      return "[" + values.map(quoted).joined(separator: ", ") + "]"
+    }
     let value = values.last ?? ""
     if let integer = Int64(value), String(integer) == value { return value }
     if value.contains("."), !value.contains("e"), let double = Double(value), "\(double)" == value { return value }

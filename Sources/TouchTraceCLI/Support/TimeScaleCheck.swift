@@ -33,7 +33,8 @@ enum TimeScaleCheck {
       if let k = findings.firstIndex(where: { $0.file == origin.file && $0.milliseconds == milliseconds }) {
         findings[k].intervals.append(interval)
       } else {
-        findings.append(Finding(file: origin.file, position: origin.position, milliseconds: milliseconds, intervals: [interval]))
+        findings.append(
+          Finding(file: origin.file, position: origin.position, milliseconds: milliseconds, intervals: [interval]))
       }
     }
     return findings.map { f in

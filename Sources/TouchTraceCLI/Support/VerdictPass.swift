@@ -25,7 +25,9 @@ enum VerdictPass {
     var clustered: ClusteredMcNemarTest?
     var unavailable: String?
     if let recommended, let runnerUp, evaluation.truths.contains(where: \.isPositive) {
-      switch try comparison(configurations[recommended], configurations[runnerUp], request: request, evaluation: evaluation) {
+      switch try comparison(
+        configurations[recommended], configurations[runnerUp], request: request, evaluation: evaluation)
+      {
       case .success(let result): (paired, clustered) = (result.comparison, result.clustered)
       case .failure(let reason): unavailable = reason.text
       }
@@ -57,7 +59,10 @@ enum VerdictPass {
     _ a: Configuration, _ b: Configuration, request: ScoredStream.Request, evaluation: Evaluation
   ) throws -> Result<ComparisonResult, Unavailable> {
     if request.input.paths.contains(TraceFiles.standardInput) || request.input.labels == TraceFiles.standardInput {
-      return .failure(Unavailable(text: "the traces came from standard input, which is read once; save them to a file, or run touchtrace compare"))
+      return .failure(
+        Unavailable(
+          text:
+            "the traces came from standard input, which is read once; save them to a file, or run touchtrace compare"))
     }
     let merged = ScoredData.merged
     var second = request
@@ -84,7 +89,8 @@ enum VerdictPass {
     }
     let n = evaluation.traces.count
     let traces = data.evaluation.traces
-    guard traces.count == n, zip(traces, evaluation.traces).allSatisfy({ $0.name == $1.name }), data.outcomes.count == 2 else {
+    guard traces.count == n, zip(traces, evaluation.traces).allSatisfy({ $0.name == $1.name }), data.outcomes.count == 2
+    else {
       return .failure(Unavailable(text: "the second read gave other traces than the first"))
     }
     let lists = data.outcomes.map { $0.sorted { $0.trace < $1.trace } }
@@ -95,7 +101,8 @@ enum VerdictPass {
       // Clustered as the request groups its traces (`--group-by`).
       return .success(
         try ComparisonResult(
-          evaluation: data.evaluation, a: a, b: b, groupBy: request.groupBy, bootstrap: nil, outcomes: (lists[0], lists[1])))
+          evaluation: data.evaluation, a: a, b: b, groupBy: request.groupBy, bootstrap: nil,
+          outcomes: (lists[0], lists[1])))
     } catch {
       if case .replay(let replay) = error { throw replay }
       throw DataError(description: "touchtrace \(request.command): error: \(error.description)")

@@ -28,7 +28,8 @@ public struct ExampleFirstCrossing: ConfigurableRecognizer {
     style: .discrete,  // possible → recognized or failed, no began/changed
     // The moment an app would act: what `sweep` scores and times.
     actionEvent: "recognized: the first touch-down, moved or lift sample with force/max >= threshold",
-    rules: "Touch-down, moved and lift samples: force/max >= threshold → recognized (the action). A lift below it fails.",
+    rules:
+      "Touch-down, moved and lift samples: force/max >= threshold → recognized (the action). A lift below it fails.",
     parameters: [Self.threshold.spec],
     sweptByDefault: Self.threshold.name)
 

@@ -5,7 +5,7 @@ TOUCHTRACE = .build/release/touchtrace
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: setup build install check-install check-slurm run test example check-filters check-html check-capture check-export bench bench-ci bench-scale fuzz docs clean
+.PHONY: setup build install check-install check-slurm run test example check-filters check-html check-capture check-export bench bench-ci bench-scale fuzz docs format check-format clean
 
 setup:
 	@Scripts/setup.sh
@@ -102,6 +102,18 @@ fuzz: setup
 # Every module's DocC catalog, with warnings (broken links, undocumented parameters) as errors.
 docs: setup
 	Scripts/check-docs.sh
+
+# The toolchain's swift-format with the committed .swift-format: `make format` rewrites every
+# Swift file of the repository in place, `make check-format` fails on any file it would change or
+# any rule it flags (CI runs it).
+SWIFT_FILES = Sources Tests Benchmarks/Sources Benchmarks/Benchmarks Benchmarks/Package.swift Fuzz/Sources \
+  Fuzz/Package.swift Examples Package.swift
+
+format:
+	$(SWIFT) format format --in-place --recursive --parallel $(SWIFT_FILES)
+
+check-format:
+	$(SWIFT) format lint --strict --recursive --parallel $(SWIFT_FILES)
 
 clean:
 	rm -rf .build out Benchmarks/.build Examples/CustomRecognizer/.build Fuzz/.build Fuzz/crashes

@@ -5,7 +5,7 @@ TOUCHTRACE = .build/release/touchtrace
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: setup build install check-install check-slurm run test example check-filters check-html check-capture check-export bench bench-ci bench-scale fuzz docs format check-format clean
+.PHONY: setup build install check-install check-slurm run test example check-filters check-html check-capture check-export bench bench-ci bench-scale fuzz docs format check-format check-api clean
 
 setup:
 	@Scripts/setup.sh
@@ -114,6 +114,12 @@ format:
 
 check-format:
 	$(SWIFT) format lint --strict --recursive --parallel $(SWIFT_FILES)
+
+# The public API of every library product, one declaration a line, from the compiler's symbol
+# graphs, against the committed api/public-api.txt (CI runs it). After a meant change:
+# `Scripts/public-api.py write` and commit the list with the change.
+check-api: setup
+	Scripts/public-api.py check
 
 clean:
 	rm -rf .build out Benchmarks/.build Examples/CustomRecognizer/.build Fuzz/.build Fuzz/crashes

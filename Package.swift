@@ -25,6 +25,7 @@ let package = Package(
     .library(name: "TouchReports", targets: ["TouchReports"]),
     .library(name: "TouchCapture", targets: ["TouchCapture"]),
     .library(name: "TouchPartials", targets: ["TouchPartials"]),
+    .library(name: "TouchStudy", targets: ["TouchStudy"]),
     .library(name: "TouchExport", targets: ["TouchExport"]),
     .library(name: "TouchTraceCLI", targets: ["TouchTraceCLI"]),
   ],
@@ -75,6 +76,16 @@ let package = Package(
       name: "TouchPartials",
       dependencies: ["TouchCore", "TouchIO", "TouchSignal", "TouchRecognizers", "TouchEvaluation"],
       swiftSettings: checks),
+    /// Studies over trace files, streamed: batches read as they come, traces accounted for and
+    /// scored, each configuration's sums kept and its latency lists spilled, shards and partials.
+    /// Prints nothing; the command line reports what it returns.
+    .target(
+      name: "TouchStudy",
+      dependencies: [
+        "TouchCore", "TouchIO", "TouchSignal", "TouchRecognizers", "TouchEvaluation", "TouchTuning", "TouchReports",
+        "TouchPartials",
+      ],
+      swiftSettings: checks),
     /// Labelled traces from a browser: the capture page, served over HTTP, writes each contact
     /// into a dataset. Nothing but the command line depends on it.
     .target(
@@ -93,7 +104,7 @@ let package = Package(
       name: "TouchTraceCLI",
       dependencies: [
         "TouchCore", "TouchRecognizers", "TouchIO", "TouchSignal", "TouchSynth", "TouchImport",
-        "TouchEvaluation", "TouchTuning", "TouchReports", "TouchExec", "TouchCapture", "TouchPartials",
+        "TouchEvaluation", "TouchTuning", "TouchReports", "TouchExec", "TouchCapture", "TouchPartials", "TouchStudy",
         "TouchExport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "TOMLKit", package: "TOMLKit"),
       ],
@@ -129,6 +140,9 @@ let package = Package(
     .testTarget(
       name: "TouchPartialsTests", dependencies: ["TouchPartials", "TouchEvaluation", "TouchCore", "TouchTestSupport"],
       resources: [.copy("Fixtures")]),
+    .testTarget(
+      name: "TouchStudyTests",
+      dependencies: ["TouchStudy", "TouchEvaluation", "TouchRecognizers", "TouchIO", "TouchCore", "TouchTestSupport"]),
     .testTarget(
       name: "TouchTuningTests",
       dependencies: [

@@ -3,6 +3,7 @@ import TouchCore
 import TouchEvaluation
 import TouchRecognizers
 import TouchReports
+import TouchStudy
 import TouchTuning
 
 extension TouchTraceCommand {
@@ -108,7 +109,7 @@ extension TouchTraceCommand {
         // per-trace outcomes as the traces are read, for the merge's pairing and bootstrap.
         let sharded = shards.partial != nil
         let request = ScoredStream.Request(
-          input: input, shard: shards.selected, recognizers: [a.recognizer, b.recognizer], groupBy: key,
+          input: input.study, shard: shards.selected, recognizers: [a.recognizer, b.recognizer], groupBy: key,
           options: options,
           threads: threads, command: "compare", keepSamples: !sharded,
           outcomes: sharded ? .replays([a.recognizer, b.recognizer]) : .none, sweep: false,

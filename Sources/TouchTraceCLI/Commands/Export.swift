@@ -5,6 +5,7 @@ import TouchExport
 import TouchIO
 import TouchRecognizers
 import TouchReports
+import TouchStudy
 
 extension TouchTraceCommand {
   /// `touchtrace export`: writes a configuration as a portable recognizer core in Swift, Kotlin

@@ -5,6 +5,7 @@ import TouchIO
 import TouchRecognizers
 import TouchReports
 import TouchSignal
+import TouchStudy
 
 extension TouchTraceCommand {
   /// `touchtrace run`: replays traces through one recognizer variant and prints, per trace, the
@@ -144,13 +145,14 @@ extension TouchTraceCommand {
           // sessions run through one recognizer; every trace with --outcomes, which scores them).
           let whole = carryState || outcomes.outcomes != nil
           let request = ScoredStream.Request(
-            input: input, shard: shards.selected, recognizers: [recognizer], options: try scoring.evaluationOptions(),
+            input: input.study, shard: shards.selected, recognizers: [recognizer],
+            options: try scoring.evaluationOptions(),
             threads: 1, command: "run", keepSamples: whole, sweep: false,
             batchTraces: carryState ? Int.max : shards.batchTraces,
             truths: false, replay: carryState ? nil : recognizer, writesPartial: shards.partial != nil)
           let stream: ScoredStream
           do {
-            stream = try ScoredStream.run(request, plan: { _ in nil }, planFollowsData: false)
+            stream = try ScoredStream.read(request, plan: { _ in nil }, planFollowsData: false)
           } catch let error as ReplayError {
             throw DataError.replay(error, command: "run")
           }

@@ -3,6 +3,7 @@ import TouchEvaluation
 import TouchRecognizers
 import TouchReports
 import TouchSignal
+import TouchStudy
 import TouchTuning
 
 extension TouchTraceCommand {
@@ -165,7 +166,7 @@ extension TouchTraceCommand {
           [report.file, jsonOutput, csvOutput, outcomes.outcomes, shards.partial], inputs: input.inputPaths)
         let progress = report.progress(command: "sweep")
         let request = ScoredStream.Request(
-          input: input, shard: shards.selected, recognizers: plan.configurations.map(\.recognizer),
+          input: input.study, shard: shards.selected, recognizers: plan.configurations.map(\.recognizer),
           groupBy: bootstrap > 0 ? groupBy?.key : nil, options: options, threads: threads, command: "sweep",
           keepSamples: needsEveryTrace, by: breakdown.by?.field, batchTraces: shards.batchTraces,
           writesPartial: shards.partial != nil)
@@ -297,7 +298,8 @@ extension TouchTraceCommand {
           exact: exactSweep, plan: plan, input: input, batchTraces: shards.batchTraces, command: "sweep")
         let progress = report.progress(command: "sweep")
         let request = ScoredStream.Request(
-          input: input, shard: shards.selected, recognizers: exact.plan.configurations.map(\.recognizer), groupBy: nil,
+          input: input.study, shard: shards.selected, recognizers: exact.plan.configurations.map(\.recognizer),
+          groupBy: nil,
           options: options, threads: threads, command: "sweep", keepSamples: false, by: nil,
           batchTraces: shards.batchTraces, writesPartial: false)
         let data: ScoredData

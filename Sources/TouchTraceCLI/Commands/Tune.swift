@@ -5,6 +5,7 @@ import TouchExport
 import TouchIO
 import TouchRecognizers
 import TouchReports
+import TouchStudy
 import TouchTuning
 
 #if canImport(Glibc)
@@ -194,7 +195,7 @@ extension TouchTraceCommand {
         // read, every configuration's per-trace outcomes kept for the merge's folds and bootstrap.
         let sharded = shards.partial != nil
         var request = ScoredStream.Request(
-          input: input, shard: shards.selected, recognizers: plan.configurations.map(\.recognizer),
+          input: input.study, shard: shards.selected, recognizers: plan.configurations.map(\.recognizer),
           groupBy: tuning.groupBy, options: options, threads: threads, command: "tune", keepSamples: !sharded,
           outcomes: sharded ? .all : .none, sweep: sharded, batchTraces: shards.batchTraces, writesPartial: sharded)
         // --export records the data's SHA-256: hashed as it is read, not read again.
@@ -338,7 +339,7 @@ extension TouchTraceCommand.Tune {
         exact: exactSweep, plan: plan, input: input, batchTraces: shards.batchTraces, command: "tune")
       let progress = report.progress(command: "tune")
       let request = ScoredStream.Request(
-        input: input, shard: shards.selected, recognizers: exact.plan.configurations.map(\.recognizer),
+        input: input.study, shard: shards.selected, recognizers: exact.plan.configurations.map(\.recognizer),
         groupBy: tuning.groupBy, options: options, threads: threads, command: "tune", keepSamples: true,
         batchTraces: shards.batchTraces, writesPartial: false)
       let data: ScoredData

@@ -1,6 +1,7 @@
 import ArgumentParser
 import TouchCore
 import TouchIO
+import TouchStudy
 
 /// Options every command that reads traces shares.
 struct InputOptions: ParsableArguments {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import TouchPartials
+import TouchStudy
 
 /// `--shard I/N` and `--partial FILE`: one task of a job array, merged by `touchtrace merge`;
 /// `--batch-traces N`: how many traces are read and scored at a time.

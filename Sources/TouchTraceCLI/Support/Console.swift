@@ -3,6 +3,7 @@ import TouchCore
 import TouchIO
 import TouchPartials
 import TouchRecognizers
+import TouchStudy
 
 #if canImport(Glibc)
   import Glibc
@@ -289,6 +290,9 @@ enum Console {
       Console.error(error.description)
       return error.kind == .io ? Exit.ioError : Exit.cannotCreate
     case let error as DataError:
+      Console.error(error.description)
+      return Exit.dataError
+    case let error as StudyError:
       Console.error(error.description)
       return Exit.dataError
     case let error as ExternalRecognizerError:

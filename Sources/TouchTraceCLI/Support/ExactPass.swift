@@ -4,6 +4,7 @@ import TouchEvaluation
 import TouchIO
 import TouchRecognizers
 import TouchReports
+import TouchStudy
 import TouchTuning
 
 /// The plan of an exact sweep (`--exact`): a first pass over the inputs collects every

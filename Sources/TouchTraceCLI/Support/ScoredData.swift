@@ -3,6 +3,7 @@ import TouchEvaluation
 import TouchPartials
 import TouchRecognizers
 import TouchReports
+import TouchStudy
 
 /// A scoring command's traces and scoring state, wherever they come from: read from its inputs
 /// batch by batch (``ScoredStream``), or merged from the partials of a job array
@@ -69,7 +70,7 @@ struct ScoredData {
         groups: merged.groups,
         outcomes: merged.outcomes, stream: nil)
     }
-    let stream = try ScoredStream.run(request, plan: makePlan, planFollowsData: follows, progress: progress)
+    let stream = try ScoredStream.read(request, plan: makePlan, planFollowsData: follows, progress: progress)
     let evaluation = Evaluation(
       dataset: stream.dataset(), truths: stream.truths, options: request.options)
     return ScoredData(

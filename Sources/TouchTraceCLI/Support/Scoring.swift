@@ -3,6 +3,7 @@ import TouchCore
 import TouchEvaluation
 import TouchRecognizers
 import TouchReports
+import TouchStudy
 import TouchTuning
 
 /// Steps the commands that replay traces (`sweep`, `tune`, `compare`, `run`) take between loading
@@ -34,26 +35,16 @@ enum Scoring {
   /// reported as bad data (exit 65) naming the first.
   static func requireMaximumForce(
     _ dataset: inout Dataset, for recognizers: [AnyForceRecognizer], skipInvalid: Bool
-  ) throws(DataError) {
+  ) throws(StudyError) {
     guard let needsMaximum = recognizers.first(where: { $0.requiresMaximumForce }) else { return }
     if skipInvalid {
       let before = dataset.skipped.count
       dataset.skipTraces { needsMaximum.unsupportedReason(for: $0) }
       Console.report(skipped: Array(dataset.skipped[before...]))
     } else if let k = dataset.traces.firstIndex(where: { needsMaximum.unsupportedReason(for: $0) != nil }) {
-      throw maximumForceError(dataset, index: k, reason: needsMaximum.unsupportedReason(for: dataset.traces[k]) ?? "")
+      throw StudyError.maximumForce(
+        dataset, index: k, reason: needsMaximum.unsupportedReason(for: dataset.traces[k]) ?? "")
     }
-  }
-
-  /// The error for trace `index` of `dataset`, which a recognizer cannot replay for `reason`.
-  static func maximumForceError(_ dataset: Dataset, index k: Int, reason: String) -> DataError {
-    let origin = dataset.origins[k]
-    let message = "trace '\(dataset.traces[k].name)': " + reason
-    return DataError(
-      description: Diagnostic(
-        .error, message + " (use --max-force or --skip-invalid)", file: origin.file, position: origin.position
-      )
-      .description)
   }
 
   /// One line per reason for the traces scoring skipped (no intent label, …), prefixed

@@ -2,6 +2,7 @@ import ArgumentParser
 import TouchCore
 import TouchIO
 import TouchSignal
+import TouchStudy
 
 #if canImport(Glibc)
   import Glibc
@@ -47,7 +48,9 @@ struct InputBatches {
   private(set) var overriddenTraces = 0
 
   init(_ input: InputOptions, batchTraces: Int) throws {
-    source = try BatchSource(input.paths, options: input.loadOptions, batchTraces: batchTraces)
+    source = try BatchSource(
+      input.paths, options: input.loadOptions, batchTraces: batchTraces,
+      onBatch: Console.verbose && !Console.quiet ? { Console.detail($0) } : nil)
     filters = input.filters.compactMap(TraceFilter.init(parsing:))
   }
 

@@ -3,6 +3,7 @@ import TouchEvaluation
 import TouchIO
 import TouchRecognizers
 import TouchReports
+import TouchStudy
 import TouchTuning
 
 /// The verdict of `sweep` and `tune`: the candidates come from the scores; the paired comparison
@@ -58,7 +59,9 @@ enum VerdictPass {
   static func comparison(
     _ a: Configuration, _ b: Configuration, request: ScoredStream.Request, evaluation: Evaluation
   ) throws -> Result<ComparisonResult, Unavailable> {
-    if request.input.paths.contains(TraceFiles.standardInput) || request.input.labels == TraceFiles.standardInput {
+    if request.input.paths.contains(TraceFiles.standardInput)
+      || request.input.loadOptions.labels == TraceFiles.standardInput
+    {
       return .failure(
         Unavailable(
           text:

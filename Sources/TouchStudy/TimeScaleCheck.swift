@@ -1,22 +1,22 @@
-import TouchCore
+public import TouchCore
 import TouchReports
 import TouchSignal
-import TouchTuning
+public import TouchTuning
 
 /// Times that are not in seconds: TouchTrace reads every time in seconds, and a file written in
 /// milliseconds or nanoseconds loads without an error but means nothing (a 60 Hz recording in
 /// milliseconds has a "16 s" sampling interval). A trace whose median sampling interval is over
 /// 1 s, or under 1 µs, gets a warning at its first sample, with the unit it looks like.
-enum TimeScaleCheck {
+public enum TimeScaleCheck {
   /// Above this median interval (seconds) the times look like milliseconds: 1 s.
-  static let longestInterval = 1.0
+  public static let longestInterval = 1.0
   /// Below this median interval (seconds) the times look like nanoseconds: 1 µs.
-  static let shortestInterval = 1e-6
+  public static let shortestInterval = 1e-6
 
   /// The warnings for the traces of `dataset` whose median sampling interval is out of range:
   /// one per file and unit, at its first such trace, saying how many traces and their median
   /// interval.
-  static func diagnostics(_ dataset: Dataset) -> [Diagnostic] {
+  public static func diagnostics(_ dataset: Dataset) -> [Diagnostic] {
     struct Finding {
       var file: String
       var position: TextPosition?
@@ -55,7 +55,7 @@ enum TimeScaleCheck {
   /// them are over ``longestInterval`` or under ``shortestInterval``. One pass, no allocation,
   /// so every trace of every batch is screened at the cost of a subtraction per sample; only the
   /// traces that pass (rare) have their median computed.
-  static func mayBeOutOfRange(_ t: [Double]) -> Bool {
+  public static func mayBeOutOfRange(_ t: [Double]) -> Bool {
     var positive = 0
     var long = 0
     var short = 0
@@ -69,14 +69,14 @@ enum TimeScaleCheck {
   }
 
   /// A sampling rate with three significant digits: `0.0599 Hz`, `59.9 MHz`.
-  static func rate(_ hertz: Double) -> String {
+  public static func rate(_ hertz: Double) -> String {
     if hertz >= 1e6 { return TextFormat.compact(hertz / 1e6, significant: 3) + " MHz" }
     if hertz >= 1e3 { return TextFormat.compact(hertz / 1e3, significant: 3) + " kHz" }
     return TextFormat.compact(hertz, significant: 3) + " Hz"
   }
 
   /// `dataset` with the warnings of ``diagnostics(_:)`` added to its own.
-  static func checked(_ dataset: Dataset) -> Dataset {
+  public static func checked(_ dataset: Dataset) -> Dataset {
     var dataset = dataset
     dataset.diagnostics += diagnostics(dataset)
     return dataset
@@ -84,12 +84,12 @@ enum TimeScaleCheck {
 
   /// The verdict's caveats for the time-scale warnings among `diagnostics` (code `time_scale`),
   /// one per warning, naming its file.
-  static func caveats(_ diagnostics: [Diagnostic]) -> [Verdict.Caveat] {
+  public static func caveats(_ diagnostics: [Diagnostic]) -> [Verdict.Caveat] {
     diagnostics.filter { $0.severity == .warning && messagePrefixes.contains(where: $0.message.hasPrefix) }.map {
       Verdict.Caveat(code: "time_scale", text: "\($0.file ?? "the input"): \($0.message).")
     }
   }
 
   /// How the warnings of ``diagnostics(_:)`` begin.
-  static let messagePrefixes = ["times look like milliseconds", "times look like nanoseconds"]
+  public static let messagePrefixes = ["times look like milliseconds", "times look like nanoseconds"]
 }

@@ -1,10 +1,10 @@
-import TouchCore
-import TouchEvaluation
+public import TouchCore
+public import TouchEvaluation
 import TouchIO
-import TouchPartials
-import TouchRecognizers
+public import TouchPartials
+public import TouchRecognizers
 import TouchReports
-import TouchTuning
+public import TouchTuning
 
 /// The traces of a scoring command (`sweep`, `tune`, `compare`), read batch by batch and scored
 /// as they come, keeping only what the report needs: the analyzed traces' metadata and truths
@@ -15,9 +15,20 @@ import TouchTuning
 ///
 /// Skipped traces are kept with the step that skipped them and their place, and sorted at the
 /// end, so the lists are those one pass over everything gives, whatever the batch size.
-struct ScoredStream {
+///
+/// It prints nothing: what loading said (``diagnostics``, ``loadSkipped``, the label overrides,
+/// ``selection``) is in the result for the caller to report.
+///
+/// ```swift
+/// let request = ScoredStream.Request(
+///   input: StudyInput(paths: ["samples/"]), recognizers: [], options: EvaluationOptions(), threads: 2,
+///   command: "study", sweep: false)
+/// let stream = try ScoredStream.run(request, plan: { _ in nil }, planFollowsData: false)
+/// print(stream.traces.count, "analyzed,", stream.skipped.count, "skipped")
+/// ```
+public struct ScoredStream {
   /// What to keep per configuration besides its sums and latency lists.
-  enum Outcomes {
+  public enum Outcomes {
     /// Nothing.
     case none
     /// Every configuration's per-trace outcomes.
@@ -29,69 +40,133 @@ struct ScoredStream {
   }
 
   /// What to read and how to score it.
-  struct Request {
-    var input: InputOptions
-    var shard: Shard = .whole
+  public struct Request {
+    /// The traces to read.
+    public var input: StudyInput
+    /// The part of the contacts scored (every trace is still read).
+    public var shard: Shard
     /// The recognizers (traces they cannot replay are handled first).
-    var recognizers: [AnyForceRecognizer]
+    public var recognizers: [AnyForceRecognizer]
     /// Traces without this label are skipped (the bootstrap's or cross-validation's unit).
-    var groupBy: GroupKey?
-    var options: EvaluationOptions
-    var threads: Int
-    var command: String
+    public var groupBy: GroupKey?
+    /// How traces are scored (positives, tolerance, reference rule).
+    public var options: EvaluationOptions
+    /// Threads for scoring (the result does not depend on it).
+    public var threads: Int
+    /// The command's name, for messages (`touchtrace COMMAND: error: …`).
+    public var command: String
     /// Keep the analyzed traces' samples (for replays after the sweep: examples, outcomes
     /// files, bootstrap); memory then grows with the input.
-    var keepSamples = false
+    public var keepSamples = false
     /// Per-group partials for `--by`.
-    var by: TraceFilter.Field?
-    var outcomes: Outcomes = .none
+    public var by: TraceFilter.Field?
+    /// What to keep per configuration besides its sums and latency lists.
+    public var outcomes: Outcomes = .none
     /// Whether to score at all (`false`: only read and account, as `compare` does before
     /// replaying its two configurations).
-    var sweep = true
+    public var sweep = true
     /// Traces per batch.
-    var batchTraces = ScoredStream.defaultBatch
+    public var batchTraces = ScoredStream.defaultBatch
     /// Whether traces need a ground truth (`false` for `run`, which replays unlabelled traces
     /// too and scores nothing).
-    var truths = true
+    public var truths = true
     /// Each trace replayed through this recognizer (`run`), results kept in order.
-    var replay: AnyForceRecognizer?
+    public var replay: AnyForceRecognizer?
     /// Whether the result becomes a partial file (`--partial`), which records every input's
     /// SHA-256: only then are the inputs hashed as they are read.
-    var writesPartial = false
+    public var writesPartial = false
     /// Whether every input's SHA-256 is computed as it is read (``inputs``) although no partial
     /// is written (`tune --export` records it in the code's provenance).
-    var hashesInputs = false
+    public var hashesInputs = false
+    /// Receives a line saying what each batch holds (`--verbose`); `nil` for none.
+    public var onBatch: ((String) -> Void)?
+    /// Receives the number of traces read after each batch; `nil` for none.
+    public var progress: ((Int) -> Void)?
+
+    /// A request to read `input` and score it with `recognizers` (each parameter is the field of
+    /// the same name).
+    public init(
+      input: StudyInput, shard: Shard = .whole, recognizers: [AnyForceRecognizer], groupBy: GroupKey? = nil,
+      options: EvaluationOptions, threads: Int, command: String, keepSamples: Bool = false,
+      by: TraceFilter.Field? = nil, outcomes: Outcomes = .none, sweep: Bool = true,
+      batchTraces: Int = ScoredStream.defaultBatch, truths: Bool = true, replay: AnyForceRecognizer? = nil,
+      writesPartial: Bool = false, hashesInputs: Bool = false
+    ) {
+      self.input = input
+      self.shard = shard
+      self.recognizers = recognizers
+      self.groupBy = groupBy
+      self.options = options
+      self.threads = threads
+      self.command = command
+      self.keepSamples = keepSamples
+      self.by = by
+      self.outcomes = outcomes
+      self.sweep = sweep
+      self.batchTraces = batchTraces
+      self.truths = truths
+      self.replay = replay
+      self.writesPartial = writesPartial
+      self.hashesInputs = hashesInputs
+    }
+  }
+
+  /// What `--only` filters did over the whole input.
+  public struct Selection: Sendable {
+    /// The filters, in order.
+    public var filters: [TraceFilter]
+    /// Traces kept by every filter.
+    public var kept: Int
+    /// Traces left out.
+    public var leftOut: Int
+    /// When no trace passed: the filter that emptied the selection and the values its field has
+    /// (`Dataset.emptyingFilter(_:limit:)`).
+    public var empty: (filter: TraceFilter, values: [String], moreValues: Int, unlabelled: Int)?
   }
 
   /// Traces per batch by default: large enough that every thread has many chunks, small
   /// enough that a batch's samples and work stay a few tens of megabytes.
-  static let defaultBatch = 16_384
+  public static let defaultBatch = 16_384
 
   /// The analyzed traces: metadata only (whole when their time was synthesized, or when the
   /// request keeps samples), in input order, with their origins, truths and ordinals.
-  var traces: [Trace] = []
-  var origins: [TraceOrigin] = []
-  var truths: [TraceTruth] = []
-  var ordinals: [Int] = []
-  var skipped: [KeptSkip] = []
-  var files: [String] = []
+  public internal(set) var traces: [Trace] = []
+  /// Where each analyzed trace was read.
+  public internal(set) var origins: [TraceOrigin] = []
+  /// Each analyzed trace's ground truth (empty when the request needs none).
+  public internal(set) var truths: [TraceTruth] = []
+  /// Each analyzed trace's place among the traces read.
+  public internal(set) var ordinals: [Int] = []
+  /// The skipped traces this shard owns, with the step that skipped them, in one load's order.
+  public internal(set) var skipped: [KeptSkip] = []
+  /// The files read.
+  public internal(set) var files: [String] = []
   /// The SHA-256 of every input's content (the labels file first), for a partial.
-  var inputs: [StudyPartial.InputHash] = []
-  var diagnostics: [Diagnostic] = []
-  var labelOverrides = 0
-  var overriddenTraces = 0
-  var maximumForces: [Double] = []
+  public internal(set) var inputs: [StudyPartial.InputHash] = []
+  /// The loader's warnings.
+  public internal(set) var diagnostics: [Diagnostic] = []
+  /// Every trace the loader skipped (all shards'), in input order, for reporting.
+  public internal(set) var loadSkipped: [SkippedTrace] = []
+  /// Labels replaced by an overrides file, and the traces they belong to.
+  public internal(set) var labelOverrides = 0
+  public internal(set) var overriddenTraces = 0
+  /// The distinct maximum possible forces of the input, ascending.
+  public internal(set) var maximumForces: [Double] = []
   /// Each configuration's sums, its latency lists on disk.
-  var sweep: SpilledSweep?
-  var groups: GroupPartials?
-  var outcomes: [[TraceOutcome]] = []
+  public internal(set) var sweep: SpilledSweep?
+  /// Per-group partials (`Request.by`).
+  public internal(set) var groups: GroupPartials?
+  /// The per-trace outcomes asked for (`Request.outcomes`), one list per slot.
+  public internal(set) var outcomes: [[TraceOutcome]] = []
   /// Each kept trace's replay (`Request.replay`).
-  var replays: [ReplayResult] = []
+  public internal(set) var replays: [ReplayResult] = []
   /// The plan the traces were scored with.
-  var plan: SweepPlan?
+  public internal(set) var plan: SweepPlan?
+  /// What the input's filters did; `nil` without filters.
+  public internal(set) var selection: Selection?
 
-  /// The steps that skip traces, in the order they run.
-  enum Step: Int {
+  /// The steps that skip traces, in the order they run (a ``KeptSkip``'s `stage`).
+  public enum Step: Int, Sendable {
     case load = 0
     case filter, maximumForce, groupLabel, truth
   }
@@ -99,17 +174,19 @@ struct ScoredStream {
   /// Reads and scores every batch. `plan` is called with the maximum forces known so far; when
   /// a later batch brings a maximum force a default grid follows, the input is read again from
   /// the start with the larger set (never for standard input: that is an error).
-  static func run(
-    _ request: Request, plan makePlan: ([Double]) throws -> SweepPlan?, planFollowsData: Bool,
-    progress: Progress? = nil
+  ///
+  /// - Throws: `TraceLoadError` from reading, ``StudyError`` for data the study cannot use,
+  ///   `ReplayError` from a replay, and what `plan` throws.
+  public static func run(
+    _ request: Request, plan makePlan: ([Double]) throws -> SweepPlan?, planFollowsData: Bool
   ) throws -> ScoredStream {
     var known: [Double]?
     while true {
       do {
-        return try once(request, plan: makePlan, known: known, planFollowsData: planFollowsData, progress: progress)
+        return try once(request, plan: makePlan, known: known, planFollowsData: planFollowsData)
       } catch let restart as Restart {
         guard !request.input.paths.contains(TraceFiles.standardInput) else {
-          throw DataError(
+          throw StudyError(
             description:
               "touchtrace \(request.command): error: a trace on standard input has the maximum force \(restart.forces.last ?? 0), which the default grids follow, after traces with others: give --vary (or --max-force-override with --max-force) or read the data from a file"
           )
@@ -127,8 +204,7 @@ struct ScoredStream {
   /// One pass over the input. The plan is made when the first batch is read, from the maximum
   /// forces `known` (a pass after a restart) or else those of that batch.
   private static func once(
-    _ request: Request, plan makePlan: ([Double]) throws -> SweepPlan?, known: [Double]?, planFollowsData: Bool,
-    progress: Progress?
+    _ request: Request, plan makePlan: ([Double]) throws -> SweepPlan?, known: [Double]?, planFollowsData: Bool
   ) throws -> ScoredStream {
     var state = ScoredStream()
     var plan: SweepPlan?
@@ -136,8 +212,8 @@ struct ScoredStream {
     var known = known
     var source = try BatchSource(
       request.input.paths, options: request.input.loadOptions, batchTraces: request.batchTraces,
-      digests: request.writesPartial || request.hashesInputs)
-    let filters = request.input.filters.compactMap(TraceFilter.init(parsing:))
+      digests: request.writesPartial || request.hashesInputs, onBatch: request.onBatch)
+    let filters = request.input.filters
     // The metadata of the traces read while --only has kept none, for its message if it never
     // does (dropped at the first trace it keeps).
     var selection = Dataset()
@@ -218,7 +294,7 @@ struct ScoredStream {
             needsMaximum.unsupportedReason(for: $0)
           }
         } else if let k = batch.traces.firstIndex(where: { needsMaximum.unsupportedReason(for: $0) != nil }) {
-          throw Scoring.maximumForceError(
+          throw StudyError.maximumForce(
             batch, index: k, reason: needsMaximum.unsupportedReason(for: batch.traces[k]) ?? "")
         }
       }
@@ -239,7 +315,7 @@ struct ScoredStream {
           state.keep(
             batch.traces[k], origin: batch.origins[k], ordinal: ordinals[k], truth: nil, samples: request.keepSamples)
         }
-        progress?.traces(loaded)
+        request.progress?(loaded)
         continue
       }
       // Ground truth of each trace (the reference rule runs on every thread).
@@ -310,7 +386,7 @@ struct ScoredStream {
           trace, origin: evaluation.dataset.origins[k], ordinal: ordinals[k], truth: truths[k],
           samples: request.keepSamples)
       }
-      progress?.traces(loaded)
+      request.progress?(loaded)
     }
     if !started { try start() }  // no trace at all
     if let column = groupsWanted {
@@ -323,27 +399,14 @@ struct ScoredStream {
     state.maximumForces = forces.sorted()
     state.inputs = source.digests.map { StudyPartial.InputHash(file: $0.file, sha256: $0.sha256) }
     state.skipped.sort { ($0.stage, $0.ordinal) < ($1.stage, $1.ordinal) }
-    // What loading says, once, in the order one load says it.
-    Console.report(diagnostics: state.diagnostics, skipped: loadSkipped)
-    var overrides = Dataset()
-    overrides.labelOverrides = state.labelOverrides
-    overrides.overriddenTraces = state.overriddenTraces
-    Console.reportOverrides(overrides)
+    state.loadSkipped = loadSkipped
     if !filters.isEmpty {
       selection.files = state.files
-      if !selected, let empty = selection.emptyingFilter(filters) { throw InputOptions.emptyFilterError(empty) }
-      Console.diagnose(
-        "note: --only \(filters.map(\.description).joined(separator: " --only ")) kept \(loaded - filteredOut) traces, left out \(filteredOut)"
-      )
+      state.selection = Selection(
+        filters: filters, kept: loaded - filteredOut, leftOut: filteredOut,
+        empty: selected ? nil : selection.emptyingFilter(filters))
     }
     return state
-  }
-
-  /// Says on standard error why traces were skipped after loading: those no recognizer can
-  /// replay with their first positions, then one line per other reason.
-  func reportSkips(command: String) {
-    Console.report(skipped: skipped.filter { $0.stage == Step.maximumForce.rawValue }.map(\.skipped))
-    Scoring.summarize(skipped.filter { $0.stage > Step.maximumForce.rawValue }.map(\.skipped), command: command)
   }
 
   /// Keeps an analyzed trace: its metadata only, unless its samples are wanted or its time was
@@ -356,7 +419,7 @@ struct ScoredStream {
   }
 
   /// The analyzed traces as a partial keeps them.
-  var kept: [KeptTrace] {
+  public var kept: [KeptTrace] {
     traces.indices.map { k in
       KeptTrace(ordinal: ordinals[k], trace: traces[k], origin: origins[k], truth: truths.isEmpty ? nil : truths[k])
     }
@@ -364,33 +427,12 @@ struct ScoredStream {
 
   /// The dataset read: the analyzed traces (metadata only unless kept whole) and every skipped
   /// trace, in the order one load gives them.
-  func dataset() -> Dataset {
+  public func dataset() -> Dataset {
     var dataset = Dataset(
       traces: traces, origins: origins, skipped: skipped.map(\.skipped), files: files, diagnostics: diagnostics)
     dataset.labelOverrides = labelOverrides
     dataset.overriddenTraces = overriddenTraces
     return dataset
-  }
-
-  /// Writes this shard's partial (with the command's scoring state) to `path`, through the
-  /// outputs' checks (never over an input), and says what it holds on standard error.
-  func writePartial(
-    _ path: String, command: String, shard: Shard, sweep: SpilledSweep?, groups: GroupPartials?,
-    outcomes: [[TraceOutcome]], inputs: [String]
-  ) throws {
-    let partial = StudyPartial(
-      tool: "touchtrace \(TouchTraceVersion.current)", command: command, arguments: StudyFile.replayArguments(),
-      shard: shard, maximumForces: maximumForces, files: files, inputs: self.inputs, diagnostics: diagnostics,
-      labelOverrides: labelOverrides,
-      overriddenTraces: overriddenTraces, traces: kept, skipped: skipped, sweep: try sweep?.materialized(),
-      groups: groups,
-      outcomes: outcomes,
-      replays: replays)
-    let bytes = partial.encoded()
-    try Console.emit([(path, bytes)], inputs: inputs)
-    Console.diagnose(
-      "touchtrace \(command): note: shard \(shard): \(traces.count) analyzed traces, \(skipped.count) skipped; partial \(path): \(bytes.count) bytes"
-    )
   }
 
   /// Skips the traces of `batch` `reason` gives a reason for, as `Dataset.skipTraces(where:)`

@@ -1,0 +1,72 @@
+import TouchCore
+import TouchEvaluation
+import TouchPartials
+import TouchStudy
+
+extension InputOptions {
+  /// The study library's input these flags stand for.
+  var study: StudyInput {
+    StudyInput(paths: paths, options: loadOptions, filters: filters.compactMap(TraceFilter.init(parsing:)))
+  }
+}
+
+extension ScoredStream {
+  /// Runs the stream as a command does: `--verbose` says what each batch holds, `progress`
+  /// counts the traces, and what loading said is reported once it is done (``reportLoading()``).
+  static func read(
+    _ request: Request, plan makePlan: ([Double]) throws -> SweepPlan?, planFollowsData: Bool,
+    progress: Progress? = nil
+  ) throws -> ScoredStream {
+    var request = request
+    if Console.verbose && !Console.quiet { request.onBatch = { Console.detail($0) } }
+    if let progress { request.progress = { progress.traces($0) } }
+    let stream = try run(request, plan: makePlan, planFollowsData: planFollowsData)
+    try stream.reportLoading()
+    return stream
+  }
+
+  /// Says on standard error what loading said, once, in the order one load says it: warnings and
+  /// skipped traces, label overrides, then what `--only` kept.
+  ///
+  /// - Throws: a `DataError` (exit 65) when the `--only` filters kept no trace.
+  func reportLoading() throws {
+    Console.report(diagnostics: diagnostics, skipped: loadSkipped)
+    var overrides = Dataset()
+    overrides.labelOverrides = labelOverrides
+    overrides.overriddenTraces = overriddenTraces
+    Console.reportOverrides(overrides)
+    guard let selection else { return }
+    if let empty = selection.empty { throw InputOptions.emptyFilterError(empty) }
+    Console.diagnose(
+      "note: --only \(selection.filters.map(\.description).joined(separator: " --only ")) kept \(selection.kept) traces, left out \(selection.leftOut)"
+    )
+  }
+
+  /// Says on standard error why traces were skipped after loading: those no recognizer can
+  /// replay with their first positions, then one line per other reason.
+  func reportSkips(command: String) {
+    Console.report(skipped: skipped.filter { $0.stage == Step.maximumForce.rawValue }.map(\.skipped))
+    Scoring.summarize(skipped.filter { $0.stage > Step.maximumForce.rawValue }.map(\.skipped), command: command)
+  }
+
+  /// Writes this shard's partial (with the command's scoring state) to `path`, through the
+  /// outputs' checks (never over an input), and says what it holds on standard error.
+  func writePartial(
+    _ path: String, command: String, shard: Shard, sweep: SpilledSweep?, groups: GroupPartials?,
+    outcomes: [[TraceOutcome]], inputs: [String]
+  ) throws {
+    let partial = StudyPartial(
+      tool: "touchtrace \(TouchTraceVersion.current)", command: command, arguments: StudyFile.replayArguments(),
+      shard: shard, maximumForces: maximumForces, files: files, inputs: self.inputs, diagnostics: diagnostics,
+      labelOverrides: labelOverrides,
+      overriddenTraces: overriddenTraces, traces: kept, skipped: skipped, sweep: try sweep?.materialized(),
+      groups: groups,
+      outcomes: outcomes,
+      replays: replays)
+    let bytes = partial.encoded()
+    try Console.emit([(path, bytes)], inputs: inputs)
+    Console.diagnose(
+      "touchtrace \(command): note: shard \(shard): \(traces.count) analyzed traces, \(skipped.count) skipped; partial \(path): \(bytes.count) bytes"
+    )
+  }
+}

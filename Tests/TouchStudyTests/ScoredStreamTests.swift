@@ -1,0 +1,60 @@
+import Testing
+import TouchCore
+import TouchEvaluation
+import TouchIO
+import TouchRecognizers
+import TouchStudy
+import TouchTestSupport
+
+/// A study run from the library alone, without the command line: read in small batches, it scores
+/// exactly as an `Evaluation` over the whole dataset loaded at once (an independent path: the
+/// loader and the in-memory sweep), and accounts for every trace of the input.
+@Suite struct ScoredStreamTests {
+  static let samples = SharedData.repositoryRoot + "/samples"
+
+  static func plan(_ forces: [Double]) throws -> SweepPlan {
+    try SweepPlan(recognizers: RecognizerSpec.list("deep-press,stable-press,tap+deep-press"), maximumForces: forces)
+  }
+
+  static func request(batchTraces: Int) -> ScoredStream.Request {
+    ScoredStream.Request(
+      input: StudyInput(paths: [samples]), recognizers: [], options: EvaluationOptions(), threads: 2,
+      command: "study", batchTraces: batchTraces)
+  }
+
+  @Test(arguments: [7, 100, Int.max])
+  func batchesScoreAsTheWholeDatasetDoes(batchTraces: Int) throws {
+    let whole = Evaluation(dataset: try TraceLoader.load([Self.samples]), options: EvaluationOptions(), threads: 2)
+    let expected = try whole.sweep(try Self.plan(SweepPlan.maximumForces(of: whole.traces)), threads: 2)
+
+    let stream = try ScoredStream.run(Self.request(batchTraces: batchTraces), plan: Self.plan, planFollowsData: true)
+    let metrics = try #require(try stream.sweep?.metrics(threads: 2))
+    #expect(metrics.count == expected.plan.configurations.count)
+    #expect(metrics == expected.metrics)
+    #expect(stream.traces.map(\.metadata.id) == whole.traces.map(\.metadata.id))
+    #expect(stream.traces.count + stream.skipped.count == whole.dataset.total)
+    #expect(stream.files == whole.dataset.files)
+  }
+
+  @Test func aFilterThatKeepsNothingIsReportedNotThrown() throws {
+    var request = Self.request(batchTraces: 50)
+    request.input.filters = [try #require(TraceFilter(parsing: "user=nobody"))]
+    request.sweep = false
+    let stream = try ScoredStream.run(request, plan: { _ in nil }, planFollowsData: false)
+    let selection = try #require(stream.selection)
+    #expect(selection.kept == 0)
+    #expect(selection.leftOut == stream.skipped.count)
+    #expect(selection.empty?.filter.description == "user=nobody")
+  }
+
+  @Test func eachBatchIsDescribedOnlyWhenAsked() throws {
+    final class Lines: @unchecked Sendable { var all: [String] = [] }
+    let lines = Lines()
+    var request = Self.request(batchTraces: 100)
+    request.sweep = false
+    request.onBatch = { lines.all.append($0) }
+    let stream = try ScoredStream.run(request, plan: { _ in nil }, planFollowsData: false)
+    #expect(lines.all.count == (stream.traces.count + stream.skipped.count + 99) / 100)
+    #expect(lines.all.first?.hasPrefix("note: batch 1: 100 traces, 0 skipped, from ") == true)
+  }
+}

@@ -183,7 +183,9 @@ public struct ScoredStream {
     var known: [Double]?
     while true {
       do {
-        return try once(request, plan: makePlan, known: known, planFollowsData: planFollowsData)
+        return try withoutActuallyEscaping(makePlan) { makePlan in
+          try once(request, plan: makePlan, known: known, planFollowsData: planFollowsData)
+        }
       } catch let restart as Restart {
         guard !request.input.paths.contains(TraceFiles.standardInput) else {
           throw StudyError(
@@ -201,217 +203,20 @@ public struct ScoredStream {
     var forces: [Double]
   }
 
-  /// One pass over the input. The plan is made when the first batch is read, from the maximum
-  /// forces `known` (a pass after a restart) or else those of that batch.
+  /// One pass over the input (``StreamPass``). The plan is made when the first batch is read,
+  /// from the maximum forces `known` (a pass after a restart) or else those of that batch.
   private static func once(
-    _ request: Request, plan makePlan: ([Double]) throws -> SweepPlan?, known: [Double]?, planFollowsData: Bool
+    _ request: Request, plan makePlan: @escaping ([Double]) throws -> SweepPlan?, known: [Double]?,
+    planFollowsData: Bool
   ) throws -> ScoredStream {
-    var state = ScoredStream()
-    var plan: SweepPlan?
-    var configurations: [Configuration] = []
-    var known = known
-    var source = try BatchSource(
-      request.input.paths, options: request.input.loadOptions, batchTraces: request.batchTraces,
-      digests: request.writesPartial || request.hashesInputs, onBatch: request.onBatch)
-    let filters = request.input.filters
-    // The metadata of the traces read while --only has kept none, for its message if it never
-    // does (dropped at the first trace it keeps).
-    var selection = Dataset()
-    var selected = false
-    var forces = Set(known ?? [])
-    var loadSkips = 0
-    var loaded = 0
-    var filteredOut = 0
-    var loadSkipped: [SkippedTrace] = []
-    let groupsWanted = request.by
-    var groupByName: [[String?: ConfigurationPartial]] = []
-    var groupOrder: [[String?]] = []
-    // Whether the plan is made: at the first batch, from the forces of a restarted pass or else
-    // those of that batch (a restarted pass knows its forces before it reads anything).
-    var started = false
-    /// Makes the plan and the per-configuration state, once the maximum forces are known.
-    func start() throws {
-      started = true
-      plan = try makePlan((known ?? []).sorted())
-      state.plan = plan
-      configurations = plan?.configurations ?? []
-      if request.sweep, let plan {
-        let empty = try Evaluation(dataset: Dataset(), options: request.options).sweepPartial(plan, threads: 1)
-        state.sweep = SpilledSweep(empty, spill: try LatencySpill())
-      }
-      switch request.outcomes {
-      case .none: break
-      case .all: state.outcomes = Array(repeating: [], count: configurations.count)
-      case .configurations(let list): state.outcomes = Array(repeating: [], count: list.count)
-      case .replays(let list): state.outcomes = Array(repeating: [], count: list.count)
-      }
-      if groupsWanted != nil {
-        groupByName = Array(repeating: [:], count: configurations.count)
-        groupOrder = Array(repeating: [], count: configurations.count)
-      }
-    }
-
-    while var batch = try source.next() {
-      state.files += batch.files
-      state.diagnostics += batch.diagnostics
-      state.labelOverrides += batch.labelOverrides
-      state.overriddenTraces += batch.overriddenTraces
-      for skip in batch.skipped {
-        if Self.owns(request.shard, skip) {
-          state.skipped.append(KeptSkip(stage: Step.load.rawValue, ordinal: loadSkips, skipped: skip))
-        }
-        loadSkipped.append(skip)
-        loadSkips += 1
-      }
-      batch.skipped = []
-      var ordinals = Array(loaded..<(loaded + batch.traces.count))
-      loaded += batch.traces.count
-      // --only: left-out traces are skipped with the reason, as Dataset.keep(matching:) does.
-      if !filters.isEmpty {
-        if !selected {
-          selection.traces += batch.traces.map { Trace(metadata: $0.metadata, t: [], force: []) }
-          selection.origins += batch.origins
-        }
-        let before = batch.traces.count
-        state.skip(&batch, &ordinals, step: .filter, shard: request.shard) { trace in
-          filters.first { !$0.matches(trace) }.map { "not selected (\($0))" }
-        }
-        filteredOut += before - batch.traces.count
-        if !selected && !batch.traces.isEmpty {
-          selected = true
-          selection = Dataset()
-        }
-      }
-      for trace in batch.traces { if let f = trace.metadata.maxForce { forces.insert(f) } }
-      if known == nil { known = forces.sorted() }
-      if planFollowsData && forces.count != known!.count { throw Restart(forces: forces.sorted()) }
-      if !started { try start() }
-      // Traces the recognizers cannot replay: every trace is checked, so every shard stops at the
-      // same first one (strict), or skips them with the reason.
-      if let needsMaximum = request.recognizers.first(where: { $0.requiresMaximumForce }) {
-        if request.input.skipInvalid {
-          state.skip(&batch, &ordinals, step: .maximumForce, shard: request.shard) {
-            needsMaximum.unsupportedReason(for: $0)
-          }
-        } else if let k = batch.traces.firstIndex(where: { needsMaximum.unsupportedReason(for: $0) != nil }) {
-          throw StudyError.maximumForce(
-            batch, index: k, reason: needsMaximum.unsupportedReason(for: batch.traces[k]) ?? "")
-        }
-      }
-      // This shard's contacts only.
-      if request.shard.count > 1 {
-        let mine = batch.traces.indices.filter { request.shard.contains(id: batch.traces[$0].metadata.id) }
-        batch = Dataset(traces: mine.map { batch.traces[$0] }, origins: mine.map { batch.origins[$0] })
-        ordinals = mine.map { ordinals[$0] }
-      }
-      if let key = request.groupBy {
-        state.skip(&batch, &ordinals, step: .groupLabel, shard: .whole) {
-          key.label(of: $0.metadata) == nil ? "no \(key) label (--group-by \(key))" : nil
-        }
-      }
-      if !request.truths {
-        if let recognizer = request.replay { state.replays += try recognizer.replay(traces: batch.traces) }
-        for k in batch.traces.indices {
-          state.keep(
-            batch.traces[k], origin: batch.origins[k], ordinal: ordinals[k], truth: nil, samples: request.keepSamples)
-        }
-        request.progress?(loaded)
-        continue
-      }
-      // Ground truth of each trace (the reference rule runs on every thread).
-      let traces = batch.traces
-      let options = request.options
-      let resolved = Parallel.map(count: traces.count, chunk: 16, threads: request.threads) { range in
-        range.map { TraceTruth.resolve(traces[$0], options: options) }
-      }.flatMap { $0 }
-      var truths: [TraceTruth] = []
-      var k = 0
-      state.skip(&batch, &ordinals, step: .truth, shard: .whole) { _ in
-        defer { k += 1 }
-        switch resolved[k] {
-        case .success(let truth):
-          truths.append(truth)
-          return nil
-        case .failure(let error): return error.description
-        }
-      }
-      let evaluation = Evaluation(dataset: batch, truths: truths, options: options)
-      if request.sweep, let plan, !evaluation.traces.isEmpty {
-        let base = state.traces.count
-        var outcomes = state.outcomes
-        state.outcomes = []
-        let part = try evaluation.sweepPartial(
-          plan, threads: request.threads,
-          perConfiguration: groupsWanted == nil && outcomes.isEmpty
-            ? nil
-            : { (c: Int, list: [TraceOutcome]) in
-              if let column = groupsWanted {
-                for outcome in list {
-                  let name = GroupBreakdown.label(evaluation.traces[outcome.trace].metadata, column)
-                  if groupByName[c][name] == nil {
-                    groupByName[c][name] = ConfigurationPartial(shape: configurations[c].shape)
-                    groupOrder[c].append(name)
-                  }
-                  groupByName[c][name]!.add(outcome, truth: evaluation.truths[outcome.trace])
-                }
-              }
-              let slot: Int? =
-                switch request.outcomes {
-                case .none: nil
-                case .all: c
-                case .configurations(let list): list.firstIndex(of: c)
-                case .replays: nil
-                }
-              if let slot {
-                for var outcome in list {
-                  outcome.trace += base
-                  outcomes[slot].append(outcome)
-                }
-              }
-            })
-        state.outcomes = outcomes
-        try state.sweep!.absorb(part)
-      }
-      if case .replays(let recognizers) = request.outcomes, !evaluation.traces.isEmpty {
-        let base = state.traces.count
-        for (slot, recognizer) in recognizers.enumerated() {
-          var list = try evaluation.outcomes(of: recognizer, threads: request.threads)
-          list.sort { $0.trace < $1.trace }
-          for k in list.indices { list[k].trace += base }
-          state.outcomes[slot] += list
-        }
-      }
-      for (k, trace) in evaluation.traces.enumerated() {
-        state.keep(
-          trace, origin: evaluation.dataset.origins[k], ordinal: ordinals[k], truth: truths[k],
-          samples: request.keepSamples)
-      }
-      request.progress?(loaded)
-    }
-    if !started { try start() }  // no trace at all
-    if let column = groupsWanted {
-      state.groups = GroupPartials(
-        column: column.rawValue,
-        configurations: configurations.indices.map { c in
-          groupOrder[c].map { GroupPartials.GroupPartial(name: $0, partial: groupByName[c][$0]!) }
-        })
-    }
-    state.maximumForces = forces.sorted()
-    state.inputs = source.digests.map { StudyPartial.InputHash(file: $0.file, sha256: $0.sha256) }
-    state.skipped.sort { ($0.stage, $0.ordinal) < ($1.stage, $1.ordinal) }
-    state.loadSkipped = loadSkipped
-    if !filters.isEmpty {
-      selection.files = state.files
-      state.selection = Selection(
-        filters: filters, kept: loaded - filteredOut, leftOut: filteredOut,
-        empty: selected ? nil : selection.emptyingFilter(filters))
-    }
-    return state
+    var pass = try StreamPass(request, plan: makePlan, known: known, planFollowsData: planFollowsData)
+    while let batch = try pass.source.next() { try pass.absorb(batch) }
+    return try pass.finish()
   }
 
   /// Keeps an analyzed trace: its metadata only, unless its samples are wanted or its time was
   /// synthesized (reports state the interval such traces share).
-  private mutating func keep(_ trace: Trace, origin: TraceOrigin, ordinal: Int, truth: TraceTruth?, samples: Bool) {
+  mutating func keep(_ trace: Trace, origin: TraceOrigin, ordinal: Int, truth: TraceTruth?, samples: Bool) {
     traces.append(samples || trace.metadata.timeSynthesized ? trace : Trace(metadata: trace.metadata, t: [], force: []))
     origins.append(origin)
     if let truth { truths.append(truth) }
@@ -438,7 +243,7 @@ public struct ScoredStream {
   /// Skips the traces of `batch` `reason` gives a reason for, as `Dataset.skipTraces(where:)`
   /// does, keeping each skip (with `step` and the trace's ordinal) when `shard` owns it, and
   /// the ordinals of the traces left.
-  private mutating func skip(
+  mutating func skip(
     _ batch: inout Dataset, _ ordinals: inout [Int], step: Step, shard: Shard, reason: (Trace) -> String?
   ) {
     var left: [Int] = []
@@ -463,7 +268,7 @@ public struct ScoredStream {
 
   /// Whether `shard` keeps a trace skipped while loading (by its name's id; nameless records go
   /// to shard 0).
-  private static func owns(_ shard: Shard, _ skip: SkippedTrace) -> Bool {
+  static func owns(_ shard: Shard, _ skip: SkippedTrace) -> Bool {
     guard shard.count > 1 else { return true }
     guard skip.trace != nil else { return shard.index == 0 }
     return shard.contains(id: id(of: skip))

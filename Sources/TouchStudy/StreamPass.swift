@@ -1,0 +1,301 @@
+import TouchCore
+import TouchEvaluation
+import TouchIO
+import TouchPartials
+import TouchRecognizers
+import TouchReports
+import TouchTuning
+
+/// One pass of a ``ScoredStream`` over its input, stage by stage: each batch is accounted for
+/// (``account(_:)``), filtered (``select(_:_:)``), checked for maximum forces (``noteForces(_:)``),
+/// cut to the shard and the grouping label (``narrow(_:_:)``), then replayed (``replayOnly(_:_:)``)
+/// or scored (``score(_:_:)``); ``finish()`` gathers what the pass kept.
+struct StreamPass {
+  let request: ScoredStream.Request
+  private let makePlan: ([Double]) throws -> SweepPlan?
+  private let planFollowsData: Bool
+  /// The batches of the input.
+  var source: BatchSource
+  private var state = ScoredStream()
+  private var configurations: [Configuration] = []
+  /// The maximum forces the plan is made from: a restarted pass's, else the first batch's.
+  private var known: [Double]?
+  private var forces: Set<Double>
+  private var started = false
+  /// Traces read, load-skipped and left out by the filters so far.
+  private var loaded = 0
+  private var loadSkips = 0
+  private var filteredOut = 0
+  private var loadSkipped: [SkippedTrace] = []
+  /// The metadata of the traces read while the filters have kept none, for the selection's
+  /// message if they never do (dropped at the first trace they keep).
+  private var unselected = Dataset()
+  private var selected = false
+  /// Per configuration, `--by` groups by name and in order of appearance.
+  private var groupByName: [[String?: ConfigurationPartial]] = []
+  private var groupOrder: [[String?]] = []
+
+  init(
+    _ request: ScoredStream.Request, plan makePlan: @escaping ([Double]) throws -> SweepPlan?, known: [Double]?,
+    planFollowsData: Bool
+  ) throws {
+    self.request = request
+    self.makePlan = makePlan
+    self.planFollowsData = planFollowsData
+    self.known = known
+    forces = Set(known ?? [])
+    source = try BatchSource(
+      request.input.paths, options: request.input.loadOptions, batchTraces: request.batchTraces,
+      digests: request.writesPartial || request.hashesInputs, onBatch: request.onBatch)
+  }
+
+  /// Takes one batch through every stage.
+  mutating func absorb(_ batch: Dataset) throws {
+    var batch = batch
+    var ordinals = account(&batch)
+    select(&batch, &ordinals)
+    try noteForces(batch)
+    if !started { try start() }
+    try narrow(&batch, &ordinals)
+    if request.truths {
+      try score(batch, ordinals)
+    } else {
+      try replayOnly(batch, ordinals)
+    }
+    request.progress?(loaded)
+  }
+
+  /// Makes the plan and the per-configuration state, once the maximum forces are known.
+  private mutating func start() throws {
+    started = true
+    let plan = try makePlan((known ?? []).sorted())
+    state.plan = plan
+    configurations = plan?.configurations ?? []
+    if request.sweep, let plan {
+      let empty = try Evaluation(dataset: Dataset(), options: request.options).sweepPartial(plan, threads: 1)
+      state.sweep = SpilledSweep(empty, spill: try LatencySpill())
+    }
+    switch request.outcomes {
+    case .none: break
+    case .all: state.outcomes = Array(repeating: [], count: configurations.count)
+    case .configurations(let list): state.outcomes = Array(repeating: [], count: list.count)
+    case .replays(let list): state.outcomes = Array(repeating: [], count: list.count)
+    }
+    if request.by != nil {
+      groupByName = Array(repeating: [:], count: configurations.count)
+      groupOrder = Array(repeating: [], count: configurations.count)
+    }
+  }
+
+  /// Adds the batch's files, warnings, overrides and load-skipped traces (those the shard owns
+  /// kept with their place); returns the ordinals of its traces.
+  private mutating func account(_ batch: inout Dataset) -> [Int] {
+    state.files += batch.files
+    state.diagnostics += batch.diagnostics
+    state.labelOverrides += batch.labelOverrides
+    state.overriddenTraces += batch.overriddenTraces
+    for skip in batch.skipped {
+      if ScoredStream.owns(request.shard, skip) {
+        state.skipped.append(KeptSkip(stage: ScoredStream.Step.load.rawValue, ordinal: loadSkips, skipped: skip))
+      }
+      loadSkipped.append(skip)
+      loadSkips += 1
+    }
+    batch.skipped = []
+    defer { loaded += batch.traces.count }
+    return Array(loaded..<(loaded + batch.traces.count))
+  }
+
+  /// The input's filters: left-out traces are skipped with the reason, as
+  /// `Dataset.keep(matching:)` does.
+  private mutating func select(_ batch: inout Dataset, _ ordinals: inout [Int]) {
+    let filters = request.input.filters
+    guard !filters.isEmpty else { return }
+    if !selected {
+      unselected.traces += batch.traces.map { Trace(metadata: $0.metadata, t: [], force: []) }
+      unselected.origins += batch.origins
+    }
+    let before = batch.traces.count
+    state.skip(&batch, &ordinals, step: .filter, shard: request.shard) { trace in
+      filters.first { !$0.matches(trace) }.map { "not selected (\($0))" }
+    }
+    filteredOut += before - batch.traces.count
+    if !selected && !batch.traces.isEmpty {
+      selected = true
+      unselected = Dataset()
+    }
+  }
+
+  /// Adds the batch's maximum forces; a new one after the plan was made from others restarts
+  /// the pass when the plan follows the data.
+  private mutating func noteForces(_ batch: Dataset) throws {
+    for trace in batch.traces { if let f = trace.metadata.maxForce { forces.insert(f) } }
+    if known == nil { known = forces.sorted() }
+    if planFollowsData && forces.count != known!.count { throw ScoredStream.Restart(forces: forces.sorted()) }
+  }
+
+  /// Traces the recognizers cannot replay (every trace is checked, so every shard stops at the
+  /// same first one when strict, or skips them with the reason), then this shard's contacts,
+  /// then the traces without the grouping label.
+  private mutating func narrow(_ batch: inout Dataset, _ ordinals: inout [Int]) throws {
+    if let needsMaximum = request.recognizers.first(where: { $0.requiresMaximumForce }) {
+      if request.input.skipInvalid {
+        state.skip(&batch, &ordinals, step: .maximumForce, shard: request.shard) {
+          needsMaximum.unsupportedReason(for: $0)
+        }
+      } else if let k = batch.traces.firstIndex(where: { needsMaximum.unsupportedReason(for: $0) != nil }) {
+        throw StudyError.maximumForce(batch, index: k, reason: needsMaximum.unsupportedReason(for: batch.traces[k]) ?? "")
+      }
+    }
+    if request.shard.count > 1 {
+      let mine = batch.traces.indices.filter { request.shard.contains(id: batch.traces[$0].metadata.id) }
+      batch = Dataset(traces: mine.map { batch.traces[$0] }, origins: mine.map { batch.origins[$0] })
+      ordinals = mine.map { ordinals[$0] }
+    }
+    if let key = request.groupBy {
+      state.skip(&batch, &ordinals, step: .groupLabel, shard: .whole) {
+        key.label(of: $0.metadata) == nil ? "no \(key) label (--group-by \(key))" : nil
+      }
+    }
+  }
+
+  /// Unlabelled traces (`run`): each replayed through the request's recognizer, and kept.
+  private mutating func replayOnly(_ batch: Dataset, _ ordinals: [Int]) throws {
+    if let recognizer = request.replay { state.replays += try recognizer.replay(traces: batch.traces) }
+    for k in batch.traces.indices {
+      state.keep(batch.traces[k], origin: batch.origins[k], ordinal: ordinals[k], truth: nil, samples: request.keepSamples)
+    }
+  }
+
+  /// Ground truth of each trace (the reference rule runs on every thread; traces without one are
+  /// skipped), then every configuration's sums and the outcomes asked for, and the traces kept.
+  private mutating func score(_ batch: Dataset, _ ordinals: [Int]) throws {
+    var batch = batch
+    var ordinals = ordinals
+    let traces = batch.traces
+    let options = request.options
+    let resolved = Parallel.map(count: traces.count, chunk: 16, threads: request.threads) { range in
+      range.map { TraceTruth.resolve(traces[$0], options: options) }
+    }.flatMap { $0 }
+    var truths: [TraceTruth] = []
+    var k = 0
+    state.skip(&batch, &ordinals, step: .truth, shard: .whole) { _ in
+      defer { k += 1 }
+      switch resolved[k] {
+      case .success(let truth):
+        truths.append(truth)
+        return nil
+      case .failure(let error): return error.description
+      }
+    }
+    let evaluation = Evaluation(dataset: batch, truths: truths, options: options)
+    if !evaluation.traces.isEmpty {
+      try sweep(evaluation)
+      try replayOutcomes(evaluation)
+    }
+    for (k, trace) in evaluation.traces.enumerated() {
+      state.keep(
+        trace, origin: evaluation.dataset.origins[k], ordinal: ordinals[k], truth: truths[k],
+        samples: request.keepSamples)
+    }
+  }
+
+  /// Every configuration of the plan over the batch: its sums into the spilled sweep, and per
+  /// trace into the `--by` groups and the outcome lists asked for.
+  private mutating func sweep(_ evaluation: Evaluation) throws {
+    guard request.sweep, let plan = state.plan else { return }
+    let base = state.traces.count
+    var collected = Collected(
+      groupByName: groupByName, groupOrder: groupOrder, outcomes: state.outcomes, base: base)
+    groupByName = []
+    groupOrder = []
+    state.outcomes = []
+    let wanted = request.by != nil || !collected.outcomes.isEmpty
+    let (by, outcomes, configurations) = (request.by, request.outcomes, configurations)
+    let part = try evaluation.sweepPartial(
+      plan, threads: request.threads,
+      perConfiguration: wanted
+        ? { (c: Int, list: [TraceOutcome]) in
+          collected.add(list, of: c, evaluation: evaluation, by: by, outcomes: outcomes, shape: configurations[c].shape)
+        } : nil)
+    (groupByName, groupOrder, state.outcomes) = (collected.groupByName, collected.groupOrder, collected.outcomes)
+    try state.sweep!.absorb(part)
+  }
+
+  /// The per-trace outcomes of each configuration, gathered on the calling thread as the sweep
+  /// hands them over.
+  private struct Collected {
+    var groupByName: [[String?: ConfigurationPartial]]
+    var groupOrder: [[String?]]
+    var outcomes: [[TraceOutcome]]
+    /// The analyzed traces kept before this batch (outcome indices are made global with it).
+    let base: Int
+
+    mutating func add(
+      _ list: [TraceOutcome], of c: Int, evaluation: Evaluation, by: TraceFilter.Field?,
+      outcomes kept: ScoredStream.Outcomes, shape: OutcomeShape
+    ) {
+      if let column = by {
+        for outcome in list {
+          let name = GroupBreakdown.label(evaluation.traces[outcome.trace].metadata, column)
+          if groupByName[c][name] == nil {
+            groupByName[c][name] = ConfigurationPartial(shape: shape)
+            groupOrder[c].append(name)
+          }
+          groupByName[c][name]!.add(outcome, truth: evaluation.truths[outcome.trace])
+        }
+      }
+      let slot: Int? =
+        switch kept {
+        case .none: nil
+        case .all: c
+        case .configurations(let list): list.firstIndex(of: c)
+        case .replays: nil
+        }
+      if let slot {
+        for var outcome in list {
+          outcome.trace += base
+          outcomes[slot].append(outcome)
+        }
+      }
+    }
+  }
+
+  /// The outcomes of the recognizers the request replays (`Outcomes.replays`), each trace once
+  /// per recognizer.
+  private mutating func replayOutcomes(_ evaluation: Evaluation) throws {
+    guard case .replays(let recognizers) = request.outcomes else { return }
+    let base = state.traces.count
+    for (slot, recognizer) in recognizers.enumerated() {
+      var list = try evaluation.outcomes(of: recognizer, threads: request.threads)
+      list.sort { $0.trace < $1.trace }
+      for k in list.indices { list[k].trace += base }
+      state.outcomes[slot] += list
+    }
+  }
+
+  /// What the pass kept: the groups, the maximum forces, the inputs' digests, the skipped traces
+  /// in one load's order and what the filters did.
+  mutating func finish() throws -> ScoredStream {
+    if !started { try start() }  // no trace at all
+    if let column = request.by {
+      state.groups = GroupPartials(
+        column: column.rawValue,
+        configurations: configurations.indices.map { c in
+          groupOrder[c].map { GroupPartials.GroupPartial(name: $0, partial: groupByName[c][$0]!) }
+        })
+    }
+    state.maximumForces = forces.sorted()
+    state.inputs = source.digests.map { StudyPartial.InputHash(file: $0.file, sha256: $0.sha256) }
+    state.skipped.sort { ($0.stage, $0.ordinal) < ($1.stage, $1.ordinal) }
+    state.loadSkipped = loadSkipped
+    let filters = request.input.filters
+    if !filters.isEmpty {
+      unselected.files = state.files
+      state.selection = ScoredStream.Selection(
+        filters: filters, kept: loaded - filteredOut, leftOut: filteredOut,
+        empty: selected ? nil : unselected.emptyingFilter(filters))
+    }
+    return state
+  }
+}

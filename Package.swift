@@ -156,7 +156,7 @@ let package = Package(
       name: "touchtraceTests",
       dependencies: [
         "TouchTraceCLI", "TouchCapture", "TouchCore", "TouchIO", "TouchRecognizers", "TouchReports", "TouchSignal",
-        "TouchPartials",
+        "TouchPartials", "TouchStudy",
         "TouchTestSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],

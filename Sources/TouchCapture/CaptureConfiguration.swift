@@ -205,7 +205,7 @@ public struct IntentText: Sendable, Hashable {
 /// The prompt order: a Fisher–Yates shuffle driven by SplitMix64.
 public enum PromptOrder {
   /// `intents`, each repeated `count` times in the given order, then shuffled: for i from the
-  /// last index down to 1, swap element i with element `next() % (i + 1)` of a ``SplitMix64``
+  /// last index down to 1, swap element i with element `next() % (i + 1)` of a TouchCore `SplitMix64`
   /// generator started at `seed`.
   ///
   /// - Parameters:

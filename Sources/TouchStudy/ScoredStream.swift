@@ -111,19 +111,6 @@ public struct ScoredStream {
     }
   }
 
-  /// What `--only` filters did over the whole input.
-  public struct Selection: Sendable {
-    /// The filters, in order.
-    public var filters: [TraceFilter]
-    /// Traces kept by every filter.
-    public var kept: Int
-    /// Traces left out.
-    public var leftOut: Int
-    /// When no trace passed: the filter that emptied the selection and the values its field has
-    /// (`Dataset.emptyingFilter(_:limit:)`).
-    public var empty: (filter: TraceFilter, values: [String], moreValues: Int, unlabelled: Int)?
-  }
-
   /// Traces per batch by default: large enough that every thread has many chunks, small
   /// enough that a batch's samples and work stay a few tens of megabytes.
   public static let defaultBatch = 16_384
@@ -163,9 +150,9 @@ public struct ScoredStream {
   /// The plan the traces were scored with.
   public internal(set) var plan: SweepPlan?
   /// What the input's filters did; `nil` without filters.
-  public internal(set) var selection: Selection?
+  public internal(set) var selection: FilterSelection?
 
-  /// The steps that skip traces, in the order they run (a ``KeptSkip``'s `stage`).
+  /// The steps that skip traces, in the order they run (TouchPartials' `KeptSkip.stage`).
   public enum Step: Int, Sendable {
     case load = 0
     case filter, maximumForce, groupLabel, truth

@@ -144,7 +144,8 @@ struct StreamPass {
           needsMaximum.unsupportedReason(for: $0)
         }
       } else if let k = batch.traces.firstIndex(where: { needsMaximum.unsupportedReason(for: $0) != nil }) {
-        throw StudyError.maximumForce(batch, index: k, reason: needsMaximum.unsupportedReason(for: batch.traces[k]) ?? "")
+        throw StudyError.maximumForce(
+          batch, index: k, reason: needsMaximum.unsupportedReason(for: batch.traces[k]) ?? "")
       }
     }
     if request.shard.count > 1 {
@@ -163,7 +164,8 @@ struct StreamPass {
   private mutating func replayOnly(_ batch: Dataset, _ ordinals: [Int]) throws {
     if let recognizer = request.replay { state.replays += try recognizer.replay(traces: batch.traces) }
     for k in batch.traces.indices {
-      state.keep(batch.traces[k], origin: batch.origins[k], ordinal: ordinals[k], truth: nil, samples: request.keepSamples)
+      state.keep(
+        batch.traces[k], origin: batch.origins[k], ordinal: ordinals[k], truth: nil, samples: request.keepSamples)
     }
   }
 
@@ -292,7 +294,7 @@ struct StreamPass {
     let filters = request.input.filters
     if !filters.isEmpty {
       unselected.files = state.files
-      state.selection = ScoredStream.Selection(
+      state.selection = FilterSelection(
         filters: filters, kept: loaded - filteredOut, leftOut: filteredOut,
         empty: selected ? nil : unselected.emptyingFilter(filters))
     }

@@ -1,6 +1,6 @@
 import TouchCore
 
-/// The synthesizer's random numbers: ``SplitMix64``, with every conversion to floating point
+/// The synthesizer's random numbers: TouchCore's `SplitMix64`, with every conversion to floating point
 /// written out here, so a seed gives the same numbers on every platform and Swift version.
 ///
 /// The standard library's `Double.random(in:using:)` and `shuffle(using:)` are not used: their
@@ -22,7 +22,7 @@ public struct SynthRandom: RandomNumberGenerator, Sendable {
     bits = SplitMix64(seed: streamMixer.next() ^ mixer.next())
   }
 
-  /// The next 64 random bits (``SplitMix64``).
+  /// The next 64 random bits (TouchCore's `SplitMix64`).
   public mutating func next() -> UInt64 {
     bits.next()
   }

@@ -3,6 +3,7 @@ import Testing
 import TouchCore
 import TouchIO
 import TouchSignal
+import TouchStudy
 import TouchTestSupport
 
 @testable import TouchTraceCLI

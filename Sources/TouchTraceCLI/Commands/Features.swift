@@ -3,6 +3,7 @@ import TouchCore
 import TouchIO
 import TouchReports
 import TouchSignal
+import TouchStudy
 
 extension TouchTraceCommand {
   /// `touchtrace features`: one row of force-curve features per trace.

@@ -3,6 +3,7 @@ import TouchCore
 import TouchIO
 import TouchReports
 import TouchSignal
+import TouchStudy
 
 extension TouchTraceCommand {
   /// `touchtrace inspect`: a summary of a dataset.

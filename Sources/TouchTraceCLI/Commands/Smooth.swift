@@ -2,6 +2,7 @@ public import ArgumentParser
 import TouchCore
 import TouchIO
 import TouchSignal
+import TouchStudy
 
 extension TouchTraceCommand {
   /// `touchtrace smooth`: writes the traces with smoothed force.

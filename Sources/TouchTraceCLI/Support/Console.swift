@@ -162,19 +162,9 @@ enum Console {
     return nil
   }
 
-  /// The flag or change that brings back traces skipped for `reason`; `nil` for problems in the
-  /// data itself (the message says where).
+  /// The flag or change that brings back traces skipped for `reason` (``ScoringRules``).
   static func remedy(forSkipReason reason: String) -> String? {
-    if reason == "no intent label" { return "give an intent column, or labels with --labels FILE" }
-    if reason.contains("maximum possible force") { return "give a max_force column or --max-force FORCE" }
-    if reason.hasPrefix("not selected (") { return "widen --only" }
-    if reason.hasPrefix("no "), reason.contains(" label (--group-by ") {
-      return "label them with --labels FILE, or drop --group-by"
-    }
-    if reason.hasPrefix("no reference time") || reason.hasPrefix("intent pop needs press_at") {
-      return "give press_at times, in the file or with --labels FILE"
-    }
-    return nil
+    ScoringRules.remedy(forSkipReason: reason)
   }
 
   /// Prints how many label values `--labels-override` replaced, when any (unless `--quiet`):

@@ -10,6 +10,21 @@ extension InputOptions {
   }
 }
 
+extension Console {
+  /// Says on standard error what `--only` kept (`note: --only F kept N traces, left out M`);
+  /// nothing without filters.
+  ///
+  /// - Throws: a `DataError` (exit 65) when the filters kept no trace, naming the filter that
+  ///   emptied the selection and the values its field has.
+  static func report(_ selection: FilterSelection?) throws {
+    guard let selection else { return }
+    if let empty = selection.empty { throw InputOptions.emptyFilterError(empty) }
+    diagnose(
+      "note: --only \(selection.filters.map(\.description).joined(separator: " --only ")) kept \(selection.kept) traces, left out \(selection.leftOut)"
+    )
+  }
+}
+
 extension ScoredStream {
   /// Runs the stream as a command does: `--verbose` says what each batch holds, `progress`
   /// counts the traces, and what loading said is reported once it is done (``reportLoading()``).
@@ -35,11 +50,7 @@ extension ScoredStream {
     overrides.labelOverrides = labelOverrides
     overrides.overriddenTraces = overriddenTraces
     Console.reportOverrides(overrides)
-    guard let selection else { return }
-    if let empty = selection.empty { throw InputOptions.emptyFilterError(empty) }
-    Console.diagnose(
-      "note: --only \(selection.filters.map(\.description).joined(separator: " --only ")) kept \(selection.kept) traces, left out \(selection.leftOut)"
-    )
+    try Console.report(selection)
   }
 
   /// Says on standard error why traces were skipped after loading: those no recognizer can

@@ -26,90 +26,27 @@ struct BatchOptions: ParsableArguments {
   }
 }
 
-/// The input's traces batch by batch with the accounting of `InputOptions.load()`: warnings and
-/// load-skipped traces reported on standard error as they arrive, `--only` applied to each
-/// batch, and at the end (``finish()``) the label-override and `--only` notes, or the error for
-/// filters that keep no trace. Keeps no samples: the accounting, and the metadata of the traces
-/// read while none has passed the filters (for that error's message).
-struct InputBatches {
-  private var source: BatchSource
-  private let filters: [TraceFilter]
-  /// Metadata of the traces read while no trace has passed the filters.
-  private var unselected = Dataset()
-  private var selectedAny = false
-  /// The files read.
-  private(set) var files: [String] = []
-  /// The loader's warnings.
-  private(set) var diagnostics: [Diagnostic] = []
-  /// Traces the loader skipped, then traces `--only` left out (the order `load()` gives).
-  private var loadSkipped: [SkippedTrace] = []
-  private var filterSkipped: [SkippedTrace] = []
-  private(set) var labelOverrides = 0
-  private(set) var overriddenTraces = 0
-
+extension InputBatches {
+  /// The input of a transforming command: `--verbose` says what each batch holds, and the
+  /// loader's warnings and skipped traces are reported on standard error as they arrive.
   init(_ input: InputOptions, batchTraces: Int) throws {
-    source = try BatchSource(
-      input.paths, options: input.loadOptions, batchTraces: batchTraces,
-      onBatch: Console.verbose && !Console.quiet ? { Console.detail($0) } : nil)
-    filters = input.filters.compactMap(TraceFilter.init(parsing:))
+    try self.init(
+      input.study, batchTraces: batchTraces,
+      onBatch: Console.verbose && !Console.quiet ? { Console.detail($0) } : nil,
+      onRead: { Console.report($0) })
   }
 
-  /// The next batch's selected traces (traces and origins only); `nil` at the end.
-  mutating func next() throws -> Dataset? {
-    guard var batch = try source.next() else { return nil }
-    Console.report(batch)
-    files += batch.files
-    diagnostics += batch.diagnostics
-    loadSkipped += batch.skipped
-    labelOverrides += batch.labelOverrides
-    overriddenTraces += batch.overriddenTraces
-    if !filters.isEmpty {
-      if !selectedAny {
-        unselected.traces += batch.traces.map { Trace(metadata: $0.metadata, t: [], force: []) }
-        unselected.origins += batch.origins
-      }
-      batch.skipped = []
-      _ = batch.keep(matching: filters)
-      filterSkipped += batch.skipped
-      if !batch.traces.isEmpty {
-        selectedAny = true
-        unselected = Dataset()
-      }
-    }
-    return Dataset(traces: batch.traces, origins: batch.origins)
-  }
-
-  /// The skipped traces so far: the loader's, then those `--only` left out.
-  var skipped: [SkippedTrace] { loadSkipped + filterSkipped }
-
-  /// Reports what `load()` reports after loading (label overrides, what `--only` kept); throws
-  /// its error when the filters kept no trace.
+  /// Reports what `InputOptions.load()` reports after loading (label overrides, what `--only`
+  /// kept).
   ///
   /// - Parameter selected: the traces that passed the filters.
+  /// - Throws: a `DataError` (exit 65) when the filters kept no trace.
   func finish(selected: Int) throws {
-    if labelOverrides > 0 {
-      var overrides = Dataset()
-      overrides.labelOverrides = labelOverrides
-      overrides.overriddenTraces = overriddenTraces
-      Console.reportOverrides(overrides)
-    }
-    guard !filters.isEmpty else { return }
-    if !selectedAny, let empty = unselected.emptyingFilter(filters) { throw InputOptions.emptyFilterError(empty) }
-    Console.diagnose(
-      "note: --only \(filters.map(\.description).joined(separator: " --only ")) kept \(selected) traces, left out \(filterSkipped.count)"
-    )
-  }
-
-  /// A dataset of `traces` with the accounting: files, warnings, label overrides, and the
-  /// skipped traces (``skipped``, then `more`).
-  func dataset(traces: [Trace] = [], skippedAfter more: [SkippedTrace] = []) -> Dataset {
-    var dataset = Dataset(traces: traces, origins: [])
-    dataset.files = files
-    dataset.diagnostics = diagnostics
-    dataset.skipped = skipped + more
-    dataset.labelOverrides = labelOverrides
-    dataset.overriddenTraces = overriddenTraces
-    return dataset
+    var overrides = Dataset()
+    overrides.labelOverrides = labelOverrides
+    overrides.overriddenTraces = overriddenTraces
+    Console.reportOverrides(overrides)
+    try Console.report(selection(kept: selected))
   }
 }
 

@@ -214,6 +214,13 @@ extension TouchTraceCommand {
     /// deprecated `--token`, else `TOUCHTRACE_CAPTURE_TOKEN` when set and not empty.
     func resolvedToken() throws(ValidationError) -> String? {
       if tokenFile != nil && token != nil { throw ValidationError("give --token-file or --token, not both") }
+      return try Self.resolveToken(file: tokenFile, deprecated: token)
+    }
+
+    /// The token of `capture` or `try`: from `file` (its content, one trailing line break
+    /// dropped), else `deprecated` (capture's `--token`), else `TOUCHTRACE_CAPTURE_TOKEN` when set
+    /// and not empty.
+    static func resolveToken(file tokenFile: String?, deprecated token: String?) throws(ValidationError) -> String? {
       if let tokenFile {
         guard let bytes = Self.readSmallFile(tokenFile) else {
           throw ValidationError("--token-file \(tokenFile): cannot be read (or is over 4 KiB)")
@@ -225,7 +232,7 @@ extension TouchTraceCommand {
         return String(decoding: text, as: UTF8.self)
       }
       if let token { return token }
-      if let value = getenv(Self.tokenVariable).map({ String(cString: $0) }), !value.isEmpty { return value }
+      if let value = getenv(tokenVariable).map({ String(cString: $0) }), !value.isEmpty { return value }
       return nil
     }
 
@@ -312,10 +319,10 @@ extension TouchTraceCommand {
       }
     }
 
-    /// Prints a capture error and gives its exit code: 64 usage, 65 unreadable dataset, 69 cannot
-    /// listen, 73 the dataset cannot be created.
-    static func failure(_ error: CaptureError) -> any Error {
-      Console.error("touchtrace capture: error: \(error.description)")
+    /// Prints an error of `command` (`capture` or `try`) and gives its exit code: 64 usage, 65
+    /// unreadable dataset, 69 cannot listen, 73 the dataset cannot be created.
+    static func failure(_ error: CaptureError, command: String = "capture") -> any Error {
+      Console.error("touchtrace \(command): error: \(error.description)")
       switch error {
       case .usage: return ExitCode.validationFailure
       case .unreadableDataset: return Exit.dataError

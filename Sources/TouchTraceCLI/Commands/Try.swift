@@ -179,18 +179,7 @@ extension TouchTraceCommand {
     /// The token: from `--token-file` (its content, one trailing line break dropped), else
     /// `TOUCHTRACE_CAPTURE_TOKEN` when set and not empty.
     func resolvedToken() throws(ValidationError) -> String? {
-      if let tokenFile {
-        guard let bytes = Capture.readSmallFile(tokenFile) else {
-          throw ValidationError("--token-file \(tokenFile): cannot be read (or is over 4 KiB)")
-        }
-        var text = bytes
-        if text.last == UInt8(ascii: "\n") { text.removeLast() }
-        if text.last == UInt8(ascii: "\r") { text.removeLast() }
-        guard !text.isEmpty else { throw ValidationError("--token-file \(tokenFile) is empty") }
-        return String(decoding: text, as: UTF8.self)
-      }
-      if let value = getenv(Capture.tokenVariable).map({ String(cString: $0) }), !value.isEmpty { return value }
-      return nil
+      try Capture.resolveToken(file: tokenFile, deprecated: nil)
     }
 
     func tryConfiguration(names: [String], readingToken: Bool = true) throws(ValidationError) -> TryConfiguration {
@@ -227,7 +216,7 @@ extension TouchTraceCommand {
             log: { line in if !quiet { Console.error(line) } })
           server = try TryServer(session: session)
         } catch {
-          throw Self.failure(error)
+          throw Capture.failure(error, command: "try")
         }
         let interrupts = try SignalSources.interrupts { Task { await session.interrupt() } }
         defer { interrupts.cancel() }
@@ -235,7 +224,7 @@ extension TouchTraceCommand {
         do throws(CaptureError) {
           url = try await server.start()
         } catch {
-          throw Self.failure(error)
+          throw Capture.failure(error, command: "try")
         }
         try Console.emit(Array((url + "\n").utf8), to: OutputFiles.standardOutput, inputs: [])
         if !quiet {
@@ -251,18 +240,6 @@ extension TouchTraceCommand {
             "try: \(contacts) contact\(contacts == 1 ? "" : "s") replayed, \(saved.count) saved\(dataset.map { " in \($0)" } ?? "")"
           )
         }
-      }
-    }
-
-    /// Prints an error and gives its exit code: 64 usage, 65 unreadable dataset, 69 cannot
-    /// listen, 73 the dataset cannot be created.
-    static func failure(_ error: CaptureError) -> any Error {
-      Console.error("touchtrace try: error: \(error.description)")
-      switch error {
-      case .usage: return ExitCode.validationFailure
-      case .unreadableDataset: return Exit.dataError
-      case .cannotListen: return Exit.unavailable
-      case .dataset: return Exit.cannotCreate
       }
     }
   }

@@ -21,8 +21,6 @@ let package = Package(
     .library(name: "TouchImport", targets: ["TouchImport"]),
     .library(name: "TouchEvaluation", targets: ["TouchEvaluation"]),
     .library(name: "TouchTuning", targets: ["TouchTuning"]),
-    .library(name: "TouchExec", targets: ["TouchExec"]),
-    .library(name: "TouchReports", targets: ["TouchReports"]),
     .library(name: "TouchCapture", targets: ["TouchCapture"]),
     .library(name: "TouchPartials", targets: ["TouchPartials"]),
     .library(name: "TouchStudy", targets: ["TouchStudy"]),

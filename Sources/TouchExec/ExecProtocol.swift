@@ -13,9 +13,9 @@ import TouchRecognizers
 ///    request order. Requests are written ahead of the answers (a batch at a time), so a child
 ///    must read and answer line by line, flushing each answer.
 /// 3. The tool closes the child's input when it is done; the child then exits.
-public enum ExecProtocol {
+package enum ExecProtocol {
   /// The protocol version this tool speaks.
-  public static let version = 1
+  package static let version = 1
 
   /// The hello line the tool writes first.
   static let hello = Array(#"{"touchtrace":"exec","version":1}"#.utf8) + [UInt8(ascii: "\n")]

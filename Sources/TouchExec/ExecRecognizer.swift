@@ -1,5 +1,5 @@
-public import TouchCore
-public import TouchRecognizers
+package import TouchCore
+package import TouchRecognizers
 
 /// A recognizer in another process, in any language: `exec:COMMAND` on the command line. The
 /// command is started through `/bin/sh -c` (once per thread that replays at the same time, and
@@ -9,11 +9,11 @@ public import TouchRecognizers
 ///
 /// Parameters: any name (`acceptsAnyParameter`), as numbers, sent in
 /// every request. Every contact is sent once per configuration.
-public struct ExecRecognizer: ForceRecognizer {
+package struct ExecRecognizer: ForceRecognizer {
   /// `exec:COMMAND`, its stages as the command declared them, any parameter accepted.
-  public let variant: RecognizerDescription
+  package let variant: RecognizerDescription
   /// The values set with `--set`/`--vary` (no defaults: unset parameters are not sent).
-  public let parameters: ParameterValues
+  package let parameters: ParameterValues
   /// How far after the lift an action may come (the matching tolerance), seconds.
   let slack: Double
   let pool: ExecPool
@@ -29,21 +29,21 @@ public struct ExecRecognizer: ForceRecognizer {
 
   /// Whether the command said, in its hello, that it needs the maximum possible force
   /// (`"needs_max_force": true`); otherwise traces without one are sent with null.
-  public var requiresMaximumForce: Bool { pool.hello.needsMaximumForce }
+  package var requiresMaximumForce: Bool { pool.hello.needsMaximumForce }
 
   // MARK: Batch path: what `run`, `sweep`, `tune` and `compare` call.
 
   /// Asks the command for every trace's decisions, then records them.
   ///
   /// - Throws: `external(trace:variant:message:)` when the command fails.
-  public func replay(traces: [Trace], carryingState: Bool, into log: inout ReplayLog) throws(ReplayError) {
+  package func replay(traces: [Trace], carryingState: Bool, into log: inout ReplayLog) throws(ReplayError) {
     let scripts = try decisions(traces)
     ScriptPlayback.replay(traces: traces, scripts: scripts, variant: variant, parameters: parameters, into: &log)
   }
 
   /// Columns: rebuilt as traces (ids `contact-K`) and replayed as such; a failure of the command
   /// stops the process (this entry point cannot throw: use ``replay(traces:carryingState:into:)``).
-  public func replay(
+  package func replay(
     t: UnsafeBufferPointer<Double>, force: UnsafeBufferPointer<Double>, offsets: UnsafeBufferPointer<Int>,
     maxForce: Double, into log: inout ReplayLog
   ) {
@@ -64,7 +64,7 @@ public struct ExecRecognizer: ForceRecognizer {
 
   /// `dependent` waiting for this recognizer to fail: the decisions first, then the composition
   /// replayed with them.
-  public func compositionReplay(waiting dependent: any ForceRecognizer) -> CompositionReplay {
+  package func compositionReplay(waiting dependent: any ForceRecognizer) -> CompositionReplay {
     let me = self
     func compose<D: ForceRecognizer>(_ d: D) -> any ForceRecognizer { RequireToFail(d, requiringFailureOf: me) }
     let composed = compose(dependent)
@@ -120,29 +120,29 @@ public struct ExecRecognizer: ForceRecognizer {
   // entry points above replay compositions with the decisions known in advance instead.
 
   /// Every sample is collected.
-  public static var receivesStationary: Bool { true }
+  package static var receivesStationary: Bool { true }
 
   /// The touch-down.
-  public mutating func touchesBegan(_ sample: TouchSample, _ context: inout GestureContext) {
+  package mutating func touchesBegan(_ sample: TouchSample, _ context: inout GestureContext) {
     samples.removeAll(keepingCapacity: true)
     samples.append(sample)
   }
   /// A changed sample.
-  public mutating func touchesMoved(_ sample: TouchSample, _ context: inout GestureContext) { samples.append(sample) }
+  package mutating func touchesMoved(_ sample: TouchSample, _ context: inout GestureContext) { samples.append(sample) }
   /// An unchanged sample.
-  public mutating func touchesStationary(_ sample: TouchSample, _ context: inout GestureContext) {
+  package mutating func touchesStationary(_ sample: TouchSample, _ context: inout GestureContext) {
     samples.append(sample)
   }
   /// The lift: the command decides on the collected contact.
-  public mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext) {
+  package mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext) {
     decideCollected(sample, cancelled: false, &context)
   }
   /// The cancellation: the command decides on the collected contact.
-  public mutating func touchesCancelled(_ sample: TouchSample, _ context: inout GestureContext) {
+  package mutating func touchesCancelled(_ sample: TouchSample, _ context: inout GestureContext) {
     decideCollected(sample, cancelled: true, &context)
   }
   /// Forgets the contact.
-  public mutating func reset() { samples.removeAll(keepingCapacity: true) }
+  package mutating func reset() { samples.removeAll(keepingCapacity: true) }
 
   /// Sends the collected contact and records the decisions into `context` (a failure of the
   /// command stops the process: the per-sample protocol cannot throw).

@@ -1,10 +1,10 @@
-public import TouchRecognizers
+package import TouchRecognizers
 
 /// `exec:COMMAND` recognizers for a catalog (`resolving(_:)`), and the
 /// lifetime of their processes.
-public enum ExecRecognizers {
+package enum ExecRecognizers {
   /// What starts a name of an external recognizer: `exec:`.
-  public static let scheme = "exec:"
+  package static let scheme = "exec:"
 
   /// Makes the catalog entry of `exec:COMMAND` names: the command is started (and greeted) the
   /// first time its name is resolved, so a command that cannot start is reported before any
@@ -18,7 +18,7 @@ public enum ExecRecognizers {
   ///   - timeout: how long a command may stay silent while an answer is due, seconds.
   ///   - tolerance: how long after the lift an action may come (the matching tolerance), seconds.
   ///   - environment: names of further variables passed to the command (`--exec-env`).
-  public static func resolver(timeout: Double, tolerance: Double, environment: [String] = [])
+  package static func resolver(timeout: Double, tolerance: Double, environment: [String] = [])
     -> RecognizerCatalog.Resolver
   {
     let variables = ChildProcess.environment(passing: environment)
@@ -50,20 +50,20 @@ public enum ExecRecognizers {
 
   /// The variables a command inherits from the tool's environment when they are set: `PATH`
   /// (`/usr/bin:/bin` when unset), `HOME`, `LANG`, `LC_ALL` and `TMPDIR`.
-  public static var inheritedVariables: [String] { ChildProcess.inheritedVariables }
+  package static var inheritedVariables: [String] { ChildProcess.inheritedVariables }
 
   /// The longest line a command may write, in bytes: a longer one stops the run.
-  public static var maximumLineBytes: Int { ChildProcess.maximumLineBytes }
+  package static var maximumLineBytes: Int { ChildProcess.maximumLineBytes }
 
   /// Why an `exec:` command could not start (or answer its hello), naming it; `nil` when every
   /// command resolved so far started.
-  public static var startFailure: String? {
+  package static var startFailure: String? {
     ExecPool.firstStartFailure.map { "the command `\($0.command)` failed: \($0.failure.message)" }
   }
 
   /// Closes every command's processes (their input closed, then waited for): at the end of a
   /// command of the tool.
-  public static func closeAll() { ExecPool.closeAll() }
+  package static func closeAll() { ExecPool.closeAll() }
 
   /// The description of `exec:COMMAND`.
   static func describe(name: String, command: String, hello: ExecProtocol.Hello) -> RecognizerDescription {

@@ -1,11 +1,11 @@
-public import TouchCore
+package import TouchCore
 import TouchSignal
 
 /// The dataset accounting every report carries: traces total/analyzed/skipped and why.
-public enum Accounting {
+package enum Accounting {
   /// `{"total": N, "analyzed": A, "skipped": S}`, and `"label_overrides": O` when labels replaced
   /// `O` > 0 values of the data (`--labels-override`).
-  public static func traces(total: Int, analyzed: Int, skipped: Int, labelOverrides: Int = 0) -> JSONValue {
+  package static func traces(total: Int, analyzed: Int, skipped: Int, labelOverrides: Int = 0) -> JSONValue {
     .object(
       [("total", .int(total)), ("analyzed", .int(analyzed)), ("skipped", .int(skipped))]
         + (labelOverrides > 0 ? [("label_overrides", .int(labelOverrides))] : []))
@@ -43,7 +43,7 @@ public enum Accounting {
 
   /// `[{"trace": "id", "file": "path", "line": L, "column": C, "reason": "..."}]`; `trace`,
   /// `line` and `column` are `null` when unknown.
-  public static func skipped(_ skipped: [SkippedTrace]) -> JSONValue {
+  package static func skipped(_ skipped: [SkippedTrace]) -> JSONValue {
     .array(
       skipped.map { skip in
         let position = skip.reportedPosition
@@ -58,7 +58,7 @@ public enum Accounting {
   }
 
   /// Diagnostics as `[{"severity": "warning", "file": ..., "line": ..., "column": ..., "message": ...}]`.
-  public static func diagnostics(_ diagnostics: [Diagnostic]) -> JSONValue {
+  package static func diagnostics(_ diagnostics: [Diagnostic]) -> JSONValue {
     .array(
       diagnostics.map {
         .object([
@@ -71,7 +71,7 @@ public enum Accounting {
 
   /// The distinct reasons traces were skipped for, in order of first appearance, each with how
   /// many traces it covers.
-  public static func reasons(_ skipped: [SkippedTrace]) -> [(reason: String, count: Int)] {
+  package static func reasons(_ skipped: [SkippedTrace]) -> [(reason: String, count: Int)] {
     var reasons: [(reason: String, count: Int)] = []
     for skip in skipped {
       if let k = reasons.firstIndex(where: { $0.reason == skip.reason }) {
@@ -84,7 +84,7 @@ public enum Accounting {
   }
 
   /// One line per skipped trace: `path:line:col: warning: skipped trace 'id': reason`.
-  public static func text(_ skipped: [SkippedTrace]) -> String {
+  package static func text(_ skipped: [SkippedTrace]) -> String {
     skipped.map { $0.description + "\n" }.joined()
   }
 }

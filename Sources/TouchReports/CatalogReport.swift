@@ -1,10 +1,10 @@
-public import TouchRecognizers
+package import TouchRecognizers
 
 /// The recognizer catalog as a report (`touchtrace recognizers`): Markdown for people, JSON for
 /// tools.
-public enum CatalogReport {
+package enum CatalogReport {
   /// A sweep's comparison in words, e.g. `force/max >= θ`.
-  public static func formula(_ sweep: ThresholdSweep) -> String {
+  package static func formula(_ sweep: ThresholdSweep) -> String {
     let op = sweep.comparison.rawValue
     return switch sweep.scale {
     case .raw: "force \(op) θ"
@@ -41,7 +41,7 @@ public enum CatalogReport {
 
   /// The catalog in Markdown: an index table, then one section per recognizer with its source,
   /// stages, rules, parameter table and sweep.
-  public static func markdown(_ catalog: RecognizerCatalog) -> String {
+  package static func markdown(_ catalog: RecognizerCatalog) -> String {
     var out = "# Recognizers\n\n"
     out += row(["name", "code", "summary", "default sweep"])
     out += row(["---", "---", "---", "---"])
@@ -144,7 +144,7 @@ public enum CatalogReport {
   /// The catalog as JSON: an array with one object per recognizer (`name`, `code`, `title`,
   /// `summary`, `source`, `style`, `stages`, `rules`, `sweep`, `parameters` — each with `name`,
   /// `kind`, `unit`, `default`, `range` `[min, max]`, `grid` — and `composition`).
-  public static func json(_ catalog: RecognizerCatalog) -> JSONValue {
+  package static func json(_ catalog: RecognizerCatalog) -> JSONValue {
     .array(
       catalog.entries.map { entry in
         let d = entry.descriptor

@@ -1,16 +1,16 @@
 import TouchCore
 import TouchEvaluation
 import TouchIO
-public import TouchSignal
-public import TouchTuning
+package import TouchSignal
+package import TouchTuning
 
 /// Renders the regression gate (`touchtrace check`): the baseline file (JSON, format
 /// `touchtrace-baseline`), the Markdown summary for a CI job and the JUnit XML report.
-public enum CheckReport {
+package enum CheckReport {
   /// The baseline's JSON format name.
-  public static let format = "touchtrace-baseline"
+  package static let format = "touchtrace-baseline"
   /// The baseline's schema version.
-  public static let version = 2
+  package static let version = 2
 
   /// The names of the checks (the JUnit test cases).
   static let accuracyCheck = "accuracy (McNemar)"
@@ -25,7 +25,7 @@ public enum CheckReport {
   /// - Parameters:
   ///   - s: the scored snapshot.
   ///   - synthesizedTime: the scored traces whose times were synthesized.
-  public static func baseline(
+  package static func baseline(
     _ s: RegressionGate.Snapshot, synthesizedTime: SynthesizedTime = SynthesizedTime(traces: 0, interval: nil)
   ) -> JSONValue {
     .object([
@@ -47,9 +47,9 @@ public enum CheckReport {
   }
 
   /// A baseline file that cannot be read: `PATH:LINE:COL: error: …`.
-  public struct BaselineError: Error, Sendable, CustomStringConvertible {
+  package struct BaselineError: Error, Sendable, CustomStringConvertible {
     /// The message, positioned.
-    public var description: String
+    package var description: String
   }
 
   /// Reads a baseline document.
@@ -59,7 +59,7 @@ public enum CheckReport {
   ///   - file: its name, for messages.
   /// - Throws: ``BaselineError`` for malformed JSON, another format or version, or a missing or
   ///   mistyped field (with the position of the offending value).
-  public static func readBaseline(_ bytes: [UInt8], file: String) throws(BaselineError) -> RegressionGate.Snapshot {
+  package static func readBaseline(_ bytes: [UInt8], file: String) throws(BaselineError) -> RegressionGate.Snapshot {
     let root: JSONNode
     do throws(TraceLoadError) {
       root = try JSONNode.parse(bytes, file: file)
@@ -184,7 +184,7 @@ public enum CheckReport {
   /// - Parameters:
   ///   - r: the check's result.
   ///   - synthesizedTime: the scored traces whose times were synthesized.
-  public static func markdown(
+  package static func markdown(
     _ r: RegressionGate.Result, synthesizedTime: SynthesizedTime = SynthesizedTime(traces: 0, interval: nil)
   ) -> String {
     let b = r.baseline
@@ -230,7 +230,7 @@ public enum CheckReport {
   ///   - s: the snapshot written.
   ///   - path: the baseline file.
   ///   - synthesizedTime: the scored traces whose times were synthesized.
-  public static func written(
+  package static func written(
     _ s: RegressionGate.Snapshot, path: String,
     synthesizedTime: SynthesizedTime = SynthesizedTime(traces: 0, interval: nil)
   ) -> String {
@@ -244,7 +244,7 @@ public enum CheckReport {
   /// - Parameters:
   ///   - r: the check's result.
   ///   - synthesizedTime: the scored traces whose times were synthesized.
-  public static func json(
+  package static func json(
     _ r: RegressionGate.Result, synthesizedTime: SynthesizedTime = SynthesizedTime(traces: 0, interval: nil)
   ) -> JSONValue {
     .object([
@@ -284,7 +284,7 @@ public enum CheckReport {
   ///   - s: the snapshot written.
   ///   - path: the baseline file.
   ///   - synthesizedTime: the scored traces whose times were synthesized.
-  public static func writtenJSON(
+  package static func writtenJSON(
     _ s: RegressionGate.Snapshot, path: String,
     synthesizedTime: SynthesizedTime = SynthesizedTime(traces: 0, interval: nil)
   ) -> JSONValue {
@@ -310,7 +310,7 @@ public enum CheckReport {
 
   /// The JUnit XML report: one test suite `touchtrace check` with one test case per check; a
   /// failing check has a `<failure>` whose message and text give the figures.
-  public static func junit(_ r: RegressionGate.Result) -> String {
+  package static func junit(_ r: RegressionGate.Result) -> String {
     let cases: [(String, String?, String)] = [
       (accuracyCheck, accuracyFailure(r), accuracyFigures(r)),
       (latencyCheck, latencyFailure(r), latencyFigures(r)),

@@ -1,7 +1,7 @@
 import TouchCore
-public import TouchEvaluation
+package import TouchEvaluation
 import TouchRecognizers
-public import TouchTuning
+package import TouchTuning
 
 /// Renders a paired comparison (`touchtrace compare`) as versioned JSON, a one-row CSV table or a
 /// Markdown summary.
@@ -9,11 +9,11 @@ public import TouchTuning
 /// Latency differences are `B − A` in seconds (positive: B acts later); timing-error differences
 /// `|B| − |A|` (negative: B acts nearer the intended press, which acting earlier alone does not
 /// achieve); undefined values are `null` in JSON and empty cells in CSV.
-public enum CompareReport {
+package enum CompareReport {
   /// The JSON format name.
-  public static let format = "touchtrace-compare"
+  package static let format = "touchtrace-compare"
   /// The JSON schema version.
-  public static let version = 1
+  package static let version = 1
 
   static let mcnemarRule =
     "per-trace decisions (correct: no false positive and no false negative at any stage); b = only A correct, c = only B correct; b + c < 25: exact two-sided binomial p = min(1, 2·P(X ≤ min(b, c))), X ~ Bin(b + c, 1/2); otherwise chi-square with 1 degree of freedom of max(0, |b − c| − 1)² / (b + c) (continuity-corrected) or (b − c)² / (b + c)"
@@ -241,7 +241,7 @@ extension CompareReport {
   /// - Parameters:
   ///   - run: the comparison.
   ///   - grouped: configurations 0 (A) and 1 (B) per group (`--by`); `nil` for none.
-  public static func json(_ run: ComparisonResult, by grouped: GroupedMetrics? = nil) -> JSONValue {
+  package static func json(_ run: ComparisonResult, by grouped: GroupedMetrics? = nil) -> JSONValue {
     guard let grouped else { return baseJSON(run) }
     guard case .object(var members) = baseJSON(run) else { preconditionFailure("an object") }
     members.append(("by", byJSON(grouped)))
@@ -269,7 +269,7 @@ extension CompareReport {
   /// - Parameters:
   ///   - run: the comparison.
   ///   - grouped: configurations 0 (A) and 1 (B) per group (`--by`); `nil` for none.
-  public static func csv(_ run: ComparisonResult, by grouped: GroupedMetrics? = nil) -> [UInt8] {
+  package static func csv(_ run: ComparisonResult, by grouped: GroupedMetrics? = nil) -> [UInt8] {
     guard case .object(let members) = baseJSON(run) else { preconditionFailure("an object") }
     var flat: [(String, JSONValue)] = [("traces", .int(run.evaluation.traces.count))]
     for (key, value) in members
@@ -290,7 +290,7 @@ extension CompareReport {
   /// - Parameters:
   ///   - run: the comparison.
   ///   - grouped: configurations 0 (A) and 1 (B) per group (`--by`); `nil` for none.
-  public static func markdown(_ run: ComparisonResult, by grouped: GroupedMetrics? = nil) -> String {
+  package static func markdown(_ run: ComparisonResult, by grouped: GroupedMetrics? = nil) -> String {
     guard let grouped else { return baseMarkdown(run) }
     let b = grouped.breakdown
     var out = "\n## By \(b.column.rawValue)\n\n" + Breakdown.note(b.column) + "\n"

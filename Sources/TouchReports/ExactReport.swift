@@ -1,27 +1,27 @@
 import TouchCore
 import TouchEvaluation
 import TouchRecognizers
-public import TouchTuning
+package import TouchTuning
 
 /// The reports of an exact sweep (`touchtrace sweep --exact`, `tune --exact`): the metrics as
 /// intervals of the exact parameters, and the exact optimum with its plateau, in Markdown, JSON
 /// (format `touchtrace-exact`), CSV and HTML.
-public enum ExactReport {
+package enum ExactReport {
   /// The JSON format name.
-  public static let format = "touchtrace-exact"
+  package static let format = "touchtrace-exact"
   /// The JSON schema version.
-  public static let version = 1
+  package static let version = 1
 
   /// What the report compares the exact optimum with: the default grid's values of the exact
   /// parameter (k/20 of the maximum force) and its best value on them.
-  public struct GridComparison: Sendable {
+  package struct GridComparison: Sendable {
     /// The grid's rule, in words (`k/20 of the maximum force`).
-    public var rule: String
+    package var rule: String
     /// The grid's values, in the parameter's unit.
-    public var values: [Double]
+    package var values: [Double]
 
     /// Creates a comparison.
-    public init(rule: String, values: [Double]) {
+    package init(rule: String, values: [Double]) {
       self.rule = rule
       self.values = values
     }
@@ -72,7 +72,7 @@ public enum ExactReport {
   /// The `## Verdict` section: what to ship (the recommended value of the best group), then per
   /// group the exact optimum, its intervals, the recommended point and the plateau, and the
   /// default grid's best beside it.
-  public static func optimumMarkdown(_ exact: ExactSweep, grid: GridComparison? = nil) -> String {
+  package static func optimumMarkdown(_ exact: ExactSweep, grid: GridComparison? = nil) -> String {
     var out = "## Verdict\n\n"
     let rule = exact.rule
     let name = objectiveName(rule)
@@ -157,7 +157,7 @@ public enum ExactReport {
   ///   - optimum: whether to include the `## Verdict` section (the HTML page shows it first, above
   ///     the figures, instead).
   ///   - tuning: `tune --exact`'s cross-validation and bootstrap, reported after the verdict.
-  public static func markdown(
+  package static func markdown(
     _ exact: ExactSweep, command: String, grid: GridComparison? = nil, optimum: Bool = true, tuning: ExactTuning? = nil
   ) -> String {
     let evaluation = exact.sweep.evaluation
@@ -414,7 +414,9 @@ public enum ExactReport {
   /// With `tuning` (`tune --exact`): `recommended_intervals` (bootstrap intervals of the
   /// recommended value's statistics) and `cross_validation` (per fold the chosen values, the
   /// training objective and the held-out counts and rates; `summaries` mean ± sd; `pooled`).
-  public static func json(_ exact: ExactSweep, command: String, grid: GridComparison? = nil, tuning: ExactTuning? = nil)
+  package static func json(
+    _ exact: ExactSweep, command: String, grid: GridComparison? = nil, tuning: ExactTuning? = nil
+  )
     -> JSONValue
   {
     let dataset = exact.sweep.evaluation.dataset
@@ -451,7 +453,7 @@ public enum ExactReport {
 
   /// The CSV table: one row per region, the JSON interval objects flattened (`fixed` joined with
   /// spaces; several exact parameters as `NAME_low`, `NAME_high`, … columns).
-  public static func csv(_ exact: ExactSweep) -> [UInt8] {
+  package static func csv(_ exact: ExactSweep) -> [UInt8] {
     var header: [String] = []
     var rows: [[JSONValue]] = []
     for group in exact.groups {
@@ -480,7 +482,7 @@ public enum ExactReport {
   /// figure `fig-exact-<group>` (F1, precision and recall as steps over the exact intervals,
   /// the plateau shaded, the recommended point and the default grid's points marked), then the
   /// Markdown tables.
-  public static func html(
+  package static func html(
     _ exact: ExactSweep, command: String, grid: GridComparison? = nil, tuning: ExactTuning? = nil, appendix: String = ""
   ) -> [UInt8] {
     var figures: [Figure] = []

@@ -1,5 +1,5 @@
-public import TouchCore
-public import TouchSignal
+package import TouchCore
+package import TouchSignal
 
 /// Renders per-trace force features (`touchtrace features`) as tidy CSV or versioned JSON.
 ///
@@ -7,16 +7,16 @@ public import TouchSignal
 /// force units × seconds (`impulse_force_s`). Times ending in `_time_s`, `fit_midpoint_s` and
 /// `reference_first_s` are on the trace's own clock; `duration_s`, `time_to_peak_s` and
 /// `rise_time_s` are durations.
-public enum FeaturesReport {
+package enum FeaturesReport {
   /// One analyzed trace with its features.
-  public struct Row: Sendable {
+  package struct Row: Sendable {
     /// The trace (metadata is reported).
-    public var trace: Trace
+    package var trace: Trace
     /// Its features.
-    public var features: ForceFeatures
+    package var features: ForceFeatures
 
     /// Creates a row.
-    public init(trace: Trace, features: ForceFeatures) {
+    package init(trace: Trace, features: ForceFeatures) {
       self.trace = trace
       self.features = features
     }
@@ -26,7 +26,7 @@ public enum FeaturesReport {
   /// as `name=value` pairs in name order joined by `;` (`hand=left;posture=sitting`), empty
   /// without any: the columns stay the same whatever the traces carry, so the table can be
   /// written row by row.
-  public static let columns = [
+  package static let columns = [
     "trace", "intent", "user", "session", "device", "labels", "samples", "duration_s", "max_force", "peak_force",
     "peak_force_normalized", "peak_time_s", "time_to_peak_s", "rise_time_s", "max_rate_per_s",
     "max_rate_time_s", "impulse_force_s", "level_force", "time_above_level_s", "peak_count",
@@ -37,13 +37,13 @@ public enum FeaturesReport {
 
   /// Tidy CSV: a header row, then one row per trace; an empty cell stands for a missing value
   /// (pandas reads it as NaN, R as NA). Fields holding a comma, quote or line break are quoted.
-  public static func csv(_ rows: [Row]) -> [UInt8] {
+  package static func csv(_ rows: [Row]) -> [UInt8] {
     CSVWriter.table(header: columns, rows: rows.map(cells))
   }
 
   /// The JSON document (format `touchtrace-features`, version 1): files, trace accounting,
   /// skipped traces, the options used, one object per analyzed trace, warnings.
-  public static func json(
+  package static func json(
     _ rows: [Row], dataset: Dataset, extraction: FeatureExtraction
   ) -> JSONValue {
     document(
@@ -62,7 +62,7 @@ public enum FeaturesReport {
   ///   - synthesizedTime: the analyzed traces whose times were synthesized.
   ///   - extraction: the feature settings.
   ///   - diagnostics: the loader's warnings.
-  public static func jsonDocument(
+  package static func jsonDocument(
     files: [String], analyzed: Int, skipped: [SkippedTrace], labelOverrides: Int, synthesizedTime: SynthesizedTime,
     extraction: FeatureExtraction, diagnostics: [Diagnostic]
   ) -> JSONValue {
@@ -76,7 +76,7 @@ public enum FeaturesReport {
   /// The member of the `features` array for one row.
   ///
   /// - Parameter row: the trace and its features.
-  public static func jsonElement(_ row: Row) -> JSONValue {
+  package static func jsonElement(_ row: Row) -> JSONValue {
     var members = zip(columns, cells(row)).filter {
       !$0.0.hasPrefix("fit_") && !$0.0.hasPrefix("reference_") && $0.0 != "labels"
     }
@@ -115,12 +115,12 @@ public enum FeaturesReport {
   }
 
   /// The CSV header row.
-  public static var csvHeader: [UInt8] { CSVWriter.table(header: columns, rows: []) }
+  package static var csvHeader: [UInt8] { CSVWriter.table(header: columns, rows: []) }
 
   /// CSV rows (without the header), each ending in a line feed.
   ///
   /// - Parameter rows: the traces and their features.
-  public static func csvRows(_ rows: [Row]) -> [UInt8] { CSVWriter.rows(rows.map(cells)) }
+  package static func csvRows(_ rows: [Row]) -> [UInt8] { CSVWriter.rows(rows.map(cells)) }
 
   /// The options in words and numbers.
   static func options(_ e: FeatureExtraction) -> JSONValue {

@@ -1,10 +1,10 @@
-public import TouchCore
-public import TouchSignal
+package import TouchCore
+package import TouchSignal
 
 /// Renders the `touchtrace inspect` summary of a dataset.
-public enum InspectReport {
+package enum InspectReport {
   /// The JSON document (format `touchtrace-inspect`, version 1). Units: seconds, device force units.
-  public static func json(_ s: DatasetSummary, diagnostics: [Diagnostic]) -> JSONValue {
+  package static func json(_ s: DatasetSummary, diagnostics: [Diagnostic]) -> JSONValue {
     func stats(_ x: SummaryStatistics) -> JSONValue {
       .object([
         ("n", .int(x.count)), ("min", .number(x.min)), ("p5", .number(x.p5)),
@@ -85,7 +85,7 @@ public enum InspectReport {
   }
 
   /// Aligned text for a terminal.
-  public static func text(_ s: DatasetSummary) -> String {
+  package static func text(_ s: DatasetSummary) -> String {
     let rows = self.rows(s)
     let width = rows.map(\.0.count).max() ?? 0
     var out = rows.map { $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 + "\n" }.joined()
@@ -99,7 +99,7 @@ public enum InspectReport {
   }
 
   /// Markdown: a table of the same rows as ``text(_:)``, then a table of the skipped traces.
-  public static func markdown(_ s: DatasetSummary) -> String {
+  package static func markdown(_ s: DatasetSummary) -> String {
     var out = "# Dataset\n\n" + CatalogReport.row(["", "value"]) + "| --- | --- |\n"
     for (label, value) in rows(s) { out += CatalogReport.row([label, value]) }
     if !s.skipped.isEmpty {

@@ -2,7 +2,7 @@ import TouchIO
 
 /// A JSON value for reports, written with keys in insertion order and numbers in their
 /// shortest round-trip form, so the same report always gives the same bytes.
-public indirect enum JSONValue: Sendable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
+package indirect enum JSONValue: Sendable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
   ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByNilLiteral
 {
   case null
@@ -14,30 +14,30 @@ public indirect enum JSONValue: Sendable, ExpressibleByStringLiteral, Expressibl
   case array([JSONValue])
   case object([(String, JSONValue)])
 
-  public init(stringLiteral value: String) { self = .string(value) }
-  public init(integerLiteral value: Int) { self = .int(value) }
-  public init(booleanLiteral value: Bool) { self = .bool(value) }
-  public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-  public init(nilLiteral: ()) { self = .null }
+  package init(stringLiteral value: String) { self = .string(value) }
+  package init(integerLiteral value: Int) { self = .int(value) }
+  package init(booleanLiteral value: Bool) { self = .bool(value) }
+  package init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+  package init(nilLiteral: ()) { self = .null }
 
   /// A number, or `null` when `value` is `nil` or not finite.
-  public static func number(_ value: Double?) -> JSONValue {
+  package static func number(_ value: Double?) -> JSONValue {
     guard let value, value.isFinite else { return .null }
     return .number(value)
   }
 
   /// A string, or `null`.
-  public static func string(_ value: String?) -> JSONValue {
+  package static func string(_ value: String?) -> JSONValue {
     value.map { .string($0) } ?? .null
   }
 
   /// An integer, or `null`.
-  public static func int(_ value: Int?) -> JSONValue {
+  package static func int(_ value: Int?) -> JSONValue {
     value.map { .int($0) } ?? .null
   }
 
   /// The encoded bytes: pretty-printed with two-space indentation (`pretty`), or on one line.
-  public func encoded(pretty: Bool = true) -> [UInt8] {
+  package func encoded(pretty: Bool = true) -> [UInt8] {
     var out: [UInt8] = []
     write(to: &out, pretty: pretty, indent: 0)
     if pretty { out.append(0x0A) }
@@ -45,7 +45,7 @@ public indirect enum JSONValue: Sendable, ExpressibleByStringLiteral, Expressibl
   }
 
   /// The encoded text.
-  public func text(pretty: Bool = true) -> String {
+  package func text(pretty: Bool = true) -> String {
     String(decoding: encoded(pretty: pretty), as: UTF8.self)
   }
 
@@ -125,7 +125,7 @@ public indirect enum JSONValue: Sendable, ExpressibleByStringLiteral, Expressibl
   }
 
   /// Appends `text` as a JSON string literal (RFC 8259 escapes).
-  public static func appendString(_ text: String, to out: inout [UInt8]) {
+  package static func appendString(_ text: String, to out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
     for byte in text.utf8 {
       switch byte {
@@ -156,7 +156,7 @@ extension JSONValue {
   /// - Parameter key: a member of this object (the top level), whose value is left out.
   /// - Precondition: this is an object with a member `key` and at least one member that is
   ///   not a scalar besides (so it is not written on one line).
-  public func encodedAround(member key: String) -> (head: [UInt8], tail: [UInt8]) {
+  package func encodedAround(member key: String) -> (head: [UInt8], tail: [UInt8]) {
     guard case .object(let members) = self, let at = members.firstIndex(where: { $0.0 == key }) else {
       preconditionFailure("no member '\(key)'")
     }
@@ -182,7 +182,7 @@ extension JSONValue {
   ///
   /// - Parameter index: the element's position in the array.
   /// - Precondition: the element is not a scalar (arrays of scalars are written on one line).
-  public func encodedElement(index: Int) -> [UInt8] {
+  package func encodedElement(index: Int) -> [UInt8] {
     var out: [UInt8] = [UInt8(ascii: index == 0 ? "[" : ",")]
     newline(&out, 2)
     write(to: &out, pretty: true, indent: 2)
@@ -192,7 +192,7 @@ extension JSONValue {
   /// The end of an array member written in pieces with `count` elements: `[]` when empty.
   ///
   /// - Parameter count: how many elements were written.
-  public static func arrayClose(count: Int) -> [UInt8] {
+  package static func arrayClose(count: Int) -> [UInt8] {
     count == 0 ? Array("[]".utf8) : Array("\n  ]".utf8)
   }
 }

@@ -1,5 +1,5 @@
-public import TouchEvaluation
-public import TouchSignal
+package import TouchEvaluation
+package import TouchSignal
 
 /// Misfire mode: a sweep of data without any positive trace (people drawing, scrolling, typing;
 /// or `--negatives-only`) has no press to find, only false alarms to count. Per configuration:
@@ -10,37 +10,37 @@ public import TouchSignal
 ///   summed over the negative contacts, minutes), with its exact 95 % Poisson interval
 ///   (`RateInterval.poisson(_:exposure:)` of TouchEvaluation). A recognizer that can act several times in one
 ///   contact counts each action.
-public struct MisfireRates: Sendable {
+package struct MisfireRates: Sendable {
   /// One configuration's figures.
-  public struct Row: Sendable {
+  package struct Row: Sendable {
     /// The configuration's index in the sweep plan.
-    public var configuration: Int
+    package var configuration: Int
     /// Negative contacts with at least one action.
-    public var misfiring: Int
+    package var misfiring: Int
     /// Actions on negative contacts.
-    public var actions: Int
+    package var actions: Int
     /// ``misfiring`` / ``MisfireRates/contacts``; `nil` without contacts.
-    public var rate: Double?
+    package var rate: Double?
     /// Its 95 % Wilson interval.
-    public var rateInterval: ProportionInterval?
+    package var rateInterval: ProportionInterval?
     /// ``actions`` per minute of contact; `nil` when the contacts last no time.
-    public var perMinute: Double?
+    package var perMinute: Double?
     /// Its exact 95 % Poisson interval.
-    public var perMinuteInterval: RateInterval?
+    package var perMinuteInterval: RateInterval?
   }
 
   /// The negative contacts scored.
-  public let contacts: Int
+  package let contacts: Int
   /// Their total duration, minutes.
-  public let minutes: Double
+  package let minutes: Double
   /// One row per configuration, in plan order.
-  public let rows: [Row]
+  package let rows: [Row]
 
   /// The misfire figures of `result` when it is a misfire-mode sweep (analyzed traces, none of
   /// them positive); `nil` otherwise.
   ///
   /// - Throws: `GSLError` when the chi-square quantile fails.
-  public init?(_ result: SweepResult) throws(GSLError) {
+  package init?(_ result: SweepResult) throws(GSLError) {
     let truths = result.evaluation.truths
     guard !truths.isEmpty, !truths.contains(where: \.isPositive) else { return nil }
     contacts = truths.count
@@ -60,9 +60,9 @@ public struct MisfireRates: Sendable {
 }
 
 /// Renders ``MisfireRates``.
-public enum MisfireReport {
+package enum MisfireReport {
   /// The Markdown section `## Misfires (negatives only)`: one row per configuration.
-  public static func markdown(_ rates: MisfireRates, configurations: [Configuration]) -> String {
+  package static func markdown(_ rates: MisfireRates, configurations: [Configuration]) -> String {
     var out = "## Misfires (negatives only)\n\n"
     out += "No trace is a positive, so there is no press to find: this sweep counts false alarms. "
     out +=
@@ -99,7 +99,7 @@ public enum MisfireReport {
   /// The JSON object `misfires`: `contacts`, `contact_minutes`, and per configuration (plan
   /// order) `recognizer`, `params`, `misfiring_contacts`, `rate`, `rate_ci`, `actions`,
   /// `per_minute`, `per_minute_ci` (`[low, high]` or `null`).
-  public static func json(_ rates: MisfireRates, configurations: [Configuration]) -> JSONValue {
+  package static func json(_ rates: MisfireRates, configurations: [Configuration]) -> JSONValue {
     .object([
       ("contacts", .int(rates.contacts)),
       ("contact_minutes", .number(rates.minutes)),
@@ -159,7 +159,7 @@ public enum MisfireReport {
   /// The Markdown section `## Misfires by COLUMN`: each broken-down configuration per group.
   ///
   /// - Throws: `GSLError` when the chi-square quantile fails.
-  public static func markdown(
+  package static func markdown(
     by grouped: GroupedMetrics, truths: [TraceTruth], configurations: [Configuration]
   ) throws(GSLError) -> String {
     var out = "\n## Misfires by \(grouped.breakdown.column.rawValue)\n\n"
@@ -185,7 +185,7 @@ public enum MisfireReport {
   /// `contact_minutes`, `per_minute`, `per_minute_ci`.
   ///
   /// - Throws: `GSLError` when the chi-square quantile fails.
-  public static func json(
+  package static func json(
     by grouped: GroupedMetrics, truths: [TraceTruth], configurations: [Configuration]
   ) throws(GSLError) -> JSONValue {
     .array(
@@ -205,12 +205,12 @@ public enum MisfireReport {
   }
 
   /// `misfires` with `("by", by)` added.
-  public static func adding(by: JSONValue, to misfires: JSONValue) -> JSONValue {
+  package static func adding(by: JSONValue, to misfires: JSONValue) -> JSONValue {
     misfires.inserting(("by", by), before: nil)
   }
 
   /// `document` with `("misfires", misfires)` before its `options`.
-  public static func inserting(_ misfires: JSONValue, into document: JSONValue) -> JSONValue {
+  package static func inserting(_ misfires: JSONValue, into document: JSONValue) -> JSONValue {
     document.inserting(("misfires", misfires), before: "options")
   }
 }

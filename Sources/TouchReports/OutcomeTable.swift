@@ -1,5 +1,5 @@
-public import TouchCore
-public import TouchEvaluation
+package import TouchCore
+package import TouchEvaluation
 
 /// The per-trace outcome table (`--outcomes FILE` of `run`, `sweep`, `tune`, `compare`): one row
 /// per configuration × trace × counted outcome (see `OutcomeRow` in TouchEvaluation), as CSV or as
@@ -15,9 +15,9 @@ public import TouchEvaluation
 /// (JSON Lines). When traces carry extra labels (`TraceMetadata.labels`), the CSV table ends with
 /// one `label:NAME` column per name (in name order; empty for traces without it) and each JSON
 /// Lines object with a `labels` object of the row's trace.
-public enum OutcomeTable {
+package enum OutcomeTable {
   /// The column names, in order.
-  public static let columns = [
+  package static let columns = [
     "configuration", "recognizer", "parameters", "trace", "id", "touch", "user", "device", "session", "intent", "stage",
     "outcome", "action_t", "reference_t", "latency",
   ]
@@ -27,18 +27,18 @@ public enum OutcomeTable {
   /// - Parameters:
   ///   - jsonLines: whether the table is JSON Lines.
   ///   - labels: the extra label names (``labelNames(_:)``), each a `label:NAME` column.
-  public static func header(jsonLines: Bool, labels: [String] = []) -> [UInt8] {
+  package static func header(jsonLines: Bool, labels: [String] = []) -> [UInt8] {
     jsonLines ? [] : CSVWriter.table(header: columns + labels.map { TraceMetadata.csvLabelPrefix + $0 }, rows: [])
   }
 
   /// The extra label names any of `traces` has, in name order.
-  public static func labelNames(_ traces: [Trace]) -> [String] {
+  package static func labelNames(_ traces: [Trace]) -> [String] {
     Set(traces.flatMap { $0.metadata.labels.keys }).sorted()
   }
 
   /// `name=value,…` of the parameters `configuration` was given or varied over (the reports'
   /// text); `defaults` when none.
-  public static func parameters(_ configuration: Configuration) -> String {
+  package static func parameters(_ configuration: Configuration) -> String {
     let parts = Markdown.varied(configuration)
     return parts.isEmpty ? "defaults" : parts.joined(separator: ",")
   }
@@ -53,7 +53,7 @@ public enum OutcomeTable {
   ///   - jsonLines: JSON Lines rather than CSV.
   ///   - labels: the extra label columns of the table (as given to ``header(jsonLines:labels:)``).
   /// - Returns: the encoded lines, each ending in a line feed.
-  public static func lines(
+  package static func lines(
     _ rows: [OutcomeRow], index: Int, configuration: Configuration, traces: [Trace], jsonLines: Bool,
     labels: [String] = []
   ) -> [UInt8] {

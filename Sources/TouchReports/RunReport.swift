@@ -1,5 +1,5 @@
-public import TouchCore
-public import TouchRecognizers
+package import TouchCore
+package import TouchRecognizers
 import TouchSignal
 
 /// Renders a replay (`touchtrace run`): per trace, the state transitions and the action events of
@@ -7,14 +7,14 @@ import TouchSignal
 ///
 /// Times are seconds on the trace's clock; an event's index is the sample index in its trace (for
 /// a timer: the last sample before it). Undefined values are `null` in JSON and empty cells in CSV.
-public enum RunReport {
+package enum RunReport {
   /// The JSON format name.
-  public static let format = "touchtrace-run"
+  package static let format = "touchtrace-run"
   /// The JSON schema version.
-  public static let version = 1
+  package static let version = 1
 
   /// The CSV columns, in order.
-  public static let columns = [
+  package static let columns = [
     "trace", "action_t", "action_index", "stage2_t", "stage2_index", "actions", "flaps", "final_state", "held_t",
     "added_latency",
   ]
@@ -29,7 +29,7 @@ public enum RunReport {
   ///   - recognizer: the recognizer replayed.
   ///   - carryState: whether consecutive traces of a session shared one recognizer instance.
   ///   - dataset: the traces, for the accounting.
-  public static func json(
+  package static func json(
     _ results: [ReplayResult], recognizer: AnyForceRecognizer, carryState: Bool, dataset: Dataset
   ) -> JSONValue {
     let parameters: [(String, JSONValue)] = recognizer.parameters.map {
@@ -62,7 +62,7 @@ public enum RunReport {
   /// - Parameters:
   ///   - r: the replay of one trace.
   ///   - composed: whether the recognizer is a require-to-fail composition.
-  public static func result(_ r: ReplayResult, composed: Bool) -> JSONValue {
+  package static func result(_ r: ReplayResult, composed: Bool) -> JSONValue {
     var members: [(String, JSONValue)] = [
       ("trace", .string(r.trace)),
       ("action_t", .number(r.action?.t)), ("action_index", .int(r.action?.index)),
@@ -81,7 +81,7 @@ public enum RunReport {
 
   /// The CSV table: ``columns``, then one row per replayed trace (`actions` counts every action
   /// event, `held_t` and `added_latency` are empty unless a composition held the action).
-  public static func csv(_ results: [ReplayResult]) -> [UInt8] {
+  package static func csv(_ results: [ReplayResult]) -> [UInt8] {
     let rows: [[JSONValue]] = results.map { r in
       [
         .string(r.trace), .number(r.action?.t), .int(r.action?.index), .number(r.stage2?.t), .int(r.stage2?.index),
@@ -102,7 +102,7 @@ public enum RunReport {
   ///   - recognizer: the recognizer replayed.
   ///   - carryState: whether consecutive traces of a session shared one recognizer instance.
   ///   - dataset: the traces, for the accounting.
-  public static func markdown(
+  package static func markdown(
     _ results: [ReplayResult], recognizer: AnyForceRecognizer, carryState: Bool, dataset: Dataset
   ) -> String {
     let parameters = recognizer.parameters.map { "\($0.name)=\($0.value)" }.joined(separator: " ")

@@ -1,6 +1,6 @@
 import TouchCore
-public import TouchEvaluation
-public import TouchTuning
+package import TouchEvaluation
+package import TouchTuning
 
 extension SweepReport {
   /// The JSON document (format `touchtrace-sweep`, version 1): files, trace accounting, skipped
@@ -20,7 +20,7 @@ extension SweepReport {
   ///   - result: the sweep.
   ///   - grouped: the configurations' metrics per group (`--by`); `nil` for none.
   ///   - intervals: bootstrap intervals of some configurations (`--bootstrap`); `nil` for none.
-  public static func json(
+  package static func json(
     _ result: SweepResult, by grouped: GroupedMetrics? = nil, intervals: SweepIntervals? = nil
   ) -> JSONValue {
     guard case .object(var members) = baseJSON(result) else { preconditionFailure("an object") }
@@ -101,7 +101,7 @@ extension SweepReport {
   ///   - result: the sweep.
   ///   - grouped: the configurations' metrics per group (`--by`); `nil` for none.
   ///   - intervals: bootstrap intervals of some configurations (`--bootstrap`); `nil` for none.
-  public static func csv(
+  package static func csv(
     _ result: SweepResult, by grouped: GroupedMetrics? = nil, intervals: SweepIntervals? = nil
   ) -> [UInt8] {
     let parameterNames = EvaluationJSON.parameterNames(result.configurations)
@@ -168,7 +168,7 @@ extension SweepReport {
   ///   - result: the sweep.
   ///   - grouped: the configurations' metrics per group (`--by`); `nil` for none.
   ///   - intervals: bootstrap intervals of some configurations (`--bootstrap`); `nil` for none.
-  public static func markdown(
+  package static func markdown(
     _ result: SweepResult, by grouped: GroupedMetrics? = nil, intervals: SweepIntervals? = nil
   ) -> String {
     var out = ""

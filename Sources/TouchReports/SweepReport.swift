@@ -7,11 +7,11 @@ import TouchRecognizers
 /// Every number is in seconds (latencies) or a count or a ratio; undefined values are `null` in
 /// JSON and empty cells in CSV, never 0 or NaN. The output depends only on the data and the
 /// options, never on the number of threads.
-public enum SweepReport {
+package enum SweepReport {
   /// The JSON format name.
-  public static let format = "touchtrace-sweep"
+  package static let format = "touchtrace-sweep"
   /// The JSON schema version.
-  public static let version = 1
+  package static let version = 1
 
   /// The document without the optional parts of ``json(_:by:intervals:)``.
   static func baseJSON(_ result: SweepResult) -> JSONValue {

@@ -1,7 +1,7 @@
 /// Number formatting for human-readable reports (fixed decimals, thousands separators).
-public enum TextFormat {
+package enum TextFormat {
   /// `value` rounded to `places` decimals (half away from zero), e.g. `decimal(0.0151, 1)` = `0.0`.
-  public static func decimal(_ value: Double, _ places: Int) -> String {
+  package static func decimal(_ value: Double, _ places: Int) -> String {
     guard value.isFinite else { return value.isNaN ? "nan" : (value < 0 ? "-inf" : "inf") }
     var scale = 1.0
     for _ in 0..<places { scale *= 10 }
@@ -20,7 +20,7 @@ public enum TextFormat {
   }
 
   /// An integer with thousands separators: `1,234,567`.
-  public static func grouped(_ value: Int) -> String {
+  package static func grouped(_ value: Int) -> String {
     let digits = String(value.magnitude)
     var out = ""
     for (k, c) in digits.enumerated() {
@@ -31,7 +31,7 @@ public enum TextFormat {
   }
 
   /// Seconds in a readable unit: `850 µs`, `15.0 ms`, `1.250 s`.
-  public static func duration(_ seconds: Double) -> String {
+  package static func duration(_ seconds: Double) -> String {
     let magnitude = abs(seconds)
     if magnitude < 1e-3 { return decimal(seconds * 1e6, 0) + " µs" }
     if magnitude < 1 { return decimal(seconds * 1e3, 1) + " ms" }
@@ -40,15 +40,15 @@ public enum TextFormat {
 
   /// A count with its noun, plural unless it is 1: `1 recognizer`, `3 configurations`,
   /// `2 fold`+`s`. `plural` is the plural when it is not the noun plus `s`.
-  public static func count(_ n: Int, _ noun: String, plural: String? = nil) -> String {
+  package static func count(_ n: Int, _ noun: String, plural: String? = nil) -> String {
     "\(n) " + (n == 1 ? noun : plural ?? noun + "s")
   }
 
   /// A share (0…1) as a percentage with one decimal: `12.5%`.
-  public static func percent(_ share: Double) -> String { decimal(share * 100, 1) + "%" }
+  package static func percent(_ share: Double) -> String { decimal(share * 100, 1) + "%" }
 
   /// A number with up to `significant` significant digits, trailing zeros removed: `6.6667`.
-  public static func compact(_ value: Double, significant: Int = 5) -> String {
+  package static func compact(_ value: Double, significant: Int = 5) -> String {
     guard value.isFinite, value != 0 else { return value == 0 ? "0" : decimal(value, 0) }
     var places = significant - 1
     var magnitude = abs(value)

@@ -1,4 +1,4 @@
-public import TouchEvaluation
+package import TouchEvaluation
 import TouchRecognizers
 
 /// The ROC and precision–recall curves of one recognizer over its swept threshold, with the
@@ -36,22 +36,22 @@ import TouchRecognizers
 ///   ties by precision descending. It equals the first when recall never falls as the threshold
 ///   loosens (always so for a score), and differs where it does; it reads the curve as a
 ///   function of recall rather than as a walk of the threshold.
-public struct ThresholdCurve: Sendable {
+package struct ThresholdCurve: Sendable {
   /// One configuration on the curve.
-  public struct Point: Sendable, Hashable {
+  package struct Point: Sendable, Hashable {
     /// The configuration's index in the sweep plan.
-    public var configuration: Int
+    package var configuration: Int
     /// The threshold parameter's value (the parameter's unit).
-    public var value: Double
+    package var value: Double
     /// The stage-1 false-positive rate (negative traces with an action / negative traces).
-    public var falsePositiveRate: Double?
+    package var falsePositiveRate: Double?
     /// The stage-1 recall (matched references / references).
-    public var recall: Double?
+    package var recall: Double?
     /// The stage-1 precision (matched actions / actions).
-    public var precision: Double?
+    package var precision: Double?
 
     /// Creates a point.
-    public init(configuration: Int, value: Double, falsePositiveRate: Double?, recall: Double?, precision: Double?) {
+    package init(configuration: Int, value: Double, falsePositiveRate: Double?, recall: Double?, precision: Double?) {
       self.configuration = configuration
       self.value = value
       self.falsePositiveRate = falsePositiveRate
@@ -61,26 +61,26 @@ public struct ThresholdCurve: Sendable {
   }
 
   /// The recognizer's name.
-  public var recognizer: String
+  package var recognizer: String
   /// The threshold parameter.
-  public var parameter: String
+  package var parameter: String
   /// The points, in ascending order of the parameter's value.
-  public var points: [Point]
+  package var points: [Point]
   /// Whether the sweep spans the threshold range (see the type's description).
-  public var spans: Bool
+  package var spans: Bool
   /// The area under the ROC curve; `nil` when the sweep does not span the range.
-  public var rocAUC: Double?
+  package var rocAUC: Double?
   /// The recall-ordered average precision (see the type's description); `nil` when the sweep
   /// does not span the range.
-  public var averagePrecision: Double?
+  package var averagePrecision: Double?
   /// The average precision with the thresholds walked from strictest to loosest, as
   /// scikit-learn's `average_precision_score` computes it; `nil` when the sweep does not span
   /// the range.
-  public var averagePrecisionThresholdOrder: Double?
+  package var averagePrecisionThresholdOrder: Double?
 
   /// The curves of every recognizer of `result` that has a swept numeric parameter, in the
   /// plan's recognizer order.
-  public static func curves(_ result: SweepResult) -> [ThresholdCurve] {
+  package static func curves(_ result: SweepResult) -> [ThresholdCurve] {
     let best = Dictionary(
       result.bestConfigurations().map { ($0.recognizer.name, $0.configuration) }, uniquingKeysWith: { a, _ in a })
     return result.plan.axesByRecognizer.compactMap { entry -> ThresholdCurve? in
@@ -126,13 +126,13 @@ public struct ThresholdCurve: Sendable {
   }
 
   /// Whether the points (FPR, recall) reach FPR = 0 and FPR = 1 (at least two points).
-  public static func spans(_ points: [(falsePositiveRate: Double, recall: Double)]) -> Bool {
+  package static func spans(_ points: [(falsePositiveRate: Double, recall: Double)]) -> Bool {
     points.count >= 2 && points.contains { $0.falsePositiveRate == 0 } && points.contains { $0.falsePositiveRate == 1 }
   }
 
   /// The trapezoid area under the points (FPR, recall) ordered by FPR, then recall, ascending;
   /// `nil` without any point. Spanning is not checked here (see ``spans(_:)``).
-  public static func rocArea(_ points: [(falsePositiveRate: Double, recall: Double)]) -> Double? {
+  package static func rocArea(_ points: [(falsePositiveRate: Double, recall: Double)]) -> Double? {
     guard !points.isEmpty else { return nil }
     let sorted = points.sorted {
       $0.falsePositiveRate != $1.falsePositiveRate ? $0.falsePositiveRate < $1.falsePositiveRate : $0.recall < $1.recall
@@ -148,7 +148,7 @@ public struct ThresholdCurve: Sendable {
   /// `points` (ascending values) from the strictest threshold to the loosest: the end with the
   /// lower false-positive rate first; the higher value first when the ends' rates are equal or
   /// undefined.
-  public static func strictestFirst(_ points: [Point]) -> [Point] {
+  package static func strictestFirst(_ points: [Point]) -> [Point] {
     let rated = points.filter { $0.falsePositiveRate != nil }
     if let low = rated.first?.falsePositiveRate, let high = rated.last?.falsePositiveRate, low < high {
       return points
@@ -159,7 +159,7 @@ public struct ThresholdCurve: Sendable {
   /// Σ (Rₙ − Rₙ₋₁) Pₙ with R₀ = 0 over the points (recall, precision) in the order given, the
   /// strictest threshold first; `nil` without any point. A fall in recall contributes a negative
   /// term, as in scikit-learn's `average_precision_score`.
-  public static func averagePrecisionInThresholdOrder(_ points: [(recall: Double, precision: Double)]) -> Double? {
+  package static func averagePrecisionInThresholdOrder(_ points: [(recall: Double, precision: Double)]) -> Double? {
     guard !points.isEmpty else { return nil }
     var previous = 0.0
     var sum = 0.0
@@ -172,7 +172,7 @@ public struct ThresholdCurve: Sendable {
 
   /// Σ (Rₙ − Rₙ₋₁) Pₙ over the points (recall, precision) ordered by recall ascending, ties by
   /// precision descending, with R₀ = 0; `nil` without any point.
-  public static func averagePrecision(_ points: [(recall: Double, precision: Double)]) -> Double? {
+  package static func averagePrecision(_ points: [(recall: Double, precision: Double)]) -> Double? {
     averagePrecisionInThresholdOrder(
       points.sorted { $0.recall != $1.recall ? $0.recall < $1.recall : $0.precision > $1.precision })
   }

@@ -1,8 +1,8 @@
-public import TouchCore
-public import TouchRecognizers
+package import TouchCore
+package import TouchRecognizers
 
 /// The replays `touchtrace try` sends its page: one contact through every configuration tried.
-public enum TryReport {
+package enum TryReport {
   /// The JSON array of results, one per recognizer in order, each as ``RunReport`` writes a
   /// result (``RunReport/result(_:composed:)``) plus `configuration` (its index). For a contact
   /// still going on (`complete` false) only the events strictly before its last sample's time
@@ -13,7 +13,7 @@ public enum TryReport {
   ///   - recognizers: the configurations tried.
   ///   - trace: the contact, complete or so far.
   ///   - complete: whether the contact has ended.
-  public static func results(_ recognizers: [AnyForceRecognizer], trace: Trace, complete: Bool) -> [UInt8] {
+  package static func results(_ recognizers: [AnyForceRecognizer], trace: Trace, complete: Bool) -> [UInt8] {
     let until = trace.count > 0 ? trace.t[trace.count - 1] : 0
     let rows: [JSONValue] = recognizers.enumerated().map { k, recognizer in
       do throws(ReplayError) {

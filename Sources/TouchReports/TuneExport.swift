@@ -1,7 +1,7 @@
 import TouchEvaluation
 import TouchIO
-public import TouchRecognizers
-public import TouchTuning
+package import TouchRecognizers
+package import TouchTuning
 
 /// Exports the configuration `touchtrace tune` chose, with its provenance: as JSON
 /// (`--export-json`) and as Swift source a developer can paste into an app (`--export-swift`).
@@ -10,11 +10,11 @@ public import TouchTuning
 /// and say what the values were tuned on: the files, trace counts, scoring options, the objective
 /// and bounds, the statistics on all traces with their bootstrap intervals, and the
 /// cross-validated held-out statistics.
-public enum TuneExport {
+package enum TuneExport {
   /// The JSON format name.
-  public static let format = "touchtrace-configuration"
+  package static let format = "touchtrace-configuration"
   /// The JSON schema version.
-  public static let version = 1
+  package static let version = 1
 
   /// The JSON document (format `touchtrace-configuration`, version 1); `nil` when no
   /// configuration was chosen.
@@ -22,7 +22,7 @@ public enum TuneExport {
   /// - Parameters:
   ///   - result: the tuning.
   ///   - tool: the tool and version that tuned it (`touchtrace 0.1.0`).
-  public static func json(_ result: TuningResult, tool: String) -> JSONValue? {
+  package static func json(_ result: TuningResult, tool: String) -> JSONValue? {
     guard let (c, configuration, evaluation) = chosen(result) else { return nil }
     let dataset = evaluation.dataset
     let specs = configuration.spec.parameters
@@ -110,7 +110,7 @@ public enum TuneExport {
   }
 
   /// The chosen configuration's recognizer; `nil` when no configuration was chosen.
-  public static func chosenRecognizer(_ result: TuningResult) -> AnyForceRecognizer? {
+  package static func chosenRecognizer(_ result: TuningResult) -> AnyForceRecognizer? {
     chosen(result)?.1.recognizer
   }
 
@@ -122,7 +122,7 @@ public enum TuneExport {
   /// - Parameters:
   ///   - result: the tuning.
   ///   - tool: the tool and version that tuned it (`touchtrace 0.1.0`).
-  public static func provenance(_ result: TuningResult, tool: String) -> [String]? {
+  package static func provenance(_ result: TuningResult, tool: String) -> [String]? {
     guard let (c, configuration, evaluation) = chosen(result) else { return nil }
     let dataset = evaluation.dataset
     let rule = result.options.rule
@@ -180,7 +180,7 @@ public enum TuneExport {
   /// - Parameters:
   ///   - result: the tuning.
   ///   - tool: the tool and version that tuned it (`touchtrace 0.1.0`).
-  public static func swift(_ result: TuningResult, tool: String) -> String? {
+  package static func swift(_ result: TuningResult, tool: String) -> String? {
     guard let (_, configuration, _) = chosen(result), let lines = provenance(result, tool: tool) else { return nil }
     var out = lines.map { ("// " + sanitize($0)).trimmingTrailingSpaces }.joined(separator: "\n") + "\n\n"
     let type = typeName(configuration.name)

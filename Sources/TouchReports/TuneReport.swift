@@ -1,22 +1,22 @@
 import TouchCore
-public import TouchEvaluation
+package import TouchEvaluation
 import TouchRecognizers
-public import TouchTuning
+package import TouchTuning
 
 /// Renders tuning (`touchtrace tune`) as versioned JSON, tidy CSV tables or a Markdown summary.
 ///
 /// Ratios are 0…1, latencies seconds, costs per trace; undefined values are `null` in JSON and
 /// empty cells in CSV, never 0 or NaN. The output depends only on the data, the options and the
 /// seed, never on the number of threads.
-public enum TuneReport {
+package enum TuneReport {
   /// The JSON format name.
-  public static let format = "touchtrace-tune"
+  package static let format = "touchtrace-tune"
   /// The JSON schema version.
-  public static let version = 1
+  package static let version = 1
 
   /// The CSV tables (`touchtrace tune --format csv --table NAME`; `--csv-dir` writes all four as
   /// `NAME.csv`).
-  public enum Table: String, Sendable, CaseIterable {
+  package enum Table: String, Sendable, CaseIterable {
     /// One row per configuration: parameters, counts, statistics, objective value,
     /// eligibility, unmet bounds, Pareto membership, whether it was chosen.
     case configurations
@@ -273,7 +273,7 @@ public enum TuneReport {
 
   /// One tidy table (see ``Table``): a header, then one row per record; the same names as the
   /// JSON, parameters as `param_NAME` columns; an empty cell is a missing value.
-  public static func csv(_ result: TuningResult, table: Table) -> [UInt8] {
+  package static func csv(_ result: TuningResult, table: Table) -> [UInt8] {
     let configurations = result.sweep.configurations
     let parameterNames = EvaluationJSON.parameterNames(configurations)
     func parameters(_ c: Int?) -> [JSONValue] {
@@ -602,7 +602,7 @@ extension TuneReport {
   /// - Parameters:
   ///   - result: the tuning.
   ///   - grouped: the chosen configuration's metrics per group (`--by`); `nil` for none.
-  public static func json(_ result: TuningResult, by grouped: GroupedMetrics? = nil) -> JSONValue {
+  package static func json(_ result: TuningResult, by grouped: GroupedMetrics? = nil) -> JSONValue {
     guard let grouped else { return baseJSON(result) }
     guard case .object(var members) = baseJSON(result) else { preconditionFailure("an object") }
     members.append(("by", byJSON(result, grouped)))
@@ -616,7 +616,7 @@ extension TuneReport {
   /// - Parameters:
   ///   - result: the tuning.
   ///   - grouped: the chosen configuration's metrics per group.
-  public static func groupsCSV(_ result: TuningResult, by grouped: GroupedMetrics) -> [UInt8] {
+  package static func groupsCSV(_ result: TuningResult, by grouped: GroupedMetrics) -> [UInt8] {
     let b = grouped.breakdown
     let columns = Breakdown.group(
       nil,
@@ -643,7 +643,7 @@ extension TuneReport {
   /// - Parameters:
   ///   - result: the tuning.
   ///   - grouped: the chosen configuration's metrics per group (`--by`); `nil` for none.
-  public static func markdown(_ result: TuningResult, by grouped: GroupedMetrics? = nil) -> String {
+  package static func markdown(_ result: TuningResult, by grouped: GroupedMetrics? = nil) -> String {
     guard let grouped else { return baseMarkdown(result) }
     let b = grouped.breakdown
     var out = "\n## By \(b.column.rawValue) (chosen configuration)\n\n"

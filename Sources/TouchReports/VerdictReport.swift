@@ -1,11 +1,11 @@
 import TouchCore
-public import TouchEvaluation
+package import TouchEvaluation
 import TouchRecognizers
-public import TouchTuning
+package import TouchTuning
 
 /// The verdict as every report gives it first: a Markdown section (also the top of the HTML
 /// page) and the JSON `verdict` object. See the ReadingTheVerdict article of TouchTuning for the fields.
-public enum VerdictReport {
+package enum VerdictReport {
   /// The `## Verdict` section: what to ship and how sure the data is, then the caveats.
   ///
   /// - Parameters:
@@ -15,7 +15,7 @@ public enum VerdictReport {
   ///   - f1Interval: a bootstrap interval of the recommended configuration's F1, when computed,
   ///     with the number of clusters resampled and their unit (`user`): shown only where the
   ///     report's tables show it (10 clusters or more, resamples that differ).
-  public static func markdown(
+  package static func markdown(
     _ verdict: Verdict, configurations: [Configuration], metrics: [ConfigurationMetrics],
     f1Interval: (interval: ConfidenceInterval, clusters: Int, unit: String)? = nil
   ) -> String {
@@ -104,7 +104,7 @@ public enum VerdictReport {
   ///   - verdict: the verdict.
   ///   - configurations: the configurations its indices refer to.
   ///   - metrics: their metrics on all traces (parallel).
-  public static func json(_ verdict: Verdict, configurations: [Configuration], metrics: [ConfigurationMetrics])
+  package static func json(_ verdict: Verdict, configurations: [Configuration], metrics: [ConfigurationMetrics])
     -> JSONValue
   {
     func configuration(_ c: Int?) -> JSONValue {
@@ -162,7 +162,7 @@ public enum VerdictReport {
   }
 
   /// `report` with `section` after its title (the first paragraph): the verdict comes first.
-  public static func inserting(_ section: String, into report: String) -> String {
+  package static func inserting(_ section: String, into report: String) -> String {
     let bytes = Array(report.utf8)
     guard let k = bytes.indices.dropLast().first(where: { bytes[$0] == 0x0A && bytes[$0 + 1] == 0x0A }) else {
       return section + report
@@ -173,7 +173,7 @@ public enum VerdictReport {
 
   /// `document` with `("verdict", verdict)` before its `options` (after the files and the trace
   /// accounting).
-  public static func inserting(_ verdict: JSONValue, into document: JSONValue) -> JSONValue {
+  package static func inserting(_ verdict: JSONValue, into document: JSONValue) -> JSONValue {
     document.inserting(("verdict", verdict), before: "options")
   }
 

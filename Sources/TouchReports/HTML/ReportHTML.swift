@@ -1,7 +1,7 @@
 import TouchCore
-public import TouchEvaluation
-public import TouchRecognizers
-public import TouchTuning
+package import TouchEvaluation
+package import TouchRecognizers
+package import TouchTuning
 
 extension SweepReport {
   /// The HTML report of a sweep: one self-contained page (inline SVG and CSS, a few lines of
@@ -10,11 +10,11 @@ extension SweepReport {
   ///
   /// - Parameters:
   ///   - result: the sweep.
-  ///   - data: the outcomes and example replays (``SweepFigureData/gather(_:marked:threads:)``).
+  ///   - data: the outcomes and example replays (`SweepFigureData.gather(_:marked:threads:)`).
   ///   - appendix: Markdown added after the report's tables (the recorded configuration).
   ///   - verdict: the verdict section (``VerdictReport/markdown(_:configurations:metrics:f1Interval:)``),
   ///     shown first, before the figures.
-  public static func html(_ result: SweepResult, _ data: SweepFigureData, appendix: String = "", verdict: String = "")
+  package static func html(_ result: SweepResult, _ data: SweepFigureData, appendix: String = "", verdict: String = "")
     -> [UInt8]
   {
     let page = HTMLPage.render(
@@ -32,11 +32,11 @@ extension TuneReport {
   /// - Parameters:
   ///   - result: the tuning result.
   ///   - data: outcomes and examples gathered with the chosen configuration marked
-  ///     (``SweepFigureData/gather(_:marked:threads:)`` with ``markedConfigurations(_:)``).
+  ///     (`SweepFigureData.gather(_:marked:threads:)` with ``markedConfigurations(_:)``).
   ///   - appendix: Markdown added after the report's tables (the recorded configuration).
   ///   - verdict: the verdict section (``VerdictReport/markdown(_:configurations:metrics:f1Interval:)``),
   ///     shown first, before the figures.
-  public static func html(_ result: TuningResult, _ data: SweepFigureData, appendix: String = "", verdict: String = "")
+  package static func html(_ result: TuningResult, _ data: SweepFigureData, appendix: String = "", verdict: String = "")
     -> [UInt8]
   {
     var sections = SweepFigures.sections(result.sweep, data, chosen: result.chosen)
@@ -117,24 +117,24 @@ extension TuneReport {
 
   /// The configuration to mark per recognizer: the chosen one for its recognizer (others get
   /// their best by F1).
-  public static func markedConfigurations(_ result: TuningResult) -> [String: Int] {
+  package static func markedConfigurations(_ result: TuningResult) -> [String: Int] {
     guard let chosen = result.chosen else { return [:] }
     return [result.sweep.configurations[chosen].name: chosen]
   }
 }
 
 /// The per-trace outcomes of both configurations of a comparison, for its HTML report.
-public struct ComparisonFigureData: Sendable {
+package struct ComparisonFigureData: Sendable {
   /// The outcomes of configuration A, one per trace.
-  public var a: [TraceOutcome]
+  package var a: [TraceOutcome]
   /// The outcomes of configuration B, one per trace.
-  public var b: [TraceOutcome]
+  package var b: [TraceOutcome]
   /// Traces where exactly one of them is correct, first by name, at most ``examples`` of them:
   /// (trace, A's actions, B's actions), seconds.
-  public var disagreements: [(trace: Int, a: [Double], b: [Double])]
+  package var disagreements: [(trace: Int, a: [Double], b: [Double])]
 
   /// How many disagreeing traces are drawn.
-  public static let examples = 4
+  package static let examples = 4
 
   /// Replays both configurations over every trace (and the drawn traces once more for their
   /// action times).
@@ -143,7 +143,7 @@ public struct ComparisonFigureData: Sendable {
   ///   - run: the comparison.
   ///   - threads: threads for the replays; the data do not depend on it.
   /// - Throws: `ReplayError` when an external recognizer fails.
-  public static func gather(_ run: ComparisonResult, threads: Int = 1) throws(ReplayError) -> ComparisonFigureData {
+  package static func gather(_ run: ComparisonResult, threads: Int = 1) throws(ReplayError) -> ComparisonFigureData {
     let evaluation = run.evaluation
     let a = try evaluation.outcomes(of: run.a.recognizer, threads: threads)
     let b = try evaluation.outcomes(of: run.b.recognizer, threads: threads)
@@ -172,11 +172,11 @@ extension CompareReport {
   ///
   /// - Parameters:
   ///   - run: the comparison.
-  ///   - data: both configurations' outcomes (``ComparisonFigureData/gather(_:threads:)``).
+  ///   - data: both configurations' outcomes (`ComparisonFigureData.gather(_:threads:)`).
   ///   - appendix: Markdown added after the report's tables (the recorded configuration).
   ///   - verdict: the verdict section (``VerdictReport/markdown(_:configurations:metrics:f1Interval:)``),
   ///     shown first, before the figures.
-  public static func html(
+  package static func html(
     _ run: ComparisonResult, _ data: ComparisonFigureData, appendix: String = "", verdict: String = ""
   ) -> [UInt8] {
     let page = HTMLPage.render(

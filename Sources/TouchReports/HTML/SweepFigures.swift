@@ -1,32 +1,32 @@
 import TouchCore
-public import TouchEvaluation
-public import TouchRecognizers
+package import TouchEvaluation
+package import TouchRecognizers
 import TouchTuning
 
 /// What the figures of a sweep need beyond its metrics: the per-trace outcomes of each
 /// recognizer's marked configuration, and the replays of the example traces drawn.
 ///
-/// Gathering replays configurations (``gather(_:marked:threads:)``); everything after is pure
+/// Gathering replays configurations (`gather(_:marked:threads:)`); everything after is pure
 /// rendering, so the same data give the same bytes.
-public struct SweepFigureData: Sendable {
+package struct SweepFigureData: Sendable {
   /// One example trace of a marked configuration.
-  public struct Example: Sendable {
+  package struct Example: Sendable {
     /// The trace's index in the evaluation's traces.
-    public var trace: Int
+    package var trace: Int
     /// Why it was chosen: `false positive`, `miss` or `correct`.
-    public var kind: String
+    package var kind: String
     /// The configuration's action times on the trace, seconds on the trace's clock.
-    public var actions: [Double]
+    package var actions: [Double]
     /// The configuration's stage-2 time, seconds; `nil` for none.
-    public var stage2: Double?
+    package var stage2: Double?
   }
 
   /// Per recognizer (plan order): its marked configuration, the outcomes of every trace, and
   /// the examples drawn.
-  public var marked: [(recognizer: RecognizerSpec, configuration: Int, outcomes: [TraceOutcome], examples: [Example])]
+  package var marked: [(recognizer: RecognizerSpec, configuration: Int, outcomes: [TraceOutcome], examples: [Example])]
 
   /// How many false positives and how many misses each recognizer's example figure draws.
-  public static let examplesPerKind = 2
+  package static let examplesPerKind = 2
 
   /// Replays each recognizer's marked configuration (`marked`, else its best by F1) over every
   /// trace, and chooses its examples: the first ``examplesPerKind`` traces by name with a
@@ -39,7 +39,7 @@ public struct SweepFigureData: Sendable {
   ///     best configuration.
   ///   - threads: threads for the replays; the data do not depend on it.
   /// - Throws: `ReplayError` when an external recognizer fails.
-  public static func gather(_ result: SweepResult, marked: [String: Int] = [:], threads: Int = 1) throws(ReplayError)
+  package static func gather(_ result: SweepResult, marked: [String: Int] = [:], threads: Int = 1) throws(ReplayError)
     -> SweepFigureData
   {
     let traces = result.evaluation.traces

@@ -24,7 +24,6 @@ let package = Package(
     .library(name: "TouchCapture", targets: ["TouchCapture"]),
     .library(name: "TouchPartials", targets: ["TouchPartials"]),
     .library(name: "TouchStudy", targets: ["TouchStudy"]),
-    .library(name: "TouchExport", targets: ["TouchExport"]),
     .library(name: "TouchTraceCLI", targets: ["TouchTraceCLI"]),
   ],
   dependencies: [

@@ -1,5 +1,5 @@
-public import TouchCore
-public import TouchRecognizers
+package import TouchCore
+package import TouchRecognizers
 
 /// Conformance vectors: contacts with the replay's actions and state transitions, in a line format
 /// every exported language reads in a few lines, so an exported core is checked against the
@@ -20,12 +20,12 @@ public import TouchRecognizers
 /// A contact's samples are delivered in order; a contact of one sample is a single `ended` (or
 /// `cancelled`) line. Forces are in the trace's device units, times in seconds, positions in
 /// points (0 when the trace has none).
-public enum ConformanceVectors {
+package enum ConformanceVectors {
   /// The first line's tag.
-  public static let tag = "touchtrace-vectors 1"
+  package static let tag = "touchtrace-vectors 1"
 
   /// The bits of `value` as 16 lowercase hexadecimal digits.
-  public static func hex(_ value: Double) -> String {
+  package static func hex(_ value: Double) -> String {
     let digits = String(value.bitPattern, radix: 16)
     return String(repeating: "0", count: 16 - digits.count) + digits
   }
@@ -34,7 +34,7 @@ public enum ConformanceVectors {
   /// `touchtrace run` replays them.
   ///
   /// - Throws: `ReplayError` when a trace lacks the maximum force the recognizer needs.
-  public static func text(_ traces: [Trace], recognizer: AnyForceRecognizer) throws(ReplayError) -> String {
+  package static func text(_ traces: [Trace], recognizer: AnyForceRecognizer) throws(ReplayError) -> String {
     let contacts = traces.filter { !$0.isEmpty }
     let results = try recognizer.replay(traces: contacts)
     var out = "\(tag) \(recognizer.name)\n"

@@ -1,4 +1,4 @@
-public import TouchRecognizers
+package import TouchRecognizers
 
 /// A recognizer configuration that `touchtrace export` can write as portable code: one of the
 /// supported recognizers with its parameter values, and the causal filter in front of it, if any.
@@ -6,9 +6,9 @@ public import TouchRecognizers
 /// The exported cores reimplement the replay's delivery (touch-down, moved samples whose force or
 /// position changed, timers on a virtual clock, lift or cancel) and the recognizer's rules, in
 /// Swift, Kotlin and TypeScript, with these values as constants.
-public struct ExportConfiguration: Sendable {
+package struct ExportConfiguration: Sendable {
   /// The recognizer rules an exported core implements, with their parameter values.
-  public enum Core: Sendable, Hashable {
+  package enum Core: Sendable, Hashable {
     /// `deep-press` (FlexMonkey): began at the first non-zero sample with force/max ≥
     /// `threshold`, ended below it. `threshold` in normalized force.
     case deepPress(threshold: Double)
@@ -26,7 +26,7 @@ public struct ExportConfiguration: Sendable {
     case peekPop(peekThreshold: Double, popThreshold: Double)
 
     /// The recognizer's catalog name.
-    public var name: String {
+    package var name: String {
       switch self {
       case .deepPress: "deep-press"
       case .hysteresis: "hysteresis"
@@ -36,38 +36,38 @@ public struct ExportConfiguration: Sendable {
     }
 
     /// Whether the core schedules timers (its clock must be told time passes: `tick`).
-    public var usesTimers: Bool {
+    package var usesTimers: Bool {
       if case .stablePress = self { return true }
       return false
     }
   }
 
   /// The recognizer rules and values.
-  public var core: Core
+  package var core: Core
   /// The causal filter applied to force before the recognizer sees it (nil: none).
-  public var filter: CausalFilter?
+  package var filter: CausalFilter?
   /// The recognizer's name as the catalog spells it, filter prefix included
   /// (`one-euro/stable-press`).
-  public var recognizerName: String
+  package var recognizerName: String
   /// Every parameter with its value as text, filter parameters first, as `touchtrace
   /// recognizers` names them.
-  public var parameters: [(name: String, value: String)]
+  package var parameters: [(name: String, value: String)]
   /// The type name of the generated core (default `ForcePressCore`); adapters are named from it.
-  public var typeName: String
+  package var typeName: String
   /// Lines for the generated files' header comments (without comment markers): tool, data,
   /// metrics.
-  public var provenance: [String]
+  package var provenance: [String]
 
   /// The recognizers `export` supports, by catalog name (any of them may follow a causal filter,
   /// `ema/`, `movmean/`, `one-euro/`).
-  public static let supported = ["deep-press", "hysteresis", "stable-press", "peek-pop"]
+  package static let supported = ["deep-press", "hysteresis", "stable-press", "peek-pop"]
 
   /// Reads the configuration of `recognizer`.
   ///
   /// - Throws: ``ExportError/unsupported(_:supported:)`` for recognizers without an exported
   ///   core, ``ExportError/invalidTypeName(_:)`` for a `typeName` that is not an identifier in
   ///   all three languages.
-  public init(
+  package init(
     _ recognizer: AnyForceRecognizer, typeName: String = "ForcePressCore", provenance: [String] = []
   ) throws(ExportError) {
     guard let (core, filter) = Self.read(recognizer.base) else {
@@ -111,7 +111,7 @@ public struct ExportConfiguration: Sendable {
 
   /// Whether `name` is an identifier in Swift, Kotlin and TypeScript alike: an ASCII letter,
   /// then letters and digits.
-  public static func isIdentifier(_ name: String) -> Bool {
+  package static func isIdentifier(_ name: String) -> Bool {
     guard let first = name.utf8.first, name.utf8.count <= 64 else { return false }
     func letter(_ c: UInt8) -> Bool { (c >= 65 && c <= 90) || (c >= 97 && c <= 122) }
     return letter(first) && name.utf8.allSatisfy { letter($0) || ($0 >= 48 && $0 <= 57) }
@@ -119,13 +119,13 @@ public struct ExportConfiguration: Sendable {
 }
 
 /// Why a configuration cannot be exported.
-public enum ExportError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum ExportError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The recognizer has no exported core.
   case unsupported(String, supported: [String])
   /// The type name is not an identifier in every target language.
   case invalidTypeName(String)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .unsupported(let name, let supported):
       "recognizer '\(name)' has no exported core; export supports \(supported.joined(separator: ", ")), "

@@ -1,12 +1,12 @@
 /// A language an exported core is written in.
-public enum ExportLanguage: String, Sendable, CaseIterable {
+package enum ExportLanguage: String, Sendable, CaseIterable {
   case swift
   case kotlin
   case typescript
 
   /// The files written for `configuration` in this language: the core, the platform adapter and
   /// the conformance check that replays ``ConformanceVectors``.
-  public func files(_ configuration: ExportConfiguration) -> [ExportFile] {
+  package func files(_ configuration: ExportConfiguration) -> [ExportFile] {
     switch self {
     case .swift: SwiftExport.files(configuration)
     case .kotlin: KotlinExport.files(configuration)
@@ -16,16 +16,16 @@ public enum ExportLanguage: String, Sendable, CaseIterable {
 }
 
 /// One generated file: its path relative to the export directory and its text.
-public struct ExportFile: Sendable, Hashable {
+package struct ExportFile: Sendable, Hashable {
   /// The path under the export directory, `/`-separated (`swift/ForcePressCore.swift`).
-  public var path: String
+  package var path: String
   /// The file's text (UTF-8).
-  public var contents: String
+  package var contents: String
   /// What the file is, for the listing `export` prints.
-  public var role: Role
+  package var role: Role
 
   /// What a generated file is for.
-  public enum Role: String, Sendable {
+  package enum Role: String, Sendable {
     /// The recognizer core: standard library only.
     case core
     /// The platform adapter: the platform's API only.
@@ -40,7 +40,7 @@ public struct ExportFile: Sendable, Hashable {
     case readme
   }
 
-  public init(path: String, contents: String, role: Role) {
+  package init(path: String, contents: String, role: Role) {
     self.path = path
     self.contents = contents
     self.role = role

@@ -1,9 +1,9 @@
 /// Everything `touchtrace export` writes for one configuration: per language the core, the
 /// adapter and the conformance check, the conformance vectors, and a README.
-public enum Exporter {
+package enum Exporter {
   /// The files for `configuration` in `languages`, with `vectors` (``ConformanceVectors``
   /// text) when given, in the order they are listed.
-  public static func files(
+  package static func files(
     _ configuration: ExportConfiguration, languages: [ExportLanguage] = ExportLanguage.allCases, vectors: String?
   ) -> [ExportFile] {
     var files = languages.flatMap { $0.files(configuration) }

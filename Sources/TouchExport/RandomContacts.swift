@@ -1,13 +1,13 @@
-public import TouchCore
+package import TouchCore
 import TouchSynth
 
 /// Seeded random contacts made to reach the corners of a recognizer's rules: forces that wander
 /// across every threshold and back, repeat exactly (stationary samples), touch zero and exceed
 /// the maximum; times with equal and uneven steps; drags past a movement limit; lifts and
 /// cancels. The same seed gives the same contacts on every machine.
-public enum RandomContacts {
+package enum RandomContacts {
   /// `count` contacts from `seed`, named `random-SEED-K`.
-  public static func make(count: Int, seed: UInt64) -> [Trace] {
+  package static func make(count: Int, seed: UInt64) -> [Trace] {
     var rng = SynthRandom(seed: seed)
     return (0..<max(0, count)).map { contact(k: $0, seed: seed, rng: &rng) }
   }

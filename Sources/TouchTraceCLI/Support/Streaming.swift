@@ -26,30 +26,6 @@ struct BatchOptions: ParsableArguments {
   }
 }
 
-extension InputBatches {
-  /// The input of a transforming command: `--verbose` says what each batch holds, and the
-  /// loader's warnings and skipped traces are reported on standard error as they arrive.
-  init(_ input: InputOptions, batchTraces: Int) throws {
-    try self.init(
-      input.study, batchTraces: batchTraces,
-      onBatch: Console.verbose && !Console.quiet ? { Console.detail($0) } : nil,
-      onRead: { Console.report($0) })
-  }
-
-  /// Reports what `InputOptions.load()` reports after loading (label overrides, what `--only`
-  /// kept).
-  ///
-  /// - Parameter selected: the traces that passed the filters.
-  /// - Throws: a `DataError` (exit 65) when the filters kept no trace.
-  func finish(selected: Int) throws {
-    var overrides = Dataset()
-    overrides.labelOverrides = labelOverrides
-    overrides.overriddenTraces = overriddenTraces
-    Console.reportOverrides(overrides)
-    try Console.report(selection(kept: selected))
-  }
-}
-
 extension PerTrace {
   /// Runs `body` on each trace of one batch, without reporting: the results, the traces they
   /// belong to, and the traces skipped with their reasons (for the caller to report with the

@@ -1,3 +1,8 @@
+// How the command line reads through TouchStudy: the input its flags stand for, the callbacks
+// (`--verbose` lines, progress, the loader's warnings as they arrive) and the reports of what
+// loading said, for the scoring commands (`ScoredStream.read`) and the transforming ones
+// (`InputBatches`).
+
 import TouchCore
 import TouchEvaluation
 import TouchPartials
@@ -22,6 +27,30 @@ extension Console {
     diagnose(
       "note: --only \(selection.filters.map(\.description).joined(separator: " --only ")) kept \(selection.kept) traces, left out \(selection.leftOut)"
     )
+  }
+}
+
+extension InputBatches {
+  /// The input of a transforming command: `--verbose` says what each batch holds, and the
+  /// loader's warnings and skipped traces are reported on standard error as they arrive.
+  init(_ input: InputOptions, batchTraces: Int) throws {
+    try self.init(
+      input.study, batchTraces: batchTraces,
+      onBatch: Console.verbose && !Console.quiet ? { Console.detail($0) } : nil,
+      onRead: { Console.report($0) })
+  }
+
+  /// Reports what `InputOptions.load()` reports after loading (label overrides, what `--only`
+  /// kept).
+  ///
+  /// - Parameter selected: the traces that passed the filters.
+  /// - Throws: a `DataError` (exit 65) when the filters kept no trace.
+  func finish(selected: Int) throws {
+    var overrides = Dataset()
+    overrides.labelOverrides = labelOverrides
+    overrides.overriddenTraces = overriddenTraces
+    Console.reportOverrides(overrides)
+    try Console.report(selection(kept: selected))
   }
 }
 

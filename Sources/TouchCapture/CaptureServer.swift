@@ -49,7 +49,7 @@ public final class CaptureServer: Sendable {
     let configuration = session.configuration
     let session = self.session
     return try await server.start(
-      host: configuration.host, port: configuration.port, token: configuration.token, command: "capture"
+      port: configuration.port, token: configuration.token, command: "capture"
     ) { access in
       CaptureHTTPHandler(session: session, access: access)
     }

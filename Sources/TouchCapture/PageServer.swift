@@ -5,6 +5,7 @@ import Synchronization
 final class PageServer: Sendable {
   /// The bounds on each connection.
   let limits: CaptureLimits
+  private let host: String
   private let address: CaptureAddress
   private let secret: String
   private let state: Mutex<Running?> = Mutex(nil)
@@ -22,6 +23,7 @@ final class PageServer: Sendable {
   ///   - maximumBodySize: the largest request body, in bytes (it replaces the limits' own).
   /// - Throws: ``CaptureError/usage(_:)`` when `host` is not an IP address.
   init(host: String, limits: CaptureLimits, maximumBodySize: Int) throws(CaptureError) {
+    self.host = host
     address = try CaptureAddress(host)
     var limits = limits
     limits.maximumBodySize = maximumBodySize
@@ -39,9 +41,9 @@ final class PageServer: Sendable {
   ///   - makeHandler: the handler, from the access rules for the port bound.
   /// - Throws: ``CaptureError/cannotListen(address:reason:)`` when the address cannot be bound.
   func start<Handler: CaptureResponder>(
-    host: String, port: UInt16, token: String?, command: String, makeHandler: (CaptureAccess) -> Handler
+    port: UInt16, token: String?, command: String, makeHandler: (CaptureAccess) -> Handler
   ) async throws(CaptureError) -> String {
-    let secret = self.secret
+    let (host, secret) = (self.host, self.secret)
     let (running, handler) = try await HTTPListener.start(address: address, port: port, limits: limits) { bound in
       makeHandler(CaptureAccess(host: host, port: bound, token: token, secret: secret, command: command))
     }

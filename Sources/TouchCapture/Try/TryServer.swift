@@ -56,7 +56,7 @@ public final class TryServer: Sendable {
     let configuration = session.configuration
     let session = self.session
     return try await server.start(
-      host: configuration.host, port: configuration.port, token: configuration.token, command: "try"
+      port: configuration.port, token: configuration.token, command: "try"
     ) { access in
       TryHTTPHandler(session: session, access: access)
     }

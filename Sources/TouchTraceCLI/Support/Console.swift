@@ -116,11 +116,11 @@ enum Console {
   /// One line per distinct skip reason, in order of first appearance: a trace skipped alone for
   /// its reason as `path:line:col: warning: skipped trace 'id': reason`, several as
   /// `warning: skipped 111 traces: REASON (first: a.csv:2:1 'p1', …)`, each followed by the
-  /// option that brings them back when there is one (``remedy(forSkipReason:)``).
+  /// option that brings them back when there is one (TouchStudy's `ScoringRules.remedy(forSkipReason:)`).
   static func aggregated(_ skipped: [SkippedTrace]) -> [String] {
     groups(skipped, by: \.reason).map { group in
       let first = group[0]
-      let hint = remedy(forSkipReason: first.reason).map { "; \($0)" } ?? ""
+      let hint = ScoringRules.remedy(forSkipReason: first.reason).map { "; \($0)" } ?? ""
       guard group.count > 1 else { return first.description + hint }
       let places = group.prefix(placesShown).map { skip in
         place(skip.origin.file, skip.reportedPosition) + " " + (skip.trace.map { "'\($0)'" } ?? "(unnamed)")
@@ -160,11 +160,6 @@ enum Console {
       return "use --position-scale POINTS (points per device unit) to convert them to points"
     }
     return nil
-  }
-
-  /// The flag or change that brings back traces skipped for `reason` (``ScoringRules``).
-  static func remedy(forSkipReason reason: String) -> String? {
-    ScoringRules.remedy(forSkipReason: reason)
   }
 
   /// Prints how many label values `--labels-override` replaced, when any (unless `--quiet`):

@@ -53,7 +53,7 @@ enum Scoring {
     for (reason, count) in Accounting.reasons(skipped) {
       Console.diagnose(
         "touchtrace \(command): warning: skipped \(count) trace\(count == 1 ? "" : "s"): \(reason)"
-          + (Console.remedy(forSkipReason: reason).map { "; \($0)" } ?? ""))
+          + (ScoringRules.remedy(forSkipReason: reason).map { "; \($0)" } ?? ""))
     }
   }
 }

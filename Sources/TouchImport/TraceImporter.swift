@@ -252,29 +252,8 @@ public enum TraceImporter {
       if let note { dataset.diagnostics.insert(note, at: 0) }
       return dataset
     case .getevent:
-      let parts = try GeteventReader(file: file, options: options).parse(bytes)
-      guard parts.count > 1 else {
-        return try EvdevDecoder.decode(
-          parts[0].items, device: parts[0].device, collector: ContactCollector(file: file, options: options))
-      }
-      // Several devices: one set of contacts per device, ids FILE@DEVICE (the path's last component).
-      var dataset = Dataset(files: [file])
-      // One clock for all devices: seconds since the log's first event.
-      let start = parts.compactMap { part -> Int64? in
-        for case .event(let e) in part.items { return e.time }
-        return nil
-      }.min()
-      for var part in parts {
-        let short = part.path.map { String($0.split(separator: "/").last ?? Substring($0)) } ?? "unnamed"
-        if part.device.name == nil { part.device.name = part.path }
-        let id = "\(traceID(forFile: file))@\(short)"
-        var decoded = try EvdevDecoder.decode(
-          part.items, device: part.device, collector: ContactCollector(file: file, options: options, id: id),
-          start: start)
-        decoded.files = []
-        dataset.append(contentsOf: decoded)
-      }
-      return dataset
+      return try EvdevDecoder.decode(
+        GeteventReader(file: file, options: options).parse(bytes), file: file, options: options)
     case .forceValues:
       return try ForceValuesReader(file: file, options: options).read(bytes)
     case .tabletCSV:

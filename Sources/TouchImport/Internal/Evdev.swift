@@ -87,6 +87,15 @@ struct EvdevDevice {
   var axes: [UInt16: EvdevAxis] = [:]
 }
 
+/// The events of one input device in a recording of several (a getevent log, a
+/// `libinput record --multiple` file).
+struct EvdevPart {
+  /// The device path the recording names (`/dev/input/event4`); `nil` when it names none.
+  var path: String?
+  var device = EvdevDevice()
+  var items: [EvdevItem] = []
+}
+
 /// Turns a recording's events into one trace per contact.
 ///
 /// Which events make a contact depends on where the pressure comes from (see the
@@ -121,6 +130,34 @@ struct EvdevDecoder {
   ) throws(TraceLoadError) -> Dataset {
     var decoder = try EvdevDecoder(items, device: device, collector: collector, start: start)
     return try decoder.run(items)
+  }
+
+  /// The contacts of every device of a recording of `file`: one part alone as by
+  /// ``decode(_:device:collector:start:)``; several, with ids `FILE@DEVICE` (the device path's
+  /// last component, `unnamed` without one), touch numbers per device and one clock for all
+  /// (seconds since the recording's first event).
+  static func decode(_ parts: [EvdevPart], file: String, options: ImportOptions) throws(TraceLoadError) -> Dataset {
+    guard parts.count > 1 else {
+      return try decode(
+        parts.first?.items ?? [], device: parts.first?.device ?? EvdevDevice(),
+        collector: ContactCollector(file: file, options: options))
+    }
+    var dataset = Dataset(files: [file])
+    let start = parts.compactMap { part -> Int64? in
+      for case .event(let e) in part.items { return e.time }
+      return nil
+    }.min()
+    for var part in parts {
+      let short = part.path.map { String($0.split(separator: "/").last ?? Substring($0)) } ?? "unnamed"
+      if part.device.name == nil { part.device.name = part.path }
+      let id = "\(TraceImporter.traceID(forFile: file))@\(short)"
+      var decoded = try decode(
+        part.items, device: part.device, collector: ContactCollector(file: file, options: options, id: id),
+        start: start)
+      decoded.files = []
+      dataset.append(contentsOf: decoded)
+    }
+    return dataset
   }
 
   /// - Parameter start: the time (µs) times count from; `nil` for the first event of `items`.

@@ -122,27 +122,19 @@ struct GeteventReader {
   /// Key values as `getevent -l` prints them.
   static let keyStates: [String: UInt64] = ["UP": 0, "DOWN": 1, "REPEAT": 2]
 
-  /// The events of one input device in a log.
-  struct DevicePart {
-    /// The device path the log names (`/dev/input/event4`); `nil` for lines without one.
-    var path: String?
-    var device = EvdevDevice()
-    var items: [EvdevItem] = []
-  }
-
   /// Reads the log into one part per device, in order of the devices' first event (or header).
   ///
   /// `getevent` run without a device argument prints `add device N: PATH` blocks (with
   /// `name: "…"` and, with `-p`, one `ABS_… : value V, min A, max B, fuzz F, flat L, resolution R`
   /// line per axis) and prefixes each event with `PATH:`; every device gets its own part, axis
   /// ranges and name. Header lines inside an `add device` block that carry neither are skipped.
-  func parse(_ bytes: [UInt8]) throws(TraceLoadError) -> [DevicePart] {
+  func parse(_ bytes: [UInt8]) throws(TraceLoadError) -> [EvdevPart] {
     let text = TextLines(bytes)
-    var parts: [DevicePart] = []
+    var parts: [EvdevPart] = []
     var partOfPath: [String?: Int] = [:]
     func part(_ path: String?) -> Int {
       if let k = partOfPath[path] { return k }
-      parts.append(DevicePart(path: path))
+      parts.append(EvdevPart(path: path))
       partOfPath[path] = parts.count - 1
       return parts.count - 1
     }
@@ -186,7 +178,7 @@ struct GeteventReader {
         parts[current ?? part(nil)].items.append(.malformed(error))
       }
     }
-    if parts.isEmpty { parts.append(DevicePart(path: nil)) }
+    if parts.isEmpty { parts.append(EvdevPart(path: nil)) }
     // `getevent -lt DEVICE`: one declared device, events without a `PATH:` prefix.
     let declared = parts.filter { $0.path != nil && $0.items.isEmpty }
     if declared.count == 1, let k = partOfPath[nil], !parts[k].items.isEmpty,

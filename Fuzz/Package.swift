@@ -38,6 +38,7 @@ enum FuzzTarget: String, CaseIterable {
   case forceValues = "force-values"
   case tabletCSV = "tablet-csv"
   case pointerEvents = "pointer-events"
+  case libinputRecord = "libinput-record"
   case sweep, stream, partial
   case captureRequest = "capture-request"
 

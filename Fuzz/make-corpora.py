@@ -4,7 +4,7 @@
 Usage: make-corpora.py REPO REALDATA DEST
 
 One folder per harness under DEST (csv, json, labels, evemu, getevent, force-values, tablet-csv,
-pointer-events, sweep, stream), each seed at most MAX_BYTES. Nothing is copied into the repository: run.sh
+pointer-events, libinput-record, sweep, stream, capture-request), each seed at most MAX_BYTES. Nothing is copied into the repository: run.sh
 writes DEST under Fuzz/.build. A missing REALDATA folder leaves the importers with the hand-written
 seeds below only (and says so).
 """
@@ -112,11 +112,35 @@ def evemu_slice(text, events=60):
     return "\n".join(header + body) + "\n"
 
 
+def libinput_record(evemu):
+    """An evemu slice as `libinput record` YAML: decimal codes, one evdev frame per SYN_REPORT."""
+    name, absinfo, frames = "seed", [], [[]]
+    for line in evemu.splitlines():
+        words = line.split()
+        if line.startswith("N:"):
+            name = line[2:].strip()
+        elif line.startswith("A:") and len(words) >= 6:
+            values = (words[2:7] + ["0"])[:5]
+            absinfo.append(f"      {int(words[1], 16)}: [{', '.join(values)}]")
+        elif line.startswith("E:") and len(words) == 5:
+            sec, _, usec = words[1].partition(".")
+            kind, code = int(words[2], 16), int(words[3], 16)
+            frames[-1].append(f"    - [{sec}, {int((usec + '000000')[:6])}, {kind}, {code}, {words[4]}]")
+            if kind == 0 and code == 0:
+                frames.append([])
+    lines = ["version: 1", "ndevices: 1", "devices:", "- node: /dev/input/event3", "  evdev:",
+             f'    name: "{name}"', "    absinfo:"] + absinfo + ["  events:"]
+    for frame in frames:
+        if frame:
+            lines += ["  - evdev:"] + frame
+    return "\n".join(lines) + "\n"
+
+
 def main():
     repo, realdata, dest = (pathlib.Path(arg) for arg in sys.argv[1:4])
     seeds = {name: {} for name in
-             ("csv", "json", "labels", "evemu", "getevent", "force-values", "tablet-csv", "pointer-events", "sweep", "stream",
-              "capture-request")}
+             ("csv", "json", "labels", "evemu", "getevent", "force-values", "tablet-csv", "pointer-events",
+              "libinput-record", "sweep", "stream", "capture-request")}
     for name, text in csv_slices(repo):
         seeds["csv"][name] = clip(text)
         seeds["sweep"][name] = clip(text)
@@ -134,6 +158,9 @@ def main():
     if realdata.is_dir():
         for path in sorted(realdata.glob("evemu-devices/*/*.events"))[::4]:
             seeds["evemu"][path.stem.replace(" ", "_")] = clip(evemu_slice(path.read_text(errors="replace")))
+        for path in sorted(realdata.glob("evemu-devices/*/*.events"))[2::4]:
+            yaml = libinput_record(evemu_slice(path.read_text(errors="replace"), events=40))
+            seeds["libinput-record"][path.stem.replace(" ", "_")] = clip(yaml)
         for path in sorted(realdata.glob("android-getevent/*/*.txt"))[::3]:
             lines = path.read_text(errors="replace").splitlines(keepends=True)
             seeds["getevent"][path.parent.name + "-" + path.stem] = clip("".join(lines[:80]))
@@ -146,6 +173,7 @@ def main():
     else:
         print(f"make-corpora: {realdata} is absent; importer seeds are the hand-written ones only", file=sys.stderr)
         seeds["evemu"]["minimal"] = b"N: pad\nA: 3a 0 255 0 0 0\nE: 0.000000 0003 003a 10\nE: 0.000000 0000 0000 0\n"
+        seeds["libinput-record"]["minimal"] = libinput_record(seeds["evemu"]["minimal"].decode()).encode()
         seeds["getevent"]["minimal"] = b"[    1.000000] EV_ABS       ABS_MT_PRESSURE      00000025\n"
         seeds["tablet-csv"]["minimal"] = b"200;204;0;73;910;1732647300;0\n"
     for harness, files in seeds.items():

@@ -20,10 +20,10 @@ cd "$(dirname "$0")/.."
 # budget buys, both budgets' figures, is in Fuzz/README.md. FUZZ_SCALE=10 is the longer hunt.
 declare -A RUNS=(
   [csv]=10000 [json]=20000 [labels]=40000 [evemu]=10000 [getevent]=5000 [force-values]=25000
-  [tablet-csv]=6000 [pointer-events]=30000 [sweep]=5000 [stream]=2500
+  [tablet-csv]=6000 [pointer-events]=30000 [libinput-record]=5000 [sweep]=5000 [stream]=2500
   [partial]=2000 [capture-request]=10000
 )
-ORDER=(csv json labels evemu getevent force-values tablet-csv pointer-events sweep stream partial capture-request)
+ORDER=(csv json labels evemu getevent force-values tablet-csv pointer-events libinput-record sweep stream partial capture-request)
 SCALE=${FUZZ_SCALE:-1}
 HARNESSES=("$@")
 [ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=("${ORDER[@]}")

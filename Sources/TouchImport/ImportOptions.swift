@@ -12,6 +12,9 @@ public enum ImportFormat: String, Hashable, Sendable, CaseIterable, CustomString
   case tabletCSV = "tablet-csv"
   /// A JSON array of W3C PointerEvent records.
   case pointerEvents = "pointer-events"
+  /// Linux `libinput record` YAML (format version 1): each device's `absinfo` and `evdev` event
+  /// frames; a recording of several devices (`--multiple`) is split per device.
+  case libinputRecord = "libinput-record"
 
   /// The name used by `--from`: `evemu`, `force-values`, …
   public var description: String { rawValue }
@@ -23,6 +26,7 @@ public enum ImportFormat: String, Hashable, Sendable, CaseIterable, CustomString
     case .getevent: [".txt", ".log", ".getevent"]
     case .forceValues, .pointerEvents: [".json"]
     case .tabletCSV: [".txt", ".csv", ".tsv"]
+    case .libinputRecord: [".yml", ".yaml"]
     }
   }
 }

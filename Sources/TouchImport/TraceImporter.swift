@@ -12,7 +12,7 @@ public import TouchIO
 ///   last extension as `id` (`Wacom Intuos4 6x9.stylus-tap`) and its number in touch-down order,
 ///   from 0, as `touch`; reports name it `id#touch`. A getevent log with events of several devices
 ///   is split per device (each with its own name and axis ranges): ids `FILE@event4`, touch
-///   numbers per device.
+///   numbers per device; so is a `libinput record --multiple` recording.
 /// - evemu recordings without a device header take their axes from `ImportOptions.deviceDescription`
 ///   or else from the `.desc` beside them named after the device (``pairedDescription(for:)``,
 ///   noted on standard error); recordings with neither are named in one warning.
@@ -260,6 +260,9 @@ public enum TraceImporter {
       return try TabletLogReader(file: file, options: options).read(bytes)
     case .pointerEvents:
       return try PointerEventsReader(file: file, options: options).read(bytes)
+    case .libinputRecord:
+      return try EvdevDecoder.decode(
+        LibinputRecordReader(file: file, options: options).parse(bytes), file: file, options: options)
     }
   }
 

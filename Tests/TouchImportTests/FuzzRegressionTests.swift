@@ -25,10 +25,21 @@ struct ImportFuzzRegressionTests {
     #expect(dataset.traces.first?.metadata.session == nil, "an empty group is no session")
   }
 
-  @Test func everyRegressionFileHasATest() {
-    let files = ["evemu", "getevent", "force-values", "tablet-csv", "pointer-events"].flatMap { format in
-      SharedData.files(in: Self.path(format), suffix: "")
+  /// Found by fuzz-libinput-record (its first run, 687 executions; minimized by hand): two
+  /// devices with one node path made two contacts of one id, which the CSV round trip refused.
+  /// The file is refused, with or without `--skip-invalid`.
+  @Test(arguments: [false, true])
+  func aDeviceNodeListedTwiceIsRefused(skipInvalid: Bool) throws {
+    let bytes = try TraceFiles.read(Self.path("libinput-record/node-twice.yml"))
+    #expect(throws: TraceLoadError.self) {
+      try TraceImporter.read(
+        bytes, file: "node-twice.yml", from: .libinputRecord, options: ImportOptions(skipInvalid: skipInvalid))
     }
-    #expect(files == [Self.path("tablet-csv/empty-group.txt")])
+  }
+
+  @Test func everyRegressionFileHasATest() {
+    let formats = ["evemu", "getevent", "force-values", "tablet-csv", "pointer-events", "libinput-record"]
+    let files = formats.flatMap { format in SharedData.files(in: Self.path(format), suffix: "") }
+    #expect(files == [Self.path("tablet-csv/empty-group.txt"), Self.path("libinput-record/node-twice.yml")])
   }
 }

@@ -12,12 +12,13 @@ extension TouchTraceCommand {
       discussion: """
         Formats: evemu (Linux evemu-record), getevent (Android getevent -lt), force-values (a JSON \
         array of UITouch.force values; needs --interval), tablet-csv (delimited pen-tablet rows, \
-        see --columns), pointer-events (a JSON array of W3C PointerEvent records).
+        see --columns), pointer-events (a JSON array of W3C PointerEvent records), libinput-record \
+        (Linux libinput record YAML).
 
         Each contact (touch-down to lift-off) becomes a trace whose id is the file name without \
         its extension and whose touch number counts contacts in touch-down order. A getevent log \
-        with events of several devices is split per device (ids FILE@event4, each device with its \
-        own name and axis ranges). An evemu recording without a device header takes its axes from \
+        with events of several devices, or a libinput record --multiple file, is split per device \
+        (ids FILE@event4, each device with its own name and axis ranges). An evemu recording without a device header takes its axes from \
         --description, else from the .desc beside it named after the device (the longest .desc name \
         that is the recording's name or starts it followed by '.', '-', '_' or a space), else is \
         named in a warning. --label-from-path fills labels from the recording paths, as for trace \
@@ -50,7 +51,7 @@ extension TouchTraceCommand {
 
     @Option(
       help: ArgumentHelp(
-        "Maximum possible force (device units) for traces whose recording gives none (getevent without axis ranges, tablet-csv; force-values default 20/3); with --max-force-override for every trace, replacing the recording's (evemu/getevent axis maximum; 1 for pointer-events).",
+        "Maximum possible force (device units) for traces whose recording gives none (getevent without axis ranges, tablet-csv; force-values default 20/3); with --max-force-override for every trace, replacing the recording's (evemu/getevent/libinput-record axis maximum; 1 for pointer-events).",
         valueName: "force"))
     var maxForce: Double?
 
@@ -93,7 +94,7 @@ extension TouchTraceCommand {
 
     @Option(
       help: ArgumentHelp(
-        "Points per device position unit (default: evemu axis resolution at 160 pt/in; otherwise device units).",
+        "Points per device position unit (default: the evemu or libinput-record axis resolution at 160 pt/in; otherwise device units).",
         valueName: "points"))
     var positionScale: Double?
 

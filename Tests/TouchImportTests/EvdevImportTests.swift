@@ -33,13 +33,6 @@ private let penRecording = """
 
   """
 
-/// Replaces line `number` (1-based) of `text`.
-private func replacingLine(_ number: Int, of text: String, with line: String) -> String {
-  var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-  lines[number - 1] = line
-  return lines.joined(separator: "\n")
-}
-
 @Suite struct EvemuImportTests {
   @Test func penContact() throws {
     let dataset = try importText(penRecording, as: .evemu)

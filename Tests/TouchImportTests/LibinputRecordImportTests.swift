@@ -68,13 +68,6 @@ private let touchscreen = """
 
   """
 
-/// The line numbered `number` (from 1) of `text` replaced.
-private func replacingLine(_ number: Int, of text: String, with line: String) -> String {
-  var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-  lines[number - 1] = line
-  return lines.joined(separator: "\n")
-}
-
 @Suite struct LibinputRecordImportTests {
   @Test func touchscreenContact() throws {
     let dataset = try importText(touchscreen, as: .libinputRecord, name: "fixture.yml")

@@ -23,6 +23,13 @@ func importError(
   }
 }
 
+/// `text` with its line `number` (from 1) replaced by `line`.
+func replacingLine(_ number: Int, of text: String, with line: String) -> String {
+  var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+  lines[number - 1] = line
+  return lines.joined(separator: "\n")
+}
+
 extension Dataset {
   /// The largest force over all traces.
   var maxForceSeen: Double { traces.flatMap(\.force).max() ?? -1 }

@@ -37,9 +37,23 @@ struct ImportFuzzRegressionTests {
     }
   }
 
+  /// Found by fuzz-libinput-record (20 000 executions; minimized by hand): device nodes
+  /// `/dev/input/event3` and `…/event3` both named their contacts `FILE@event3`. Each device
+  /// keeps its whole path where the last components agree.
+  @Test func devicesWithOneLastComponentGetDistinctIDs() throws {
+    let bytes = try TraceFiles.read(Self.path("libinput-record/same-last-component.yml"))
+    let dataset = try TraceImporter.read(bytes, file: "same-last-component.yml", from: .libinputRecord)
+    #expect(
+      dataset.traces.map(\.metadata.id) == ["same-last-component@/dev/input/event3", "same-last-component@x/event3"])
+  }
+
   @Test func everyRegressionFileHasATest() {
     let formats = ["evemu", "getevent", "force-values", "tablet-csv", "pointer-events", "libinput-record"]
     let files = formats.flatMap { format in SharedData.files(in: Self.path(format), suffix: "") }
-    #expect(files == [Self.path("tablet-csv/empty-group.txt"), Self.path("libinput-record/node-twice.yml")])
+    #expect(
+      files == [
+        Self.path("tablet-csv/empty-group.txt"), Self.path("libinput-record/node-twice.yml"),
+        Self.path("libinput-record/same-last-component.yml"),
+      ])
   }
 }

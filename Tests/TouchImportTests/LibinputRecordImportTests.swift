@@ -191,6 +191,18 @@ private let touchscreen = """
     #expect(bare.description.hasPrefix("r.yml:57:8: error: a device without its node path"), "\(bare)")
   }
 
+  /// Found by fuzz-libinput-record (a longer run): nodes `/dev/input/event3` and
+  /// `Int/dev/input/event3` both gave ids `FILE@event3`. The same holds for a getevent log.
+  @Test func devicesWithOneLastPathComponentKeepTheirWholePaths() {
+    let parts = ["/dev/input/event3", "Int/dev/input/event3", "/dev/input/event4", nil, "unnamed", "unnamed"].map {
+      EvdevPart(path: $0)
+    }
+    #expect(
+      EvdevDecoder.deviceNames(parts) == [
+        "/dev/input/event3", "Int/dev/input/event3", "event4", "unnamed-3", "unnamed-4", "unnamed-5",
+      ])
+  }
+
   @Test func skipInvalidAccountsForTheContact() throws {
     let text = replacingLine(48, of: touchscreen, with: "    - [  0,  16000,   3,  58,  high]")
     let dataset = try importText(text, as: .libinputRecord, name: "r.yml", options: ImportOptions(skipInvalid: true))

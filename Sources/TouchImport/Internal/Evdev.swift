@@ -147,10 +147,9 @@ struct EvdevDecoder {
       for case .event(let e) in part.items { return e.time }
       return nil
     }.min()
-    for var part in parts {
-      let short = part.path.map { String($0.split(separator: "/").last ?? Substring($0)) } ?? "unnamed"
+    for (var part, name) in zip(parts, deviceNames(parts)) {
       if part.device.name == nil { part.device.name = part.path }
-      let id = "\(TraceImporter.traceID(forFile: file))@\(short)"
+      let id = "\(TraceImporter.traceID(forFile: file))@\(name)"
       var decoded = try decode(
         part.items, device: part.device, collector: ContactCollector(file: file, options: options, id: id),
         start: start)
@@ -158,6 +157,20 @@ struct EvdevDecoder {
       dataset.append(contentsOf: decoded)
     }
     return dataset
+  }
+
+  /// The name each part's ids carry, one per part and all different: the device path's last
+  /// component (`event4`), `unnamed` without a path; the whole path where two parts share the
+  /// last component (`/dev/input/event4` and `/tmp/event4`); the part's number after a `-` where
+  /// even that is shared.
+  static func deviceNames(_ parts: [EvdevPart]) -> [String] {
+    let short = parts.map { part in
+      part.path.map { String($0.split(separator: "/").last ?? Substring($0)) } ?? "unnamed"
+    }
+    let long = parts.indices.map { k in
+      short.filter { $0 == short[k] }.count > 1 ? (parts[k].path ?? "unnamed") : short[k]
+    }
+    return long.indices.map { k in long.filter { $0 == long[k] }.count > 1 ? "\(long[k])-\(k)" : long[k] }
   }
 
   /// - Parameter start: the time (µs) times count from; `nil` for the first event of `items`.

@@ -56,14 +56,15 @@ extension PerTrace {
 }
 
 /// An output written piece by piece: a ``StreamedOutput`` for a file (committed by
-/// ``commit()``, all or nothing), or, for standard output, memory written in one piece at
-/// ``commit()`` so that a command that fails writes nothing.
+/// ``commit()``, all or nothing), or, for standard output, a ``HeldOutput`` written out at
+/// ``commit()`` so that a command that fails writes nothing (memory up to 32 MiB, then a
+/// temporary file in `$TMPDIR`, so memory stays bounded).
 final class StreamTarget {
   /// The target path (`-` for standard output).
   let path: String
   private let inputs: [String]
   private let file: StreamedOutput?
-  private let memory: MemorySink?
+  private let held: HeldOutput?
 
   /// Opens `path` (`-`: standard output), never one of `inputs`.
   init(_ path: String, inputs: [String]) throws(FileWriteError) {
@@ -71,35 +72,40 @@ final class StreamTarget {
     self.inputs = Console.guarded(inputs)
     if path == OutputFiles.standardOutput {
       file = nil
-      memory = MemorySink()
+      held = HeldOutput(spoolBeside: Self.temporaryPath)
     } else {
       file = try StreamedOutput(path: path, inputs: self.inputs)
-      memory = nil
+      held = nil
     }
   }
 
   /// Where the bytes go.
-  var sink: any ByteSink { file ?? memory! }
+  var sink: any ByteSink { file ?? held! }
 
-  /// A path beside which temporary spool files go: the output file, or a name in `$TMPDIR`
-  /// (else `/tmp`) for standard output.
-  var spoolPath: String {
-    if file != nil { return path }
+  /// A name in `$TMPDIR` (else `/tmp`) beside which standard output's spool files go.
+  private static var temporaryPath: String {
     let directory = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
     return directory + "/touchtrace-output"
   }
+
+  /// A path beside which temporary spool files go: the output file, or a name in `$TMPDIR`
+  /// (else `/tmp`) for standard output.
+  var spoolPath: String { file != nil ? path : Self.temporaryPath }
 
   /// Puts the output in place.
   func commit() throws(FileWriteError) {
     if let file {
       try OutputFiles(inputs: inputs).write([], committing: [file])
     } else {
-      try Console.emit(memory!.bytes, to: OutputFiles.standardOutput, inputs: inputs)
+      try held!.write()
     }
   }
 
   /// Drops what was written; the target is left as it was.
-  func discard() { file?.discard() }
+  func discard() {
+    file?.discard()
+    held?.discard()
+  }
 }
 
 /// A trace file written batch by batch (`smooth`, `import`, `synth`): the same bytes as

@@ -98,6 +98,21 @@ public struct TraceGroups: Sendable, Hashable {
 /// Every fold gets at least one group (the first K groups fill the K empty folds), and with as
 /// many folds as groups each fold holds exactly one group: leave-one-group-out.
 public struct FoldAssignment: Sendable, Hashable {
+  /// What a tuning run starts from: the traces' groups (by `options.groupBy`) and their
+  /// assignment to `options.folds` folds (`nil` below 2), drawn from `random`, which the run then
+  /// goes on with (the bootstrap draws next).
+  ///
+  /// - Throws: ``TuningError/noTraces`` for no traces; the grouping's errors.
+  static func setUp(_ traces: [Trace], options: TuningOptions, random: inout RandomSource) throws(TuningError) -> (
+    groups: TraceGroups, assignment: FoldAssignment?
+  ) {
+    guard !traces.isEmpty else { throw .noTraces }
+    let groups = try TraceGroups(traces: traces, key: options.groupBy)
+    let assignment =
+      options.folds >= 2 ? try FoldAssignment(groups: groups, folds: options.folds, random: &random) : nil
+    return (groups, assignment)
+  }
+
   /// The number of folds, K ≥ 2.
   public let folds: Int
   /// The fold of each group (indexed like ``TraceGroups/names``).

@@ -166,11 +166,8 @@ public enum Tuning {
     progress: ((Int, Int) -> Void)? = nil
   ) throws(TuningError) -> TuningResult {
     let n = evaluation.traces.count
-    guard n > 0 else { throw .noTraces }
-    let groups = try TraceGroups(traces: evaluation.traces, key: options.groupBy)
     var random = try TuningError.randomSource(seed: options.seed)
-    let assignment: FoldAssignment? =
-      options.folds >= 2 ? try FoldAssignment(groups: groups, folds: options.folds, random: &random) : nil
+    let (groups, assignment) = try FoldAssignment.setUp(evaluation.traces, options: options, random: &random)
     let rule = options.rule
     let truths = evaluation.truths
     let k = assignment?.folds ?? 0

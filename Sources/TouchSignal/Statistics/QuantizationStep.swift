@@ -73,18 +73,10 @@ public struct QuantizationStep: Hashable, Sendable {
   private static func verify<Values: Sequence<Double>>(_ candidate: (step: Double, reciprocal: Int?), _ values: Values)
     -> QuantizationStep?
   {
-    let step = candidate.step
-    let inverse = 1 / step
-    var onGrid = 0
-    var finite = 0
-    for value in values where value.isFinite {
-      finite += 1
-      let k = (value * inverse).rounded()
-      if abs(value - k * step) <= 0.01 * step { onGrid += 1 }
-    }
+    let (onGrid, finite) = gridCount(candidate, values)
     let fit = Double(onGrid) / Double(Swift.max(finite, 1))
     guard fit >= 0.99 else { return nil }
-    return QuantizationStep(step: step, reciprocal: candidate.reciprocal, fit: fit)
+    return QuantizationStep(step: candidate.step, reciprocal: candidate.reciprocal, fit: fit)
   }
 }
 
@@ -184,9 +176,9 @@ extension QuantizationStep {
 
   /// How many of `values` are finite, and how many of those lie on the grid of `candidate`
   /// (``verify(_:_:)``'s count).
-  private static func gridCount(_ candidate: (step: Double, reciprocal: Int?), _ values: [Double]) -> (
-    onGrid: Int, finite: Int
-  ) {
+  private static func gridCount<Values: Sequence<Double>>(
+    _ candidate: (step: Double, reciprocal: Int?), _ values: Values
+  ) -> (onGrid: Int, finite: Int) {
     let step = candidate.step
     let inverse = 1 / step
     var onGrid = 0

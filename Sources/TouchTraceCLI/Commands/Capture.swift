@@ -74,14 +74,7 @@ extension TouchTraceCommand {
       help: ArgumentHelp("The dataset directory the traces are added to (created when missing).", valueName: "dir"))
     var dataset: String
 
-    @Option(
-      help: ArgumentHelp(
-        "Address to bind; anything but loopback needs a token (--token-file or TOUCHTRACE_CAPTURE_TOKEN).",
-        valueName: "address"))
-    var host = "127.0.0.1"
-
-    @Option(help: ArgumentHelp("TCP port; 0 binds any free port (the printed URL names it).", valueName: "port"))
-    var port: UInt16 = 8080
+    @OptionGroup(title: "Server") var server: ServerOptions
 
     @Option(help: ArgumentHelp("Intents to prompt for, comma-separated.", valueName: "intent,..."))
     var intents = "press,tap,hold,drag,pop"
@@ -127,12 +120,6 @@ extension TouchTraceCommand {
 
     @Option(
       help: ArgumentHelp(
-        "Read the access token every request must carry from this file (required with a non-loopback --host unless TOUCHTRACE_CAPTURE_TOKEN is set; A-Z a-z 0-9 - . _ ~; one trailing line break ignored).",
-        valueName: "file"))
-    var tokenFile: String?
-
-    @Option(
-      help: ArgumentHelp(
         "Deprecated: the token as an argument is visible to every user in ps; use --token-file or TOUCHTRACE_CAPTURE_TOKEN.",
         valueName: "token", visibility: .hidden))
     var token: String?
@@ -174,8 +161,8 @@ extension TouchTraceCommand {
         list.append(intent)
       }
       var configuration = CaptureConfiguration(
-        dataset: dataset, host: host, port: port, intents: list, count: count, participant: participant,
-        seed: seed, token: readingToken || tokenFile == nil ? try resolvedToken() : "token-file", device: device)
+        dataset: dataset, host: server.host, port: server.port, intents: list, count: count, participant: participant,
+        seed: seed, token: readingToken || server.tokenFile == nil ? try resolvedToken() : "token-file", device: device)
       configuration.welcome = welcome
       configuration.consent = consent
       configuration.practice = practice
@@ -213,8 +200,8 @@ extension TouchTraceCommand {
     /// The token: from `--token-file` (its content, one trailing line break dropped), else the
     /// deprecated `--token`, else `TOUCHTRACE_CAPTURE_TOKEN` when set and not empty.
     func resolvedToken() throws(ValidationError) -> String? {
-      if tokenFile != nil && token != nil { throw ValidationError("give --token-file or --token, not both") }
-      return try Self.resolveToken(file: tokenFile, deprecated: token)
+      if server.tokenFile != nil && token != nil { throw ValidationError("give --token-file or --token, not both") }
+      return try Self.resolveToken(file: server.tokenFile, deprecated: token)
     }
 
     /// The token of `capture` or `try`: from `file` (its content, one trailing line break
@@ -253,7 +240,7 @@ extension TouchTraceCommand {
     }
 
     func validate() throws {
-      if tokenFile != nil && token != nil { throw ValidationError("give --token-file or --token, not both") }
+      if server.tokenFile != nil && token != nil { throw ValidationError("give --token-file or --token, not both") }
       _ = try captureConfiguration(readingToken: false)
       if format == nil, let output, output != OutputFiles.standardOutput, let ending = OutputFormat.ending(of: output) {
         guard let named = OutputFormat(fileName: output), Format(named) != nil else {

@@ -115,14 +115,8 @@ extension TouchTraceCommand {
           outcomes: sharded ? .replays([a.recognizer, b.recognizer]) : .none, sweep: false,
           batchTraces: shards.batchTraces,
           writesPartial: sharded)
-        let data: ScoredData
-        do {
-          // No default grid here: the plan is only a carrier.
-          data = try ScoredData.gather(request, plan: nil, planOptions: nil)
-        } catch let error as ReplayError {
-          throw DataError.replay(error, command: "compare")
-        }
-        try data.check(command: "compare", shard: shards)
+        // No default grid here: the plan is only a carrier.
+        let data = try ScoredData.gather(for: "compare", request, plan: nil, planOptions: nil, shard: shards)
         if shards.partial == nil { try breakdown.requirePresent(in: data.evaluation, command: "compare") }
         if let partial = shards.partial {
           try data.writePartial(partial, command: "compare", shard: shards.selected, inputs: input.inputPaths)

@@ -170,15 +170,8 @@ extension TouchTraceCommand {
           groupBy: bootstrap > 0 ? groupBy?.key : nil, options: options, threads: threads, command: "sweep",
           keepSamples: needsEveryTrace, by: breakdown.by?.field, batchTraces: shards.batchTraces,
           writesPartial: shards.partial != nil)
-        let data: ScoredData
-        do {
-          data = try ScoredData.gather(request, plan: plan, planOptions: self.plan, progress: progress)
-        } catch let error as ReplayError {
-          progress.finish()
-          throw DataError.replay(error, command: "sweep")
-        }
-        progress.finish()
-        try data.check(command: "sweep", shard: shards, misfires: true)
+        let data = try ScoredData.gather(
+          for: "sweep", request, plan: plan, planOptions: self.plan, progress: progress, shard: shards, misfires: true)
         if shards.partial == nil { try breakdown.requirePresent(in: data.evaluation, command: "sweep") }
         if let partial = shards.partial {
           try data.writePartial(partial, command: "sweep", shard: shards.selected, inputs: input.inputPaths)
@@ -302,15 +295,8 @@ extension TouchTraceCommand {
           groupBy: nil,
           options: options, threads: threads, command: "sweep", keepSamples: false, by: nil,
           batchTraces: shards.batchTraces, writesPartial: false)
-        let data: ScoredData
-        do {
-          data = try ScoredData.gather(request, plan: exact.plan, planOptions: self.plan, progress: progress)
-        } catch let error as ReplayError {
-          progress.finish()
-          throw DataError.replay(error, command: "sweep")
-        }
-        progress.finish()
-        try data.check(command: "sweep", shard: shards)
+        let data = try ScoredData.gather(
+          for: "sweep", request, plan: exact.plan, planOptions: self.plan, progress: progress, shard: shards)
         let result = try data.sweepResult(threads: threads)
         let rule: OperatingPointRule
         do throws(TuningRuleError) {

@@ -74,14 +74,7 @@ extension TouchTraceCommand {
       help: ArgumentHelp("Save tried contacts here, as labeled trace files (created when missing).", valueName: "dir"))
     var dataset: String?
 
-    @Option(
-      help: ArgumentHelp(
-        "Address to bind; anything but loopback needs a token (--token-file or TOUCHTRACE_CAPTURE_TOKEN).",
-        valueName: "address"))
-    var host = "127.0.0.1"
-
-    @Option(help: ArgumentHelp("TCP port; 0 binds any free port (the printed URL names it).", valueName: "port"))
-    var port: UInt16 = 8080
+    @OptionGroup(title: "Server") var server: ServerOptions
 
     @Option(help: ArgumentHelp("Who presses (the user of every saved trace).", valueName: "name"))
     var participant = "anonymous"
@@ -89,12 +82,6 @@ extension TouchTraceCommand {
     @Option(
       help: ArgumentHelp("The device of every saved trace (default: the browser's description).", valueName: "name"))
     var device: String?
-
-    @Option(
-      help: ArgumentHelp(
-        "Read the access token every request must carry from this file (required with a non-loopback --host unless TOUCHTRACE_CAPTURE_TOKEN is set).",
-        valueName: "file"))
-    var tokenFile: String?
 
     @OptionGroup var global: GlobalOptions
 
@@ -179,13 +166,13 @@ extension TouchTraceCommand {
     /// The token: from `--token-file` (its content, one trailing line break dropped), else
     /// `TOUCHTRACE_CAPTURE_TOKEN` when set and not empty.
     func resolvedToken() throws(ValidationError) -> String? {
-      try Capture.resolveToken(file: tokenFile, deprecated: nil)
+      try Capture.resolveToken(file: server.tokenFile, deprecated: nil)
     }
 
     func tryConfiguration(names: [String], readingToken: Bool = true) throws(ValidationError) -> TryConfiguration {
       let configuration = TryConfiguration(
-        configurations: names, host: host, port: port,
-        token: readingToken || tokenFile == nil ? try resolvedToken() : "token-file", dataset: dataset,
+        configurations: names, host: server.host, port: server.port,
+        token: readingToken || server.tokenFile == nil ? try resolvedToken() : "token-file", dataset: dataset,
         participant: participant, device: device)
       do {
         try configuration.validate()

@@ -200,14 +200,8 @@ extension TouchTraceCommand {
           outcomes: sharded ? .all : .none, sweep: sharded, batchTraces: shards.batchTraces, writesPartial: sharded)
         // --export records the data's SHA-256: hashed as it is read, not read again.
         request.hashesInputs = exportDirectory != nil
-        let data: ScoredData
-        do {
-          data = try ScoredData.gather(request, plan: plan, planOptions: self.plan, progress: progress)
-        } catch let error as ReplayError {
-          progress.finish()
-          throw DataError.replay(error, command: "tune")
-        }
-        try data.check(command: "tune", shard: shards)
+        let data = try ScoredData.gather(
+          for: "tune", request, plan: plan, planOptions: self.plan, progress: progress, finishing: false, shard: shards)
         if shards.partial == nil { try breakdown.requirePresent(in: data.evaluation, command: "tune") }
         if let partial = shards.partial {
           progress.finish()
@@ -342,15 +336,8 @@ extension TouchTraceCommand.Tune {
         input: input.study, shard: shards.selected, recognizers: exact.plan.configurations.map(\.recognizer),
         groupBy: tuning.groupBy, options: options, threads: threads, command: "tune", keepSamples: true,
         batchTraces: shards.batchTraces, writesPartial: false)
-      let data: ScoredData
-      do {
-        data = try ScoredData.gather(request, plan: exact.plan, planOptions: self.plan, progress: progress)
-      } catch let error as ReplayError {
-        progress.finish()
-        throw DataError.replay(error, command: "tune")
-      }
-      progress.finish()
-      try data.check(command: "tune", shard: shards)
+      let data = try ScoredData.gather(
+        for: "tune", request, plan: exact.plan, planOptions: self.plan, progress: progress, shard: shards)
       let result: ExactTuning
       do throws(TuningError) {
         result = try ExactTuning.run(

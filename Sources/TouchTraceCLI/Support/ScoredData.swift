@@ -23,6 +23,25 @@ struct ScoredData {
   /// The stream, when read here (for writing a partial).
   var stream: ScoredStream?
 
+  /// ``gather(_:plan:planOptions:progress:)`` for `command`, then ``check(command:shard:misfires:)``:
+  /// a replay error is reported as the command's, the progress line finished first; with
+  /// `finishing`, the progress line is finished before the check reports skipped traces too.
+  static func gather(
+    for command: String, _ request: ScoredStream.Request, plan: SweepPlan?, planOptions: PlanOptions?,
+    progress: Progress? = nil, finishing: Bool = true, shard: ShardOptions, misfires: Bool = false
+  ) throws -> ScoredData {
+    let data: ScoredData
+    do {
+      data = try gather(request, plan: plan, planOptions: planOptions, progress: progress)
+    } catch let error as ReplayError {
+      progress?.finish()
+      throw DataError.replay(error, command: command)
+    }
+    if finishing { progress?.finish() }
+    try data.check(command: command, shard: shard, misfires: misfires)
+    return data
+  }
+
   /// Reads (or takes from the partials being merged) the traces of `request` and scores them
   /// with `plan` (whose default grids may follow the data's maximum forces).
   static func gather(

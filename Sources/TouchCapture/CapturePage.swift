@@ -19,15 +19,6 @@ enum CapturePage {
   static func html(
     state: [UInt8], prompt: Intent?, words: String, index: Int, total: Int, token: String?, secret: String
   ) -> [UInt8] {
-    // JSON inside a script element: "<" written as \u003c, so no "</script>" can end it early.
-    var stateText: [UInt8] = []
-    for byte in state {
-      if byte == UInt8(ascii: "<") { stateText += Array(#"\u003c"#.utf8) } else { stateText.append(byte) }
-    }
-    let stateJSON = String(decoding: stateText, as: UTF8.self)
-    // The token holds only URL-unreserved characters (checked by CaptureConfiguration.validate),
-    // the secret only hexadecimal digits.
-    let query = token.map { "?token=" + $0 } ?? ""
     // Intent words are fixed ASCII; prompt texts may be the study's own, so they are escaped.
     let header =
       if let prompt {
@@ -38,9 +29,7 @@ enum CapturePage {
           + "<div id=\"progress\" data-index=\"\(index)\" data-total=\"\(total)\">\(total) of \(total)</div></header>\n"
       }
     return Array(
-      (head + header + body + "<script type=\"application/json\" id=\"state\">" + stateJSON + "</script>\n"
-        + "<script>\nconst QUERY = \"" + query + "\";\nconst SECRET = \"" + secret + "\";\n" + script
-        + "</script>\n</body>\n</html>\n").utf8)
+      (head + header + body + PageDocument.closing(state: state, token: token, secret: secret, script: script)).utf8)
   }
 
   /// `text` with `&`, `<`, `>` and `"` as character references.
@@ -58,57 +47,50 @@ enum CapturePage {
     return out
   }
 
-  private static let head = """
-    <!DOCTYPE html>
-    <html lang="en">
-    <head>
-    <meta charset="utf-8">
-    <meta name="viewport" content="width=device-width, initial-scale=1, user-scalable=no">
-    <link rel="icon" href="data:,">
-    <title>Touch recording</title>
-    <style>
-    html, body { margin: 0; font: 18px/1.45 system-ui, sans-serif; background: #f6f6f4; color: #222; }
-    header { display: flex; align-items: baseline; gap: 1em; padding: 14px 16px 0; flex-wrap: wrap; }
-    #prompt { font-size: 2em; font-weight: 650; flex: 1 1 auto; }
-    #progress { font-variant-numeric: tabular-nums; color: #555; }
-    #instructions { margin: 4px 16px 10px; color: #333; max-width: 46em; min-height: 1.45em; }
-    #welcome { margin: 16px; padding: 20px 24px; background: #fff; border-radius: 16px; max-width: 46em;
-      box-shadow: 0 1px 4px #0002; }
-    #welcome h1 { font-size: 1.6em; margin: 0 0 0.6em; }
-    #welcome p { white-space: pre-wrap; margin: 0 0 1em; }
-    #consent-text { border-left: 4px solid #1d6fd8; padding-left: 12px; }
-    #welcome button, footer button { font: inherit; padding: 10px 22px; border-radius: 10px; border: 1px solid #888;
-      background: #fff; }
-    #welcome #start, footer #finish { background: #1d6fd8; color: #fff; border-color: #1d6fd8; font-weight: 600; }
-    button:disabled { opacity: 0.45; }
-    .stage { position: relative; margin: 0 16px; }
-    #capture-area { height: 56vh; border: 3px dashed #8a8a8a; border-radius: 16px;
-      background: #fff; touch-action: none; user-select: none; -webkit-user-select: none;
-      -webkit-touch-callout: none; display: flex; align-items: center; justify-content: center; color: #888; }
-    #capture-area.active { border-color: #1d6fd8; background: #eef5ff; }
-    #force-meter { display: flex; align-items: center; gap: 10px; margin: 10px 0 0; color: #555; font-size: 0.9em; }
-    #force-track { flex: 1 1 auto; height: 14px; border-radius: 7px; background: #e3e3e0; overflow: hidden; }
-    #force-level { height: 100%; width: 0; background: linear-gradient(90deg, #6aa7f0, #1d6fd8); }
-    #ack { position: absolute; top: 38%; left: 50%; transform: translateX(-50%); padding: 8px 28px; border-radius: 14px;
-      background: #e6f5ec; font-size: 2.2em; font-weight: 700; color: #137a3a; opacity: 0; transition: opacity 0.25s;
-      pointer-events: none; white-space: nowrap; }
-    #ack.show { opacity: 1; }
-    body[data-state="sending"] #capture-area { opacity: 0.6; }
-    body[data-state="practice"] #capture-area { border-color: #c48a00; }
-    body[data-state="welcome"] .stage, body[data-state="welcome"] header, body[data-state="welcome"] #instructions,
-    body[data-state="welcome"] footer { display: none; }
-    body:not([data-state="welcome"]) #welcome { display: none; }
-    body[data-state="review"] #capture-area, body[data-state="done"] .stage { display: none; }
-    body:not([data-state="review"]) #finish { display: none; }
-    body[data-state="done"] #redo, body[data-state="practice"] #redo { display: none; }
-    footer { padding: 12px 16px; display: flex; gap: 1em; align-items: center; flex-wrap: wrap; }
-    #status { color: #444; }
-    #status.error { color: #b00020; }
-    </style>
-    </head>
-    <body data-state="ready">
+  private static let head =
+    PageDocument.opening(title: "Touch recording") + """
+      html, body { margin: 0; font: 18px/1.45 system-ui, sans-serif; background: #f6f6f4; color: #222; }
+      header { display: flex; align-items: baseline; gap: 1em; padding: 14px 16px 0; flex-wrap: wrap; }
+      #prompt { font-size: 2em; font-weight: 650; flex: 1 1 auto; }
+      #progress { font-variant-numeric: tabular-nums; color: #555; }
+      #instructions { margin: 4px 16px 10px; color: #333; max-width: 46em; min-height: 1.45em; }
+      #welcome { margin: 16px; padding: 20px 24px; background: #fff; border-radius: 16px; max-width: 46em;
+        box-shadow: 0 1px 4px #0002; }
+      #welcome h1 { font-size: 1.6em; margin: 0 0 0.6em; }
+      #welcome p { white-space: pre-wrap; margin: 0 0 1em; }
+      #consent-text { border-left: 4px solid #1d6fd8; padding-left: 12px; }
+      #welcome button, footer button { font: inherit; padding: 10px 22px; border-radius: 10px; border: 1px solid #888;
+        background: #fff; }
+      #welcome #start, footer #finish { background: #1d6fd8; color: #fff; border-color: #1d6fd8; font-weight: 600; }
+      button:disabled { opacity: 0.45; }
+      .stage { position: relative; margin: 0 16px; }
+      #capture-area { height: 56vh; border: 3px dashed #8a8a8a; border-radius: 16px;
+        background: #fff; touch-action: none; user-select: none; -webkit-user-select: none;
+        -webkit-touch-callout: none; display: flex; align-items: center; justify-content: center; color: #888; }
+      #capture-area.active { border-color: #1d6fd8; background: #eef5ff; }
+      #force-meter { display: flex; align-items: center; gap: 10px; margin: 10px 0 0; color: #555; font-size: 0.9em; }
+      #force-track { flex: 1 1 auto; height: 14px; border-radius: 7px; background: #e3e3e0; overflow: hidden; }
+      #force-level { height: 100%; width: 0; background: linear-gradient(90deg, #6aa7f0, #1d6fd8); }
+      #ack { position: absolute; top: 38%; left: 50%; transform: translateX(-50%); padding: 8px 28px; border-radius: 14px;
+        background: #e6f5ec; font-size: 2.2em; font-weight: 700; color: #137a3a; opacity: 0; transition: opacity 0.25s;
+        pointer-events: none; white-space: nowrap; }
+      #ack.show { opacity: 1; }
+      body[data-state="sending"] #capture-area { opacity: 0.6; }
+      body[data-state="practice"] #capture-area { border-color: #c48a00; }
+      body[data-state="welcome"] .stage, body[data-state="welcome"] header, body[data-state="welcome"] #instructions,
+      body[data-state="welcome"] footer { display: none; }
+      body:not([data-state="welcome"]) #welcome { display: none; }
+      body[data-state="review"] #capture-area, body[data-state="done"] .stage { display: none; }
+      body:not([data-state="review"]) #finish { display: none; }
+      body[data-state="done"] #redo, body[data-state="practice"] #redo { display: none; }
+      footer { padding: 12px 16px; display: flex; gap: 1em; align-items: center; flex-wrap: wrap; }
+      #status { color: #444; }
+      #status.error { color: #b00020; }
+      </style>
+      </head>
+      <body data-state="ready">
 
-    """
+      """
 
   private static let body = """
     <div id="instructions"></div>

@@ -59,15 +59,22 @@ struct CurveAreaTests {
     return (roc, pr)
   }
 
+  /// The curves span [0, 1] and their areas are the reference's, to 1e-12.
+  static func expectAreas(
+    _ roc: [(falsePositiveRate: Double, recall: Double)], _ pr: [(recall: Double, precision: Double)], name: String,
+    rocAUC: Double, ap expectedAP: Double, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    #expect(ThresholdCurve.spans(roc), sourceLocation: sourceLocation)
+    let auc = try #require(ThresholdCurve.rocArea(roc), sourceLocation: sourceLocation)
+    let ap = try #require(ThresholdCurve.averagePrecision(pr), sourceLocation: sourceLocation)
+    #expect(abs(auc - rocAUC) < 1e-12, "\(name): AUC \(auc) vs \(rocAUC)", sourceLocation: sourceLocation)
+    #expect(abs(ap - expectedAP) < 1e-12, "\(name): AP \(ap) vs \(expectedAP)", sourceLocation: sourceLocation)
+  }
+
   @Test(arguments: 0..<3) func scoredDataMatchScikitLearn(_ k: Int) throws {
     let reference = Self.fixture.scored[k]
     let (roc, pr) = Self.sweep(reference)
-    #expect(ThresholdCurve.spans(roc))
-    let auc = try #require(ThresholdCurve.rocArea(roc))
-    let ap = try #require(ThresholdCurve.averagePrecision(pr))
-    #expect(abs(auc - reference.roc_auc) < 1e-12, "\(reference.name): AUC \(auc) vs \(reference.roc_auc)")
-    #expect(
-      abs(ap - reference.average_precision) < 1e-12, "\(reference.name): AP \(ap) vs \(reference.average_precision)")
+    try Self.expectAreas(roc, pr, name: reference.name, rocAUC: reference.roc_auc, ap: reference.average_precision)
     // The thresholds walked from strictest to loosest (`sweep` lists them so): the same on a score.
     let walked = try #require(ThresholdCurve.averagePrecisionInThresholdOrder(pr))
     #expect(abs(walked - reference.average_precision) < 1e-12, "\(reference.name): walked AP \(walked)")
@@ -99,12 +106,7 @@ struct CurveAreaTests {
     let order = reference.fpr.indices.sorted { ($0 * 7919) % reference.fpr.count < ($1 * 7919) % reference.fpr.count }
     let roc = order.map { (falsePositiveRate: reference.fpr[$0], recall: reference.recall[$0]) }
     let pr = order.map { (recall: reference.recall[$0], precision: reference.precision[$0]) }
-    #expect(ThresholdCurve.spans(roc))
-    let auc = try #require(ThresholdCurve.rocArea(roc))
-    let ap = try #require(ThresholdCurve.averagePrecision(pr))
-    #expect(abs(auc - reference.roc_auc) < 1e-12, "\(reference.name): AUC \(auc) vs \(reference.roc_auc)")
-    #expect(
-      abs(ap - reference.average_precision) < 1e-12, "\(reference.name): AP \(ap) vs \(reference.average_precision)")
+    try Self.expectAreas(roc, pr, name: reference.name, rocAUC: reference.roc_auc, ap: reference.average_precision)
   }
 
   @Test func spanningNeedsBothEndsOfTheFalsePositiveRate() {
@@ -130,22 +132,11 @@ struct CurveAreaTests {
 /// `curves` of the sweep's JSON and Markdown on traces whose counts are worked out by hand.
 @Suite("Threshold curves in the sweep report")
 struct SweepCurveReportTests {
-  /// One press (peak 0.8, reference 0.1 s), a tap (peak 0.7) and a hold (peak 0.2), maximum 1.
-  static let traces = """
-    trace,t,force,max_force,intent,press_at
-    a,0,0,1,press,0.1
-    a,0.05,0.3,1,press,0.1
-    a,0.1,0.6,1,press,0.1
-    a,0.15,0.8,1,press,0.1
-    a,0.2,0.1,1,press,0.1
-    b,0,0,1,tap,
-    b,0.05,0.7,1,tap,
-    b,0.1,0,1,tap,
-    c,0,0,1,hold,
-    c,0.1,0.2,1,hold,
-    c,0.2,0.1,1,hold,
-
-    """
+  /// One press (peak 0.8, reference 0.1 s), a tap (peak 0.7) and a hold (peak 0.2), maximum 1:
+  /// the sweep command tests' traces without their unlabeled one.
+  static let traces =
+    SweepCommandTests.traces.split(separator: "\n", omittingEmptySubsequences: false)
+    .filter { !$0.hasPrefix("d,") }.joined(separator: "\n")
 
   @Test func areasOfAHandWorkedSweep() throws {
     try inTemporaryDirectory(writing: Self.traces) { directory in

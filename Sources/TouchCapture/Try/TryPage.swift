@@ -17,54 +17,37 @@ enum TryPage {
   /// The page with `state` (``TrySession/stateJSON()``) built in, the token its requests carry
   /// and the session's secret its `POST` requests send.
   static func html(state: [UInt8], token: String?, secret: String) -> [UInt8] {
-    // JSON inside a script element: "<" written as \u003c, so no "</script>" can end it early.
-    var stateText: [UInt8] = []
-    for byte in state {
-      if byte == UInt8(ascii: "<") { stateText += Array(#"\u003c"#.utf8) } else { stateText.append(byte) }
-    }
-    // The token holds only URL-unreserved characters, the secret only hexadecimal digits.
-    let query = token.map { "?token=" + $0 } ?? ""
-    return Array(
-      (head + body + "<script type=\"application/json\" id=\"state\">" + String(decoding: stateText, as: UTF8.self)
-        + "</script>\n<script>\nconst QUERY = \"" + query + "\";\nconst SECRET = \"" + secret + "\";\n" + script
-        + "</script>\n</body>\n</html>\n").utf8)
+    Array((head + body + PageDocument.closing(state: state, token: token, secret: secret, script: script)).utf8)
   }
 
-  private static let head = """
-    <!DOCTYPE html>
-    <html lang="en">
-    <head>
-    <meta charset="utf-8">
-    <meta name="viewport" content="width=device-width, initial-scale=1, user-scalable=no">
-    <link rel="icon" href="data:,">
-    <title>touchtrace try</title>
-    <style>
-    html, body { margin: 0; font: 17px/1.4 system-ui, sans-serif; background: #f6f6f4; color: #222; }
-    header { padding: 12px 16px 4px; }
-    h1 { font-size: 1.4em; margin: 0 0 4px; }
-    header p { margin: 0; color: #555; }
-    #configurations { list-style: none; margin: 8px 16px; padding: 0; display: flex; flex-wrap: wrap; gap: 8px 20px; }
-    #configurations li { display: flex; align-items: baseline; gap: 8px; }
-    .swatch { width: 14px; height: 14px; border-radius: 3px; display: inline-block; align-self: center; }
-    .name { font-weight: 600; }
-    .decision { color: #444; font-variant-numeric: tabular-nums; }
-    #try-area { margin: 0 16px; height: 56vh; border: 3px dashed #8a8a8a; border-radius: 16px; background: #fff;
-      touch-action: none; user-select: none; -webkit-user-select: none; -webkit-touch-callout: none; position: relative; }
-    #try-area.active { border-color: #1d6fd8; }
-    #plot { width: 100%; height: 100%; display: block; }
-    #hint { position: absolute; inset: 0; display: flex; align-items: center; justify-content: center; color: #999;
-      pointer-events: none; font-size: 1.2em; }
-    body[data-state="pressing"] #hint, body[data-state="deciding"] #hint, body[data-state="decided"] #hint { display: none; }
-    footer { padding: 10px 16px; display: flex; gap: 12px; align-items: center; flex-wrap: wrap; }
-    footer button, footer select { font: inherit; padding: 6px 12px; border-radius: 8px; }
-    #status { color: #555; }
-    #status.error { color: #b00020; }
-    #marks { margin: 0 16px 16px; padding-left: 20px; color: #333; font-variant-numeric: tabular-nums; }
-    </style>
-    </head>
-    <body data-state="ready">
+  private static let head =
+    PageDocument.opening(title: "touchtrace try") + """
+      html, body { margin: 0; font: 17px/1.4 system-ui, sans-serif; background: #f6f6f4; color: #222; }
+      header { padding: 12px 16px 4px; }
+      h1 { font-size: 1.4em; margin: 0 0 4px; }
+      header p { margin: 0; color: #555; }
+      #configurations { list-style: none; margin: 8px 16px; padding: 0; display: flex; flex-wrap: wrap; gap: 8px 20px; }
+      #configurations li { display: flex; align-items: baseline; gap: 8px; }
+      .swatch { width: 14px; height: 14px; border-radius: 3px; display: inline-block; align-self: center; }
+      .name { font-weight: 600; }
+      .decision { color: #444; font-variant-numeric: tabular-nums; }
+      #try-area { margin: 0 16px; height: 56vh; border: 3px dashed #8a8a8a; border-radius: 16px; background: #fff;
+        touch-action: none; user-select: none; -webkit-user-select: none; -webkit-touch-callout: none; position: relative; }
+      #try-area.active { border-color: #1d6fd8; }
+      #plot { width: 100%; height: 100%; display: block; }
+      #hint { position: absolute; inset: 0; display: flex; align-items: center; justify-content: center; color: #999;
+        pointer-events: none; font-size: 1.2em; }
+      body[data-state="pressing"] #hint, body[data-state="deciding"] #hint, body[data-state="decided"] #hint { display: none; }
+      footer { padding: 10px 16px; display: flex; gap: 12px; align-items: center; flex-wrap: wrap; }
+      footer button, footer select { font: inherit; padding: 6px 12px; border-radius: 8px; }
+      #status { color: #555; }
+      #status.error { color: #b00020; }
+      #marks { margin: 0 16px 16px; padding-left: 20px; color: #333; font-variant-numeric: tabular-nums; }
+      </style>
+      </head>
+      <body data-state="ready">
 
-    """
+      """
 
   private static let body = """
     <header><h1>Press and see when each configuration acts</h1>

@@ -52,6 +52,12 @@ public struct Synthesizer: Sendable {
   /// The gesture and user (index into ``users``) of each of `count` traces: gesture counts from
   /// ``IntentMix/counts(total:)`` in a seeded random order, users in turn.
   public func schedule(count: Int) -> [(kind: GestureKind, user: Int)] {
+    kinds(count: count).enumerated().map { (kind: $0.element, user: user(ofTrace: $0.offset)) }
+  }
+
+  /// The gesture of each of `count` traces, as in ``schedule(count:)``: one byte a trace, for
+  /// callers that write millions.
+  public func kinds(count: Int) -> [GestureKind] {
     let counts = mix.counts(total: count)
     var kinds: [GestureKind] = []
     kinds.reserveCapacity(count)
@@ -60,8 +66,11 @@ public struct Synthesizer: Sendable {
     }
     var rng = SynthRandom(seed: seed, stream: stableHash("order:" + profile.name))
     rng.shuffle(&kinds)
-    return kinds.enumerated().map { (kind: $0.element, user: $0.offset % users.count) }
+    return kinds
   }
+
+  /// The user (index into ``users``) of trace number `index`: users take turns.
+  public func user(ofTrace index: Int) -> Int { index % users.count }
 
   /// `count` traces, in schedule order, with ids `PROFILE-sSEED-0001`, ….
   public func generate(count: Int) -> [Trace] {

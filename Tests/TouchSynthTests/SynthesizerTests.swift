@@ -297,6 +297,7 @@ func largestMove(_ trace: Trace) -> Double {
     #expect(schedule.filter { $0.kind == .tap }.count == 20)
     #expect(schedule.filter { $0.kind == .press }.count == 10)
     #expect(schedule.map(\.user) == (0..<30).map { $0 % 3 })
+    #expect(synthesizer.kinds(count: 30) == schedule.map(\.kind))
     // Shuffled, not in blocks.
     #expect(schedule.prefix(20).contains { $0.kind == .press })
     let traces = synthesizer.generate(count: 30)

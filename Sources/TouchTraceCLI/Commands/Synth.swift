@@ -74,15 +74,15 @@ extension TouchTraceCommand {
         let synthesizer = Synthesizer(profile: device, seed: seed, userCount: users, mix: weights)
         // Generated and written --batch-traces at a time: each trace comes from its own random
         // stream, so the bytes do not depend on the batch size.
-        let schedule = synthesizer.schedule(count: count)
+        let kinds = synthesizer.kinds(count: count)
         let out = try TraceOutput(output, inputs: [])
         defer { out.discard() }
         var start = 0
-        while start < schedule.count {
-          let end = min(schedule.count, start + batch.batchTraces)
+        while start < kinds.count {
+          let end = min(kinds.count, start + batch.batchTraces)
           try out.write(
             (start..<end).map { index in
-              synthesizer.synthesize(index: index, kind: schedule[index].kind, user: schedule[index].user).trace
+              synthesizer.synthesize(index: index, kind: kinds[index], user: synthesizer.user(ofTrace: index)).trace
             })
           start = end
         }

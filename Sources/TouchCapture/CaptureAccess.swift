@@ -8,7 +8,7 @@
 
 /// A route of a server: its path (the raw value) and the method it takes (`GET` routes also
 /// answer `HEAD`).
-public protocol ServedRoute: RawRepresentable, Sendable where RawValue == String {
+package protocol ServedRoute: RawRepresentable, Sendable where RawValue == String {
   /// `GET` or `POST`.
   var method: String { get }
 }
@@ -25,9 +25,9 @@ public protocol ServedRoute: RawRepresentable, Sendable where RawValue == String
 /// (256 bits), written only into the page the server serves, and compared in constant time. A
 /// page on another origin can neither read it (no CORS headers are ever sent) nor send the
 /// header without a preflight the server never allows.
-public struct CaptureAccess: Sendable {
+@_spi(Fuzz) public struct CaptureAccess: Sendable {
   /// The routes of the capture page.
-  public enum Route: String, ServedRoute, CaseIterable {
+  @_spi(Fuzz) public enum Route: String, ServedRoute, CaseIterable {
     /// `GET /`: the page.
     case page = "/"
     /// `GET /state`: the state as JSON.
@@ -42,7 +42,7 @@ public struct CaptureAccess: Sendable {
     case finish = "/finish"
 
     /// The method the route takes (`GET` routes also answer `HEAD`).
-    public var method: String {
+    @_spi(Fuzz) public var method: String {
       switch self {
       case .page, .state: "GET"
       case .contact, .redo, .start, .finish: "POST"
@@ -51,16 +51,16 @@ public struct CaptureAccess: Sendable {
   }
 
   /// The header the page sends the secret in.
-  public static let secretHeader = "X-Capture-Secret"
+  package static let secretHeader = "X-Capture-Secret"
 
   /// The session's secret: 64 hexadecimal digits.
-  public let secret: String
+  package let secret: String
   /// The run's token, or `nil`.
-  public let token: String?
+  package let token: String?
   /// The command whose printed URL a refused client should open (`capture`, `try`).
-  public let command: String
+  package let command: String
   /// The `Host` values (lower case) this server answers to.
-  public let hosts: Set<String>
+  package let hosts: Set<String>
   /// The port, to match IP-literal hosts of a wildcard bind.
   let port: UInt16
   /// Whether the server is bound to every address (then any IP literal with the port is its).
@@ -74,7 +74,7 @@ public struct CaptureAccess: Sendable {
   ///   - token: the run's token, or `nil`.
   ///   - secret: the session's secret (``makeSecret()``).
   ///   - command: the command serving (named in refusals: "open the URL touchtrace COMMAND printed").
-  public init(host: String, port: UInt16, token: String?, secret: String, command: String = "capture") {
+  @_spi(Fuzz) public init(host: String, port: UInt16, token: String?, secret: String, command: String = "capture") {
     self.command = command
     var names = ["localhost", "127.0.0.1", "[::1]"]
     let bound = host == "localhost" ? "127.0.0.1" : host
@@ -90,7 +90,7 @@ public struct CaptureAccess: Sendable {
 
   /// A new secret: 32 bytes from the system's cryptographically secure random source
   /// (`SystemRandomNumberGenerator`: `getrandom` on Linux, `arc4random` on Darwin), in hexadecimal.
-  public static func makeSecret() -> String {
+  package static func makeSecret() -> String {
     var generator = SystemRandomNumberGenerator()
     var text = ""
     for _ in 0..<4 {
@@ -104,7 +104,7 @@ public struct CaptureAccess: Sendable {
   /// Whether `value` (a `Host` header) names this server.
   ///
   /// - Parameter value: the header's value.
-  public func allowsHost(_ value: String) -> Bool {
+  package func allowsHost(_ value: String) -> Bool {
     let host = value.lowercased()
     if hosts.contains(host) { return true }
     guard wildcard else { return false }
@@ -123,14 +123,14 @@ public struct CaptureAccess: Sendable {
   /// Whether `value` (an `Origin` header) is this server's: `http://` and an allowed host.
   ///
   /// - Parameter value: the header's value.
-  public func allowsOrigin(_ value: String) -> Bool {
+  package func allowsOrigin(_ value: String) -> Bool {
     let origin = value.lowercased()
     guard origin.hasPrefix("http://") else { return false }
     return allowsHost(String(origin.dropFirst("http://".count)))
   }
 
   /// What ``check(_:)`` decides.
-  public enum Verdict: Sendable, Equatable {
+  @_spi(Fuzz) public enum Verdict: Sendable, Equatable {
     /// The request may take this route.
     case admit(Route)
     /// The answer that refuses it.
@@ -140,7 +140,7 @@ public struct CaptureAccess: Sendable {
   /// The capture route `request` may take, or the answer that refuses it (400, 403, 404 or 405).
   ///
   /// - Parameter request: a request as read by ``CaptureRequestParser``.
-  public func check(_ request: CaptureRequest) -> Verdict {
+  @_spi(Fuzz) public func check(_ request: CaptureRequest) -> Verdict {
     switch check(request, routes: Route.self) {
     case .admit(let route): .admit(route)
     case .refuse(let response): .refuse(response)
@@ -148,7 +148,7 @@ public struct CaptureAccess: Sendable {
   }
 
   /// What ``check(_:routes:)`` decides for a server's own route table.
-  public enum RouteVerdict<R: ServedRoute>: Sendable {
+  package enum RouteVerdict<R: ServedRoute>: Sendable {
     /// The request may take this route.
     case admit(R)
     /// The answer that refuses it.
@@ -162,7 +162,7 @@ public struct CaptureAccess: Sendable {
   /// - Parameters:
   ///   - request: a request as read by ``CaptureRequestParser``.
   ///   - routes: the server's routes.
-  public func check<R: ServedRoute>(_ request: CaptureRequest, routes: R.Type) -> RouteVerdict<R> {
+  package func check<R: ServedRoute>(_ request: CaptureRequest, routes: R.Type) -> RouteVerdict<R> {
     guard let host = request.headers["host"] else {
       return .refuse(.text(400, "bad request: no Host header\n"))
     }

@@ -1,58 +1,58 @@
-public import TouchCore
+package import TouchCore
 
 /// What one capture run asks for: where traces go, where the page is served, which prompts in
 /// which order, and who is recording.
-public struct CaptureConfiguration: Sendable {
+package struct CaptureConfiguration: Sendable {
   /// The intents a run may prompt for, in this order by default.
-  public static let promptableIntents: [Intent] = [.press, .tap, .hold, .drag, .pop]
+  package static let promptableIntents: [Intent] = [.press, .tap, .hold, .drag, .pop]
 
   /// The largest request body accepted, bytes (4 MiB); a larger one is answered 413.
-  public static let defaultMaximumBodySize = 4 << 20
+  package static let defaultMaximumBodySize = CaptureLimits.defaultMaximumBodySize
 
   /// The dataset directory the traces are added to (created when missing).
-  public var dataset: String
+  package var dataset: String
   /// The address the server binds: an IPv4 or IPv6 address, or `localhost`.
-  public var host: String
+  package var host: String
   /// The TCP port; 0 picks a free one (the printed URL names it).
-  public var port: UInt16
+  package var port: UInt16
   /// The intents prompted for, each ``count`` times.
-  public var intents: [Intent]
+  package var intents: [Intent]
   /// How many prompts of each intent.
-  public var count: Int
+  package var count: Int
   /// Who records: the `user` of every trace.
-  public var participant: String
+  package var participant: String
   /// The seed of the prompt order.
-  public var seed: UInt64
+  package var seed: UInt64
   /// The token every request must carry (`?token=`); required for a non-loopback ``host``.
-  public var token: String?
+  package var token: String?
   /// The largest request body accepted, bytes.
-  public var maximumBodySize: Int
+  package var maximumBodySize: Int
   /// The device name every trace gets (`--device`); `nil`: the browser's description.
-  public var device: String?
+  package var device: String?
   /// What the page says for an intent (`--intent-prompt`, `--intent-instructions`, or a study
   /// file's `[capture.intents.INTENT]` table); intents left out use ``IntentText/standard(for:)``.
-  public var texts: [Intent: IntentText] = [:]
+  package var texts: [Intent: IntentText] = [:]
   /// A welcome text shown before the first prompt (`--welcome`), or `nil`.
-  public var welcome: String?
+  package var welcome: String?
   /// A consent text the participant must agree to before the first prompt (`--consent`), or
   /// `nil`.
-  public var consent: String?
+  package var consent: String?
   /// Practice contacts before the first prompt (`--practice`), cycling through ``intents``;
   /// the page runs them and never sends them: they are not saved.
-  public var practice = 0
+  package var practice = 0
 
   /// The largest welcome, consent, prompt or instructions text, UTF-8 bytes.
-  public static let maximumTextSize = 4000
+  package static let maximumTextSize = 4000
 
   /// What the page says for `intent`: the configured text, else the standard one.
-  public func text(for intent: Intent) -> IntentText { texts[intent] ?? IntentText.standard(for: intent) }
+  package func text(for intent: Intent) -> IntentText { texts[intent] ?? IntentText.standard(for: intent) }
 
   /// Whether the page opens on a welcome or consent screen that must be left with Start
   /// (`POST /start`) before any contact is accepted.
-  public var needsStart: Bool { welcome != nil || consent != nil }
+  package var needsStart: Bool { welcome != nil || consent != nil }
 
   /// The practice intents, in order: ``intents`` cycled, ``practice`` of them.
-  public var practiceIntents: [Intent] { (0..<max(practice, 0)).map { intents[$0 % intents.count] } }
+  package var practiceIntents: [Intent] { (0..<max(practice, 0)).map { intents[$0 % intents.count] } }
 
   /// A configuration; ``seed`` defaults to ``defaultSeed(participant:)``.
   ///
@@ -67,7 +67,7 @@ public struct CaptureConfiguration: Sendable {
   ///   - token: the access token, or `nil`.
   ///   - maximumBodySize: the largest request body, bytes.
   ///   - device: the device name of every trace; `nil` for the browser's description.
-  public init(
+  package init(
     dataset: String, host: String = "127.0.0.1", port: UInt16 = 8080,
     intents: [Intent] = CaptureConfiguration.promptableIntents, count: Int = 3,
     participant: String = "anonymous", seed: UInt64? = nil, token: String? = nil,
@@ -87,7 +87,7 @@ public struct CaptureConfiguration: Sendable {
 
   /// The seed used without `--seed`: the 64-bit FNV-1a hash of the participant's name (UTF-8),
   /// so each participant gets an order of their own, the same one on every run.
-  public static func defaultSeed(participant: String) -> UInt64 {
+  package static func defaultSeed(participant: String) -> UInt64 {
     FNV1a.hash(participant.utf8)
   }
 
@@ -96,7 +96,7 @@ public struct CaptureConfiguration: Sendable {
   /// - Throws: ``CaptureError``: `.usage` for an empty intent list, a repeated or unpromptable
   ///   intent, a count outside 1...1000, an empty participant, a malformed token, an address
   ///   that is not an IP address, or a non-loopback address without a token.
-  public func validate() throws(CaptureError) {
+  package func validate() throws(CaptureError) {
     guard !intents.isEmpty else { throw .usage("--intents names no intent") }
     for intent in intents where !Self.promptableIntents.contains(intent) {
       throw .usage("--intents: \(intent) cannot be prompted for (use press, tap, hold, drag, pop)")
@@ -153,25 +153,25 @@ public struct CaptureConfiguration: Sendable {
   }
 
   /// The prompts of the run: each intent ``count`` times, shuffled with ``seed``.
-  public var prompts: [Intent] { PromptOrder.shuffled(intents, count: count, seed: seed) }
+  package var prompts: [Intent] { PromptOrder.shuffled(intents, count: count, seed: seed) }
 }
 
 /// What the page says for one intent: a short prompt (the heading) and instructions (a sentence
 /// or two telling a participant what to do).
-public struct IntentText: Sendable, Hashable {
+package struct IntentText: Sendable, Hashable {
   /// The heading, e.g. "Press firmly".
-  public var prompt: String
+  package var prompt: String
   /// What to do, in plain words.
-  public var instructions: String
+  package var instructions: String
 
   /// A text.
-  public init(prompt: String, instructions: String) {
+  package init(prompt: String, instructions: String) {
     self.prompt = prompt
     self.instructions = instructions
   }
 
   /// The standard text of `intent`, for a participant who knows nothing of force touch.
-  public static func standard(for intent: Intent) -> IntentText {
+  package static func standard(for intent: Intent) -> IntentText {
     switch intent {
     case .press:
       IntentText(
@@ -203,7 +203,7 @@ public struct IntentText: Sendable, Hashable {
 }
 
 /// The prompt order: a Fisher–Yates shuffle driven by SplitMix64.
-public enum PromptOrder {
+package enum PromptOrder {
   /// `intents`, each repeated `count` times in the given order, then shuffled: for i from the
   /// last index down to 1, swap element i with element `next() % (i + 1)` of a TouchCore `SplitMix64`
   /// generator started at `seed`.
@@ -212,7 +212,7 @@ public enum PromptOrder {
   ///   - intents: the intents, in their listed order.
   ///   - count: repetitions of each.
   ///   - seed: the generator's start.
-  public static func shuffled(_ intents: [Intent], count: Int, seed: UInt64) -> [Intent] {
+  package static func shuffled(_ intents: [Intent], count: Int, seed: UInt64) -> [Intent] {
     var order: [Intent] = []
     for intent in intents { order += Array(repeating: intent, count: max(count, 0)) }
     var random = SplitMix64(seed: seed)

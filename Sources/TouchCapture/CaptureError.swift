@@ -7,7 +7,7 @@
 #endif
 
 /// Why a capture run cannot start or had to stop.
-public enum CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
   /// A bad option (the command exits with 64).
   case usage(String)
   /// The dataset directory cannot be used (not a directory, or cannot be created).
@@ -18,7 +18,7 @@ public enum CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
   case cannotListen(address: String, reason: String)
 
   /// The message, without the command name.
-  public var description: String {
+  package var description: String {
     switch self {
     case .usage(let message): message
     case .dataset(let path, let reason), .unreadableDataset(let path, let reason): "\(path): \(reason)"

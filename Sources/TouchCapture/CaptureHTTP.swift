@@ -1,20 +1,23 @@
 /// The bounds the capture server puts on every connection: how much it reads, how long it waits,
 /// how many clients it serves at once.
-public struct CaptureLimits: Sendable, Equatable {
+@_spi(Fuzz) public struct CaptureLimits: Sendable, Equatable {
   /// The request line and headers together, bytes (16 KiB); a longer head is answered 431 and
   /// the connection closed.
-  public var maximumHeadSize: Int
+  @_spi(Fuzz) public var maximumHeadSize: Int
   /// The largest request body, bytes; a larger declared `Content-Length` is answered 413 and the
   /// connection closed without reading the body.
-  public var maximumBodySize: Int
+  @_spi(Fuzz) public var maximumBodySize: Int
   /// How long a connection may send nothing while the server waits for a request or its body
   /// (10 s); then it is closed.
-  public var idleTimeout: Duration
+  package var idleTimeout: Duration
   /// How long one request may take to arrive in full, from its first byte (30 s), however
   /// slowly its bytes trickle in; then the connection is closed.
-  public var requestTimeout: Duration
+  package var requestTimeout: Duration
   /// Connections served at once (64); one more is answered 503 and closed at once.
-  public var maximumConnections: Int
+  package var maximumConnections: Int
+
+  /// The largest request body accepted by default, bytes (4 MiB); a larger one is answered 413.
+  @_spi(Fuzz) public static let defaultMaximumBodySize = 4 << 20
 
   /// The limits; the defaults are those of `touchtrace capture`.
   ///
@@ -24,8 +27,8 @@ public struct CaptureLimits: Sendable, Equatable {
   ///   - idleTimeout: the longest silence of a connection.
   ///   - requestTimeout: the longest time one request may take to arrive.
   ///   - maximumConnections: connections served at once.
-  public init(
-    maximumHeadSize: Int = 16 << 10, maximumBodySize: Int = CaptureConfiguration.defaultMaximumBodySize,
+  @_spi(Fuzz) public init(
+    maximumHeadSize: Int = 16 << 10, maximumBodySize: Int = CaptureLimits.defaultMaximumBodySize,
     idleTimeout: Duration = .seconds(10), requestTimeout: Duration = .seconds(30), maximumConnections: Int = 64
   ) {
     self.maximumHeadSize = maximumHeadSize
@@ -37,22 +40,22 @@ public struct CaptureLimits: Sendable, Equatable {
 }
 
 /// One HTTP/1.1 request as the capture server reads it.
-public struct CaptureRequest: Sendable, Equatable {
+@_spi(Fuzz) public struct CaptureRequest: Sendable, Equatable {
   /// The method as sent (`GET`, `POST`, …).
-  public var method: String
+  @_spi(Fuzz) public var method: String
   /// The path of the request target, before any `?`.
-  public var path: String
+  @_spi(Fuzz) public var path: String
   /// The query's `name=value` pairs, percent-decoded; a repeated name keeps its first value.
-  public var query: [String: String]
+  @_spi(Fuzz) public var query: [String: String]
   /// `HTTP/1.1` or `HTTP/1.0`.
-  public var version: String
+  package var version: String
   /// The headers, by lower-cased name (each name at most once: a repeated one is refused).
-  public var headers: [String: String]
+  @_spi(Fuzz) public var headers: [String: String]
   /// The body (`Content-Length` bytes).
-  public var body: [UInt8]
+  @_spi(Fuzz) public var body: [UInt8]
 
   /// Whether the connection stays open after the answer: HTTP/1.1 without `Connection: close`.
-  public var keepsAlive: Bool {
+  @_spi(Fuzz) public var keepsAlive: Bool {
     guard version == "HTTP/1.1" else { return false }
     let tokens = (headers["connection"] ?? "").lowercased().split(separator: ",").map { $0.trimmingSpaces }
     return !tokens.contains("close")
@@ -60,15 +63,15 @@ public struct CaptureRequest: Sendable, Equatable {
 }
 
 /// One answer of the capture server.
-public struct CaptureResponse: Sendable, Equatable {
+@_spi(Fuzz) public struct CaptureResponse: Sendable, Equatable {
   /// The status code.
-  public var status: Int
+  @_spi(Fuzz) public var status: Int
   /// Headers besides `Content-Length` and `Connection`, which ``encoded(keepAlive:includeBody:)`` adds.
-  public var headers: [(name: String, value: String)]
+  package var headers: [(name: String, value: String)]
   /// The body.
-  public var body: [UInt8]
+  @_spi(Fuzz) public var body: [UInt8]
   /// Whether the server closes the connection after this answer (whatever the request asked).
-  public var closes: Bool
+  @_spi(Fuzz) public var closes: Bool
 
   /// An answer; `closes` ends the connection after it.
   ///
@@ -77,7 +80,7 @@ public struct CaptureResponse: Sendable, Equatable {
   ///   - headers: headers besides `Content-Length` and `Connection`.
   ///   - body: the body.
   ///   - closes: whether the connection is closed after it.
-  public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = [], closes: Bool = false) {
+  package init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = [], closes: Bool = false) {
     self.status = status
     self.headers = headers
     self.body = body
@@ -90,7 +93,7 @@ public struct CaptureResponse: Sendable, Equatable {
   ///   - status: the status code.
   ///   - text: the body (a line ending is the caller's).
   ///   - closes: whether the connection is closed after it.
-  public static func text(_ status: Int, _ text: String, closes: Bool = false) -> CaptureResponse {
+  package static func text(_ status: Int, _ text: String, closes: Bool = false) -> CaptureResponse {
     CaptureResponse(
       status: status,
       headers: [
@@ -103,7 +106,7 @@ public struct CaptureResponse: Sendable, Equatable {
   /// The value of header `name` (compared without case), if set.
   ///
   /// - Parameter name: the header's name.
-  public func header(_ name: String) -> String? {
+  package func header(_ name: String) -> String? {
     headers.first { $0.name.lowercased() == name.lowercased() }?.value
   }
 
@@ -113,7 +116,7 @@ public struct CaptureResponse: Sendable, Equatable {
   /// - Parameters:
   ///   - keepAlive: whether the request asked to keep the connection.
   ///   - includeBody: false for an answer to `HEAD`.
-  public func encoded(keepAlive: Bool, includeBody: Bool = true) -> [UInt8] {
+  @_spi(Fuzz) public func encoded(keepAlive: Bool, includeBody: Bool = true) -> [UInt8] {
     var head = "HTTP/1.1 \(status) \(Self.reason(status))\r\n"
     for (name, value) in headers { head += "\(name): \(value)\r\n" }
     head += "Content-Length: \(body.count)\r\n"
@@ -125,7 +128,7 @@ public struct CaptureResponse: Sendable, Equatable {
   /// The reason phrase of `status`.
   ///
   /// - Parameter status: a status code.
-  public static func reason(_ status: Int) -> String {
+  package static func reason(_ status: Int) -> String {
     switch status {
     case 200: "OK"
     case 400: "Bad Request"
@@ -146,7 +149,7 @@ public struct CaptureResponse: Sendable, Equatable {
   }
 
   /// Equal status, headers (in order), body and closing.
-  public static func == (a: CaptureResponse, b: CaptureResponse) -> Bool {
+  @_spi(Fuzz) public static func == (a: CaptureResponse, b: CaptureResponse) -> Bool {
     a.status == b.status && a.body == b.body && a.closes == b.closes && a.headers.elementsEqual(b.headers) { $0 == $1 }
   }
 }
@@ -159,19 +162,19 @@ public struct CaptureResponse: Sendable, Equatable {
 /// bytes. Chunked bodies (`Transfer-Encoding`) are answered 501, an over-long head 431, a body over
 /// the limit 413, anything malformed 400; each refusal closes the connection, so the bytes after
 /// it are never read as another request.
-public enum CaptureRequestParser {
+@_spi(Fuzz) public enum CaptureRequestParser {
   /// The start of a request: its line and headers, and how long its body is.
-  public struct Head: Sendable, Equatable {
+  @_spi(Fuzz) public struct Head: Sendable, Equatable {
     /// The request without its body.
-    public var request: CaptureRequest
+    package var request: CaptureRequest
     /// The bytes of the request line and headers, the empty line included.
-    public var size: Int
+    package var size: Int
     /// The body's length (`Content-Length`, 0 when absent).
-    public var bodySize: Int
+    package var bodySize: Int
   }
 
   /// The outcome of reading a buffer's start.
-  public enum Step: Sendable, Equatable {
+  @_spi(Fuzz) public enum Step: Sendable, Equatable {
     /// The buffer holds no whole head (or request) yet, and may still.
     case needMore
     /// A head and its size (``parseHead(_:limits:)``).
@@ -188,7 +191,7 @@ public enum CaptureRequestParser {
   /// - Parameters:
   ///   - buffer: the bytes received on a connection and not yet consumed.
   ///   - limits: the bounds (head and body size).
-  public static func parseHead(_ buffer: ArraySlice<UInt8>, limits: CaptureLimits) -> Step {
+  package static func parseHead(_ buffer: ArraySlice<UInt8>, limits: CaptureLimits) -> Step {
     // The end of the head: the first empty line (CRLF CRLF, or LF LF), looked for only within
     // the limit, so the scan is linear and bounded.
     let window = buffer.prefix(limits.maximumHeadSize)
@@ -285,7 +288,7 @@ public enum CaptureRequestParser {
   /// - Parameters:
   ///   - buffer: the bytes received on a connection and not yet consumed.
   ///   - limits: the bounds.
-  public static func parse(_ buffer: ArraySlice<UInt8>, limits: CaptureLimits) -> Step {
+  @_spi(Fuzz) public static func parse(_ buffer: ArraySlice<UInt8>, limits: CaptureLimits) -> Step {
     switch parseHead(buffer, limits: limits) {
     case .head(let head):
       let bodyStart = buffer.startIndex + head.size

@@ -19,11 +19,11 @@ import TouchIO
 /// removes the last trace this run wrote (also after the last prompt), `POST /start` leaves the
 /// welcome or consent screen (``CaptureSession/start(_:)``), `POST /finish` ends the run after
 /// the last prompt (``CaptureSession/end()``). Other paths: 404; other methods: 405.
-public final class CaptureServer: Sendable {
+package final class CaptureServer: Sendable {
   /// The run's state.
-  public let session: CaptureSession
+  package let session: CaptureSession
   /// The bounds on each connection.
-  public var limits: CaptureLimits { server.limits }
+  package var limits: CaptureLimits { server.limits }
   private let server: PageServer
 
   /// A server for `session`, not yet listening.
@@ -32,20 +32,20 @@ public final class CaptureServer: Sendable {
   ///   - session: the run (its configuration gives address, port, token and body limit).
   ///   - limits: the bounds on each connection; the body limit is the configuration's.
   /// - Throws: ``CaptureError/usage(_:)`` when the configuration's host is not an IP address.
-  public init(session: CaptureSession, limits: CaptureLimits = CaptureLimits()) throws(CaptureError) {
+  package init(session: CaptureSession, limits: CaptureLimits = CaptureLimits()) throws(CaptureError) {
     let configuration = session.configuration
     self.session = session
     server = try PageServer(host: configuration.host, limits: limits, maximumBodySize: configuration.maximumBodySize)
   }
 
   /// The access rules once listening (they name the port bound), else `nil`.
-  public var access: CaptureAccess? { server.access }
+  package var access: CaptureAccess? { server.access }
 
   /// Starts listening and returns the URL to open: `http://HOST:PORT/`, with `?token=T` when the
   /// run has a token (the port is the one bound, also when 0 asked for any free one).
   ///
   /// - Throws: ``CaptureError/cannotListen(address:reason:)`` when the address cannot be bound.
-  public func start() async throws(CaptureError) -> String {
+  package func start() async throws(CaptureError) -> String {
     let configuration = session.configuration
     let session = self.session
     return try await server.start(
@@ -57,7 +57,7 @@ public final class CaptureServer: Sendable {
 
   /// Waits until every prompt is done or the session is interrupted, then stops the server and
   /// returns the summary.
-  public func run() async -> CaptureSummary {
+  package func run() async -> CaptureSummary {
     await session.waitUntilFinished()
     await stop()
     return await session.summary()
@@ -65,7 +65,7 @@ public final class CaptureServer: Sendable {
 
   /// Stops listening and closes every connection (a request being handled finishes first; the
   /// wait is bounded to 2 s).
-  public func stop() async {
+  package func stop() async {
     await server.stop()
   }
 }

@@ -1,4 +1,4 @@
-public import TouchCore
+package import TouchCore
 import TouchIO
 
 #if canImport(Glibc)
@@ -11,19 +11,19 @@ import TouchIO
 
 /// The state of one capture run: the prompts, the files written, the contacts redone. Every
 /// change goes through this actor, one request at a time.
-public actor CaptureSession {
+package actor CaptureSession {
   /// A trace file this run wrote.
-  public struct WrittenFile: Sendable, Hashable {
+  package struct WrittenFile: Sendable, Hashable {
     /// The file's path (the dataset directory joined with a name the server chose).
-    public var path: String
+    package var path: String
     /// The trace id inside it.
-    public var id: String
+    package var id: String
     /// The prompt (index from 0) it answers.
-    public var prompt: Int
+    package var prompt: Int
     /// The prompted intent.
-    public var intent: Intent
+    package var intent: Intent
     /// Samples in the trace.
-    public var samples: Int
+    package var samples: Int
     /// Device, inode and content of the file as written, so redo removes only that file.
     var device: UInt64
     var inode: UInt64
@@ -31,7 +31,7 @@ public actor CaptureSession {
   }
 
   /// The answer to a request that changes or reads the state.
-  public enum Outcome: Sendable, Hashable {
+  package enum Outcome: Sendable, Hashable {
     /// Done; the state after it.
     case ok
     /// The request is malformed or invalid (HTTP 400), with the reason.
@@ -43,25 +43,25 @@ public actor CaptureSession {
   }
 
   /// The run's configuration.
-  public nonisolated let configuration: CaptureConfiguration
+  package nonisolated let configuration: CaptureConfiguration
   /// The prompts in order (``CaptureConfiguration/prompts``).
-  public nonisolated let prompts: [Intent]
+  package nonisolated let prompts: [Intent]
   /// The recording session's name: `PARTICIPANT-seedSEED`, with `-runK` when the dataset already
   /// has that session.
-  public nonisolated let session: String
+  package nonisolated let session: String
   /// Files written and still in the dataset, in prompt order.
-  public private(set) var written: [WrittenFile] = []
+  package private(set) var written: [WrittenFile] = []
   /// Files written and then removed by redo, in the order they were removed.
-  public private(set) var redone: [WrittenFile] = []
+  package private(set) var redone: [WrittenFile] = []
   /// Whether the run was interrupted before every prompt was done.
-  public private(set) var interrupted = false
+  package private(set) var interrupted = false
   /// Whether the participant left the welcome or consent screen with Start (true from the
   /// outset without one).
-  public private(set) var started: Bool
+  package private(set) var started: Bool
   /// Whether the participant agreed to the consent text (false without one).
-  public private(set) var consented = false
+  package private(set) var consented = false
   /// Whether the participant ended the run with Finish after the last prompt.
-  public private(set) var finishedByParticipant = false
+  package private(set) var finishedByParticipant = false
 
   /// The directory the traces go to, and the ids and names already taken there.
   private var dataset: CaptureDataset
@@ -70,9 +70,9 @@ public actor CaptureSession {
   private let log: @Sendable (String) -> Void
 
   /// The index of the prompt shown now (from 0); equal to the prompt count when done.
-  public var current: Int { written.count }
+  package var current: Int { written.count }
   /// Whether every prompt has its trace.
-  public var isComplete: Bool { written.count == prompts.count }
+  package var isComplete: Bool { written.count == prompts.count }
 
   /// Opens the dataset directory (creating it and its parents when missing) and reads the traces already in it,
   /// so the session name and trace ids do not repeat any of theirs.
@@ -82,7 +82,7 @@ public actor CaptureSession {
   ///   - log: receives one line per contact written, redone or refused.
   /// - Throws: ``CaptureError/dataset(path:reason:)`` when the directory cannot be made, or
   ///   ``CaptureError/unreadableDataset(path:reason:)`` when it holds a file the loader cannot read.
-  public init(configuration: CaptureConfiguration, log: @escaping @Sendable (String) -> Void = { _ in })
+  package init(configuration: CaptureConfiguration, log: @escaping @Sendable (String) -> Void = { _ in })
     throws(CaptureError)
   {
     self.configuration = configuration
@@ -101,7 +101,7 @@ public actor CaptureSession {
   /// `instructions` of the current prompt (`null` once complete), `participant`, `session`,
   /// `canRedo`, `canFinish`, `started`, `welcome` and `consent` (texts or `null`), and
   /// `practice` (the practice contacts, each `intent`, `words`, `instructions`).
-  public func stateJSON() -> [UInt8] {
+  package func stateJSON() -> [UInt8] {
     var out: [UInt8] = Array(
       "{\"index\":\(current),\"total\":\(prompts.count),\"recorded\":\(written.count),\"complete\":\(isComplete),\"done\":\(isFinished)"
         .utf8)
@@ -144,7 +144,7 @@ public actor CaptureSession {
   ///
   /// - Returns: `.ok`; `.invalid` when consent is asked and not given; `.conflict` when the run
   ///   is over.
-  public func start(_ body: [UInt8]) -> Outcome {
+  package func start(_ body: [UInt8]) -> Outcome {
     guard !isFinished else { return refuse(.conflict("the run is over")) }
     if configuration.consent != nil {
       let agreed: Bool
@@ -169,7 +169,7 @@ public actor CaptureSession {
   /// the run is not interrupted.
   ///
   /// - Returns: `.ok`, or `.conflict` while prompts are left or when the run is over.
-  public func end() -> Outcome {
+  package func end() -> Outcome {
     guard !isFinished else { return refuse(.conflict("the run is over")) }
     guard isComplete else {
       return refuse(
@@ -196,7 +196,7 @@ public actor CaptureSession {
   ///   intent or participant differs from the prompt's; `.conflict` when it answers another prompt
   ///   than the current one, or the run is over; `.failed` when the file cannot be written.
   ///   Nothing is written unless it returns `.ok`.
-  public func submit(_ body: [UInt8]) -> Outcome {
+  package func submit(_ body: [UInt8]) -> Outcome {
     let upload: CaptureUpload
     do {
       upload = try CaptureUpload.parse(body)
@@ -239,7 +239,7 @@ public actor CaptureSession {
   /// shows its prompt again.
   ///
   /// - Returns: `.ok`, or `.conflict` when this run has written nothing yet or is over.
-  public func redo() -> Outcome {
+  package func redo() -> Outcome {
     guard !isFinished else { return refuse(.conflict("the run is over: nothing to redo")) }
     guard let last = written.last else {
       return refuse(.conflict("nothing to redo: no contact written in this run yet"))
@@ -263,20 +263,20 @@ public actor CaptureSession {
   }
 
   /// Ends the run early (Ctrl-C): ``waitUntilFinished()`` returns.
-  public func interrupt() {
+  package func interrupt() {
     guard !isFinished else { return }
     interrupted = !isComplete
     finish()
   }
 
   /// Returns when the participant finished after the last prompt or the run was interrupted.
-  public func waitUntilFinished() async {
+  package func waitUntilFinished() async {
     if isFinished { return }
     await withCheckedContinuation { finishWaiters.append($0) }
   }
 
   /// What the run did.
-  public func summary() -> CaptureSummary {
+  package func summary() -> CaptureSummary {
     CaptureSummary(
       session: session, participant: configuration.participant, seed: configuration.seed,
       dataset: configuration.dataset, intents: configuration.intents, prompts: prompts,

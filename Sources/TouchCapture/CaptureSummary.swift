@@ -1,20 +1,20 @@
-public import TouchCore
+package import TouchCore
 import TouchIO
 
 /// What a capture run did: the session summary (`--output`, `--format json|md`).
-public struct CaptureSummary: Sendable, Hashable {
+package struct CaptureSummary: Sendable, Hashable {
   /// One trace file of the run.
-  public struct File: Sendable, Hashable {
+  package struct File: Sendable, Hashable {
     /// The file's path.
-    public var file: String
+    package var file: String
     /// The trace id in it.
-    public var id: String
+    package var id: String
     /// The prompt (index from 0) it answered.
-    public var prompt: Int
+    package var prompt: Int
     /// The prompted intent.
-    public var intent: Intent
+    package var intent: Intent
     /// Samples in the trace.
-    public var samples: Int
+    package var samples: Int
 
     /// A file entry.
     /// - Parameters:
@@ -23,7 +23,7 @@ public struct CaptureSummary: Sendable, Hashable {
     ///   - prompt: the prompt's index, from 0.
     ///   - intent: the prompted intent.
     ///   - samples: samples in the trace.
-    public init(file: String, id: String, prompt: Int, intent: Intent, samples: Int) {
+    package init(file: String, id: String, prompt: Int, intent: Intent, samples: Int) {
       self.file = file
       self.id = id
       self.prompt = prompt
@@ -43,7 +43,7 @@ public struct CaptureSummary: Sendable, Hashable {
   ///   - written: the files written and kept.
   ///   - redone: the files removed by redo.
   ///   - interrupted: whether the run ended early.
-  public init(
+  package init(
     session: String, participant: String, seed: UInt64, dataset: String, intents: [Intent], prompts: [Intent],
     written: [File], redone: [File], interrupted: Bool
   ) {
@@ -59,33 +59,33 @@ public struct CaptureSummary: Sendable, Hashable {
   }
 
   /// The recording session's name (every trace's `session`).
-  public var session: String
+  package var session: String
   /// Who recorded (every trace's `user`).
-  public var participant: String
+  package var participant: String
   /// The seed of the prompt order.
-  public var seed: UInt64
+  package var seed: UInt64
   /// The dataset directory.
-  public var dataset: String
+  package var dataset: String
   /// The intents prompted for, as listed.
-  public var intents: [Intent]
+  package var intents: [Intent]
   /// The prompts in the order shown.
-  public var prompts: [Intent]
+  package var prompts: [Intent]
   /// The files written and kept, in prompt order.
-  public var written: [File]
+  package var written: [File]
   /// The files written and then removed by redo.
-  public var redone: [File]
+  package var redone: [File]
   /// Whether the run ended before every prompt was done (Ctrl-C).
-  public var interrupted: Bool
+  package var interrupted: Bool
 
   /// Traces written per intent, in the order of ``intents``.
-  public var counts: [(intent: Intent, count: Int)] {
+  package var counts: [(intent: Intent, count: Int)] {
     intents.map { intent in (intent, written.count { $0.intent == intent }) }
   }
 
   /// The summary as one JSON object: `session`, `participant`, `seed`, `dataset`, `prompts`
   /// (intents in order), `completed`, `total`, `interrupted`, `counts` (intent → traces),
   /// `files` and `redone` (each `file`, `id`, `prompt`, `intent`, `samples`).
-  public func json() -> [UInt8] {
+  package func json() -> [UInt8] {
     var out: [UInt8] = Array("{\n  \"session\": ".utf8)
     JSONTraceWriter.appendString(session, to: &out)
     out += Array(",\n  \"participant\": ".utf8)
@@ -131,7 +131,7 @@ public struct CaptureSummary: Sendable, Hashable {
 
   /// The summary as Markdown: the session, the counts per intent, the prompt order, the files
   /// and the redone contacts.
-  public func markdown() -> [UInt8] {
+  package func markdown() -> [UInt8] {
     func cell(_ text: String) -> String {
       text.replacingAll("|", with: "\\|")
     }

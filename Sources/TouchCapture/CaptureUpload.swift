@@ -1,4 +1,4 @@
-public import TouchCore
+package import TouchCore
 import TouchIO
 
 /// One contact as the capture page sends it (`POST /contact`): the prompt it answers, who made
@@ -14,51 +14,51 @@ import TouchIO
 ///
 /// Every member is required except `touchForce` (`null` or absent when the browser gives no
 /// `Touch.force`); no other member is accepted, so nothing the client sends names a file.
-public struct CaptureUpload: Sendable, Hashable {
+package struct CaptureUpload: Sendable, Hashable {
   /// One Pointer Event.
-  public struct Event: Sendable, Hashable {
+  package struct Event: Sendable, Hashable {
     /// The sample's phase: `pointerdown` began, `pointermove` moved, `pointerup` ended,
     /// `pointercancel` cancelled.
-    public var phase: TouchPhase
+    package var phase: TouchPhase
     /// The event's `timeStamp`, milliseconds.
-    public var timeStamp: Double
+    package var timeStamp: Double
     /// `pressure`, 0...1.
-    public var pressure: Double
+    package var pressure: Double
     /// `Touch.force` of the same contact, 0...1, when the browser gives it.
-    public var touchForce: Double?
+    package var touchForce: Double?
     /// `tiltX` and `tiltY`, degrees, -90...90.
-    public var tiltX: Double, tiltY: Double
+    package var tiltX: Double, tiltY: Double
     /// `width` and `height` of the contact, CSS pixels.
-    public var width: Double, height: Double
+    package var width: Double, height: Double
     /// Position in the capture area, CSS pixels.
-    public var x: Double, y: Double
+    package var x: Double, y: Double
     /// `pointerType`: `pen`, `touch`, `mouse` or what the browser says.
-    public var pointerType: String
+    package var pointerType: String
   }
 
   /// The index (from 0) of the prompt this contact answers.
-  public var prompt: Int
+  package var prompt: Int
   /// The prompted intent.
-  public var intent: Intent
+  package var intent: Intent
   /// Who made the contact.
-  public var participant: String
+  package var participant: String
   /// The browser's user agent.
-  public var userAgent: String
+  package var userAgent: String
   /// The screen: `WIDTHxHEIGHT@RATIO` in CSS pixels and device pixels per CSS pixel.
-  public var screen: String
+  package var screen: String
   /// The contact's pointer type.
-  public var pointerType: String
+  package var pointerType: String
   /// The events, in order.
-  public var events: [Event]
+  package var events: [Event]
 
   /// The most events one contact may have.
-  public static let maximumEvents = 100_000
+  package static let maximumEvents = 100_000
 
   /// Reads an upload.
   ///
   /// - Parameter bytes: the request body (JSON).
   /// - Throws: ``CaptureUploadError`` with the position (`upload:LINE:COL`) of what is wrong.
-  public static func parse(_ bytes: [UInt8]) throws(CaptureUploadError) -> CaptureUpload {
+  package static func parse(_ bytes: [UInt8]) throws(CaptureUploadError) -> CaptureUpload {
     let root: JSONNode
     do {
       root = try JSONNode.parse(bytes, file: "upload")
@@ -85,7 +85,7 @@ public struct CaptureUpload: Sendable, Hashable {
   /// - Throws: ``CaptureUploadError`` when the trace breaks a rule of the trace model
   ///   (`Trace.validate()`), or the contact does not start with `pointerdown` and (unless
   ///   `inProgress`) end with `pointerup` or `pointercancel`.
-  public func trace(id: String, session: String, device name: String? = nil, inProgress: Bool = false)
+  package func trace(id: String, session: String, device name: String? = nil, inProgress: Bool = false)
     throws(CaptureUploadError) -> Trace
   {
     guard let first = events.first, first.phase == .began else {
@@ -122,7 +122,7 @@ extension CaptureUpload {
   /// `x` as the shortest decimal that reads back to the same float32, when `x` is a float32
   /// widened to double (a `PointerEvent.pressure` is a float: `0.10000000149011612` becomes
   /// `0.1`); otherwise `x`.
-  public static func float32Decimal(_ x: Double) -> Double {
+  package static func float32Decimal(_ x: Double) -> Double {
     let single = Float(x)
     guard single.isFinite, Double(single) == x, let shortest = Double(single.description) else { return x }
     return shortest
@@ -130,9 +130,9 @@ extension CaptureUpload {
 }
 
 /// A request body that is not a valid contact; the message says where and why.
-public struct CaptureUploadError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct CaptureUploadError: Error, Hashable, Sendable, CustomStringConvertible {
   /// `upload:LINE:COL: error: …` or `upload: error: …`.
-  public var description: String
+  package var description: String
   init(_ description: String) { self.description = description }
 }
 

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import Testing
-import TouchCapture
+@_spi(Fuzz) import TouchCapture
 import TouchCore
 import TouchTestSupport
 

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TouchCapture
+@_spi(Fuzz) import TouchCapture
 import TouchTestSupport
 
 /// The server answers on its own thread: with every thread of Swift's cooperative pool blocked in

@@ -1,5 +1,5 @@
 import Testing
-import TouchCapture
+@_spi(Fuzz) import TouchCapture
 
 @testable import TouchIO
 

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-import TouchCapture
+@_spi(Fuzz) import TouchCapture
 import TouchCore
 import TouchIO
 import TouchTestSupport

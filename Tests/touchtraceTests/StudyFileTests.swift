@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TouchCapture
+@_spi(Fuzz) import TouchCapture
 import TouchTestSupport
 
 @testable import TouchTraceCLI

@@ -1,4 +1,4 @@
-import TouchCapture
+@_spi(Fuzz) import TouchCapture
 
 extension FuzzTargets {
   /// The capture server's request reading and routing, as one connection sees the bytes: each

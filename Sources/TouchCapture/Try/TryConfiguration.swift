@@ -2,24 +2,24 @@ import TouchCore
 
 /// What one `touchtrace try` run serves: where, to whom, which configurations it replays, and
 /// where a tried contact is saved.
-public struct TryConfiguration: Sendable {
+package struct TryConfiguration: Sendable {
   /// The address the server binds: an IPv4 or IPv6 address, or `localhost`.
-  public var host: String
+  package var host: String
   /// The TCP port; 0 picks a free one (the printed URL names it).
-  public var port: UInt16
+  package var port: UInt16
   /// The token every request must carry (`?token=`); required for a non-loopback ``host``.
-  public var token: String?
+  package var token: String?
   /// The largest request body accepted, bytes.
-  public var maximumBodySize: Int
+  package var maximumBodySize: Int
   /// The names the page shows for the configurations, in the order the replay gives their results
   /// (`deep-press threshold=0.35`).
-  public var configurations: [String]
+  package var configurations: [String]
   /// The dataset directory saved contacts are added to; `nil`: saving is off.
-  public var dataset: String?
+  package var dataset: String?
   /// Who presses: the `user` of every saved trace.
-  public var participant: String
+  package var participant: String
   /// The device name of every saved trace; `nil`: the browser's description.
-  public var device: String?
+  package var device: String?
 
   /// A configuration.
   ///
@@ -32,7 +32,7 @@ public struct TryConfiguration: Sendable {
   ///   - dataset: where saved contacts go, or `nil` (no saving).
   ///   - participant: the user of saved traces.
   ///   - device: the device name of saved traces, or `nil`.
-  public init(
+  package init(
     configurations: [String], host: String = "127.0.0.1", port: UInt16 = 8080, token: String? = nil,
     maximumBodySize: Int = CaptureConfiguration.defaultMaximumBodySize, dataset: String? = nil,
     participant: String = "anonymous", device: String? = nil
@@ -51,7 +51,7 @@ public struct TryConfiguration: Sendable {
   /// address, the token, the participant and device names), and that there is something to try.
   ///
   /// - Throws: ``CaptureError/usage(_:)``.
-  public func validate() throws(CaptureError) {
+  package func validate() throws(CaptureError) {
     guard !configurations.isEmpty else {
       throw .usage("give at least one configuration to try (--recognizer, --configuration)")
     }

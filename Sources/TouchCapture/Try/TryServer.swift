@@ -1,5 +1,5 @@
 /// The routes of the try page.
-public enum TryRoute: String, ServedRoute, CaseIterable {
+package enum TryRoute: String, ServedRoute, CaseIterable {
   /// `GET /`: the page.
   case page = "/"
   /// `GET /state`: the state as JSON.
@@ -10,7 +10,7 @@ public enum TryRoute: String, ServedRoute, CaseIterable {
   case save = "/save"
 
   /// The method the route takes (`GET` routes also answer `HEAD`).
-  public var method: String {
+  package var method: String {
     switch self {
     case .page, .state: "GET"
     case .replay, .save: "POST"
@@ -26,11 +26,11 @@ public enum TryRoute: String, ServedRoute, CaseIterable {
 /// `POST /replay` a contact replayed (``TrySession/replay(_:)``; 400 with the reason when
 /// malformed), `POST /save` a contact saved (409 without a dataset). Other paths: 404; other
 /// methods: 405.
-public final class TryServer: Sendable {
+package final class TryServer: Sendable {
   /// The run's state.
-  public let session: TrySession
+  package let session: TrySession
   /// The bounds on each connection.
-  public var limits: CaptureLimits { server.limits }
+  package var limits: CaptureLimits { server.limits }
   private let server: PageServer
 
   /// A server for `session`, not yet listening.
@@ -39,20 +39,20 @@ public final class TryServer: Sendable {
   ///   - session: the run (its configuration gives address, port, token and body limit).
   ///   - limits: the bounds on each connection; the body limit is the configuration's.
   /// - Throws: ``CaptureError/usage(_:)`` when the configuration's host is not an IP address.
-  public init(session: TrySession, limits: CaptureLimits = CaptureLimits()) throws(CaptureError) {
+  package init(session: TrySession, limits: CaptureLimits = CaptureLimits()) throws(CaptureError) {
     let configuration = session.configuration
     self.session = session
     server = try PageServer(host: configuration.host, limits: limits, maximumBodySize: configuration.maximumBodySize)
   }
 
   /// The access rules once listening (they name the port bound), else `nil`.
-  public var access: CaptureAccess? { server.access }
+  package var access: CaptureAccess? { server.access }
 
   /// Starts listening and returns the URL to open: `http://HOST:PORT/`, with `?token=T` when the
   /// run has a token.
   ///
   /// - Throws: ``CaptureError/cannotListen(address:reason:)`` when the address cannot be bound.
-  public func start() async throws(CaptureError) -> String {
+  package func start() async throws(CaptureError) -> String {
     let configuration = session.configuration
     let session = self.session
     return try await server.start(
@@ -63,14 +63,14 @@ public final class TryServer: Sendable {
   }
 
   /// Waits until the session is interrupted, then stops the server.
-  public func run() async {
+  package func run() async {
     await session.waitUntilFinished()
     await stop()
   }
 
   /// Stops listening and closes every connection (a request being handled finishes first; the
   /// wait is bounded to 2 s).
-  public func stop() async {
+  package func stop() async {
     await server.stop()
   }
 }

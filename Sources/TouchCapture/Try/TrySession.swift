@@ -1,4 +1,4 @@
-public import TouchCore
+package import TouchCore
 import TouchIO
 
 /// Replays one contact through every configuration tried: the JSON array of their results, one
@@ -8,25 +8,25 @@ import TouchIO
 /// `complete` is false for a contact still going on (its events so far): then only the events
 /// strictly before the last sample's time may be given, since the harness closes a trace at its
 /// last sample as a lift; those are the events the whole contact's replay has at those times.
-public typealias TryReplay = @Sendable (_ trace: Trace, _ complete: Bool) -> [UInt8]
+package typealias TryReplay = @Sendable (_ trace: Trace, _ complete: Bool) -> [UInt8]
 
 /// The state of one `touchtrace try` run: replays each contact as it arrives and saves the ones
 /// asked for. Every change goes through this actor, one request at a time.
-public actor TrySession {
+package actor TrySession {
   /// A contact saved as a labeled trace.
-  public struct Saved: Sendable, Hashable {
+  package struct Saved: Sendable, Hashable {
     /// The file's path.
-    public var path: String
+    package var path: String
     /// The trace id.
-    public var id: String
+    package var id: String
     /// The intent it was labeled with.
-    public var intent: Intent
+    package var intent: Intent
     /// Samples in the trace.
-    public var samples: Int
+    package var samples: Int
   }
 
   /// The answer to a request: the JSON to send, or why it is refused.
-  public enum Outcome: Sendable, Hashable {
+  package enum Outcome: Sendable, Hashable {
     /// Done; the JSON answer.
     case ok([UInt8])
     /// The request is malformed or invalid (HTTP 400), with the reason.
@@ -38,14 +38,14 @@ public actor TrySession {
   }
 
   /// The run's configuration.
-  public nonisolated let configuration: TryConfiguration
+  package nonisolated let configuration: TryConfiguration
   /// The session name of saved traces (`try-PARTICIPANT`, with `-runK` when taken); `nil`
   /// without a dataset.
-  public nonisolated let session: String?
+  package nonisolated let session: String?
   /// Contacts saved, in order.
-  public private(set) var saved: [Saved] = []
+  package private(set) var saved: [Saved] = []
   /// Complete contacts replayed.
-  public private(set) var contacts = 0
+  package private(set) var contacts = 0
 
   private let replay: TryReplay
   private var dataset: CaptureDataset?
@@ -60,7 +60,7 @@ public actor TrySession {
   ///   - replay: replays a contact through every configuration.
   ///   - log: receives one line per contact saved or refused.
   /// - Throws: ``CaptureError`` when the dataset cannot be opened.
-  public init(
+  package init(
     configuration: TryConfiguration, replay: @escaping TryReplay, log: @escaping @Sendable (String) -> Void = { _ in }
   ) throws(CaptureError) {
     self.configuration = configuration
@@ -79,7 +79,7 @@ public actor TrySession {
   /// The state the page starts from, as JSON: `configurations` (their names), `participant`,
   /// `canSave` (whether a dataset was given), `saved` (contacts saved so far), `intents` (the
   /// labels a saved contact may get).
-  public func stateJSON() -> [UInt8] {
+  package func stateJSON() -> [UInt8] {
     var out: [UInt8] = Array("{\"configurations\":[".utf8)
     for (k, name) in configuration.configurations.enumerated() {
       if k > 0 { out.append(UInt8(ascii: ",")) }
@@ -101,7 +101,7 @@ public actor TrySession {
   ///   trace's times (seconds from `pointerdown`) and forces as the replay saw them, `until` the
   ///   time before which a prefix's events are final (`null` for a complete contact), and the
   ///   replay's results; `.invalid` for a malformed contact.
-  public func replay(_ body: [UInt8]) -> Outcome {
+  package func replay(_ body: [UInt8]) -> Outcome {
     let upload: CaptureUpload
     let trace: Trace
     do {
@@ -130,7 +130,7 @@ public actor TrySession {
   /// - Returns: `.ok` with `{"file", "id", "intent", "samples", "saved"}`; `.conflict` when the
   ///   run has no dataset; `.invalid` for a malformed or
   ///   unfinished contact or another participant; `.failed` when the file cannot be written.
-  public func save(_ body: [UInt8]) -> Outcome {
+  package func save(_ body: [UInt8]) -> Outcome {
     guard var dataset else { return refuse(.conflict("saving is off: start touchtrace try with --dataset DIR")) }
     let upload: CaptureUpload
     do {
@@ -174,7 +174,7 @@ public actor TrySession {
   }
 
   /// Ends the run (Ctrl-C): ``waitUntilFinished()`` returns.
-  public func interrupt() {
+  package func interrupt() {
     guard !isFinished else { return }
     isFinished = true
     let waiters = finishWaiters
@@ -183,7 +183,7 @@ public actor TrySession {
   }
 
   /// Returns when the run was interrupted.
-  public func waitUntilFinished() async {
+  package func waitUntilFinished() async {
     if isFinished { return }
     await withCheckedContinuation { finishWaiters.append($0) }
   }

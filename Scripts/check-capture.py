@@ -25,7 +25,6 @@ level SEVERE. Needs Debian's chromium and chromium-driver, and selenium.
 """
 import json
 import os
-import select
 import shutil
 import signal
 import struct
@@ -34,11 +33,12 @@ import sys
 import tempfile
 import time
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.actions import interaction
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.actions.pointer_input import PointerInput
+
+import browser
+from browser import start_server, wait_for
 
 INTENTS = ["press", "tap", "hold", "drag", "pop"]
 PARTICIPANT = "browser test"
@@ -81,16 +81,6 @@ def pressures_for(contact):
     """Pressures of pointerdown and the four moves of contact number `contact` (from 0); pointerup is 0."""
     base = 0.05 + 0.04 * contact
     return [round(base + step, 3) for step in (0.0, 0.2, 0.45, 0.7, 0.35)]
-
-
-def wait_for(condition, what, timeout=15):
-    end = time.time() + timeout
-    while time.time() < end:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError("timed out waiting for " + what)
 
 
 def pen_contact(driver, area, pressures, meter=None, shot=None):
@@ -142,24 +132,12 @@ def read_trace_file(path):
     return trace
 
 
-def start_capture(touchtrace, arguments, stdout_lines=True):
-    server = subprocess.Popen([touchtrace, "capture"] + arguments, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              text=True)
-    ready, _, _ = select.select([server.stdout], [], [], 20)
-    assert ready, "touchtrace capture printed no URL within 20 s"
-    url = server.stdout.readline().strip()
-    assert url.startswith("http://127.0.0.1:") and url.endswith("/"), "first line is not the URL: %r" % url
-    print("check-capture: " + url)
-    return server, url
+def start_capture(touchtrace, arguments):
+    return start_server([touchtrace, "capture"] + arguments, "capture")
 
 
 def new_driver():
-    options = webdriver.ChromeOptions()
-    for argument in ("--headless=new", "--no-sandbox", "--window-size=1000,900", "--disable-gpu"):
-        options.add_argument(argument)
-    options.binary_location = "/usr/bin/chromium"
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
+    return browser.new_driver(1000, 900)
 
 
 def wait_state(driver, what, **wanted):
@@ -310,11 +288,7 @@ def whole_session(touchtrace, work, screenshot, failures):
                 failures.append("%s: times %s" % (where, t))
         return total
     finally:
-        if driver is not None:
-            driver.quit()
-        if server.poll() is None:
-            server.kill()
-            server.wait()
+        browser.close(driver, server)
 
 
 def interrupted_session(touchtrace, work, failures):
@@ -350,11 +324,7 @@ def interrupted_session(touchtrace, work, failures):
         assert sorted(entry["file"] for entry in summary["files"]) == json_files(dataset), summary["files"]
         print("check-capture: SIGINT after 2 of 10 contacts: exit 0 in %.2f s, summary marked interrupted" % seconds)
     finally:
-        if driver is not None:
-            driver.quit()
-        if server.poll() is None:
-            server.kill()
-            server.wait()
+        browser.close(driver, server)
 
 
 def main():

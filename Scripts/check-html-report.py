@@ -30,8 +30,7 @@ import json
 import re
 import sys
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+from browser import new_driver
 
 
 def expected_ids(report):
@@ -113,12 +112,7 @@ def main():
         shipped = " ".join([recommended["recognizer"]] + [
             f"{name}={format_value(recommended['params'][name])}" for name in recommended["varied"]])
 
-    options = webdriver.ChromeOptions()
-    for argument in ("--headless=new", "--no-sandbox", "--window-size=1400,1300", "--disable-gpu"):
-        options.add_argument(argument)
-    options.binary_location = "/usr/bin/chromium"
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
+    driver = new_driver(1400, 1300)
     failures = []
     pages = 0
     try:

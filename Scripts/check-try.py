@@ -18,33 +18,22 @@ selenium.
 """
 import json
 import os
-import select
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.actions import interaction
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.actions.pointer_input import PointerInput
+
+from browser import new_driver, start_server, wait_for
 
 CONFIGURATIONS = [("deep-press", {"threshold": "0.35"}), ("stable-press", {})]
 # A firm press: pressures of pointerdown and the moves (pointerup is 0).
 PRESSURES = [0.05, 0.12, 0.22, 0.35, 0.5, 0.62, 0.75, 0.86, 0.9, 0.88, 0.8, 0.6, 0.4, 0.2, 0.08]
 SPLIT = 8  # events sent before the mid-contact look
-
-
-def wait_for(condition, what, timeout=20):
-    end = time.time() + timeout
-    while time.time() < end:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError("timed out waiting for " + what)
 
 
 def marks(driver, final):
@@ -66,23 +55,12 @@ def main():
     command = [touchtrace, "try", "--dataset", dataset, "--participant", "browser", "--port", "0", "--quiet"]
     for name, parameters in CONFIGURATIONS:
         command += ["--recognizer", name + (":" + ",".join("%s=%s" % p for p in parameters.items()) if parameters else "")]
-    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    server, url = start_server(command, "try")
     driver = None
     try:
-        ready, _, _ = select.select([server.stdout], [], [], 20)
-        assert ready, "touchtrace try printed no URL within 20 s"
-        url = server.stdout.readline().strip()
-        assert url.startswith("http://127.0.0.1:") and url.endswith("/"), "first line is not the URL: %r" % url
-        print("check-try: " + url)
-
-        options = webdriver.ChromeOptions()
-        for argument in ("--headless=new", "--no-sandbox", "--window-size=1100,900", "--disable-gpu"):
-            options.add_argument(argument)
-        options.binary_location = "/usr/bin/chromium"
-        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-        driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
+        driver = new_driver(1100, 900)
         driver.get(url)
-        wait_for(lambda: driver.execute_script("return document.body.dataset.state") == "ready", "the page")
+        wait_for(lambda: driver.execute_script("return document.body.dataset.state") == "ready", "the page", 20)
         area = driver.find_element("id", "try-area")
         names = driver.execute_script(
             "return Array.from(document.querySelectorAll('#configurations li')).map(li => li.dataset.configuration)")
@@ -109,7 +87,8 @@ def main():
         actions.pointer_action.pause(0.03)
         actions.pointer_action.pointer_up()
         actions.perform()
-        wait_for(lambda: driver.execute_script("return document.body.dataset.state") == "decided", "the final replay")
+        wait_for(
+            lambda: driver.execute_script("return document.body.dataset.state") == "decided", "the final replay", 20)
         final = marks(driver, final=True)
         assert not marks(driver, final=False), "provisional marks are left after the final replay"
         for k in range(len(CONFIGURATIONS)):
@@ -121,7 +100,7 @@ def main():
 
         driver.execute_script("document.getElementById('save-intent').value = 'press'")
         driver.find_element("id", "save").click()
-        saved = wait_for(lambda: driver.execute_script("return document.body.dataset.savedFile"), "the saved file")
+        saved = wait_for(lambda: driver.execute_script("return document.body.dataset.savedFile"), "the saved file", 20)
         assert os.path.dirname(saved) == dataset, saved
         for entry in driver.get_log("browser"):
             if entry["level"] == "SEVERE":

@@ -85,16 +85,7 @@ struct Harness {
   }
 
   /// The names of the non-hidden entries in the dataset directory, sorted.
-  func files() -> [String] {
-    guard let directory = opendir(dataset) else { return [] }
-    defer { closedir(directory) }
-    var names: [String] = []
-    while let entry = readdir(directory) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-      if !name.hasPrefix(".") { names.append(name) }
-    }
-    return names.sorted()
-  }
+  func files() -> [String] { (TestData.names(in: dataset) ?? []).filter { !$0.hasPrefix(".") } }
 }
 
 /// Runs blocking socket work on a Dispatch thread (a blocking client never holds a Swift

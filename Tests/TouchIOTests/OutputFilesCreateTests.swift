@@ -19,18 +19,7 @@ import TouchTestSupport
     }
   }
 
-  func names(in directory: String) -> [String] {
-    guard let handle = opendir(directory) else { return ["<unreadable>"] }
-    defer { closedir(handle) }
-    var names: [String] = []
-    while let entry = readdir(handle) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) {
-        String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
-      }
-      if name != "." && name != ".." { names.append(name) }
-    }
-    return names.sorted()
-  }
+  func names(in directory: String) -> [String] { TestData.names(in: directory) ?? ["<unreadable>"] }
 
   func contents(_ path: String) -> String? {
     (try? TraceFiles.read(path)).map { String(decoding: $0, as: UTF8.self) }

@@ -41,10 +41,11 @@ public enum TestData {
     fclose(file)
   }
 
-  /// Removes a directory made by ``temporaryDirectory(_:)`` with the files and directories
-  /// inside it.
-  public static func remove(_ path: String) {
-    guard path.hasPrefix("/tmp/"), let handle = opendir(path) else { return }
+  /// The names of the entries of `directory` (hidden ones included; not `.` and `..`), sorted;
+  /// `nil` when it cannot be listed.
+  public static func names(in directory: String) -> [String]? {
+    guard let handle = opendir(directory) else { return nil }
+    defer { closedir(handle) }
     var names: [String] = []
     while let entry = readdir(handle) {
       let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
@@ -52,7 +53,13 @@ public enum TestData {
       }
       if name != "." && name != ".." { names.append(name) }
     }
-    closedir(handle)
+    return names.sorted()
+  }
+
+  /// Removes a directory made by ``temporaryDirectory(_:)`` with the files and directories
+  /// inside it.
+  public static func remove(_ path: String) {
+    guard path.hasPrefix("/tmp/"), let names = names(in: path) else { return }
     for name in names {
       let child = path + "/" + name
       if unlink(child) != 0 { remove(child) }

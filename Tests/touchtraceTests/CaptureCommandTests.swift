@@ -224,23 +224,14 @@ struct CaptureSignalTests {
           let running = try Self.start(["--dataset", "cap/y", "--participant", "b", "--port", "0"], in: directory)
           let port = UInt16(running.url.split(separator: ":").last?.prefix { $0.isNumber } ?? "") ?? 0
           // Half an upload: the head and part of a declared 1000-byte body.
-          let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-          defer { close(fd) }
-          var address = sockaddr_in()
-          address.sin_family = sa_family_t(AF_INET)
-          address.sin_port = port.bigEndian
-          address.sin_addr.s_addr = inet_addr("127.0.0.1")
-          let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-              connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-          }
+          let fd = RawHTTP.connect(port: port, timeout: 30)
+          defer { if let fd { close(fd) } }
           let half = Array(
             "POST /contact HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Length: 1000\r\n\r\n{\"prompt\":0,".utf8)
-          _ = half.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+          if let fd { _ = half.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }
           usleep(200_000)
           let stopped = Self.stop(running, with: signal)
-          return (connected == 0, stopped.seconds, stopped.status, stopped.errors)
+          return (fd != nil, stopped.seconds, stopped.status, stopped.errors)
         }
       }
     }

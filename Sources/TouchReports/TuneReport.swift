@@ -375,13 +375,25 @@ package enum TuneReport {
 
   /// The summary without the optional section of ``markdown(_:by:)``.
   static func baseMarkdown(_ result: TuningResult) -> String {
+    var out = "# Tune\n\n"
+    out += setupMarkdown(result)
+    out += "\n## Chosen operating point\n\n"
+    out += chosenMarkdown(result)
+    if let cv = result.crossValidation { out += crossValidationMarkdown(result, cv) }
+    out += paretoMarkdown(result)
+    out += ThresholdCurve.markdown(ThresholdCurve.curves(result.sweep))
+    out += Markdown.skipped(result.sweep.evaluation.dataset.skipped)
+    return out
+  }
+
+  /// The list under the title: the traces, the positives and tolerance, the configurations, the
+  /// rule, and the groups.
+  private static func setupMarkdown(_ result: TuningResult) -> String {
     let evaluation = result.sweep.evaluation
-    let dataset = evaluation.dataset
     let options = evaluation.options
     let rule = result.options.rule
     let configurations = result.sweep.configurations
-    var out = "# Tune\n\n"
-    out += Markdown.traces(dataset)
+    var out = Markdown.traces(evaluation.dataset)
     out += "- Positives (stage 1): \(options.positives.map(\.rawValue).joined(separator: ", ")) — "
     out +=
       "\(evaluation.truths.filter(\.isPositive).count) traces; matching within \(TextFormat.compact(options.tolerance)) s.\n"
@@ -396,111 +408,161 @@ package enum TuneReport {
       out +=
         "- Groups: none (every trace is its own unit; traces of one person may fall on both sides of a fold — use --group-by user).\n"
     }
+    return out
+  }
 
-    out += "\n## Chosen operating point\n\n"
-    if let c = result.chosen {
-      let m = result.metrics(c).stage1
-      out +=
-        "**\(configurations[c].name)** \(Markdown.describe(configurations[c])) — objective \(value(rule.objective.statistic, result.scores[c].value)); "
-      out += "TP \(m.truePositives), FP \(m.falsePositives), FN \(m.falseNegatives), TN \(m.trueNegatives).\n\n"
-      if let intervals = result.intervals, let b = result.options.bootstrap {
-        out +=
-          "| statistic | value | bootstrap \(TextFormat.decimal(b.confidence * 100, 0))% CI | defined in | Wilson 95 % CI |\n"
-        out += "|---|--:|--:|--:|--:|\n"
-        for (statistic, interval) in zip(result.statistics, intervals) {
-          out += Markdown.row([
-            label(statistic), value(statistic, interval.estimate) + count(statistic, result.metrics(c)),
-            range(result, statistic, interval), "\(interval.defined)/\(interval.resamples)", wilson(statistic, m),
-          ])
-        }
-        out +=
-          "\nPercentile bootstrap over \(b.resamples) resamples of \(g.count) \(g.unit)s (seed \(result.options.seed)). "
-        out += "These intervals are conditional on choosing this configuration on the same traces, so optimistic; "
-        out += "the cross-validated held-out numbers below are the honest estimate.\n"
-      } else {
-        let full = result.metrics(c)
-        out += "| statistic | value | Wilson 95 % CI |\n|---|--:|--:|\n"
-        for statistic in result.statistics {
-          out += Markdown.row([
-            label(statistic), value(statistic, statistic.value(of: full)) + count(statistic, full),
-            wilson(statistic, m),
-          ])
-        }
-      }
+  /// The chosen operating point's section body: the configuration, its counts and its
+  /// statistics' table, or why no configuration was chosen.
+  private static func chosenMarkdown(_ result: TuningResult) -> String {
+    guard let c = result.chosen else { return "**No configuration chosen**: \(result.noChoiceReason ?? "").\n" }
+    let configurations = result.sweep.configurations
+    let m = result.metrics(c).stage1
+    var out =
+      "**\(configurations[c].name)** \(Markdown.describe(configurations[c])) — objective \(value(result.options.rule.objective.statistic, result.scores[c].value)); "
+    out += "TP \(m.truePositives), FP \(m.falsePositives), FN \(m.falseNegatives), TN \(m.trueNegatives).\n\n"
+    if let intervals = result.intervals, let b = result.options.bootstrap {
+      out += bootstrapTable(result, chosen: c, intervals, b)
     } else {
-      out += "**No configuration chosen**: \(result.noChoiceReason ?? "").\n"
+      out += wilsonTable(result, chosen: c)
     }
+    return out
+  }
 
-    if let cv = result.crossValidation {
-      let names = g.names
-      out +=
-        "\n## Cross-validation (\(cv.folds.count) folds by \(g.unit)\(cv.assignment.isLeaveOneGroupOut ? ", leave-one-\(g.unit)-out" : ""))\n\n"
-      out += "Each fold's operating point is chosen on the other folds and scored on the fold.\n\n"
-      out +=
-        "| fold | held out | traces | chosen | train \(label(rule.objective.statistic)) | held-out F1 | precision (95 % CI) | recall (95 % CI) | FPR (95 % CI) | n | p50 | p90 | bounds |\n"
-      out += "|--:|---|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|---|\n"
-      for fold in cv.folds {
-        let held = fold.groups.map { names[$0] }
-        let heldText =
-          held.count <= 4
-          ? held.joined(separator: ", ") : "\(held.prefix(3).joined(separator: ", ")) +\(held.count - 3)"
-        var cells = ["\(fold.fold + 1)", heldText, "\(fold.heldOutTraces)"]
-        if let c = fold.chosen, let heldOut = fold.heldOut {
-          let s = heldOut.stage1
-          let violations = fold.heldOutViolations ?? []
-          cells += [
-            "\(configurations[c].name) \(Markdown.describe(configurations[c]))\(c == result.chosen ? "" : " ≠")",
-            value(rule.objective.statistic, fold.training.flatMap(rule.objective.statistic.value(of:))),
-          ]
-          cells += [Markdown.ratio(s.f1)] + Intervals.ratios(s)
-          cells += ["\(s.latency.count)", Markdown.seconds(s.latency.p50), Markdown.seconds(s.latency.p90)]
-          cells.append(rule.constraints.isEmpty ? "–" : violations.isEmpty ? "met" : violations.joined(separator: "; "))
-        } else {
-          cells += ["none"] + Array(repeating: "–", count: 8) + [fold.noChoiceReason ?? ""]
-        }
-        out += Markdown.row(cells)
-      }
-      out += "\n≠ marks a fold whose choice differs from the one made on all traces.\n\n"
-      out += "| held out | " + result.statistics.map(label).joined(separator: " | ") + " |\n"
-      out += "|---|" + String(repeating: "--:|", count: result.statistics.count) + "\n"
-      out += Markdown.row(
-        ["mean ± sd over folds"]
-          + cv.summaries.map { s in
-            guard let mean = s.mean else { return "–" }
-            return value(s.statistic, mean) + (s.standardDeviation.map { " ± " + value(s.statistic, $0) } ?? "")
-              + (s.count < cv.folds.count ? " (\(TextFormat.count(s.count, "fold")))" : "")
-          })
-      out += Markdown.row(
-        ["pooled (\(cv.pooledTraces) traces)"]
-          + result.statistics.map { statistic in
-            value(statistic, cv.pooled.flatMap(statistic.value(of:))) + (cv.pooled.map { count(statistic, $0) } ?? "")
-          })
-      if let pooled = cv.pooled {
-        out += Markdown.row(["pooled Wilson 95 % CI"] + result.statistics.map { wilson($0, pooled.stage1) })
-      }
-      var pooledNote: String?
-      if let pooled = cv.pooledIntervals, let b = result.options.bootstrap {
-        let notes = Set(pooled.map { note(result, $0) })
-        if notes.count == 1, let only = notes.first, let only {
-          pooledNote = "\nPooled bootstrap \(TextFormat.decimal(b.confidence * 100, 0))% CI: not shown, \(only).\n"
-        } else {
-          out += Markdown.row(
-            ["pooled bootstrap \(TextFormat.decimal(b.confidence * 100, 0))% CI"]
-              + zip(result.statistics, pooled).map { range(result, $0, $1) })
-        }
-      }
-      if let pooledNote { out += pooledNote }
-      out += "\nPooled: every fold's held-out traces scored together, each by the configuration chosen without it."
-      let empty = cv.folds.filter { $0.chosen == nil }.map { String($0.fold + 1) }
-      if !empty.isEmpty {
-        out += " Fold\(empty.count == 1 ? "" : "s") \(empty.joined(separator: ", ")) chose no configuration: "
-        out += "\(empty.count == 1 ? "its" : "their") traces are left out of the pooled values"
-        out += result.options.bootstrap != nil ? ", which therefore have no bootstrap interval." : "."
-      }
-      out += "\n"
+  /// The chosen configuration `c`'s statistics with their bootstrap intervals (`intervals`,
+  /// drawn as `b` says) and Wilson intervals, and what the bootstrap intervals mean.
+  private static func bootstrapTable(
+    _ result: TuningResult, chosen c: Int, _ intervals: [ConfidenceInterval], _ b: BootstrapOptions
+  ) -> String {
+    let m = result.metrics(c).stage1
+    let g = result.groups
+    var out =
+      "| statistic | value | bootstrap \(TextFormat.decimal(b.confidence * 100, 0))% CI | defined in | Wilson 95 % CI |\n"
+    out += "|---|--:|--:|--:|--:|\n"
+    for (statistic, interval) in zip(result.statistics, intervals) {
+      out += Markdown.row([
+        label(statistic), value(statistic, interval.estimate) + count(statistic, result.metrics(c)),
+        range(result, statistic, interval), "\(interval.defined)/\(interval.resamples)", wilson(statistic, m),
+      ])
     }
+    out +=
+      "\nPercentile bootstrap over \(b.resamples) resamples of \(g.count) \(g.unit)s (seed \(result.options.seed)). "
+    out += "These intervals are conditional on choosing this configuration on the same traces, so optimistic; "
+    out += "the cross-validated held-out numbers below are the honest estimate.\n"
+    return out
+  }
 
-    out += "\n## Pareto front: F1 against p90 |latency|\n\n"
+  /// The chosen configuration `c`'s statistics with their Wilson intervals (no bootstrap).
+  private static func wilsonTable(_ result: TuningResult, chosen c: Int) -> String {
+    let m = result.metrics(c).stage1
+    let full = result.metrics(c)
+    var out = "| statistic | value | Wilson 95 % CI |\n|---|--:|--:|\n"
+    for statistic in result.statistics {
+      out += Markdown.row([
+        label(statistic), value(statistic, statistic.value(of: full)) + count(statistic, full),
+        wilson(statistic, m),
+      ])
+    }
+    return out
+  }
+
+  /// The cross-validation section: one row per fold, then the held-out statistics over folds and
+  /// pooled, and what pooled means.
+  private static func crossValidationMarkdown(_ result: TuningResult, _ cv: CrossValidation) -> String {
+    let g = result.groups
+    var out =
+      "\n## Cross-validation (\(cv.folds.count) folds by \(g.unit)\(cv.assignment.isLeaveOneGroupOut ? ", leave-one-\(g.unit)-out" : ""))\n\n"
+    out += "Each fold's operating point is chosen on the other folds and scored on the fold.\n\n"
+    out +=
+      "| fold | held out | traces | chosen | train \(label(result.options.rule.objective.statistic)) | held-out F1 | precision (95 % CI) | recall (95 % CI) | FPR (95 % CI) | n | p50 | p90 | bounds |\n"
+    out += "|--:|---|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|---|\n"
+    for fold in cv.folds { out += foldRow(result, fold) }
+    out += "\n≠ marks a fold whose choice differs from the one made on all traces.\n\n"
+    out += heldOutTable(result, cv)
+    out += pooledExplanation(result, cv)
+    return out
+  }
+
+  /// One fold's row of the cross-validation table: its held-out groups and traces, the
+  /// configuration chosen on the other folds with its held-out statistics, or why none was.
+  private static func foldRow(_ result: TuningResult, _ fold: FoldResult) -> String {
+    let rule = result.options.rule
+    let configurations = result.sweep.configurations
+    let held = fold.groups.map { result.groups.names[$0] }
+    let heldText =
+      held.count <= 4
+      ? held.joined(separator: ", ") : "\(held.prefix(3).joined(separator: ", ")) +\(held.count - 3)"
+    var cells = ["\(fold.fold + 1)", heldText, "\(fold.heldOutTraces)"]
+    if let c = fold.chosen, let heldOut = fold.heldOut {
+      let s = heldOut.stage1
+      let violations = fold.heldOutViolations ?? []
+      cells += [
+        "\(configurations[c].name) \(Markdown.describe(configurations[c]))\(c == result.chosen ? "" : " ≠")",
+        value(rule.objective.statistic, fold.training.flatMap(rule.objective.statistic.value(of:))),
+      ]
+      cells += [Markdown.ratio(s.f1)] + Intervals.ratios(s)
+      cells += ["\(s.latency.count)", Markdown.seconds(s.latency.p50), Markdown.seconds(s.latency.p90)]
+      cells.append(rule.constraints.isEmpty ? "–" : violations.isEmpty ? "met" : violations.joined(separator: "; "))
+    } else {
+      cells += ["none"] + Array(repeating: "–", count: 8) + [fold.noChoiceReason ?? ""]
+    }
+    return Markdown.row(cells)
+  }
+
+  /// The held-out statistics: mean ± sd over folds, pooled, the pooled Wilson intervals and the
+  /// pooled bootstrap intervals (or the note that replaces them).
+  private static func heldOutTable(_ result: TuningResult, _ cv: CrossValidation) -> String {
+    var out = "| held out | " + result.statistics.map(label).joined(separator: " | ") + " |\n"
+    out += "|---|" + String(repeating: "--:|", count: result.statistics.count) + "\n"
+    out += Markdown.row(
+      ["mean ± sd over folds"]
+        + cv.summaries.map { s in
+          guard let mean = s.mean else { return "–" }
+          return value(s.statistic, mean) + (s.standardDeviation.map { " ± " + value(s.statistic, $0) } ?? "")
+            + (s.count < cv.folds.count ? " (\(TextFormat.count(s.count, "fold")))" : "")
+        })
+    out += Markdown.row(
+      ["pooled (\(cv.pooledTraces) traces)"]
+        + result.statistics.map { statistic in
+          value(statistic, cv.pooled.flatMap(statistic.value(of:))) + (cv.pooled.map { count(statistic, $0) } ?? "")
+        })
+    if let pooled = cv.pooled {
+      out += Markdown.row(["pooled Wilson 95 % CI"] + result.statistics.map { wilson($0, pooled.stage1) })
+    }
+    out += pooledBootstrap(result, cv)
+    return out
+  }
+
+  /// The pooled bootstrap intervals' row or, when one note replaces them all, that note after
+  /// the table; empty without pooled intervals.
+  private static func pooledBootstrap(_ result: TuningResult, _ cv: CrossValidation) -> String {
+    guard let pooled = cv.pooledIntervals, let b = result.options.bootstrap else { return "" }
+    let notes = Set(pooled.map { note(result, $0) })
+    if notes.count == 1, let only = notes.first, let only {
+      return "\nPooled bootstrap \(TextFormat.decimal(b.confidence * 100, 0))% CI: not shown, \(only).\n"
+    }
+    return Markdown.row(
+      ["pooled bootstrap \(TextFormat.decimal(b.confidence * 100, 0))% CI"]
+        + zip(result.statistics, pooled).map { range(result, $0, $1) })
+  }
+
+  /// What pooled means, and which folds chose no configuration (their traces are left out).
+  private static func pooledExplanation(_ result: TuningResult, _ cv: CrossValidation) -> String {
+    var out = "\nPooled: every fold's held-out traces scored together, each by the configuration chosen without it."
+    let empty = cv.folds.filter { $0.chosen == nil }.map { String($0.fold + 1) }
+    if !empty.isEmpty {
+      out += " Fold\(empty.count == 1 ? "" : "s") \(empty.joined(separator: ", ")) chose no configuration: "
+      out += "\(empty.count == 1 ? "its" : "their") traces are left out of the pooled values"
+      out += result.options.bootstrap != nil ? ", which therefore have no bootstrap interval." : "."
+    }
+    out += "\n"
+    return out
+  }
+
+  /// The Pareto fronts of F1 against p90 |latency|: over all configurations, then each
+  /// recognizer's when there are several.
+  private static func paretoMarkdown(_ result: TuningResult) -> String {
+    let configurations = result.sweep.configurations
+    var out = "\n## Pareto front: F1 against p90 |latency|\n\n"
     out += "Configurations no other beats on both F1 (higher) and p90 |action − reference| (lower), over all traces: "
     out +=
       "an action before the intended press counts by its distance from it, like a late one, so firing early never puts a configuration on the front.\n\n"
@@ -520,9 +582,6 @@ package enum TuneReport {
         for p in points { out += point(spec.name, Markdown.describe(configurations[p.configuration]), p) }
       }
     }
-
-    out += ThresholdCurve.markdown(ThresholdCurve.curves(result.sweep))
-    out += Markdown.skipped(dataset.skipped)
     return out
   }
 

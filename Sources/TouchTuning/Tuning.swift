@@ -165,132 +165,28 @@ public enum Tuning {
     scored: (partial: SweepPartial, outcomes: [[TraceOutcome]])? = nil,
     progress: ((Int, Int) -> Void)? = nil
   ) throws(TuningError) -> TuningResult {
-    let n = evaluation.traces.count
     var random = try TuningError.randomSource(seed: options.seed)
     let (groups, assignment) = try FoldAssignment.setUp(evaluation.traces, options: options, random: &random)
     let rule = options.rule
-    let truths = evaluation.truths
-    let k = assignment?.folds ?? 0
-    let foldOfTrace = assignment?.foldOfTrace ?? []
-    let configurations = plan.configurations
-
-    struct Candidate {
-      var score: OperatingPointScore
-      var outcomes: [TraceOutcome]
-      var training: ConfigurationMetrics?
-      var heldOut: ConfigurationMetrics?
+    var choices = RunningChoices(evaluation, plan: plan, rule: rule, assignment: assignment, threads: threads)
+    let sweep = try Self.sweep(evaluation, plan: plan, threads: threads, scored: scored, progress: progress) {
+      choices.add($0, $1)
     }
-    var full = [ConfigurationMetrics?](repeating: nil, count: configurations.count)
-    var overall: Candidate?
-    var perFold = [Candidate?](repeating: nil, count: k)
-    var reachPerFold = [RuleReach](repeating: RuleReach(), count: k)
-    // Trace indices of each fold's training and held-out parts. Parts are scored as arrays
-    // (the accumulator iterates them fastest).
-    let heldOutTraces = (0..<k).map { fold in (0..<n).filter { foldOfTrace[$0] == fold } }
-    let trainingTraces = (0..<k).map { fold in (0..<n).filter { foldOfTrace[$0] != fold } }
-    let sweep: SweepResult
-    let visit = { (c: Int, list: [TraceOutcome]) in
-      let outcomes = Self.inTraceOrder(list, count: n)
-      let shape = configurations[c].shape
-      // Task 0: all traces; 1…K: the training part of fold t − 1.
-      let metrics = Parallel.map(items: 1 + k, threads: threads) { t -> ConfigurationMetrics in
-        if t == 0 { return ConfigurationMetrics(outcomes: outcomes, truths: truths, shape: shape) }
-        return ConfigurationMetrics(outcomes: trainingTraces[t - 1].map { outcomes[$0] }, truths: truths, shape: shape)
-      }
-      full[c] = metrics[0]
-      let score = rule.score(metrics[0], configuration: c)
-      if score.isEligible, overall.map({ rule.prefers(score, over: $0.score) }) ?? true {
-        overall = Candidate(score: score, outcomes: outcomes)
-      }
-      for fold in 0..<k {
-        reachPerFold[fold].add(metrics[1 + fold], objective: rule.objective)
-        let s = rule.score(metrics[1 + fold], configuration: c)
-        if s.isEligible, perFold[fold].map({ rule.prefers(s, over: $0.score) }) ?? true {
-          // The held-out part is scored only for the fold's best configuration so far.
-          let heldOut = ConfigurationMetrics(
-            outcomes: heldOutTraces[fold].map { outcomes[$0] }, truths: truths, shape: shape)
-          perFold[fold] = Candidate(score: s, outcomes: outcomes, training: metrics[1 + fold], heldOut: heldOut)
-        }
-      }
-    }
-    if let scored {
-      precondition(scored.outcomes.count == configurations.count, "one outcome list per configuration")
-      for c in configurations.indices { visit(c, scored.outcomes[c]) }
-      sweep = SweepResult(evaluation: evaluation, plan: plan, partial: scored.partial, threads: threads)
-    } else {
-      do throws(ReplayError) {
-        sweep = try evaluation.sweep(plan, threads: threads, progress: progress, perConfiguration: visit)
-      } catch {
-        throw .replay(error)
-      }
-    }
-    let metrics = full.map { $0! }
+    let metrics = choices.full.map { $0! }
     let scores = metrics.enumerated().map { rule.score($1, configuration: $0) }
     let chosen = rule.best(of: scores)?.configuration
-    precondition(chosen == overall?.score.configuration, "the running choice matches the final one")
-
-    // Pareto fronts on all traces.
-    func front(_ indices: some Sequence<Int>) -> [ParetoPoint] {
-      ParetoFront.front(
-        of: indices.map {
-          (configuration: $0, f1: metrics[$0].stage1.f1, absoluteLatencyP90: metrics[$0].stage1.latency.absoluteP90)
-        })
-    }
-    let paretoFront = front(configurations.indices)
-    let paretoFronts = plan.recognizers.map { spec in
-      (recognizer: spec, points: front(configurations.indices.filter { configurations[$0].spec == spec }))
-    }
+    precondition(chosen == choices.overall?.score.configuration, "the running choice matches the final one")
+    let (paretoFront, paretoFronts) = Self.paretoFronts(metrics, plan: plan)
 
     var statistics = TuningStatistic.standard
     if case .cost = rule.objective { statistics.append(rule.objective.statistic) }
-
-    // Cross-validation results.
-    var crossValidation: CrossValidation?
-    var pooledOutcomes: [TraceOutcome]?
-    if let assignment {
-      let counts = assignment.traceCounts
-      var folds: [FoldResult] = []
-      var pooled: [TraceOutcome] = []
-      for fold in 0..<k {
-        let candidate = perFold[fold]
-        let heldOutMetrics = candidate?.heldOut
-        folds.append(
-          FoldResult(
-            fold: fold, groups: assignment.groups(inFold: fold), trainingTraces: n - counts[fold],
-            heldOutTraces: counts[fold],
-            chosen: candidate?.score.configuration,
-            noChoiceReason: candidate == nil
-              ? rule.explainNoChoice(reachPerFold[fold]) + " (on the training part)" : nil,
-            training: candidate?.training, heldOut: heldOutMetrics,
-            heldOutViolations: heldOutMetrics.map { rule.constraints.violations(of: $0.stage1) }))
-      }
-      // Pooled: each trace's outcome under the configuration its fold chose, in trace order.
-      var byTrace = [TraceOutcome?](repeating: nil, count: n)
-      for fold in 0..<k {
-        guard let candidate = perFold[fold] else { continue }
-        for t in heldOutTraces[fold] { byTrace[t] = candidate.outcomes[t] }
-      }
-      pooled = byTrace.compactMap { $0 }
-      let summaries = statistics.map { statistic in
-        StatisticSummary(statistic: statistic, values: folds.map { $0.heldOut.flatMap(statistic.value(of:)) })
-      }
-      let pooledMetrics =
-        pooled.isEmpty ? nil : ConfigurationMetrics(outcomes: pooled, truths: truths, shape: stage1Shape)
-      if pooled.count == n { pooledOutcomes = pooled }
-      crossValidation = CrossValidation(
-        assignment: assignment, folds: folds, summaries: summaries, pooled: pooledMetrics, pooledTraces: pooled.count,
-        pooledIntervals: nil)
-    }
+    let validated = assignment.map { Self.crossValidation($0, choices: choices, statistics: statistics) }
 
     // Bootstrap of the chosen configuration (and of the pooled held-out outcomes, same draws).
-    var intervals: [[ConfidenceInterval]]?
-    if let bootstrap = options.bootstrap, let overall {
-      var lists = [overall.outcomes]
-      if let pooledOutcomes { lists.append(pooledOutcomes) }
-      intervals = Bootstrap.intervals(
-        of: statistics, outcomeLists: lists, truths: truths, units: groups.members, options: bootstrap, random: &random,
-        threads: threads)
-    }
+    let intervals = Self.bootstrap(
+      options.bootstrap, of: statistics, chosen: choices.overall?.outcomes, pooled: validated?.pooledOutcomes,
+      truths: evaluation.truths, units: groups.members, random: &random, threads: threads)
+    var crossValidation = validated?.crossValidation
     if let cv = crossValidation, let intervals, intervals.count == 2 {
       crossValidation = CrossValidation(
         assignment: cv.assignment, folds: cv.folds, summaries: cv.summaries, pooled: cv.pooled,
@@ -303,11 +199,194 @@ public enum Tuning {
       paretoFronts: paretoFronts, crossValidation: crossValidation, intervals: intervals?[0])
   }
 
+  /// The sweep of `plan` on `evaluation`, each configuration's per-trace outcomes handed to
+  /// `visit`; with `scored`, the sweep done elsewhere, its outcome lists handed to `visit` in turn.
+  private static func sweep(
+    _ evaluation: Evaluation, plan: SweepPlan, threads: Int,
+    scored: (partial: SweepPartial, outcomes: [[TraceOutcome]])?, progress: ((Int, Int) -> Void)?,
+    visit: @escaping (Int, [TraceOutcome]) -> Void
+  ) throws(TuningError) -> SweepResult {
+    if let scored {
+      precondition(scored.outcomes.count == plan.configurations.count, "one outcome list per configuration")
+      for c in plan.configurations.indices { visit(c, scored.outcomes[c]) }
+      return SweepResult(evaluation: evaluation, plan: plan, partial: scored.partial, threads: threads)
+    }
+    do throws(ReplayError) {
+      return try evaluation.sweep(plan, threads: threads, progress: progress, perConfiguration: visit)
+    } catch {
+      throw .replay(error)
+    }
+  }
+
+  /// Bootstrap intervals of the chosen configuration's statistics and then, when given, of the
+  /// pooled held-out outcomes (the same draws); `nil` without a bootstrap or a chosen configuration.
+  private static func bootstrap(
+    _ bootstrap: BootstrapOptions?, of statistics: [TuningStatistic], chosen: [TraceOutcome]?,
+    pooled: [TraceOutcome]?, truths: [TraceTruth], units: [[Int]], random: inout RandomSource, threads: Int
+  ) -> [[ConfidenceInterval]]? {
+    guard let bootstrap, let chosen else { return nil }
+    var lists = [chosen]
+    if let pooled { lists.append(pooled) }
+    return Bootstrap.intervals(
+      of: statistics, outcomeLists: lists, truths: truths, units: units, options: bootstrap, random: &random,
+      threads: threads)
+  }
+
+  /// The Pareto fronts of F1 against p90 |latency| on all traces: over every configuration, and
+  /// over each recognizer's configurations (plan order).
+  private static func paretoFronts(_ metrics: [ConfigurationMetrics], plan: SweepPlan) -> (
+    overall: [ParetoPoint], byRecognizer: [(recognizer: RecognizerSpec, points: [ParetoPoint])]
+  ) {
+    let configurations = plan.configurations
+    func front(_ indices: some Sequence<Int>) -> [ParetoPoint] {
+      ParetoFront.front(
+        of: indices.map {
+          (configuration: $0, f1: metrics[$0].stage1.f1, absoluteLatencyP90: metrics[$0].stage1.latency.absoluteP90)
+        })
+    }
+    let overall = front(configurations.indices)
+    let byRecognizer = plan.recognizers.map { spec in
+      (recognizer: spec, points: front(configurations.indices.filter { configurations[$0].spec == spec }))
+    }
+    return (overall, byRecognizer)
+  }
+
+  /// The cross-validation (without pooled intervals) from the folds' choices, and the pooled
+  /// held-out outcomes in trace order when every fold chose a configuration (`nil` otherwise).
+  private static func crossValidation(
+    _ assignment: FoldAssignment, choices: RunningChoices, statistics: [TuningStatistic]
+  ) -> (crossValidation: CrossValidation, pooledOutcomes: [TraceOutcome]?) {
+    let folds = Self.foldResults(assignment, choices: choices)
+    // Pooled: each trace's outcome under the configuration its fold chose, in trace order.
+    var byTrace = [TraceOutcome?](repeating: nil, count: choices.traceCount)
+    for fold in 0..<assignment.folds {
+      guard let candidate = choices.perFold[fold] else { continue }
+      for t in choices.heldOutTraces[fold] { byTrace[t] = candidate.outcomes[t] }
+    }
+    let pooled = byTrace.compactMap { $0 }
+    let summaries = statistics.map { statistic in
+      StatisticSummary(statistic: statistic, values: folds.map { $0.heldOut.flatMap(statistic.value(of:)) })
+    }
+    let pooledMetrics =
+      pooled.isEmpty ? nil : ConfigurationMetrics(outcomes: pooled, truths: choices.truths, shape: stage1Shape)
+    let crossValidation = CrossValidation(
+      assignment: assignment, folds: folds, summaries: summaries, pooled: pooledMetrics, pooledTraces: pooled.count,
+      pooledIntervals: nil)
+    return (crossValidation, pooled.count == choices.traceCount ? pooled : nil)
+  }
+
+  /// Each fold's result: the configuration chosen on its training part (or why none was), its
+  /// metrics there and on the held-out part, and the rule's bounds it breaks there.
+  private static func foldResults(_ assignment: FoldAssignment, choices: RunningChoices) -> [FoldResult] {
+    let rule = choices.rule
+    let n = choices.traceCount
+    let counts = assignment.traceCounts
+    return (0..<assignment.folds).map { fold in
+      let candidate = choices.perFold[fold]
+      let heldOutMetrics = candidate?.heldOut
+      return FoldResult(
+        fold: fold, groups: assignment.groups(inFold: fold), trainingTraces: n - counts[fold],
+        heldOutTraces: counts[fold],
+        chosen: candidate?.score.configuration,
+        noChoiceReason: candidate == nil
+          ? rule.explainNoChoice(choices.reachPerFold[fold]) + " (on the training part)" : nil,
+        training: candidate?.training, heldOut: heldOutMetrics,
+        heldOutViolations: heldOutMetrics.map { rule.constraints.violations(of: $0.stage1) })
+    }
+  }
+
   /// Outcomes placed at their trace's index.
   static func inTraceOrder(_ outcomes: [TraceOutcome], count: Int) -> [TraceOutcome] {
     if outcomes.count == count && outcomes.indices.allSatisfy({ outcomes[$0].trace == $0 }) { return outcomes }
     var placed = [TraceOutcome?](repeating: nil, count: count)
     for outcome in outcomes { placed[outcome.trace] = outcome }
     return placed.map { $0! }
+  }
+}
+
+/// The best configuration so far on all traces and on each fold's training part (with its
+/// held-out metrics), kept up to date as the sweep hands over each configuration's outcomes.
+private struct RunningChoices {
+  /// A configuration chosen so far.
+  struct Candidate {
+    /// Its score (on all traces, or on the fold's training part).
+    var score: OperatingPointScore
+    /// Its per-trace outcomes, in trace order.
+    var outcomes: [TraceOutcome]
+    /// A fold's: its metrics on the training part.
+    var training: ConfigurationMetrics?
+    /// A fold's: its metrics on the held-out part.
+    var heldOut: ConfigurationMetrics?
+  }
+
+  /// The objective, bounds and tie rule.
+  let rule: OperatingPointRule
+  /// The traces' ground truth.
+  let truths: [TraceTruth]
+  /// The plan's configurations.
+  let configurations: [Configuration]
+  /// Threads that score the parts.
+  let threads: Int
+  /// The number of traces.
+  let traceCount: Int
+  /// Trace indices of each fold's training and held-out parts. Parts are scored as arrays (the
+  /// accumulator iterates them fastest).
+  let trainingTraces: [[Int]]
+  /// See ``trainingTraces``.
+  let heldOutTraces: [[Int]]
+  /// Each configuration's metrics on all traces (`nil` before its outcomes came).
+  var full: [ConfigurationMetrics?]
+  /// The best configuration on all traces so far.
+  var overall: Candidate?
+  /// The best configuration on each fold's training part so far.
+  var perFold: [Candidate?]
+  /// What each fold's training part reached, to explain why nothing was chosen there.
+  var reachPerFold: [RuleReach]
+
+  /// No choice yet, for `plan` on `evaluation`'s traces (`assignment`: the folds, `nil` for none).
+  init(
+    _ evaluation: Evaluation, plan: SweepPlan, rule: OperatingPointRule, assignment: FoldAssignment?, threads: Int
+  ) {
+    let n = evaluation.traces.count
+    let k = assignment?.folds ?? 0
+    let foldOfTrace = assignment?.foldOfTrace ?? []
+    self.rule = rule
+    truths = evaluation.truths
+    configurations = plan.configurations
+    self.threads = threads
+    traceCount = n
+    full = [ConfigurationMetrics?](repeating: nil, count: configurations.count)
+    perFold = [Candidate?](repeating: nil, count: k)
+    reachPerFold = [RuleReach](repeating: RuleReach(), count: k)
+    heldOutTraces = (0..<k).map { fold in (0..<n).filter { foldOfTrace[$0] == fold } }
+    trainingTraces = (0..<k).map { fold in (0..<n).filter { foldOfTrace[$0] != fold } }
+  }
+
+  /// Scores configuration `c`'s outcomes `list` (any order) on all traces and on each fold's
+  /// training part, and keeps it where it is the best so far.
+  mutating func add(_ c: Int, _ list: [TraceOutcome]) {
+    let outcomes = Tuning.inTraceOrder(list, count: traceCount)
+    let shape = configurations[c].shape
+    let (truths, trainingTraces) = (truths, trainingTraces)
+    // Task 0: all traces; 1…K: the training part of fold t − 1.
+    let metrics = Parallel.map(items: 1 + perFold.count, threads: threads) { t -> ConfigurationMetrics in
+      if t == 0 { return ConfigurationMetrics(outcomes: outcomes, truths: truths, shape: shape) }
+      return ConfigurationMetrics(outcomes: trainingTraces[t - 1].map { outcomes[$0] }, truths: truths, shape: shape)
+    }
+    full[c] = metrics[0]
+    let score = rule.score(metrics[0], configuration: c)
+    if score.isEligible, overall.map({ rule.prefers(score, over: $0.score) }) ?? true {
+      overall = Candidate(score: score, outcomes: outcomes)
+    }
+    for fold in 0..<perFold.count {
+      reachPerFold[fold].add(metrics[1 + fold], objective: rule.objective)
+      let s = rule.score(metrics[1 + fold], configuration: c)
+      if s.isEligible, perFold[fold].map({ rule.prefers(s, over: $0.score) }) ?? true {
+        // The held-out part is scored only for the fold's best configuration so far.
+        let heldOut = ConfigurationMetrics(
+          outcomes: heldOutTraces[fold].map { outcomes[$0] }, truths: truths, shape: shape)
+        perFold[fold] = Candidate(score: s, outcomes: outcomes, training: metrics[1 + fold], heldOut: heldOut)
+      }
+    }
   }
 }

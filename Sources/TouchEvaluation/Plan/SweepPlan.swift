@@ -270,6 +270,37 @@ public struct SweepPlan: Sendable {
     recognizers: [RecognizerSpec], axes: [SweepAxis] = [], settings: [(name: String, value: String)] = [],
     maximumForces: [Double] = []
   ) throws(SweepPlanError) {
+    try Self.check(recognizers: recognizers, axes: axes, settings: settings)
+    var configurations: [Configuration] = []
+    var dropped: [DroppedConfiguration] = []
+    var byRecognizer: [(recognizer: RecognizerSpec, axes: [SweepAxis])] = []
+    var total = 0
+    for spec in recognizers {
+      let fixed = try Self.fixedValues(of: spec, settings: settings)
+      let own = Self.sweptAxes(of: spec, axes: axes, settings: settings, maximumForces: maximumForces)
+      byRecognizer.append((spec, own))
+      let columns = try Self.columns(of: spec, own)
+      let count = columns.reduce(1) { $0.multipliedReportingOverflow(by: $1.count).overflow ? Int.max : $0 * $1.count }
+      total = total.addingReportingOverflow(count).overflow ? Int.max : total + count
+      guard total <= Self.maximumConfigurations else {
+        throw .tooManyConfigurations(maximum: Self.maximumConfigurations)
+      }
+      try Self.makeConfigurations(
+        spec, own, columns: columns, count: count, fixed: fixed, into: &configurations, dropped: &dropped)
+    }
+    self.recognizers = recognizers
+    self.axes = axes
+    self.settings = settings
+    self.configurations = configurations
+    self.axesByRecognizer = byRecognizer
+    self.dropped = dropped
+  }
+
+  /// Refuses no recognizer, an axis or a setting none of `recognizers` has, a parameter both
+  /// varied and set, and an axis given twice.
+  private static func check(
+    recognizers: [RecognizerSpec], axes: [SweepAxis], settings: [(name: String, value: String)]
+  ) throws(SweepPlanError) {
     guard !recognizers.isEmpty else { throw .noRecognizer }
     for axis in axes where !recognizers.contains(where: { $0.parameter(axis.parameter) != nil }) {
       throw .unknownAxis(parameter: axis.parameter, recognizers: recognizers.map(\.name))
@@ -285,92 +316,117 @@ public struct SweepPlan: Sendable {
         throw .repeatedAxis(parameter: axis.parameter)
       }
     }
-    var configurations: [Configuration] = []
-    var dropped: [DroppedConfiguration] = []
-    var byRecognizer: [(recognizer: RecognizerSpec, axes: [SweepAxis])] = []
-    var total = 0
-    for spec in recognizers {
-      var fixed: [String: ParameterValue] = [:]
-      for setting in settings where spec.parameter(setting.name) != nil {
-        do throws(ParameterError) {
-          fixed[setting.name] = try spec.value(setting.value, of: setting.name)
-        } catch {
-          throw .invalidSetting(name: setting.name, value: setting.value, error)
-        }
-      }
-      // Without axes, the default grid, unless that parameter is set.
-      let standard = Self.defaultAxis(for: spec, maximumForces: maximumForces).flatMap { axis in
-        settings.contains { $0.name == axis.parameter } ? nil : axis
-      }
-      let own: [SweepAxis] =
-        axes.isEmpty ? (standard.map { [$0] } ?? []) : axes.filter { spec.parameter($0.parameter) != nil }
-      byRecognizer.append((spec, own))
-      var columns: [[ParameterValue]] = []
-      for axis in own {
-        let parameter = spec.parameter(axis.parameter)!
-        guard parameter.kind != .list else {
-          throw .listAxis(parameter: axis.parameter)
-        }
-        var column: [ParameterValue] = []
-        for value in axis.values {
-          switch (value, parameter.kind) {
-          case (.number(let x), .number): column.append(.number(x))
-          case (.word(let w), .flag):
-            do throws(ParameterError) {
-              column.append(try spec.value(w, of: axis.parameter))
-            } catch {
-              throw .invalidAxisValue(parameter: axis.parameter, error)
-            }
-          case (_, .flag):
-            throw .numberForFlag(parameter: axis.parameter, recognizer: spec.name)
-          default:
-            throw .wordForNumber(parameter: axis.parameter, recognizer: spec.name, value: value)
-          }
-        }
-        columns.append(column)
-      }
-      let count = columns.reduce(1) { $0.multipliedReportingOverflow(by: $1.count).overflow ? Int.max : $0 * $1.count }
-      total = total.addingReportingOverflow(count).overflow ? Int.max : total + count
-      guard total <= Self.maximumConfigurations else {
-        throw .tooManyConfigurations(maximum: Self.maximumConfigurations)
-      }
-      var made = 0
-      var firstError: ParameterError?
-      var index = [Int](repeating: 0, count: columns.count)
-      for _ in 0..<count {
-        var values = fixed
-        var labels: [String] = []
-        for (a, column) in columns.enumerated() {
-          values[own[a].parameter] = column[index[a]]
-          labels.append("\(own[a].parameter)=\(column[index[a]])")
-        }
-        do throws(ParameterError) {
-          let recognizer = try spec.makeRecognizer(values)
-          configurations.append(Configuration(spec: spec, recognizer: recognizer, varied: own.map(\.parameter)))
-          made += 1
-        } catch {
-          dropped.append(DroppedConfiguration(recognizer: spec.name, values: labels, reason: error.description))
-          firstError = firstError ?? error
-        }
-        // Advance the odometer: the last axis fastest.
-        var a = columns.count - 1
-        while a >= 0 {
-          index[a] += 1
-          if index[a] < columns[a].count { break }
-          index[a] = 0
-          a -= 1
-        }
-      }
-      guard made > 0 else {
-        throw .noValidConfiguration(recognizer: spec.name, firstError: firstError)
+  }
+
+  /// The values of the `settings` that `spec` has, read as its parameters take them.
+  private static func fixedValues(
+    of spec: RecognizerSpec, settings: [(name: String, value: String)]
+  ) throws(SweepPlanError) -> [String: ParameterValue] {
+    var fixed: [String: ParameterValue] = [:]
+    for setting in settings where spec.parameter(setting.name) != nil {
+      do throws(ParameterError) {
+        fixed[setting.name] = try spec.value(setting.value, of: setting.name)
+      } catch {
+        throw .invalidSetting(name: setting.name, value: setting.value, error)
       }
     }
-    self.recognizers = recognizers
-    self.axes = axes
-    self.settings = settings
-    self.configurations = configurations
-    self.axesByRecognizer = byRecognizer
-    self.dropped = dropped
+    return fixed
+  }
+
+  /// The axes `spec` is swept over: those of `axes` it has or, without axes, its default grid
+  /// (unless a setting fixes that parameter).
+  private static func sweptAxes(
+    of spec: RecognizerSpec, axes: [SweepAxis], settings: [(name: String, value: String)], maximumForces: [Double]
+  ) -> [SweepAxis] {
+    // Without axes, the default grid, unless that parameter is set.
+    let standard = Self.defaultAxis(for: spec, maximumForces: maximumForces).flatMap { axis in
+      settings.contains { $0.name == axis.parameter } ? nil : axis
+    }
+    return axes.isEmpty ? (standard.map { [$0] } ?? []) : axes.filter { spec.parameter($0.parameter) != nil }
+  }
+
+  /// Each of `own`'s values as `spec`'s parameter takes them, axis by axis.
+  private static func columns(of spec: RecognizerSpec, _ own: [SweepAxis]) throws(SweepPlanError) -> [[ParameterValue]]
+  {
+    var columns: [[ParameterValue]] = []
+    for axis in own {
+      columns.append(try column(of: spec, axis))
+    }
+    return columns
+  }
+
+  /// `axis`'s values as `spec`'s parameter takes them: numbers for a number, words read as a flag.
+  ///
+  /// - Throws: for a list parameter, a number for a flag, a word for a number, an unreadable flag.
+  private static func column(of spec: RecognizerSpec, _ axis: SweepAxis) throws(SweepPlanError) -> [ParameterValue] {
+    let parameter = spec.parameter(axis.parameter)!
+    guard parameter.kind != .list else {
+      throw .listAxis(parameter: axis.parameter)
+    }
+    var column: [ParameterValue] = []
+    for value in axis.values {
+      switch (value, parameter.kind) {
+      case (.number(let x), .number): column.append(.number(x))
+      case (.word(let w), .flag):
+        do throws(ParameterError) {
+          column.append(try spec.value(w, of: axis.parameter))
+        } catch {
+          throw .invalidAxisValue(parameter: axis.parameter, error)
+        }
+      case (_, .flag):
+        throw .numberForFlag(parameter: axis.parameter, recognizer: spec.name)
+      default:
+        throw .wordForNumber(parameter: axis.parameter, recognizer: spec.name, value: value)
+      }
+    }
+    return column
+  }
+
+  /// `spec`'s `count` configurations: `fixed` with each point of the product of `columns` (the
+  /// values of the axes `own`, the last varying fastest), appended to `configurations`; the points
+  /// `spec` rejects go to `dropped`.
+  ///
+  /// - Throws: ``SweepPlanError/noValidConfiguration(recognizer:firstError:)`` when it rejects all.
+  private static func makeConfigurations(
+    _ spec: RecognizerSpec, _ own: [SweepAxis], columns: [[ParameterValue]], count: Int,
+    fixed: [String: ParameterValue], into configurations: inout [Configuration],
+    dropped: inout [DroppedConfiguration]
+  ) throws(SweepPlanError) {
+    var made = 0
+    var firstError: ParameterError?
+    var index = [Int](repeating: 0, count: columns.count)
+    for _ in 0..<count {
+      var values = fixed
+      var labels: [String] = []
+      for (a, column) in columns.enumerated() {
+        values[own[a].parameter] = column[index[a]]
+        labels.append("\(own[a].parameter)=\(column[index[a]])")
+      }
+      do throws(ParameterError) {
+        let recognizer = try spec.makeRecognizer(values)
+        configurations.append(Configuration(spec: spec, recognizer: recognizer, varied: own.map(\.parameter)))
+        made += 1
+      } catch {
+        dropped.append(DroppedConfiguration(recognizer: spec.name, values: labels, reason: error.description))
+        firstError = firstError ?? error
+      }
+      advance(&index, over: columns)
+    }
+    guard made > 0 else {
+      throw .noValidConfiguration(recognizer: spec.name, firstError: firstError)
+    }
+  }
+
+  /// Advances the odometer `index` over `columns`: the last axis fastest, every digit back to 0
+  /// after the last point.
+  private static func advance(_ index: inout [Int], over columns: [[ParameterValue]]) {
+    var a = columns.count - 1
+    while a >= 0 {
+      index[a] += 1
+      if index[a] < columns[a].count { break }
+      index[a] = 0
+      a -= 1
+    }
   }
 
   /// Whether `spec`'s default grid follows the data's maximum possible force.

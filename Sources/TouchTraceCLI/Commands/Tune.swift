@@ -178,6 +178,8 @@ extension TouchTraceCommand {
       try exec.withCatalog(tolerance: scoring.tolerance) { try tune() }
     }
 
+    /// Tunes: reads and scores the traces (or takes the merged partials), then chooses and
+    /// writes the report and exports; one shard writes its partial instead.
     func tune() throws {
       if exactSweep.isOn { return try tuneExactly() }
       let plan = try self.plan.makePlan()
@@ -185,21 +187,9 @@ extension TouchTraceCommand {
       let tuning = try tuningOptions()
       let threads = global.threadCount
       try Console.run {
-        try Console.checkOutputs(
-          [report.file, jsonOutput, exportJson, exportSwift, outcomes.outcomes]
-            + TuneReport.Table.allCases.map { table in csvDir.map { csvPath($0, table) } }
-            + [breakdown.by == nil ? nil : csvDir.map { csvPath($0, "groups") }],
-          inputs: input.inputPaths)
+        try checkOutputs()
         let progress = report.progress(command: "tune")
-        // One machine: the traces are kept and swept by the tuning. A shard: swept as they are
-        // read, every configuration's per-trace outcomes kept for the merge's folds and bootstrap.
-        let sharded = shards.partial != nil
-        var request = ScoredStream.Request(
-          input: input.study, shard: shards.selected, recognizers: plan.configurations.map(\.recognizer),
-          groupBy: tuning.groupBy, options: options, threads: threads, command: "tune", keepSamples: !sharded,
-          outcomes: sharded ? .all : .none, sweep: sharded, batchTraces: shards.batchTraces, writesPartial: sharded)
-        // --export records the data's SHA-256: hashed as it is read, not read again.
-        request.hashesInputs = exportDirectory != nil
+        let request = scoredRequest(plan, options: options, tuning: tuning, threads: threads)
         let data = try ScoredData.gather(
           for: "tune", request, plan: plan, planOptions: self.plan, progress: progress, finishing: false, shard: shards)
         if shards.partial == nil { try breakdown.requirePresent(in: data.evaluation, command: "tune") }
@@ -208,114 +198,200 @@ extension TouchTraceCommand {
           try data.writePartial(partial, command: "tune", shard: shards.selected, inputs: input.inputPaths)
           return
         }
-        let evaluation = data.evaluation
-        let plan: SweepPlan = data.plan
-        if ScoredData.merged != nil {
-          try ScoredData.requireMerged(
-            data.sweep != nil && data.outcomes.count == plan.configurations.count, "other per-configuration state")
-        }
-        let scored = ScoredData.merged == nil ? nil : (partial: data.sweep!, outcomes: data.outcomes)
-        let result: TuningResult
-        do throws(TuningError) {
-          result = try Tuning.run(evaluation, plan: plan, options: tuning, threads: threads, scored: scored) {
-            progress.update($0, $1)
-          }
-        } catch {
-          progress.finish()
-          if case .replay(let replay) = error { throw DataError.replay(replay, command: "tune") }
-          throw DataError(description: "touchtrace tune: error: \(error.description)")
-        }
-        progress.finish()
-        let outcomeWriter = try outcomes.open(inputs: input.inputPaths)
-        if let outcomeWriter {
-          let configurations = result.sweep.configurations
-          let chosen =
-            outcomes.outcomesFilter == .best ? (result.chosen.map { [$0] } ?? []) : Array(configurations.indices)
-          try outcomeWriter.write(
-            chosen.map { ($0, configurations[$0]) }, evaluation: evaluation, threads: threads, command: "tune")
-        }
-        let configurations = result.sweep.configurations
-        let grouped = try breakdown.grouped(
-          result.chosen.map { [($0, configurations[$0])] } ?? [], evaluation: evaluation, threads: threads,
-          command: "tune",
-          outcomes: scored?.outcomes ?? [])
-        let verdict: Verdict
-        do {
-          verdict = try VerdictPass.verdict(
-            configurations: configurations, metrics: result.sweep.metrics, rule: tuning.rule, evaluation: evaluation,
-            request: request, grouped: grouped, noChoiceReason: result.noChoiceReason)
-        } catch let error as ReplayError {
-          throw DataError.replay(error, command: "tune")
-        }
-        let f1Interval = result.intervals.flatMap { intervals in
-          result.statistics.firstIndex(of: .f1).map {
-            (interval: intervals[$0], clusters: result.groups.count, unit: result.groups.unit)
-          }
-        }
-        let verdictSection = VerdictReport.markdown(
-          verdict, configurations: configurations, metrics: result.sweep.metrics, f1Interval: f1Interval)
-        func json() -> [UInt8] {
-          let document = TuneReport.json(result, by: grouped)
-          let verdictObject = VerdictReport.json(verdict, configurations: configurations, metrics: result.sweep.metrics)
-          return StudyFile.recorded(VerdictReport.inserting(verdictObject, into: document)).encoded()
-        }
-        let bytes: [UInt8]
-        switch report.resolvedFormat {
-        case .md:
-          let report = TuneReport.markdown(result, by: grouped)
-          bytes = Array((VerdictReport.inserting(verdictSection, into: report) + StudyFile.recordedMarkdown).utf8)
-        case .json: bytes = json()
-        case .csv:
-          if let table = table.table {
-            bytes = TuneReport.csv(result, table: table)
-          } else {
-            bytes = grouped.map { TuneReport.groupsCSV(result, by: $0) } ?? []
-          }
-        case .html:
-          do throws(ReplayError) {
-            let data = try SweepFigureData.gather(
-              result.sweep, marked: TuneReport.markedConfigurations(result), threads: threads)
-            bytes = TuneReport.html(result, data, appendix: StudyFile.recordedMarkdown, verdict: verdictSection)
-          } catch {
-            throw DataError.replay(error, command: "tune")
-          }
-        }
-        // Every output or none: the report, --json-output, the --csv-dir tables and the exports
-        // are committed together.
-        var outputs: [(path: String, bytes: [UInt8])] = []
-        if let jsonOutput { outputs.append((jsonOutput, json())) }
-        if let csvDir {
-          for table in TuneReport.Table.allCases {
-            outputs.append((csvPath(csvDir, table), TuneReport.csv(result, table: table)))
-          }
-          if let grouped { outputs.append((csvPath(csvDir, "groups"), TuneReport.groupsCSV(result, by: grouped))) }
-        }
-        let tool = "touchtrace \(TouchTraceVersion.current)"
-        if let exportJson, let document = TuneExport.json(result, tool: tool) {
-          outputs.append((exportJson, document.encoded()))
-        }
-        if let exportSwift, let source = TuneExport.swift(result, tool: tool) {
-          outputs.append((exportSwift, Array(source.utf8)))
-        }
-        outputs.append((report.target, bytes))
-        if let exportDirectory {
-          try exportCode(
-            result, to: exportDirectory, tool: tool, digests: data.stream?.inputs.map { ($0.file, $0.sha256) })
-        }
-        let createdDirectory = try csvDir.map(Console.makeDirectory) ?? false
-        do throws(FileWriteError) {
-          try Console.emit(outputs, outcomes: outcomeWriter, inputs: input.inputPaths)
-        } catch {
-          if createdDirectory, let csvDir { rmdir(csvDir) }
-          throw error
-        }
-        if let reason = result.noChoiceReason {
-          Console.error(
-            "touchtrace tune: error: \(reason)"
-              + (exportJson != nil || exportSwift != nil || exportDirectory != nil ? "; nothing exported" : ""))
-          throw Exit.failure
-        }
+        try tuneAndWrite(data, request: request, tuning: tuning, threads: threads, progress: progress)
       }
+    }
+  }
+}
+
+extension TouchTraceCommand.Tune {
+  /// Refuses, before any work, outputs that would replace an input or one another: the report,
+  /// `--json-output`, the exports, `--outcomes` and the `--csv-dir` tables.
+  private func checkOutputs() throws {
+    try Console.checkOutputs(
+      [report.file, jsonOutput, exportJson, exportSwift, outcomes.outcomes]
+        + TuneReport.Table.allCases.map { table in csvDir.map { csvPath($0, table) } }
+        + [breakdown.by == nil ? nil : csvDir.map { csvPath($0, "groups") }],
+      inputs: input.inputPaths)
+  }
+
+  /// What to read and score. One machine: the traces are kept and swept by the tuning. A shard:
+  /// swept as they are read, every configuration's per-trace outcomes kept for the merge's folds
+  /// and bootstrap.
+  private func scoredRequest(
+    _ plan: SweepPlan, options: EvaluationOptions, tuning: TuningOptions, threads: Int
+  ) -> ScoredStream.Request {
+    let sharded = shards.partial != nil
+    var request = ScoredStream.Request(
+      input: input.study, shard: shards.selected, recognizers: plan.configurations.map(\.recognizer),
+      groupBy: tuning.groupBy, options: options, threads: threads, command: "tune", keepSamples: !sharded,
+      outcomes: sharded ? .all : .none, sweep: sharded, batchTraces: shards.batchTraces, writesPartial: sharded)
+    // --export records the data's SHA-256: hashed as it is read, not read again.
+    request.hashesInputs = exportDirectory != nil
+    return request
+  }
+
+  /// Tunes on the scored `data` and writes every output or none: the report, `--outcomes`,
+  /// `--json-output`, the `--csv-dir` tables and the exports; exit 1 when nothing was chosen.
+  private func tuneAndWrite(
+    _ data: ScoredData, request: ScoredStream.Request, tuning: TuningOptions, threads: Int, progress: Progress
+  ) throws {
+    let evaluation = data.evaluation
+    let (result, scored) = try runTuning(data, tuning: tuning, threads: threads, progress: progress)
+    let outcomeWriter = try writeOutcomes(result, evaluation: evaluation, threads: threads)
+    let configurations = result.sweep.configurations
+    let grouped = try breakdown.grouped(
+      result.chosen.map { [($0, configurations[$0])] } ?? [], evaluation: evaluation, threads: threads,
+      command: "tune",
+      outcomes: scored?.outcomes ?? [])
+    let verdict = try makeVerdict(result, evaluation: evaluation, tuning: tuning, request: request, grouped: grouped)
+    let bytes = try reportBytes(result, grouped: grouped, verdict: verdict, threads: threads)
+    // Every output or none: the report, --json-output, the --csv-dir tables and the exports
+    // are committed together.
+    let tool = "touchtrace \(TouchTraceVersion.current)"
+    var outputs = otherOutputs(result, grouped: grouped, verdict: verdict, tool: tool)
+    outputs.append((report.target, bytes))
+    if let exportDirectory {
+      try exportCode(
+        result, to: exportDirectory, tool: tool, digests: data.stream?.inputs.map { ($0.file, $0.sha256) })
+    }
+    try emit(outputs, outcomes: outcomeWriter)
+    if let reason = result.noChoiceReason {
+      Console.error(
+        "touchtrace tune: error: \(reason)"
+          + (exportJson != nil || exportSwift != nil || exportDirectory != nil ? "; nothing exported" : ""))
+      throw Exit.failure
+    }
+  }
+
+  /// Tunes `data`'s plan on its traces (on the merged outcomes when merging partials), then
+  /// finishes the progress line; returns the result and the merged scores it used.
+  private func runTuning(
+    _ data: ScoredData, tuning: TuningOptions, threads: Int, progress: Progress
+  ) throws -> (TuningResult, scored: (partial: SweepPartial, outcomes: [[TraceOutcome]])?) {
+    let plan: SweepPlan = data.plan
+    if ScoredData.merged != nil {
+      try ScoredData.requireMerged(
+        data.sweep != nil && data.outcomes.count == plan.configurations.count, "other per-configuration state")
+    }
+    let scored = ScoredData.merged == nil ? nil : (partial: data.sweep!, outcomes: data.outcomes)
+    let result: TuningResult
+    do throws(TuningError) {
+      result = try Tuning.run(data.evaluation, plan: plan, options: tuning, threads: threads, scored: scored) {
+        progress.update($0, $1)
+      }
+    } catch {
+      progress.finish()
+      if case .replay(let replay) = error { throw DataError.replay(replay, command: "tune") }
+      throw DataError(description: "touchtrace tune: error: \(error.description)")
+    }
+    progress.finish()
+    return (result, scored)
+  }
+
+  /// Opens `--outcomes` and writes into it the per-trace outcomes of every configuration (or
+  /// the chosen one's, `--outcomes-filter best`); `nil` without `--outcomes`.
+  private func writeOutcomes(_ result: TuningResult, evaluation: Evaluation, threads: Int) throws -> OutcomeWriter? {
+    let outcomeWriter = try outcomes.open(inputs: input.inputPaths)
+    if let outcomeWriter {
+      let configurations = result.sweep.configurations
+      let chosen =
+        outcomes.outcomesFilter == .best ? (result.chosen.map { [$0] } ?? []) : Array(configurations.indices)
+      try outcomeWriter.write(
+        chosen.map { ($0, configurations[$0]) }, evaluation: evaluation, threads: threads, command: "tune")
+    }
+    return outcomeWriter
+  }
+
+  /// The verdict on the tuned configurations: the recommended one against the runner-up.
+  private func makeVerdict(
+    _ result: TuningResult, evaluation: Evaluation, tuning: TuningOptions, request: ScoredStream.Request,
+    grouped: GroupedMetrics?
+  ) throws -> Verdict {
+    do {
+      return try VerdictPass.verdict(
+        configurations: result.sweep.configurations, metrics: result.sweep.metrics, rule: tuning.rule,
+        evaluation: evaluation, request: request, grouped: grouped,
+        noChoiceReason: result.noChoiceReason)
+    } catch let error as ReplayError {
+      throw DataError.replay(error, command: "tune")
+    }
+  }
+
+  /// The verdict's Markdown section, with the chosen configuration's bootstrap F1 interval.
+  private func verdictMarkdown(_ result: TuningResult, verdict: Verdict) -> String {
+    let f1Interval = result.intervals.flatMap { intervals in
+      result.statistics.firstIndex(of: .f1).map {
+        (interval: intervals[$0], clusters: result.groups.count, unit: result.groups.unit)
+      }
+    }
+    return VerdictReport.markdown(
+      verdict, configurations: result.sweep.configurations, metrics: result.sweep.metrics, f1Interval: f1Interval)
+  }
+
+  /// The JSON report (touchtrace-tune) with the verdict and the study file's record.
+  private func jsonReport(_ result: TuningResult, grouped: GroupedMetrics?, verdict: Verdict) -> [UInt8] {
+    let document = TuneReport.json(result, by: grouped)
+    let verdictObject = VerdictReport.json(
+      verdict, configurations: result.sweep.configurations, metrics: result.sweep.metrics)
+    return StudyFile.recorded(VerdictReport.inserting(verdictObject, into: document)).encoded()
+  }
+
+  /// The report in `--format`: Markdown, JSON, the `--table` CSV table or HTML.
+  private func reportBytes(
+    _ result: TuningResult, grouped: GroupedMetrics?, verdict: Verdict, threads: Int
+  ) throws -> [UInt8] {
+    let verdictSection = verdictMarkdown(result, verdict: verdict)
+    switch report.resolvedFormat {
+    case .md:
+      let report = TuneReport.markdown(result, by: grouped)
+      return Array((VerdictReport.inserting(verdictSection, into: report) + StudyFile.recordedMarkdown).utf8)
+    case .json: return jsonReport(result, grouped: grouped, verdict: verdict)
+    case .csv:
+      if let table = table.table { return TuneReport.csv(result, table: table) }
+      return grouped.map { TuneReport.groupsCSV(result, by: $0) } ?? []
+    case .html:
+      do throws(ReplayError) {
+        let data = try SweepFigureData.gather(
+          result.sweep, marked: TuneReport.markedConfigurations(result), threads: threads)
+        return TuneReport.html(result, data, appendix: StudyFile.recordedMarkdown, verdict: verdictSection)
+      } catch {
+        throw DataError.replay(error, command: "tune")
+      }
+    }
+  }
+
+  /// The outputs besides the report: `--json-output`, the `--csv-dir` tables, `--export-json`
+  /// and `--export-swift` (those two only when a configuration was chosen).
+  private func otherOutputs(
+    _ result: TuningResult, grouped: GroupedMetrics?, verdict: Verdict, tool: String
+  ) -> [(path: String, bytes: [UInt8])] {
+    var outputs: [(path: String, bytes: [UInt8])] = []
+    if let jsonOutput { outputs.append((jsonOutput, jsonReport(result, grouped: grouped, verdict: verdict))) }
+    if let csvDir {
+      for table in TuneReport.Table.allCases {
+        outputs.append((csvPath(csvDir, table), TuneReport.csv(result, table: table)))
+      }
+      if let grouped { outputs.append((csvPath(csvDir, "groups"), TuneReport.groupsCSV(result, by: grouped))) }
+    }
+    if let exportJson, let document = TuneExport.json(result, tool: tool) {
+      outputs.append((exportJson, document.encoded()))
+    }
+    if let exportSwift, let source = TuneExport.swift(result, tool: tool) {
+      outputs.append((exportSwift, Array(source.utf8)))
+    }
+    return outputs
+  }
+
+  /// Writes `outputs` and the `--outcomes` file all or none, creating `--csv-dir` first (and
+  /// removing it again when it was created and the writing failed).
+  private func emit(_ outputs: [(path: String, bytes: [UInt8])], outcomes outcomeWriter: OutcomeWriter?) throws {
+    let createdDirectory = try csvDir.map(Console.makeDirectory) ?? false
+    do throws(FileWriteError) {
+      try Console.emit(outputs, outcomes: outcomeWriter, inputs: input.inputPaths)
+    } catch {
+      if createdDirectory, let csvDir { rmdir(csvDir) }
+      throw error
     }
   }
 }

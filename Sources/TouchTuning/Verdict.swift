@@ -218,7 +218,7 @@ public struct Verdict: Sendable {
           other == name || configurations[s].parameters[other] == chosen.parameters[other]
         }
       }
-      let values = Set(line.compactMap { number(configurations[$0].parameters[name]) }).sorted()
+      let values = sweptNumbers(line.compactMap { number(configurations[$0].parameters[name]) })
       guard values.count >= 3 else { continue }
       if value == values.first {
         out.append(
@@ -321,6 +321,14 @@ public struct Verdict: Sendable {
   /// A p-value as reports print it: `p = 0.118` (three decimals), `p < 0.001` below that.
   public static func pValueText(_ p: Double) -> String {
     p < 0.001 ? "p < 0.001" : "p = " + text(p, digits: 3)
+  }
+
+  /// The distinct numbers of a swept axis, ascending, without NaN: NaN ("off", "no limit") is a
+  /// setting, not a point of the axis, and has no place in an ascending order (a `Set` holding
+  /// it sorted to an order that changed from run to run with the hash seed, and the grid-edge
+  /// caveat with it).
+  static func sweptNumbers(_ values: [Double]) -> [Double] {
+    Set(values.filter { !$0.isNaN }).sorted()
   }
 
   static func number(_ value: ParameterValue?) -> Double? {

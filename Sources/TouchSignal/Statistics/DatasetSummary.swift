@@ -342,6 +342,9 @@ struct CountedValues {
   private var values: [Double] = []
   private var counts: [Int] = []
   private var pending: [Double] = []
+  /// The radix sort's buffers, kept between merges.
+  private var keys: [UInt64] = []
+  private var scratch: [UInt64] = []
   private(set) var count = 0
 
   mutating func add(_ value: Double) {
@@ -353,7 +356,7 @@ struct CountedValues {
   /// Merges the buffered values into the sorted distinct values.
   private mutating func merge() {
     guard !pending.isEmpty else { return }
-    pending.sort()
+    Self.radixSort(&pending, keys: &keys, scratch: &scratch)
     var mergedValues: [Double] = []
     var mergedCounts: [Int] = []
     mergedValues.reserveCapacity(values.count + pending.count)
@@ -380,6 +383,61 @@ struct CountedValues {
     values = mergedValues
     counts = mergedCounts
     pending.removeAll(keepingCapacity: true)
+  }
+
+  /// Sorts `values` (no NaN) ascending, as `sort()` would, by a least-significant-byte-first
+  /// radix sort of their bit patterns mapped to unsigned keys that order as the numbers do
+  /// (negative numbers' bits inverted, the sign bit set on the others): O(n) per pass, and a
+  /// byte that every key shares (the exponent of intervals of one magnitude) takes no pass. It
+  /// replaced `sort()` here, which took a tenth of `inspect`'s time. Only −0 and +0 differ from
+  /// `sort()`: −0 comes first whatever the input order (they stay neighbours, so the merge
+  /// still counts them as one value).
+  ///
+  /// - Parameters:
+  ///   - values: the numbers, sorted in place.
+  ///   - keys, scratch: buffers, resized as needed (kept by the caller to spare allocations).
+  static func radixSort(_ values: inout [Double], keys: inout [UInt64], scratch: inout [UInt64]) {
+    let n = values.count
+    guard n > 1 else { return }
+    let sign: UInt64 = 1 << 63
+    keys.removeAll(keepingCapacity: true)
+    keys.reserveCapacity(n)
+    // Counts of every byte of every key, in one read.
+    var histogram = [Int](repeating: 0, count: 8 * 256)
+    for value in values {
+      let bits = value.bitPattern
+      let key = bits & sign != 0 ? ~bits : bits | sign
+      keys.append(key)
+      for byte in 0..<8 { histogram[byte &* 256 &+ Int((key >> UInt64(byte &* 8)) & 0xFF)] &+= 1 }
+    }
+    if scratch.count < n { scratch = [UInt64](repeating: 0, count: n) }
+    keys.withUnsafeMutableBufferPointer { source in
+      scratch.withUnsafeMutableBufferPointer { target in
+        var from = source.baseAddress!
+        var to = target.baseAddress!
+        var offsets = [Int](repeating: 0, count: 256)
+        for byte in 0..<8 {
+          let row = byte &* 256
+          // A byte every key shares orders nothing.
+          if histogram[row &+ Int((from[0] >> UInt64(byte &* 8)) & 0xFF)] == n { continue }
+          var total = 0
+          for digit in 0..<256 {
+            offsets[digit] = total
+            total &+= histogram[row &+ digit]
+          }
+          for i in 0..<n {
+            let digit = Int((from[i] >> UInt64(byte &* 8)) & 0xFF)
+            to[offsets[digit]] = from[i]
+            offsets[digit] &+= 1
+          }
+          swap(&from, &to)
+        }
+        for i in 0..<n {
+          let key = from[i]
+          values[i] = Double(bitPattern: key & sign != 0 ? key & ~sign : ~key)
+        }
+      }
+    }
   }
 
   /// ``SummaryStatistics/bySelection(_:moments:)`` of the values: the same quantiles (R type 7,

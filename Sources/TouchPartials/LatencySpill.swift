@@ -39,7 +39,7 @@ public final class LatencySpill: @unchecked Sendable {
   ///
   /// - Throws: ``Failure`` when it cannot be created.
   public init() throws(Failure) {
-    let directory = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    let directory = TemporaryDirectory.path
     var template =
       Array((directory.hasSuffix("/") ? directory : directory + "/").utf8CString.dropLast())
       + Array("touchtrace-spill-XXXXXX".utf8CString)

@@ -37,6 +37,8 @@ struct LibinputRecordReader {
     for line in text.lines() {
       guard let start = firstNonSpace(text, line), text.bytes[start] != UInt8(ascii: "#") else { continue }
       let indent = start - line.start
+      // The line from its first character on.
+      let rest = TextLine(number: line.number, start: start, end: line.end)
       do throws(TraceLoadError) {
         if case .absinfo(let level) = block, indent > level {
           let (code, axis) = try self.axis(text, line, from: start)
@@ -45,29 +47,29 @@ struct LibinputRecordReader {
           continue
         }
         if case .events(let level, let evdev) = block,
-          indent > level || (indent == level && startsWith(text, start, "- "))
+          indent > level || (indent == level && text.line(rest, hasPrefix: "- "))
         {
           if let frame = frameKind(text, start, line) {
             block = .events(level, evdev: frame)
-          } else if evdev, startsWith(text, start, "- [") {
+          } else if evdev, text.line(rest, hasPrefix: "- [") {
             if parts.isEmpty { parts.append(EvdevPart()) }
             parts[parts.count - 1].items.append(.event(try event(text, line, from: start + 3)))
           }
           continue
         }
         block = .other
-        if indent == 0, startsWith(text, start, "version:") {
+        if indent == 0, text.line(rest, hasPrefix: "version:") {
           try checkVersion(text, line, from: start + 8)
           sawVersion = true
-        } else if startsWith(text, start, "- node:") {
+        } else if text.line(rest, hasPrefix: "- node:") {
           wholeFile = true
           parts.append(try device(text, line, from: start + 7, after: parts))
           wholeFile = false
-        } else if startsWith(text, start, "name:"), !parts.isEmpty, parts[parts.count - 1].device.name == nil {
+        } else if text.line(rest, hasPrefix: "name:"), !parts.isEmpty, parts[parts.count - 1].device.name == nil {
           parts[parts.count - 1].device.name = value(text, line, from: start + 5)
-        } else if startsWith(text, start, "absinfo:") {
+        } else if text.line(rest, hasPrefix: "absinfo:") {
           block = .absinfo(indent)
-        } else if startsWith(text, start, "events:") {
+        } else if text.line(rest, hasPrefix: "events:") {
           block = .events(indent, evdev: false)
         }
       } catch {
@@ -105,7 +107,8 @@ struct LibinputRecordReader {
   /// `true` for an `- evdev:` frame, `false` for a frame of another kind (`- libinput:`,
   /// `- hid:`), `nil` when the line opens no frame.
   private func frameKind(_ text: TextLines, _ start: Int, _ line: TextLine) -> Bool? {
-    guard startsWith(text, start, "- "), !startsWith(text, start, "- [") else { return nil }
+    let rest = TextLine(number: line.number, start: start, end: line.end)
+    guard text.line(rest, hasPrefix: "- "), !text.line(rest, hasPrefix: "- [") else { return nil }
     var i = start + 2
     while i < line.end, text.bytes[i] != UInt8(ascii: ":"), text.bytes[i] != UInt8(ascii: " ") { i += 1 }
     guard i < line.end, text.bytes[i] == UInt8(ascii: ":") else { return nil }
@@ -246,14 +249,6 @@ struct LibinputRecordReader {
     var i = line.start
     while i < line.end, text.bytes[i] == UInt8(ascii: " ") || text.bytes[i] == UInt8(ascii: "\t") { i += 1 }
     return i < line.end ? i : nil
-  }
-
-  private func startsWith(_ text: TextLines, _ offset: Int, _ prefix: StaticString) -> Bool {
-    let count = prefix.utf8CodeUnitCount
-    guard offset + count <= text.bytes.count else { return false }
-    return prefix.withUTF8Buffer { buffer in
-      buffer.indices.allSatisfy { text.bytes[offset + $0] == buffer[$0] }
-    }
   }
 
   private func fail(_ message: String, _ text: TextLines, _ line: TextLine, at offset: Int) -> TraceLoadError {

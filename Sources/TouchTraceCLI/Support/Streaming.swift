@@ -84,8 +84,7 @@ final class StreamTarget {
 
   /// A name in `$TMPDIR` (else `/tmp`) beside which standard output's spool files go.
   private static var temporaryPath: String {
-    let directory = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-    return directory + "/touchtrace-output"
+    TemporaryDirectory.path + "/touchtrace-output"
   }
 
   /// A path beside which temporary spool files go: the output file, or a name in `$TMPDIR`

@@ -149,6 +149,7 @@ def main():
         seeds["json"][name + "-lines"] = clip("".join(json.dumps(t) + "\n" for t in traces))
         seeds["stream"][name] = clip(text)
         seeds["stream"][name + "-lines"] = seeds["json"][name + "-lines"]
+        seeds["stream"][name + "-document"] = seeds["json"][name]
         seeds["labels"][name] = clip(labels_of(clip(text).decode()))
     seeds["labels"]["harness"] = HARNESS_LABELS.encode()
     seeds["pointer-events"]["session"] = pointer_events().encode()

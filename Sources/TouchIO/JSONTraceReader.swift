@@ -2,8 +2,7 @@ import TouchCore
 
 /// The JSON reader's name for a key of a trace object: a field of the trace schema, named by
 /// ``TraceSchema/Field/jsonName``.
-private typealias JSONTraceKey = TraceSchema.Field
-private typealias Doc = TraceSchema.Document
+typealias JSONTraceKey = TraceSchema.Field
 
 /// Reads the JSON document and JSON Lines trace formats.
 ///
@@ -12,6 +11,9 @@ private typealias Doc = TraceSchema.Document
 /// bytes into the column arrays; positions of elements are recomputed only when an error needs
 /// them.
 struct JSONTraceReader {
+  /// The reader's name for the document schema.
+  typealias Doc = TraceSchema.Document
+
   let file: String
   let options: LoadOptions
 
@@ -80,14 +82,14 @@ struct JSONTraceReader {
 
 extension JSONTraceReader {
   /// The first problem found in a trace: it makes the trace invalid.
-  fileprivate struct Problem {
+  struct Problem {
     var reason: TraceLoadError.Reason
     var field: String?
     var position: TextPosition
   }
 
   /// A trace object being read.
-  fileprivate struct Draft {
+  struct Draft {
     /// The position of the object's `{`.
     var start: JSONMark
     var record: Int
@@ -125,7 +127,7 @@ extension JSONTraceReader {
   }
 
   /// What one record turned into.
-  fileprivate enum Outcome {
+  enum Outcome {
     case trace(Trace, TraceOrigin)
     case skipped(SkippedTrace)
 
@@ -137,7 +139,7 @@ extension JSONTraceReader {
     }
   }
 
-  fileprivate struct Parser {
+  struct Parser {
     var scanner: JSONScanner
     let file: String
     let options: LoadOptions
@@ -212,7 +214,51 @@ extension JSONTraceReader {
       seen = true
     }
 
+    /// The document keys seen so far.
+    struct DocumentKeys {
+      var format = false
+      var version = false
+      var traces = false
+    }
+
+    /// What a member of the document was.
+    enum DocumentMember {
+      /// Read (checked, or skipped as unknown).
+      case read
+      /// The `traces` array, after `format` and `version`: the cursor is on its `[`.
+      case traceArray
+      /// The `traces` array before `format` or `version`: the cursor is on its `[`. A whole read
+      /// checks the rest of the document before reading any trace.
+      case tracesFirst
+    }
+
     mutating func readDocument() throws(TraceLoadError) {
+      let documentStart = try openDocument()
+      var keys = DocumentKeys()
+      var deferredTraces: JSONMark?
+      if !scanner.enter(closing: UInt8(ascii: "}")) {
+        while true {
+          switch try readDocumentMember(&keys) {
+          case .read: break
+          case .traceArray: try readTraceArray()
+          case .tracesFirst:
+            deferredTraces = scanner.mark
+            try scanner.skipValue()
+          }
+          scanner.skipWhitespace()
+          if try scanner.endOfMember(closing: UInt8(ascii: "}")) { break }
+        }
+      }
+      try closeDocument(keys, start: scanner.position(of: documentStart))
+      if let deferredTraces {
+        scanner.reset(to: deferredTraces)
+        try readTraceArray()
+      }
+    }
+
+    /// Checks the start of the document (white space skipped): an object, not an empty file.
+    /// Returns the place of its `{`, the cursor left on it.
+    mutating func openDocument() throws(TraceLoadError) -> JSONMark {
       scanner.skipWhitespace()
       guard !scanner.atEnd else {
         throw scanner.syntaxError(
@@ -229,78 +275,76 @@ extension JSONTraceReader {
         }
         throw documentError(message, at: documentStart)
       }
-      var sawFormat = false
-      var sawVersion = false
-      var sawTraces = false
-      var deferredTraces: JSONMark?
-      if !scanner.enter(closing: UInt8(ascii: "}")) {
-        while true {
-          guard scanner.peek == UInt8(ascii: "\"") else {
-            throw scanner.unexpected(expected: "a key in double quotes")
-          }
-          let keyMark = scanner.mark
-          let key = try scanner.readString()
-          scanner.skipWhitespace()
-          try scanner.expect(UInt8(ascii: ":"), "':' after the key")
-          scanner.skipWhitespace()
-          let valueMark = scanner.mark
-          let isFormat = scanner.string(key, is: Doc.formatKey)
-          let isVersion = scanner.string(key, is: Doc.versionKey)
-          let isTraces = scanner.string(key, is: Doc.tracesKey)
-          guard let valueKind = scanner.kindHere() else { throw scanner.invalidValue() }
-          if isFormat {
-            try firstTime(&sawFormat, Doc.formatKey, at: keyMark)
-            guard valueKind == .string else {
-              try wrongType(Doc.formatKey, expected: "the string \"\(Doc.format)\"", found: valueKind, at: valueMark)
-            }
-            let value = try scanner.readString()
-            guard scanner.string(value, is: Doc.format) else {
-              throw documentError(
-                "'\(Doc.formatKey)' is \"\(scanner.string(value))\"; expected \"\(Doc.format)\"", at: valueMark)
-            }
-          } else if isVersion {
-            try firstTime(&sawVersion, Doc.versionKey, at: keyMark)
-            guard valueKind == .number, scanner.nonJSONNumberWord() == nil else {
-              try wrongType(Doc.versionKey, expected: "a number", found: valueKind, at: valueMark)
-            }
-            let version = try scanner.readNumber()
-            guard version == .value(Double(Doc.version)) else {
-              throw documentError(
-                "unsupported version \(scanner.sourceText(from: valueMark.offset, to: scanner.offset)); this reader supports version \(Doc.version)",
-                at: valueMark)
-            }
-          } else if isTraces {
-            try firstTime(&sawTraces, Doc.tracesKey, at: keyMark)
-            guard valueKind == .array else {
-              try wrongType(Doc.tracesKey, expected: "an array of trace objects", found: valueKind, at: valueMark)
-            }
-            if sawFormat && sawVersion {
-              try readTraceArray()
-            } else {
-              // Check "format" and "version" before reading any trace.
-              deferredTraces = valueMark
-              try scanner.skipValue()
-            }
-          } else {
-            noteUnknownKey(key, at: scanner.position(of: keyMark))
-            try scanner.skipValue()
-          }
-          scanner.skipWhitespace()
-          if try scanner.endOfMember(closing: UInt8(ascii: "}")) { break }
-        }
+      return documentStart
+    }
+
+    /// Reads one member of the document (cursor on its key), up to the end of its value; for the
+    /// traces array, only up to its `[`.
+    mutating func readDocumentMember(_ keys: inout DocumentKeys) throws(TraceLoadError) -> DocumentMember {
+      guard scanner.peek == UInt8(ascii: "\"") else {
+        throw scanner.unexpected(expected: "a key in double quotes")
       }
+      let keyMark = scanner.mark
+      let key = try scanner.readString()
+      scanner.skipWhitespace()
+      try scanner.expect(UInt8(ascii: ":"), "':' after the key")
+      scanner.skipWhitespace()
+      let valueMark = scanner.mark
+      guard let valueKind = scanner.kindHere() else { throw scanner.invalidValue() }
+      if scanner.string(key, is: Doc.formatKey) {
+        try firstTime(&keys.format, Doc.formatKey, at: keyMark)
+        guard valueKind == .string else {
+          try wrongType(
+            Doc.formatKey, expected: "the string \"\(Doc.format)\"", found: valueKind,
+            at: valueMark)
+        }
+        let value = try scanner.readString()
+        guard scanner.string(value, is: Doc.format) else {
+          throw documentError(
+            "'\(Doc.formatKey)' is \"\(scanner.string(value))\"; expected \"\(Doc.format)\"",
+            at: valueMark)
+        }
+      } else if scanner.string(key, is: Doc.versionKey) {
+        try firstTime(&keys.version, Doc.versionKey, at: keyMark)
+        guard valueKind == .number, scanner.nonJSONNumberWord() == nil else {
+          try wrongType(Doc.versionKey, expected: "a number", found: valueKind, at: valueMark)
+        }
+        let version = try scanner.readNumber()
+        guard version == .value(Double(Doc.version)) else {
+          throw documentError(
+            "unsupported version \(scanner.sourceText(from: valueMark.offset, to: scanner.offset)); this reader supports version \(Doc.version)",
+            at: valueMark)
+        }
+      } else if scanner.string(key, is: Doc.tracesKey) {
+        try firstTime(&keys.traces, Doc.tracesKey, at: keyMark)
+        guard valueKind == .array else {
+          try wrongType(
+            Doc.tracesKey, expected: "an array of trace objects", found: valueKind, at: valueMark)
+        }
+        return keys.format && keys.version ? .traceArray : .tracesFirst
+      } else {
+        noteUnknownKey(key, at: scanner.position(of: keyMark))
+        try scanner.skipValue()
+      }
+      return .read
+    }
+
+    /// After the document's closing `}`: nothing but white space may follow, and every key must
+    /// have been seen. `start` is the place of the document's `{`.
+    mutating func closeDocument(_ keys: DocumentKeys, start: TextPosition) throws(TraceLoadError) {
       scanner.skipWhitespace()
       guard scanner.atEnd else {
         throw scanner.syntaxError(
           "unexpected \(scanner.describeHere()) after the end of the document", at: scanner.offset)
       }
-      for (saw, key) in [(sawFormat, Doc.formatKey), (sawVersion, Doc.versionKey), (sawTraces, Doc.tracesKey)]
+      for (saw, key) in [
+        (keys.format, Doc.formatKey), (keys.version, Doc.versionKey),
+        (keys.traces, Doc.tracesKey),
+      ]
       where !saw {
-        throw documentError("missing key '\(key)'; a TouchTrace document is \(Doc.example)", at: documentStart)
-      }
-      if let deferredTraces {
-        scanner.reset(to: deferredTraces)
-        try readTraceArray()
+        throw TraceLoadError(
+          .invalidDocument("missing key '\(key)'; a TouchTrace document is \(Doc.example)"), file: file,
+          position: start)
       }
     }
 

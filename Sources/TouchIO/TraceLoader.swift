@@ -20,8 +20,8 @@ public enum TraceLoader {
   /// A trace id (with its contact number) may appear in only one file, and in CSV each id's rows
   /// must be one block unless ``LoadOptions/wholeFiles`` is set.
   ///
-  /// This is a loop over ``TraceStream`` that keeps every batch: CSV and JSON Lines files are
-  /// read in chunks, so memory holds the traces, not the files. In strict mode the first problem
+  /// This is a loop over ``TraceStream`` that keeps every batch: files are read in chunks, so
+  /// memory holds the traces, not the files. In strict mode the first problem
   /// in input order is thrown (a labels-file problem included, with the trace it concerns).
   ///
   /// - Throws: ``TraceLoadError``.

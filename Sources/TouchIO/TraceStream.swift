@@ -22,12 +22,13 @@ public import TouchCore
 /// origins, skips, diagnostics, files and label override counts, whatever `batchTraces` and
 /// `chunkBytes` are.
 ///
-/// CSV and JSON Lines files (and standard input in those formats) are read with `read(2)` in
-/// chunks of `chunkBytes`; memory holds one chunk, the traces of the current batch, and one small
-/// record per trace id seen (to find duplicates and rows that come back). A row (or JSON Lines
-/// record) cut by the end of a chunk is carried to the next one; a row longer than the chunk
-/// grows it. Line numbers count from the start of the file. JSON documents (`.json`: one
-/// top-level object) are read whole.
+/// CSV, JSON Lines and JSON document files (and standard input in those formats) are read with
+/// `read(2)` in chunks of `chunkBytes`; memory holds one chunk, the traces of the current batch,
+/// and one small record per trace id seen (to find duplicates and rows that come back). A row (a
+/// JSON Lines record, a trace object of a document) cut by the end of a chunk is carried to the
+/// next one; one longer than the chunk grows it. Line numbers count from the start of the file.
+/// A JSON document whose `traces` come before its `format` and `version`, or with no `traces`
+/// array, is read whole.
 ///
 /// In CSV each trace id's rows must be one block: the rows of its contacts (`touch` column) may
 /// interleave inside the block, but an id whose rows come back after another id's rows is an
@@ -71,9 +72,9 @@ public final class TraceStream {
   ///     (see ``TraceFiles/expand(_:extensions:)``).
   ///   - options: how to read; ``LoadOptions/wholeFiles`` reads each CSV file whole.
   ///   - batchTraces: about how many input traces (analyzed plus skipped) a batch holds; a
-  ///     batch ends after the block of rows (CSV), record (JSON Lines) or document (JSON) that
+  ///     batch ends after the block of rows (CSV) or the trace object (JSON, JSON Lines) that
   ///     reaches it. At least 1.
-  ///   - chunkBytes: bytes read at a time from CSV and JSON Lines inputs (at least 16).
+  ///   - chunkBytes: bytes read at a time (at least 16).
   ///   - digests: whether to hash every input's bytes as they are read (``digests``); off, the
   ///     reading does no hashing work.
   /// - Throws: ``TraceLoadError`` for paths that cannot be expanded and for a labels file that
@@ -195,8 +196,8 @@ private final class Source {
     self.hash = hash
   }
 
-  /// Opens `path`: CSV (unless whole files are read) and JSON Lines in chunks, JSON documents
-  /// whole; standard input's format is sniffed from its first bytes.
+  /// Opens `path`: CSV (unless whole files are read), JSON Lines and JSON documents in chunks;
+  /// standard input's format is sniffed from its first bytes.
   static func open(_ path: String, options: LoadOptions, chunkBytes: Int, hashing: Bool) throws(TraceLoadError)
     -> Source
   {
@@ -209,16 +210,16 @@ private final class Source {
         input: input, path: path, name: name, options: options, chunkBytes: chunkBytes, hash: start)
       let format = try reader.sniff()
       switch format {
-      case .csv where !options.wholeFiles, .jsonl:
+      case .csv where !options.wholeFiles, .jsonl, .json:
         reader.format = format
         return Source(name: name, kind: .chunked(reader), hash: nil)
-      case .csv, .json:
+      case .csv:
         var bytes = try reader.readRest()
         var part = try TraceLoader.parse(&bytes, file: name, format: format, options: options)
         let diagnostics = part.diagnostics
         part.diagnostics = []
         part.files = []
-        return Source(name: name, kind: .whole(units(of: part, format: format), diagnostics), hash: reader.hash)
+        return Source(name: name, kind: .whole([part], diagnostics), hash: reader.hash)
       }
     }
     let format = TraceFiles.Format(path: path)
@@ -234,29 +235,13 @@ private final class Source {
       part.diagnostics = []
       part.files = []
       return Source(name: path, kind: .whole([part], diagnostics), hash: hash)
-    case .csv, .jsonl:
+    case .csv, .jsonl, .json:
       let input = try FileSystem.openInput(path, limit: limit)
       let reader = ChunkReader(
         input: input, path: path, name: path, options: options, chunkBytes: chunkBytes, hash: start)
       reader.format = format
       return Source(name: path, kind: .chunked(reader), hash: nil)
-    case .json:
-      var bytes = try TraceFiles.read(path, limit: limit)
-      var hash = start
-      hash?.update(bytes)
-      var part = try TraceLoader.parse(&bytes, file: path, format: .json, options: options)
-      let diagnostics = part.diagnostics
-      part.diagnostics = []
-      part.files = []
-      return Source(name: path, kind: .whole(units(of: part, format: .json), diagnostics), hash: hash)
     }
-  }
-
-  /// A whole input's dataset as units: for JSON, one per record (so duplicates and labels are
-  /// handled record by record, as when streamed); for CSV read whole, the file.
-  private static func units(of part: Dataset, format: TraceFiles.Format) -> [Dataset] {
-    guard format != .csv else { return [part] }
-    return JSONUnits.split(part)
   }
 
   /// Reads on: the units completed, warnings met, and whether the input is done.
@@ -301,7 +286,7 @@ enum JSONUnits {
   }
 }
 
-/// Reads one CSV or JSON Lines input in chunks.
+/// Reads one CSV, JSON Lines or JSON document input in chunks.
 private final class ChunkReader {
   private let input: FileSystem.Input
   private let path: String
@@ -319,6 +304,7 @@ private final class ChunkReader {
   private var atFileStart = true
   private var csv: CSVTraceReader.Parser
   private var jsonLines: JSONTraceReader.LineState
+  private var jsonDocument = JSONTraceReader.DocumentState()
   private var done = false
 
   init(input: FileSystem.Input, path: String, name: String, options: LoadOptions, chunkBytes: Int, hash: SHA256?) {
@@ -391,6 +377,18 @@ private final class ChunkReader {
     return Array(UnsafeBufferPointer(start: buffer, count: filled))
   }
 
+  /// Reads a JSON document whole (the buffer holds its first bytes): one that the chunked reader
+  /// leaves to a whole read.
+  private func readDocumentWhole() throws(TraceLoadError) -> (units: [Dataset], diagnostics: [Diagnostic], done: Bool) {
+    var bytes = try readRest()
+    var part = try TraceLoader.parse(&bytes, file: name, format: .json, options: options)
+    let diagnostics = part.diagnostics
+    part.diagnostics = []
+    part.files = []
+    done = true
+    return (JSONUnits.split(part), diagnostics, true)
+  }
+
   /// Where the complete lines in the buffer end: after the last LF, or the last CR known not
   /// to start a CRLF; everything at the end of the input.
   private func cut() -> Int {
@@ -408,13 +406,22 @@ private final class ChunkReader {
   func step() throws(TraceLoadError) -> (units: [Dataset], diagnostics: [Diagnostic], done: Bool) {
     guard !done else { return ([], [], true) }
     try fill()
-    let end = cut()
+    let end = format == .json ? filled : cut()
     guard end > 0 || endOfInput else { return ([], [], false) }
     let region = UnsafeMutableBufferPointer(start: buffer, count: end)
     var units: [Dataset]
     var diagnostics: [Diagnostic]
     let consumed: Int
-    if format == .csv {
+    if format == .json {
+      let reader = JSONTraceReader(file: name, options: options)
+      guard
+        let (part, used) = try reader.readDocument(
+          UnsafeBufferPointer(region), state: &jsonDocument, atFileStart: atFileStart, final: endOfInput)
+      else { return try readDocumentWhole() }
+      consumed = used
+      units = JSONUnits.split(part)
+      diagnostics = endOfInput ? jsonDocument.diagnostics(file: name) : []
+    } else if format == .csv {
       consumed = try csv.feed(region, final: endOfInput, atFileStart: atFileStart)
       units = csv.units
       csv.units = []

@@ -199,21 +199,30 @@ import TouchTestSupport
     }
   }
 
-  /// Random edits of small CSV and JSON Lines files (quotes, CR and CRLF line endings, blank
-  /// and comment lines, a byte order mark, multi-byte characters, stray bytes): streamed in
-  /// chunks of 16 and 37 bytes, each gives what a whole read of the same bytes gives — the same
-  /// dataset, or the same error.
-  @Test(arguments: [TraceFiles.Format.csv, .jsonl])
+  /// Random edits of small CSV, JSON Lines and JSON document files (quotes, CR and CRLF line
+  /// endings, blank and comment lines, a byte order mark, multi-byte characters, stray bytes,
+  /// brackets and backslashes): streamed in chunks of 16 and 37 bytes, each gives what a whole
+  /// read of the same bytes gives — the same dataset, or the same error.
+  @Test(arguments: [TraceFiles.Format.csv, .jsonl, .json])
   func randomEditsStreamLikeWholeReads(format: TraceFiles.Format) throws {
     let directory = Self.directory()
-    let base: String =
-      format == .csv
-      ? "\u{FEFF}trace,touch,t,force,user\r\n# c\r\n\"a,\"\"1\"\"\",0,0,1,\"ü\nx\"\r\n\"a,\"\"1\"\"\",1,0,2,\"ü\nx\"\r\"a,\"\"1\"\"\",0,0.1,3,\"ü\nx\"\n\nb,0,0,1,日本\rb,0,0.2,2,日本\n"
-      : "{\"id\":\"a\",\"t\":[0,0.1],\"force\":[1,2],\"user\":\"ü\"}\r\n\n{\"id\":\"b\",\"t\":[0],\"force\":[1],\"x\":[1]}\r{\"id\":\"c\",\"t\":[0],\"force\":[1],\"k\":1}\n"
-    let pieces: [[UInt8]] = [
+    let base: String
+    switch format {
+    case .csv:
+      base =
+        "\u{FEFF}trace,touch,t,force,user\r\n# c\r\n\"a,\"\"1\"\"\",0,0,1,\"ü\nx\"\r\n\"a,\"\"1\"\"\",1,0,2,\"ü\nx\"\r\"a,\"\"1\"\"\",0,0.1,3,\"ü\nx\"\n\nb,0,0,1,日本\rb,0,0.2,2,日本\n"
+    case .jsonl:
+      base =
+        "{\"id\":\"a\",\"t\":[0,0.1],\"force\":[1,2],\"user\":\"ü\"}\r\n\n{\"id\":\"b\",\"t\":[0],\"force\":[1],\"x\":[1]}\r{\"id\":\"c\",\"t\":[0],\"force\":[1],\"k\":1}\n"
+    case .json:
+      base =
+        "\u{FEFF}{\"format\": \"touchtrace\", \"version\": 1, \"note\": [\"ü\\\"]\"],\r\n \"traces\": [\n  {\"id\":\"a\",\"t\":[0,0.1],\"force\":[1,2],\"user\":\"日本\"},\r{\"id\":\"b\",\"t\":[0],\"force\":[1],\"x\":[1]}, {\"id\":\"c\",\"t\":[0],\"force\":[1],\"k\":{\"n\":[1]}}\n ], \"more\": {\"a\": [1]}}\n"
+    }
+    var pieces: [[UInt8]] = [
       [0x22], [0x0D], [0x0A], [0x0D, 0x0A], [0x2C], [0x23], Array("日".utf8), [0x7B], [0x7D], [0x30], [0x2E], [0xFF],
     ]
-    var rng = SplitMix64(seed: format == .csv ? 16 : 61)
+    if format == .json { pieces += [[0x5B], [0x5D], [0x5C], [0x3A], [0x20]] }
+    var rng = SplitMix64(seed: format == .csv ? 16 : format == .jsonl ? 61 : 62)
     var compared = 0
     var datasets = 0
     var errors = 0

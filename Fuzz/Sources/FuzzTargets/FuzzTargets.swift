@@ -167,12 +167,12 @@ public enum FuzzTargets {
     }
   }
 
-  /// `TraceStream` against a whole read: the bytes are written to a file (`.csv`, then
-  /// `.jsonl`) and streamed in chunks of 16 bytes, one trace per batch, strict and with
+  /// `TraceStream` against a whole read: the bytes are written to a file (`.csv`, `.jsonl`,
+  /// then `.json`) and streamed in chunks of 16 bytes, one trace per batch, strict and with
   /// `--skip-invalid`; the batches must add up to what `TraceLoader.read` gives for the same
   /// bytes in one buffer, or the stream must throw the same error. A difference traps.
   public static func stream(_ data: UnsafeRawBufferPointer) {
-    for format in [TraceFiles.Format.csv, .jsonl] {
+    for format in [TraceFiles.Format.csv, .jsonl, .json] {
       let path = streamDirectory + "/input." + format.rawValue
       let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
       precondition(fd >= 0, "cannot create \(path)")

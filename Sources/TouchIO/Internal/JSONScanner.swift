@@ -73,6 +73,10 @@ struct JSONScanner {
   var line = 1
   /// Offset where that line starts.
   var lineStart = 0
+  /// When the buffer starts part-way through a line (a later chunk of a streamed document): that
+  /// line's number and the column of the buffer's first byte; `continuedLine` is 0 otherwise.
+  var continuedLine = 0
+  var continuedColumn = 1
 
   /// The column of the last position computed, so the next one on the same line continues from
   /// it (shared by copies of the scanner, which read the same bytes).
@@ -138,7 +142,7 @@ struct JSONScanner {
       cache.steps += cache.offset - stop
       k = stop
     } else {
-      column = 1
+      column = mark.line == continuedLine && mark.lineStart == 0 ? continuedColumn : 1
       k = mark.lineStart
     }
     cache.steps += stop - k
@@ -356,15 +360,7 @@ struct JSONScanner {
   func tokenText(from start: Int? = nil) -> String {
     let s = start ?? offset
     var e = s
-    while e < end {
-      let c = base[e]
-      if c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D || c == UInt8(ascii: ",")
-        || c == UInt8(ascii: "]") || c == UInt8(ascii: "}") || c == UInt8(ascii: ":")
-      {
-        break
-      }
-      e += 1
-    }
+    while e < end, !Self.endsToken(base[e]) { e += 1 }
     return Self.abbreviate(String(decoding: UnsafeBufferPointer(start: base + s, count: e - s), as: UTF8.self))
   }
 
@@ -372,6 +368,12 @@ struct JSONScanner {
   func sourceText(from start: Int, to stop: Int) -> String {
     Self.abbreviate(
       String(decoding: UnsafeBufferPointer(start: base + start, count: stop - start), as: UTF8.self))
+  }
+
+  /// Whether `c` ends the run of bytes that ``tokenText(from:)`` quotes.
+  @inline(__always) static func endsToken(_ c: UInt8) -> Bool {
+    c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D || c == UInt8(ascii: ",") || c == UInt8(ascii: "]")
+      || c == UInt8(ascii: "}") || c == UInt8(ascii: ":")
   }
 
   static func abbreviate(_ text: String) -> String {

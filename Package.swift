@@ -152,7 +152,8 @@ let package = Package(
     .testTarget(
       name: "touchtraceTests",
       dependencies: [
-        "TouchTraceCLI", "TouchCapture", "TouchCore", "TouchIO", "TouchRecognizers", "TouchReports", "TouchSignal",
+        "TouchTraceCLI", "TouchCapture", "TouchCore", "TouchEvaluation", "TouchIO", "TouchRecognizers", "TouchReports",
+        "TouchSignal",
         "TouchPartials", "TouchStudy",
         "TouchTestSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),

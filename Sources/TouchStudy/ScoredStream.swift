@@ -78,6 +78,10 @@ public struct ScoredStream {
     /// Whether every input's SHA-256 is computed as it is read (``inputs``) although no partial
     /// is written (`tune --export` records it in the code's provenance).
     public var hashesInputs = false
+    /// Whether the analyzed traces' metadata, origins, truths and ordinals are kept (``traces``
+    /// and the lists beside it). `false` keeps only a hash of each trace's name
+    /// (``nameDigests``): for a second read that only replays, whose traces a first read kept.
+    public var keepsTraces = true
     /// Receives a line saying what each batch holds (`--verbose`); `nil` for none.
     public var onBatch: ((String) -> Void)?
     /// Receives the number of traces read after each batch; `nil` for none.
@@ -124,6 +128,11 @@ public struct ScoredStream {
   public internal(set) var truths: [TraceTruth] = []
   /// Each analyzed trace's place among the traces read.
   public internal(set) var ordinals: [Int] = []
+  /// How many traces were analyzed (kept or not).
+  public internal(set) var analyzed = 0
+  /// Each analyzed trace's name hashed (`FNV1a` of its UTF-8), in input order, when the request
+  /// does not keep traces (``Request/keepsTraces``); empty otherwise.
+  public internal(set) var nameDigests: [UInt64] = []
   /// The skipped traces this shard owns, with the step that skipped them, in one load's order.
   public internal(set) var skipped: [KeptSkip] = []
   /// The files read.
@@ -202,8 +211,16 @@ public struct ScoredStream {
   }
 
   /// Keeps an analyzed trace: its metadata only, unless its samples are wanted or its time was
-  /// synthesized (reports state the interval such traces share).
-  mutating func keep(_ trace: Trace, origin: TraceOrigin, ordinal: Int, truth: TraceTruth?, samples: Bool) {
+  /// synthesized (reports state the interval such traces share); only its name's hash when the
+  /// request keeps no traces.
+  mutating func keep(
+    _ trace: Trace, origin: TraceOrigin, ordinal: Int, truth: TraceTruth?, samples: Bool, keepsTraces: Bool
+  ) {
+    analyzed += 1
+    guard keepsTraces else {
+      nameDigests.append(FNV1a.hash(trace.name.utf8))
+      return
+    }
     traces.append(samples || trace.metadata.timeSynthesized ? trace : Trace(metadata: trace.metadata, t: [], force: []))
     origins.append(origin)
     if let truth { truths.append(truth) }

@@ -165,7 +165,8 @@ struct StreamPass {
     if let recognizer = request.replay { state.replays += try recognizer.replay(traces: batch.traces) }
     for k in batch.traces.indices {
       state.keep(
-        batch.traces[k], origin: batch.origins[k], ordinal: ordinals[k], truth: nil, samples: request.keepSamples)
+        batch.traces[k], origin: batch.origins[k], ordinal: ordinals[k], truth: nil, samples: request.keepSamples,
+        keepsTraces: request.keepsTraces)
     }
   }
 
@@ -198,7 +199,7 @@ struct StreamPass {
     for (k, trace) in evaluation.traces.enumerated() {
       state.keep(
         trace, origin: evaluation.dataset.origins[k], ordinal: ordinals[k], truth: truths[k],
-        samples: request.keepSamples)
+        samples: request.keepSamples, keepsTraces: request.keepsTraces)
     }
   }
 
@@ -206,7 +207,7 @@ struct StreamPass {
   /// trace into the `--by` groups and the outcome lists asked for.
   private mutating func sweep(_ evaluation: Evaluation) throws {
     guard request.sweep, let plan = state.plan else { return }
-    let base = state.traces.count
+    let base = state.analyzed
     var collected = Collected(
       groupByName: groupByName, groupOrder: groupOrder, outcomes: state.outcomes, base: base)
     groupByName = []
@@ -267,7 +268,7 @@ struct StreamPass {
   /// per recognizer.
   private mutating func replayOutcomes(_ evaluation: Evaluation) throws {
     guard case .replays(let recognizers) = request.outcomes else { return }
-    let base = state.traces.count
+    let base = state.analyzed
     for (slot, recognizer) in recognizers.enumerated() {
       var list = try evaluation.outcomes(of: recognizer, threads: request.threads)
       list.sort { $0.trace < $1.trace }

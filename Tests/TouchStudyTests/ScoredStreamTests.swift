@@ -57,4 +57,25 @@ import TouchTestSupport
     #expect(lines.all.count == (stream.traces.count + stream.skipped.count + 99) / 100)
     #expect(lines.all.first?.hasPrefix("note: batch 1: 100 traces, 0 skipped, from ") == true)
   }
+
+  /// A read that keeps no traces (the verdict's second read) keeps each trace's name hashed and
+  /// the outcomes asked for, numbered as a read that keeps the traces numbers them.
+  @Test func aReadWithoutTracesKeepsTheirNamesAndOutcomes() throws {
+    let plan = try Self.plan([1, 20.0 / 3])
+    let replayed = [plan.configurations[0].recognizer, plan.configurations[1].recognizer]
+    var keeping = Self.request(batchTraces: 7)
+    keeping.sweep = false
+    keeping.outcomes = .replays(replayed)
+    var lean = keeping
+    lean.keepsTraces = false
+    let full = try ScoredStream.run(keeping, plan: { _ in nil }, planFollowsData: false)
+    let names = try ScoredStream.run(lean, plan: { _ in nil }, planFollowsData: false)
+    #expect(full.traces.count == 343)
+    #expect(names.traces.isEmpty && names.origins.isEmpty && names.truths.isEmpty && names.ordinals.isEmpty)
+    #expect(names.analyzed == 343 && full.analyzed == 343)
+    #expect(names.nameDigests == full.traces.map { FNV1a.hash($0.name.utf8) })
+    #expect(full.nameDigests.isEmpty)
+    #expect(names.outcomes == full.outcomes)
+    #expect(names.outcomes.map { $0.map(\.trace).sorted() } == [Array(0..<343), Array(0..<343)])
+  }
 }

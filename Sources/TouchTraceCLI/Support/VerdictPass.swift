@@ -73,6 +73,9 @@ enum VerdictPass {
     second.sweep = false
     second.outcomes = .replays([a.recognizer, b.recognizer])
     second.keepSamples = false
+    // The first read kept the traces; this one keeps their names' hashes, to check it read the
+    // same ones, and the two outcome lists.
+    second.keepsTraces = false
     second.by = nil
     second.writesPartial = merged != nil
     let data: ScoredData
@@ -91,8 +94,8 @@ enum VerdictPass {
       return .failure(Unavailable(text: "the inputs changed since the shards read them (SHA-256 differs)"))
     }
     let n = evaluation.traces.count
-    let traces = data.evaluation.traces
-    guard traces.count == n, zip(traces, evaluation.traces).allSatisfy({ $0.name == $1.name }), data.outcomes.count == 2
+    guard let names = data.stream?.nameDigests, names.count == n,
+      zip(names, evaluation.traces).allSatisfy({ $0 == FNV1a.hash($1.name.utf8) }), data.outcomes.count == 2
     else {
       return .failure(Unavailable(text: "the second read gave other traces than the first"))
     }
@@ -104,7 +107,7 @@ enum VerdictPass {
       // Clustered as the request groups its traces (`--group-by`).
       return .success(
         try ComparisonResult(
-          evaluation: data.evaluation, a: a, b: b, groupBy: request.groupBy, bootstrap: nil,
+          evaluation: evaluation, a: a, b: b, groupBy: request.groupBy, bootstrap: nil,
           outcomes: (lists[0], lists[1])))
     } catch {
       if case .replay(let replay) = error { throw replay }

@@ -90,6 +90,7 @@ public enum TouchTraceTool {
             } else {
               try command.run()
             }
+            Console.detail(Console.peakMemoryNote)
           }
         }
       }
@@ -107,6 +108,7 @@ public enum TouchTraceTool {
       try Console.$quiet.withValue(quiet) {
         try Console.$verbose.withValue(verbose) {
           try StudyFile.$current.withValue(effective) { try command.run() }
+          Console.detail(Console.peakMemoryNote)
         }
       }
     }

@@ -24,7 +24,7 @@ struct GlobalOptions: ParsableArguments {
 
   @Flag(
     help:
-      "Also print on standard error each batch of traces as it is read: its number, files, traces kept and skipped, and the seconds since the start (not with --quiet)."
+      "Also print on standard error each batch of traces as it is read: its number, files, traces kept and skipped, and the seconds since the start; and last, when the command succeeds, its peak resident memory (not with --quiet)."
   )
   var verbose = false
 

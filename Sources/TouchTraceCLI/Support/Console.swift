@@ -3,6 +3,7 @@ import TouchCore
 import TouchIO
 import TouchPartials
 import TouchRecognizers
+import TouchReports
 import TouchStudy
 
 #if canImport(Glibc)
@@ -45,6 +46,25 @@ enum Console {
   static func detail(_ text: @autoclosure () -> String) {
     if verbose && !quiet { error(text()) }
   }
+
+  /// What `--verbose` says last, after a command succeeds: the process's peak resident memory
+  /// (`getrusage`'s maximum resident set size), in MiB.
+  static var peakMemoryNote: String {
+    var usage = rusage()
+    guard getrusage(Self.ownUsage, &usage) == 0 else { return "note: peak resident memory unknown" }
+    #if canImport(Darwin)
+      let bytes = Double(usage.ru_maxrss)
+    #else
+      let bytes = Double(usage.ru_maxrss) * 1024
+    #endif
+    return "note: peak resident memory \(TextFormat.decimal(bytes / 1_048_576, 1)) MiB"
+  }
+
+  #if canImport(Glibc)
+    private static let ownUsage = RUSAGE_SELF.rawValue
+  #else
+    private static let ownUsage = RUSAGE_SELF
+  #endif
 
   /// Writes a note or a warning (`touchtrace COMMAND: note: …`, skipped traces) to standard
   /// error, unless the command runs with `--quiet`.

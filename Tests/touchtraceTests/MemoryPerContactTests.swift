@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+import TouchTestSupport
+
+/// What `sweep` keeps per contact (issue 34), measured from outside: the executable's peak
+/// resident memory, which `--verbose` states last, over 4 000 and 40 000 tiny contacts (4 samples
+/// each, batches of 1 000, one thread). The difference divided by the 36 000 extra contacts is
+/// what memory grows by per contact, whatever the process needs at any size.
+@Suite struct MemoryPerContactTests {
+  static let binary = TestData.repositoryRoot + "/.build/debug/touchtrace"
+
+  /// Bytes per contact the test allows: 1,435–1,485 bytes were measured (2026-12-02, four runs),
+  /// 1.78 KiB before the verdict's second read stopped keeping the traces. The bound leaves room
+  /// for the allocator's variance, not for another list per contact.
+  static let bound = 1.75 * 1024
+
+  /// `count` contacts of 4 samples, half presses, as JSON Lines.
+  static func write(_ count: Int, to path: String) throws {
+    var text = ""
+    for k in 0..<count {
+      let press = k % 2 == 0
+      text +=
+        "{\"id\":\"c\(k)\",\"max_force\":6.6666,\"intent\":\"\(press ? "press" : "none")\",\"t\":[0,0.02,0.04,0.06],\"force\":[0,\(press ? "4,5" : "0.5,0.6"),0]}\n"
+    }
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+  }
+
+  /// The peak resident memory `--verbose` states, in bytes.
+  static func peak(sweeping path: String) throws -> Double {
+    let run = try runChild(
+      binary,
+      [
+        "sweep", path, "--recognizer", "deep-press", "--threads", "1", "--batch-traces", "1000", "--verbose",
+        "--format", "json", "--output", path + ".json",
+      ])
+    #expect(run.code == 0, "\(run.errors)")
+    let line = try #require(run.errors.split(separator: "\n").last)
+    #expect(line.hasPrefix("note: peak resident memory "))
+    let mebibytes = try #require(Double(line.split(separator: " ").dropLast().last ?? ""))
+    return mebibytes * 1_048_576
+  }
+
+  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary)))
+  func sweepMemoryPerContactIsBounded() throws {
+    try inTemporaryDirectory { directory in
+      try Self.write(4_000, to: directory + "/small.jsonl")
+      try Self.write(40_000, to: directory + "/large.jsonl")
+      let small = try Self.peak(sweeping: directory + "/small.jsonl")
+      let large = try Self.peak(sweeping: directory + "/large.jsonl")
+      let perContact = (large - small) / 36_000
+      print(
+        "sweep memory per contact: \(Int(perContact)) bytes (peaks \(Int(small / 1_048_576)) and \(Int(large / 1_048_576)) MiB)"
+      )
+      #expect(perContact > 0)
+      #expect(perContact < Self.bound, "\(Int(perContact)) bytes per contact")
+    }
+  }
+}

@@ -6,12 +6,16 @@
 # --batch-traces 1000000000, memory growing with the input, as every release before streaming
 # did) as the yardstick at 100 MB and 1 GB; and the partials of a 4-shard run of the 1 GB input.
 #
-# Usage: Benchmarks/Scripts/scale.sh [SIZES]   (from the repository root; SIZES: any of 100M 1G 3G,
-# default all three). Data and outputs go to $SCALE_DIR (default /tmp/touchtrace-scale, about
-# 4.5 GB for all three sizes); the release build is made first. Prints a Markdown table.
+# Two more runs of issue 34: `json`, `inspect` and `sweep` of a JSON document of 200 000 contacts
+# (297 MB), read trace object by trace object; `pipe`, `synth --count 2000000 --format jsonl
+# --output - | sweep - --recognizer all`, each process's peak.
+#
+# Usage: Benchmarks/Scripts/scale.sh [SIZES]   (from the repository root; SIZES: any of 100M 1G 3G
+# json pipe, default all). Data and outputs go to $SCALE_DIR (default /tmp/touchtrace-scale, about
+# 5 GB for all); the release build is made first. Prints a Markdown table.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-sizes=${*:-100M 1G 3G}
+sizes=${*:-100M 1G 3G json pipe}
 dir=${SCALE_DIR:-/tmp/touchtrace-scale}
 mkdir -p "$dir"
 swift build -c release --product touchtrace >/dev/null
@@ -20,23 +24,36 @@ tool=$PWD/.build/release/touchtrace
 
 count() { case $1 in 100M) echo 24000 ;; 1G) echo 240000 ;; 3G) echo 720000 ;; *) echo "scale: unknown size $1" >&2; exit 64 ;; esac; }
 
-# measure LABEL FILE ARGS…: one run, prints "| label | size | wall s | MB/s | peak MiB |".
+# row LABEL BYTES LOG: prints "| label | size | wall s | MB/s | peak MiB |" from a /usr/bin/time log.
+row() {
+  local wall kb
+  read -r wall kb <"$3"
+  awk -v l="$1" -v b="$2" -v w="$wall" -v k="$kb" \
+    'BEGIN { printf "| %s | %.0f MB | %.2f s | %.1f MB/s | %.0f MiB |\n", l, b / 1e6, w, b / 1e6 / w, k / 1024 }'
+}
+
+# run LABEL FILE COMMAND ARGS…: one run of `touchtrace COMMAND FILE ARGS…`, its row.
+run() {
+  local label=$1 file=$2 command=$3
+  shift 3
+  local log
+  log=$(mktemp)
+  /usr/bin/time -f "%e %M" -o "$log" "$tool" "$command" "$file" --quiet "$@"
+  row "$label" "$(stat -L -c %s "$file")" "$log"
+  rm -f "$log"
+}
+
+# measure LABEL FILE ARGS…: `sweep FILE --recognizer all ARGS…`.
 measure() {
   local label=$1 file=$2
   shift 2
-  local bytes log
-  bytes=$(stat -L -c %s "$file")
-  log=$(mktemp)
-  /usr/bin/time -f "%e %M" -o "$log" "$tool" sweep "$file" --recognizer all --quiet "$@"
-  read -r wall kb <"$log"
-  rm -f "$log"
-  awk -v l="$label" -v b="$bytes" -v w="$wall" -v k="$kb" \
-    'BEGIN { printf "| %s | %.0f MB | %.2f s | %.1f MB/s | %.0f MiB |\n", l, b / 1e6, w, b / 1e6 / w, k / 1024 }'
+  run "$label" "$file" sweep --recognizer all "$@"
 }
 
 echo "| run | input | wall | throughput | peak RSS |"
 echo "|---|--:|--:|--:|--:|"
 for size in $sizes; do
+  [ "$size" != json ] && [ "$size" != pipe ] || continue
   file=$dir/synth-$size.csv
   [ -s "$file" ] || "$tool" synth --profile iphone6s --count "$(count "$size")" --seed 7 --users 40 --output "$file" --quiet
   measure "streamed ($size)" "$file" --output "$dir/sweep-$size.json"
@@ -68,4 +85,26 @@ if [[ " $sizes " == *" 1G "* ]]; then
   echo "Partials of 4 shards of the 1 GB input ($configurations configurations): $total bytes in all," \
     "$((total / configurations)) bytes per configuration; merged report identical to the unsharded one."
   ls -l "$dir"/parts/*.partial | awk '{ print "- " $NF ": " $5 " bytes" }'
+fi
+
+if [[ " $sizes " == *" json "* ]]; then
+  file=$dir/synth-200k.json
+  [ -s "$file" ] || "$tool" synth --profile iphone6s --count 200000 --seed 7 --users 40 --output "$file" --quiet
+  run "inspect, JSON document (200 000 contacts)" "$file" inspect --format json --output "$dir/inspect-json.json"
+  measure "streamed, JSON document (200 000 contacts)" "$file" --output "$dir/sweep-json.json"
+fi
+
+if [[ " $sizes " == *" pipe "* ]]; then
+  writer=$(mktemp)
+  reader=$(mktemp)
+  counter=$(mktemp)
+  /usr/bin/time -f "%e %M" -o "$writer" "$tool" synth --profile iphone6s --count 2000000 --seed 7 --users 40 \
+    --format jsonl --output - --quiet |
+    tee >(wc -c >"$counter") |
+    /usr/bin/time -f "%e %M" -o "$reader" "$tool" sweep - --recognizer all --quiet --output "$dir/sweep-pipe.json"
+  sleep 1  # wc's count
+  bytes=$(cat "$counter")
+  row "synth, 2 000 000 contacts as JSON Lines to standard output" "$bytes" "$writer"
+  row "sweep - of that pipe" "$bytes" "$reader"
+  rm -f "$writer" "$reader" "$counter"
 fi

@@ -47,24 +47,28 @@ enum Console {
     if verbose && !quiet { error(text()) }
   }
 
-  /// What `--verbose` says last, after a command succeeds: the process's peak resident memory
-  /// (`getrusage`'s maximum resident set size), in MiB.
+  /// What `--verbose` says last, after a command succeeds: the process's peak resident memory,
+  /// in MiB. On Linux that is `VmHWM` of `/proc/self/status`, this program's own peak:
+  /// `getrusage`'s maximum carries over through `exec` the peak of the process that started it
+  /// (a child spawned by a large process reported that process's peak); elsewhere `getrusage`.
   static var peakMemoryNote: String {
-    var usage = rusage()
-    guard getrusage(Self.ownUsage, &usage) == 0 else { return "note: peak resident memory unknown" }
-    #if canImport(Darwin)
-      let bytes = Double(usage.ru_maxrss)
-    #else
-      let bytes = Double(usage.ru_maxrss) * 1024
-    #endif
+    guard let bytes = peakResidentBytes else { return "note: peak resident memory unknown" }
     return "note: peak resident memory \(TextFormat.decimal(bytes / 1_048_576, 1)) MiB"
   }
 
-  #if canImport(Glibc)
-    private static let ownUsage = RUSAGE_SELF.rawValue
-  #else
-    private static let ownUsage = RUSAGE_SELF
-  #endif
+  private static var peakResidentBytes: Double? {
+    #if os(Linux)
+      guard let status = try? TraceFiles.read("/proc/self/status") else { return nil }
+      for line in String(decoding: status, as: UTF8.self).split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        return line.split(separator: " ").dropFirst().first.flatMap { Double($0) }.map { $0 * 1024 }
+      }
+      return nil
+    #else
+      var usage = rusage()
+      guard getrusage(RUSAGE_SELF, &usage) == 0 else { return nil }
+      return Double(usage.ru_maxrss)  // bytes on Darwin
+    #endif
+  }
 
   /// Writes a note or a warning (`touchtrace COMMAND: note: …`, skipped traces) to standard
   /// error, unless the command runs with `--quiet`.

@@ -139,6 +139,35 @@ struct ShardMergeTests {
     }
   }
 
+  /// `compare` pairs A's and B's outcomes as the traces are read (no samples kept): batches of 1,
+  /// 7 and all traces, 1 and 2 threads give the same bytes in every format it streams, and the
+  /// same report as the path that keeps the traces and replays them after the read (taken when
+  /// `--outcomes` is written).
+  @Test func compareStreamsLikeItReplays() throws {
+    try inTemporaryDirectory { directory in
+      let command = [
+        "compare", ShardMergeTests.data, "--a", "deep-press", "--b", "stable-press", "--bootstrap", "50", "--seed", "4",
+        "--group-by", "user", "--by", "device", "--quiet",
+      ]
+      for format in ["json", "md", "csv"] {
+        let reference = directory + "/replayed.\(format)"
+        #expect(
+          runCommand(command + ["--outcomes", directory + "/outcomes.csv", "--format", format, "--output", reference])
+            == 0)
+        let expected = try Data(contentsOf: URL(fileURLWithPath: reference))
+        #expect(!expected.isEmpty)
+        for (batch, threads) in [(1, 2), (7, 1), (100_000, 2)] {
+          let path = directory + "/\(batch)-\(threads).\(format)"
+          #expect(
+            runCommand(
+              command + ["--batch-traces", "\(batch)", "--threads", "\(threads)", "--format", format, "--output", path])
+              == 0)
+          #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == expected, "\(format): batch \(batch)")
+        }
+      }
+    }
+  }
+
   /// The sweep of every catalog recognizer over ``data`` in one batch of all (JSON), made once
   /// for the batch sizes below.
   static let everyRecognizerInOneBatch: Data = {

@@ -105,14 +105,17 @@ extension TouchTraceCommand {
       let key = groupBy?.key
       try Console.run {
         try Console.checkOutputs([report.file, outcomes.outcomes], inputs: input.inputPaths)
-        // One machine: the traces are kept and replayed through A and B. A shard: A's and B's
-        // per-trace outcomes as the traces are read, for the merge's pairing and bootstrap.
+        // A's and B's per-trace outcomes as the traces are read, for the pairing and the
+        // bootstrap (and a shard's partial), without the traces' samples; kept and replayed after
+        // the read only for what redraws or lists traces in replay order (HTML figures, the
+        // --outcomes table).
         let sharded = shards.partial != nil
+        let replaysAfter = !sharded && (report.resolvedFormat == .html || outcomes.outcomes != nil)
         let request = ScoredStream.Request(
           input: input.study, shard: shards.selected, recognizers: [a.recognizer, b.recognizer], groupBy: key,
           options: options,
-          threads: threads, command: "compare", keepSamples: !sharded,
-          outcomes: sharded ? .replays([a.recognizer, b.recognizer]) : .none, sweep: false,
+          threads: threads, command: "compare", keepSamples: replaysAfter,
+          outcomes: replaysAfter ? .none : .replays([a.recognizer, b.recognizer]), sweep: false,
           batchTraces: shards.batchTraces,
           writesPartial: sharded)
         // No default grid here: the plan is only a carrier.
@@ -126,7 +129,7 @@ extension TouchTraceCommand {
         if ScoredData.merged != nil {
           try ScoredData.requireMerged(data.outcomes.count == 2, "other per-configuration state")
         }
-        let scored = ScoredData.merged == nil ? nil : (a: data.outcomes[0], b: data.outcomes[1])
+        let scored = data.outcomes.count == 2 ? (a: data.outcomes[0], b: data.outcomes[1]) : nil
         let run: ComparisonResult
         do throws(TuningError) {
           run = try ComparisonResult(

@@ -215,10 +215,7 @@ private final class Source {
         return Source(name: name, kind: .chunked(reader), hash: nil)
       case .csv:
         var bytes = try reader.readRest()
-        var part = try TraceLoader.parse(&bytes, file: name, format: format, options: options)
-        let diagnostics = part.diagnostics
-        part.diagnostics = []
-        part.files = []
+        let (part, diagnostics) = detached(try TraceLoader.parse(&bytes, file: name, format: format, options: options))
         return Source(name: name, kind: .whole([part], diagnostics), hash: reader.hash)
       }
     }
@@ -226,14 +223,12 @@ private final class Source {
     switch format {
     case .csv where options.wholeFiles:
       var hash = start
-      var part = try FileSystem.withMutableBytes(of: path, limit: limit) { buffer throws(TraceLoadError) in
+      let read = try FileSystem.withMutableBytes(of: path, limit: limit) { buffer throws(TraceLoadError) in
         // Hashed before parsing, which may write into the buffer.
         hash?.update(UnsafeRawBufferPointer(buffer))
         return try CSVTraceReader(file: path, options: options).read(buffer)
       }
-      let diagnostics = part.diagnostics
-      part.diagnostics = []
-      part.files = []
+      let (part, diagnostics) = detached(read)
       return Source(name: path, kind: .whole([part], diagnostics), hash: hash)
     case .csv, .jsonl, .json:
       let input = try FileSystem.openInput(path, limit: limit)
@@ -254,6 +249,16 @@ private final class Source {
       return try reader.step()
     }
   }
+}
+
+/// A whole input's dataset without its files and warnings, and the warnings: the stream names a
+/// file when it opens it and hands the warnings on beside the units.
+private func detached(_ part: Dataset) -> (part: Dataset, diagnostics: [Diagnostic]) {
+  var part = part
+  let diagnostics = part.diagnostics
+  part.diagnostics = []
+  part.files = []
+  return (part, diagnostics)
 }
 
 /// Splitting a JSON or JSON Lines dataset into one unit per record, in record order.
@@ -381,10 +386,7 @@ private final class ChunkReader {
   /// leaves to a whole read.
   private func readDocumentWhole() throws(TraceLoadError) -> (units: [Dataset], diagnostics: [Diagnostic], done: Bool) {
     var bytes = try readRest()
-    var part = try TraceLoader.parse(&bytes, file: name, format: .json, options: options)
-    let diagnostics = part.diagnostics
-    part.diagnostics = []
-    part.files = []
+    let (part, diagnostics) = detached(try TraceLoader.parse(&bytes, file: name, format: .json, options: options))
     done = true
     return (JSONUnits.split(part), diagnostics, true)
   }

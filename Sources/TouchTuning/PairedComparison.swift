@@ -101,27 +101,13 @@ public struct PairedComparison: Sendable {
     } catch {
       throw .gsl(error)
     }
-    // Per position, the differences on references both matched.
+    // Per position, the pairs of latencies on references both matched, as (A's, B's): position
+    // p's pairs are pairs[starts[p]..<starts[p + 1]] (one flat list, not one array per trace).
     // A reference is identified by its time and, for repeated times, its rank among them.
-    // Each pair as (A's latency, B's latency).
-    let perTrace: [[(a: Double, b: Double)]] = zip(a, b).map { x, y in
-      var byReference: [Double: [Double]] = [:]
-      for match in x.stage1.matches { byReference[match.reference, default: []].append(match.latency) }
-      var pairs: [(a: Double, b: Double)] = []
-      var used: [Double: Int] = [:]
-      for match in y.stage1.matches {
-        let rank = used[match.reference, default: 0]
-        used[match.reference] = rank + 1
-        if let latencies = byReference[match.reference], rank < latencies.count {
-          pairs.append((latencies[rank], match.latency))
-        }
-      }
-      return pairs
-    }
-    let pairs = perTrace.flatMap { $0 }
+    let (pairs, starts) = Self.matchedPairs(a, b)
     latencyDifferences = PairedDifferences(pairs.map { $0.b - $0.a })
     timingErrorDifferences = PairedDifferences(pairs.map { Swift.abs($0.b) - Swift.abs($0.a) })
-    tracesBothDetect = perTrace.filter { !$0.isEmpty }.count
+    tracesBothDetect = zip(starts, starts.dropFirst()).filter { $0 < $1 }.count
     if let bootstrap, !units.isEmpty {
       let values = Bootstrap.resampledValues(units: units, options: bootstrap, random: &random, threads: threads) {
         positions in
@@ -129,7 +115,7 @@ public struct PairedComparison: Sendable {
         var sumAbsolute = 0.0
         var n = 0
         for p in positions {
-          for pair in perTrace[p] {
+          for pair in pairs[starts[p]..<starts[p + 1]] {
             sum += pair.b - pair.a
             sumAbsolute += Swift.abs(pair.b) - Swift.abs(pair.a)
             n += 1
@@ -145,6 +131,32 @@ public struct PairedComparison: Sendable {
       meanDifferenceInterval = nil
       meanTimingErrorDifferenceInterval = nil
     }
+  }
+
+  /// The pairs (A's latency, B's latency) on references both matched, position by position in
+  /// one list, and where each position's pairs start (`starts[p]..<starts[p + 1]`).
+  private static func matchedPairs(_ a: [TraceOutcome], _ b: [TraceOutcome]) -> (
+    pairs: [(a: Double, b: Double)], starts: [Int]
+  ) {
+    var pairs: [(a: Double, b: Double)] = []
+    var starts = [0]
+    starts.reserveCapacity(a.count + 1)
+    var byReference: [Double: [Double]] = [:]
+    var used: [Double: Int] = [:]
+    for (x, y) in zip(a, b) {
+      byReference.removeAll(keepingCapacity: true)
+      used.removeAll(keepingCapacity: true)
+      for match in x.stage1.matches { byReference[match.reference, default: []].append(match.latency) }
+      for match in y.stage1.matches {
+        let rank = used[match.reference, default: 0]
+        used[match.reference] = rank + 1
+        if let latencies = byReference[match.reference], rank < latencies.count {
+          pairs.append((latencies[rank], match.latency))
+        }
+      }
+      starts.append(pairs.count)
+    }
+    return (pairs, starts)
   }
 }
 

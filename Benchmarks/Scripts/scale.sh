@@ -6,9 +6,10 @@
 # --batch-traces 1000000000, memory growing with the input, as every release before streaming
 # did) as the yardstick at 100 MB and 1 GB; and the partials of a 4-shard run of the 1 GB input.
 #
-# Two more runs of issue 34: `json`, `inspect` and `sweep` of a JSON document of 200 000 contacts
-# (297 MB), read trace object by trace object; `pipe`, `synth --count 2000000 --format jsonl
-# --output - | sweep - --recognizer all`, each process's peak.
+# Issue 34's runs: with 1G, `compare --bootstrap 200 --group-by user` and `tune --folds 5
+# --bootstrap 200 --group-by user` of the 1 GB input; `json`, `inspect` and `sweep` of a JSON
+# document of 200 000 contacts (297 MB), read trace object by trace object; `pipe`, `synth
+# --count 2000000 --format jsonl --output - | sweep - --recognizer all`, each process's peak.
 #
 # Usage: Benchmarks/Scripts/scale.sh [SIZES]   (from the repository root; SIZES: any of 100M 1G 3G
 # json pipe, default all). Data and outputs go to $SCALE_DIR (default /tmp/touchtrace-scale, about
@@ -72,6 +73,11 @@ done
 
 if [[ " $sizes " == *" 1G "* ]]; then
   file=$dir/synth-1G.csv
+  # Issue 34's paired comparison and tuning on the 1 GB input (target: 300 MB each).
+  run "compare --bootstrap 200 --group-by user (1G)" "$file" compare --a deep-press --b shunkit \
+    --bootstrap 200 --group-by user --output "$dir/compare-1G.json"
+  run "tune --folds 5 --bootstrap 200 --group-by user (1G)" "$file" tune --recognizer deep-press --folds 5 \
+    --bootstrap 200 --group-by user --output "$dir/tune-1G.json"
   rm -rf "$dir/parts"
   mkdir -p "$dir/parts"
   for i in 0 1 2 3; do

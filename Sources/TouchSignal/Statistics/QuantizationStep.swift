@@ -96,7 +96,7 @@ extension QuantizationStep {
     private var onGrid = 0
     private var finite = 0
     /// Every finite value with its count; `nil` once the positive ones exceed the limit.
-    private var counts: [Double: Int]? = [:]
+    private var counts: DistinctCounts? = DistinctCounts()
     private var positiveDistinct = 0
 
     init() {}
@@ -132,10 +132,9 @@ extension QuantizationStep {
     /// Adds the current run to the table.
     private mutating func endRun() {
       guard runLength > 0, counts != nil else { return }
-      let old = counts![runValue, default: 0]
-      counts![runValue] = old + runLength
+      let isNew = counts!.add(runValue, count: runLength)
       runLength = 0
-      if old == 0, runValue > 0 {
+      if isNew, runValue > 0 {
         positiveDistinct += 1
         if positiveDistinct > Self.distinctLimit { counts = nil }
       }
@@ -156,12 +155,12 @@ extension QuantizationStep {
       var finished = self
       finished.endRun()
       guard prefixDistinct < 1000, let counts = finished.counts else { return nil }
-      let positive = counts.keys.filter { $0 > 0 }.sorted()
+      let positive = counts.values.filter { $0 > 0 }.sorted()
       guard let step = QuantizationStep.step(positive) else { return nil }
       var grid = 0
       var all = 0
       let inverse = 1 / step.step
-      for (value, count) in counts {
+      counts.forEach { value, count in
         all += count
         let k = (value * inverse).rounded()
         if abs(value - k * step.step) <= 0.01 * step.step { grid += count }

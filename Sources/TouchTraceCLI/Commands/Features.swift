@@ -96,7 +96,7 @@ extension TouchTraceCommand {
         try Console.checkOutputs([output.file], inputs: input.inputPaths)
         let extraction = self.extraction
         let format = output.resolvedFormat
-        var source = try InputBatches(input, batchTraces: batch.batchTraces)
+        var source = try InputBatches(input, batchTraces: batch.count())
         let target = try StreamTarget(output.target, inputs: input.inputPaths)
         defer { target.discard() }
         // CSV rows go out as they are computed; JSON rows wait in a spool file until the

@@ -159,7 +159,7 @@ extension TouchTraceCommand {
           accounting.overriddenTraces += part.dataset.overriddenTraces
           labelSkipped += part.labelSkipped
           pending += part.dataset.traces
-          if pending.count >= batch.batchTraces {
+          if pending.count >= batch.count() {
             try out.write(pending)
             pending.removeAll()
           }

@@ -38,7 +38,7 @@ extension TouchTraceCommand {
     func run() throws {
       try Console.run {
         try Console.checkOutputs([output.file], inputs: input.inputPaths)
-        var source = try InputBatches(input, batchTraces: batch.batchTraces)
+        var source = try InputBatches(input, batchTraces: batch.count(default: BatchOptions.inspectDefault))
         var accumulator = DatasetSummary.Accumulator()
         var selected = 0
         while let batch = try source.next() {

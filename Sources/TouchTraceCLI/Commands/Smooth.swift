@@ -207,7 +207,7 @@ extension TouchTraceCommand {
       try Console.run {
         try Console.checkOutputs([output.file], inputs: input.inputPaths)
         let smoothing = self.smoothing
-        var source = try InputBatches(input, batchTraces: batch.batchTraces)
+        var source = try InputBatches(input, batchTraces: batch.count())
         let out = try TraceOutput(output, inputs: input.inputPaths)
         defer { out.discard() }
         var selected = 0

@@ -79,7 +79,7 @@ extension TouchTraceCommand {
         defer { out.discard() }
         var start = 0
         while start < kinds.count {
-          let end = min(kinds.count, start + batch.batchTraces)
+          let end = min(kinds.count, start + batch.count())
           try out.write(
             (start..<end).map { index in
               synthesizer.synthesize(index: index, kind: kinds[index], user: synthesizer.user(ofTrace: index)).trace

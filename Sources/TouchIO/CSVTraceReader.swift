@@ -141,7 +141,7 @@ extension CSVTraceReader {
     /// The line the current row starts on.
     var rowLine = 0
     /// The line range of each finished block's id (the first block of the id).
-    var finishedBlocks: [String: ClosedRange<Int>] = [:]
+    var finishedBlocks: [TraceKeyDigest: ClosedRange<Int>] = [:]
     /// Why the current block's traces are skipped (the id came back), with the position.
     var reappeared: (reason: String, position: TextPosition)?
 
@@ -560,7 +560,7 @@ extension CSVTraceReader {
         blockKey = Array(UnsafeBufferPointer(start: start, count: length))
         blockFirstLine = rowLine
         reappeared = nil
-        if blocks, let first = finishedBlocks[id] {
+        if blocks, let first = finishedBlocks[TraceKeyDigest(id: id)] {
           let position = tokenizer.position(of: idField, in: row)
           let error = TraceLoadError(
             .traceRowsApart(id, firstLines: first, remedy: remedy), file: file, position: position,
@@ -606,8 +606,9 @@ extension CSVTraceReader {
 
     /// Completes the current block: its traces (and the skips met so far) become a unit.
     mutating func endBlock() throws(TraceLoadError) {
-      if let id = blockID, finishedBlocks[id] == nil {
-        finishedBlocks[id] = blockFirstLine...max(blockFirstLine, blockLastLine)
+      if let id = blockID {
+        let key = TraceKeyDigest(id: id)
+        if finishedBlocks[key] == nil { finishedBlocks[key] = blockFirstLine...max(blockFirstLine, blockLastLine) }
       }
       let items = pending
       pending = []

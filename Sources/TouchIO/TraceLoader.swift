@@ -49,7 +49,7 @@ public enum TraceLoader {
     options: LoadOptions = LoadOptions()
   ) throws(TraceLoadError) -> Dataset {
     var part = try parse(&bytes, file: file, format: format, options: options)
-    var seen: [Key: String] = [:]
+    var seen = DuplicateCheck()
     try rejectDuplicates(in: &part, seen: &seen, options: options)
     return part
   }
@@ -65,28 +65,21 @@ public enum TraceLoader {
     }
   }
 
-  struct Key: Hashable {
-    var id: String
-    var touch: Int
-  }
-
   /// Moves traces whose key `seen` already holds to the skips (`skipInvalid`), or throws for
   /// the first; notes the others' keys with their file.
   static func rejectDuplicates(
-    in part: inout Dataset, seen: inout [Key: String], options: LoadOptions
+    in part: inout Dataset, seen: inout DuplicateCheck, options: LoadOptions
   ) throws(TraceLoadError) {
     var duplicate: [Int: String] = [:]
     for k in part.traces.indices {
-      let key = Key(id: part.traces[k].metadata.id, touch: part.traces[k].metadata.touch)
-      if let first = seen[key] {
+      let metadata = part.traces[k].metadata
+      if let first = seen.firstFile(id: metadata.id, touch: metadata.touch, file: part.origins[k].file) {
         let name = part.traces[k].name
         let error = TraceLoadError(
           .duplicateTrace(name, firstFile: first), file: part.origins[k].file,
           position: part.origins[k].position, record: part.origins[k].record, trace: name)
         guard options.skipInvalid else { throw error }
         duplicate[k] = error.message
-      } else {
-        seen[key] = part.origins[k].file
       }
     }
     guard !duplicate.isEmpty else { return }

@@ -24,7 +24,7 @@ public import TouchCore
 ///
 /// CSV, JSON Lines and JSON document files (and standard input in those formats) are read with
 /// `read(2)` in chunks of `chunkBytes`; memory holds one chunk, the traces of the current batch,
-/// and one small record per trace id seen (to find duplicates and rows that come back). A row (a
+/// and a 16-byte digest per trace key seen (to find duplicates and rows that come back). A row (a
 /// JSON Lines record, a trace object of a document) cut by the end of a chunk is carried to the
 /// next one; one longer than the chunk grows it. Line numbers count from the start of the file.
 /// A JSON document whose `traces` come before its `format` and `version`, or with no `traces`
@@ -48,7 +48,7 @@ public final class TraceStream {
   private let chunkBytes: Int
   private var nextFile = 0
   private var source: Source?
-  private var seen: [TraceLoader.Key: String] = [:]
+  private var seen = DuplicateCheck()
   private let pathLabels: PathLabels.Plan?
   private var labels: LabelsFile.Application?
   private var ended = false

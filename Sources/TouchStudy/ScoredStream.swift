@@ -152,8 +152,8 @@ public struct ScoredStream {
   public internal(set) var sweep: SpilledSweep?
   /// Per-group partials (`Request.by`).
   public internal(set) var groups: GroupPartials?
-  /// The per-trace outcomes asked for (`Request.outcomes`), one list per slot.
-  public internal(set) var outcomes: [[TraceOutcome]] = []
+  /// The per-trace outcomes asked for (`Request.outcomes`), one column per slot, in trace order.
+  public internal(set) var outcomes: [OutcomeColumn] = []
   /// Each kept trace's replay (`Request.replay`).
   public internal(set) var replays: [ReplayResult] = []
   /// The plan the traces were scored with.

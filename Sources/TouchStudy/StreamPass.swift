@@ -77,9 +77,9 @@ struct StreamPass {
     }
     switch request.outcomes {
     case .none: break
-    case .all: state.outcomes = Array(repeating: [], count: configurations.count)
-    case .configurations(let list): state.outcomes = Array(repeating: [], count: list.count)
-    case .replays(let list): state.outcomes = Array(repeating: [], count: list.count)
+    case .all: state.outcomes = Array(repeating: OutcomeColumn(), count: configurations.count)
+    case .configurations(let list): state.outcomes = Array(repeating: OutcomeColumn(), count: list.count)
+    case .replays(let list): state.outcomes = Array(repeating: OutcomeColumn(), count: list.count)
     }
     if request.by != nil {
       groupByName = Array(repeating: [:], count: configurations.count)
@@ -230,7 +230,7 @@ struct StreamPass {
   private struct Collected {
     var groupByName: [[String?: ConfigurationPartial]]
     var groupOrder: [[String?]]
-    var outcomes: [[TraceOutcome]]
+    var outcomes: [OutcomeColumn]
     /// The analyzed traces kept before this batch (outcome indices are made global with it).
     let base: Int
 
@@ -256,7 +256,9 @@ struct StreamPass {
         case .replays: nil
         }
       if let slot {
-        for var outcome in list {
+        let ordered =
+          zip(list, list.dropFirst()).allSatisfy { $0.trace < $1.trace } ? list : list.sorted { $0.trace < $1.trace }
+        for var outcome in ordered {
           outcome.trace += base
           outcomes[slot].append(outcome)
         }
@@ -273,7 +275,7 @@ struct StreamPass {
       var list = try evaluation.outcomes(of: recognizer, threads: request.threads)
       list.sort { $0.trace < $1.trace }
       for k in list.indices { list[k].trace += base }
-      state.outcomes[slot] += list
+      state.outcomes[slot].append(contentsOf: list)
     }
   }
 

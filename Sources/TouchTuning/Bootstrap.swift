@@ -124,22 +124,23 @@ public enum Bootstrap {
   ///
   /// - Parameters:
   ///   - statistics: what to estimate (stage 1).
-  ///   - outcomeLists: outcome lists of equal length; `units` index positions in them.
+  ///   - outcomeLists: outcome lists of equal length (arrays, or ``OutcomeColumn``s); `units`
+  ///     index positions in them.
   ///   - truths: the truths the outcomes' `trace` fields index (`Evaluation.truths`).
   ///   - units: the resampling units (positions).
   ///   - options: resamples and confidence.
   ///   - random: the generator.
   ///   - threads: threads that score resamples.
   /// - Returns: per outcome list, one interval per statistic.
-  public static func intervals(
-    of statistics: [TuningStatistic], outcomeLists: [[TraceOutcome]], truths: [TraceTruth], units: [[Int]],
+  public static func intervals<Outcomes: RandomAccessCollection<TraceOutcome> & Sendable>(
+    of statistics: [TuningStatistic], outcomeLists: [Outcomes], truths: [TraceTruth], units: [[Int]],
     options: BootstrapOptions, random: inout RandomSource, threads: Int
-  ) -> [[ConfidenceInterval]] {
+  ) -> [[ConfidenceInterval]] where Outcomes.Index == Int {
     let shape = Tuning.stage1Shape
     let lists = outcomeLists
     let values = resampledValues(units: units, options: options, random: &random, threads: threads) { positions in
       lists.flatMap { outcomes in
-        let m = ConfigurationMetrics(outcomes: positions.map { outcomes[$0] }, truths: truths, shape: shape)
+        let m = ConfigurationMetrics(outcomes: positions.lazy.map { outcomes[$0] }, truths: truths, shape: shape)
         return statistics.map { $0.value(of: m) }
       }
     }

@@ -154,15 +154,15 @@ public enum Tuning {
   ///   - options: rule, grouping, folds, bootstrap, seed.
   ///   - threads: threads for the sweep, the fold scoring and the bootstrap; the result does
   ///     not depend on it.
-  ///   - scored: the sweep already done elsewhere — the merged partial of every configuration and
-  ///     each configuration's per-trace outcomes in trace order (merged shards) — instead of
-  ///     sweeping `evaluation`'s traces, which may then hold metadata only.
+  ///   - scored: the sweep already done — its result and each configuration's per-trace outcomes
+  ///     in trace order (merged shards, or traces swept as they were read) — instead of sweeping
+  ///     `evaluation`'s traces, which may then hold metadata only.
   ///   - progress: called with configurations done and the total during the sweep.
   /// - Throws: ``TuningError`` — no trace, a missing group label, fewer groups than folds, a
   ///   trace a configuration cannot replay, a GSL failure.
   public static func run(
     _ evaluation: Evaluation, plan: SweepPlan, options: TuningOptions, threads: Int = 1,
-    scored: (partial: SweepPartial, outcomes: [[TraceOutcome]])? = nil,
+    scored: (result: SweepResult, outcomes: [OutcomeColumn])? = nil,
     progress: ((Int, Int) -> Void)? = nil
   ) throws(TuningError) -> TuningResult {
     var random = try TuningError.randomSource(seed: options.seed)
@@ -170,7 +170,7 @@ public enum Tuning {
     let rule = options.rule
     var choices = RunningChoices(evaluation, plan: plan, rule: rule, assignment: assignment, threads: threads)
     let sweep = try Self.sweep(evaluation, plan: plan, threads: threads, scored: scored, progress: progress) {
-      choices.add($0, $1)
+      choices.add($0, $1, column: $2)
     }
     let metrics = choices.full.map { $0! }
     let scores = metrics.enumerated().map { rule.score($1, configuration: $0) }
@@ -200,19 +200,20 @@ public enum Tuning {
   }
 
   /// The sweep of `plan` on `evaluation`, each configuration's per-trace outcomes handed to
-  /// `visit`; with `scored`, the sweep done elsewhere, its outcome lists handed to `visit` in turn.
+  /// `visit`; with `scored`, the sweep done before, its outcome columns handed to `visit` in turn
+  /// (as a list and as the column itself).
   private static func sweep(
     _ evaluation: Evaluation, plan: SweepPlan, threads: Int,
-    scored: (partial: SweepPartial, outcomes: [[TraceOutcome]])?, progress: ((Int, Int) -> Void)?,
-    visit: @escaping (Int, [TraceOutcome]) -> Void
+    scored: (result: SweepResult, outcomes: [OutcomeColumn])?, progress: ((Int, Int) -> Void)?,
+    visit: @escaping (Int, [TraceOutcome], OutcomeColumn?) -> Void
   ) throws(TuningError) -> SweepResult {
     if let scored {
       precondition(scored.outcomes.count == plan.configurations.count, "one outcome list per configuration")
-      for c in plan.configurations.indices { visit(c, scored.outcomes[c]) }
-      return SweepResult(evaluation: evaluation, plan: plan, partial: scored.partial, threads: threads)
+      for c in plan.configurations.indices { visit(c, Array(scored.outcomes[c]), scored.outcomes[c]) }
+      return scored.result
     }
     do throws(ReplayError) {
-      return try evaluation.sweep(plan, threads: threads, progress: progress, perConfiguration: visit)
+      return try evaluation.sweep(plan, threads: threads, progress: progress) { visit($0, $1, nil) }
     } catch {
       throw .replay(error)
     }
@@ -221,8 +222,8 @@ public enum Tuning {
   /// Bootstrap intervals of the chosen configuration's statistics and then, when given, of the
   /// pooled held-out outcomes (the same draws); `nil` without a bootstrap or a chosen configuration.
   private static func bootstrap(
-    _ bootstrap: BootstrapOptions?, of statistics: [TuningStatistic], chosen: [TraceOutcome]?,
-    pooled: [TraceOutcome]?, truths: [TraceTruth], units: [[Int]], random: inout RandomSource, threads: Int
+    _ bootstrap: BootstrapOptions?, of statistics: [TuningStatistic], chosen: OutcomeColumn?,
+    pooled: OutcomeColumn?, truths: [TraceTruth], units: [[Int]], random: inout RandomSource, threads: Int
   ) -> [[ConfidenceInterval]]? {
     guard let bootstrap, let chosen else { return nil }
     var lists = [chosen]
@@ -255,7 +256,7 @@ public enum Tuning {
   /// held-out outcomes in trace order when every fold chose a configuration (`nil` otherwise).
   private static func crossValidation(
     _ assignment: FoldAssignment, choices: RunningChoices, statistics: [TuningStatistic]
-  ) -> (crossValidation: CrossValidation, pooledOutcomes: [TraceOutcome]?) {
+  ) -> (crossValidation: CrossValidation, pooledOutcomes: OutcomeColumn?) {
     let folds = Self.foldResults(assignment, choices: choices)
     // Pooled: each trace's outcome under the configuration its fold chose, in trace order.
     var byTrace = [TraceOutcome?](repeating: nil, count: choices.traceCount)
@@ -272,7 +273,7 @@ public enum Tuning {
     let crossValidation = CrossValidation(
       assignment: assignment, folds: folds, summaries: summaries, pooled: pooledMetrics, pooledTraces: pooled.count,
       pooledIntervals: nil)
-    return (crossValidation, pooled.count == choices.traceCount ? pooled : nil)
+    return (crossValidation, pooled.count == choices.traceCount ? OutcomeColumn(pooled) : nil)
   }
 
   /// Each fold's result: the configuration chosen on its training part (or why none was), its
@@ -312,7 +313,7 @@ private struct RunningChoices {
     /// Its score (on all traces, or on the fold's training part).
     var score: OperatingPointScore
     /// Its per-trace outcomes, in trace order.
-    var outcomes: [TraceOutcome]
+    var outcomes: OutcomeColumn
     /// A fold's: its metrics on the training part.
     var training: ConfigurationMetrics?
     /// A fold's: its metrics on the held-out part.
@@ -363,9 +364,15 @@ private struct RunningChoices {
   }
 
   /// Scores configuration `c`'s outcomes `list` (any order) on all traces and on each fold's
-  /// training part, and keeps it where it is the best so far.
-  mutating func add(_ c: Int, _ list: [TraceOutcome]) {
+  /// training part, and keeps it where it is the best so far (as `column` when given: the same
+  /// outcomes, kept already).
+  mutating func add(_ c: Int, _ list: [TraceOutcome], column: OutcomeColumn?) {
     let outcomes = Tuning.inTraceOrder(list, count: traceCount)
+    var kept = column
+    func keep() -> OutcomeColumn {
+      if kept == nil { kept = OutcomeColumn(outcomes) }
+      return kept!
+    }
     let shape = configurations[c].shape
     let (truths, trainingTraces) = (truths, trainingTraces)
     // Task 0: all traces; 1…K: the training part of fold t − 1.
@@ -376,7 +383,7 @@ private struct RunningChoices {
     full[c] = metrics[0]
     let score = rule.score(metrics[0], configuration: c)
     if score.isEligible, overall.map({ rule.prefers(score, over: $0.score) }) ?? true {
-      overall = Candidate(score: score, outcomes: outcomes)
+      overall = Candidate(score: score, outcomes: keep())
     }
     for fold in 0..<perFold.count {
       reachPerFold[fold].add(metrics[1 + fold], objective: rule.objective)
@@ -385,7 +392,7 @@ private struct RunningChoices {
         // The held-out part is scored only for the fold's best configuration so far.
         let heldOut = ConfigurationMetrics(
           outcomes: heldOutTraces[fold].map { outcomes[$0] }, truths: truths, shape: shape)
-        perFold[fold] = Candidate(score: s, outcomes: outcomes, training: metrics[1 + fold], heldOut: heldOut)
+        perFold[fold] = Candidate(score: s, outcomes: keep(), training: metrics[1 + fold], heldOut: heldOut)
       }
     }
   }

@@ -134,7 +134,8 @@ extension TouchTraceCommand {
         do throws(TuningError) {
           run = try ComparisonResult(
             evaluation: evaluation, a: a, b: b, groupBy: key, bootstrap: resampling.bootstrap, seed: resampling.seed,
-            continuityCorrection: continuityCorrection, threads: threads, outcomes: scored)
+            continuityCorrection: continuityCorrection, threads: threads,
+            outcomes: scored.map { (a: Array($0.a), b: Array($0.b)) })
         } catch {
           if case .replay(let replay) = error { throw DataError.replay(replay, command: "compare") }
           throw DataError(description: "touchtrace compare: error: \(error.description)")

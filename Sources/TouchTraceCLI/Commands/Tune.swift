@@ -198,7 +198,7 @@ extension TouchTraceCommand {
           try data.writePartial(partial, command: "tune", shard: shards.selected, inputs: input.inputPaths)
           return
         }
-        try tuneAndWrite(data, request: request, tuning: tuning, threads: threads, progress: progress)
+        try tuneAndWrite(consume data, request: request, tuning: tuning, threads: threads, progress: progress)
       }
     }
   }
@@ -215,35 +215,49 @@ extension TouchTraceCommand.Tune {
       inputs: input.inputPaths)
   }
 
-  /// What to read and score. One machine: the traces are kept and swept by the tuning. A shard:
-  /// swept as they are read, every configuration's per-trace outcomes kept for the merge's folds
-  /// and bootstrap.
+  /// What to read and score: swept as the traces are read, every configuration's per-trace
+  /// outcomes kept (compactly, ``OutcomeColumn``) for the folds and the bootstrap, and in a
+  /// shard for the merge's. The traces' samples are kept, and swept by the tuning after the
+  /// read, only for what redraws or replays traces after the tuning: HTML, `--outcomes` and
+  /// `--export` (its conformance vectors).
   private func scoredRequest(
     _ plan: SweepPlan, options: EvaluationOptions, tuning: TuningOptions, threads: Int
   ) -> ScoredStream.Request {
     let sharded = shards.partial != nil
+    let streamed = sharded || !keepsSamples
     var request = ScoredStream.Request(
       input: input.study, shard: shards.selected, recognizers: plan.configurations.map(\.recognizer),
-      groupBy: tuning.groupBy, options: options, threads: threads, command: "tune", keepSamples: !sharded,
-      outcomes: sharded ? .all : .none, sweep: sharded, batchTraces: shards.batchTraces, writesPartial: sharded)
+      groupBy: tuning.groupBy, options: options, threads: threads, command: "tune", keepSamples: !streamed,
+      outcomes: streamed ? .all : .none, sweep: streamed, batchTraces: shards.batchTraces, writesPartial: sharded)
     // --export records the data's SHA-256: hashed as it is read, not read again.
     request.hashesInputs = exportDirectory != nil
     return request
   }
 
+  /// Whether the traces' samples are kept for after the tuning: HTML redraws traces, `--outcomes`
+  /// replays them, `--export` writes them as conformance vectors.
+  private var keepsSamples: Bool {
+    report.resolvedFormat == .html || outcomes.outcomes != nil || exportDirectory != nil
+  }
+
   /// Tunes on the scored `data` and writes every output or none: the report, `--outcomes`,
   /// `--json-output`, the `--csv-dir` tables and the exports; exit 1 when nothing was chosen.
   private func tuneAndWrite(
-    _ data: ScoredData, request: ScoredStream.Request, tuning: TuningOptions, threads: Int, progress: Progress
+    _ data: consuming ScoredData, request: ScoredStream.Request, tuning: TuningOptions, threads: Int,
+    progress: Progress
   ) throws {
     let evaluation = data.evaluation
-    let (result, scored) = try runTuning(data, tuning: tuning, threads: threads, progress: progress)
+    var (result, scored) = try runTuning(data, tuning: tuning, threads: threads, progress: progress)
     let outcomeWriter = try writeOutcomes(result, evaluation: evaluation, threads: threads)
     let configurations = result.sweep.configurations
     let grouped = try breakdown.grouped(
       result.chosen.map { [($0, configurations[$0])] } ?? [], evaluation: evaluation, threads: threads,
       command: "tune",
       outcomes: scored?.outcomes ?? [])
+    // Every configuration's outcomes are no longer needed: freed before the verdict reads the
+    // inputs again.
+    scored = nil
+    data.outcomes = []
     let verdict = try makeVerdict(result, evaluation: evaluation, tuning: tuning, request: request, grouped: grouped)
     let bytes = try reportBytes(result, grouped: grouped, verdict: verdict, threads: threads)
     // Every output or none: the report, --json-output, the --csv-dir tables and the exports
@@ -268,13 +282,15 @@ extension TouchTraceCommand.Tune {
   /// finishes the progress line; returns the result and the merged scores it used.
   private func runTuning(
     _ data: ScoredData, tuning: TuningOptions, threads: Int, progress: Progress
-  ) throws -> (TuningResult, scored: (partial: SweepPartial, outcomes: [[TraceOutcome]])?) {
+  ) throws -> (TuningResult, scored: (result: SweepResult, outcomes: [OutcomeColumn])?) {
     let plan: SweepPlan = data.plan
     if ScoredData.merged != nil {
       try ScoredData.requireMerged(
         data.sweep != nil && data.outcomes.count == plan.configurations.count, "other per-configuration state")
     }
-    let scored = ScoredData.merged == nil ? nil : (partial: data.sweep!, outcomes: data.outcomes)
+    // Swept as read (or merged): the tuning takes the sweep's result and the kept outcomes.
+    let swept = (data.sweep != nil || data.spilled != nil) && data.outcomes.count == plan.configurations.count
+    let scored = swept ? (result: try data.sweepResult(threads: threads), outcomes: data.outcomes) : nil
     let result: TuningResult
     do throws(TuningError) {
       result = try Tuning.run(data.evaluation, plan: plan, options: tuning, threads: threads, scored: scored) {

@@ -27,7 +27,7 @@ struct ByOptions: ParsableArguments {
   func grouped(
     _ configurations: [(index: Int, configuration: Configuration)], evaluation: Evaluation, threads: Int,
     command: String,
-    outcomes scored: [[TraceOutcome]] = []
+    outcomes scored: [OutcomeColumn] = []
   ) throws -> GroupedMetrics? {
     guard let by else { return nil }
     let breakdown = GroupBreakdown(evaluation, by: by.field)
@@ -35,7 +35,8 @@ struct ByOptions: ParsableArguments {
     for (index, configuration) in configurations {
       do throws(ReplayError) {
         let outcomes =
-          scored.isEmpty ? try evaluation.outcomes(of: configuration.recognizer, threads: threads) : scored[index]
+          scored.isEmpty
+          ? try evaluation.outcomes(of: configuration.recognizer, threads: threads) : Array(scored[index])
         metrics.append(breakdown.metrics(of: outcomes, shape: configuration.shape))
       } catch {
         throw DataError.replay(error, command: command)

@@ -19,7 +19,8 @@ struct ScoredData {
   var sweep: SweepPartial?
   var spilled: SpilledSweep?
   var groups: GroupPartials?
-  var outcomes: [[TraceOutcome]]
+  /// The per-trace outcomes kept (`ScoredStream.Request.outcomes`), one column per slot.
+  var outcomes: [OutcomeColumn]
   /// The stream, when read here (for writing a partial).
   var stream: ScoredStream?
 
@@ -87,7 +88,7 @@ struct ScoredData {
       return ScoredData(
         evaluation: evaluation, plan: plan, sweep: merged.sweep, spilled: nil,
         groups: merged.groups,
-        outcomes: merged.outcomes, stream: nil)
+        outcomes: merged.outcomes.map { OutcomeColumn($0) }, stream: nil)
     }
     let stream = try ScoredStream.read(request, plan: makePlan, planFollowsData: follows, progress: progress)
     let evaluation = Evaluation(
@@ -154,6 +155,7 @@ struct ScoredData {
   func writePartial(_ path: String, command: String, shard: Shard, inputs: [String]) throws {
     guard let stream else { preconditionFailure("a partial is written by the command that read the traces") }
     try stream.writePartial(
-      path, command: command, shard: shard, sweep: spilled, groups: groups, outcomes: outcomes, inputs: inputs)
+      path, command: command, shard: shard, sweep: spilled, groups: groups, outcomes: outcomes.map { Array($0) },
+      inputs: inputs)
   }
 }

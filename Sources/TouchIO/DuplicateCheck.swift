@@ -27,7 +27,7 @@ struct TraceKeyDigest: Hashable {
 }
 
 /// The traces read so far, to find a trace defined twice ("trace defined twice: first in …"):
-/// each key's ``TraceKeyDigest`` with the index of the file that first defined it, about 20
+/// each key's `TraceKeyDigest` with the index of the file that first defined it, about 20
 /// bytes a trace and the table's slack.
 struct DuplicateCheck {
   private var firstFiles: [TraceKeyDigest: Int32] = [:]

@@ -124,8 +124,8 @@ public enum Bootstrap {
   ///
   /// - Parameters:
   ///   - statistics: what to estimate (stage 1).
-  ///   - outcomeLists: outcome lists of equal length (arrays, or ``OutcomeColumn``s); `units`
-  ///     index positions in them.
+  ///   - outcomeLists: outcome lists of equal length (arrays, or TouchEvaluation's
+  ///     `OutcomeColumn`s); `units` index positions in them.
   ///   - truths: the truths the outcomes' `trace` fields index (`Evaluation.truths`).
   ///   - units: the resampling units (positions).
   ///   - options: resamples and confidence.

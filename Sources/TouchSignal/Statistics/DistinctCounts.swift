@@ -85,7 +85,7 @@ struct DistinctCounts {
 
 /// A multiset of numbers (no NaN) kept as its distinct values with their counts: the exact order
 /// statistics of many values that repeat (sampling intervals on a clock's grid) in memory for
-/// the distinct ones. Values are counted in a ``DistinctCounts`` table as they come; the distinct
+/// the distinct ones. Values are counted in a `DistinctCounts` table as they come; the distinct
 /// ones are sorted once, for the summary.
 struct CountedValues {
   private var table = DistinctCounts()

@@ -58,6 +58,11 @@ extension TouchTraceCommand {
         groups.csv in --csv-dir). \
         The same seed gives the same bytes whatever --threads.
 
+        Memory: the traces are swept as they are read, and every configuration's outcome on \
+        every trace is kept compactly (about 10 bytes, and 24 per matched reference) for the \
+        folds and the bootstrap, not the samples. HTML (its figures redraw traces), --outcomes \
+        and --export (its conformance vectors) keep every trace's samples too.
+
         Examples (from the repository root):
           touchtrace tune samples/ --recognizer deep-press --folds 3 \\
             --bootstrap 200
@@ -216,7 +221,7 @@ extension TouchTraceCommand.Tune {
   }
 
   /// What to read and score: swept as the traces are read, every configuration's per-trace
-  /// outcomes kept (compactly, ``OutcomeColumn``) for the folds and the bootstrap, and in a
+  /// outcomes kept (compactly, `OutcomeColumn`) for the folds and the bootstrap, and in a
   /// shard for the merge's. The traces' samples are kept, and swept by the tuning after the
   /// read, only for what redraws or replays traces after the tuning: HTML, `--outcomes` and
   /// `--export` (its conformance vectors).

@@ -135,7 +135,10 @@ let package = Package(
       dependencies: ["TouchEvaluation", "TouchRecognizers", "TouchCore", "TouchSignal", "TouchIO", "TouchTestSupport"],
       resources: [.copy("Fixtures")]),
     .testTarget(
-      name: "TouchPartialsTests", dependencies: ["TouchPartials", "TouchEvaluation", "TouchCore", "TouchTestSupport"],
+      name: "TouchPartialsTests",
+      dependencies: [
+        "TouchPartials", "TouchEvaluation", "TouchCore", "TouchIO", "TouchRecognizers", "TouchTestSupport",
+      ],
       resources: [.copy("Fixtures")]),
     .testTarget(
       name: "TouchStudyTests",

@@ -73,9 +73,17 @@ public final class LatencySpill: @unchecked Sendable {
   ///
   /// - Throws: ``Failure`` when the write fails (a full disk).
   public func append(_ values: [Double]) throws(Failure) -> Ref {
+    try append(bitsOf: values)
+  }
+
+  /// Appends `values` of any bitwise-copyable type (their exact bytes); returns where they lie,
+  /// to be read back as that type (``read(_:as:)``).
+  ///
+  /// - Throws: ``Failure`` when the write fails (a full disk).
+  package func append<Value: BitwiseCopyable>(bitsOf values: [Value]) throws(Failure) -> Ref {
     let ref = Ref(offset: end, count: values.count)
     var written = 0
-    let total = values.count * 8
+    let total = values.count * MemoryLayout<Value>.stride
     let failed = values.withUnsafeBytes { raw -> Int32? in
       while written < total {
         let n = pwrite(descriptor, raw.baseAddress! + written, total - written, off_t(end + written))
@@ -98,20 +106,33 @@ public final class LatencySpill: @unchecked Sendable {
   ///
   /// - Throws: ``Failure`` when the read fails.
   public func read(_ ref: Ref) throws(Failure) -> [Double] {
-    var values = [Double](repeating: 0, count: ref.count)
-    let total = ref.count * 8
-    var done = 0
-    let failed = values.withUnsafeMutableBytes { raw -> Int32? in
+    try read(ref, as: Double.self)
+  }
+
+  /// The values of type `type` at `ref` (appended as that type, ``append(bitsOf:)``).
+  ///
+  /// - Throws: ``Failure`` when the read fails.
+  package func read<Value: BitwiseCopyable>(_ ref: Ref, as type: Value.Type) throws(Failure) -> [Value] {
+    let total = ref.count * MemoryLayout<Value>.stride
+    var failed: Int32?
+    let values = [Value](unsafeUninitializedCapacity: ref.count) { buffer, initialized in
+      let raw = UnsafeMutableRawBufferPointer(buffer)
+      var done = 0
       while done < total {
         let n = pread(descriptor, raw.baseAddress! + done, total - done, off_t(ref.offset + done))
         if n < 0 {
           if errno == EINTR { continue }
-          return errno
+          failed = errno
+          break
         }
-        if n == 0 { return EIO }
+        if n == 0 {
+          failed = EIO
+          break
+        }
         done += n
       }
-      return nil
+      // The bytes of bitwise-copyable values are the values; on failure none is kept.
+      initialized = failed == nil ? ref.count : 0
     }
     if let failed {
       throw Failure(description: "cannot read the temporary file in \(directory): \(SystemError.text(failed))")

@@ -33,6 +33,9 @@ public struct ScoredStream {
     case none
     /// Every configuration's per-trace outcomes.
     case all
+    /// Every configuration's per-trace outcomes, on disk (``ScoredStream/outcomeSpill``): each
+    /// batch's are written as they come, and memory holds one batch's.
+    case allOnDisk
     /// These configurations' per-trace outcomes, in this order.
     case configurations([Int])
     /// These recognizers' per-trace outcomes (each trace replayed once per recognizer).
@@ -154,6 +157,9 @@ public struct ScoredStream {
   public internal(set) var groups: GroupPartials?
   /// The per-trace outcomes asked for (`Request.outcomes`), one column per slot, in trace order.
   public internal(set) var outcomes: [OutcomeColumn] = []
+  /// Every configuration's per-trace outcomes on disk (`Outcomes.allOnDisk`), read back one
+  /// configuration at a time.
+  public internal(set) var outcomeSpill: OutcomeSpill?
   /// Each kept trace's replay (`Request.replay`).
   public internal(set) var replays: [ReplayResult] = []
   /// The plan the traces were scored with.
@@ -206,7 +212,10 @@ public struct ScoredStream {
     planFollowsData: Bool
   ) throws -> ScoredStream {
     var pass = try StreamPass(request, plan: makePlan, known: known, planFollowsData: planFollowsData)
-    while let batch = try pass.source.next() { try pass.absorb(batch) }
+    while let batch = try pass.source.next() {
+      try pass.absorb(consume batch)
+      FreedMemory.release()
+    }
     return try pass.finish()
   }
 

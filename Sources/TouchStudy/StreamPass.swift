@@ -78,6 +78,7 @@ struct StreamPass {
     switch request.outcomes {
     case .none: break
     case .all: state.outcomes = Array(repeating: OutcomeColumn(), count: configurations.count)
+    case .allOnDisk: state.outcomeSpill = try OutcomeSpill(configurations: configurations.count)
     case .configurations(let list): state.outcomes = Array(repeating: OutcomeColumn(), count: list.count)
     case .replays(let list): state.outcomes = Array(repeating: OutcomeColumn(), count: list.count)
     }
@@ -207,9 +208,12 @@ struct StreamPass {
   /// trace into the `--by` groups and the outcome lists asked for.
   private mutating func sweep(_ evaluation: Evaluation) throws {
     guard request.sweep, let plan = state.plan else { return }
-    let base = state.analyzed
+    // On disk: this batch's columns, numbered from its first trace, then written out.
+    let onDisk = state.outcomeSpill != nil
+    let base = onDisk ? 0 : state.analyzed
     var collected = Collected(
-      groupByName: groupByName, groupOrder: groupOrder, outcomes: state.outcomes, base: base)
+      groupByName: groupByName, groupOrder: groupOrder,
+      outcomes: onDisk ? Array(repeating: OutcomeColumn(), count: configurations.count) : state.outcomes, base: base)
     groupByName = []
     groupOrder = []
     state.outcomes = []
@@ -221,7 +225,12 @@ struct StreamPass {
         ? { (c: Int, list: [TraceOutcome]) in
           collected.add(list, of: c, evaluation: evaluation, by: by, outcomes: outcomes, shape: configurations[c].shape)
         } : nil)
-    (groupByName, groupOrder, state.outcomes) = (collected.groupByName, collected.groupOrder, collected.outcomes)
+    (groupByName, groupOrder) = (collected.groupByName, collected.groupOrder)
+    if let spill = state.outcomeSpill {
+      for (c, column) in collected.outcomes.enumerated() { try spill.append(column, to: c) }
+    } else {
+      state.outcomes = collected.outcomes
+    }
     try state.sweep!.absorb(part)
   }
 
@@ -251,7 +260,7 @@ struct StreamPass {
       let slot: Int? =
         switch kept {
         case .none: nil
-        case .all: c
+        case .all, .allOnDisk: c
         case .configurations(let list): list.firstIndex(of: c)
         case .replays: nil
         }

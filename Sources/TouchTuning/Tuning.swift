@@ -165,57 +165,118 @@ public enum Tuning {
     scored: (result: SweepResult, outcomes: [OutcomeColumn])? = nil,
     progress: ((Int, Int) -> Void)? = nil
   ) throws(TuningError) -> TuningResult {
-    var random = try TuningError.randomSource(seed: options.seed)
-    let (groups, assignment) = try FoldAssignment.setUp(evaluation.traces, options: options, random: &random)
-    let rule = options.rule
-    var choices = RunningChoices(evaluation, plan: plan, rule: rule, assignment: assignment, threads: threads)
-    let sweep = try Self.sweep(evaluation, plan: plan, threads: threads, scored: scored, progress: progress) {
-      choices.add($0, $1, column: $2)
-    }
-    let metrics = choices.full.map { $0! }
-    let scores = metrics.enumerated().map { rule.score($1, configuration: $0) }
-    let chosen = rule.best(of: scores)?.configuration
-    precondition(chosen == choices.overall?.score.configuration, "the running choice matches the final one")
-    let (paretoFront, paretoFronts) = Self.paretoFronts(metrics, plan: plan)
-
-    var statistics = TuningStatistic.standard
-    if case .cost = rule.objective { statistics.append(rule.objective.statistic) }
-    let validated = assignment.map { Self.crossValidation($0, choices: choices, statistics: statistics) }
-
-    // Bootstrap of the chosen configuration (and of the pooled held-out outcomes, same draws).
-    let intervals = Self.bootstrap(
-      options.bootstrap, of: statistics, chosen: choices.overall?.outcomes, pooled: validated?.pooledOutcomes,
-      truths: evaluation.truths, units: groups.members, random: &random, threads: threads)
-    var crossValidation = validated?.crossValidation
-    if let cv = crossValidation, let intervals, intervals.count == 2 {
-      crossValidation = CrossValidation(
-        assignment: cv.assignment, folds: cv.folds, summaries: cv.summaries, pooled: cv.pooled,
-        pooledTraces: cv.pooledTraces,
-        pooledIntervals: intervals[1])
-    }
-    return TuningResult(
-      sweep: sweep, options: options, groups: groups, statistics: statistics, scores: scores, chosen: chosen,
-      noChoiceReason: chosen == nil ? rule.explainNoChoice(metrics) : nil, paretoFront: paretoFront,
-      paretoFronts: paretoFronts, crossValidation: crossValidation, intervals: intervals?[0])
-  }
-
-  /// The sweep of `plan` on `evaluation`, each configuration's per-trace outcomes handed to
-  /// `visit`; with `scored`, the sweep done before, its outcome columns handed to `visit` in turn
-  /// (as a list and as the column itself).
-  private static func sweep(
-    _ evaluation: Evaluation, plan: SweepPlan, threads: Int,
-    scored: (result: SweepResult, outcomes: [OutcomeColumn])?, progress: ((Int, Int) -> Void)?,
-    visit: @escaping (Int, [TraceOutcome], OutcomeColumn?) -> Void
-  ) throws(TuningError) -> SweepResult {
+    var tuning = try Incremental(evaluation, plan: plan, options: options, threads: threads)
+    let sweep: SweepResult
     if let scored {
       precondition(scored.outcomes.count == plan.configurations.count, "one outcome list per configuration")
-      for c in plan.configurations.indices { visit(c, Array(scored.outcomes[c]), scored.outcomes[c]) }
-      return scored.result
+      for c in plan.configurations.indices { tuning.add(scored.outcomes[c], of: c) }
+      sweep = scored.result
+    } else {
+      do throws(ReplayError) {
+        sweep = try evaluation.sweep(plan, threads: threads, progress: progress) { tuning.add($1, of: $0) }
+      } catch {
+        throw .replay(error)
+      }
     }
-    do throws(ReplayError) {
-      return try evaluation.sweep(plan, threads: threads, progress: progress) { visit($0, $1, nil) }
-    } catch {
-      throw .replay(error)
+    return tuning.finish(sweep: sweep)
+  }
+
+  /// Tuning fed one configuration's per-trace outcomes at a time — for outcomes read back from
+  /// disk one configuration at a time, so that memory holds one configuration's and the chosen
+  /// ones', not every configuration's. ``Tuning/run(_:plan:options:threads:scored:progress:)``
+  /// is this fed by a sweep.
+  ///
+  /// ```swift
+  /// var tuning = try Tuning.Incremental(evaluation, plan: plan, options: options)
+  /// for c in plan.configurations.indices { tuning.add(try spill.column(c), of: c) }
+  /// let result = tuning.finish(sweep: sweepResult)
+  /// ```
+  public struct Incremental {
+    /// The generator: the folds are dealt from it first, the bootstrap draws from it last.
+    private final class Random {
+      var source: RandomSource
+      init(_ source: consuming RandomSource) { self.source = source }
+    }
+
+    private let evaluation: Evaluation
+    private let plan: SweepPlan
+    private let options: TuningOptions
+    private let threads: Int
+    private let random: Random
+    private let groups: TraceGroups
+    private let assignment: FoldAssignment?
+    private var choices: RunningChoices
+
+    /// Deals the groups of `evaluation`'s traces into folds, before any outcome.
+    ///
+    /// - Parameters:
+    ///   - evaluation: the labelled traces (every one must have the grouping label); their
+    ///     samples are not read.
+    ///   - plan: the configurations to choose from.
+    ///   - options: rule, grouping, folds, bootstrap, seed.
+    ///   - threads: threads for the fold scoring and the bootstrap; the result does not depend
+    ///     on it.
+    /// - Throws: ``TuningError`` — no trace, a missing group label, fewer groups than folds, a
+    ///   GSL failure.
+    public init(_ evaluation: Evaluation, plan: SweepPlan, options: TuningOptions, threads: Int = 1)
+      throws(TuningError)
+    {
+      var source = try TuningError.randomSource(seed: options.seed)
+      (groups, assignment) = try FoldAssignment.setUp(evaluation.traces, options: options, random: &source)
+      random = Random(source)
+      choices = RunningChoices(evaluation, plan: plan, rule: options.rule, assignment: assignment, threads: threads)
+      self.evaluation = evaluation
+      self.plan = plan
+      self.options = options
+      self.threads = threads
+    }
+
+    /// Scores configuration `configuration`'s outcomes on all traces and on each fold's
+    /// training part, keeping it where it is the best so far.
+    ///
+    /// - Precondition: one outcome per trace, in trace order; each configuration once.
+    public mutating func add(_ outcomes: OutcomeColumn, of configuration: Int) {
+      choices.add(configuration, Array(outcomes), column: outcomes)
+    }
+
+    /// ``add(_:of:)`` of a list in any order.
+    mutating func add(_ outcomes: [TraceOutcome], of configuration: Int) {
+      choices.add(configuration, outcomes, column: nil)
+    }
+
+    /// The result, once every configuration's outcomes were added: the choice, the Pareto
+    /// fronts, the cross-validation and the bootstrap.
+    ///
+    /// - Parameter sweep: the sweep the outcomes came from (every configuration's metrics).
+    /// - Precondition: every configuration of the plan was added.
+    public func finish(sweep: SweepResult) -> TuningResult {
+      precondition(choices.full.allSatisfy { $0 != nil }, "every configuration's outcomes were added")
+      let rule = options.rule
+      let metrics = choices.full.map { $0! }
+      let scores = metrics.enumerated().map { rule.score($1, configuration: $0) }
+      let chosen = rule.best(of: scores)?.configuration
+      precondition(chosen == choices.overall?.score.configuration, "the running choice matches the final one")
+      let (paretoFront, paretoFronts) = Tuning.paretoFronts(metrics, plan: plan)
+
+      var statistics = TuningStatistic.standard
+      if case .cost = rule.objective { statistics.append(rule.objective.statistic) }
+      let validated = assignment.map { Tuning.crossValidation($0, choices: choices, statistics: statistics) }
+
+      // Bootstrap of the chosen configuration (and of the pooled held-out outcomes, same draws).
+      let intervals = Tuning.bootstrap(
+        options.bootstrap, of: statistics, chosen: choices.overall?.outcomes, pooled: validated?.pooledOutcomes,
+        truths: evaluation.truths, units: groups.members, random: &random.source, threads: threads)
+      var crossValidation = validated?.crossValidation
+      if let cv = crossValidation, let intervals, intervals.count == 2 {
+        crossValidation = CrossValidation(
+          assignment: cv.assignment, folds: cv.folds, summaries: cv.summaries, pooled: cv.pooled,
+          pooledTraces: cv.pooledTraces,
+          pooledIntervals: intervals[1])
+      }
+      return TuningResult(
+        sweep: sweep, options: options, groups: groups, statistics: statistics, scores: scores, chosen: chosen,
+        noChoiceReason: chosen == nil ? rule.explainNoChoice(metrics) : nil, paretoFront: paretoFront,
+        paretoFronts: paretoFronts, crossValidation: crossValidation, intervals: intervals?[0])
     }
   }
 
@@ -330,8 +391,8 @@ private struct RunningChoices {
   let threads: Int
   /// The number of traces.
   let traceCount: Int
-  /// Trace indices of each fold's training and held-out parts. Parts are scored as arrays (the
-  /// accumulator iterates them fastest).
+  /// Trace indices of each fold's training and held-out parts (a part is scored through a view
+  /// of the outcomes at these indices).
   let trainingTraces: [[Int]]
   /// See ``trainingTraces``.
   let heldOutTraces: [[Int]]
@@ -378,7 +439,9 @@ private struct RunningChoices {
     // Task 0: all traces; 1…K: the training part of fold t − 1.
     let metrics = Parallel.map(items: 1 + perFold.count, threads: threads) { t -> ConfigurationMetrics in
       if t == 0 { return ConfigurationMetrics(outcomes: outcomes, truths: truths, shape: shape) }
-      return ConfigurationMetrics(outcomes: trainingTraces[t - 1].map { outcomes[$0] }, truths: truths, shape: shape)
+      // A view, not a copy: two folds' copies at once were 46 MB on 240 000 traces.
+      return ConfigurationMetrics(
+        outcomes: trainingTraces[t - 1].lazy.map { outcomes[$0] }, truths: truths, shape: shape)
     }
     full[c] = metrics[0]
     let score = rule.score(metrics[0], configuration: c)
@@ -391,7 +454,7 @@ private struct RunningChoices {
       if s.isEligible, perFold[fold].map({ rule.prefers(s, over: $0.score) }) ?? true {
         // The held-out part is scored only for the fold's best configuration so far.
         let heldOut = ConfigurationMetrics(
-          outcomes: heldOutTraces[fold].map { outcomes[$0] }, truths: truths, shape: shape)
+          outcomes: heldOutTraces[fold].lazy.map { outcomes[$0] }, truths: truths, shape: shape)
         perFold[fold] = Candidate(score: s, outcomes: keep(), training: metrics[1 + fold], heldOut: heldOut)
       }
     }

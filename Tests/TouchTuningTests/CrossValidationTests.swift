@@ -179,4 +179,37 @@ struct FoldAssignmentTests {
     let missing = #expect(throws: TuningError.self) { try TraceGroups(traces: traces, key: .session) }
     #expect(missing == .missingGroupLabel(trace: "t0", key: .session))
   }
+
+  /// Fed one configuration's outcome column at a time (as `tune` reads them back from disk),
+  /// the tuning chooses and validates as when it sweeps the traces itself: level 9 overall,
+  /// level 5 on the fold without u5, the same held-out scores and bootstrap intervals.
+  @Test func fedColumnByColumnItTunesAsItsOwnSweep() throws {
+    let evaluation = Evaluation(dataset: dataset(CrossValidationTests.traces))
+    let plan = try levelGrid()
+    let options = TuningOptions(
+      rule: try OperatingPointRule(objective: .f1), groupBy: .user, folds: 5,
+      bootstrap: BootstrapOptions(resamples: 50), seed: 3)
+    let swept = try Tuning.run(evaluation, plan: plan, options: options)
+    var incremental = try Tuning.Incremental(evaluation, plan: plan, options: options)
+    var columns = [OutcomeColumn](repeating: OutcomeColumn(), count: plan.configurations.count)
+    _ = try evaluation.sweep(
+      plan, perConfiguration: { c, list in columns[c] = OutcomeColumn(list.sorted { $0.trace < $1.trace }) })
+    // Any order of configurations.
+    for c in plan.configurations.indices.reversed() { incremental.add(columns[c], of: c) }
+    let fed = incremental.finish(sweep: swept.sweep)
+    #expect(threshold(fed, fed.chosen) == thresholdOfLevel(9))
+    #expect(fed.chosen == swept.chosen)
+    #expect(fed.scores == swept.scores)
+    #expect(fed.intervals == swept.intervals)
+    let a: CrossValidation = try #require(fed.crossValidation)
+    let b: CrossValidation = try #require(swept.crossValidation)
+    let chosenA: [Int?] = a.folds.map { $0.chosen }
+    let chosenB: [Int?] = b.folds.map { $0.chosen }
+    #expect(chosenA == chosenB)
+    #expect(a.summaries == b.summaries)
+    #expect(a.pooledIntervals == b.pooledIntervals && a.pooledIntervals != nil)
+    let names = fed.groups.names
+    let withoutU5 = try #require(a.folds.first { fold in fold.groups.map { names[$0] } == ["u5"] })
+    #expect(threshold(fed, withoutU5.chosen) == thresholdOfLevel(5))
+  }
 }

@@ -21,7 +21,8 @@ public struct OutcomeColumn: RandomAccessCollection, Sendable, Hashable {
   /// Stage 2's, the same way (0 for outcomes without stage 2); empty until an outcome has a
   /// stage 2.
   private var counts2: [UInt32] = []
-  private var flags: [Flags] = []
+  /// Each outcome's ``Flags``.
+  private var flags: [UInt8] = []
   /// Where each outcome's numbers start in ``numbers``; they end where the next one's start.
   private var starts: [UInt32] = []
   private var numbers: [Double] = []
@@ -78,7 +79,7 @@ public struct OutcomeColumn: RandomAccessCollection, Sendable, Hashable {
       numbers.append(added)
     }
     if outcome.waited { f.insert(.waited) }
-    flags.append(f)
+    flags.append(f.rawValue)
   }
 
   /// Appends every outcome of `outcomes`, in order.
@@ -88,7 +89,7 @@ public struct OutcomeColumn: RandomAccessCollection, Sendable, Hashable {
 
   /// The outcome of trace `position`.
   public subscript(position: Int) -> TraceOutcome {
-    let f = flags[position]
+    let f = Flags(rawValue: flags[position])
     var at = Int(starts[position])
     let derived = f.contains(.derivedLatency)
     let stage1 = take(counts1[position], positive: f.contains(.positive1), derived: derived, at: &at)
@@ -104,6 +105,52 @@ public struct OutcomeColumn: RandomAccessCollection, Sendable, Hashable {
     return TraceOutcome(
       trace: position, stage1: stage1, stage2: stage2, flaps: flaps, addedLatency: added,
       waited: f.contains(.waited))
+  }
+
+  /// The column's storage, for writing it to a spill file and reading it back
+  /// (``init(parts:)``).
+  package var parts: Parts {
+    Parts(counts1: counts1, counts2: counts2, flags: flags, starts: starts, numbers: numbers)
+  }
+
+  /// A column's storage: per outcome its packed counts, flags and first number, and the numbers.
+  package struct Parts: Sendable {
+    package var counts1: [UInt32]
+    package var counts2: [UInt32]
+    package var flags: [UInt8]
+    package var starts: [UInt32]
+    package var numbers: [Double]
+
+    package init(counts1: [UInt32], counts2: [UInt32], flags: [UInt8], starts: [UInt32], numbers: [Double]) {
+      (self.counts1, self.counts2, self.flags, self.starts) = (counts1, counts2, flags, starts)
+      self.numbers = numbers
+    }
+  }
+
+  /// The column whose storage is `parts` (as ``parts`` gave it).
+  package init(parts: Parts) {
+    precondition(
+      parts.counts1.count == parts.flags.count && parts.starts.count == parts.flags.count
+        && parts.counts2.count <= parts.flags.count, "a column's parts have one entry per outcome")
+    (counts1, counts2, flags, starts, numbers) = (
+      parts.counts1, parts.counts2, parts.flags, parts.starts, parts.numbers
+    )
+  }
+
+  /// Appends the outcomes of `other`, which are those of the traces after this column's: its
+  /// first is trace `count`.
+  package mutating func append(contentsOf other: OutcomeColumn) {
+    precondition(
+      numbers.count + other.numbers.count < Int(UInt32.max), "an outcome column holds fewer than 2³² numbers")
+    let base = UInt32(numbers.count)
+    if !other.counts2.isEmpty || !counts2.isEmpty {
+      counts2 += repeatElement(0, count: count - counts2.count)
+      counts2 += other.counts2 + repeatElement(0, count: other.count - other.counts2.count)
+    }
+    counts1 += other.counts1
+    flags += other.flags
+    starts += other.starts.map { $0 + base }
+    numbers += other.numbers
   }
 
   /// Puts a stage's numbers (and its counts, when one does not fit a byte) and returns its

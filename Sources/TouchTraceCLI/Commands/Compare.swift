@@ -144,7 +144,7 @@ extension TouchTraceCommand {
         try outcomeWriter?.write([(0, a), (1, b)], evaluation: evaluation, threads: threads, command: "compare")
         let grouped = try breakdown.grouped(
           [(0, a), (1, b)], evaluation: evaluation, threads: threads, command: "compare",
-          outcomes: scored.map { [$0.a, $0.b] } ?? [])
+          outcomes: scored.map { pair in { Array($0 == 0 ? pair.a : pair.b) } })
         // The verdict: the better of A and B by F1 (ties: p90 |action − reference|), the paired
         // comparison oriented from it.
         let pair = [a, b]

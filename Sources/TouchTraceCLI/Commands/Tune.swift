@@ -58,10 +58,11 @@ extension TouchTraceCommand {
         groups.csv in --csv-dir). \
         The same seed gives the same bytes whatever --threads.
 
-        Memory: the traces are swept as they are read, and every configuration's outcome on \
-        every trace is kept compactly (about 10 bytes, and 24 per matched reference) for the \
-        folds and the bootstrap, not the samples. HTML (its figures redraw traces), --outcomes \
-        and --export (its conformance vectors) keep every trace's samples too.
+        Memory: the traces are swept as they are read; every configuration's outcome on every \
+        trace (about 13 bytes, and 24 per matched reference) goes to a temporary file for the \
+        folds and the bootstrap, read back one configuration at a time; the samples are not \
+        kept. HTML (its figures redraw traces), --outcomes and --export (its conformance \
+        vectors) keep every trace's samples.
 
         Examples (from the repository root):
           touchtrace tune samples/ --recognizer deep-press --folds 3 \\
@@ -221,8 +222,8 @@ extension TouchTraceCommand.Tune {
   }
 
   /// What to read and score: swept as the traces are read, every configuration's per-trace
-  /// outcomes kept (compactly, `OutcomeColumn`) for the folds and the bootstrap, and in a
-  /// shard for the merge's. The traces' samples are kept, and swept by the tuning after the
+  /// outcomes kept for the folds and the bootstrap: on disk, batch by batch (`OutcomeSpill`), or
+  /// in a shard in memory (`OutcomeColumn`s) for its partial. The traces' samples are kept, and swept by the tuning after the
   /// read, only for what redraws or replays traces after the tuning: HTML, `--outcomes` and
   /// `--export` (its conformance vectors).
   private func scoredRequest(
@@ -233,7 +234,8 @@ extension TouchTraceCommand.Tune {
     var request = ScoredStream.Request(
       input: input.study, shard: shards.selected, recognizers: plan.configurations.map(\.recognizer),
       groupBy: tuning.groupBy, options: options, threads: threads, command: "tune", keepSamples: !streamed,
-      outcomes: streamed ? .all : .none, sweep: streamed, batchTraces: shards.batchTraces, writesPartial: sharded)
+      outcomes: sharded ? .all : streamed ? .allOnDisk : .none, sweep: streamed, batchTraces: shards.batchTraces,
+      writesPartial: sharded)
     // --export records the data's SHA-256: hashed as it is read, not read again.
     request.hashesInputs = exportDirectory != nil
     return request
@@ -252,16 +254,16 @@ extension TouchTraceCommand.Tune {
     progress: Progress
   ) throws {
     let evaluation = data.evaluation
-    var (result, scored) = try runTuning(data, tuning: tuning, threads: threads, progress: progress)
+    var (result, outcomesOf) = try runTuning(data, tuning: tuning, threads: threads, progress: progress)
     let outcomeWriter = try writeOutcomes(result, evaluation: evaluation, threads: threads)
     let configurations = result.sweep.configurations
     let grouped = try breakdown.grouped(
       result.chosen.map { [($0, configurations[$0])] } ?? [], evaluation: evaluation, threads: threads,
       command: "tune",
-      outcomes: scored?.outcomes ?? [])
+      outcomes: outcomesOf)
     // Every configuration's outcomes are no longer needed: freed before the verdict reads the
     // inputs again.
-    scored = nil
+    outcomesOf = nil
     data.outcomes = []
     let verdict = try makeVerdict(result, evaluation: evaluation, tuning: tuning, request: request, grouped: grouped)
     let bytes = try reportBytes(result, grouped: grouped, verdict: verdict, threads: threads)
@@ -283,31 +285,55 @@ extension TouchTraceCommand.Tune {
     }
   }
 
-  /// Tunes `data`'s plan on its traces (on the merged outcomes when merging partials), then
-  /// finishes the progress line; returns the result and the merged scores it used.
+  /// Tunes `data`'s plan on its traces — on the outcomes kept on disk as they were read (one
+  /// configuration's read back at a time), on the merged outcomes when merging partials, or on
+  /// the samples kept — then finishes the progress line. Returns the result and how to get a
+  /// configuration's outcomes again (`nil`: replay the samples).
   private func runTuning(
     _ data: ScoredData, tuning: TuningOptions, threads: Int, progress: Progress
-  ) throws -> (TuningResult, scored: (result: SweepResult, outcomes: [OutcomeColumn])?) {
+  ) throws -> (TuningResult, outcomes: ((Int) throws -> [TraceOutcome])?) {
     let plan: SweepPlan = data.plan
     if ScoredData.merged != nil {
       try ScoredData.requireMerged(
         data.sweep != nil && data.outcomes.count == plan.configurations.count, "other per-configuration state")
     }
-    // Swept as read (or merged): the tuning takes the sweep's result and the kept outcomes.
-    let swept = (data.sweep != nil || data.spilled != nil) && data.outcomes.count == plan.configurations.count
-    let scored = swept ? (result: try data.sweepResult(threads: threads), outcomes: data.outcomes) : nil
     let result: TuningResult
-    do throws(TuningError) {
-      result = try Tuning.run(data.evaluation, plan: plan, options: tuning, threads: threads, scored: scored) {
-        progress.update($0, $1)
+    let outcomes: ((Int) throws -> [TraceOutcome])?
+    if let spill = data.stream?.outcomeSpill {
+      var incremental = try Self.tuned(progress) { () throws(TuningError) in
+        try Tuning.Incremental(data.evaluation, plan: plan, options: tuning, threads: threads)
       }
+      // A failed read of the spill file is an I/O error (exit 74), as the latency lists' is.
+      for c in plan.configurations.indices { incremental.add(try spill.column(c), of: c) }
+      result = incremental.finish(sweep: try data.sweepResult(threads: threads))
+      outcomes = { Array(try spill.column($0)) }
+    } else if data.sweep != nil && data.outcomes.count == plan.configurations.count {
+      let columns = data.outcomes
+      let sweep = try data.sweepResult(threads: threads)
+      result = try Self.tuned(progress) { () throws(TuningError) in
+        try Tuning.run(
+          data.evaluation, plan: plan, options: tuning, threads: threads, scored: (result: sweep, outcomes: columns))
+      }
+      outcomes = { Array(columns[$0]) }
+    } else {
+      result = try Self.tuned(progress) { () throws(TuningError) in
+        try Tuning.run(data.evaluation, plan: plan, options: tuning, threads: threads) { progress.update($0, $1) }
+      }
+      outcomes = nil
+    }
+    progress.finish()
+    return (result, outcomes)
+  }
+
+  /// `body`'s value; its error as the command's (the progress line finished first).
+  private static func tuned<T>(_ progress: Progress, _ body: () throws(TuningError) -> T) throws -> T {
+    do throws(TuningError) {
+      return try body()
     } catch {
       progress.finish()
       if case .replay(let replay) = error { throw DataError.replay(replay, command: "tune") }
       throw DataError(description: "touchtrace tune: error: \(error.description)")
     }
-    progress.finish()
-    return (result, scored)
   }
 
   /// Opens `--outcomes` and writes into it the per-trace outcomes of every configuration (or

@@ -23,24 +23,28 @@ struct ByOptions: ParsableArguments {
   }
 
   /// The metrics per group of `configurations` (index, configuration), replayed on `threads`
-  /// threads; `nil` without `--by`.
+  /// threads, or from `scored` (a configuration's outcomes by its index) when given; `nil`
+  /// without `--by`.
   func grouped(
     _ configurations: [(index: Int, configuration: Configuration)], evaluation: Evaluation, threads: Int,
     command: String,
-    outcomes scored: [OutcomeColumn] = []
+    outcomes scored: ((Int) throws -> [TraceOutcome])? = nil
   ) throws -> GroupedMetrics? {
     guard let by else { return nil }
     let breakdown = GroupBreakdown(evaluation, by: by.field)
     var metrics: [[ConfigurationMetrics]] = []
     for (index, configuration) in configurations {
-      do throws(ReplayError) {
-        let outcomes =
-          scored.isEmpty
-          ? try evaluation.outcomes(of: configuration.recognizer, threads: threads) : Array(scored[index])
-        metrics.append(breakdown.metrics(of: outcomes, shape: configuration.shape))
-      } catch {
-        throw DataError.replay(error, command: command)
+      let outcomes: [TraceOutcome]
+      if let scored {
+        outcomes = try scored(index)
+      } else {
+        do throws(ReplayError) {
+          outcomes = try evaluation.outcomes(of: configuration.recognizer, threads: threads)
+        } catch {
+          throw DataError.replay(error, command: command)
+        }
       }
+      metrics.append(breakdown.metrics(of: outcomes, shape: configuration.shape))
     }
     return GroupedMetrics(breakdown: breakdown, configurations: configurations.map(\.index), metrics: metrics)
   }

@@ -59,10 +59,10 @@ extension TouchTraceCommand {
         The same seed gives the same bytes whatever --threads.
 
         Memory: the traces are swept as they are read; every configuration's outcome on every \
-        trace (about 13 bytes, and 24 per matched reference) goes to a temporary file for the \
-        folds and the bootstrap, read back one configuration at a time; the samples are not \
-        kept. HTML (its figures redraw traces), --outcomes and --export (its conformance \
-        vectors) keep every trace's samples.
+        trace (9 bytes, 13 with a stage 2, and 24 per matched reference) goes to a temporary \
+        file for the folds and the bootstrap, read back one configuration at a time; the \
+        samples are not kept. HTML (its figures redraw traces), --outcomes and --export (its \
+        conformance vectors) keep every trace's samples.
 
         Examples (from the repository root):
           touchtrace tune samples/ --recognizer deep-press --folds 3 \\

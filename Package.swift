@@ -142,7 +142,10 @@ let package = Package(
       resources: [.copy("Fixtures")]),
     .testTarget(
       name: "TouchStudyTests",
-      dependencies: ["TouchStudy", "TouchEvaluation", "TouchRecognizers", "TouchIO", "TouchCore", "TouchTestSupport"]),
+      dependencies: [
+        "TouchStudy", "TouchEvaluation", "TouchRecognizers", "TouchIO", "TouchCore", "TouchReports", "TouchPartials",
+        "TouchTestSupport",
+      ]),
     .testTarget(
       name: "TouchTuningTests",
       dependencies: [

@@ -1,3 +1,4 @@
+import Synchronization
 public import TouchCore
 
 /// Labelled traces ready for scoring: the dataset (traces that cannot be scored moved to its
@@ -16,9 +17,19 @@ public struct Evaluation: Sendable {
   /// `Dataset.skipped`.
   public let dataset: Dataset
   /// The ground truth of each analyzed trace (parallel to `dataset.traces`).
-  public let truths: [TraceTruth]
+  ///
+  /// - Precondition: the evaluation keeps its traces (``keepsTraces``).
+  public var truths: [TraceTruth] {
+    precondition(keepsTraces, "an evaluation made from a summary keeps no truths: read its summary")
+    return storedTruths
+  }
+  private let storedTruths: [TraceTruth]
   /// The options.
   public let options: EvaluationOptions
+  /// Whether the analyzed traces and their truths are kept (`false`: only their ``summary``,
+  /// made as they were read; ``traces`` and ``truths`` are then not available).
+  public let keepsTraces: Bool
+  private let summaryCache: SummaryCache
 
   /// Resolves the ground truth of every trace (the reference rule runs on `threads` threads),
   /// skipping traces that cannot be scored, with the reason (see
@@ -36,8 +47,10 @@ public struct Evaluation: Sendable {
       return nil
     }
     self.dataset = kept
-    self.truths = results.compactMap { try? $0.get() }
+    self.storedTruths = results.compactMap { try? $0.get() }
     self.options = options
+    keepsTraces = true
+    summaryCache = SummaryCache(nil)
   }
 
   /// An evaluation from parts resolved elsewhere: merged partials of shards or batches, whose
@@ -50,24 +63,73 @@ public struct Evaluation: Sendable {
   public init(dataset: Dataset, truths: [TraceTruth], options: EvaluationOptions) {
     precondition(truths.count == dataset.traces.count, "one truth per analyzed trace")
     self.dataset = dataset
-    self.truths = truths
+    self.storedTruths = truths
     self.options = options
+    keepsTraces = true
+    summaryCache = SummaryCache(nil)
+  }
+
+  /// An evaluation of traces read elsewhere and not kept: what the reports count of them
+  /// (`summary`), the accounting of `dataset` (files, skipped traces, warnings; its analyzed
+  /// traces are not read) and the options. Reports that list or replay traces need an
+  /// evaluation that keeps them.
+  ///
+  /// - Parameters:
+  ///   - summary: the analyzed traces' summary.
+  ///   - dataset: the files, skipped traces and warnings of the input.
+  ///   - options: the options the traces were scored with.
+  public init(summary: EvaluationSummary, dataset: Dataset, options: EvaluationOptions) {
+    var accounting = dataset
+    accounting.traces = []
+    accounting.origins = []
+    self.dataset = accounting
+    storedTruths = []
+    self.options = options
+    keepsTraces = false
+    summaryCache = SummaryCache(summary)
   }
 
   /// The analyzed traces.
-  public var traces: [Trace] { dataset.traces }
+  ///
+  /// - Precondition: the evaluation keeps its traces (``keepsTraces``).
+  public var traces: [Trace] {
+    precondition(keepsTraces, "an evaluation made from a summary keeps no traces: read its summary")
+    return dataset.traces
+  }
+
+  /// What the reports count of the analyzed traces (made from them once, when first asked, or
+  /// given).
+  public var summary: EvaluationSummary {
+    summaryCache.value { EvaluationSummary(traces: dataset.traces, truths: storedTruths) }
+  }
+
+  /// The number of analyzed traces.
+  public var analyzedCount: Int { keepsTraces ? dataset.traces.count : summary.analyzed }
+
+  /// The total number of input traces: analyzed and skipped.
+  public var totalCount: Int { analyzedCount + dataset.skipped.count }
 
   /// How many analyzed traces have references from `press_at` and how many from the rule
   /// (traces that need references: positives and pops).
   public var referenceSources: (pressAt: Int, rule: Int) {
-    var counts = (pressAt: 0, rule: 0)
-    for truth in truths {
-      switch truth.referenceSource {
-      case .pressAt: counts.pressAt += 1
-      case .rule: counts.rule += 1
-      case nil: break
-      }
+    let summary = summary
+    return (summary.pressAtTraces, summary.ruleTraces)
+  }
+}
+
+/// An evaluation's summary, made once when first asked (evaluations are values shared across
+/// threads, so the cache is locked).
+private final class SummaryCache: Sendable {
+  private let state: Mutex<EvaluationSummary?>
+
+  init(_ summary: EvaluationSummary?) { state = Mutex(summary) }
+
+  func value(_ make: () -> EvaluationSummary) -> EvaluationSummary {
+    state.withLock { stored in
+      if let stored { return stored }
+      let made = make()
+      stored = made
+      return made
     }
-    return counts
   }
 }

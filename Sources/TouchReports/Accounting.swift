@@ -1,4 +1,5 @@
 package import TouchCore
+import TouchEvaluation
 import TouchSignal
 
 /// The dataset accounting every report carries: traces total/analyzed/skipped and why.
@@ -19,6 +20,16 @@ package enum Accounting {
     header(
       format: format, version: version, files: dataset.files, analyzed: dataset.traces.count, skipped: dataset.skipped,
       labelOverrides: dataset.labelOverrides, synthesizedTime: SynthesizedTime(dataset.traces))
+  }
+
+  /// ``header(format:version:dataset:)`` of an evaluation, from its summary (which an evaluation
+  /// that keeps no traces still has).
+  static func header(format: String, version: Int, evaluation: Evaluation) -> [(String, JSONValue)] {
+    let dataset = evaluation.dataset
+    return header(
+      format: format, version: version, files: dataset.files, analyzed: evaluation.analyzedCount,
+      skipped: dataset.skipped, labelOverrides: dataset.labelOverrides,
+      synthesizedTime: evaluation.summary.synthesizedTime)
   }
 
   /// ``header(format:version:dataset:)`` from the accounting alone (for a report written as

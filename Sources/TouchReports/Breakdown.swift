@@ -20,7 +20,7 @@ enum Breakdown {
       (
         "groups",
         .array(
-          zip(breakdown.names, breakdown.members).map { .object([("group", name($0)), ("traces", .int($1.count))]) })
+          zip(breakdown.names, breakdown.traceCounts).map { .object([("group", name($0)), ("traces", .int($1))]) })
       ),
     ]
   }

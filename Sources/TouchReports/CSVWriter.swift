@@ -41,7 +41,7 @@ enum CSVWriter {
       case .int(let value): out.append(contentsOf: String(value).utf8)
       case .number(let value): if value.isFinite { NumberText.append(value, to: &out) }
       case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
-      case .array, .object: preconditionFailure("CSV cells are scalars")
+      case .array, .object, .lazyArray: preconditionFailure("CSV cells are scalars")
       }
     }
     out.append(0x0A)

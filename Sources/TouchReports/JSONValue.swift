@@ -1,4 +1,4 @@
-import TouchIO
+package import TouchIO
 
 /// A JSON value for reports, written with keys in insertion order and numbers in their
 /// shortest round-trip form, so the same report always gives the same bytes.
@@ -13,6 +13,24 @@ package indirect enum JSONValue: Sendable, ExpressibleByStringLiteral, Expressib
   case string(String)
   case array([JSONValue])
   case object([(String, JSONValue)])
+  /// An array whose elements are made one by one as it is written (a list too long to hold as
+  /// values, such as one record per trace): the same bytes as `.array` of the same elements.
+  /// Its elements must not be scalars, empty arrays or empty objects.
+  case lazyArray(LazyElements)
+
+  /// The elements of a ``lazyArray(_:)``: how many, and how to make them in order.
+  package struct LazyElements: Sendable {
+    /// The number of elements.
+    package let count: Int
+    /// Makes the elements, in order (called once per writing).
+    package let make: @Sendable () -> any IteratorProtocol<JSONValue>
+
+    /// `count` elements that `make` gives in order.
+    package init(count: Int, make: @escaping @Sendable () -> any IteratorProtocol<JSONValue>) {
+      self.count = count
+      self.make = make
+    }
+  }
 
   package init(stringLiteral value: String) { self = .string(value) }
   package init(integerLiteral value: Int) { self = .int(value) }
@@ -49,7 +67,41 @@ package indirect enum JSONValue: Sendable, ExpressibleByStringLiteral, Expressib
     String(decoding: encoded(pretty: pretty), as: UTF8.self)
   }
 
-  private func write(to out: inout [UInt8], pretty: Bool, indent: Int) {
+  /// Writes the encoded bytes (as ``encoded(pretty:)``) to `stream` in pieces of about 1 MiB,
+  /// so a document holding a long ``lazyArray(_:)`` is never whole in memory.
+  ///
+  /// - Throws: the stream's `FileWriteError` (the stream is then discarded).
+  package func write(to stream: StreamedOutput, pretty: Bool = true) throws(FileWriteError) {
+    let drain = Drain(stream)
+    var out: [UInt8] = []
+    write(to: &out, pretty: pretty, indent: 0, drain: drain)
+    if pretty { out.append(0x0A) }
+    drain.take(&out)
+    if let failure = drain.failure { throw failure }
+  }
+
+  /// Where ``write(to:pretty:)`` sends the bytes encoded so far, once there are enough: the
+  /// first failure is kept (and the rest dropped), to be thrown when the writing ends.
+  private final class Drain {
+    let stream: StreamedOutput
+    var failure: FileWriteError?
+    static let threshold = 1 << 20
+
+    init(_ stream: StreamedOutput) { self.stream = stream }
+
+    func take(_ out: inout [UInt8]) {
+      if failure == nil {
+        do throws(FileWriteError) {
+          try stream.append(out)
+        } catch {
+          failure = error
+        }
+      }
+      out.removeAll(keepingCapacity: true)
+    }
+  }
+
+  private func write(to out: inout [UInt8], pretty: Bool, indent: Int, drain: Drain? = nil) {
     switch self {
     case .null: out.append(contentsOf: "null".utf8)
     case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
@@ -64,9 +116,26 @@ package indirect enum JSONValue: Sendable, ExpressibleByStringLiteral, Expressib
       for (k, element) in elements.enumerated() {
         if k > 0 { out.append(UInt8(ascii: ",")) }
         if pretty && !scalar { newline(&out, indent + 1) } else if pretty && k > 0 { out.append(0x20) }
-        element.write(to: &out, pretty: pretty, indent: indent + 1)
+        element.write(to: &out, pretty: pretty, indent: indent + 1, drain: drain)
+        if let drain, out.count >= Drain.threshold { drain.take(&out) }
       }
       if pretty && !scalar { newline(&out, indent) }
+      out.append(UInt8(ascii: "]"))
+    case .lazyArray(let elements):
+      guard elements.count > 0 else { return out.append(contentsOf: "[]".utf8) }
+      out.append(UInt8(ascii: "["))
+      var iterator = elements.make()
+      var k = 0
+      while let element = iterator.next() {
+        precondition(!element.isScalar, "a lazy array's elements are not scalars")
+        if k > 0 { out.append(UInt8(ascii: ",")) }
+        if pretty { newline(&out, indent + 1) }
+        element.write(to: &out, pretty: pretty, indent: indent + 1, drain: drain)
+        if let drain, out.count >= Drain.threshold { drain.take(&out) }
+        k += 1
+      }
+      precondition(k == elements.count, "a lazy array gave \(k) elements, not \(elements.count)")
+      if pretty { newline(&out, indent) }
       out.append(UInt8(ascii: "]"))
     case .object(let members):
       guard !members.isEmpty else { return out.append(contentsOf: "{}".utf8) }
@@ -104,7 +173,7 @@ package indirect enum JSONValue: Sendable, ExpressibleByStringLiteral, Expressib
         JSONValue.appendString(key, to: &out)
         out.append(UInt8(ascii: ":"))
         if pretty { out.append(0x20) }
-        value.write(to: &out, pretty: pretty, indent: indent + 1)
+        value.write(to: &out, pretty: pretty, indent: indent + 1, drain: drain)
       }
       if pretty { newline(&out, indent) }
       out.append(UInt8(ascii: "}"))
@@ -115,6 +184,7 @@ package indirect enum JSONValue: Sendable, ExpressibleByStringLiteral, Expressib
     switch self {
     case .array(let a): a.isEmpty
     case .object(let o): o.isEmpty
+    case .lazyArray(let a): a.count == 0
     default: true
     }
   }

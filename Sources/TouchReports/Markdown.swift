@@ -11,6 +11,14 @@ enum Markdown {
   }
 
   /// `- Traces: T total, A analyzed, S skipped.` and a line feed.
+  static func traces(_ evaluation: Evaluation) -> String {
+    let dataset = evaluation.dataset
+    return
+      "- Traces: \(evaluation.totalCount) total, \(evaluation.analyzedCount) analyzed, \(dataset.skipped.count) skipped.\n"
+      + (evaluation.summary.synthesizedTime.sentence().map { "- **Warning**: \($0).\n" } ?? "")
+  }
+
+  /// ``traces(_:)`` of a dataset.
   static func traces(_ dataset: Dataset) -> String {
     "- Traces: \(dataset.total) total, \(dataset.traces.count) analyzed, \(dataset.skipped.count) skipped.\n"
       + (SynthesizedTime(dataset.traces).sentence().map { "- **Warning**: \($0).\n" } ?? "")

@@ -41,10 +41,10 @@ package struct MisfireRates: Sendable {
   ///
   /// - Throws: `GSLError` when the chi-square quantile fails.
   package init?(_ result: SweepResult) throws(GSLError) {
-    let truths = result.evaluation.truths
-    guard !truths.isEmpty, !truths.contains(where: \.isPositive) else { return nil }
-    contacts = truths.count
-    minutes = truths.reduce(0) { $0 + $1.duration } / 60
+    let summary = result.evaluation.summary
+    guard summary.analyzed > 0, summary.positives == 0 else { return nil }
+    contacts = summary.analyzed
+    minutes = summary.contactTime / 60
     var rows: [Row] = []
     for c in result.configurations.indices {
       let m = result.metrics[c].stage1
@@ -137,12 +137,12 @@ package enum MisfireReport {
 
   /// Each broken-down configuration per group: contacts, misfires, minutes of contact, with the
   /// same intervals as the totals.
-  static func groupRows(_ grouped: GroupedMetrics, truths: [TraceTruth]) throws(GSLError) -> [GroupRow] {
+  static func groupRows(_ grouped: GroupedMetrics) throws(GSLError) -> [GroupRow] {
     let b = grouped.breakdown
-    let minutes = b.members.map { members in members.reduce(0) { $0 + truths[$1].duration } / 60 }
+    let minutes = b.contactTime.map { $0 / 60 }
     var rows: [GroupRow] = []
     for (k, c) in grouped.configurations.enumerated() {
-      for g in b.names.indices where !b.members[g].isEmpty {
+      for g in b.names.indices where b.traceCounts[g] > 0 {
         let m = grouped.metrics[k][g].stage1
         rows.append(
           GroupRow(
@@ -160,14 +160,14 @@ package enum MisfireReport {
   ///
   /// - Throws: `GSLError` when the chi-square quantile fails.
   package static func markdown(
-    by grouped: GroupedMetrics, truths: [TraceTruth], configurations: [Configuration]
+    by grouped: GroupedMetrics, configurations: [Configuration]
   ) throws(GSLError) -> String {
     var out = "\n## Misfires by \(grouped.breakdown.column.rawValue)\n\n"
     out += "Each group's contacts alone, with the same intervals as above.\n\n"
     out +=
       "| recognizer | parameters | \(grouped.breakdown.column.rawValue) | misfiring contacts | misfire rate (95 % CI) | actions | minutes | per minute (95 % CI) |\n"
     out += "|---|---|---|--:|--:|--:|--:|--:|\n"
-    for row in try groupRows(grouped, truths: truths) {
+    for row in try groupRows(grouped) {
       let configuration = configurations[row.configuration]
       let rate = row.contacts == 0 ? nil : Double(row.misfiring) / Double(row.contacts)
       let perMinute = row.minutes > 0 ? Double(row.actions) / row.minutes : nil
@@ -186,10 +186,10 @@ package enum MisfireReport {
   ///
   /// - Throws: `GSLError` when the chi-square quantile fails.
   package static func json(
-    by grouped: GroupedMetrics, truths: [TraceTruth], configurations: [Configuration]
+    by grouped: GroupedMetrics, configurations: [Configuration]
   ) throws(GSLError) -> JSONValue {
     .array(
-      try groupRows(grouped, truths: truths).map { row in
+      try groupRows(grouped).map { row in
         let configuration = configurations[row.configuration]
         return .object([
           ("column", .string(grouped.breakdown.column.rawValue)), ("group", .string(row.group)),

@@ -16,7 +16,7 @@ package enum SweepReport {
   /// The document without the optional parts of ``json(_:by:intervals:)``.
   static func baseJSON(_ result: SweepResult) -> JSONValue {
     .object(
-      Accounting.header(format: format, version: version, dataset: result.evaluation.dataset) + [
+      Accounting.header(format: format, version: version, evaluation: result.evaluation) + [
         ("options", options(result)),
         ("ground_truth", groundTruth(result.evaluation)),
         ("results", .array(result.configurations.indices.map { resultObject(result, $0, filled: false) })),
@@ -27,16 +27,15 @@ package enum SweepReport {
   /// The summary without the optional sections of ``markdown(_:by:intervals:)``.
   static func baseMarkdown(_ result: SweepResult) -> String {
     let evaluation = result.evaluation
-    let dataset = evaluation.dataset
     let options = evaluation.options
-    let truths = evaluation.truths
+    let summary = evaluation.summary
     var out = "# Sweep\n\n"
-    let positives = truths.filter(\.isPositive).count
     let sources = evaluation.referenceSources
-    out += Markdown.traces(dataset)
-    out += "- Positives (stage 1): \(options.positives.map(\.rawValue).joined(separator: ", ")) — \(positives) traces, "
+    out += Markdown.traces(evaluation)
     out +=
-      "\(truths.reduce(0) { $0 + $1.references.count }) reference times; stage 2: pop — \(truths.filter(\.isStage2Positive).count) traces.\n"
+      "- Positives (stage 1): \(options.positives.map(\.rawValue).joined(separator: ", ")) — \(summary.positives) traces, "
+    out +=
+      "\(summary.stage1References) reference times; stage 2: pop — \(summary.stage2Positives) traces.\n"
     out +=
       "- Reference times: \(sources.pressAt) traces from press_at, \(sources.rule) from the rule (\(options.referenceRule)).\n"
     out +=
@@ -136,7 +135,7 @@ package enum SweepReport {
     }
 
     out += ThresholdCurve.markdown(ThresholdCurve.curves(result))
-    out += Markdown.skipped(dataset.skipped)
+    out += Markdown.skipped(evaluation.dataset.skipped)
     return out
   }
 
@@ -222,31 +221,40 @@ package enum SweepReport {
   }
 
   static func groundTruth(_ evaluation: Evaluation) -> JSONValue {
-    var intents = IntentCounts()
-    for truth in evaluation.truths { intents[truth.intent] += 1 }
-    let sources = evaluation.referenceSources
+    let summary = evaluation.summary
     return .object([
-      ("intents", .object(Intent.allCases.map { ($0.rawValue, .int(intents[$0])) })),
-      ("positive_traces", .int(evaluation.truths.filter(\.isPositive).count)),
-      ("negative_traces", .int(evaluation.truths.filter { !$0.isPositive }.count)),
-      ("stage2_positive_traces", .int(evaluation.truths.filter(\.isStage2Positive).count)),
-      ("references", .object([("press_at", .int(sources.pressAt)), ("rule", .int(sources.rule))])),
-      (
-        "references_by_trace",
-        .array(
-          zip(evaluation.traces, evaluation.truths).compactMap { trace, truth in
-            guard let source = truth.referenceSource else { return nil }
-            var members: [(String, JSONValue)] = [
-              ("trace", .string(trace.name)), ("intent", .string(truth.intent.rawValue)),
-              ("source", .string(source.rawValue)), ("references", .array(truth.references.map { .number($0) })),
-            ]
-            if truth.isStage2Positive {
-              members.append(("stage2_references", .array(truth.stage2References.map { .number($0) })))
-            }
-            return .object(members)
-          })
-      ),
+      ("intents", .object(Intent.allCases.map { ($0.rawValue, .int(summary.intents[$0])) })),
+      ("positive_traces", .int(summary.positives)),
+      ("negative_traces", .int(summary.analyzed - summary.positives)),
+      ("stage2_positive_traces", .int(summary.stage2Positives)),
+      ("references", .object([("press_at", .int(summary.pressAtTraces)), ("rule", .int(summary.ruleTraces))])),
+      ("references_by_trace", referenceList(summary.references)),
     ])
+  }
+
+  /// `references_by_trace`, made record by record as it is written (a long input lists a
+  /// record per positive).
+  static func referenceList(_ records: ReferenceRecords) -> JSONValue {
+    .lazyArray(.init(count: records.count) { Mapped(base: records.makeIterator()) })
+  }
+
+  /// The reference records as JSON objects, one at a time.
+  private struct Mapped: IteratorProtocol {
+    var base: ReferenceRecords.Iterator
+    mutating func next() -> JSONValue? { base.next().map(referenceObject) }
+  }
+
+  /// One trace's reference times: `trace`, `intent`, `source`, `references` and, for a pop,
+  /// `stage2_references`.
+  static func referenceObject(_ record: ReferenceRecords.Record) -> JSONValue {
+    var members: [(String, JSONValue)] = [
+      ("trace", .string(record.trace)), ("intent", .string(record.intent.rawValue)),
+      ("source", .string(record.source.rawValue)), ("references", .array(record.references.map { .number($0) })),
+    ]
+    if record.intent == .pop {
+      members.append(("stage2_references", .array(record.stage2References.map { .number($0) })))
+    }
+    return .object(members)
   }
 
   /// A confusion matrix with every count `null`.

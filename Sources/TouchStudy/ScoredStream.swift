@@ -85,6 +85,15 @@ public struct ScoredStream {
     /// and the lists beside it). `false` keeps only a hash of each trace's name
     /// (``nameDigests``): for a second read that only replays, whose traces a first read kept.
     public var keepsTraces = true
+    /// Whether only what the reports count of the analyzed traces is kept (``summary``): no
+    /// metadata, origin, truth or ordinal per trace, so memory does not grow with their number
+    /// but for each trace's reference times, kept compactly for the JSON report. For a report
+    /// that lists or replays no trace (a sweep's Markdown, JSON or CSV); not with a partial,
+    /// outcomes or a replay.
+    public var summaryOnly = false
+    /// With ``keepsTraces`` `false`, whether each analyzed trace's truth is kept besides its
+    /// name's hash (``truths``): for a second read whose first kept only a summary.
+    public var keepsTruths = false
     /// Receives a line saying what each batch holds (`--verbose`); `nil` for none.
     public var onBatch: ((String) -> Void)?
     /// Receives the number of traces read after each batch; `nil` for none.
@@ -127,12 +136,16 @@ public struct ScoredStream {
   public internal(set) var traces: [Trace] = []
   /// Where each analyzed trace was read.
   public internal(set) var origins: [TraceOrigin] = []
-  /// Each analyzed trace's ground truth (empty when the request needs none).
+  /// Each analyzed trace's ground truth (empty when the request needs none, or keeps neither
+  /// traces nor truths: ``Request/keepsTruths``).
   public internal(set) var truths: [TraceTruth] = []
   /// Each analyzed trace's place among the traces read.
   public internal(set) var ordinals: [Int] = []
   /// How many traces were analyzed (kept or not).
   public internal(set) var analyzed = 0
+  /// What the reports count of the analyzed traces, when the request keeps only that
+  /// (``Request/summaryOnly``; with group sizes by ``Request/by``).
+  public internal(set) var summary: EvaluationSummary.Tally?
   /// Each analyzed trace's name hashed (`FNV1a` of its UTF-8), in input order, when the request
   /// does not keep traces (``Request/keepsTraces``); empty otherwise.
   public internal(set) var nameDigests: [UInt64] = []
@@ -223,11 +236,17 @@ public struct ScoredStream {
   /// synthesized (reports state the interval such traces share); only its name's hash when the
   /// request keeps no traces.
   mutating func keep(
-    _ trace: Trace, origin: TraceOrigin, ordinal: Int, truth: TraceTruth?, samples: Bool, keepsTraces: Bool
+    _ trace: Trace, origin: TraceOrigin, ordinal: Int, truth: TraceTruth?, samples: Bool, keepsTraces: Bool,
+    keepsTruths: Bool = false
   ) {
     analyzed += 1
+    if summary != nil, let truth {
+      summary!.add(trace, truth: truth)
+      return
+    }
     guard keepsTraces else {
       nameDigests.append(FNV1a.hash(trace.name.utf8))
+      if keepsTruths, let truth { truths.append(truth) }
       return
     }
     traces.append(samples || trace.metadata.timeSynthesized ? trace : Trace(metadata: trace.metadata, t: [], force: []))

@@ -21,12 +21,19 @@ public enum ScoringRules {
   /// `--positive`): the positive intents, the intents found with their counts, and `--positive`
   /// as the fix.
   public static func requireScorable(_ evaluation: Evaluation, command: String) throws(StudyError) {
-    try requireAnalyzed(evaluation.dataset, command: command)
-    guard !evaluation.truths.contains(where: \.isPositive) else { return }
+    try requireAnalyzed(evaluation, command: command)
+    guard evaluation.summary.positives == 0 else { return }
     throw StudyError(
       description: "touchtrace \(command): error: "
-        + noPositiveMessage(evaluation.truths.map(\.intent), positives: evaluation.options.positives)
+        + noPositiveMessage(evaluation.summary.intents, positives: evaluation.options.positives)
         + "; for data without presses, `touchtrace sweep` reports misfire rates (--negatives-only)")
+  }
+
+  /// `requireAnalyzed(_:command:)` (of a dataset) of an evaluation, which may keep only its
+  /// traces' summary.
+  public static func requireAnalyzed(_ evaluation: Evaluation, command: String) throws(StudyError) {
+    guard evaluation.analyzedCount == 0 else { return }
+    try requireAnalyzed(evaluation.dataset, command: command)
   }
 
   /// `no analyzed trace: 175 of 175 traces skipped: 175 no intent label (fix: …)`.
@@ -52,15 +59,22 @@ public enum ScoringRules {
 
   /// `no positive trace: --positive press,pop, and the analyzed intents are tap 3, hold 2 (…)`.
   public static func noPositiveMessage(_ intents: [Intent], positives: [Intent]) -> String {
+    var counts = IntentCounts()
+    for intent in intents { counts[intent] += 1 }
+    return noPositiveMessage(counts, positives: positives)
+  }
+
+  /// `noPositiveMessage(_:positives:)` (of a list of intents) from the analyzed traces' count per intent.
+  public static func noPositiveMessage(_ intents: IntentCounts, positives: [Intent]) -> String {
     let counts = Intent.allCases.compactMap { intent -> String? in
-      let n = intents.count(where: { $0 == intent })
+      let n = intents[intent]
       return n == 0 ? nil : "\(intent.rawValue) \(n)"
     }
-    let found = Intent.allCases.filter(intents.contains)
+    let found = Intent.allCases.filter { intents[$0] > 0 }
     let suggestion = found.isEmpty ? "" : " (one or more of \(found.map(\.rawValue).joined(separator: ", ")))"
     return
       "no positive trace: the positive intents are \(positives.map(\.rawValue).joined(separator: ", ")) (--positive), "
-      + "the \(intents.count) analyzed trace\(intents.count == 1 ? "" : "s") are \(counts.joined(separator: ", ")); "
+      + "the \(intents.total) analyzed trace\(intents.total == 1 ? "" : "s") are \(counts.joined(separator: ", ")); "
       + "recall, F1 and latency are undefined without positives: name the intents that should trigger the action with --positive\(suggestion)"
   }
 

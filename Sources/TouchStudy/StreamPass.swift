@@ -39,7 +39,11 @@ struct StreamPass {
     _ request: ScoredStream.Request, plan makePlan: @escaping ([Double]) throws -> SweepPlan?, known: [Double]?,
     planFollowsData: Bool
   ) throws {
+    precondition(
+      !request.summaryOnly || (request.truths && !request.writesPartial && !request.keepSamples),
+      "a summary-only read scores, writes no partial and keeps no samples")
     self.request = request
+    if request.summaryOnly { state.summary = EvaluationSummary.Tally(by: request.by) }
     self.makePlan = makePlan
     self.planFollowsData = planFollowsData
     self.known = known
@@ -200,7 +204,7 @@ struct StreamPass {
     for (k, trace) in evaluation.traces.enumerated() {
       state.keep(
         trace, origin: evaluation.dataset.origins[k], ordinal: ordinals[k], truth: truths[k],
-        samples: request.keepSamples, keepsTraces: request.keepsTraces)
+        samples: request.keepSamples, keepsTraces: request.keepsTraces, keepsTruths: request.keepsTruths)
     }
   }
 

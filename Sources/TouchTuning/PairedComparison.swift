@@ -80,15 +80,16 @@ public struct PairedComparison: Sendable {
   ///   - b: B's outcomes, aligned with `a`.
   ///   - shapeB: B's outcome shape.
   ///   - truths: the evaluation's truths.
-  ///   - units: the bootstrap's resampling units (positions in the outcome lists).
+  ///   - units: the bootstrap's resampling units (positions in the outcome lists); empty without a
+  ///     bootstrap.
   ///   - bootstrap: resamples and confidence; `nil` for no interval.
   ///   - random: the generator the resamples are drawn from.
   ///   - continuityCorrection: whether McNemar's chi-square statistic is continuity-corrected.
   ///   - threads: threads that score resamples.
   /// - Precondition: `a` and `b` are aligned (same length, same trace at each position).
   /// - Throws: ``TuningError/gsl(_:)`` when a GSL distribution function fails.
-  public init(
-    a: [TraceOutcome], shapeA: OutcomeShape, b: [TraceOutcome], shapeB: OutcomeShape, truths: [TraceTruth],
+  public init<Outcomes: RandomAccessCollection<TraceOutcome>>(
+    a: Outcomes, shapeA: OutcomeShape, b: Outcomes, shapeB: OutcomeShape, truths: [TraceTruth],
     units: [[Int]], bootstrap: BootstrapOptions?, random: inout RandomSource, continuityCorrection: Bool = true,
     threads: Int = 1
   ) throws(TuningError) {
@@ -135,12 +136,12 @@ public struct PairedComparison: Sendable {
 
   /// The pairs (A's latency, B's latency) on references both matched, position by position in
   /// one list, and where each position's pairs start (`starts[p]..<starts[p + 1]`).
-  private static func matchedPairs(_ a: [TraceOutcome], _ b: [TraceOutcome]) -> (
+  private static func matchedPairs(_ a: some Sequence<TraceOutcome>, _ b: some Sequence<TraceOutcome>) -> (
     pairs: [(a: Double, b: Double)], starts: [Int]
   ) {
     var pairs: [(a: Double, b: Double)] = []
     var starts = [0]
-    starts.reserveCapacity(a.count + 1)
+    starts.reserveCapacity(a.underestimatedCount + 1)
     var byReference: [Double: [Double]] = [:]
     var used: [Double: Int] = [:]
     for (x, y) in zip(a, b) {

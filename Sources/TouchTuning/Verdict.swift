@@ -93,7 +93,7 @@ public struct Verdict: Sendable {
   public static let smallSample = 10
   /// Rule-derived references closer than this to touch-down are flagged, seconds, when more
   /// than a quarter of them are (`references_near_touch_down`).
-  public static let nearTouchDown = 0.030
+  public static let nearTouchDown = EvaluationSummary.nearTouchDown
   /// An early rate at or above this is flagged (`early_firing`).
   public static let highEarlyRate = 0.25
 
@@ -164,7 +164,7 @@ public struct Verdict: Sendable {
   ) {
     // Without a positive trace (misfire mode) there is nothing to find: accuracy is not defined,
     // so no configuration is chosen, whatever the rule.
-    let scorable = evaluation.truths.isEmpty || evaluation.truths.contains(where: \.isPositive)
+    let scorable = evaluation.summary.analyzed == 0 || evaluation.summary.positives > 0
     let (recommended, same, runnerUp) =
       scorable ? Self.candidates(configurations, metrics: metrics, rule: rule) : (nil, [], nil)
     self.rule = rule
@@ -177,12 +177,12 @@ public struct Verdict: Sendable {
     self.noChoiceReason = recommended == nil ? (noChoiceReason ?? rule.explainNoChoice(metrics)) : nil
     var worst: WorstGroup?
     if let recommended, let grouped, let perGroup = grouped.metrics(ofConfiguration: recommended) {
-      for (g, m) in perGroup.enumerated() where !grouped.breakdown.members[g].isEmpty {
+      for (g, m) in perGroup.enumerated() where grouped.breakdown.traceCounts[g] > 0 {
         let f1 = m.stage1.f1 ?? -1
         if let current = worst, (current.metrics.stage1.f1 ?? -1) <= f1 { continue }
         worst = WorstGroup(
           column: grouped.breakdown.column.rawValue, name: grouped.breakdown.names[g],
-          traces: grouped.breakdown.members[g].count,
+          traces: grouped.breakdown.traceCounts[g],
           metrics: m)
       }
     }
@@ -250,7 +250,7 @@ public struct Verdict: Sendable {
       }
     }
     // A raw-force parameter over devices with different maximum forces.
-    let maxima = Set(evaluation.traces.compactMap(\.metadata.maxForce)).sorted()
+    let maxima = evaluation.summary.maximumForces
     if maxima.count > 1 {
       let raw = chosen.varied.filter { name in
         chosen.spec.catalog.entry(chosen.spec.variant)?.descriptor.parameter(name)?.unit == .force
@@ -265,14 +265,8 @@ public struct Verdict: Sendable {
       }
     }
     // References the rule placed at touch-down.
-    var ruleReferences = 0
-    var nearDown = 0
-    for truth in evaluation.truths where truth.referenceSource == .rule {
-      for reference in truth.references {
-        ruleReferences += 1
-        if reference - truth.touchDown < nearTouchDown { nearDown += 1 }
-      }
-    }
+    let ruleReferences = evaluation.summary.ruleReferences
+    let nearDown = evaluation.summary.ruleReferencesNearTouchDown
     // More than a quarter of them: a few references near touch-down are fast presses.
     if nearDown * 4 > ruleReferences {
       out.append(

@@ -12,18 +12,39 @@ public struct GroupBreakdown: Sendable {
   /// The group names in order (Swift's `String` order); `nil` for the traces without the label,
   /// last.
   public let names: [String?]
-  /// The trace indices of each group (into the evaluation's traces), ascending.
+  /// The trace indices of each group (into the evaluation's traces), ascending; empty when the
+  /// evaluation keeps no traces (its summary gives the groups' sizes: ``traceCounts``).
   public let members: [[Int]]
+  /// The number of traces in each group.
+  public let traceCounts: [Int]
+  /// Each group's contact time, seconds (lift-off − touch-down summed in trace order).
+  public let contactTime: [Double]
   /// The evaluation's truths (what outcomes are scored against).
   let truths: [TraceTruth]
 
-  /// Splits `evaluation`'s analyzed traces by `column`.
+  /// Splits `evaluation`'s analyzed traces by `column`; an evaluation that keeps no traces
+  /// gives its summary's groups (which must be by `column`), without their members.
   ///
   /// - Parameters:
   ///   - evaluation: the traces and their truths.
   ///   - column: the label column.
   public init(_ evaluation: Evaluation, by column: TraceFilter.Field) {
     self.column = column
+    guard evaluation.keepsTraces else {
+      guard let groups = evaluation.summary.groups, groups.column == column else {
+        preconditionFailure("the summary has no groups by \(column.rawValue)")
+      }
+      let named = groups.names.indices.filter { groups.names[$0] != nil }.sorted {
+        groups.names[$0]! < groups.names[$1]!
+      }
+      let order = named + groups.names.indices.filter { groups.names[$0] == nil }
+      names = order.map { groups.names[$0] }
+      traceCounts = order.map { groups.traces[$0] }
+      contactTime = order.map { groups.contactTime[$0] }
+      members = []
+      truths = []
+      return
+    }
     truths = evaluation.truths
     var byName: [String: [Int]] = [:]
     var unlabelled: [Int] = []
@@ -43,6 +64,9 @@ public struct GroupBreakdown: Sendable {
     }
     self.names = names
     self.members = members
+    traceCounts = members.map(\.count)
+    let truths = evaluation.truths
+    contactTime = members.map { group in group.reduce(0) { $0 + truths[$1].duration } }
   }
 
   /// The value of `column` in `metadata`; `nil` when it has none (an empty label is none).
@@ -59,7 +83,8 @@ public struct GroupBreakdown: Sendable {
   ///   - outcomes: the configuration's outcomes, one per analyzed trace, in trace order (as
   ///     `Evaluation.outcomes(of:threads:)` and the sweep's `perConfiguration` give them).
   ///   - shape: which parts the configuration fills in.
-  /// - Precondition: `outcomes[k].trace == k`.
+  /// - Precondition: `outcomes[k].trace == k`; the breakdown was made from an evaluation that
+  ///   keeps its traces.
   public func metrics(of outcomes: [TraceOutcome], shape: OutcomeShape) -> [ConfigurationMetrics] {
     members.map { group in
       ConfigurationMetrics(outcomes: group.lazy.map { outcomes[$0] }, truths: truths, shape: shape)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import TouchEvaluation
+import TouchIO
 import TouchRecognizers
 import TouchReports
 import TouchSignal
@@ -165,11 +166,13 @@ extension TouchTraceCommand {
         try Console.checkOutputs(
           [report.file, jsonOutput, csvOutput, outcomes.outcomes, shards.partial], inputs: input.inputPaths)
         let progress = report.progress(command: "sweep")
-        let request = ScoredStream.Request(
+        var request = ScoredStream.Request(
           input: input.study, shard: shards.selected, recognizers: plan.configurations.map(\.recognizer),
           groupBy: bootstrap > 0 ? groupBy?.key : nil, options: options, threads: threads, command: "sweep",
           keepSamples: needsEveryTrace, by: breakdown.by?.field, batchTraces: shards.batchTraces,
           writesPartial: shards.partial != nil)
+        // A report that lists and replays no trace reads only the traces' summary.
+        request.summaryOnly = !needsEveryTrace && shards.partial == nil
         let data = try ScoredData.gather(
           for: "sweep", request, plan: plan, planOptions: self.plan, progress: progress, shard: shards, misfires: true)
         if shards.partial == nil { try breakdown.requirePresent(in: data.evaluation, command: "sweep") }
@@ -234,9 +237,9 @@ extension TouchTraceCommand {
         if misfires != nil, let grouped {
           do throws(GSLError) {
             misfireSection += try MisfireReport.markdown(
-              by: grouped, truths: evaluation.truths, configurations: result.configurations)
+              by: grouped, configurations: result.configurations)
             let byGroup = try MisfireReport.json(
-              by: grouped, truths: evaluation.truths, configurations: result.configurations)
+              by: grouped, configurations: result.configurations)
             misfireObject = misfireObject.map { MisfireReport.adding(by: byGroup, to: $0) }
           } catch {
             throw DataError(description: "touchtrace sweep: error: \(error)")
@@ -246,37 +249,51 @@ extension TouchTraceCommand {
           VerdictReport.markdown(
             verdict, configurations: result.configurations, metrics: result.metrics, f1Interval: f1Interval)
           + misfireSection
-        func json() -> [UInt8] {
+        func json() -> JSONValue {
           let document = SweepReport.json(result, by: grouped, intervals: intervals)
           let verdictObject = VerdictReport.json(
             verdict, configurations: result.configurations, metrics: result.metrics)
           var withVerdict = VerdictReport.inserting(verdictObject, into: document)
           if let misfireObject { withVerdict = MisfireReport.inserting(misfireObject, into: withVerdict) }
-          return StudyFile.recorded(withVerdict).encoded()
+          return StudyFile.recorded(withVerdict)
         }
         func csv() -> [UInt8] { SweepReport.csv(result, by: grouped, intervals: intervals) }
-        let bytes: [UInt8]
+        // All three or none: the report and --json-output, --csv-output are committed together.
+        // JSON goes to a file piece by piece (its reference list has a record per positive).
+        var outputs: [(path: String, bytes: [UInt8])] = []
+        var streams: [StreamedOutput] = []
+        func addJSON(_ path: String) throws(FileWriteError) {
+          guard path != OutputFiles.standardOutput else { return outputs.append((path, json().encoded())) }
+          let stream = try StreamedOutput(path: path, inputs: Console.guarded(input.inputPaths))
+          try json().write(to: stream)
+          streams.append(stream)
+        }
+        if let jsonOutput { try addJSON(jsonOutput) }
+        if let csvOutput { outputs.append((csvOutput, csv())) }
         switch report.resolvedFormat {
         case .md:
           let report = SweepReport.markdown(result, by: grouped, intervals: intervals)
-          bytes = Array((VerdictReport.inserting(verdictSection, into: report) + StudyFile.recordedMarkdown).utf8)
-        case .json: bytes = json()
-        case .csv: bytes = csv()
+          outputs.append(
+            (
+              self.report.target,
+              Array((VerdictReport.inserting(verdictSection, into: report) + StudyFile.recordedMarkdown).utf8)
+            ))
+        case .json: try addJSON(report.target)
+        case .csv: outputs.append((report.target, csv()))
         case .html:
           do throws(ReplayError) {
-            bytes = SweepReport.html(
-              result, try SweepFigureData.gather(result, threads: threads), appendix: StudyFile.recordedMarkdown,
-              verdict: verdictSection)
+            outputs.append(
+              (
+                report.target,
+                SweepReport.html(
+                  result, try SweepFigureData.gather(result, threads: threads), appendix: StudyFile.recordedMarkdown,
+                  verdict: verdictSection)
+              ))
           } catch {
             throw DataError.replay(error, command: "sweep")
           }
         }
-        // All three or none: the report and --json-output, --csv-output are committed together.
-        var outputs: [(path: String, bytes: [UInt8])] = []
-        if let jsonOutput { outputs.append((jsonOutput, json())) }
-        if let csvOutput { outputs.append((csvOutput, csv())) }
-        outputs.append((report.target, bytes))
-        try Console.emit(outputs, outcomes: outcomeWriter, inputs: input.inputPaths)
+        try Console.emit(outputs, outcomes: outcomeWriter, streams: streams, inputs: input.inputPaths)
       }
     }
 

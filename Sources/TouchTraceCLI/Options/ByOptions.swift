@@ -55,12 +55,11 @@ extension ByOptions {
   /// otherwise give one group without a value), naming the labels the traces have and the
   /// closest one.
   func requirePresent(in evaluation: Evaluation, command: String) throws {
-    guard let field = by?.field, !evaluation.traces.isEmpty else { return }
-    guard !evaluation.traces.contains(where: { $0.metadata.label(field.rawValue) != nil }) else { return }
-    var present: [String] = TraceFilter.Field.builtIn.map(\.rawValue).filter { name in
-      evaluation.traces.contains { $0.metadata.label(name) != nil }
-    }
-    for name in Set(evaluation.traces.flatMap { $0.metadata.labels.keys }).sorted() where !present.contains(name) {
+    let summary = evaluation.summary
+    guard let field = by?.field, summary.analyzed > 0 else { return }
+    guard !summary.presentLabels.contains(field.rawValue) else { return }
+    var present: [String] = TraceFilter.Field.builtIn.map(\.rawValue).filter(summary.presentLabels.contains)
+    for name in summary.extraLabelNames.sorted() where !present.contains(name) {
       present.append(name)
     }
     throw DataError(

@@ -95,11 +95,13 @@ final class OutcomeWriter {
 }
 
 extension Console {
-  /// Writes a command's outputs and commits the `--outcomes` stream with them, all or nothing.
-  static func emit(_ outputs: [(path: String, bytes: [UInt8])], outcomes: OutcomeWriter?, inputs: [String])
-    throws(FileWriteError)
-  {
+  /// Writes a command's outputs and commits the `--outcomes` stream and `streams` with them, all
+  /// or nothing.
+  static func emit(
+    _ outputs: [(path: String, bytes: [UInt8])], outcomes: OutcomeWriter?, streams: [StreamedOutput] = [],
+    inputs: [String]
+  ) throws(FileWriteError) {
     try outcomes?.writeHeader(labels: [])  // a table without rows still has its header
-    try OutputFiles(inputs: guarded(inputs)).write(outputs, committing: outcomes.map { [$0.stream] } ?? [])
+    try OutputFiles(inputs: guarded(inputs)).write(outputs, committing: (outcomes.map { [$0.stream] } ?? []) + streams)
   }
 }

@@ -91,8 +91,14 @@ struct ScoredData {
         outcomes: merged.outcomes.map { OutcomeColumn($0) }, stream: nil)
     }
     let stream = try ScoredStream.read(request, plan: makePlan, planFollowsData: follows, progress: progress)
-    let evaluation = Evaluation(
-      dataset: stream.dataset(), truths: stream.truths, options: request.options)
+    let evaluation =
+      if let summary = stream.summary {
+        Evaluation(summary: summary.summary, dataset: stream.dataset(), options: request.options)
+      } else {
+        // Truths kept without their traces (`keepsTruths`) stay in the stream.
+        Evaluation(
+          dataset: stream.dataset(), truths: request.keepsTraces ? stream.truths : [], options: request.options)
+      }
     return ScoredData(
       evaluation: evaluation, plan: stream.plan, sweep: nil, spilled: stream.sweep, groups: stream.groups,
       outcomes: stream.outcomes,
@@ -126,11 +132,12 @@ struct ScoredData {
   func check(command: String, shard: ShardOptions, misfires: Bool = false) throws {
     stream?.reportSkips(command: command)
     guard shard.partial == nil else { return }
-    if misfires, !evaluation.truths.isEmpty, !evaluation.truths.contains(where: \.isPositive) {
-      try ScoringRules.requireAnalyzed(evaluation.dataset, command: command)
+    let summary = evaluation.summary
+    if misfires, summary.analyzed > 0, summary.positives == 0 {
+      try ScoringRules.requireAnalyzed(evaluation, command: command)
       if !evaluation.options.negativesOnly {
         Console.diagnose(
-          "note: \(ScoringRules.noPositiveMessage(evaluation.truths.map(\.intent), positives: evaluation.options.positives)); scoring misfires only (--negatives-only says so)"
+          "note: \(ScoringRules.noPositiveMessage(summary.intents, positives: evaluation.options.positives)); scoring misfires only (--negatives-only says so)"
         )
       }
       return

@@ -3,6 +3,7 @@ import TouchEvaluation
 import TouchIO
 import TouchRecognizers
 import TouchReports
+import TouchSignal
 import TouchStudy
 import TouchTuning
 
@@ -25,7 +26,7 @@ enum VerdictPass {
     var paired: PairedComparison?
     var clustered: ClusteredMcNemarTest?
     var unavailable: String?
-    if let recommended, let runnerUp, evaluation.truths.contains(where: \.isPositive) {
+    if let recommended, let runnerUp, evaluation.summary.positives > 0 {
       switch try comparison(
         configurations[recommended], configurations[runnerUp], request: request, evaluation: evaluation)
       {
@@ -58,7 +59,7 @@ enum VerdictPass {
   /// A (recommended) against B (runner-up) on the same traces, read again.
   static func comparison(
     _ a: Configuration, _ b: Configuration, request: ScoredStream.Request, evaluation: Evaluation
-  ) throws -> Result<ComparisonResult, Unavailable> {
+  ) throws -> Result<(comparison: PairedComparison, clustered: ClusteredMcNemarTest?), Unavailable> {
     if request.input.paths.contains(TraceFiles.standardInput)
       || request.input.loadOptions.labels == TraceFiles.standardInput
     {
@@ -73,9 +74,11 @@ enum VerdictPass {
     second.sweep = false
     second.outcomes = .replays([a.recognizer, b.recognizer])
     second.keepSamples = false
-    // The first read kept the traces; this one keeps their names' hashes, to check it read the
-    // same ones, and the two outcome lists.
+    // This read keeps the traces' names' hashes, to check it read the same ones, and the two
+    // outcome lists; when the first kept only the traces' summary, the truths too.
     second.keepsTraces = false
+    second.keepsTruths = !evaluation.keepsTraces
+    second.summaryOnly = false
     second.by = nil
     second.writesPartial = merged != nil
     let data: ScoredData
@@ -93,22 +96,51 @@ enum VerdictPass {
     if let merged, data.stream?.inputs != merged.inputs {
       return .failure(Unavailable(text: "the inputs changed since the shards read them (SHA-256 differs)"))
     }
-    let n = evaluation.traces.count
-    guard let names = data.stream?.nameDigests, names.count == n,
-      zip(names, evaluation.traces).allSatisfy({ $0 == FNV1a.hash($1.name.utf8) }), data.outcomes.count == 2
-    else {
+    let n = evaluation.analyzedCount
+    let names = data.stream?.nameDigests ?? []
+    let same =
+      evaluation.keepsTraces
+      ? names.count == n && zip(names, evaluation.traces).allSatisfy { $0 == FNV1a.hash($1.name.utf8) }
+      : names.count == n
+        && names.reduce(FNV1a().value) { EvaluationSummary.addingName($1, to: $0) }
+          == evaluation.summary.namesDigest
+    guard same, data.outcomes.count == 2 else {
       return .failure(Unavailable(text: "the second read gave other traces than the first"))
     }
-    let lists = data.outcomes.map { $0.sorted { $0.trace < $1.trace } }
-    guard lists.allSatisfy({ $0.count == n }) else {
+    guard data.outcomes.allSatisfy({ $0.count == n }) else {
       return .failure(Unavailable(text: "the second read gave other traces than the first"))
     }
     do throws(TuningError) {
+      guard evaluation.keepsTraces else {
+        // The columns are in trace order (each batch's replays sorted); compared as they are,
+        // not as `[TraceOutcome]` (about 120 bytes a trace each).
+        // The first read kept a summary (never with --group-by): each trace is its own unit.
+        precondition(request.groupBy == nil, "a summary-only read has no grouping")
+        let truths = data.stream?.truths ?? []
+        guard truths.count == n else {
+          return .failure(Unavailable(text: "the second read gave other traces than the first"))
+        }
+        // No bootstrap: the stream is never drawn from.
+        var unusedRandom: RandomSource
+        do throws(GSLError) {
+          unusedRandom = try RandomSource(seed: 1)
+        } catch {
+          throw TuningError.gsl(error)
+        }
+        return .success(
+          (
+            try PairedComparison(
+              a: data.outcomes[0], shapeA: a.shape, b: data.outcomes[1], shapeB: b.shape, truths: truths,
+              units: [], bootstrap: nil, random: &unusedRandom),
+            nil
+          ))
+      }
       // Clustered as the request groups its traces (`--group-by`).
-      return .success(
-        try ComparisonResult(
-          evaluation: evaluation, a: a, b: b, groupBy: request.groupBy, bootstrap: nil,
-          outcomes: (lists[0], lists[1])))
+      let lists = data.outcomes.map { $0.sorted { $0.trace < $1.trace } }
+      let result = try ComparisonResult(
+        evaluation: evaluation, a: a, b: b, groupBy: request.groupBy, bootstrap: nil,
+        outcomes: (lists[0], lists[1]))
+      return .success((result.comparison, result.clustered))
     } catch {
       if case .replay(let replay) = error { throw replay }
       throw DataError(description: "touchtrace \(request.command): error: \(error.description)")

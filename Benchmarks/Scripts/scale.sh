@@ -6,8 +6,9 @@
 # --batch-traces 1000000000, memory growing with the input, as every release before streaming
 # did) as the yardstick at 100 MB and 1 GB; and the partials of a 4-shard run of the 1 GB input.
 #
-# Issue 34's runs: with 1G, `compare --bootstrap 200 --group-by user` and `tune --folds 5
-# --bootstrap 200 --group-by user` of the 1 GB input; `json`, `inspect` and `sweep` of a JSON
+# Issue 34's runs: with 1G, `compare --bootstrap 200 --group-by user`, `tune --folds 5
+# --bootstrap 200 --group-by user` and `sweep --recognizer all --output report.html` of the 1 GB
+# input; `json`, `inspect` and `sweep` of a JSON
 # document of 200 000 contacts (297 MB), read trace object by trace object; `pipe`, `synth
 # --count 2000000 --format jsonl --output - | sweep - --recognizer all`, each process's peak.
 #
@@ -78,6 +79,8 @@ if [[ " $sizes " == *" 1G "* ]]; then
     --bootstrap 200 --group-by user --output "$dir/compare-1G.json"
   run "tune --folds 5 --bootstrap 200 --group-by user (1G)" "$file" tune --recognizer deep-press --folds 5 \
     --bootstrap 200 --group-by user --output "$dir/tune-1G.json"
+  # The HTML report: its figures come from a second read of the input (target: 300 MB).
+  run "sweep --recognizer all, HTML report (1G)" "$file" sweep --recognizer all --output "$dir/sweep-1G.html"
   rm -rf "$dir/parts"
   mkdir -p "$dir/parts"
   for i in 0 1 2 3; do

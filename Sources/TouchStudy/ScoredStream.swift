@@ -94,6 +94,14 @@ public struct ScoredStream {
     /// With ``keepsTraces`` `false`, whether each analyzed trace's truth is kept besides its
     /// name's hash (``truths``): for a second read whose first kept only a summary.
     public var keepsTruths = false
+    /// Receives each batch's replays (``Outcomes/replays(_:)``) while its samples are in memory:
+    /// the batch's analyzed traces, their truths and, per recognizer, their outcomes in trace
+    /// order, numbered within the batch (for what is chosen among the traces as they pass, such
+    /// as a report's example traces); `nil` for none.
+    public var onReplays: ((_ traces: [Trace], _ truths: [TraceTruth], _ outcomes: [[TraceOutcome]]) -> Void)?
+    /// Whether the replays' outcomes are kept (``ScoredStream/outcomes``); `false` when
+    /// ``onReplays`` takes all it needs.
+    public var keepsReplays = true
     /// Receives a line saying what each batch holds (`--verbose`); `nil` for none.
     public var onBatch: ((String) -> Void)?
     /// Receives the number of traces read after each batch; `nil` for none.

@@ -284,9 +284,15 @@ struct StreamPass {
   private mutating func replayOutcomes(_ evaluation: Evaluation) throws {
     guard case .replays(let recognizers) = request.outcomes else { return }
     let base = state.analyzed
-    for (slot, recognizer) in recognizers.enumerated() {
+    var lists: [[TraceOutcome]] = []
+    for recognizer in recognizers {
       var list = try evaluation.outcomes(of: recognizer, threads: request.threads)
       list.sort { $0.trace < $1.trace }
+      lists.append(list)
+    }
+    request.onReplays?(evaluation.traces, evaluation.truths, lists)
+    guard request.keepsReplays else { return }
+    for (slot, var list) in lists.enumerated() {
       for k in list.indices { list[k].trace += base }
       state.outcomes[slot].append(contentsOf: list)
     }

@@ -90,6 +90,57 @@ import TouchTestSupport
     #expect(SweepReport.markdown(result, by: a) == SweepReport.markdown(expected, by: b))
   }
 
+  /// The HTML report's figures chosen as the traces pass, batch by batch (what `sweep` does
+  /// when it keeps only a summary), are those chosen with every trace in memory, and follow the
+  /// documented rule: the first two traces by name with a false positive, then the first two
+  /// other ones with a miss.
+  @Test func figuresChosenAsTracesPassAreTheWholeDatasets() throws {
+    let whole = Evaluation(dataset: try TraceLoader.load([Self.samples]), options: EvaluationOptions(), threads: 2)
+    let result = try whole.sweep(try Self.plan(SweepPlan.maximumForces(of: whole.traces)), threads: 2)
+    let expected = try SweepFigureData.gather(result, threads: 2)
+
+    final class Selection: @unchecked Sendable {
+      var selector: SweepFigureData.Selector
+      init(_ selector: SweepFigureData.Selector) { self.selector = selector }
+    }
+    let selection = Selection(SweepFigureData.Selector(result))
+    let recognizers = selection.selector.configurations.map { result.configurations[$0].recognizer }
+    var request = ScoredStream.Request(
+      input: StudyInput(paths: [Self.samples]), recognizers: [], options: EvaluationOptions(), threads: 2,
+      command: "study", outcomes: .replays(recognizers), sweep: false, batchTraces: 7)
+    request.keepsReplays = false
+    request.keepsTraces = false
+    request.onReplays = { traces, truths, lists in
+      selection.selector.add(batch: traces, truths: truths, outcomes: lists)
+    }
+    let stream = try ScoredStream.run(request, plan: { _ in nil }, planFollowsData: false)
+    #expect(stream.outcomes.allSatisfy { $0.isEmpty })
+    let streamed = try selection.selector.finish(result)
+
+    #expect(streamed.marked.map(\.configuration) == expected.marked.map(\.configuration))
+    #expect(streamed.marked.map(\.latencies) == expected.marked.map(\.latencies))
+    for (a, b) in zip(streamed.marked, expected.marked) {
+      #expect(a.examples.map(\.trace.name) == b.examples.map(\.trace.name))
+      #expect(a.examples.map(\.kind) == b.examples.map(\.kind))
+      #expect(a.examples.map(\.actions) == b.examples.map(\.actions))
+      #expect(a.examples.map(\.trace.force) == b.examples.map(\.trace.force))
+    }
+    // The rule, applied by hand to each entry's outcomes over the whole dataset.
+    for entry in streamed.marked {
+      let outcomes = try whole.outcomes(of: result.configurations[entry.configuration].recognizer, threads: 2)
+      let byName = outcomes.sorted { whole.traces[$0.trace].name < whole.traces[$1.trace].name }
+      let falsePositives = byName.filter { $0.stage1.falsePositives > 0 }.prefix(2).map { whole.traces[$0.trace].name }
+      let misses = byName.filter { $0.stage1.falseNegatives > 0 }.map { whole.traces[$0.trace].name }
+        .filter { !falsePositives.contains($0) }.prefix(2)
+      var names = falsePositives + misses
+      if names.isEmpty, let first = byName.first(where: { $0.stage1.truePositives > 0 }) {
+        names = [whole.traces[first.trace].name]
+      }
+      #expect(entry.examples.map(\.trace.name) == names)
+      #expect(entry.latencies == outcomes.flatMap { $0.stage1.matches.map { $0.latency * 1000 } }.sorted())
+    }
+  }
+
   @Test func recordsReadBackAsWritten() throws {
     let long = String(repeating: "é", count: 100)  // 200 bytes: a two-byte length
     let truths = [

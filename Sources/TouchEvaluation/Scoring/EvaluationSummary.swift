@@ -54,6 +54,12 @@ public struct EvaluationSummary: Sendable, Equatable {
     (digest ^ nameHash) &* 0x0000_0100_0000_01b3
   }
 
+  /// The ``namesDigest`` of traces whose names' FNV-1a are `nameHashes`, in order (a read that
+  /// kept only those: `ScoredStream.nameDigests`).
+  public static func namesDigest(ofNameHashes nameHashes: some Sequence<UInt64>) -> UInt64 {
+    nameHashes.reduce(FNV1a().value) { addingName($1, to: $0) }
+  }
+
   /// A reference the rule derived this close to touch-down (seconds) or closer may mark the
   /// contact rather than the press.
   public static let nearTouchDown = 0.03

@@ -1,18 +1,20 @@
-import TouchCore
+package import TouchCore
 package import TouchEvaluation
 package import TouchRecognizers
 import TouchTuning
 
-/// What the figures of a sweep need beyond its metrics: the per-trace outcomes of each
-/// recognizer's marked configuration, and the replays of the example traces drawn.
+/// What the figures of a sweep need beyond its metrics: the latencies of each recognizer's
+/// marked configuration, and the replays of the example traces drawn.
 ///
-/// Gathering replays configurations (`gather(_:marked:threads:)`); everything after is pure
-/// rendering, so the same data give the same bytes.
+/// Gathering replays configurations (`gather(_:marked:threads:)`, or a ``Selector`` fed as the
+/// traces are read); everything after is pure rendering, so the same data give the same bytes.
 package struct SweepFigureData: Sendable {
   /// One example trace of a marked configuration.
   package struct Example: Sendable {
-    /// The trace's index in the evaluation's traces.
-    package var trace: Int
+    /// The trace, with its samples.
+    package var trace: Trace
+    /// Its ground truth.
+    package var truth: TraceTruth
     /// Why it was chosen: `false positive`, `miss` or `correct`.
     package var kind: String
     /// The configuration's action times on the trace, seconds on the trace's clock.
@@ -21,17 +23,16 @@ package struct SweepFigureData: Sendable {
     package var stage2: Double?
   }
 
-  /// Per recognizer (plan order): its marked configuration, the outcomes of every trace, and
-  /// the examples drawn.
-  package var marked: [(recognizer: RecognizerSpec, configuration: Int, outcomes: [TraceOutcome], examples: [Example])]
+  /// Per recognizer (plan order): its marked configuration, the latencies of its true positives
+  /// (milliseconds, ascending), and the examples drawn.
+  package var marked: [(recognizer: RecognizerSpec, configuration: Int, latencies: [Double], examples: [Example])]
 
   /// How many false positives and how many misses each recognizer's example figure draws.
   package static let examplesPerKind = 2
 
   /// Replays each recognizer's marked configuration (`marked`, else its best by F1) over every
-  /// trace, and chooses its examples: the first ``examplesPerKind`` traces by name with a
-  /// stage-1 false positive, then the first ones with a miss (a false negative), each trace once;
-  /// when it has neither, its first correct detection.
+  /// trace of the sweep's evaluation (which keeps its traces), and chooses its examples as
+  /// ``Selector`` does.
   ///
   /// - Parameters:
   ///   - result: the sweep.
@@ -43,31 +44,111 @@ package struct SweepFigureData: Sendable {
     -> SweepFigureData
   {
     let traces = result.evaluation.traces
-    var data = SweepFigureData(marked: [])
-    for (spec, best) in result.bestConfigurations() {
-      let c = marked[spec.name] ?? best
-      let outcomes = try result.outcomes(configuration: c, threads: threads)
-      let byName = outcomes.indices.sorted { traces[outcomes[$0].trace].name < traces[outcomes[$1].trace].name }
-      var chosen: [(Int, String)] = []
-      let falsePositives = byName.filter { outcomes[$0].stage1.falsePositives > 0 }.prefix(examplesPerKind)
-      chosen += falsePositives.map { ($0, "false positive") }
-      let misses = byName.filter { k in outcomes[k].stage1.falseNegatives > 0 && !falsePositives.contains(k) }
-        .prefix(examplesPerKind)
-      chosen += misses.map { ($0, "miss") }
-      if chosen.isEmpty, let k = byName.first(where: { outcomes[$0].stage1.truePositives > 0 }) {
-        chosen.append((k, "correct"))
+    let truths = result.evaluation.truths
+    var selector = Selector(result, marked: marked)
+    for (entry, c) in selector.configurations.enumerated() {
+      for outcome in try result.outcomes(configuration: c, threads: threads) {
+        selector.add(entry: entry, trace: traces[outcome.trace], truth: truths[outcome.trace], outcome: outcome)
       }
-      var examples: [Example] = []
-      let recognizer = result.configurations[c].recognizer
-      for (k, kind) in chosen {
-        let trace = outcomes[k].trace
-        let replay = try recognizer.replay(trace: traces[trace])
-        examples.append(
-          Example(trace: trace, kind: kind, actions: replay.allActions.map(\.t), stage2: replay.stage2?.t))
-      }
-      data.marked.append((spec, c, outcomes, examples))
     }
-    return data
+    return try selector.finish(result)
+  }
+
+  /// The figures' data gathered trace by trace, keeping a bounded number of traces: for each
+  /// recognizer's marked configuration its true positives' latencies and the candidates for its
+  /// examples, which are the first ``examplesPerKind`` traces by name with a stage-1 false
+  /// positive, then the first ones with a miss (a false negative), each trace once, and when it
+  /// has neither, its first correct detection. The traces may come in any order: the choice
+  /// depends on their names only.
+  package struct Selector {
+    /// Per recognizer (plan order), its spec and marked configuration.
+    package let entries: [(recognizer: RecognizerSpec, configuration: Int)]
+    private var candidates: [Candidates]
+
+    /// The marked configurations, in entry order.
+    package var configurations: [Int] { entries.map(\.configuration) }
+
+    private struct Candidate {
+      var name: String
+      var trace: Trace
+      var truth: TraceTruth
+    }
+
+    private struct Candidates {
+      var falsePositives: [Candidate] = []
+      /// Twice as many: the chosen false positives may hide up to ``examplesPerKind`` of them.
+      var misses: [Candidate] = []
+      var correct: Candidate?
+      var latencies: [Double] = []
+    }
+
+    /// A selection for `result`'s recognizers: each marks `marked[name]`, else its best
+    /// configuration by F1.
+    package init(_ result: SweepResult, marked: [String: Int] = [:]) {
+      entries = result.bestConfigurations().map { spec, best in (spec, marked[spec.name] ?? best) }
+      candidates = Array(repeating: Candidates(), count: entries.count)
+    }
+
+    /// Adds `trace` (with its samples), its truth and the outcome of entry `entry`'s
+    /// configuration on it.
+    package mutating func add(entry: Int, trace: Trace, truth: TraceTruth, outcome: TraceOutcome) {
+      for match in outcome.stage1.matches { candidates[entry].latencies.append(match.latency * 1000) }
+      let s = outcome.stage1
+      guard s.falsePositives > 0 || s.falseNegatives > 0 || s.truePositives > 0 else { return }
+      let name = trace.name
+      let k = SweepFigureData.examplesPerKind
+      func candidate() -> Candidate { Candidate(name: name, trace: trace, truth: truth) }
+      if s.falsePositives > 0 { Self.insert(candidate(), into: &candidates[entry].falsePositives, keeping: k) }
+      if s.falseNegatives > 0 { Self.insert(candidate(), into: &candidates[entry].misses, keeping: 2 * k) }
+      if s.truePositives > 0, candidates[entry].correct.map({ name < $0.name }) ?? true {
+        candidates[entry].correct = candidate()
+      }
+    }
+
+    /// Adds a batch of traces as `ScoredStream.Request.onReplays` hands it over: the traces
+    /// (with their samples), their truths and, per entry, the outcomes of its configuration on
+    /// them (each outcome's `trace` indexing `traces`).
+    package mutating func add(batch traces: [Trace], truths: [TraceTruth], outcomes: [[TraceOutcome]]) {
+      for (entry, list) in outcomes.enumerated() {
+        for outcome in list {
+          add(entry: entry, trace: traces[outcome.trace], truth: truths[outcome.trace], outcome: outcome)
+        }
+      }
+    }
+
+    private static func insert(_ candidate: Candidate, into list: inout [Candidate], keeping limit: Int) {
+      let at = list.firstIndex { candidate.name < $0.name } ?? list.count
+      guard at < limit else { return }
+      list.insert(candidate, at: at)
+      if list.count > limit { list.removeLast() }
+    }
+
+    /// The figures' data: each entry's latencies sorted and its examples replayed.
+    ///
+    /// - Throws: `ReplayError` when an external recognizer fails.
+    package func finish(_ result: SweepResult) throws(ReplayError) -> SweepFigureData {
+      var data = SweepFigureData(marked: [])
+      for (entry, (spec, c)) in entries.enumerated() {
+        let found = candidates[entry]
+        var chosen = found.falsePositives.map { ($0, "false positive") }
+        let falsePositiveNames = Set(found.falsePositives.map(\.name))
+        chosen += found.misses.filter { !falsePositiveNames.contains($0.name) }.prefix(examplesPerKind).map {
+          ($0, "miss")
+        }
+        if chosen.isEmpty, let correct = found.correct { chosen.append((correct, "correct")) }
+        let recognizer = result.configurations[c].recognizer
+        var examples: [Example] = []
+        for (candidate, kind) in chosen {
+          let replay = try recognizer.replay(trace: candidate.trace)
+          examples.append(
+            Example(
+              trace: candidate.trace, truth: candidate.truth, kind: kind, actions: replay.allActions.map(\.t),
+              stage2: replay.stage2?.t))
+        }
+        data.marked.append((spec, c, found.latencies.sorted(), examples))
+      }
+      return data
+    }
   }
 }
 
@@ -81,7 +162,7 @@ enum SweepFigures {
     // Misfire mode (no positive trace): only false alarms were counted, so only the misfire
     // rates apply; accuracy, threshold curves, latency and the chosen configuration's errors and
     // examples have nothing to show (no configuration is chosen).
-    if !result.evaluation.truths.isEmpty, !result.evaluation.truths.contains(where: \.isPositive) {
+    if result.evaluation.summary.analyzed > 0, result.evaluation.summary.positives == 0 {
       return [
         HTMLPage.Section(
           title: "Misfires against each swept parameter",
@@ -206,7 +287,7 @@ enum SweepFigures {
         Figure(
           id: ids.unique("fig-misfires-" + HTMLText.idPart(name)), title: "\(name): misfire rate", plots: plots,
           caption:
-            "\(name): the share of the \(result.evaluation.truths.count) contacts (none a press) on which it acted at least once, against its swept parameters; bands are 95 % Wilson intervals."
+            "\(name): the share of the \(result.evaluation.summary.analyzed) contacts (none a press) on which it acted at least once, against its swept parameters; bands are 95 % Wilson intervals."
         ))
     }
     return figures
@@ -476,9 +557,8 @@ enum SweepFigures {
   static func latencyCDF(_ result: SweepResult, _ data: SweepFigureData, _ ids: inout ElementIDs) -> Figure {
     var marks: [PlotMark] = []
     var legend: [LegendEntry] = []
-    let entries = data.marked.filter { entry in entry.outcomes.contains { !$0.stage1.matches.isEmpty } }
-    let samples = entries.map { entry in entry.outcomes.flatMap { $0.stage1.matches.map { $0.latency * 1000 } }.sorted()
-    }
+    let entries = data.marked.filter { !$0.latencies.isEmpty }
+    let samples = entries.map(\.latencies)
     let (kept, omitted) = seriesGroups(
       entries.count, key: { samples[$0] }, rank: { result.metrics[entries[$0].configuration].stage1.f1 },
       name: { entries[$0].recognizer.name })
@@ -745,13 +825,12 @@ enum SweepFigures {
 
   /// `fig-examples-<recognizer>`: the example traces of each recognizer's chosen configuration.
   static func examples(_ result: SweepResult, _ data: SweepFigureData, _ ids: inout ElementIDs) -> [Figure] {
-    let evaluation = result.evaluation
     return data.marked.compactMap { entry in
       guard !entry.examples.isEmpty else { return nil }
       let configuration = result.configurations[entry.configuration]
       let plots = entry.examples.map { example -> Plot in
-        let trace = evaluation.traces[example.trace]
-        let truth = evaluation.truths[example.trace]
+        let trace = example.trace
+        let truth = example.truth
         let force = SeriesStyle.series(0)
         var marks: [PlotMark] = [.line(zip(trace.t, trace.force).map { (x: $0, y: $1) }, force)]
         var legend = [LegendEntry(label: "force", style: force)]

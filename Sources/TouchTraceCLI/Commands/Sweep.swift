@@ -40,7 +40,8 @@ extension TouchTraceCommand {
 
         Output: --format md (a summary), json (versioned schema), csv (one row per \
         configuration) or html (one self-contained page: figures in inline SVG, then the md \
-        tables). Without --format, an --output file ending in .md, .json, .csv or .html picks \
+        tables; the figures come from a second read of the inputs, or, on standard input, from \
+        every trace kept in memory). Without --format, an --output file ending in .md, .json, .csv or .html picks \
         the format; otherwise standard output gets md when it is a terminal and json when it is \
         not. --json-output and --csv-output write those formats as well. --outcomes FILE writes \
         the per-trace outcomes behind every count (CSV, or JSON Lines for .jsonl; \
@@ -134,8 +135,9 @@ extension TouchTraceCommand {
       }
     }
 
-    /// What needs the traces' samples after the sweep (replays of chosen configurations), if
-    /// anything: then the traces are kept in memory, not only their metadata.
+    /// What needs every trace after the sweep (replays of chosen configurations), if anything:
+    /// a shard, which sees only its own traces, cannot do it (see ``keepsSamples(readsOnce:)``
+    /// for what keeps the samples in memory).
     var everyTraceReason: String? {
       if exactSweep.isOn { return nil }
       if bootstrap > 0 { return "--bootstrap" }
@@ -144,8 +146,14 @@ extension TouchTraceCommand {
       return nil
     }
 
-    /// Whether the traces' samples are kept after the sweep.
-    var needsEveryTrace: Bool { everyTraceReason != nil }
+    /// Whether the traces' samples are kept after the sweep: for the bootstrap and `--outcomes`
+    /// (which replay every trace), and for an HTML report of an input that can be read only
+    /// once (another input is read again for the figures).
+    func keepsSamples(readsOnce: Bool) -> Bool {
+      guard !exactSweep.isOn else { return false }
+      if case .html = report.resolvedFormat, readsOnce { return true }
+      return bootstrap > 0 || outcomes.outcomes != nil
+    }
 
     /// The configurations the options describe.
     func makePlan() throws(ValidationError) -> SweepPlan { try plan.makePlan() }
@@ -169,10 +177,12 @@ extension TouchTraceCommand {
         var request = ScoredStream.Request(
           input: input.study, shard: shards.selected, recognizers: plan.configurations.map(\.recognizer),
           groupBy: bootstrap > 0 ? groupBy?.key : nil, options: options, threads: threads, command: "sweep",
-          keepSamples: needsEveryTrace, by: breakdown.by?.field, batchTraces: shards.batchTraces,
-          writesPartial: shards.partial != nil)
-        // A report that lists and replays no trace reads only the traces' summary.
-        request.summaryOnly = !needsEveryTrace && shards.partial == nil
+          by: breakdown.by?.field, batchTraces: shards.batchTraces, writesPartial: shards.partial != nil)
+        // A report that replays no trace after the sweep reads only the traces' summary; an HTML
+        // report reads the inputs again for its figures (standard input, read once, keeps every
+        // trace instead).
+        request.keepSamples = keepsSamples(readsOnce: FigurePass.readsOnce(request))
+        request.summaryOnly = !request.keepSamples && shards.partial == nil
         let data = try ScoredData.gather(
           for: "sweep", request, plan: plan, planOptions: self.plan, progress: progress, shard: shards, misfires: true)
         if shards.partial == nil { try breakdown.requirePresent(in: data.evaluation, command: "sweep") }
@@ -281,17 +291,21 @@ extension TouchTraceCommand {
         case .json: try addJSON(report.target)
         case .csv: outputs.append((report.target, csv()))
         case .html:
-          do throws(ReplayError) {
-            outputs.append(
-              (
-                report.target,
-                SweepReport.html(
-                  result, try SweepFigureData.gather(result, threads: threads), appendix: StudyFile.recordedMarkdown,
-                  verdict: verdictSection)
-              ))
-          } catch {
-            throw DataError.replay(error, command: "sweep")
+          let figures: SweepFigureData
+          if evaluation.keepsTraces {
+            do throws(ReplayError) {
+              figures = try SweepFigureData.gather(result, threads: threads)
+            } catch {
+              throw DataError.replay(error, command: "sweep")
+            }
+          } else {
+            figures = try FigurePass.gather(result, request: request)
           }
+          outputs.append(
+            (
+              report.target,
+              SweepReport.html(result, figures, appendix: StudyFile.recordedMarkdown, verdict: verdictSection)
+            ))
         }
         try Console.emit(outputs, outcomes: outcomeWriter, streams: streams, inputs: input.inputPaths)
       }

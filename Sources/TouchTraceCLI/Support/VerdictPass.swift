@@ -102,8 +102,7 @@ enum VerdictPass {
       evaluation.keepsTraces
       ? names.count == n && zip(names, evaluation.traces).allSatisfy { $0 == FNV1a.hash($1.name.utf8) }
       : names.count == n
-        && names.reduce(FNV1a().value) { EvaluationSummary.addingName($1, to: $0) }
-          == evaluation.summary.namesDigest
+        && EvaluationSummary.namesDigest(ofNameHashes: names) == evaluation.summary.namesDigest
     guard same, data.outcomes.count == 2 else {
       return .failure(Unavailable(text: "the second read gave other traces than the first"))
     }

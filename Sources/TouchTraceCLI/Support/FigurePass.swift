@@ -1,0 +1,65 @@
+import TouchEvaluation
+import TouchIO
+import TouchRecognizers
+import TouchReports
+import TouchStudy
+
+/// The figures of a sweep's HTML report when the sweep kept only its traces' summary: a second
+/// read of the inputs replays each recognizer's marked configuration, and a
+/// `SweepFigureData.Selector` keeps, as the traces pass, the latencies and the few traces the
+/// example figures draw (the same ones a sweep keeping every trace chooses), so memory does not
+/// grow with the traces' samples.
+enum FigurePass {
+  /// Whether `request` reads standard input, which cannot be read a second time.
+  static func readsOnce(_ request: ScoredStream.Request) -> Bool {
+    request.input.paths.contains(TraceFiles.standardInput)
+      || request.input.loadOptions.labels == TraceFiles.standardInput
+  }
+
+  /// The figures' data of `result`, whose traces `request` read.
+  ///
+  /// - Throws: `DataError` when the second read gives other traces or a replay fails, and what
+  ///   reading throws.
+  static func gather(_ result: SweepResult, request: ScoredStream.Request, marked: [String: Int] = [:]) throws
+    -> SweepFigureData
+  {
+    final class Selection {
+      var selector: SweepFigureData.Selector
+      init(_ selector: SweepFigureData.Selector) { self.selector = selector }
+    }
+    let selection = Selection(SweepFigureData.Selector(result, marked: marked))
+    let recognizers = selection.selector.configurations.map { result.configurations[$0].recognizer }
+    var second = request
+    second.sweep = false
+    second.outcomes = .replays(recognizers)
+    second.keepsReplays = false
+    second.keepSamples = false
+    second.keepsTraces = false
+    second.keepsTruths = false
+    second.summaryOnly = false
+    second.by = nil
+    second.writesPartial = false
+    second.onReplays = { traces, truths, lists in
+      selection.selector.add(batch: traces, truths: truths, outcomes: lists)
+    }
+    // Quiet: the first read already said what it skipped and why.
+    let data = try ScoredData.$merged.withValue(nil) {
+      try Console.$quiet.withValue(true) { try ScoredData.gather(second, plan: nil, planOptions: nil) }
+    }
+    let names = data.stream?.nameDigests ?? []
+    let evaluation = result.evaluation
+    guard names.count == evaluation.analyzedCount,
+      EvaluationSummary.namesDigest(ofNameHashes: names) == evaluation.summary.namesDigest
+    else {
+      throw DataError(
+        description:
+          "touchtrace \(request.command): error: the inputs changed while the HTML report's figures were drawn from them (a second read gave other traces)"
+      )
+    }
+    do throws(ReplayError) {
+      return try selection.selector.finish(result)
+    } catch {
+      throw DataError.replay(error, command: request.command)
+    }
+  }
+}

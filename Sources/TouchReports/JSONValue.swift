@@ -1,4 +1,4 @@
-package import TouchIO
+import TouchIO
 
 /// A JSON value for reports, written with keys in insertion order and numbers in their
 /// shortest round-trip form, so the same report always gives the same bytes.
@@ -67,36 +67,29 @@ package indirect enum JSONValue: Sendable, ExpressibleByStringLiteral, Expressib
     String(decoding: encoded(pretty: pretty), as: UTF8.self)
   }
 
-  /// Writes the encoded bytes (as ``encoded(pretty:)``) to `stream` in pieces of about 1 MiB,
-  /// so a document holding a long ``lazyArray(_:)`` is never whole in memory.
+  /// The encoded bytes (as ``encoded(pretty:)``) handed to `sink` in pieces of about 1 MiB, in
+  /// order, so a document holding a long ``lazyArray(_:)`` is never whole in memory.
   ///
-  /// - Throws: the stream's `FileWriteError` (the stream is then discarded).
-  package func write(to stream: StreamedOutput, pretty: Bool = true) throws(FileWriteError) {
-    let drain = Drain(stream)
+  /// - Parameters:
+  ///   - pretty: pretty-printed with two-space indentation, or on one line.
+  ///   - sink: receives each piece (a file's writer, which keeps its first failure).
+  package func encode(pretty: Bool = true, into sink: @escaping ([UInt8]) -> Void) {
+    let drain = Drain(sink)
     var out: [UInt8] = []
     write(to: &out, pretty: pretty, indent: 0, drain: drain)
     if pretty { out.append(0x0A) }
     drain.take(&out)
-    if let failure = drain.failure { throw failure }
   }
 
-  /// Where ``write(to:pretty:)`` sends the bytes encoded so far, once there are enough: the
-  /// first failure is kept (and the rest dropped), to be thrown when the writing ends.
+  /// Where ``encode(pretty:into:)`` sends the bytes encoded so far, once there are enough.
   private final class Drain {
-    let stream: StreamedOutput
-    var failure: FileWriteError?
+    let sink: ([UInt8]) -> Void
     static let threshold = 1 << 20
 
-    init(_ stream: StreamedOutput) { self.stream = stream }
+    init(_ sink: @escaping ([UInt8]) -> Void) { self.sink = sink }
 
     func take(_ out: inout [UInt8]) {
-      if failure == nil {
-        do throws(FileWriteError) {
-          try stream.append(out)
-        } catch {
-          failure = error
-        }
-      }
+      sink(out)
       out.removeAll(keepingCapacity: true)
     }
   }

@@ -275,7 +275,7 @@ extension TouchTraceCommand {
         func addJSON(_ path: String) throws(FileWriteError) {
           guard path != OutputFiles.standardOutput else { return outputs.append((path, json().encoded())) }
           let stream = try StreamedOutput(path: path, inputs: Console.guarded(input.inputPaths))
-          try json().write(to: stream)
+          try Console.write(json(), to: stream)
           streams.append(stream)
         }
         if let jsonOutput { try addJSON(jsonOutput) }

@@ -95,6 +95,22 @@ final class OutcomeWriter {
 }
 
 extension Console {
+  /// Writes `document` to `stream` piece by piece (about 1 MiB at a time).
+  ///
+  /// - Throws: the stream's first `FileWriteError` (the stream is then discarded).
+  static func write(_ document: JSONValue, to stream: StreamedOutput) throws(FileWriteError) {
+    var failure: FileWriteError?
+    document.encode { bytes in
+      guard failure == nil else { return }
+      do throws(FileWriteError) {
+        try stream.append(bytes)
+      } catch {
+        failure = error
+      }
+    }
+    if let failure { throw failure }
+  }
+
   /// Writes a command's outputs and commits the `--outcomes` stream and `streams` with them, all
   /// or nothing.
   static func emit(

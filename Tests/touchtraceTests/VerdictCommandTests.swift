@@ -113,6 +113,45 @@ struct VerdictCommandTests {
     }
   }
 
+  /// Traces skipped with `--skip-invalid` for lacking the maximum force one swept recognizer
+  /// needs are skipped by the verdict's second read too, even when neither compared
+  /// configuration needs it: the comparison pairs the same 170 traces the report analyzed (it
+  /// once said the second read gave other traces).
+  @Test func tracesSkippedForAMaximumForceAreSkippedWhenPaired() throws {
+    try inTemporaryDirectory { directory in
+      let lines = try String(contentsOfFile: Self.samples + "/synth-iphone6s.csv", encoding: .utf8)
+        .split(separator: "\n", omittingEmptySubsequences: false)
+      let header = lines[0].split(separator: ",", omittingEmptySubsequences: false)
+      let trace = try #require(header.firstIndex(of: "trace"))
+      let maximum = try #require(header.firstIndex(of: "max_force"))
+      let ids = Set(lines.dropFirst().compactMap { $0.split(separator: ",").first.map(String.init) })
+      let stripped = Set(ids.sorted().prefix(5))
+      let edited = lines.enumerated().map { k, line -> String in
+        var cells = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        guard k > 0, cells.count > maximum, stripped.contains(cells[trace]) else { return String(line) }
+        cells[maximum] = ""
+        return cells.joined(separator: ",")
+      }
+      let input = directory + "/no-maximum.csv"
+      try edited.joined(separator: "\n").write(toFile: input, atomically: true, encoding: .utf8)
+      let output = directory + "/sweep.json"
+      #expect(
+        runCommand([
+          "sweep", input, "--recognizer", "long-press,long-press-android,shunkit", "--skip-invalid", "--format",
+          "json", "--quiet", "--output", output,
+        ]) == 0)
+      let json = try jsonObject(output)
+      let traces = try #require(json["traces"] as? [String: Any])
+      #expect(traces["skipped"] as? Int == 5)
+      let verdict = try #require(json["verdict"] as? [String: Any])
+      let runnerUp = try #require(verdict["runner_up"] as? [String: Any])
+      #expect((runnerUp["recognizer"] as? String)?.hasPrefix("long-press") == true)
+      #expect(verdict["paired_unavailable"] is NSNull)
+      let paired = try #require(verdict["paired"] as? [String: Any])
+      #expect(paired["traces"] as? Int == traces["analyzed"] as? Int)
+    }
+  }
+
   static let binary = TestData.repositoryRoot + "/.build/debug/touchtrace"
 
   /// Standard input is read once: the verdict says so instead of pairing (the executable, whose

@@ -70,7 +70,8 @@ enum VerdictPass {
     }
     let merged = ScoredData.merged
     var second = request
-    second.recognizers = [a.recognizer, b.recognizer]
+    // The first read's recognizers, not only A and B: they decide which traces are skipped for
+    // lacking a maximum force (`--skip-invalid`), and the second read must skip the same ones.
     second.sweep = false
     second.outcomes = .replays([a.recognizer, b.recognizer])
     second.keepSamples = false

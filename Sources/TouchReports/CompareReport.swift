@@ -20,14 +20,13 @@ package enum CompareReport {
 
   /// The document without the optional `by` member of ``json(_:by:)``.
   static func baseJSON(_ run: ComparisonResult) -> JSONValue {
-    let dataset = run.evaluation.dataset
     let options = run.evaluation.options
     let c = run.comparison
     let t = c.mcnemar
     let d = c.latencyDifferences
     let e = c.timingErrorDifferences
     return .object(
-      Accounting.header(format: format, version: version, dataset: dataset) + [
+      Accounting.header(format: format, version: version, evaluation: run.evaluation) + [
         (
           "options",
           .object([
@@ -131,7 +130,7 @@ package enum CompareReport {
     let t = c.mcnemar
     let d = c.latencyDifferences
     var out = "# Compare\n\n"
-    out += Markdown.traces(dataset)
+    out += Markdown.traces(run.evaluation)
     out += "- A: `\(text(run.a))`\n- B: `\(text(run.b))`\n\n"
     out +=
       "| | correct traces | F1 | precision (95 % CI) | recall (95 % CI) | FPR (traces, 95 % CI) | TP | FP (actions) | FN | TN (traces) | n | p50 | p90 |\n"

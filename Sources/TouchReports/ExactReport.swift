@@ -162,7 +162,7 @@ package enum ExactReport {
   ) -> String {
     let evaluation = exact.sweep.evaluation
     var out = "# Exact \(command): \(exact.groups.first?.recognizer ?? "") \(parameterList(exact))\n\n"
-    out += Markdown.traces(evaluation.dataset)
+    out += Markdown.traces(evaluation)
     for axis in exact.axes {
       out +=
         "- `\(axis.parameter)` (\(axis.scale.rawValue) scale): \(TextFormat.count(axis.count, "exact class", plural: "exact classes")) "

@@ -12,16 +12,20 @@ enum Markdown {
 
   /// `- Traces: T total, A analyzed, S skipped.` and a line feed.
   static func traces(_ evaluation: Evaluation) -> String {
-    let dataset = evaluation.dataset
-    return
-      "- Traces: \(evaluation.totalCount) total, \(evaluation.analyzedCount) analyzed, \(dataset.skipped.count) skipped.\n"
-      + (evaluation.summary.synthesizedTime.sentence().map { "- **Warning**: \($0).\n" } ?? "")
+    traces(
+      analyzed: evaluation.analyzedCount, skipped: evaluation.dataset.skipped.count,
+      synthesizedTime: evaluation.summary.synthesizedTime)
   }
 
   /// ``traces(_:)`` of a dataset.
   static func traces(_ dataset: Dataset) -> String {
-    "- Traces: \(dataset.total) total, \(dataset.traces.count) analyzed, \(dataset.skipped.count) skipped.\n"
-      + (SynthesizedTime(dataset.traces).sentence().map { "- **Warning**: \($0).\n" } ?? "")
+    traces(
+      analyzed: dataset.traces.count, skipped: dataset.skipped.count, synthesizedTime: SynthesizedTime(dataset.traces))
+  }
+
+  private static func traces(analyzed: Int, skipped: Int, synthesizedTime: SynthesizedTime) -> String {
+    "- Traces: \(analyzed + skipped) total, \(analyzed) analyzed, \(skipped) skipped.\n"
+      + (synthesizedTime.sentence().map { "- **Warning**: \($0).\n" } ?? "")
   }
 
   /// The `## Skipped traces` section, one line per reason with its count (`- 3 × no intent

@@ -235,13 +235,7 @@ package enum SweepReport {
   /// `references_by_trace`, made record by record as it is written (a long input lists a
   /// record per positive).
   static func referenceList(_ records: ReferenceRecords) -> JSONValue {
-    .lazyArray(.init(count: records.count) { Mapped(base: records.makeIterator()) })
-  }
-
-  /// The reference records as JSON objects, one at a time.
-  private struct Mapped: IteratorProtocol {
-    var base: ReferenceRecords.Iterator
-    mutating func next() -> JSONValue? { base.next().map(referenceObject) }
+    .lazyArray(.init(count: records.count) { records.lazy.map(referenceObject).makeIterator() })
   }
 
   /// One trace's reference times: `trace`, `intent`, `source`, `references` and, for a pop,

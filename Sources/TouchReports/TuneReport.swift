@@ -39,7 +39,7 @@ package enum TuneReport {
   /// The document without the optional `by` member of ``json(_:by:)``.
   static func baseJSON(_ result: TuningResult) -> JSONValue {
     .object(
-      Accounting.header(format: format, version: version, dataset: result.sweep.evaluation.dataset) + [
+      Accounting.header(format: format, version: version, evaluation: result.sweep.evaluation) + [
         ("options", options(result)),
         ("ground_truth", groundTruth(result.sweep.evaluation)),
         ("groups", groups(result)),
@@ -393,7 +393,7 @@ package enum TuneReport {
     let options = evaluation.options
     let rule = result.options.rule
     let configurations = result.sweep.configurations
-    var out = Markdown.traces(evaluation.dataset)
+    var out = Markdown.traces(evaluation)
     out += "- Positives (stage 1): \(options.positives.map(\.rawValue).joined(separator: ", ")) — "
     out +=
       "\(evaluation.truths.filter(\.isPositive).count) traces; matching within \(TextFormat.compact(options.tolerance)) s.\n"

@@ -323,3 +323,29 @@ public struct ScoredStream {
     return name
   }
 }
+
+extension ScoredStream.Request {
+  /// Whether the request reads standard input (its traces or its labels), which cannot be read
+  /// a second time.
+  public var readsOnce: Bool {
+    input.paths.contains(TraceFiles.standardInput) || input.loadOptions.labels == TraceFiles.standardInput
+  }
+
+  /// A second read of the same inputs, with the same recognizers (which decide the traces
+  /// skipped for lacking a maximum force), filters, shard and grouping label, that only replays
+  /// `recognizers` (`Outcomes.replays`): no sweep, no samples, no partial, no `--by` groups, and
+  /// of each trace its name's hash (``ScoredStream/nameDigests``), to check it read the same
+  /// traces as the first.
+  public func replaying(_ recognizers: [AnyForceRecognizer]) -> ScoredStream.Request {
+    var second = self
+    second.sweep = false
+    second.outcomes = .replays(recognizers)
+    second.keepSamples = false
+    second.keepsTraces = false
+    second.keepsTruths = false
+    second.summaryOnly = false
+    second.by = nil
+    second.writesPartial = false
+    return second
+  }
+}

@@ -7,8 +7,8 @@ public import TouchSignal
 ///
 /// A stream of batches adds each analyzed trace to a ``Tally`` and keeps nothing else of it, so
 /// the memory a sweep's report needs no longer grows with the traces' metadata: per trace with
-/// reference times it keeps their record in ``references`` (its name and times, about 30 bytes
-/// and 8 a time), per `--by` group a count and a sum. An `Evaluation` that keeps its traces
+/// reference times it keeps their record in ``references`` (5 bytes, its name's UTF-8 and 8 a
+/// time), per `--by` group a count and a sum. An `Evaluation` that keeps its traces
 /// makes the same summary from them, so a report reads one or the other the same way.
 public struct EvaluationSummary: Sendable, Equatable {
   /// Analyzed traces.
@@ -105,61 +105,70 @@ public struct EvaluationSummary: Sendable, Equatable {
 
   /// A summary built trace by trace, in trace order.
   public struct Tally: Sendable {
-    /// The summary so far.
-    public private(set) var summary = EvaluationSummary()
+    /// The counts so far (the maximum forces and synthesized time are kept as sets and tallies
+    /// until ``summary`` is read).
+    private var counted = EvaluationSummary()
     private var forces: Set<Double> = []
     private var time = SynthesizedTime.Tally()
+
+    /// The summary so far.
+    public var summary: EvaluationSummary {
+      var summary = counted
+      summary.maximumForces = forces.sorted()
+      summary.synthesizedTime = time.result
+      return summary
+    }
 
     private static let builtIn = TraceFilter.Field.builtIn.map(\.rawValue)
 
     /// An empty tally, keeping group sizes by `column` when given.
     public init(by column: TraceFilter.Field? = nil) {
-      summary.groups = column.map { Groups(column: $0) }
+      counted.groups = column.map { Groups(column: $0) }
     }
 
     /// Adds the next analyzed trace and its truth.
     public mutating func add(_ trace: Trace, truth: TraceTruth) {
       let metadata = trace.metadata
-      summary.analyzed += 1
-      summary.intents[truth.intent] += 1
-      if truth.isPositive { summary.positives += 1 }
-      if truth.isStage2Positive { summary.stage2Positives += 1 }
-      summary.stage1References += truth.references.count
+      counted.analyzed += 1
+      counted.intents[truth.intent] += 1
+      if truth.isPositive { counted.positives += 1 }
+      if truth.isStage2Positive { counted.stage2Positives += 1 }
+      counted.stage1References += truth.references.count
       switch truth.referenceSource {
-      case .pressAt: summary.pressAtTraces += 1
+      case .pressAt: counted.pressAtTraces += 1
       case .rule:
-        summary.ruleTraces += 1
+        counted.ruleTraces += 1
         for reference in truth.references {
-          summary.ruleReferences += 1
+          counted.ruleReferences += 1
           if reference - truth.touchDown < EvaluationSummary.nearTouchDown {
-            summary.ruleReferencesNearTouchDown += 1
+            counted.ruleReferencesNearTouchDown += 1
           }
         }
       case nil: break
       }
-      if let force = metadata.maxForce, forces.insert(force).inserted { summary.maximumForces = forces.sorted() }
+      if let force = metadata.maxForce { forces.insert(force) }
       time.add(trace)
-      summary.synthesizedTime = time.result
-      for name in Self.builtIn where !summary.presentLabels.contains(name) {
-        if metadata.label(name) != nil { summary.presentLabels.insert(name) }
+      for name in Self.builtIn where !counted.presentLabels.contains(name) {
+        if metadata.label(name) != nil { counted.presentLabels.insert(name) }
       }
       for (name, value) in metadata.labels {
-        summary.extraLabelNames.insert(name)
-        if !value.isEmpty { summary.presentLabels.insert(name) }
+        counted.extraLabelNames.insert(name)
+        if !value.isEmpty { counted.presentLabels.insert(name) }
       }
-      summary.contactTime += truth.duration
-      summary.namesDigest = EvaluationSummary.addingName(FNV1a.hash(trace.name.utf8), to: summary.namesDigest)
-      if let column = summary.groups?.column {
-        summary.groups!.add(GroupBreakdown.label(metadata, column), duration: truth.duration)
+      counted.contactTime += truth.duration
+      counted.namesDigest = EvaluationSummary.addingName(FNV1a.hash(trace.name.utf8), to: counted.namesDigest)
+      if let column = counted.groups?.column {
+        counted.groups!.add(GroupBreakdown.label(metadata, column), duration: truth.duration)
       }
-      if truth.referenceSource != nil { summary.references.append(trace.name, truth) }
+      if truth.referenceSource != nil { counted.references.append(trace.name, truth) }
     }
   }
 }
 
 /// The reference times of the traces that have some, in trace order, packed in one byte list:
 /// per trace its name (UTF-8), intent, source and times (what the JSON report's
-/// `references_by_trace` lists), about 14 bytes plus the name and 8 a time.
+/// `references_by_trace` lists): 5 bytes (lengths and counts under 128 take one), the name's UTF-8
+/// and 8 a time.
 public struct ReferenceRecords: Sendable, Equatable, Sequence {
   private var bytes: [UInt8] = []
   /// The number of traces listed.

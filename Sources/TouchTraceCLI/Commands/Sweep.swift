@@ -150,7 +150,6 @@ extension TouchTraceCommand {
     /// (which replay every trace), and for an HTML report of an input that can be read only
     /// once (another input is read again for the figures).
     func keepsSamples(readsOnce: Bool) -> Bool {
-      guard !exactSweep.isOn else { return false }
       if case .html = report.resolvedFormat, readsOnce { return true }
       return bootstrap > 0 || outcomes.outcomes != nil
     }
@@ -181,7 +180,7 @@ extension TouchTraceCommand {
         // A report that replays no trace after the sweep reads only the traces' summary; an HTML
         // report reads the inputs again for its figures (standard input, read once, keeps every
         // trace instead).
-        request.keepSamples = keepsSamples(readsOnce: FigurePass.readsOnce(request))
+        request.keepSamples = keepsSamples(readsOnce: request.readsOnce)
         request.summaryOnly = !request.keepSamples && shards.partial == nil
         let data = try ScoredData.gather(
           for: "sweep", request, plan: plan, planOptions: self.plan, progress: progress, shard: shards, misfires: true)

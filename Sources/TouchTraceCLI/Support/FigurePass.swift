@@ -1,5 +1,4 @@
 import TouchEvaluation
-import TouchIO
 import TouchRecognizers
 import TouchReports
 import TouchStudy
@@ -10,12 +9,6 @@ import TouchStudy
 /// example figures draw (the same ones a sweep keeping every trace chooses), so memory does not
 /// grow with the traces' samples.
 enum FigurePass {
-  /// Whether `request` reads standard input, which cannot be read a second time.
-  static func readsOnce(_ request: ScoredStream.Request) -> Bool {
-    request.input.paths.contains(TraceFiles.standardInput)
-      || request.input.loadOptions.labels == TraceFiles.standardInput
-  }
-
   /// The figures' data of `result`, whose traces `request` read.
   ///
   /// - Throws: `DataError` when the second read gives other traces or a replay fails, and what
@@ -29,28 +22,12 @@ enum FigurePass {
     }
     let selection = Selection(SweepFigureData.Selector(result, marked: marked))
     let recognizers = selection.selector.configurations.map { result.configurations[$0].recognizer }
-    var second = request
-    second.sweep = false
-    second.outcomes = .replays(recognizers)
+    var second = request.replaying(recognizers)
     second.keepsReplays = false
-    second.keepSamples = false
-    second.keepsTraces = false
-    second.keepsTruths = false
-    second.summaryOnly = false
-    second.by = nil
-    second.writesPartial = false
     second.onReplays = { traces, truths, lists in
       selection.selector.add(batch: traces, truths: truths, outcomes: lists)
     }
-    // Quiet: the first read already said what it skipped and why.
-    let data = try ScoredData.$merged.withValue(nil) {
-      try Console.$quiet.withValue(true) { try ScoredData.gather(second, plan: nil, planOptions: nil) }
-    }
-    let names = data.stream?.nameDigests ?? []
-    let evaluation = result.evaluation
-    guard names.count == evaluation.analyzedCount,
-      EvaluationSummary.namesDigest(ofNameHashes: names) == evaluation.summary.namesDigest
-    else {
+    guard try ScoredData.readAgain(second).readsSameTraces(as: result.evaluation) else {
       throw DataError(
         description:
           "touchtrace \(request.command): error: the inputs changed while the HTML report's figures were drawn from them (a second read gave other traces)"

@@ -105,6 +105,22 @@ struct ScoredData {
       stream: stream)
   }
 
+  /// Reads `second` (a `ScoredStream.Request.replaying(_:)` of a first read) quietly, since the
+  /// first read already said what it skipped and why, and never from the partials being merged.
+  static func readAgain(_ second: ScoredStream.Request) throws -> ScoredData {
+    try $merged.withValue(nil) {
+      try Console.$quiet.withValue(true) { try gather(second, plan: nil, planOptions: nil) }
+    }
+  }
+
+  /// Whether this read (which kept its traces' names' hashes) gave the traces `evaluation`
+  /// analyzed, in the same order.
+  func readsSameTraces(as evaluation: Evaluation) -> Bool {
+    let names = stream?.nameDigests ?? []
+    return names.count == evaluation.analyzedCount
+      && EvaluationSummary.namesDigest(ofNameHashes: names) == evaluation.summary.namesDigest
+  }
+
   /// Refuses partials (exit 65) whose state does not fit the command they record: `what` they
   /// hold instead.
   static func requireMerged(_ condition: Bool, _ what: String) throws {

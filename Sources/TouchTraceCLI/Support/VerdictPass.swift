@@ -1,6 +1,5 @@
 import TouchCore
 import TouchEvaluation
-import TouchIO
 import TouchRecognizers
 import TouchReports
 import TouchSignal
@@ -60,34 +59,20 @@ enum VerdictPass {
   static func comparison(
     _ a: Configuration, _ b: Configuration, request: ScoredStream.Request, evaluation: Evaluation
   ) throws -> Result<(comparison: PairedComparison, clustered: ClusteredMcNemarTest?), Unavailable> {
-    if request.input.paths.contains(TraceFiles.standardInput)
-      || request.input.loadOptions.labels == TraceFiles.standardInput
-    {
+    if request.readsOnce {
       return .failure(
         Unavailable(
           text:
             "the traces came from standard input, which is read once; save them to a file, or run touchtrace compare"))
     }
     let merged = ScoredData.merged
-    var second = request
-    // The first read's recognizers, not only A and B: they decide which traces are skipped for
-    // lacking a maximum force (`--skip-invalid`), and the second read must skip the same ones.
-    second.sweep = false
-    second.outcomes = .replays([a.recognizer, b.recognizer])
-    second.keepSamples = false
-    // This read keeps the traces' names' hashes, to check it read the same ones, and the two
-    // outcome lists; when the first kept only the traces' summary, the truths too.
-    second.keepsTraces = false
+    // The two outcome lists, and when the first read kept only the traces' summary, the truths.
+    var second = request.replaying([a.recognizer, b.recognizer])
     second.keepsTruths = !evaluation.keepsTraces
-    second.summaryOnly = false
-    second.by = nil
-    second.writesPartial = merged != nil
+    second.writesPartial = merged != nil  // the inputs' SHA-256, to compare with the shards'
     let data: ScoredData
     do {
-      // Quiet: the first read already said what it skipped and why.
-      data = try ScoredData.$merged.withValue(nil) {
-        try Console.$quiet.withValue(true) { try ScoredData.gather(second, plan: nil, planOptions: nil) }
-      }
+      data = try ScoredData.readAgain(second)
     } catch let error as ReplayError {
       throw error
     } catch {
@@ -98,16 +83,8 @@ enum VerdictPass {
       return .failure(Unavailable(text: "the inputs changed since the shards read them (SHA-256 differs)"))
     }
     let n = evaluation.analyzedCount
-    let names = data.stream?.nameDigests ?? []
-    let same =
-      evaluation.keepsTraces
-      ? names.count == n && zip(names, evaluation.traces).allSatisfy { $0 == FNV1a.hash($1.name.utf8) }
-      : names.count == n
-        && EvaluationSummary.namesDigest(ofNameHashes: names) == evaluation.summary.namesDigest
-    guard same, data.outcomes.count == 2 else {
-      return .failure(Unavailable(text: "the second read gave other traces than the first"))
-    }
-    guard data.outcomes.allSatisfy({ $0.count == n }) else {
+    guard data.readsSameTraces(as: evaluation), data.outcomes.count == 2, data.outcomes.allSatisfy({ $0.count == n })
+    else {
       return .failure(Unavailable(text: "the second read gave other traces than the first"))
     }
     do throws(TuningError) {

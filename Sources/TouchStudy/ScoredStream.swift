@@ -327,9 +327,7 @@ public struct ScoredStream {
 extension ScoredStream.Request {
   /// Whether the request reads standard input (its traces or its labels), which cannot be read
   /// a second time.
-  public var readsOnce: Bool {
-    input.paths.contains(TraceFiles.standardInput) || input.loadOptions.labels == TraceFiles.standardInput
-  }
+  public var readsOnce: Bool { input.readsOnce }
 
   /// A second read of the same inputs, with the same recognizers (which decide the traces
   /// skipped for lacking a maximum force), filters, shard and grouping label, that only replays

@@ -25,4 +25,10 @@ public struct StudyInput: Sendable {
 
   /// Whether invalid traces are skipped with their reason (else the first one is an error).
   public var skipInvalid: Bool { loadOptions.skipInvalid }
+
+  /// Whether the input reads standard input (its traces or its labels), which cannot be read a
+  /// second time.
+  public var readsOnce: Bool {
+    paths.contains(TraceFiles.standardInput) || loadOptions.labels == TraceFiles.standardInput
+  }
 }

@@ -284,3 +284,43 @@ extension OutcomeTests {
     }
   }
 }
+
+extension OutcomeTests {
+  /// A sweep that keeps only its traces' summary writes the table from a second read of its
+  /// files, batch by batch through a spill file; it is the table of a sweep that keeps every
+  /// trace (`--bootstrap` keeps them, to resample), byte for byte: with extra label columns, in
+  /// batches of 3, for every filter, as CSV and JSON Lines.
+  @Test func theTableFromASecondReadIsTheTableOfEveryTraceKept() throws {
+    try inTemporaryDirectory { directory in
+      let labels = directory + "/labels.csv"
+      TestData.write(
+        "trace,hand,posture\niphone6s-s8-0001,left,sitting\niphone6s-s8-0003,right,\nandroid-s8-0002,,lying\n",
+        to: labels)
+      for filter in ["all", "errors", "best"] {
+        for ext in ["csv", "jsonl"] {
+          var tables: [String] = []
+          for kept in [false, true] {
+            let table = directory + "/o-\(kept).\(ext)"
+            let arguments =
+              [
+                "sweep", TestData.samples, "--recognizer", "deep-press,peek-pop", "--labels", labels, "--batch-traces",
+                "3",
+                "--outcomes", table, "--outcomes-filter", filter, "--quiet", "--output", directory + "/r.md",
+              ] + (kept ? ["--bootstrap", "20"] : [])
+            #expect(runCommand(arguments) == 0)
+            tables.append(try String(contentsOfFile: table, encoding: .utf8))
+          }
+          #expect(tables[0] == tables[1], "\(filter) \(ext)")
+          let lines = tables[0].split(separator: "\n")
+          #expect(lines.count > 100)
+          if ext == "csv" { #expect(lines[0].hasSuffix(",latency,label:hand,label:posture")) }
+          // Every row of a labelled trace ends in its labels.
+          let labelled = lines.filter { $0.contains(",iphone6s-s8-0001,") || $0.contains(#""iphone6s-s8-0001""#) }
+          let suffix = ext == "csv" ? ",left,sitting" : #""labels":{"hand":"left","posture":"sitting"}}"#
+          #expect(filter == "errors" || !labelled.isEmpty)
+          #expect(labelled.allSatisfy { $0.hasSuffix(suffix) })
+        }
+      }
+    }
+  }
+}

@@ -84,6 +84,38 @@ struct ShardMergeTests {
       shards: [1, 2, 4, 7])
   }
 
+  /// A sweep's HTML report merged: its figures replay the inputs the shards read (checked by
+  /// their SHA-256), so the page is the unsharded one, byte for byte; once an input changes, the
+  /// merge refuses the HTML report (exit 65, nothing written) and still writes the others.
+  @Test func sweepMergesToTheUnshardedHTMLReport() throws {
+    try Self.expectMergesEqual(
+      ["sweep", ShardMergeTests.data, "--recognizer", "deep-press,stable-press,peek-pop", "--by", "user"],
+      shards: [1, 3], formats: ["html"])
+    try inTemporaryDirectory { directory in
+      let input = directory + "/in.csv"
+      let text = try String(contentsOfFile: ShardMergeTests.data + "/synth-android.csv", encoding: .utf8)
+      TestData.write(text, to: input)
+      for i in 0..<2 {
+        #expect(
+          runCommand([
+            "sweep", input, "--recognizer", "deep-press", "--shard", "\(i)/2", "--partial", "\(directory)/\(i).partial",
+            "--quiet",
+          ]) == 0)
+      }
+      let parts = ["merge", directory + "/0.partial", directory + "/1.partial", "--quiet", "--output"]
+      #expect(runCommand(parts + [directory + "/before.html"]) == 0)
+      // The same traces, one force a hair different: only the SHA-256 tells.
+      let changed = text.replacingOccurrences(of: ",0.5,", with: ",0.51,")
+      #expect(changed != text)
+      TestData.write(changed, to: input)
+      let run = try runChild(executable, parts + [directory + "/after.html"])
+      #expect(run.code == 65)
+      #expect(run.errors.contains("changed since (SHA-256 differs)"))
+      #expect(!FileManager.default.fileExists(atPath: directory + "/after.html"))
+      #expect(runCommand(parts + [directory + "/after.json"]) == 0)
+    }
+  }
+
   /// Grouped cross-validation and a bootstrap of the chosen configuration.
   @Test func tuneMergesToTheUnshardedReport() throws {
     try Self.expectMergesEqual(
@@ -211,7 +243,8 @@ struct ShardMergeTests {
   }
 
   /// Missing, doubled and mismatched partials are refused with exit 65 and a message naming them;
-  /// a file that is not a partial too; HTML and --shard without --partial are usage errors.
+  /// a file that is not a partial too; HTML (but a sweep's) and --shard without --partial are
+  /// usage errors.
   @Test func refusesIncompleteOrMixedPartials() throws {
     try inTemporaryDirectory { directory in
       let command = ["sweep", TestData.samples, "--recognizer", "deep-press", "--quiet"]
@@ -243,7 +276,6 @@ struct ShardMergeTests {
       #expect(code == 65)
       #expect(errors.contains("fake.partial: not a touchtrace partial"))
       #expect(!FileManager.default.fileExists(atPath: out))
-      #expect(runCommand(["merge", directory + "/0.partial", "--output", directory + "/r.html"]) == 64)
       #expect(runCommand(command + ["--shard", "0/3"]) == 64)
       #expect(runCommand(command + ["--shard", "3/3", "--partial", directory + "/x.partial"]) == 64)
       #expect(runCommand(command + ["--bootstrap", "10", "--partial", directory + "/x.partial"]) == 64)
@@ -253,6 +285,9 @@ struct ShardMergeTests {
           "run", TestData.samples, "--recognizer", "deep-press", "--quiet", "--partial", directory + "/run.partial",
         ]) == 0)
       #expect(runCommand(["merge", directory + "/run.partial", "--csv-output", directory + "/x.csv", "--quiet"]) == 64)
+      // HTML merges for sweep only (run's, tune's and compare's pages draw traces kept in memory).
+      #expect(runCommand(["merge", directory + "/run.partial", "--output", directory + "/r.html", "--quiet"]) == 64)
+      #expect(!FileManager.default.fileExists(atPath: directory + "/r.html"))
       #expect(!FileManager.default.fileExists(atPath: directory + "/x.csv"))
     }
   }

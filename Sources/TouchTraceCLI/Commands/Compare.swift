@@ -105,12 +105,11 @@ extension TouchTraceCommand {
       let key = groupBy?.key
       try Console.run {
         try Console.checkOutputs([report.file, outcomes.outcomes], inputs: input.inputPaths)
-        // A's and B's per-trace outcomes as the traces are read, for the pairing and the
-        // bootstrap (and a shard's partial), without the traces' samples; kept and replayed after
-        // the read only for what redraws or lists traces in replay order (HTML figures, the
-        // --outcomes table).
+        // A's and B's per-trace outcomes as the traces are read, for the pairing, the bootstrap
+        // and the --outcomes table (and a shard's partial), without the traces' samples; kept and
+        // replayed after the read only for what redraws traces (HTML figures).
         let sharded = shards.partial != nil
-        let replaysAfter = !sharded && (report.resolvedFormat == .html || outcomes.outcomes != nil)
+        let replaysAfter = !sharded && report.resolvedFormat == .html
         let request = ScoredStream.Request(
           input: input.study, shard: shards.selected, recognizers: [a.recognizer, b.recognizer], groupBy: key,
           options: options,
@@ -141,10 +140,11 @@ extension TouchTraceCommand {
           throw DataError(description: "touchtrace compare: error: \(error.description)")
         }
         let outcomeWriter = try outcomes.open(inputs: input.inputPaths)
-        try outcomeWriter?.write([(0, a), (1, b)], evaluation: evaluation, threads: threads, command: "compare")
+        let outcomesOf = scored.map { pair in { (c: Int) in Array(c == 0 ? pair.a : pair.b) } }
+        try outcomeWriter?.write(
+          [(0, a), (1, b)], evaluation: evaluation, threads: threads, command: "compare", outcomesOf: outcomesOf)
         let grouped = try breakdown.grouped(
-          [(0, a), (1, b)], evaluation: evaluation, threads: threads, command: "compare",
-          outcomes: scored.map { pair in { Array($0 == 0 ? pair.a : pair.b) } })
+          [(0, a), (1, b)], evaluation: evaluation, threads: threads, command: "compare", outcomes: outcomesOf)
         // The verdict: the better of A and B by F1 (ties: p90 |action − reference|), the paired
         // comparison oriented from it.
         let pair = [a, b]

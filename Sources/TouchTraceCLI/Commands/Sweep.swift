@@ -45,7 +45,8 @@ extension TouchTraceCommand {
         the format; otherwise standard output gets md when it is a terminal and json when it is \
         not. --json-output and --csv-output write those formats as well. --outcomes FILE writes \
         the per-trace outcomes behind every count (CSV, or JSON Lines for .jsonl; \
-        --outcomes-filter all, errors or best). --by COLUMN (user, device, intent, session, id, \
+        --outcomes-filter all, errors or best), from a second read of the inputs (on standard \
+        input, from every trace kept in memory). --by COLUMN (user, device, intent, session, id, \
         touch or an extra label such as hand) adds each configuration's counts, rates and latency per group of traces to every \
         format. --bootstrap N adds percentile bootstrap intervals of F1 and p50/p90 latency for \
         each recognizer's best configuration (resampling traces, or --group-by user, session, \
@@ -146,12 +147,12 @@ extension TouchTraceCommand {
       return nil
     }
 
-    /// Whether the traces' samples are kept after the sweep: for the bootstrap and `--outcomes`
-    /// (which replay every trace), and for an HTML report of an input that can be read only
-    /// once (another input is read again for the figures).
+    /// Whether the traces' samples are kept after the sweep: for the bootstrap (which replays
+    /// every trace), and for `--outcomes` and an HTML report of an input that can be read only
+    /// once (another input is read again for the table and the figures).
     func keepsSamples(readsOnce: Bool) -> Bool {
       if case .html = report.resolvedFormat, readsOnce { return true }
-      return bootstrap > 0 || outcomes.outcomes != nil
+      return bootstrap > 0 || (outcomes.outcomes != nil && readsOnce)
     }
 
     /// The configurations the options describe.
@@ -178,8 +179,8 @@ extension TouchTraceCommand {
           groupBy: bootstrap > 0 ? groupBy?.key : nil, options: options, threads: threads, command: "sweep",
           by: breakdown.by?.field, batchTraces: shards.batchTraces, writesPartial: shards.partial != nil)
         // A report that replays no trace after the sweep reads only the traces' summary; an HTML
-        // report reads the inputs again for its figures (standard input, read once, keeps every
-        // trace instead).
+        // report and --outcomes read the inputs again for the figures and the table (standard
+        // input, read once, keeps every trace instead).
         request.keepSamples = keepsSamples(readsOnce: request.readsOnce)
         request.summaryOnly = !request.keepSamples && shards.partial == nil
         let data = try ScoredData.gather(
@@ -197,8 +198,12 @@ extension TouchTraceCommand {
           let chosen =
             outcomes.outcomesFilter == .best
             ? result.bestConfigurations().map(\.configuration) : Array(result.configurations.indices)
-          try outcomeWriter.write(
-            chosen.map { ($0, result.configurations[$0]) }, evaluation: evaluation, threads: threads, command: "sweep")
+          let configurations = chosen.map { (index: $0, configuration: result.configurations[$0]) }
+          if request.keepSamples {
+            try outcomeWriter.write(configurations, evaluation: evaluation, threads: threads, command: "sweep")
+          } else {
+            try OutcomePass.write(configurations, to: outcomeWriter, request: request, evaluation: evaluation)
+          }
         }
         var intervals: SweepIntervals?
         if bootstrap > 0 {
@@ -291,7 +296,7 @@ extension TouchTraceCommand {
         case .csv: outputs.append((report.target, csv()))
         case .html:
           let figures: SweepFigureData
-          if evaluation.keepsTraces {
+          if request.keepSamples {
             do throws(ReplayError) {
               figures = try SweepFigureData.gather(result, threads: threads)
             } catch {

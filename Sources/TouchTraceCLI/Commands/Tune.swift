@@ -61,8 +61,8 @@ extension TouchTraceCommand {
         Memory: the traces are swept as they are read; every configuration's outcome on every \
         trace (9 bytes, 13 with a stage 2, and 24 per matched reference) goes to a temporary \
         file for the folds and the bootstrap, read back one configuration at a time; the \
-        samples are not kept. HTML (its figures redraw traces), --outcomes and --export (its \
-        conformance vectors) keep every trace's samples.
+        samples are not kept (--outcomes writes its table from those outcomes). HTML (its \
+        figures redraw traces) and --export (its conformance vectors) keep every trace's samples.
 
         Examples (from the repository root):
           touchtrace tune samples/ --recognizer deep-press --folds 3 \\
@@ -241,10 +241,10 @@ extension TouchTraceCommand.Tune {
     return request
   }
 
-  /// Whether the traces' samples are kept for after the tuning: HTML redraws traces, `--outcomes`
-  /// replays them, `--export` writes them as conformance vectors.
+  /// Whether the traces' samples are kept for after the tuning: HTML redraws traces, `--export`
+  /// writes them as conformance vectors (`--outcomes` writes the outcomes kept as they were read).
   private var keepsSamples: Bool {
-    report.resolvedFormat == .html || outcomes.outcomes != nil || exportDirectory != nil
+    report.resolvedFormat == .html || exportDirectory != nil
   }
 
   /// Tunes on the scored `data` and writes every output or none: the report, `--outcomes`,
@@ -255,7 +255,7 @@ extension TouchTraceCommand.Tune {
   ) throws {
     let evaluation = data.evaluation
     var (result, outcomesOf) = try runTuning(data, tuning: tuning, threads: threads, progress: progress)
-    let outcomeWriter = try writeOutcomes(result, evaluation: evaluation, threads: threads)
+    let outcomeWriter = try writeOutcomes(result, evaluation: evaluation, threads: threads, outcomesOf: outcomesOf)
     let configurations = result.sweep.configurations
     let grouped = try breakdown.grouped(
       result.chosen.map { [($0, configurations[$0])] } ?? [], evaluation: evaluation, threads: threads,
@@ -338,14 +338,17 @@ extension TouchTraceCommand.Tune {
 
   /// Opens `--outcomes` and writes into it the per-trace outcomes of every configuration (or
   /// the chosen one's, `--outcomes-filter best`); `nil` without `--outcomes`.
-  private func writeOutcomes(_ result: TuningResult, evaluation: Evaluation, threads: Int) throws -> OutcomeWriter? {
+  private func writeOutcomes(
+    _ result: TuningResult, evaluation: Evaluation, threads: Int, outcomesOf: ((Int) throws -> [TraceOutcome])?
+  ) throws -> OutcomeWriter? {
     let outcomeWriter = try outcomes.open(inputs: input.inputPaths)
     if let outcomeWriter {
       let configurations = result.sweep.configurations
       let chosen =
         outcomes.outcomesFilter == .best ? (result.chosen.map { [$0] } ?? []) : Array(configurations.indices)
       try outcomeWriter.write(
-        chosen.map { ($0, configurations[$0]) }, evaluation: evaluation, threads: threads, command: "tune")
+        chosen.map { ($0, configurations[$0]) }, evaluation: evaluation, threads: threads, command: "tune",
+        outcomesOf: outcomesOf)
     }
     return outcomeWriter
   }

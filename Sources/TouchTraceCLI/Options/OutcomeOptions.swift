@@ -58,15 +58,23 @@ final class OutcomeWriter {
   func write(
     _ outcomes: [TraceOutcome], index: Int, configuration: Configuration, evaluation: Evaluation
   ) throws(FileWriteError) {
-    var rows: [OutcomeRow] = []
-    for outcome in outcomes { rows += outcome.rows(truth: evaluation.truths[outcome.trace]) }
-    if errorsOnly { rows.removeAll { $0.kind == .truePositive || $0.kind == .trueNegative } }
-    self.rows += rows.count
     try writeHeader(labels: OutcomeTable.labelNames(evaluation.traces))
     try stream.append(
-      OutcomeTable.lines(
-        rows, index: index, configuration: configuration, traces: evaluation.traces, jsonLines: jsonLines,
-        labels: self.labels ?? []))
+      lines(outcomes, truths: evaluation.truths, traces: evaluation.traces, index: index, configuration: configuration))
+  }
+
+  /// The table's lines of `outcomes` (each numbering a trace of `traces` and `truths`) of
+  /// configuration `index`, the rows the filter keeps, counted in ``rows``; the header must be
+  /// written first (its label columns are the lines' too).
+  func lines(
+    _ outcomes: [TraceOutcome], truths: [TraceTruth], traces: [Trace], index: Int, configuration: Configuration
+  ) -> [UInt8] {
+    var rows: [OutcomeRow] = []
+    for outcome in outcomes { rows += outcome.rows(truth: truths[outcome.trace]) }
+    if errorsOnly { rows.removeAll { $0.kind == .truePositive || $0.kind == .trueNegative } }
+    self.rows += rows.count
+    return OutcomeTable.lines(
+      rows, index: index, configuration: configuration, traces: traces, jsonLines: jsonLines, labels: labels ?? [])
   }
 
   /// Writes the header (with `labels` as extra label columns) unless it is written already.
@@ -76,18 +84,24 @@ final class OutcomeWriter {
     try stream.append(OutcomeTable.header(jsonLines: jsonLines, labels: labels))
   }
 
-  /// Replays each of `configurations` (index, configuration) and writes its rows.
+  /// Writes the rows of each of `configurations` (index, configuration): its outcomes from
+  /// `outcomesOf` (by index: kept as the traces were read), or else replayed on the evaluation's
+  /// traces (whose samples must be kept).
   func write(
     _ configurations: [(index: Int, configuration: Configuration)], evaluation: Evaluation, threads: Int,
-    command: String
+    command: String, outcomesOf: ((Int) throws -> [TraceOutcome])? = nil
   ) throws {
     for (index, configuration) in configurations {
       let outcomes: [TraceOutcome]
-      do throws(ReplayError) {
-        outcomes = try evaluation.outcomes(of: configuration.recognizer, threads: threads)
-      } catch {
-        stream.discard()
-        throw DataError.replay(error, command: command)
+      if let outcomesOf {
+        outcomes = try outcomesOf(index)
+      } else {
+        do throws(ReplayError) {
+          outcomes = try evaluation.outcomes(of: configuration.recognizer, threads: threads)
+        } catch {
+          stream.discard()
+          throw DataError.replay(error, command: command)
+        }
       }
       try write(outcomes, index: index, configuration: configuration, evaluation: evaluation)
     }

@@ -7,7 +7,8 @@ import TouchStudy
 /// read of the inputs replays each recognizer's marked configuration, and a
 /// `SweepFigureData.Selector` keeps, as the traces pass, the latencies and the few traces the
 /// example figures draw (the same ones a sweep keeping every trace chooses), so memory does not
-/// grow with the traces' samples.
+/// grow with the traces' samples. When merging partials, the second read is of the inputs the
+/// shards read, checked against the SHA-256 they recorded.
 enum FigurePass {
   /// The figures' data of `result`, whose traces `request` read.
   ///
@@ -24,10 +25,20 @@ enum FigurePass {
     let recognizers = selection.selector.configurations.map { result.configurations[$0].recognizer }
     var second = request.replaying(recognizers)
     second.keepsReplays = false
+    // Merging: the inputs the shards read, checked against their SHA-256.
+    let merged = ScoredData.merged
+    second.writesPartial = merged != nil
     second.onReplays = { traces, truths, lists in
       selection.selector.add(batch: traces, truths: truths, outcomes: lists)
     }
-    guard try ScoredData.readAgain(second).readsSameTraces(as: result.evaluation) else {
+    let data = try ScoredData.readAgain(second)
+    if let merged, data.stream?.inputs != merged.inputs {
+      throw DataError(
+        description:
+          "touchtrace merge: error: the HTML report's figures replay the inputs the shards read, and they changed since (SHA-256 differs); merge to md, json or csv, or run the sweep again"
+      )
+    }
+    guard data.readsSameTraces(as: result.evaluation) else {
       throw DataError(
         description:
           "touchtrace \(request.command): error: the inputs changed while the HTML report's figures were drawn from them (a second read gave other traces)"

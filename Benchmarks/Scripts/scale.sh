@@ -7,10 +7,11 @@
 # did) as the yardstick at 100 MB and 1 GB; and the partials of a 4-shard run of the 1 GB input.
 #
 # Issue 34's runs: with 1G, `compare --bootstrap 200 --group-by user`, `tune --folds 5
-# --bootstrap 200 --group-by user` and `sweep --recognizer all --output report.html` of the 1 GB
-# input; `json`, `inspect` and `sweep` of a JSON
-# document of 200 000 contacts (297 MB), read trace object by trace object; `pipe`, `synth
-# --count 2000000 --format jsonl --output - | sweep - --recognizer all`, each process's peak.
+# --bootstrap 200 --group-by user`, `sweep --recognizer all --output report.html` and `sweep
+# --recognizer deep-press --outcomes out.csv --output report.html` of the 1 GB input; `json`,
+# `inspect` and `sweep` of a JSON document of 200 000 contacts (297 MB), read trace object by
+# trace object; `pipe`, `synth --count 2000000 --format jsonl --output - | sweep - --recognizer
+# all`, each process's peak.
 #
 # Usage: Benchmarks/Scripts/scale.sh [SIZES]   (from the repository root; SIZES: any of 100M 1G 3G
 # json pipe, default all). Data and outputs go to $SCALE_DIR (default /tmp/touchtrace-scale, about
@@ -81,6 +82,10 @@ if [[ " $sizes " == *" 1G "* ]]; then
     --bootstrap 200 --group-by user --output "$dir/tune-1G.json"
   # The HTML report: its figures come from a second read of the input (target: 300 MB).
   run "sweep --recognizer all, HTML report (1G)" "$file" sweep --recognizer all --output "$dir/sweep-1G.html"
+  # --outcomes with the HTML report: the table from a second read, its rows spilled (target: 300 MB).
+  run "sweep --recognizer deep-press --outcomes, HTML report (1G)" "$file" sweep --recognizer deep-press \
+    --outcomes "$dir/outcomes-1G.csv" --output "$dir/sweep-outcomes-1G.html"
+  rm -f "$dir/outcomes-1G.csv"
   rm -rf "$dir/parts"
   mkdir -p "$dir/parts"
   for i in 0 1 2 3; do

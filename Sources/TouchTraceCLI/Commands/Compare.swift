@@ -140,11 +140,12 @@ extension TouchTraceCommand {
           throw DataError(description: "touchtrace compare: error: \(error.description)")
         }
         let outcomeWriter = try outcomes.open(inputs: input.inputPaths)
-        let outcomesOf = scored.map { pair in { (c: Int) in Array(c == 0 ? pair.a : pair.b) } }
+        let columns = scored.map { pair in { (c: Int) in c == 0 ? pair.a : pair.b } }
         try outcomeWriter?.write(
-          [(0, a), (1, b)], evaluation: evaluation, threads: threads, command: "compare", outcomesOf: outcomesOf)
+          [(0, a), (1, b)], evaluation: evaluation, threads: threads, command: "compare", columns: columns)
         let grouped = try breakdown.grouped(
-          [(0, a), (1, b)], evaluation: evaluation, threads: threads, command: "compare", outcomes: outcomesOf)
+          [(0, a), (1, b)], evaluation: evaluation, threads: threads, command: "compare",
+          outcomes: columns.map { columns in { Array(columns($0)) } })
         // The verdict: the better of A and B by F1 (ties: p90 |action − reference|), the paired
         // comparison oriented from it.
         let pair = [a, b]

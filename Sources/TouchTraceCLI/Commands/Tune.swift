@@ -254,16 +254,16 @@ extension TouchTraceCommand.Tune {
     progress: Progress
   ) throws {
     let evaluation = data.evaluation
-    var (result, outcomesOf) = try runTuning(data, tuning: tuning, threads: threads, progress: progress)
-    let outcomeWriter = try writeOutcomes(result, evaluation: evaluation, threads: threads, outcomesOf: outcomesOf)
+    var (result, columns) = try runTuning(data, tuning: tuning, threads: threads, progress: progress)
+    let outcomeWriter = try writeOutcomes(result, evaluation: evaluation, threads: threads, columns: columns)
     let configurations = result.sweep.configurations
     let grouped = try breakdown.grouped(
       result.chosen.map { [($0, configurations[$0])] } ?? [], evaluation: evaluation, threads: threads,
       command: "tune",
-      outcomes: outcomesOf)
+      outcomes: columns.map { columns in { Array(try columns($0)) } })
     // Every configuration's outcomes are no longer needed: freed before the verdict reads the
     // inputs again.
-    outcomesOf = nil
+    columns = nil
     data.outcomes = []
     let verdict = try makeVerdict(result, evaluation: evaluation, tuning: tuning, request: request, grouped: grouped)
     let bytes = try reportBytes(result, grouped: grouped, verdict: verdict, threads: threads)
@@ -288,17 +288,17 @@ extension TouchTraceCommand.Tune {
   /// Tunes `data`'s plan on its traces — on the outcomes kept on disk as they were read (one
   /// configuration's read back at a time), on the merged outcomes when merging partials, or on
   /// the samples kept — then finishes the progress line. Returns the result and how to get a
-  /// configuration's outcomes again (`nil`: replay the samples).
+  /// configuration's outcomes again, by its index (`nil`: replay the samples).
   private func runTuning(
     _ data: ScoredData, tuning: TuningOptions, threads: Int, progress: Progress
-  ) throws -> (TuningResult, outcomes: ((Int) throws -> [TraceOutcome])?) {
+  ) throws -> (TuningResult, columns: ((Int) throws -> OutcomeColumn)?) {
     let plan: SweepPlan = data.plan
     if ScoredData.merged != nil {
       try ScoredData.requireMerged(
         data.sweep != nil && data.outcomes.count == plan.configurations.count, "other per-configuration state")
     }
     let result: TuningResult
-    let outcomes: ((Int) throws -> [TraceOutcome])?
+    let outcomes: ((Int) throws -> OutcomeColumn)?
     if let spill = data.stream?.outcomeSpill {
       var incremental = try Self.tuned(progress) { () throws(TuningError) in
         try Tuning.Incremental(data.evaluation, plan: plan, options: tuning, threads: threads)
@@ -306,7 +306,7 @@ extension TouchTraceCommand.Tune {
       // A failed read of the spill file is an I/O error (exit 74), as the latency lists' is.
       for c in plan.configurations.indices { incremental.add(try spill.column(c), of: c) }
       result = incremental.finish(sweep: try data.sweepResult(threads: threads))
-      outcomes = { Array(try spill.column($0)) }
+      outcomes = { try spill.column($0) }
     } else if data.sweep != nil && data.outcomes.count == plan.configurations.count {
       let columns = data.outcomes
       let sweep = try data.sweepResult(threads: threads)
@@ -314,7 +314,7 @@ extension TouchTraceCommand.Tune {
         try Tuning.run(
           data.evaluation, plan: plan, options: tuning, threads: threads, scored: (result: sweep, outcomes: columns))
       }
-      outcomes = { Array(columns[$0]) }
+      outcomes = { columns[$0] }
     } else {
       result = try Self.tuned(progress) { () throws(TuningError) in
         try Tuning.run(data.evaluation, plan: plan, options: tuning, threads: threads) { progress.update($0, $1) }
@@ -339,7 +339,7 @@ extension TouchTraceCommand.Tune {
   /// Opens `--outcomes` and writes into it the per-trace outcomes of every configuration (or
   /// the chosen one's, `--outcomes-filter best`); `nil` without `--outcomes`.
   private func writeOutcomes(
-    _ result: TuningResult, evaluation: Evaluation, threads: Int, outcomesOf: ((Int) throws -> [TraceOutcome])?
+    _ result: TuningResult, evaluation: Evaluation, threads: Int, columns: ((Int) throws -> OutcomeColumn)?
   ) throws -> OutcomeWriter? {
     let outcomeWriter = try outcomes.open(inputs: input.inputPaths)
     if let outcomeWriter {
@@ -348,7 +348,7 @@ extension TouchTraceCommand.Tune {
         outcomes.outcomesFilter == .best ? (result.chosen.map { [$0] } ?? []) : Array(configurations.indices)
       try outcomeWriter.write(
         chosen.map { ($0, configurations[$0]) }, evaluation: evaluation, threads: threads, command: "tune",
-        outcomesOf: outcomesOf)
+        columns: columns)
     }
     return outcomeWriter
   }

@@ -85,23 +85,31 @@ final class OutcomeWriter {
   }
 
   /// Writes the rows of each of `configurations` (index, configuration): its outcomes from
-  /// `outcomesOf` (by index: kept as the traces were read), or else replayed on the evaluation's
-  /// traces (whose samples must be kept).
+  /// `columns` (by index: kept as the traces were read), a few thousand traces at a time, or else
+  /// replayed on the evaluation's traces (whose samples must be kept).
   func write(
     _ configurations: [(index: Int, configuration: Configuration)], evaluation: Evaluation, threads: Int,
-    command: String, outcomesOf: ((Int) throws -> [TraceOutcome])? = nil
+    command: String, columns: ((Int) throws -> OutcomeColumn)? = nil
   ) throws {
     for (index, configuration) in configurations {
-      let outcomes: [TraceOutcome]
-      if let outcomesOf {
-        outcomes = try outcomesOf(index)
-      } else {
-        do throws(ReplayError) {
-          outcomes = try evaluation.outcomes(of: configuration.recognizer, threads: threads)
-        } catch {
-          stream.discard()
-          throw DataError.replay(error, command: command)
+      if let columns {
+        try writeHeader(labels: OutcomeTable.labelNames(evaluation.traces))
+        let column = try columns(index)
+        for start in stride(from: column.startIndex, to: column.endIndex, by: 4096) {
+          let outcomes = Array(column[start..<min(start + 4096, column.endIndex)])
+          try stream.append(
+            lines(
+              outcomes, truths: evaluation.truths, traces: evaluation.traces, index: index, configuration: configuration
+            ))
         }
+        continue
+      }
+      let outcomes: [TraceOutcome]
+      do throws(ReplayError) {
+        outcomes = try evaluation.outcomes(of: configuration.recognizer, threads: threads)
+      } catch {
+        stream.discard()
+        throw DataError.replay(error, command: command)
       }
       try write(outcomes, index: index, configuration: configuration, evaluation: evaluation)
     }

@@ -324,3 +324,28 @@ extension OutcomeTests {
     }
   }
 }
+
+extension OutcomeTests {
+  /// `tune` writes the table from the outcomes it keeps on disk for its folds, a few thousand
+  /// traces at a time; that is the table of the path that keeps every trace and replays it (taken
+  /// for an HTML report), byte for byte, in batches of 5 too.
+  @Test func tuneWritesTheTableOfTheReplaysFromItsKeptOutcomes() throws {
+    try inTemporaryDirectory { directory in
+      let command = [
+        "tune", ShardMergeTests.data, "--recognizer", "deep-press,peek-pop", "--folds", "3", "--group-by", "user",
+        "--bootstrap", "0", "--quiet",
+      ]
+      let replayed = directory + "/replayed.jsonl"
+      #expect(runCommand(command + ["--outcomes", replayed, "--output", directory + "/r.html"]) == 0)
+      let expected = try Data(contentsOf: URL(fileURLWithPath: replayed))
+      #expect(expected.count > 1000)
+      for batch in ["5", "100000"] {
+        let kept = directory + "/kept-\(batch).jsonl"
+        #expect(
+          runCommand(
+            command + ["--batch-traces", batch, "--outcomes", kept, "--output", directory + "/r-\(batch).json"]) == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: kept)) == expected, "batch \(batch)")
+      }
+    }
+  }
+}

@@ -333,11 +333,13 @@ extension ScoredStream.Request {
   /// skipped for lacking a maximum force), filters, shard and grouping label, that only replays
   /// `recognizers` (`Outcomes.replays`): no sweep, no samples, no partial, no `--by` groups, and
   /// of each trace its name's hash (``ScoredStream/nameDigests``), to check it read the same
-  /// traces as the first.
+  /// traces as the first; its replays are kept and go to no ``onReplays`` until it is set.
   public func replaying(_ recognizers: [AnyForceRecognizer]) -> ScoredStream.Request {
     var second = self
     second.sweep = false
     second.outcomes = .replays(recognizers)
+    second.onReplays = nil
+    second.keepsReplays = true
     second.keepSamples = false
     second.keepsTraces = false
     second.keepsTruths = false

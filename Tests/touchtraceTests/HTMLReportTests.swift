@@ -260,3 +260,82 @@ struct HTMLReportTests {
     }
   }
 }
+
+extension HTMLReportTests {
+  /// The debug executable (its standard input a shell can redirect).
+  static let binary = TestData.repositoryRoot + "/.build/debug/touchtrace"
+
+  /// The figures of a page: from its first `<figure` to its tables.
+  static func figures(_ html: String) -> Substring {
+    guard let start = html.range(of: "<figure"), let end = html.range(of: "<section id=\"tables\">") else { return "" }
+    return html[start.lowerBound..<end.lowerBound]
+  }
+
+  /// `tune` and `compare` keep no sample for their HTML figures when they can read their inputs
+  /// again: the second read draws the figures that every trace kept in memory draws (standard
+  /// input, which is read once, takes that path), byte for byte, example traces included.
+  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary)))
+  func aSecondReadDrawsTheFiguresOfEveryTraceKept() throws {
+    try inTemporaryDirectory { directory in
+      let input = directory + "/in.csv"
+      TestData.write(try Self.read(TestData.samples + "/synth-iphone6s.csv"), to: input)
+      let commands = [
+        ("compare", "--a deep-press --b stable-press --group-by user --bootstrap 20"),
+        ("tune", "--recognizer deep-press,peek-pop --folds 3 --group-by user --bootstrap 0 --batch-traces 7"),
+      ]
+      for (k, (command, options)) in commands.enumerated() {
+        let (kept, reread) = (directory + "/kept-\(k).html", directory + "/reread-\(k).html")
+        let binary = "'\(Self.binary)' \(command)"
+        let script = """
+          \(binary) - \(options) --quiet --output '\(kept)' < '\(input)' && \
+          \(binary) '\(input)' \(options) --quiet --output '\(reread)'
+          """
+        let shell = try runChild("/bin/sh", ["-c", script])
+        #expect(shell.code == 0, "\(shell.errors)")
+        let figures = Self.figures(try Self.read(kept))
+        #expect(figures.count > 10_000)
+        #expect(figures == Self.figures(try Self.read(reread)), "\(command)")
+      }
+      #expect(Self.figureIDs(try Self.read(directory + "/reread-0.html")).contains("fig-examples-disagreements"))
+    }
+  }
+}
+
+extension HTMLReportTests {
+  /// The plot titles of a figure, in order.
+  static func plotTitles(_ html: String, figure id: String) -> [String] {
+    guard let start = html.range(of: "<figure id=\"\(id)\"") else { return [] }
+    let figure = html[start.upperBound...]
+    let end = figure.range(of: "</figure>")?.lowerBound ?? figure.endIndex
+    return figure[..<end].components(separatedBy: "<text class=\"plot-title\"").dropFirst().map {
+      String($0.drop { $0 != ">" }.dropFirst().prefix { $0 != "<" })
+    }
+  }
+
+  /// `compare` chooses the traces it draws as the batches pass (batches of 7 here): the first
+  /// four by name where exactly one of A and B is correct, counted from its own `--outcomes`
+  /// table (a trace is correct without an FP or FN row), the same as from one batch of all.
+  @Test func compareDrawsTheFirstDisagreementsByName() throws {
+    try inTemporaryDirectory { directory in
+      let (html, table) = (directory + "/c.html", directory + "/c.csv")
+      let command = ["compare", TestData.samples, "--a", "deep-press", "--b", "stable-press", "--quiet"]
+      #expect(runCommand(command + ["--batch-traces", "7", "--output", html, "--outcomes", table]) == 0)
+      var wrong: [Int: Set<String>] = [0: [], 1: []]
+      var names: Set<String> = []
+      for row in try OutcomeTests.table(table).rows {
+        let (configuration, trace, outcome) = (Int(row[0])!, row[3], row[11])
+        names.insert(trace)
+        if outcome == "FP" || outcome == "FN" { wrong[configuration]!.insert(trace) }
+      }
+      let expected = names.filter { wrong[0]!.contains($0) != wrong[1]!.contains($0) }.sorted().prefix(4)
+      #expect(expected.count == 4)
+      let drawn = Self.plotTitles(try Self.read(html), figure: "fig-examples-disagreements").map {
+        String($0.prefix { $0 != " " })
+      }
+      #expect(drawn == Array(expected))
+      let whole = directory + "/whole.html"
+      #expect(runCommand(command + ["--batch-traces", "100000", "--output", whole]) == 0)
+      #expect(Self.figures(try Self.read(whole)) == Self.figures(try Self.read(html)))
+    }
+  }
+}

@@ -116,6 +116,23 @@ struct ShardMergeTests {
     }
   }
 
+  /// `tune`'s and `compare`'s HTML reports merged: their figures, example traces included,
+  /// come from a second read of the inputs the shards read, so the pages are the unsharded ones.
+  @Test func tuneAndCompareMergeToTheUnshardedHTMLReports() throws {
+    try Self.expectMergesEqual(
+      [
+        "tune", ShardMergeTests.data, "--recognizer", "deep-press,stable-press", "--folds", "3", "--group-by", "user",
+        "--bootstrap", "50", "--by", "device",
+      ],
+      shards: [1, 3], formats: ["html"])
+    try Self.expectMergesEqual(
+      [
+        "compare", ShardMergeTests.data, "--a", "deep-press:threshold=0.4", "--b", "stable-press", "--group-by", "user",
+        "--bootstrap", "50",
+      ],
+      shards: [1, 3], formats: ["html"])
+  }
+
   /// Grouped cross-validation and a bootstrap of the chosen configuration.
   @Test func tuneMergesToTheUnshardedReport() throws {
     try Self.expectMergesEqual(
@@ -193,6 +210,32 @@ struct ShardMergeTests {
             == 0)
         #expect(
           try Data(contentsOf: URL(fileURLWithPath: streamed)) == Data(contentsOf: URL(fileURLWithPath: replayed)))
+        let expected = try Data(contentsOf: URL(fileURLWithPath: reference))
+        #expect(!expected.isEmpty)
+        for (batch, threads) in [(1, 2), (7, 1)] {
+          let path = directory + "/\(batch)-\(threads).\(format)"
+          #expect(
+            runCommand(
+              command + ["--batch-traces", "\(batch)", "--threads", "\(threads)", "--format", format, "--output", path])
+              == 0)
+          #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == expected, "\(format): batch \(batch)")
+        }
+      }
+    }
+  }
+
+  /// `tune` keeps every configuration's outcomes on disk as the traces are read, batch by batch,
+  /// for its folds and bootstrap: batches of 1, 7 and all traces, 1 and 2 threads give the same
+  /// bytes in every format.
+  @Test func tuneReportsDoNotDependOnTheBatchSize() throws {
+    try inTemporaryDirectory { directory in
+      let command = [
+        "tune", ShardMergeTests.data, "--recognizer", "deep-press,stable-press", "--folds", "3", "--group-by", "user",
+        "--bootstrap", "50", "--seed", "5", "--by", "device", "--quiet",
+      ]
+      for format in ["json", "md", "csv"] {
+        let reference = directory + "/all.\(format)"
+        #expect(runCommand(command + ["--batch-traces", "100000", "--format", format, "--output", reference]) == 0)
         let expected = try Data(contentsOf: URL(fileURLWithPath: reference))
         #expect(!expected.isEmpty)
         for (batch, threads) in [(1, 2), (7, 1)] {
@@ -292,7 +335,7 @@ struct ShardMergeTests {
           "run", TestData.samples, "--recognizer", "deep-press", "--quiet", "--partial", directory + "/run.partial",
         ]) == 0)
       #expect(runCommand(["merge", directory + "/run.partial", "--csv-output", directory + "/x.csv", "--quiet"]) == 64)
-      // HTML merges for sweep only (run's, tune's and compare's pages draw traces kept in memory).
+      // run has no HTML report.
       #expect(runCommand(["merge", directory + "/run.partial", "--output", directory + "/r.html", "--quiet"]) == 64)
       #expect(!FileManager.default.fileExists(atPath: directory + "/r.html"))
       #expect(!FileManager.default.fileExists(atPath: directory + "/x.csv"))

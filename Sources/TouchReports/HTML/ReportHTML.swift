@@ -1,4 +1,4 @@
-import TouchCore
+package import TouchCore
 package import TouchEvaluation
 package import TouchRecognizers
 package import TouchTuning
@@ -125,41 +125,87 @@ extension TuneReport {
 
 /// The per-trace outcomes of both configurations of a comparison, for its HTML report.
 package struct ComparisonFigureData: Sendable {
+  /// A trace where exactly one of A and B is correct, drawn with both configurations' actions.
+  package struct Disagreement: Sendable {
+    /// The trace, with its samples.
+    package var trace: Trace
+    /// Its ground truth.
+    package var truth: TraceTruth
+    /// A's action times, seconds on the trace's clock.
+    package var a: [Double]
+    /// B's action times, seconds on the trace's clock.
+    package var b: [Double]
+
+    /// A drawn trace (each parameter is the field of the same name).
+    package init(trace: Trace, truth: TraceTruth, a: [Double], b: [Double]) {
+      self.trace = trace
+      self.truth = truth
+      self.a = a
+      self.b = b
+    }
+  }
+
   /// The outcomes of configuration A, one per trace.
-  package var a: [TraceOutcome]
+  package var a: OutcomeColumn
   /// The outcomes of configuration B, one per trace.
-  package var b: [TraceOutcome]
-  /// Traces where exactly one of them is correct, first by name, at most ``examples`` of them:
-  /// (trace, A's actions, B's actions), seconds.
-  package var disagreements: [(trace: Int, a: [Double], b: [Double])]
+  package var b: OutcomeColumn
+  /// Traces where exactly one of them is correct, first by name, at most ``examples`` of them.
+  package var disagreements: [Disagreement]
 
   /// How many disagreeing traces are drawn.
   package static let examples = 4
 
-  /// Replays both configurations over every trace (and the drawn traces once more for their
-  /// action times).
-  ///
-  /// - Parameters:
-  ///   - run: the comparison.
-  ///   - threads: threads for the replays; the data do not depend on it.
-  /// - Throws: `ReplayError` when an external recognizer fails.
-  package static func gather(_ run: ComparisonResult, threads: Int = 1) throws(ReplayError) -> ComparisonFigureData {
-    let evaluation = run.evaluation
-    let a = try evaluation.outcomes(of: run.a.recognizer, threads: threads)
-    let b = try evaluation.outcomes(of: run.b.recognizer, threads: threads)
-    let traces = evaluation.traces
-    let differing = a.indices.filter { a[$0].isCorrect != b[$0].isCorrect }
-      .sorted { traces[a[$0].trace].name < traces[a[$1].trace].name }.prefix(examples)
-    var disagreements: [(trace: Int, a: [Double], b: [Double])] = []
-    for k in differing {
-      let trace = traces[a[k].trace]
-      disagreements.append(
-        (
-          a[k].trace, try run.a.recognizer.replay(trace: trace).allActions.map(\.t),
-          try run.b.recognizer.replay(trace: trace).allActions.map(\.t)
-        ))
+  /// The figures' data (each parameter is the field of the same name).
+  package init(a: OutcomeColumn, b: OutcomeColumn, disagreements: [Disagreement]) {
+    self.a = a
+    self.b = b
+    self.disagreements = disagreements
+  }
+
+  /// The traces a comparison's figures draw, chosen as the traces pass
+  /// (`ScoredStream.Request.onReplays`, with A's and B's outcomes): the first ``examples`` by
+  /// name of those where exactly one of A and B is correct, kept with their samples. Only those
+  /// few traces are held, and they are the same whatever the batches.
+  package struct Selector {
+    private struct Candidate {
+      var trace: Trace
+      var truth: TraceTruth
     }
-    return ComparisonFigureData(a: a, b: b, disagreements: disagreements)
+    private var candidates: [Candidate] = []
+
+    /// An empty selection.
+    package init() {}
+
+    /// Adds a batch: its traces (with their samples), their truths and A's and B's outcomes on
+    /// them (`outcomes[0]` and `outcomes[1]`, each outcome's `trace` indexing `traces`).
+    package mutating func add(batch traces: [Trace], truths: [TraceTruth], outcomes: [[TraceOutcome]]) {
+      guard outcomes.count == 2 else { return }
+      for (a, b) in zip(outcomes[0], outcomes[1]) where a.isCorrect != b.isCorrect {
+        let trace = traces[a.trace]
+        let at = candidates.firstIndex { trace.name < $0.trace.name } ?? candidates.count
+        guard at < examples else { continue }
+        candidates.insert(Candidate(trace: trace, truth: truths[a.trace]), at: at)
+        if candidates.count > examples { candidates.removeLast() }
+      }
+    }
+
+    /// The figures' data: `a` and `b`, every trace's outcomes in trace order, and the chosen
+    /// traces replayed through A and B for their action times.
+    ///
+    /// - Throws: `ReplayError` when an external recognizer fails.
+    package func finish(_ run: ComparisonResult, a: OutcomeColumn, b: OutcomeColumn) throws(ReplayError)
+      -> ComparisonFigureData
+    {
+      var disagreements: [Disagreement] = []
+      for candidate in candidates {
+        disagreements.append(
+          Disagreement(
+            trace: candidate.trace, truth: candidate.truth,
+            a: try run.a.recognizer.replay(trace: candidate.trace).allActions.map(\.t),
+            b: try run.b.recognizer.replay(trace: candidate.trace).allActions.map(\.t)))
+      }
+      return ComparisonFigureData(a: a, b: b, disagreements: disagreements)
+    }
   }
 }
 
@@ -172,7 +218,7 @@ extension CompareReport {
   ///
   /// - Parameters:
   ///   - run: the comparison.
-  ///   - data: both configurations' outcomes (`ComparisonFigureData.gather(_:threads:)`).
+  ///   - data: both configurations' outcomes and the traces drawn (`ComparisonFigureData.Selector`).
   ///   - appendix: Markdown added after the report's tables (the recorded configuration).
   ///   - verdict: the verdict section (``VerdictReport/markdown(_:configurations:metrics:f1Interval:)``),
   ///     shown first, before the figures.
@@ -282,10 +328,8 @@ enum CompareFigures {
           },
           caption: "Traces by intended class (rows) and recognized class (columns) for each two-stage configuration."))
     }
-    let evaluation = run.evaluation
     let examplePlots = data.disagreements.map { entry -> Plot in
-      let trace = evaluation.traces[entry.trace]
-      let truth = evaluation.truths[entry.trace]
+      let (trace, truth) = (entry.trace, entry.truth)
       var marks: [PlotMark] = [
         .line(zip(trace.t, trace.force).map { (x: $0, y: $1) }, SeriesStyle(color: "#444444", width: 1.5))
       ]

@@ -28,7 +28,8 @@ extension TouchTraceCommand {
         groups with --group-by, from GSL's mt19937 seeded with --seed).
 
         Output: --format md, json (touchtrace-compare), csv (one row) or html (figures in \
-        inline SVG, then the md tables); without --format, an \
+        inline SVG, then the md tables; the few traces it draws are kept as they are read, no \
+        other samples); without --format, an \
         --output ending picks it, else md on a terminal and json otherwise. --outcomes FILE \
         writes both configurations' per-trace outcomes (configuration 0 is A, 1 is B). --by \
         COLUMN (user, device, intent, session, id, touch or an extra label) adds A's and B's counts, rates and latency \
@@ -105,18 +106,20 @@ extension TouchTraceCommand {
       let key = groupBy?.key
       try Console.run {
         try Console.checkOutputs([report.file, outcomes.outcomes], inputs: input.inputPaths)
-        // A's and B's per-trace outcomes as the traces are read, for the pairing, the bootstrap
-        // and the --outcomes table (and a shard's partial), without the traces' samples; kept and
-        // replayed after the read only for what redraws traces (HTML figures).
+        // A's and B's per-trace outcomes as the traces are read, for the pairing, the bootstrap,
+        // the --outcomes table and the HTML figures (and a shard's partial), without the traces'
+        // samples: an HTML report keeps the few traces it draws as they pass.
         let sharded = shards.partial != nil
-        let replaysAfter = !sharded && report.resolvedFormat == .html
-        let request = ScoredStream.Request(
+        var request = ScoredStream.Request(
           input: input.study, shard: shards.selected, recognizers: [a.recognizer, b.recognizer], groupBy: key,
-          options: options,
-          threads: threads, command: "compare", keepSamples: replaysAfter,
-          outcomes: replaysAfter ? .none : .replays([a.recognizer, b.recognizer]), sweep: false,
-          batchTraces: shards.batchTraces,
-          writesPartial: sharded)
+          options: options, threads: threads, command: "compare", outcomes: .replays([a.recognizer, b.recognizer]),
+          sweep: false, batchTraces: shards.batchTraces, writesPartial: sharded)
+        let selection = Selection()
+        if !sharded, case .html = report.resolvedFormat {
+          request.onReplays = { traces, truths, lists in
+            selection.selector.add(batch: traces, truths: truths, outcomes: lists)
+          }
+        }
         // No default grid here: the plan is only a carrier.
         let data = try ScoredData.gather(for: "compare", request, plan: nil, planOptions: nil, shard: shards)
         if shards.partial == nil { try breakdown.requirePresent(in: data.evaluation, command: "compare") }
@@ -125,27 +128,26 @@ extension TouchTraceCommand {
           return
         }
         let evaluation = data.evaluation
-        if ScoredData.merged != nil {
-          try ScoredData.requireMerged(data.outcomes.count == 2, "other per-configuration state")
-        }
-        let scored = data.outcomes.count == 2 ? (a: data.outcomes[0], b: data.outcomes[1]) : nil
+        // Read here, A's and B's columns are there by the request; merged, the partials hold them.
+        try ScoredData.requireMerged(data.outcomes.count == 2, "other per-configuration state")
+        let columns = (a: data.outcomes[0], b: data.outcomes[1])
         let run: ComparisonResult
         do throws(TuningError) {
           run = try ComparisonResult(
             evaluation: evaluation, a: a, b: b, groupBy: key, bootstrap: resampling.bootstrap, seed: resampling.seed,
             continuityCorrection: continuityCorrection, threads: threads,
-            outcomes: scored.map { (a: Array($0.a), b: Array($0.b)) })
+            outcomes: (a: Array(columns.a), b: Array(columns.b)))
         } catch {
           if case .replay(let replay) = error { throw DataError.replay(replay, command: "compare") }
           throw DataError(description: "touchtrace compare: error: \(error.description)")
         }
         let outcomeWriter = try outcomes.open(inputs: input.inputPaths)
-        let columns = scored.map { pair in { (c: Int) in c == 0 ? pair.a : pair.b } }
+        let column = { (c: Int) in c == 0 ? columns.a : columns.b }
         try outcomeWriter?.write(
-          [(0, a), (1, b)], evaluation: evaluation, threads: threads, command: "compare", columns: columns)
+          [(0, a), (1, b)], evaluation: evaluation, threads: threads, command: "compare", columns: column)
         let grouped = try breakdown.grouped(
           [(0, a), (1, b)], evaluation: evaluation, threads: threads, command: "compare",
-          outcomes: columns.map { columns in { Array(columns($0)) } })
+          outcomes: { Array(column($0)) })
         // The verdict: the better of A and B by F1 (ties: p90 |action − reference|), the paired
         // comparison oriented from it.
         let pair = [a, b]
@@ -169,16 +171,25 @@ extension TouchTraceCommand {
           bytes = StudyFile.recorded(VerdictReport.inserting(verdictObject, into: document)).encoded()
         case .csv: bytes = CompareReport.csv(run, by: grouped)
         case .html:
-          do throws(ReplayError) {
-            bytes = CompareReport.html(
-              run, try ComparisonFigureData.gather(run, threads: threads), appendix: StudyFile.recordedMarkdown,
-              verdict: verdictSection)
-          } catch {
+          // Merging, nothing was read: a second read of the inputs the shards read.
+          let figures: ComparisonFigureData
+          do {
+            figures =
+              ScoredData.merged != nil
+              ? try FigurePass.comparison(run, columns: columns, request: request)
+              : try selection.selector.finish(run, a: columns.a, b: columns.b)
+          } catch let error as ReplayError {
             throw DataError.replay(error, command: "compare")
           }
+          bytes = CompareReport.html(run, figures, appendix: StudyFile.recordedMarkdown, verdict: verdictSection)
         }
         try Console.emit([(report.target, bytes)], outcomes: outcomeWriter, inputs: input.inputPaths)
       }
     }
   }
+}
+
+/// The traces an HTML comparison draws, chosen as the batches pass.
+private final class Selection {
+  var selector = ComparisonFigureData.Selector()
 }

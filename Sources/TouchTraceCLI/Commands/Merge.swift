@@ -16,10 +16,9 @@ extension TouchTraceCommand {
         command, arguments, input names and input contents) and that every shard 0 … N−1 is \
         there exactly once, naming the missing or doubled ones, then \
         writes the command's report: byte for byte the report the command writes when run on \
-        all the data at once, in md, json or csv, and for sweep in html too (its figures replay \
-        the inputs the shards read, which must be in place and unchanged: their SHA-256 is \
-        checked; the HTML reports of tune and compare draw example traces that partials do not \
-        hold). The output options are the command's: --format, --output, \
+        all the data at once, in md, json or csv, and in html for sweep, tune and compare (its \
+        figures replay the inputs the shards read, which must be in place and unchanged: their \
+        SHA-256 is checked). The output options are the command's: --format, --output, \
         --json-output (sweep, tune), --csv-output (sweep); run the merge once per further \
         format. Merge executes nothing: partials whose recorded arguments name an output, a \
         study file or an exec: recognizer are refused. Exit 65 when the partials are damaged or \
@@ -120,12 +119,11 @@ extension TouchTraceCommand {
           "touchtrace merge: note: \(read.count) partial\(read.count == 1 ? "" : "s") of touchtrace \(merged.command): \(merged.dataset.traces.count) analyzed traces, \(merged.dataset.skipped.count) skipped"
         )
       }
-      // A sweep's HTML figures come from a second read of the inputs (checked against the
-      // shards' SHA-256); the other commands' HTML examples replay every trace kept in memory.
-      if writesHTML, merged.command != "sweep" {
+      // HTML figures come from a second read of the inputs (checked against the shards'
+      // SHA-256); run has no HTML report.
+      if writesHTML, merged.command == "run" {
         throw ValidationError(
-          "merge writes HTML for sweep only: the HTML report of \(merged.command) draws example traces from every trace kept in memory, which partials do not hold; run the command unsharded for HTML"
-        )
+          "touchtrace run has no HTML report; merge again with --output FILE ending in .md, .json or .csv")
       }
       // The outputs the merged command has.
       let extra: [String: Set<String>] = ["sweep": ["json-output", "csv-output"], "tune": ["json-output"]]

@@ -61,8 +61,9 @@ extension TouchTraceCommand {
         Memory: the traces are swept as they are read; every configuration's outcome on every \
         trace (9 bytes, 13 with a stage 2, and 24 per matched reference) goes to a temporary \
         file for the folds and the bootstrap, read back one configuration at a time; the \
-        samples are not kept (--outcomes writes its table from those outcomes). HTML (its \
-        figures redraw traces) and --export (its conformance vectors) keep every trace's samples.
+        samples are not kept (--outcomes writes its table from those outcomes; HTML draws its \
+        figures from a second read of the inputs). --export (its conformance vectors) and HTML \
+        of standard input keep every trace's samples.
 
         Examples (from the repository root):
           touchtrace tune samples/ --recognizer deep-press --folds 3 \\
@@ -223,9 +224,9 @@ extension TouchTraceCommand.Tune {
 
   /// What to read and score: swept as the traces are read, every configuration's per-trace
   /// outcomes kept for the folds and the bootstrap: on disk, batch by batch (`OutcomeSpill`), or
-  /// in a shard in memory (`OutcomeColumn`s) for its partial. The traces' samples are kept, and swept by the tuning after the
-  /// read, only for what redraws or replays traces after the tuning: HTML, `--outcomes` and
-  /// `--export` (its conformance vectors).
+  /// in a shard in memory (`OutcomeColumn`s) for its partial. The traces' samples are kept, and
+  /// swept by the tuning after the read, only for what replays traces after the tuning and cannot
+  /// read them again (``keepsSamples``).
   private func scoredRequest(
     _ plan: SweepPlan, options: EvaluationOptions, tuning: TuningOptions, threads: Int
   ) -> ScoredStream.Request {
@@ -241,10 +242,11 @@ extension TouchTraceCommand.Tune {
     return request
   }
 
-  /// Whether the traces' samples are kept for after the tuning: HTML redraws traces, `--export`
-  /// writes them as conformance vectors (`--outcomes` writes the outcomes kept as they were read).
+  /// Whether the traces' samples are kept for after the tuning: `--export` writes them as
+  /// conformance vectors, and an HTML report of an input read once redraws them (of files, a
+  /// second read draws its figures; `--outcomes` writes the outcomes kept as they were read).
   private var keepsSamples: Bool {
-    report.resolvedFormat == .html || exportDirectory != nil
+    (report.resolvedFormat == .html && input.study.readsOnce) || exportDirectory != nil
   }
 
   /// Tunes on the scored `data` and writes every output or none: the report, `--outcomes`,
@@ -266,7 +268,7 @@ extension TouchTraceCommand.Tune {
     columns = nil
     data.outcomes = []
     let verdict = try makeVerdict(result, evaluation: evaluation, tuning: tuning, request: request, grouped: grouped)
-    let bytes = try reportBytes(result, grouped: grouped, verdict: verdict, threads: threads)
+    let bytes = try reportBytes(result, grouped: grouped, verdict: verdict, request: request, threads: threads)
     // Every output or none: the report, --json-output, the --csv-dir tables and the exports
     // are committed together.
     let tool = "touchtrace \(TouchTraceVersion.current)"
@@ -387,9 +389,10 @@ extension TouchTraceCommand.Tune {
     return StudyFile.recorded(VerdictReport.inserting(verdictObject, into: document)).encoded()
   }
 
-  /// The report in `--format`: Markdown, JSON, the `--table` CSV table or HTML.
+  /// The report in `--format`: Markdown, JSON, the `--table` CSV table or HTML (its figures from
+  /// the samples kept, or else from a second read of the inputs `request` read).
   private func reportBytes(
-    _ result: TuningResult, grouped: GroupedMetrics?, verdict: Verdict, threads: Int
+    _ result: TuningResult, grouped: GroupedMetrics?, verdict: Verdict, request: ScoredStream.Request, threads: Int
   ) throws -> [UInt8] {
     let verdictSection = verdictMarkdown(result, verdict: verdict)
     switch report.resolvedFormat {
@@ -401,13 +404,18 @@ extension TouchTraceCommand.Tune {
       if let table = table.table { return TuneReport.csv(result, table: table) }
       return grouped.map { TuneReport.groupsCSV(result, by: $0) } ?? []
     case .html:
-      do throws(ReplayError) {
-        let data = try SweepFigureData.gather(
-          result.sweep, marked: TuneReport.markedConfigurations(result), threads: threads)
-        return TuneReport.html(result, data, appendix: StudyFile.recordedMarkdown, verdict: verdictSection)
-      } catch {
-        throw DataError.replay(error, command: "tune")
+      let marked = TuneReport.markedConfigurations(result)
+      let data: SweepFigureData
+      if request.keepSamples {
+        do throws(ReplayError) {
+          data = try SweepFigureData.gather(result.sweep, marked: marked, threads: threads)
+        } catch {
+          throw DataError.replay(error, command: "tune")
+        }
+      } else {
+        data = try FigurePass.gather(result.sweep, request: request, marked: marked)
       }
+      return TuneReport.html(result, data, appendix: StudyFile.recordedMarkdown, verdict: verdictSection)
     }
   }
 

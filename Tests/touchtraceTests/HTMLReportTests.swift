@@ -271,9 +271,10 @@ extension HTMLReportTests {
     return html[start.lowerBound..<end.lowerBound]
   }
 
-  /// `tune` and `compare` keep no sample for their HTML figures when they can read their inputs
-  /// again: the second read draws the figures that every trace kept in memory draws (standard
-  /// input, which is read once, takes that path), byte for byte, example traces included.
+  /// `tune` keeps no sample for its HTML figures when it can read its inputs again: the second
+  /// read draws the figures that every trace kept in memory draws (standard input, which is read
+  /// once, takes that path), byte for byte, example traces included. `compare` keeps the traces
+  /// it draws as they pass, on either input: the same figures too.
   @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary)))
   func aSecondReadDrawsTheFiguresOfEveryTraceKept() throws {
     try inTemporaryDirectory { directory in

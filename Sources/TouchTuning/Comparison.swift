@@ -127,8 +127,6 @@ public struct ComparisonResult: Sendable {
         throw .replay(.missingMaximumForce(trace: trace.name, variant: configuration.name))
       }
     }
-    let groups = try TraceGroups(traces: evaluation.traces, key: groupBy)
-    var random = try TuningError.randomSource(seed: seed)
     let n = evaluation.traces.count
     let outcomesA: [TraceOutcome]
     let outcomesB: [TraceOutcome]
@@ -143,6 +141,37 @@ public struct ComparisonResult: Sendable {
         throw .replay(error)
       }
     }
+    try self.init(
+      evaluation: evaluation, a: a, b: b, groupBy: groupBy, bootstrap: bootstrap, seed: seed,
+      continuityCorrection: continuityCorrection, threads: threads, columns: (outcomesA, outcomesB))
+  }
+
+  /// Compares `a` and `b` from their per-trace outcomes replayed elsewhere (kept as the traces
+  /// were read, or merged from shards), as arrays or TouchEvaluation's `OutcomeColumn`s, so they
+  /// need not become `[TraceOutcome]` (about 120 bytes a trace each).
+  ///
+  /// - Parameters:
+  ///   - evaluation: the labelled traces (each needs the `groupBy` label); their metadata only.
+  ///   - a: configuration A.
+  ///   - b: configuration B.
+  ///   - groupBy: the label whose groups the bootstrap resamples whole; `nil`: traces.
+  ///   - bootstrap: resamples and confidence of the interval for the mean latency difference.
+  ///   - seed: the seed of the bootstrap's stream.
+  ///   - continuityCorrection: whether McNemar's chi-square statistic is continuity-corrected.
+  ///   - threads: threads for the bootstrap; the result does not depend on it.
+  ///   - columns: A's and B's outcomes, one per trace in trace order.
+  /// - Throws: ``TuningError``: no trace, a missing group label, a GSL failure.
+  public init<Outcomes: RandomAccessCollection<TraceOutcome>>(
+    evaluation: Evaluation, a: Configuration, b: Configuration, groupBy: GroupKey? = nil,
+    bootstrap: BootstrapOptions? = BootstrapOptions(), seed: UInt64 = 1, continuityCorrection: Bool = true,
+    threads: Int = 1, columns: (a: Outcomes, b: Outcomes)
+  ) throws(TuningError) {
+    guard !evaluation.traces.isEmpty else { throw .noTraces }
+    let n = evaluation.traces.count
+    precondition(columns.a.count == n && columns.b.count == n, "one outcome per trace")
+    let groups = try TraceGroups(traces: evaluation.traces, key: groupBy)
+    var random = try TuningError.randomSource(seed: seed)
+    let (outcomesA, outcomesB) = columns
     if groupBy != nil {
       do throws(GSLError) {
         clustered = try ClusteredMcNemarTest(

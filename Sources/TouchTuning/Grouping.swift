@@ -49,11 +49,8 @@ public struct TraceGroups: Sendable, Hashable {
   ///
   /// - Throws: ``TuningError/missingGroupLabel(trace:key:)`` when a trace has no label for `key`.
   public init(traces: [Trace], key: GroupKey?) throws(TuningError) {
-    self.key = key
     guard let key else {
-      names = traces.map(\.name)
-      members = traces.indices.map { [$0] }
-      groupOfTrace = Array(traces.indices)
+      self.init(names: traces.map(\.name))
       return
     }
     var labels: [String] = []
@@ -64,11 +61,27 @@ public struct TraceGroups: Sendable, Hashable {
       }
       labels.append(label)
     }
+    self.init(labels: labels, key: key)
+  }
+
+  /// One group per trace, named by its trace's name (`names`, in trace order): the grouping
+  /// without a key.
+  public init(names: [String]) {
+    key = nil
+    self.names = names
+    members = names.indices.map { [$0] }
+    groupOfTrace = Array(names.indices)
+  }
+
+  /// Groups traces by their `key` labels (`labels`, one per trace in trace order): groups in
+  /// label order, each trace's index in its group in trace order.
+  public init(labels: [String], key: GroupKey) {
+    self.key = key
     let sorted = Array(Set(labels)).sorted()
     var index: [String: Int] = [:]
     for (g, name) in sorted.enumerated() { index[name] = g }
     var members = [[Int]](repeating: [], count: sorted.count)
-    var groupOfTrace = [Int](repeating: 0, count: traces.count)
+    var groupOfTrace = [Int](repeating: 0, count: labels.count)
     for (k, label) in labels.enumerated() {
       let g = index[label]!
       members[g].append(k)

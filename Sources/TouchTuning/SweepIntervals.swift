@@ -39,7 +39,6 @@ public struct SweepIntervals: Sendable {
     let evaluation = sweep.evaluation
     guard !evaluation.traces.isEmpty else { throw .noTraces }
     let groups = try TraceGroups(traces: evaluation.traces, key: groupBy)
-    var random = try TuningError.randomSource(seed: seed)
     var lists: [[TraceOutcome]] = []
     for c in configurations {
       do throws(ReplayError) {
@@ -48,11 +47,35 @@ public struct SweepIntervals: Sendable {
         throw .replay(error)
       }
     }
+    try self.init(
+      configurations: configurations, outcomeLists: lists, truths: evaluation.truths, groups: groups,
+      options: options, seed: seed, threads: threads)
+  }
+
+  /// Bootstraps the statistics of `configurations` from their per-trace outcomes, replayed
+  /// elsewhere (a second read of a sweep that kept no trace).
+  ///
+  /// - Parameters:
+  ///   - configurations: which configurations (indices).
+  ///   - outcomeLists: per configuration, its outcome on every trace, in trace order (arrays, or
+  ///     TouchEvaluation's `OutcomeColumn`s).
+  ///   - truths: every trace's truth, in trace order.
+  ///   - groups: the resampling units over those traces.
+  ///   - options: resamples and confidence.
+  ///   - seed: the generator's seed.
+  ///   - threads: threads for the scoring of resamples.
+  /// - Throws: `TuningError` when there is no trace or the generator cannot be created.
+  public init<Outcomes: RandomAccessCollection<TraceOutcome> & Sendable>(
+    configurations: [Int], outcomeLists: [Outcomes], truths: [TraceTruth], groups: TraceGroups,
+    options: BootstrapOptions, seed: UInt64, threads: Int
+  ) throws(TuningError) where Outcomes.Index == Int {
+    guard !truths.isEmpty else { throw .noTraces }
+    var random = try TuningError.randomSource(seed: seed)
     intervals =
-      lists.isEmpty
+      outcomeLists.isEmpty
       ? []
       : Bootstrap.intervals(
-        of: Self.statistics, outcomeLists: lists, truths: evaluation.truths, units: groups.members, options: options,
+        of: Self.statistics, outcomeLists: outcomeLists, truths: truths, units: groups.members, options: options,
         random: &random, threads: threads)
     self.configurations = configurations
     self.groups = groups

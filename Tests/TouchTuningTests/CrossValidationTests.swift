@@ -180,6 +180,19 @@ struct FoldAssignmentTests {
     #expect(missing == .missingGroupLabel(trace: "t0", key: .session))
   }
 
+  /// Groups made from labels alone (as a second read of a sweep that kept no trace gathers
+  /// them): groups in label order, members in trace order, as written out by hand.
+  @Test func labelsGroupAsTheirTraces() throws {
+    let g = TraceGroups(labels: ["u2", "u1", "u2", "u3", "u1"], key: .user)
+    #expect(g.names == ["u1", "u2", "u3"] && g.unit == "user")
+    #expect(g.members == [[1, 4], [0, 2], [3]])
+    #expect(g.groupOfTrace == [1, 0, 1, 2, 0])
+    let names = TraceGroups(names: ["b", "a"])
+    #expect(names.names == ["b", "a"] && names.members == [[0], [1]] && names.key == nil)
+    let traces = (0..<4).map { ramp("t\($0)", peak: 2, intent: .tap) }
+    #expect(try TraceGroups(traces: traces, key: nil) == TraceGroups(names: traces.map(\.name)))
+  }
+
   /// Fed one configuration's outcome column at a time (as `tune` reads them back from disk),
   /// the tuning chooses and validates as when it sweeps the traces itself: level 9 overall,
   /// level 5 on the fold without u5, the same held-out scores and bootstrap intervals.

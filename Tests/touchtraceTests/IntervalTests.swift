@@ -160,3 +160,43 @@ struct SweepBootstrapTests {
     }
   }
 }
+
+extension IntervalTests {
+  /// The debug executable (its standard input a shell can redirect).
+  static let binary = TestData.repositoryRoot + "/.build/debug/touchtrace"
+
+  /// `sweep --bootstrap` of files keeps no trace: the best configurations' outcomes, the truths
+  /// and the resampling units come from a second read. Its report is the report of standard
+  /// input, which is read once and keeps every trace (but for the input's name and the verdict,
+  /// which standard input cannot pair), with and without --group-by, in batches of 5 too.
+  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary)))
+  func theBootstrapOfASecondReadIsTheBootstrapOfEveryTraceKept() throws {
+    try inTemporaryDirectory { directory in
+      let input = directory + "/in.csv"
+      TestData.write(try String(contentsOfFile: TestData.samples + "/synth-android.csv", encoding: .utf8), to: input)
+      for (k, options) in [
+        "--recognizer deep-press,stable-press --bootstrap 60 --seed 9",
+        "--recognizer deep-press,peek-pop --bootstrap 40 --group-by user --batch-traces 5",
+      ].enumerated() {
+        let (kept, reread) = (directory + "/kept-\(k).json", directory + "/reread-\(k).json")
+        let binary = "'\(Self.binary)' sweep"
+        let script = """
+          \(binary) - \(options) --quiet --output '\(kept)' < '\(input)' && \
+          \(binary) '\(input)' \(options) --quiet --output '\(reread)'
+          """
+        let shell = try runChild("/bin/sh", ["-c", script])
+        #expect(shell.code == 0, "\(shell.errors)")
+        var reports: [[String: Any]] = []
+        for path in [kept, reread] {
+          var report = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+          #expect(report["bootstrap"] != nil, "\(options)")
+          // The input's name, and the verdict's paired comparison (standard input gives none).
+          for key in ["configuration", "files", "verdict"] { report[key] = nil }
+          reports.append(report)
+        }
+        #expect(NSDictionary(dictionary: reports[0]).isEqual(to: reports[1]), "\(options)")
+      }
+    }
+  }
+}

@@ -136,7 +136,7 @@ extension TouchTraceCommand {
           run = try ComparisonResult(
             evaluation: evaluation, a: a, b: b, groupBy: key, bootstrap: resampling.bootstrap, seed: resampling.seed,
             continuityCorrection: continuityCorrection, threads: threads,
-            outcomes: (a: Array(columns.a), b: Array(columns.b)))
+            columns: columns)
         } catch {
           if case .replay(let replay) = error { throw DataError.replay(replay, command: "compare") }
           throw DataError(description: "touchtrace compare: error: \(error.description)")

@@ -147,12 +147,13 @@ extension TouchTraceCommand {
       return nil
     }
 
-    /// Whether the traces' samples are kept after the sweep: for the bootstrap (which replays
-    /// every trace), and for `--outcomes` and an HTML report of an input that can be read only
-    /// once (another input is read again for the table and the figures).
+    /// Whether the traces' samples are kept after the sweep: for the bootstrap, `--outcomes` and
+    /// an HTML report of an input that can be read only once (another input is read again for
+    /// the resampled outcomes, the table and the figures).
     func keepsSamples(readsOnce: Bool) -> Bool {
-      if case .html = report.resolvedFormat, readsOnce { return true }
-      return bootstrap > 0 || (outcomes.outcomes != nil && readsOnce)
+      guard readsOnce else { return false }
+      if case .html = report.resolvedFormat { return true }
+      return bootstrap > 0 || outcomes.outcomes != nil
     }
 
     /// The configurations the options describe.
@@ -207,11 +208,24 @@ extension TouchTraceCommand {
         }
         var intervals: SweepIntervals?
         if bootstrap > 0 {
+          let best = result.bestConfigurations().map(\.configuration).sorted()
+          let options = BootstrapOptions(resamples: bootstrap, confidence: confidence)
+          // Without the samples, the best configurations' outcomes from a second read.
+          let read =
+            request.keepSamples
+            ? nil
+            : try ResamplingRead.read(
+              best.map { result.configurations[$0].recognizer }, request: request, evaluation: evaluation)
           do throws(TuningError) {
-            intervals = try SweepIntervals(
-              sweep: result, configurations: result.bestConfigurations().map(\.configuration).sorted(),
-              groupBy: groupBy?.key,
-              options: BootstrapOptions(resamples: bootstrap, confidence: confidence), seed: seed, threads: threads)
+            if let read {
+              intervals = try SweepIntervals(
+                configurations: best, outcomeLists: read.columns, truths: read.truths, groups: read.groups,
+                options: options, seed: seed, threads: threads)
+            } else {
+              intervals = try SweepIntervals(
+                sweep: result, configurations: best, groupBy: groupBy?.key, options: options, seed: seed,
+                threads: threads)
+            }
           } catch {
             if case .replay(let replay) = error { throw DataError.replay(replay, command: "sweep") }
             throw DataError(description: "touchtrace sweep: error: \(error.description)")

@@ -70,6 +70,15 @@ enum VerdictPass {
     var second = request.replaying([a.recognizer, b.recognizer])
     second.keepsTruths = !evaluation.keepsTraces
     second.writesPartial = merged != nil  // the inputs' SHA-256, to compare with the shards'
+    // A summary-only first read with a grouping label (`sweep --bootstrap --group-by`): each
+    // trace's label, for the clustered test (the first read skipped traces without one).
+    final class Labels { var values: [String] = [] }
+    let labels = Labels()
+    if !evaluation.keepsTraces, let key = request.groupBy {
+      second.onReplays = { traces, _, _ in
+        labels.values.append(contentsOf: traces.map { key.label(of: $0.metadata) ?? "" })
+      }
+    }
     let data: ScoredData
     do {
       data = try ScoredData.readAgain(second)
@@ -91,11 +100,20 @@ enum VerdictPass {
       guard evaluation.keepsTraces else {
         // The columns are in trace order (each batch's replays sorted); compared as they are,
         // not as `[TraceOutcome]` (about 120 bytes a trace each).
-        // The first read kept a summary (never with --group-by): each trace is its own unit.
-        precondition(request.groupBy == nil, "a summary-only read has no grouping")
+        // The first read kept a summary: clustered by the labels the second read kept.
         let truths = data.stream?.truths ?? []
-        guard truths.count == n else {
+        guard truths.count == n, request.groupBy == nil || labels.values.count == n else {
           return .failure(Unavailable(text: "the second read gave other traces than the first"))
+        }
+        var clustered: ClusteredMcNemarTest?
+        if let key = request.groupBy {
+          do throws(GSLError) {
+            clustered = try ClusteredMcNemarTest(
+              a: data.outcomes[0].map(\.isCorrect), b: data.outcomes[1].map(\.isCorrect),
+              clusters: TraceGroups(labels: labels.values, key: key).members)
+          } catch {
+            throw TuningError.gsl(error)
+          }
         }
         // No bootstrap: the stream is never drawn from.
         var unusedRandom: RandomSource
@@ -109,7 +127,7 @@ enum VerdictPass {
             try PairedComparison(
               a: data.outcomes[0], shapeA: a.shape, b: data.outcomes[1], shapeB: b.shape, truths: truths,
               units: [], bootstrap: nil, random: &unusedRandom),
-            nil
+            clustered
           ))
       }
       // Clustered as the request groups its traces (`--group-by`).

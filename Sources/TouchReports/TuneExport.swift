@@ -53,7 +53,7 @@ package enum TuneExport {
       (
         "traces",
         Accounting.traces(
-          total: dataset.total, analyzed: dataset.traces.count, skipped: dataset.skipped.count,
+          total: evaluation.totalCount, analyzed: evaluation.analyzedCount, skipped: dataset.skipped.count,
           labelOverrides: dataset.labelOverrides)
       ),
       ("positive", .array(evaluation.options.positives.map { .string($0.rawValue) })),
@@ -133,7 +133,8 @@ package enum TuneExport {
     lines.append("Recognizer: \(configuration.name) [\(descriptor.code)] — \(descriptor.title)")
     lines.append("Reproduces: \(descriptor.source)")
     lines.append(
-      "Tuned on: \(dataset.total) traces (\(dataset.traces.count) analyzed, \(dataset.skipped.count) skipped) from")
+      "Tuned on: \(evaluation.totalCount) traces (\(evaluation.analyzedCount) analyzed, \(dataset.skipped.count) skipped) from"
+    )
     for file in dataset.files { lines.append("  \(file)") }
     lines.append(
       "Ground truth: positives \(evaluation.options.positives.map(\.rawValue).joined(separator: ", ")); actions match references within \(TextFormat.compact(evaluation.options.tolerance)) s."

@@ -396,7 +396,7 @@ package enum TuneReport {
     var out = Markdown.traces(evaluation)
     out += "- Positives (stage 1): \(options.positives.map(\.rawValue).joined(separator: ", ")) — "
     out +=
-      "\(evaluation.truths.filter(\.isPositive).count) traces; matching within \(TextFormat.compact(options.tolerance)) s.\n"
+      "\(evaluation.summary.positives) traces; matching within \(TextFormat.compact(options.tolerance)) s.\n"
     out +=
       "- \(configurations.count) configurations of \(result.sweep.plan.recognizers.map(\.name).joined(separator: ", ")).\n"
     out += "- Objective: \(rule.objective); bounds: \(rule.constraints). Ties: \(OperatingPointRule.tieRule).\n"

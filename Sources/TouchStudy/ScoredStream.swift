@@ -102,6 +102,10 @@ public struct ScoredStream {
     /// Whether the replays' outcomes are kept (``ScoredStream/outcomes``); `false` when
     /// ``onReplays`` takes all it needs.
     public var keepsReplays = true
+    /// With ``summaryOnly``, whether each analyzed trace's truth (``truths``) and resampling unit
+    /// (``units``: its ``groupBy`` label, else its name) are kept besides the summary: for
+    /// resampling and cross-validation without each trace's metadata (`tune`).
+    public var keepsUnits = false
     /// Receives a line saying what each batch holds (`--verbose`); `nil` for none.
     public var onBatch: ((String) -> Void)?
     /// Receives the number of traces read after each batch; `nil` for none.
@@ -145,8 +149,11 @@ public struct ScoredStream {
   /// Where each analyzed trace was read.
   public internal(set) var origins: [TraceOrigin] = []
   /// Each analyzed trace's ground truth (empty when the request needs none, or keeps neither
-  /// traces nor truths: ``Request/keepsTruths``).
+  /// traces nor truths: ``Request/keepsTruths``, ``Request/keepsUnits``).
   public internal(set) var truths: [TraceTruth] = []
+  /// Each analyzed trace's resampling unit (``Request/keepsUnits``): its ``Request/groupBy``
+  /// label, else its name; empty otherwise.
+  public internal(set) var units: [String] = []
   /// Each analyzed trace's place among the traces read.
   public internal(set) var ordinals: [Int] = []
   /// How many traces were analyzed (kept or not).
@@ -245,11 +252,15 @@ public struct ScoredStream {
   /// request keeps no traces.
   mutating func keep(
     _ trace: Trace, origin: TraceOrigin, ordinal: Int, truth: TraceTruth?, samples: Bool, keepsTraces: Bool,
-    keepsTruths: Bool = false
+    keepsTruths: Bool = false, unit: String? = nil
   ) {
     analyzed += 1
     if summary != nil, let truth {
       summary!.add(trace, truth: truth)
+      if let unit {
+        truths.append(truth)
+        units.append(unit)
+      }
       return
     }
     guard keepsTraces else {
@@ -339,6 +350,7 @@ extension ScoredStream.Request {
     second.sweep = false
     second.outcomes = .replays(recognizers)
     second.onReplays = nil
+    second.keepsUnits = false
     second.keepsReplays = true
     second.keepSamples = false
     second.keepsTraces = false

@@ -204,7 +204,8 @@ struct StreamPass {
     for (k, trace) in evaluation.traces.enumerated() {
       state.keep(
         trace, origin: evaluation.dataset.origins[k], ordinal: ordinals[k], truth: truths[k],
-        samples: request.keepSamples, keepsTraces: request.keepsTraces, keepsTruths: request.keepsTruths)
+        samples: request.keepSamples, keepsTraces: request.keepsTraces, keepsTruths: request.keepsTruths,
+        unit: request.keepsUnits ? request.groupBy.map { $0.label(of: trace.metadata) ?? "" } ?? trace.name : nil)
     }
   }
 

@@ -198,7 +198,7 @@ public enum Tuning {
       init(_ source: consuming RandomSource) { self.source = source }
     }
 
-    private let evaluation: Evaluation
+    private let truths: [TraceTruth]
     private let plan: SweepPlan
     private let options: TuningOptions
     private let threads: Int
@@ -221,11 +221,35 @@ public enum Tuning {
     public init(_ evaluation: Evaluation, plan: SweepPlan, options: TuningOptions, threads: Int = 1)
       throws(TuningError)
     {
+      guard !evaluation.traces.isEmpty else { throw .noTraces }
+      try self.init(
+        truths: evaluation.truths, groups: try TraceGroups(traces: evaluation.traces, key: options.groupBy), plan: plan,
+        options: options, threads: threads)
+    }
+
+    /// Deals `groups` into folds, before any outcome: for traces known by their truths and
+    /// resampling units alone (a read that kept no trace's metadata).
+    ///
+    /// - Parameters:
+    ///   - truths: every trace's truth, in trace order.
+    ///   - groups: the traces' groups by `options.groupBy` (``TraceGroups/init(labels:key:)``,
+    ///     or ``TraceGroups/init(names:)`` without a grouping label).
+    ///   - plan: the configurations to choose from.
+    ///   - options: rule, grouping, folds, bootstrap, seed.
+    ///   - threads: threads for the fold scoring and the bootstrap; the result does not depend
+    ///     on it.
+    /// - Throws: ``TuningError`` — no trace, fewer groups than folds, a GSL failure.
+    public init(truths: [TraceTruth], groups: TraceGroups, plan: SweepPlan, options: TuningOptions, threads: Int = 1)
+      throws(TuningError)
+    {
+      guard !truths.isEmpty else { throw .noTraces }
       var source = try TuningError.randomSource(seed: options.seed)
-      (groups, assignment) = try FoldAssignment.setUp(evaluation.traces, options: options, random: &source)
+      assignment =
+        options.folds >= 2 ? try FoldAssignment(groups: groups, folds: options.folds, random: &source) : nil
+      self.groups = groups
       random = Random(source)
-      choices = RunningChoices(evaluation, plan: plan, rule: options.rule, assignment: assignment, threads: threads)
-      self.evaluation = evaluation
+      choices = RunningChoices(truths: truths, plan: plan, rule: options.rule, assignment: assignment, threads: threads)
+      self.truths = truths
       self.plan = plan
       self.options = options
       self.threads = threads
@@ -265,7 +289,7 @@ public enum Tuning {
       // Bootstrap of the chosen configuration (and of the pooled held-out outcomes, same draws).
       let intervals = Tuning.bootstrap(
         options.bootstrap, of: statistics, chosen: choices.overall?.outcomes, pooled: validated?.pooledOutcomes,
-        truths: evaluation.truths, units: groups.members, random: &random.source, threads: threads)
+        truths: truths, units: groups.members, random: &random.source, threads: threads)
       var crossValidation = validated?.crossValidation
       if let cv = crossValidation, let intervals, intervals.count == 2 {
         crossValidation = CrossValidation(
@@ -405,15 +429,15 @@ private struct RunningChoices {
   /// What each fold's training part reached, to explain why nothing was chosen there.
   var reachPerFold: [RuleReach]
 
-  /// No choice yet, for `plan` on `evaluation`'s traces (`assignment`: the folds, `nil` for none).
+  /// No choice yet, for `plan` on the traces of `truths` (`assignment`: the folds, `nil` for none).
   init(
-    _ evaluation: Evaluation, plan: SweepPlan, rule: OperatingPointRule, assignment: FoldAssignment?, threads: Int
+    truths: [TraceTruth], plan: SweepPlan, rule: OperatingPointRule, assignment: FoldAssignment?, threads: Int
   ) {
-    let n = evaluation.traces.count
+    let n = truths.count
     let k = assignment?.folds ?? 0
     let foldOfTrace = assignment?.foldOfTrace ?? []
     self.rule = rule
-    truths = evaluation.truths
+    self.truths = truths
     configurations = plan.configurations
     self.threads = threads
     traceCount = n

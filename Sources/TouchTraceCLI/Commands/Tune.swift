@@ -60,10 +60,11 @@ extension TouchTraceCommand {
 
         Memory: the traces are swept as they are read; every configuration's outcome on every \
         trace (9 bytes, 13 with a stage 2, and 24 per matched reference) goes to a temporary \
-        file for the folds and the bootstrap, read back one configuration at a time; the \
-        samples are not kept (--outcomes writes its table from those outcomes; HTML draws its \
-        figures from a second read of the inputs). --export (its conformance vectors) and HTML \
-        of standard input keep every trace's samples.
+        file for the folds and the bootstrap, read back one configuration at a time; of each \
+        trace only its truth, its resampling unit and what the reports count are kept (with \
+        --by, its metadata too), not its samples. --outcomes and HTML read the inputs a second \
+        time for the rows and the figures. --export (its conformance vectors) and HTML of \
+        standard input keep every trace's samples.
 
         Examples (from the repository root):
           touchtrace tune samples/ --recognizer deep-press --folds 3 \\
@@ -239,6 +240,13 @@ extension TouchTraceCommand.Tune {
       writesPartial: sharded)
     // --export records the data's SHA-256: hashed as it is read, not read again.
     request.hashesInputs = exportDirectory != nil
+    // Streamed on one machine and not grouped by --by (whose groups come from each trace's
+    // labels): of each trace, only what the reports count, its truth and its resampling unit
+    // (--outcomes then reads the inputs again for its rows, which standard input cannot).
+    if streamed, !sharded, breakdown.by == nil, !(outcomes.outcomes != nil && input.study.readsOnce) {
+      request.summaryOnly = true
+      request.keepsUnits = true
+    }
     return request
   }
 
@@ -257,7 +265,8 @@ extension TouchTraceCommand.Tune {
   ) throws {
     let evaluation = data.evaluation
     var (result, columns) = try runTuning(data, tuning: tuning, threads: threads, progress: progress)
-    let outcomeWriter = try writeOutcomes(result, evaluation: evaluation, threads: threads, columns: columns)
+    let outcomeWriter = try writeOutcomes(
+      result, evaluation: evaluation, request: request, threads: threads, columns: columns)
     let configurations = result.sweep.configurations
     let grouped = try breakdown.grouped(
       result.chosen.map { [($0, configurations[$0])] } ?? [], evaluation: evaluation, threads: threads,
@@ -303,7 +312,14 @@ extension TouchTraceCommand.Tune {
     let outcomes: ((Int) throws -> OutcomeColumn)?
     if let spill = data.stream?.outcomeSpill {
       var incremental = try Self.tuned(progress) { () throws(TuningError) in
-        try Tuning.Incremental(data.evaluation, plan: plan, options: tuning, threads: threads)
+        guard let stream = data.stream, stream.summary != nil else {
+          return try Tuning.Incremental(data.evaluation, plan: plan, options: tuning, threads: threads)
+        }
+        // A summary-only read: the truths and resampling units it kept.
+        let groups =
+          tuning.groupBy.map { TraceGroups(labels: stream.units, key: $0) } ?? TraceGroups(names: stream.units)
+        return try Tuning.Incremental(
+          truths: stream.truths, groups: groups, plan: plan, options: tuning, threads: threads)
       }
       // A failed read of the spill file is an I/O error (exit 74), as the latency lists' is.
       for c in plan.configurations.indices { incremental.add(try spill.column(c), of: c) }
@@ -341,16 +357,21 @@ extension TouchTraceCommand.Tune {
   /// Opens `--outcomes` and writes into it the per-trace outcomes of every configuration (or
   /// the chosen one's, `--outcomes-filter best`); `nil` without `--outcomes`.
   private func writeOutcomes(
-    _ result: TuningResult, evaluation: Evaluation, threads: Int, columns: ((Int) throws -> OutcomeColumn)?
+    _ result: TuningResult, evaluation: Evaluation, request: ScoredStream.Request, threads: Int,
+    columns: ((Int) throws -> OutcomeColumn)?
   ) throws -> OutcomeWriter? {
     let outcomeWriter = try outcomes.open(inputs: input.inputPaths)
     if let outcomeWriter {
       let configurations = result.sweep.configurations
       let chosen =
         outcomes.outcomesFilter == .best ? (result.chosen.map { [$0] } ?? []) : Array(configurations.indices)
-      try outcomeWriter.write(
-        chosen.map { ($0, configurations[$0]) }, evaluation: evaluation, threads: threads, command: "tune",
-        columns: columns)
+      let written = chosen.map { (index: $0, configuration: configurations[$0]) }
+      if evaluation.keepsTraces {
+        try outcomeWriter.write(written, evaluation: evaluation, threads: threads, command: "tune", columns: columns)
+      } else {
+        // The rows' metadata from a second read (the first kept only a summary).
+        try OutcomePass.write(written, to: outcomeWriter, request: request, evaluation: evaluation)
+      }
     }
     return outcomeWriter
   }

@@ -23,16 +23,6 @@ struct PlanOptions: ParsableArguments {
       "Fix a parameter: NAME=VALUE (repeatable; required.NAME for compositions).", valueName: "name=value"))
   var settings: [String] = []
 
-  /// The configurations the options describe, once the data is loaded: default grids that follow
-  /// the maximum possible force (raw-force parameters) use the analyzed traces' maxima; `plan`
-  /// (built before loading) is returned when no default grid depends on them.
-  func makePlan(following evaluation: Evaluation, after plan: SweepPlan) throws(ValidationError) -> SweepPlan {
-    guard plan.axes.isEmpty, plan.recognizers.contains(where: { SweepPlan.defaultGridFollowsMaximumForce($0) }) else {
-      return plan
-    }
-    return try makePlan(maximumForces: SweepPlan.maximumForces(of: evaluation.dataset.traces))
-  }
-
   /// The configurations the options describe (default grids relative to the maximum force need
   /// `maximumForces`, force units; without them such recognizers run at their defaults).
   func makePlan(maximumForces: [Double] = []) throws(ValidationError) -> SweepPlan {

@@ -270,7 +270,7 @@ extension CompareReport {
   ///   - grouped: configurations 0 (A) and 1 (B) per group (`--by`); `nil` for none.
   package static func csv(_ run: ComparisonResult, by grouped: GroupedMetrics? = nil) -> [UInt8] {
     guard case .object(let members) = baseJSON(run) else { preconditionFailure("an object") }
-    var flat: [(String, JSONValue)] = [("traces", .int(run.evaluation.traces.count))]
+    var flat: [(String, JSONValue)] = [("traces", .int(run.evaluation.analyzedCount))]
     for (key, value) in members
     where ["a", "b", "mcnemar", "latency_difference", "timing_error_difference"].contains(key) {
       flat += value.flattened(prefix: key).filter { name, _ in

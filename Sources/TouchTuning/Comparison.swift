@@ -167,12 +167,40 @@ public struct ComparisonResult: Sendable {
     threads: Int = 1, columns: (a: Outcomes, b: Outcomes)
   ) throws(TuningError) {
     guard !evaluation.traces.isEmpty else { throw .noTraces }
-    let n = evaluation.traces.count
+    try self.init(
+      evaluation: evaluation, truths: evaluation.truths,
+      groups: try TraceGroups(traces: evaluation.traces, key: groupBy),
+      a: a, b: b, bootstrap: bootstrap, seed: seed, continuityCorrection: continuityCorrection, threads: threads,
+      columns: columns)
+  }
+
+  /// Compares `a` and `b` from their per-trace outcomes, on traces known by their truths and
+  /// resampling units alone (a read that kept only its traces' summary).
+  ///
+  /// - Parameters:
+  ///   - evaluation: what the reports count of the traces (its summary).
+  ///   - truths: every trace's truth, in trace order.
+  ///   - groups: the resampling units (``TraceGroups/init(labels:key:)`` by the grouping label,
+  ///     or ``TraceGroups/init(names:)``); with a key, the clustered test is made too.
+  ///   - a: configuration A.
+  ///   - b: configuration B.
+  ///   - bootstrap: resamples and confidence of the interval for the mean latency difference.
+  ///   - seed: the seed of the bootstrap's stream.
+  ///   - continuityCorrection: whether McNemar's chi-square statistic is continuity-corrected.
+  ///   - threads: threads for the bootstrap; the result does not depend on it.
+  ///   - columns: A's and B's outcomes, one per trace in trace order.
+  /// - Throws: ``TuningError``: no trace, a GSL failure.
+  public init<Outcomes: RandomAccessCollection<TraceOutcome>>(
+    evaluation: Evaluation, truths: [TraceTruth], groups: TraceGroups, a: Configuration, b: Configuration,
+    bootstrap: BootstrapOptions? = BootstrapOptions(), seed: UInt64 = 1, continuityCorrection: Bool = true,
+    threads: Int = 1, columns: (a: Outcomes, b: Outcomes)
+  ) throws(TuningError) {
+    let n = truths.count
+    guard n > 0 else { throw .noTraces }
     precondition(columns.a.count == n && columns.b.count == n, "one outcome per trace")
-    let groups = try TraceGroups(traces: evaluation.traces, key: groupBy)
     var random = try TuningError.randomSource(seed: seed)
     let (outcomesA, outcomesB) = columns
-    if groupBy != nil {
+    if groups.key != nil {
       do throws(GSLError) {
         clustered = try ClusteredMcNemarTest(
           a: outcomesA.map(\.isCorrect), b: outcomesB.map(\.isCorrect), clusters: groups.members)
@@ -183,7 +211,7 @@ public struct ComparisonResult: Sendable {
       clustered = nil
     }
     comparison = try PairedComparison(
-      a: outcomesA, shapeA: a.shape, b: outcomesB, shapeB: b.shape, truths: evaluation.truths, units: groups.members,
+      a: outcomesA, shapeA: a.shape, b: outcomesB, shapeB: b.shape, truths: truths, units: groups.members,
       bootstrap: bootstrap, random: &random, continuityCorrection: continuityCorrection, threads: threads)
     self.evaluation = evaluation
     self.a = a

@@ -114,6 +114,13 @@ extension TouchTraceCommand {
           input: input.study, shard: shards.selected, recognizers: [a.recognizer, b.recognizer], groupBy: key,
           options: options, threads: threads, command: "compare", outcomes: .replays([a.recognizer, b.recognizer]),
           sweep: false, batchTraces: shards.batchTraces, writesPartial: sharded)
+        // On one machine without --by (whose groups come from each trace's labels): of each
+        // trace only what the reports count, its truth and its resampling unit (--outcomes then
+        // reads the inputs again for its rows, which standard input cannot).
+        if !sharded, breakdown.by == nil, !(outcomes.outcomes != nil && input.study.readsOnce) {
+          request.summaryOnly = true
+          request.keepsUnits = true
+        }
         let selection = Selection()
         if !sharded, case .html = report.resolvedFormat {
           request.onReplays = { traces, truths, lists in
@@ -133,18 +140,33 @@ extension TouchTraceCommand {
         let columns = (a: data.outcomes[0], b: data.outcomes[1])
         let run: ComparisonResult
         do throws(TuningError) {
-          run = try ComparisonResult(
-            evaluation: evaluation, a: a, b: b, groupBy: key, bootstrap: resampling.bootstrap, seed: resampling.seed,
-            continuityCorrection: continuityCorrection, threads: threads,
-            columns: columns)
+          if let stream = data.stream, stream.summary != nil {
+            // A summary-only read: the truths and resampling units it kept.
+            let groups = key.map { TraceGroups(labels: stream.units, key: $0) } ?? TraceGroups(names: stream.units)
+            run = try ComparisonResult(
+              evaluation: evaluation, truths: stream.truths, groups: groups, a: a, b: b,
+              bootstrap: resampling.bootstrap, seed: resampling.seed, continuityCorrection: continuityCorrection,
+              threads: threads, columns: columns)
+          } else {
+            run = try ComparisonResult(
+              evaluation: evaluation, a: a, b: b, groupBy: key, bootstrap: resampling.bootstrap, seed: resampling.seed,
+              continuityCorrection: continuityCorrection, threads: threads, columns: columns)
+          }
         } catch {
           if case .replay(let replay) = error { throw DataError.replay(replay, command: "compare") }
           throw DataError(description: "touchtrace compare: error: \(error.description)")
         }
         let outcomeWriter = try outcomes.open(inputs: input.inputPaths)
         let column = { (c: Int) in c == 0 ? columns.a : columns.b }
-        try outcomeWriter?.write(
-          [(0, a), (1, b)], evaluation: evaluation, threads: threads, command: "compare", columns: column)
+        if let outcomeWriter {
+          if evaluation.keepsTraces {
+            try outcomeWriter.write(
+              [(0, a), (1, b)], evaluation: evaluation, threads: threads, command: "compare", columns: column)
+          } else {
+            // The rows' metadata from a second read (the first kept only a summary).
+            try OutcomePass.write([(0, a), (1, b)], to: outcomeWriter, request: request, evaluation: evaluation)
+          }
+        }
         let grouped = try breakdown.grouped(
           [(0, a), (1, b)], evaluation: evaluation, threads: threads, command: "compare",
           outcomes: { Array(column($0)) })

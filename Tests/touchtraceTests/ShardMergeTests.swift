@@ -188,6 +188,24 @@ struct ShardMergeTests {
     }
   }
 
+  /// Runs `command` in batches of 1 (2 threads) and 7 (1 thread) and expects the report at
+  /// `reference` (made in one batch of all), byte for byte, in `format`.
+  static func expectBatchesGive(
+    _ reference: String, command: [String], format: String, in directory: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    let expected = try Data(contentsOf: URL(fileURLWithPath: reference))
+    #expect(!expected.isEmpty, sourceLocation: sourceLocation)
+    for (batch, threads) in [(1, 2), (7, 1)] {
+      let path = directory + "/\(batch)-\(threads).\(format)"
+      let arguments = ["--batch-traces", "\(batch)", "--threads", "\(threads)", "--format", format, "--output", path]
+      #expect(runCommand(command + arguments) == 0, sourceLocation: sourceLocation)
+      #expect(
+        try Data(contentsOf: URL(fileURLWithPath: path)) == expected, "\(format): batch \(batch)",
+        sourceLocation: sourceLocation)
+    }
+  }
+
   /// `compare` pairs A's and B's outcomes as the traces are read (no samples kept): batches of 1,
   /// 7 and all traces, 1 and 2 threads give the same bytes in every format it streams, and its
   /// `--outcomes` table, written from those outcomes, is the table of the path that keeps the
@@ -210,16 +228,7 @@ struct ShardMergeTests {
             == 0)
         #expect(
           try Data(contentsOf: URL(fileURLWithPath: streamed)) == Data(contentsOf: URL(fileURLWithPath: replayed)))
-        let expected = try Data(contentsOf: URL(fileURLWithPath: reference))
-        #expect(!expected.isEmpty)
-        for (batch, threads) in [(1, 2), (7, 1)] {
-          let path = directory + "/\(batch)-\(threads).\(format)"
-          #expect(
-            runCommand(
-              command + ["--batch-traces", "\(batch)", "--threads", "\(threads)", "--format", format, "--output", path])
-              == 0)
-          #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == expected, "\(format): batch \(batch)")
-        }
+        try Self.expectBatchesGive(reference, command: command, format: format, in: directory)
       }
     }
   }
@@ -236,16 +245,7 @@ struct ShardMergeTests {
       for format in ["json", "md", "csv"] {
         let reference = directory + "/all.\(format)"
         #expect(runCommand(command + ["--batch-traces", "100000", "--format", format, "--output", reference]) == 0)
-        let expected = try Data(contentsOf: URL(fileURLWithPath: reference))
-        #expect(!expected.isEmpty)
-        for (batch, threads) in [(1, 2), (7, 1)] {
-          let path = directory + "/\(batch)-\(threads).\(format)"
-          #expect(
-            runCommand(
-              command + ["--batch-traces", "\(batch)", "--threads", "\(threads)", "--format", format, "--output", path])
-              == 0)
-          #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == expected, "\(format): batch \(batch)")
-        }
+        try Self.expectBatchesGive(reference, command: command, format: format, in: directory)
       }
     }
   }

@@ -106,6 +106,9 @@ public struct ScoredStream {
     /// (``units``: its ``groupBy`` label, else its name) are kept besides the summary: for
     /// resampling and cross-validation without each trace's metadata (`tune`).
     public var keepsUnits = false
+    /// With ``keepsUnits``, each analyzed trace's value of this label column is kept too
+    /// (``labels``, `nil` for a trace without it): for `--by` without each trace's metadata.
+    public var keepsLabels: TraceFilter.Field?
     /// Receives a line saying what each batch holds (`--verbose`); `nil` for none.
     public var onBatch: ((String) -> Void)?
     /// Receives the number of traces read after each batch; `nil` for none.
@@ -154,6 +157,9 @@ public struct ScoredStream {
   /// Each analyzed trace's resampling unit (``Request/keepsUnits``): its ``Request/groupBy``
   /// label, else its name; empty otherwise.
   public internal(set) var units: [String] = []
+  /// Each analyzed trace's value of ``Request/keepsLabels`` (with ``Request/keepsUnits``);
+  /// empty otherwise.
+  public internal(set) var labels: [String?] = []
   /// Each analyzed trace's place among the traces read.
   public internal(set) var ordinals: [Int] = []
   /// How many traces were analyzed (kept or not).
@@ -252,7 +258,7 @@ public struct ScoredStream {
   /// request keeps no traces.
   mutating func keep(
     _ trace: Trace, origin: TraceOrigin, ordinal: Int, truth: TraceTruth?, samples: Bool, keepsTraces: Bool,
-    keepsTruths: Bool = false, unit: String? = nil
+    keepsTruths: Bool = false, unit: String? = nil, labelOf column: TraceFilter.Field? = nil
   ) {
     analyzed += 1
     if summary != nil, let truth {
@@ -260,6 +266,7 @@ public struct ScoredStream {
       if let unit {
         truths.append(truth)
         units.append(unit)
+        if let column { labels.append(GroupBreakdown.label(trace.metadata, column)) }
       }
       return
     }
@@ -351,6 +358,7 @@ extension ScoredStream.Request {
     second.outcomes = .replays(recognizers)
     second.onReplays = nil
     second.keepsUnits = false
+    second.keepsLabels = nil
     second.keepsReplays = true
     second.keepSamples = false
     second.keepsTraces = false

@@ -205,7 +205,8 @@ struct StreamPass {
       state.keep(
         trace, origin: evaluation.dataset.origins[k], ordinal: ordinals[k], truth: truths[k],
         samples: request.keepSamples, keepsTraces: request.keepsTraces, keepsTruths: request.keepsTruths,
-        unit: request.keepsUnits ? request.groupBy.map { $0.label(of: trace.metadata) ?? "" } ?? trace.name : nil)
+        unit: request.keepsUnits ? request.groupBy.map { $0.label(of: trace.metadata) ?? "" } ?? trace.name : nil,
+        labelOf: request.keepsLabels)
     }
   }
 

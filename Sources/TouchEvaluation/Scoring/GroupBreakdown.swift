@@ -29,27 +29,46 @@ public struct GroupBreakdown: Sendable {
   ///   - evaluation: the traces and their truths.
   ///   - column: the label column.
   public init(_ evaluation: Evaluation, by column: TraceFilter.Field) {
-    self.column = column
     guard evaluation.keepsTraces else {
-      guard let groups = evaluation.summary.groups, groups.column == column else {
-        preconditionFailure("the summary has no groups by \(column.rawValue)")
-      }
-      let named = groups.names.indices.filter { groups.names[$0] != nil }.sorted {
-        groups.names[$0]! < groups.names[$1]!
-      }
-      let order = named + groups.names.indices.filter { groups.names[$0] == nil }
-      names = order.map { groups.names[$0] }
-      traceCounts = order.map { groups.traces[$0] }
-      contactTime = order.map { groups.contactTime[$0] }
-      members = []
-      truths = []
+      self.init(summaryOf: evaluation, by: column)
       return
     }
-    truths = evaluation.truths
+    self.init(labels: evaluation.traces.map { Self.label($0.metadata, column) }, truths: evaluation.truths, by: column)
+  }
+
+  /// The groups of `evaluation`'s summary (which must be by `column`), without their members.
+  private init(summaryOf evaluation: Evaluation, by column: TraceFilter.Field) {
+    self.column = column
+    guard let groups = evaluation.summary.groups, groups.column == column else {
+      preconditionFailure("the summary has no groups by \(column.rawValue)")
+    }
+    let named = groups.names.indices.filter { groups.names[$0] != nil }.sorted {
+      groups.names[$0]! < groups.names[$1]!
+    }
+    let order = named + groups.names.indices.filter { groups.names[$0] == nil }
+    names = order.map { groups.names[$0] }
+    traceCounts = order.map { groups.traces[$0] }
+    contactTime = order.map { groups.contactTime[$0] }
+    members = []
+    truths = []
+  }
+
+  /// Splits traces known by their `column` labels alone (`labels`, one per trace in trace order,
+  /// `nil` for a trace without it) and their truths: for a read that kept only each trace's
+  /// summary, truth and label.
+  ///
+  /// - Parameters:
+  ///   - labels: each trace's value of `column` (``label(_:_:)``), in trace order.
+  ///   - truths: each trace's truth, in the same order.
+  ///   - column: the label column.
+  public init(labels: [String?], truths: [TraceTruth], by column: TraceFilter.Field) {
+    precondition(labels.count == truths.count, "one label per trace")
+    self.column = column
+    self.truths = truths
     var byName: [String: [Int]] = [:]
     var unlabelled: [Int] = []
-    for (k, trace) in evaluation.traces.enumerated() {
-      if let label = Self.label(trace.metadata, column) {
+    for (k, label) in labels.enumerated() {
+      if let label {
         byName[label, default: []].append(k)
       } else {
         unlabelled.append(k)
@@ -65,7 +84,6 @@ public struct GroupBreakdown: Sendable {
     self.names = names
     self.members = members
     traceCounts = members.map(\.count)
-    let truths = evaluation.truths
     contactTime = members.map { group in group.reduce(0) { $0 + truths[$1].duration } }
   }
 

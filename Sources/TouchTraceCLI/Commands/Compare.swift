@@ -114,12 +114,13 @@ extension TouchTraceCommand {
           input: input.study, shard: shards.selected, recognizers: [a.recognizer, b.recognizer], groupBy: key,
           options: options, threads: threads, command: "compare", outcomes: .replays([a.recognizer, b.recognizer]),
           sweep: false, batchTraces: shards.batchTraces, writesPartial: sharded)
-        // On one machine without --by (whose groups come from each trace's labels): of each
-        // trace only what the reports count, its truth and its resampling unit (--outcomes then
-        // reads the inputs again for its rows, which standard input cannot).
-        if !sharded, breakdown.by == nil, !(outcomes.outcomes != nil && input.study.readsOnce) {
+        // On one machine: of each trace only what the reports count, its truth, its resampling
+        // unit and its --by label (--outcomes then reads the inputs again for its rows, which
+        // standard input cannot).
+        if !sharded, !(outcomes.outcomes != nil && input.study.readsOnce) {
           request.summaryOnly = true
           request.keepsUnits = true
+          request.keepsLabels = breakdown.by?.field
         }
         let selection = Selection()
         if !sharded, case .html = report.resolvedFormat {
@@ -169,7 +170,7 @@ extension TouchTraceCommand {
         }
         let grouped = try breakdown.grouped(
           [(0, a), (1, b)], evaluation: evaluation, threads: threads, command: "compare",
-          outcomes: { Array(column($0)) })
+          outcomes: { Array(column($0)) }, labelled: data.stream?.labelledGroups(by: breakdown.by?.field))
         // The verdict: the better of A and B by F1 (ties: p90 |action − reference|), the paired
         // comparison oriented from it.
         let pair = [a, b]

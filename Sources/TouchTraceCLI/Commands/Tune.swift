@@ -61,9 +61,9 @@ extension TouchTraceCommand {
         Memory: the traces are swept as they are read; every configuration's outcome on every \
         trace (9 bytes, 13 with a stage 2, and 24 per matched reference) goes to a temporary \
         file for the folds and the bootstrap, read back one configuration at a time; of each \
-        trace only its truth, its resampling unit and what the reports count are kept (with \
-        --by, its metadata too), not its samples. --outcomes and HTML read the inputs a second \
-        time for the rows and the figures. --export (its conformance vectors) and HTML of \
+        trace only its truth, its resampling unit, its --by label and what the reports count \
+        are kept, not its samples. --outcomes and HTML read the inputs a second time for the \
+        rows and the figures. --export (its conformance vectors) and HTML of \
         standard input keep every trace's samples.
 
         Examples (from the repository root):
@@ -240,12 +240,13 @@ extension TouchTraceCommand.Tune {
       writesPartial: sharded)
     // --export records the data's SHA-256: hashed as it is read, not read again.
     request.hashesInputs = exportDirectory != nil
-    // Streamed on one machine and not grouped by --by (whose groups come from each trace's
-    // labels): of each trace, only what the reports count, its truth and its resampling unit
-    // (--outcomes then reads the inputs again for its rows, which standard input cannot).
-    if streamed, !sharded, breakdown.by == nil, !(outcomes.outcomes != nil && input.study.readsOnce) {
+    // Streamed on one machine: of each trace, only what the reports count, its truth, its
+    // resampling unit and its --by label (--outcomes then reads the inputs again for its rows,
+    // which standard input cannot).
+    if streamed, !sharded, !(outcomes.outcomes != nil && input.study.readsOnce) {
       request.summaryOnly = true
       request.keepsUnits = true
+      request.keepsLabels = breakdown.by?.field
     }
     return request
   }
@@ -271,7 +272,8 @@ extension TouchTraceCommand.Tune {
     let grouped = try breakdown.grouped(
       result.chosen.map { [($0, configurations[$0])] } ?? [], evaluation: evaluation, threads: threads,
       command: "tune",
-      outcomes: columns.map { columns in { Array(try columns($0)) } })
+      outcomes: columns.map { columns in { Array(try columns($0)) } },
+      labelled: data.stream?.labelledGroups(by: breakdown.by?.field))
     // Every configuration's outcomes are no longer needed: freed before the verdict reads the
     // inputs again.
     columns = nil

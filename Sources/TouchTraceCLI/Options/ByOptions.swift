@@ -25,13 +25,16 @@ struct ByOptions: ParsableArguments {
   /// The metrics per group of `configurations` (index, configuration), replayed on `threads`
   /// threads, or from `scored` (a configuration's outcomes by its index) when given; `nil`
   /// without `--by`.
+  ///
+  /// - Parameter labelled: the groups when the evaluation keeps only its traces' summary (made
+  ///   from the labels and truths the read kept); `nil`: from the evaluation's traces.
   func grouped(
     _ configurations: [(index: Int, configuration: Configuration)], evaluation: Evaluation, threads: Int,
     command: String,
-    outcomes scored: ((Int) throws -> [TraceOutcome])? = nil
+    outcomes scored: ((Int) throws -> [TraceOutcome])? = nil, labelled: GroupBreakdown? = nil
   ) throws -> GroupedMetrics? {
     guard let by else { return nil }
-    let breakdown = GroupBreakdown(evaluation, by: by.field)
+    let breakdown = labelled ?? GroupBreakdown(evaluation, by: by.field)
     var metrics: [[ConfigurationMetrics]] = []
     for (index, configuration) in configurations {
       let outcomes: [TraceOutcome]

@@ -182,3 +182,12 @@ struct ScoredData {
       inputs: inputs)
   }
 }
+
+extension ScoredStream {
+  /// The groups by `column` (`--by`) of a read that kept only its traces' summary, truths and
+  /// `column` labels (`Request.keepsLabels`); `nil` for any other read or without a column.
+  func labelledGroups(by column: TraceFilter.Field?) -> GroupBreakdown? {
+    guard summary != nil, let column, labels.count == truths.count else { return nil }
+    return GroupBreakdown(labels: labels, truths: truths, by: column)
+  }
+}

@@ -102,9 +102,10 @@ public struct ScoredStream {
     /// Whether the replays' outcomes are kept (``ScoredStream/outcomes``); `false` when
     /// ``onReplays`` takes all it needs.
     public var keepsReplays = true
-    /// With ``summaryOnly``, whether each analyzed trace's truth (``truths``) and resampling unit
-    /// (``units``: its ``groupBy`` label, else its name) are kept besides the summary: for
-    /// resampling and cross-validation without each trace's metadata (`tune`).
+    /// With ``summaryOnly`` or without ``keepsTraces``, whether each analyzed trace's truth
+    /// (``truths``) and resampling unit (``units``: its ``groupBy`` label, else its name) are
+    /// kept: for resampling and cross-validation without each trace's metadata (`tune`,
+    /// `compare`, a second read for the bootstrap or the verdict).
     public var keepsUnits = false
     /// With ``keepsUnits``, each analyzed trace's value of this label column is kept too
     /// (``labels``, `nil` for a trace without it): for `--by` without each trace's metadata.
@@ -272,7 +273,8 @@ public struct ScoredStream {
     }
     guard keepsTraces else {
       nameDigests.append(FNV1a.hash(trace.name.utf8))
-      if keepsTruths, let truth { truths.append(truth) }
+      if keepsTruths || unit != nil, let truth { truths.append(truth) }
+      if let unit { units.append(unit) }
       return
     }
     traces.append(samples || trace.metadata.timeSynthesized ? trace : Trace(metadata: trace.metadata, t: [], force: []))

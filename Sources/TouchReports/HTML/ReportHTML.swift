@@ -135,14 +135,6 @@ package struct ComparisonFigureData: Sendable {
     package var a: [Double]
     /// B's action times, seconds on the trace's clock.
     package var b: [Double]
-
-    /// A drawn trace (each parameter is the field of the same name).
-    package init(trace: Trace, truth: TraceTruth, a: [Double], b: [Double]) {
-      self.trace = trace
-      self.truth = truth
-      self.a = a
-      self.b = b
-    }
   }
 
   /// The outcomes of configuration A, one per trace.
@@ -154,13 +146,6 @@ package struct ComparisonFigureData: Sendable {
 
   /// How many disagreeing traces are drawn.
   package static let examples = 4
-
-  /// The figures' data (each parameter is the field of the same name).
-  package init(a: OutcomeColumn, b: OutcomeColumn, disagreements: [Disagreement]) {
-    self.a = a
-    self.b = b
-    self.disagreements = disagreements
-  }
 
   /// The traces a comparison's figures draw, chosen as the traces pass
   /// (`ScoredStream.Request.onReplays`, with A's and B's outcomes): the first ``examples`` by

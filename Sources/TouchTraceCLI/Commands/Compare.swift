@@ -143,9 +143,8 @@ extension TouchTraceCommand {
         do throws(TuningError) {
           if let stream = data.stream, stream.summary != nil {
             // A summary-only read: the truths and resampling units it kept.
-            let groups = key.map { TraceGroups(labels: stream.units, key: $0) } ?? TraceGroups(names: stream.units)
             run = try ComparisonResult(
-              evaluation: evaluation, truths: stream.truths, groups: groups, a: a, b: b,
+              evaluation: evaluation, truths: stream.truths, groups: stream.unitGroups(by: key), a: a, b: b,
               bootstrap: resampling.bootstrap, seed: resampling.seed, continuityCorrection: continuityCorrection,
               threads: threads, columns: columns)
           } else {

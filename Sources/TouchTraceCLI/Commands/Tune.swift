@@ -318,10 +318,9 @@ extension TouchTraceCommand.Tune {
           return try Tuning.Incremental(data.evaluation, plan: plan, options: tuning, threads: threads)
         }
         // A summary-only read: the truths and resampling units it kept.
-        let groups =
-          tuning.groupBy.map { TraceGroups(labels: stream.units, key: $0) } ?? TraceGroups(names: stream.units)
         return try Tuning.Incremental(
-          truths: stream.truths, groups: groups, plan: plan, options: tuning, threads: threads)
+          truths: stream.truths, groups: stream.unitGroups(by: tuning.groupBy), plan: plan, options: tuning,
+          threads: threads)
       }
       // A failed read of the spill file is an I/O error (exit 74), as the latency lists' is.
       for c in plan.configurations.indices { incremental.add(try spill.column(c), of: c) }

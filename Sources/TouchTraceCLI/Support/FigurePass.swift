@@ -1,5 +1,4 @@
 import TouchEvaluation
-import TouchPartials
 import TouchRecognizers
 import TouchReports
 import TouchStudy
@@ -27,16 +26,11 @@ enum FigurePass {
     }
     let selection = Selection(SweepFigureData.Selector(result, marked: marked))
     let recognizers = selection.selector.configurations.map { result.configurations[$0].recognizer }
-    var second = request.replaying(recognizers)
-    second.keepsReplays = false
-    // Merging: the inputs the shards read, checked against their SHA-256.
-    let merged = ScoredData.merged
-    second.writesPartial = merged != nil
-    second.onReplays = { traces, truths, lists in
+    try ScoredData.replayAgain(
+      recognizers, request: request, evaluation: result.evaluation, for: "the HTML report's figures"
+    ) { traces, truths, lists in
       selection.selector.add(batch: traces, truths: truths, outcomes: lists)
     }
-    try check(
-      try ScoredData.readAgain(second), merged: merged, evaluation: result.evaluation, command: request.command)
     do throws(ReplayError) {
       return try selection.selector.finish(result)
     } catch {
@@ -58,30 +52,12 @@ extension FigurePass {
   ) throws -> ComparisonFigureData {
     final class Selection { var selector = ComparisonFigureData.Selector() }
     let selection = Selection()
-    var second = request.replaying([run.a.recognizer, run.b.recognizer])
-    second.keepsReplays = false
-    let merged = ScoredData.merged
-    second.writesPartial = merged != nil
-    second.onReplays = { traces, truths, lists in selection.selector.add(batch: traces, truths: truths, outcomes: lists)
+    try ScoredData.replayAgain(
+      [run.a.recognizer, run.b.recognizer], request: request, evaluation: run.evaluation,
+      for: "the HTML report's figures"
+    ) { traces, truths, lists in
+      selection.selector.add(batch: traces, truths: truths, outcomes: lists)
     }
-    try check(try ScoredData.readAgain(second), merged: merged, evaluation: run.evaluation, command: request.command)
     return try selection.selector.finish(run, a: columns.a, b: columns.b)
-  }
-
-  /// Refuses a second read that read other inputs than the shards (merging) or other traces
-  /// than the first read.
-  static func check(_ data: ScoredData, merged: MergedStudy?, evaluation: Evaluation, command: String) throws {
-    if let merged, data.stream?.inputs != merged.inputs {
-      throw DataError(
-        description:
-          "touchtrace merge: error: the HTML report's figures replay the inputs the shards read, and they changed since (SHA-256 differs); merge to md, json or csv, or run the \(command) again"
-      )
-    }
-    guard data.readsSameTraces(as: evaluation) else {
-      throw DataError(
-        description:
-          "touchtrace \(command): error: the inputs changed while the HTML report's figures were drawn from them (a second read gave other traces)"
-      )
-    }
   }
 }

@@ -34,10 +34,12 @@ enum OutcomePass {
       }
     }
     let spilled = try Spilled(configurations: configurations.count)
-    var second = request.replaying(configurations.map(\.configuration.recognizer))
-    second.keepsReplays = false
-    second.batchTraces = max(64, min(request.batchTraces, outcomesPerBatch / configurations.count))
-    second.onReplays = { traces, truths, lists in
+    // The batch shrinks as configurations grow: at most `outcomesPerBatch` replayed outcomes.
+    let batch = max(64, min(request.batchTraces, outcomesPerBatch / configurations.count))
+    try ScoredData.replayAgain(
+      configurations.map(\.configuration.recognizer), request: request, evaluation: evaluation,
+      for: "the outcomes table", batchTraces: batch
+    ) { traces, truths, lists in
       guard spilled.failure == nil else { return }
       do {
         for (k, list) in lists.enumerated() {
@@ -48,12 +50,6 @@ enum OutcomePass {
       } catch {
         spilled.failure = error
       }
-    }
-    guard try ScoredData.readAgain(second).readsSameTraces(as: evaluation) else {
-      throw DataError(
-        description:
-          "touchtrace \(request.command): error: the inputs changed while the outcomes table was written from them (a second read gave other traces)"
-      )
     }
     if let failure = spilled.failure { throw failure }
     for segments in spilled.segments {

@@ -22,28 +22,19 @@ struct ResamplingRead {
   static func read(
     _ recognizers: [AnyForceRecognizer], request: ScoredStream.Request, evaluation: Evaluation
   ) throws -> ResamplingRead {
-    final class Units { var values: [String] = [] }
-    let units = Units()
-    let key = request.groupBy
     var second = request.replaying(recognizers)
-    second.keepsTruths = true
-    second.onReplays = { traces, _, _ in
-      // The first read skipped every trace without the grouping label.
-      units.values.append(
-        contentsOf: traces.map { trace in key.map { $0.label(of: trace.metadata) ?? "" } ?? trace.name })
-    }
+    second.keepsUnits = true
     let data = try ScoredData.readAgain(second)
     let n = evaluation.analyzedCount
-    let truths = data.stream?.truths ?? []
-    guard data.readsSameTraces(as: evaluation), data.outcomes.count == recognizers.count,
-      data.outcomes.allSatisfy({ $0.count == n }), truths.count == n, units.values.count == n
+    guard let stream = data.stream, data.readsSameTraces(as: evaluation), data.outcomes.count == recognizers.count,
+      data.outcomes.allSatisfy({ $0.count == n }), stream.truths.count == n, stream.units.count == n
     else {
       throw DataError(
         description:
           "touchtrace \(request.command): error: the inputs changed while they were read a second time (it gave other traces than the first)"
       )
     }
-    let groups = key.map { TraceGroups(labels: units.values, key: $0) } ?? TraceGroups(names: units.values)
-    return ResamplingRead(columns: data.outcomes, truths: truths, groups: groups)
+    return ResamplingRead(
+      columns: data.outcomes, truths: stream.truths, groups: stream.unitGroups(by: request.groupBy))
   }
 }

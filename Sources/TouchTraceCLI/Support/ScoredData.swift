@@ -4,6 +4,7 @@ import TouchPartials
 import TouchRecognizers
 import TouchReports
 import TouchStudy
+import TouchTuning
 
 /// A scoring command's traces and scoring state, wherever they come from: read from its inputs
 /// batch by batch (``ScoredStream``), or merged from the partials of a job array
@@ -113,6 +114,38 @@ struct ScoredData {
     }
   }
 
+  /// Reads `request`'s inputs again, replaying `recognizers` and handing each batch's replays to
+  /// `onReplays` without keeping them (`what` the read is for names it in messages). Merging,
+  /// they are the inputs the shards read, checked against the SHA-256 the shards recorded.
+  ///
+  /// - Throws: `DataError` when the inputs changed since the shards read them or the read gives
+  ///   other traces than `evaluation`'s, and what reading throws.
+  static func replayAgain(
+    _ recognizers: [AnyForceRecognizer], request: ScoredStream.Request, evaluation: Evaluation, for what: String,
+    batchTraces: Int? = nil,
+    onReplays: @escaping (_ traces: [Trace], _ truths: [TraceTruth], _ outcomes: [[TraceOutcome]]) -> Void
+  ) throws {
+    var second = request.replaying(recognizers)
+    second.keepsReplays = false
+    if let batchTraces { second.batchTraces = batchTraces }
+    let merged = ScoredData.merged
+    second.writesPartial = merged != nil
+    second.onReplays = onReplays
+    let data = try readAgain(second)
+    if let merged, data.stream?.inputs != merged.inputs {
+      throw DataError(
+        description:
+          "touchtrace merge: error: \(what) replay the inputs the shards read, and they changed since (SHA-256 differs); merge to md, json or csv, or run the \(request.command) again"
+      )
+    }
+    guard data.readsSameTraces(as: evaluation) else {
+      throw DataError(
+        description:
+          "touchtrace \(request.command): error: the inputs changed while \(what) came from them (a second read gave other traces)"
+      )
+    }
+  }
+
   /// Whether this read (which kept its traces' names' hashes) gave the traces `evaluation`
   /// analyzed, in the same order.
   func readsSameTraces(as evaluation: Evaluation) -> Bool {
@@ -184,6 +217,12 @@ struct ScoredData {
 }
 
 extension ScoredStream {
+  /// The resampling units of a read that kept them (`Request.keepsUnits`), grouped by `key`
+  /// (the request's `groupBy`); one group per trace without a key.
+  func unitGroups(by key: GroupKey?) -> TraceGroups {
+    key.map { TraceGroups(labels: units, key: $0) } ?? TraceGroups(names: units)
+  }
+
   /// The groups by `column` (`--by`) of a read that kept only its traces' summary, truths and
   /// `column` labels (`Request.keepsLabels`); `nil` for any other read or without a column.
   func labelledGroups(by column: TraceFilter.Field?) -> GroupBreakdown? {

@@ -71,14 +71,8 @@ enum VerdictPass {
     second.keepsTruths = !evaluation.keepsTraces
     second.writesPartial = merged != nil  // the inputs' SHA-256, to compare with the shards'
     // A summary-only first read with a grouping label (`sweep --bootstrap --group-by`): each
-    // trace's label, for the clustered test (the first read skipped traces without one).
-    final class Labels { var values: [String] = [] }
-    let labels = Labels()
-    if !evaluation.keepsTraces, let key = request.groupBy {
-      second.onReplays = { traces, _, _ in
-        labels.values.append(contentsOf: traces.map { key.label(of: $0.metadata) ?? "" })
-      }
-    }
+    // trace's label, for the clustered test.
+    second.keepsUnits = !evaluation.keepsTraces && request.groupBy != nil
     let data: ScoredData
     do {
       data = try ScoredData.readAgain(second)
@@ -102,7 +96,8 @@ enum VerdictPass {
         // not as `[TraceOutcome]` (about 120 bytes a trace each).
         // The first read kept a summary: clustered by the labels the second read kept.
         let truths = data.stream?.truths ?? []
-        guard truths.count == n, request.groupBy == nil || labels.values.count == n else {
+        let units = data.stream?.units ?? []
+        guard truths.count == n, request.groupBy == nil || units.count == n else {
           return .failure(Unavailable(text: "the second read gave other traces than the first"))
         }
         var clustered: ClusteredMcNemarTest?
@@ -110,7 +105,7 @@ enum VerdictPass {
           do throws(GSLError) {
             clustered = try ClusteredMcNemarTest(
               a: data.outcomes[0].map(\.isCorrect), b: data.outcomes[1].map(\.isCorrect),
-              clusters: TraceGroups(labels: labels.values, key: key).members)
+              clusters: data.stream?.unitGroups(by: key).members ?? [])
           } catch {
             throw TuningError.gsl(error)
           }

@@ -20,18 +20,22 @@ extension Evaluation {
     table.stepStart.reserveCapacity(traces.count + 1)
     var work = ClassChunkWork(group)
 
-    for i in traces.indices {
-      let trace = traces[i]
-      let maxForce = trace.metadata.maxForce ?? .nan
-      // The force the comparisons see (filtered, behind a filter; the filter is the same in
-      // every member).
-      let filtered = group.recognizers[0].base.comparedForce(of: trace)
-      let compared = filtered ?? trace.force
-      work.classifyValues(group, of: compared, maxForce: maxForce)
-      work.findRuns(group, maxForce: maxForce)
-      work.replaySlots(
-        group, traces, at: i, comparedForce: filtered, trace: first + i, truths: truths, tolerance: options.tolerance)
-      work.appendEntries(to: &table, truths: truths, at: i, keep: keep)
+    // Each trace is reached through a pointer: a copy would retain and release every column and
+    // label of every trace.
+    traces.withUnsafeBufferPointer { buffer in
+      for i in buffer.indices {
+        let trace = buffer.baseAddress.unsafelyUnwrapped + i
+        let maxForce = trace.pointee.metadata.maxForce ?? .nan
+        // The force the comparisons see (filtered, behind a filter; the filter is the same in
+        // every member).
+        let filtered = group.recognizers[0].base.comparedForce(of: trace.pointee)
+        let compared = filtered ?? trace.pointee.force
+        work.classifyValues(group, of: compared, maxForce: maxForce)
+        work.findRuns(group, maxForce: maxForce)
+        work.replaySlots(
+          group, traces, at: i, comparedForce: filtered, trace: first + i, truths: truths, tolerance: options.tolerance)
+        work.appendEntries(to: &table, truths: truths, at: i, keep: keep)
+      }
     }
     return table
   }

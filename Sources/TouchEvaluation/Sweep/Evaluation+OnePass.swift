@@ -68,62 +68,66 @@ extension Evaluation {
     var levelsMaxForce = Double.nan
     var levelsReady = false
     let sweep = group.sweep
-    for k in range {
-      let trace = traces[k]
-      let truth = truths[k]
-      let candidates = sweep.candidates(in: trace)
-      let maxForce = trace.metadata.maxForce ?? .nan
-      // The compared quantity and the levels, by the sweep's own scale arithmetic.
-      quantities.removeAll(keepingCapacity: true)
-      for c in candidates { quantities.append(sweep.scale.quantity(force: c.force, maxForce: maxForce)) }
-      let sameLevels = levelsReady && (maxForce == levelsMaxForce || (maxForce.isNaN && levelsMaxForce.isNaN))
-      if !sameLevels {
-        levels = CrossingLevels(group.thresholds.map { sweep.scale.level(threshold: $0, maxForce: maxForce) })
-        levelsMaxForce = maxForce
-        levelsReady = true
-      }
-      let room = Swift.min(quantities.count, levels.count)
-      if steps.count < room {
-        steps = [CrossingStep](repeating: CrossingStep(lower: 0, upper: 0, position: 0), count: room)
-      }
-      let found = quantities.withUnsafeBufferPointer { q in
-        levels.withUnsafeLevels { l in
-          steps.withUnsafeMutableBufferPointer { s -> Int in
-            guard let base = s.baseAddress else { return 0 }
-            switch sweep.comparison {
-            case .greaterThan:
-              return RunningMaxSweep.firstCrossings(
-                StrictlyAbove.self, quantities: q, range: 0..<q.count, levels: l, into: base)
-            case .greaterThanOrEqual:
-              return RunningMaxSweep.firstCrossings(
-                AtOrAbove.self, quantities: q, range: 0..<q.count, levels: l, into: base)
+    // Each trace is reached through a pointer: a copy would retain and release every column and
+    // label of every trace.
+    traces.withUnsafeBufferPointer { traces in
+      for k in range {
+        let trace = traces.baseAddress.unsafelyUnwrapped + k
+        let truth = truths[k]
+        let candidates = sweep.candidates(in: trace.pointee)
+        let maxForce = trace.pointee.metadata.maxForce ?? .nan
+        // The compared quantity and the levels, by the sweep's own scale arithmetic.
+        quantities.removeAll(keepingCapacity: true)
+        for c in candidates { quantities.append(sweep.scale.quantity(force: c.force, maxForce: maxForce)) }
+        let sameLevels = levelsReady && (maxForce == levelsMaxForce || (maxForce.isNaN && levelsMaxForce.isNaN))
+        if !sameLevels {
+          levels = CrossingLevels(group.thresholds.map { sweep.scale.level(threshold: $0, maxForce: maxForce) })
+          levelsMaxForce = maxForce
+          levelsReady = true
+        }
+        let room = Swift.min(quantities.count, levels.count)
+        if steps.count < room {
+          steps = [CrossingStep](repeating: CrossingStep(lower: 0, upper: 0, position: 0), count: room)
+        }
+        let found = quantities.withUnsafeBufferPointer { q in
+          levels.withUnsafeLevels { l in
+            steps.withUnsafeMutableBufferPointer { s -> Int in
+              guard let base = s.baseAddress else { return 0 }
+              switch sweep.comparison {
+              case .greaterThan:
+                return RunningMaxSweep.firstCrossings(
+                  StrictlyAbove.self, quantities: q, range: 0..<q.count, levels: l, into: base)
+              case .greaterThanOrEqual:
+                return RunningMaxSweep.firstCrossings(
+                  AtOrAbove.self, quantities: q, range: 0..<q.count, levels: l, into: base)
+              }
             }
           }
         }
+        // The other stage's event at its fixed threshold (a direct scan).
+        var otherEvents: [Double] = []
+        if let other = group.other,
+          let hit = other.candidates(in: trace.pointee).first(where: {
+            other.crosses(force: $0.force, threshold: group.otherThreshold, maxForce: maxForce)
+          })
+        {
+          otherEvents = [trace.pointee.t[hit.index]]
+        }
+        func outcome(_ events: [Double]) -> TraceOutcome {
+          let (stage1, stage2) = sweep.event == .action ? (events, otherEvents) : (otherEvents, events)
+          return Self.outcome(
+            trace: k, truth: truth, stage1: stage1, stage2: group.shape.twoStage ? stage2 : nil, flaps: nil,
+            addedLatency: nil, tolerance: options.tolerance)
+        }
+        table.intents.append(truth.intent)
+        table.classes.append(truth.actualClass)
+        for s in 0..<found {
+          table.uppers.append(steps[s].upper)
+          table.add(outcome([trace.pointee.t[candidates[steps[s].position].index]]), keep: keep)
+        }
+        table.add(outcome([]), keep: keep)
+        table.stepStart.append(Int32(table.uppers.count))
       }
-      // The other stage's event at its fixed threshold (a direct scan).
-      var otherEvents: [Double] = []
-      if let other = group.other,
-        let hit = other.candidates(in: trace).first(where: {
-          other.crosses(force: $0.force, threshold: group.otherThreshold, maxForce: maxForce)
-        })
-      {
-        otherEvents = [trace.t[hit.index]]
-      }
-      func outcome(_ events: [Double]) -> TraceOutcome {
-        let (stage1, stage2) = sweep.event == .action ? (events, otherEvents) : (otherEvents, events)
-        return Self.outcome(
-          trace: k, truth: truth, stage1: stage1, stage2: group.shape.twoStage ? stage2 : nil, flaps: nil,
-          addedLatency: nil, tolerance: options.tolerance)
-      }
-      table.intents.append(truth.intent)
-      table.classes.append(truth.actualClass)
-      for s in 0..<found {
-        table.uppers.append(steps[s].upper)
-        table.add(outcome([trace.t[candidates[steps[s].position].index]]), keep: keep)
-      }
-      table.add(outcome([]), keep: keep)
-      table.stepStart.append(Int32(table.uppers.count))
     }
     return table
   }

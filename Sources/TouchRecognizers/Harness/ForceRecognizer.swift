@@ -176,7 +176,7 @@ extension ForceRecognizer {
   public func replay(_ traces: [Trace], at index: Int, comparedForce: [Double]?, into log: inout ReplayLog) {
     var r = self
     traces.withUnsafeBufferPointer { traces in
-      Replay.replayContact(&r, trace: traces[index], into: &log.context)
+      Replay.replayContact(&r, at: traces.baseAddress! + index, into: &log.context)
     }
     log.closeTrace()
   }

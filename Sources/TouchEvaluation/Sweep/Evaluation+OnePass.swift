@@ -74,7 +74,7 @@ extension Evaluation {
       for k in range {
         let trace = traces.baseAddress.unsafelyUnwrapped + k
         let truth = truths[k]
-        let candidates = sweep.candidates(in: trace.pointee)
+        let candidates = sweep.candidates(at: trace)
         let maxForce = trace.pointee.metadata.maxForce ?? .nan
         // The compared quantity and the levels, by the sweep's own scale arithmetic.
         quantities.removeAll(keepingCapacity: true)
@@ -107,7 +107,7 @@ extension Evaluation {
         // The other stage's event at its fixed threshold (a direct scan).
         var otherEvents: [Double] = []
         if let other = group.other,
-          let hit = other.candidates(in: trace.pointee).first(where: {
+          let hit = other.candidates(at: trace).first(where: {
             other.crosses(force: $0.force, threshold: group.otherThreshold, maxForce: maxForce)
           })
         {

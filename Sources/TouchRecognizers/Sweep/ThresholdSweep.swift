@@ -226,17 +226,23 @@ public struct ThresholdSweep: Sendable, Hashable {
   ///
   /// - Complexity: O(n).
   public func candidates(in trace: Trace) -> [Candidate] {
-    let n = trace.count
+    withUnsafePointer(to: trace) { candidates(at: $0) }
+  }
+
+  /// The candidates of the trace at `trace`, in order: as ``candidates(in:)``, the trace read in
+  /// place (a sweep's inner loop; a copy would retain and release every column and label).
+  package func candidates(at trace: UnsafePointer<Trace>) -> [Candidate] {
+    let n = trace.pointee.count
     guard n > 0 else { return [] }
-    let f = trace.force
-    let hasPosition = trace.hasPosition
-    let x = trace.x ?? []
-    let y = trace.y ?? []
-    let endsByLift = trace.phase.last != .cancelled
+    let f = trace.pointee.force
+    let hasPosition = trace.pointee.hasPosition
+    let x = trace.pointee.x ?? []
+    let y = trace.pointee.y ?? []
+    let endsByLift = trace.pointee.phase.last != .cancelled
     func moved(_ i: Int) -> Bool {
       f[i] != f[i - 1] || (hasPosition && (x[i] != x[i - 1] || y[i] != y[i - 1]))
     }
-    let maxForce = trace.metadata.maxForce ?? .nan
+    let maxForce = trace.pointee.metadata.maxForce ?? .nan
     var out: [Candidate] = []
     switch rule {
     case .delivered(let began, let movedOK, let stationary, let ended, let skipZero):

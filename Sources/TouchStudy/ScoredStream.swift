@@ -110,6 +110,11 @@ public struct ScoredStream {
     /// With ``keepsUnits``, each analyzed trace's value of this label column is kept too
     /// (``labels``, `nil` for a trace without it): for `--by` without each trace's metadata.
     public var keepsLabels: TraceFilter.Field?
+    /// Where the analyzed traces are spooled, whole, for second reads (``AnalyzedSpool``): a
+    /// read with a spool that is not complete yet writes every trace it analyzes there; a read
+    /// whose spool is complete (a second read, ``replaying(_:)``) reads the spool instead of the
+    /// inputs, when it holds them (else the inputs again). `nil`: no spool.
+    public var spool: AnalyzedSpool?
     /// Receives a line saying what each batch holds (`--verbose`); `nil` for none.
     public var onBatch: ((String) -> Void)?
     /// Receives the number of traces read after each batch; `nil` for none.
@@ -349,11 +354,21 @@ extension ScoredStream.Request {
   /// a second time.
   public var readsOnce: Bool { input.readsOnce }
 
+  /// Whether a second read of the request's traces can be made once its read ends: from its
+  /// spool when one holds them, else from its inputs unless they are read once.
+  public var canReadAgain: Bool { spool?.isReadable == true || !readsOnce }
+
+  /// Whether a second read of the request will have its traces: it has a spool that has not
+  /// failed yet, or inputs that can be read again. Known before the first read ends (to decide
+  /// whether that read must keep its samples instead).
+  public var willReadAgain: Bool { (spool != nil && spool?.failure == nil) || !readsOnce }
+
   /// A second read of the same inputs, with the same recognizers (which decide the traces
   /// skipped for lacking a maximum force), filters, shard and grouping label, that only replays
   /// `recognizers` (`Outcomes.replays`): no sweep, no samples, no partial, no `--by` groups, and
   /// of each trace its name's hash (``ScoredStream/nameDigests``), to check it read the same
-  /// traces as the first; its replays are kept and go to no ``onReplays`` until it is set.
+  /// traces as the first; its replays are kept and go to no ``onReplays`` until it is set. It
+  /// reads the first read's spool when that holds the traces (``spool``).
   public func replaying(_ recognizers: [AnyForceRecognizer]) -> ScoredStream.Request {
     var second = self
     second.sweep = false
@@ -368,6 +383,9 @@ extension ScoredStream.Request {
     second.summaryOnly = false
     second.by = nil
     second.writesPartial = false
+    // The spool the first read wrote (read if whole, else the inputs are); a spool no read
+    // completed (merging partials reads no input first) is not one to write now.
+    if second.spool?.isComplete != true { second.spool = nil }
     return second
   }
 }

@@ -14,8 +14,10 @@ struct StreamPass {
   let request: ScoredStream.Request
   private let makePlan: ([Double]) throws -> SweepPlan?
   private let planFollowsData: Bool
-  /// The batches of the input.
-  var source: BatchSource
+  /// The batches of the input, or of the spool a first read wrote.
+  var source: PassSource
+  /// The spool this pass writes its analyzed traces to.
+  private let spooling: AnalyzedSpool?
   private var state = ScoredStream()
   private var configurations: [Configuration] = []
   /// The maximum forces the plan is made from: a restarted pass's, else the first batch's.
@@ -48,9 +50,17 @@ struct StreamPass {
     self.planFollowsData = planFollowsData
     self.known = known
     forces = Set(known ?? [])
-    source = try BatchSource(
-      request.input.paths, options: request.input.loadOptions, batchTraces: request.batchTraces,
-      digests: request.writesPartial || request.hashesInputs, onBatch: request.onBatch)
+    if let spool = request.spool, spool.isReadable {
+      source = .spool(spool.reader(command: request.command), batchTraces: request.batchTraces)
+      spooling = nil
+    } else {
+      source = .inputs(
+        try BatchSource(
+          request.input.paths, options: request.input.loadOptions, batchTraces: request.batchTraces,
+          digests: request.writesPartial || request.hashesInputs, onBatch: request.onBatch))
+      spooling = request.spool.flatMap { $0.isComplete ? nil : $0 }
+      spooling?.reset()
+    }
   }
 
   /// Takes one batch through every stage.
@@ -201,6 +211,7 @@ struct StreamPass {
       try sweep(evaluation)
       try replayOutcomes(evaluation)
     }
+    spooling?.append(evaluation.traces, origins: evaluation.dataset.origins)
     for (k, trace) in evaluation.traces.enumerated() {
       state.keep(
         trace, origin: evaluation.dataset.origins[k], ordinal: ordinals[k], truth: truths[k],
@@ -312,6 +323,7 @@ struct StreamPass {
         })
     }
     state.maximumForces = forces.sorted()
+    spooling?.complete()
     state.inputs = source.digests.map { StudyPartial.InputHash(file: $0.file, sha256: $0.sha256) }
     state.skipped.sort { ($0.stage, $0.ordinal) < ($1.stage, $1.ordinal) }
     state.loadSkipped = loadSkipped
@@ -323,5 +335,34 @@ struct StreamPass {
         empty: selected ? nil : unselected.emptyingFilter(filters))
     }
     return state
+  }
+}
+
+/// Where a pass's batches come from: the inputs, or the spool a first read wrote
+/// (``AnalyzedSpool``), cut to the pass's batch size.
+enum PassSource {
+  case inputs(BatchSource)
+  case spool(AnalyzedSpool.Reader, batchTraces: Int)
+
+  /// The next batch; `nil` at the end.
+  ///
+  /// - Throws: `TraceLoadError` from reading the inputs, ``StudyError`` from reading the spool.
+  mutating func next() throws -> Dataset? {
+    switch self {
+    case .inputs(var source):
+      defer { self = .inputs(source) }
+      return try source.next()
+    case .spool(var reader, let batchTraces):
+      defer { self = .spool(reader, batchTraces: batchTraces) }
+      return try reader.next(upTo: batchTraces)
+    }
+  }
+
+  /// The SHA-256 of each input read to its end (``BatchSource/digests``); none from a spool.
+  var digests: [(file: String, sha256: SHA256.Digest)] {
+    switch self {
+    case .inputs(let source): source.digests
+    case .spool: []
+    }
   }
 }

@@ -165,10 +165,12 @@ extension IntervalTests {
   /// The debug executable (its standard input a shell can redirect).
   static let binary = TestData.repositoryRoot + "/.build/debug/touchtrace"
 
-  /// `sweep --bootstrap` of files keeps no trace: the best configurations' outcomes, the truths
-  /// and the resampling units come from a second read. Its report is the report of standard
-  /// input, which is read once and keeps every trace (but for the input's name and the verdict,
-  /// which standard input cannot pair), with and without --group-by, in batches of 5 too.
+  /// `sweep --bootstrap` keeps no trace: the best configurations' outcomes, the truths and the
+  /// resampling units come from a second read, of the spooled analyzed traces or (`--spool-limit
+  /// 0`) of the files. Its report is the report of standard input without a spool, which keeps
+  /// every trace in memory (but for the input's name and the verdict, which standard input
+  /// without a spool cannot pair), and of standard input with one, with and without --group-by,
+  /// in batches of 5 too.
   @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary)))
   func theBootstrapOfASecondReadIsTheBootstrapOfEveryTraceKept() throws {
     try inTemporaryDirectory { directory in
@@ -178,24 +180,29 @@ extension IntervalTests {
         "--recognizer deep-press,stable-press --bootstrap 60 --seed 9",
         "--recognizer deep-press,peek-pop --bootstrap 40 --group-by user --batch-traces 5",
       ].enumerated() {
-        let (kept, reread) = (directory + "/kept-\(k).json", directory + "/reread-\(k).json")
+        let outputs = ["kept", "spooled", "reread", "spooled-stdin"].map { directory + "/\($0)-\(k).json" }
         let binary = "'\(Self.binary)' sweep"
         let script = """
-          \(binary) - \(options) --quiet --output '\(kept)' < '\(input)' && \
-          \(binary) '\(input)' \(options) --quiet --output '\(reread)'
+          \(binary) - \(options) --quiet --spool-limit 0 --output '\(outputs[0])' < '\(input)' && \
+          \(binary) '\(input)' \(options) --quiet --output '\(outputs[1])' && \
+          \(binary) '\(input)' \(options) --quiet --spool-limit 0 --output '\(outputs[2])' && \
+          \(binary) - \(options) --quiet --output '\(outputs[3])' < '\(input)'
           """
         let shell = try runChild("/bin/sh", ["-c", script])
         #expect(shell.code == 0, "\(shell.errors)")
         var reports: [[String: Any]] = []
-        for path in [kept, reread] {
+        for path in outputs {
           var report = try #require(
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
           #expect(report["bootstrap"] != nil, "\(options)")
-          // The input's name, and the verdict's paired comparison (standard input gives none).
+          // The input's name, and the verdict's paired comparison (standard input gives none
+          // without a spool).
           for key in ["configuration", "files", "verdict"] { report[key] = nil }
           reports.append(report)
         }
-        #expect(NSDictionary(dictionary: reports[0]).isEqual(to: reports[1]), "\(options)")
+        for report in reports.dropFirst() {
+          #expect(NSDictionary(dictionary: reports[0]).isEqual(to: report), "\(options)")
+        }
       }
     }
   }

@@ -286,10 +286,11 @@ extension OutcomeTests {
 }
 
 extension OutcomeTests {
-  /// A sweep that keeps only its traces' summary writes the table from a second read of its
-  /// files, batch by batch through a spill file; it is the table of a sweep that keeps every
-  /// trace (`--bootstrap` keeps them, to resample), byte for byte: with extra label columns, in
-  /// batches of 3, for every filter, as CSV and JSON Lines.
+  /// A sweep that keeps only its traces' summary writes the table from a second read, batch by
+  /// batch through a spill file: of the spool of its analyzed traces, or of its files with
+  /// `--spool-limit 0`; both are the table of a sweep that keeps every trace (standard input
+  /// without a spool keeps them), byte for byte: with extra label columns, in batches of 3, for
+  /// every filter, as CSV and JSON Lines.
   @Test func theTableFromASecondReadIsTheTableOfEveryTraceKept() throws {
     try inTemporaryDirectory { directory in
       let labels = directory + "/labels.csv"
@@ -299,14 +300,14 @@ extension OutcomeTests {
       for filter in ["all", "errors", "best"] {
         for ext in ["csv", "jsonl"] {
           var tables: [String] = []
-          for kept in [false, true] {
-            let table = directory + "/o-\(kept).\(ext)"
+          for spool in [[], ["--spool-limit", "0"]] {
+            let table = directory + "/o-\(spool.count).\(ext)"
             let arguments =
               [
                 "sweep", TestData.samples, "--recognizer", "deep-press,peek-pop", "--labels", labels, "--batch-traces",
                 "3",
                 "--outcomes", table, "--outcomes-filter", filter, "--quiet", "--output", directory + "/r.md",
-              ] + (kept ? ["--bootstrap", "20"] : [])
+              ] + spool
             #expect(runCommand(arguments) == 0)
             tables.append(try String(contentsOfFile: table, encoding: .utf8))
           }
@@ -321,6 +322,50 @@ extension OutcomeTests {
           #expect(labelled.allSatisfy { $0.hasSuffix(suffix) })
         }
       }
+    }
+  }
+
+  /// The debug executable (its standard input a shell can redirect).
+  static let binary = TestData.repositoryRoot + "/.build/debug/touchtrace"
+
+  /// Every trace kept (standard input without a spool) against the spool, a file's and standard
+  /// input's: the same `--outcomes` table (one file, so that standard input can carry it).
+  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary)))
+  func standardInputsTableFromItsSpoolIsTheTableOfEveryTraceKept() throws {
+    try inTemporaryDirectory { directory in
+      let file = TestData.samples + "/synth-iphone6s.csv"
+      let options = "--recognizer deep-press,peek-pop --batch-traces 3 --quiet --output '\(directory)/r.md'"
+      let tables = (0..<3).map { directory + "/one-\($0).csv" }
+      let binary = "'\(Self.binary)' sweep"
+      let script = """
+        \(binary) - \(options) --spool-limit 0 --outcomes '\(tables[0])' < '\(file)' && \
+        \(binary) '\(file)' \(options) --outcomes '\(tables[1])' && \
+        \(binary) - \(options) --outcomes '\(tables[2])' < '\(file)'
+        """
+      let shell = try runChild("/bin/sh", ["-c", script])
+      #expect(shell.code == 0, "\(shell.errors)")
+      let texts = try tables.map { try String(contentsOfFile: $0, encoding: .utf8) }
+      #expect(texts[0].split(separator: "\n").count > 100)
+      #expect(texts[0] == texts[1] && texts[0] == texts[2])
+    }
+  }
+
+  /// Standard input's `--outcomes` past the spool's limit cannot be read again: exit 65, saying
+  /// why, and no table.
+  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary)))
+  func standardInputPastTheSpoolLimitRefusesItsTable() throws {
+    try inTemporaryDirectory { directory in
+      let table = directory + "/o.csv"
+      let shell = try runChild(
+        "/bin/sh",
+        [
+          "-c",
+          "'\(Self.binary)' sweep - --recognizer deep-press --outcomes '\(table)' --spool-limit 5000 --quiet --output '\(directory)/r.md' < '\(TestData.samples)/synth-iphone6s.csv'",
+        ])
+      #expect(shell.code == 65)
+      #expect(shell.errors.contains("standard input is read once, and its traces could not be spooled"))
+      #expect(shell.errors.contains("--spool-limit"))
+      #expect(!FileManager.default.fileExists(atPath: table))
     }
   }
 }

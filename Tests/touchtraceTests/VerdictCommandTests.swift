@@ -154,25 +154,42 @@ struct VerdictCommandTests {
 
   static let binary = TestData.repositoryRoot + "/.build/debug/touchtrace"
 
-  /// Standard input is read once: the verdict says so instead of pairing (the executable, whose
-  /// standard input a shell can redirect).
+  /// Standard input is read once: the verdict pairs from the spool of its analyzed traces, as a
+  /// file's verdict does; without a spool (`--spool-limit 0`), or past its limit, it says why
+  /// instead of pairing (the executable, whose standard input a shell can redirect).
   @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary)))
-  func standardInputGivesNoPairedComparisonAndSaysWhy() throws {
-    try inTemporaryDirectory(writing: "trace,t,force,max_force,intent,press_at\n") { directory in
+  func standardInputPairsFromItsSpoolOrSaysWhyNot() throws {
+    try inTemporaryDirectory { directory in
       let csv = try String(contentsOfFile: Self.samples + "/synth-iphone6s.csv", encoding: .utf8)
       let input = directory + "/in.csv"
       try csv.write(toFile: input, atomically: true, encoding: .utf8)
-      let binary = Self.binary
-      let shell = try runChild(
-        "/bin/sh",
-        ["-c", "'\(binary)' sweep - --recognizer deep-press,stable-press --format json --quiet < '\(input)'"])
-      #expect(shell.code == 0, "\(shell.errors)")
-      let json = try #require(try JSONSerialization.jsonObject(with: Data(shell.output.utf8)) as? [String: Any])
-      let verdict = try #require(json["verdict"] as? [String: Any])
-      #expect(verdict["paired"] is NSNull)
-      #expect((verdict["paired_unavailable"] as? String)?.contains("standard input") == true)
-      let caveats = try #require(verdict["caveats"] as? [[String: Any]])
-      #expect(caveats.contains { $0["code"] as? String == "paired_unavailable" })
+      func verdict(_ source: String, _ options: String = "") throws -> [String: Any] {
+        let shell = try runChild(
+          "/bin/sh",
+          [
+            "-c",
+            "'\(Self.binary)' sweep \(source) --recognizer deep-press,stable-press --format json --quiet \(options)",
+          ])
+        #expect(shell.code == 0, "\(shell.errors)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(shell.output.utf8)) as? [String: Any])
+        return try #require(json["verdict"] as? [String: Any])
+      }
+      let file = try verdict("'\(input)'")
+      let spooled = try verdict("- < '\(input)'")
+      #expect(NSDictionary(dictionary: spooled).isEqual(to: file))
+      #expect(spooled["paired"] as? [String: Any] != nil)
+      for (options, reason) in [
+        ("--spool-limit 0", "standard input, which is read once;"),
+        ("--spool-limit 5000", "could not be spooled (the spooled traces would pass the limit of 5000 bytes"),
+      ] {
+        let unpaired = try verdict("- < '\(input)'", options)
+        #expect(unpaired["paired"] is NSNull)
+        #expect((unpaired["paired_unavailable"] as? String)?.contains(reason) == true, "\(options)")
+        let caveats = try #require(unpaired["caveats"] as? [[String: Any]])
+        #expect(caveats.contains { $0["code"] as? String == "paired_unavailable" })
+      }
+      // A file past the limit is read again: the same verdict.
+      #expect(NSDictionary(dictionary: try verdict("'\(input)'", "--spool-limit 5000")).isEqual(to: file))
     }
   }
 

@@ -153,13 +153,13 @@ public enum Replay {
     withUnsafePointer(to: trace) { replayContact(&recognizer, at: $0, into: &context) }
   }
 
-  /// Replays the trace at `trace` through `recognizer`, as ``replayContact(_:trace:into:)``.
+  /// Replays the trace at `trace` through `recognizer`, as `replayContact(_:trace:into:)`.
   ///
   /// The columns are reached through the pointer: neither the trace nor its metadata is copied
   /// (copying a `Trace` retains and releases every column and label, which cost a sixth of a
   /// sweep's time when the traces were borrowed by subscript).
   @inlinable
-  public static func replayContact<R: ForceRecognizer>(
+  static func replayContact<R: ForceRecognizer>(
     _ recognizer: inout R, at trace: UnsafePointer<Trace>, into context: inout GestureContext
   ) {
     let cancelled = trace.pointee.phase.last == .cancelled

@@ -67,6 +67,7 @@ extension TouchTraceCommand {
     @OptionGroup var breakdown: ByOptions
 
     @OptionGroup var shards: ShardOptions
+    @OptionGroup var spooling: SpoolOptions
 
     @OptionGroup var exec: ExecOptions
 
@@ -115,9 +116,10 @@ extension TouchTraceCommand {
           options: options, threads: threads, command: "compare", outcomes: .replays([a.recognizer, b.recognizer]),
           sweep: false, batchTraces: shards.batchTraces, writesPartial: sharded)
         // On one machine: of each trace only what the reports count, its truth, its resampling
-        // unit and its --by label (--outcomes then reads the inputs again for its rows, which
-        // standard input cannot).
-        if !sharded, !(outcomes.outcomes != nil && input.study.readsOnce) {
+        // unit and its --by label (--outcomes then reads the traces again for its rows, from a
+        // spool of them).
+        if !sharded, outcomes.outcomes != nil { request.spool = spooling.spool() }
+        if !sharded, !(outcomes.outcomes != nil && !request.willReadAgain) {
           request.summaryOnly = true
           request.keepsUnits = true
           request.keepsLabels = breakdown.by?.field

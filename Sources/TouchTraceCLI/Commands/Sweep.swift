@@ -105,6 +105,7 @@ extension TouchTraceCommand {
     @OptionGroup var exec: ExecOptions
 
     @OptionGroup var shards: ShardOptions
+    @OptionGroup var spooling: SpoolOptions
 
     @OptionGroup var global: GlobalOptions
 
@@ -148,8 +149,8 @@ extension TouchTraceCommand {
     }
 
     /// Whether the traces' samples are kept after the sweep: for the bootstrap, `--outcomes` and
-    /// an HTML report of an input that can be read only once (another input is read again for
-    /// the resampled outcomes, the table and the figures).
+    /// an HTML report of traces that cannot be read again (neither spooled nor in files that can
+    /// be read twice; a second read gives the resampled outcomes, the table and the figures).
     func keepsSamples(readsOnce: Bool) -> Bool {
       guard readsOnce else { return false }
       if case .html = report.resolvedFormat { return true }
@@ -179,10 +180,11 @@ extension TouchTraceCommand {
           input: input.study, shard: shards.selected, recognizers: plan.configurations.map(\.recognizer),
           groupBy: bootstrap > 0 ? groupBy?.key : nil, options: options, threads: threads, command: "sweep",
           by: breakdown.by?.field, batchTraces: shards.batchTraces, writesPartial: shards.partial != nil)
-        // A report that replays no trace after the sweep reads only the traces' summary; an HTML
-        // report and --outcomes read the inputs again for the figures and the table (standard
-        // input, read once, keeps every trace instead).
-        request.keepSamples = keepsSamples(readsOnce: request.readsOnce)
+        // A report that replays no trace after the sweep reads only the traces' summary; the
+        // verdict, an HTML report, --outcomes and the bootstrap read the analyzed traces again
+        // from a spool of them (standard input too, which cannot be read twice).
+        if shards.partial == nil { request.spool = spooling.spool() }
+        request.keepSamples = keepsSamples(readsOnce: !request.willReadAgain)
         request.summaryOnly = !request.keepSamples && shards.partial == nil
         let data = try ScoredData.gather(
           for: "sweep", request, plan: plan, planOptions: self.plan, progress: progress, shard: shards, misfires: true)

@@ -122,6 +122,7 @@ extension TouchTraceCommand {
     @OptionGroup var breakdown: ByOptions
 
     @OptionGroup var shards: ShardOptions
+    @OptionGroup var spooling: SpoolOptions
 
     @OptionGroup var exec: ExecOptions
 
@@ -240,10 +241,11 @@ extension TouchTraceCommand.Tune {
       writesPartial: sharded)
     // --export records the data's SHA-256: hashed as it is read, not read again.
     request.hashesInputs = exportDirectory != nil
+    // The verdict, the figures and --outcomes read the analyzed traces again, from a spool.
+    if !sharded { request.spool = spooling.spool() }
     // Streamed on one machine: of each trace, only what the reports count, its truth, its
-    // resampling unit and its --by label (--outcomes then reads the inputs again for its rows,
-    // which standard input cannot).
-    if streamed, !sharded, !(outcomes.outcomes != nil && input.study.readsOnce) {
+    // resampling unit and its --by label (--outcomes then reads the traces again for its rows).
+    if streamed, !sharded, !(outcomes.outcomes != nil && !request.willReadAgain) {
       request.summaryOnly = true
       request.keepsUnits = true
       request.keepsLabels = breakdown.by?.field
@@ -252,10 +254,11 @@ extension TouchTraceCommand.Tune {
   }
 
   /// Whether the traces' samples are kept for after the tuning: `--export` writes them as
-  /// conformance vectors, and an HTML report of an input read once redraws them (of files, a
-  /// second read draws its figures; `--outcomes` writes the outcomes kept as they were read).
+  /// conformance vectors, and an HTML report of standard input without a spool
+  /// (`--spool-limit 0`) redraws them (else a second read draws its figures; `--outcomes` writes
+  /// the outcomes kept as they were read).
   private var keepsSamples: Bool {
-    (report.resolvedFormat == .html && input.study.readsOnce) || exportDirectory != nil
+    (report.resolvedFormat == .html && input.study.readsOnce && !spooling.spools) || exportDirectory != nil
   }
 
   /// Tunes on the scored `data` and writes every output or none: the report, `--outcomes`,

@@ -109,7 +109,13 @@ struct ScoredData {
   /// Reads `second` (a `ScoredStream.Request.replaying(_:)` of a first read) quietly, since the
   /// first read already said what it skipped and why, and never from the partials being merged.
   static func readAgain(_ second: ScoredStream.Request) throws -> ScoredData {
-    try $merged.withValue(nil) {
+    guard second.canReadAgain else {
+      let reason = second.spool?.failure.map { ", and its traces could not be spooled: \($0)" } ?? ""
+      throw DataError(
+        description:
+          "touchtrace \(second.command): error: standard input is read once\(reason); save the traces to a file")
+    }
+    return try $merged.withValue(nil) {
       try Console.$quiet.withValue(true) { try gather(second, plan: nil, planOptions: nil) }
     }
   }

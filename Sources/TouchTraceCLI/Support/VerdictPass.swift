@@ -59,11 +59,13 @@ enum VerdictPass {
   static func comparison(
     _ a: Configuration, _ b: Configuration, request: ScoredStream.Request, evaluation: Evaluation
   ) throws -> Result<(comparison: PairedComparison, clustered: ClusteredMcNemarTest?), Unavailable> {
-    if request.readsOnce {
+    if !request.canReadAgain {
+      let spool = request.spool?.failure.map { " and could not be spooled (\($0))" } ?? ""
       return .failure(
         Unavailable(
           text:
-            "the traces came from standard input, which is read once; save them to a file, or run touchtrace compare"))
+            "the traces came from standard input, which is read once\(spool); save them to a file, or run touchtrace compare"
+        ))
     }
     let merged = ScoredData.merged
     // The two outcome lists, and when the first read kept only the traces' summary, the truths.

@@ -75,6 +75,11 @@ public struct ScoredStream {
     public var truths = true
     /// Each trace replayed through this recognizer (`run`), results kept in order.
     public var replay: AnyForceRecognizer?
+    /// With ``replay``, each session (consecutive traces with the same `session`) replayed
+    /// through one instance that carries its state from trace to trace (`run --carry-state`): a
+    /// session's traces wait, across batches, for the rest of their session, so memory holds a
+    /// batch and the longest session.
+    public var carriesState = false
     /// Whether the result becomes a partial file (`--partial`), which records every input's
     /// SHA-256: only then are the inputs hashed as they are read.
     public var writesPartial = false

@@ -175,9 +175,53 @@ struct StreamPass {
     }
   }
 
-  /// Unlabelled traces (`run`): each replayed through the request's recognizer, and kept.
+  /// Unlabelled traces (`run`): each replayed through the request's recognizer, and kept; with
+  /// ``ScoredStream/Request/carriesState``, the traces of the session still open at the batch's
+  /// end wait for the next batch.
   private mutating func replayOnly(_ batch: Dataset, _ ordinals: [Int]) throws {
-    if let recognizer = request.replay { state.replays += try recognizer.replay(traces: batch.traces) }
+    guard request.carriesState else { return try replay(batch, ordinals) }
+    // The batch joins the open session's traces; what precedes the last session is closed.
+    let waiting = openSession.traces.count
+    let lastSession = batch.traces.last?.metadata.session
+    var open = batch.traces.count
+    while open > 0 && batch.traces[open - 1].metadata.session == lastSession { open -= 1 }
+    // How many of the traces waiting, then the batch's, close: none when the whole batch
+    // continues the open session.
+    let continues = open == 0 && waiting > 0 && openSession.traces[waiting - 1].metadata.session == lastSession
+    let closed = continues ? 0 : waiting + open
+    openSession.traces += batch.traces
+    openSession.origins += batch.origins
+    openSession.ordinals += ordinals
+    guard closed > 0 else { return }
+    let traces = Array(openSession.traces[..<closed])
+    let origins = Array(openSession.origins[..<closed])
+    let closedOrdinals = Array(openSession.ordinals[..<closed])
+    openSession.traces.removeFirst(closed)
+    openSession.origins.removeFirst(closed)
+    openSession.ordinals.removeFirst(closed)
+    try replay(Dataset(traces: traces, origins: origins), closedOrdinals)
+  }
+
+  /// The session still open at the end of the last batch (``replayOnly(_:_:)``).
+  private var openSession: (traces: [Trace], origins: [TraceOrigin], ordinals: [Int]) = ([], [], [])
+
+  /// Replays `batch` (with ``ScoredStream/Request/carriesState``, whole sessions, each through
+  /// one instance) and keeps its traces.
+  private mutating func replay(_ batch: Dataset, _ ordinals: [Int]) throws {
+    if let recognizer = request.replay {
+      if request.carriesState {
+        var start = 0
+        let traces = batch.traces
+        while start < traces.count {
+          var end = start + 1
+          while end < traces.count && traces[end].metadata.session == traces[start].metadata.session { end += 1 }
+          state.replays += try recognizer.replay(traces: Array(traces[start..<end]), carryingState: true)
+          start = end
+        }
+      } else {
+        state.replays += try recognizer.replay(traces: batch.traces)
+      }
+    }
     for k in batch.traces.indices {
       state.keep(
         batch.traces[k], origin: batch.origins[k], ordinal: ordinals[k], truth: nil, samples: request.keepSamples,
@@ -315,6 +359,11 @@ struct StreamPass {
   /// in one load's order and what the filters did.
   mutating func finish() throws -> ScoredStream {
     if !started { try start() }  // no trace at all
+    if !openSession.traces.isEmpty {
+      let (traces, origins, ordinals) = openSession
+      openSession = ([], [], [])
+      try replay(Dataset(traces: traces, origins: origins), ordinals)
+    }
     if let column = request.by {
       state.groups = GroupPartials(
         column: column.rawValue,

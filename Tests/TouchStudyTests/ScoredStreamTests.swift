@@ -79,3 +79,34 @@ import TouchTestSupport
     #expect(names.outcomes.map { $0.map(\.trace).sorted() } == [Array(0..<343), Array(0..<343)])
   }
 }
+
+extension ScoredStreamTests {
+  /// `run --carry-state` streamed: each session's traces go through one instance carrying its
+  /// state, a session cut by a batch's end waiting for the rest of it, so any batch size gives
+  /// what replaying each whole session of the loaded dataset gives (an independent path: the
+  /// loader and the recognizer's own replay), and carrying the state changes what it gives.
+  @Test(arguments: [1, 3, 7, 100, Int.max])
+  func sessionsCarryTheirStateWhateverTheBatches(batchTraces: Int) throws {
+    let recognizer = AnyForceRecognizer(GTForceTouch())
+    let whole = try TraceLoader.load([Self.samples]).traces
+    var expected: [ReplayResult] = []
+    var start = 0
+    while start < whole.count {
+      var end = start + 1
+      while end < whole.count && whole[end].metadata.session == whole[start].metadata.session { end += 1 }
+      expected += try recognizer.replay(traces: Array(whole[start..<end]), carryingState: true)
+      start = end
+    }
+    #expect(Set(whole.map(\.metadata.session)).count > 2)
+    #expect(try expected != recognizer.replay(traces: whole))
+
+    var request = Self.request(batchTraces: batchTraces)
+    request.truths = false
+    request.sweep = false
+    request.replay = recognizer
+    request.carriesState = true
+    let stream = try ScoredStream.run(request, plan: { _ in nil }, planFollowsData: false)
+    #expect(stream.replays == expected)
+    #expect(stream.traces.map(\.name) == whole.map(\.name))
+  }
+}

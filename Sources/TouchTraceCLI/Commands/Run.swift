@@ -141,15 +141,15 @@ extension TouchTraceCommand {
           dataset = merged.dataset
           results = merged.replays
         } else {
-          // Traces replayed batch by batch as they are read (one batch with --carry-state, whose
-          // sessions run through one recognizer; every trace with --outcomes, which scores them).
-          let whole = carryState || outcomes.outcomes != nil
-          let request = ScoredStream.Request(
+          // Traces replayed batch by batch as they are read (with --carry-state, each session
+          // through one recognizer, its traces waiting across batches for the rest of it); every
+          // trace kept with --outcomes, which scores them.
+          var request = ScoredStream.Request(
             input: input.study, shard: shards.selected, recognizers: [recognizer],
             options: try scoring.evaluationOptions(),
-            threads: 1, command: "run", keepSamples: whole, sweep: false,
-            batchTraces: carryState ? Int.max : shards.batchTraces,
-            truths: false, replay: carryState ? nil : recognizer, writesPartial: shards.partial != nil)
+            threads: 1, command: "run", keepSamples: outcomes.outcomes != nil, sweep: false,
+            batchTraces: shards.batchTraces, truths: false, replay: recognizer, writesPartial: shards.partial != nil)
+          request.carriesState = carryState
           let stream: ScoredStream
           do {
             stream = try ScoredStream.read(request, plan: { _ in nil }, planFollowsData: false)
@@ -165,7 +165,7 @@ extension TouchTraceCommand {
           }
           dataset = stream.dataset()
           try ScoringRules.requireAnalyzed(dataset, command: "run")
-          results = carryState ? try replay(dataset.traces, through: recognizer) : stream.replays
+          results = stream.replays
         }
         try ScoringRules.requireAnalyzed(dataset, command: "run")
         let bytes: [UInt8]
@@ -198,24 +198,6 @@ extension TouchTraceCommand {
           try outcomeWriter?.write([(0, configuration)], evaluation: evaluation, threads: 1, command: "run")
         }
         try Console.emit([(output.target, bytes)], outcomes: outcomeWriter, inputs: input.inputPaths)
-      }
-    }
-
-    /// Replays every trace: each through a fresh instance, or per session through one.
-    func replay(_ traces: [Trace], through recognizer: AnyForceRecognizer) throws -> [ReplayResult] {
-      do throws(ReplayError) {
-        guard carryState else { return try recognizer.replay(traces: traces) }
-        var results: [ReplayResult] = []
-        var start = 0
-        while start < traces.count {
-          var end = start + 1
-          while end < traces.count && traces[end].metadata.session == traces[start].metadata.session { end += 1 }
-          results += try recognizer.replay(traces: Array(traces[start..<end]), carryingState: true)
-          start = end
-        }
-        return results
-      } catch {
-        throw DataError.replay(error, command: "run")
       }
     }
   }

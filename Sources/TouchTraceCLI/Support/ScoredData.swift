@@ -41,7 +41,19 @@ struct ScoredData {
     }
     if finishing { progress?.finish() }
     try data.check(command: command, shard: shard, misfires: misfires)
+    if let spool = request.spool, spool.isComplete, Console.verbose && !Console.quiet {
+      Console.detail(Self.spoolNote(spool))
+    }
     return data
+  }
+
+  /// What `--verbose` says of the spool a first read wrote: its traces and size, or why it
+  /// stopped.
+  static func spoolNote(_ spool: AnalyzedSpool) -> String {
+    if let failure = spool.failure { return "note: the analyzed traces are not spooled: \(failure)" }
+    let tenths = (spool.size * 10 + 524_288) / 1_048_576
+    return
+      "note: \(TextFormat.count(spool.count, "analyzed trace")) spooled for the second reads (\(tenths / 10).\(tenths % 10) MiB, a temporary file)"
   }
 
   /// Reads (or takes from the partials being merged) the traces of `request` and scores them

@@ -10,8 +10,9 @@ import TouchPartials
 /// batch by batch (memory holds one batch's encoding), and marks the spool complete when it ends;
 /// a second read made from that request (``ScoredStream/Request/replaying(_:)``) then reads the
 /// spool instead of the inputs. The file lives in `$TMPDIR` (else `/tmp`), is unlinked at once
-/// (nothing is left behind) and takes about 41 bytes a sample (times, forces, phases, positions
-/// and radii at their exact bits) and the metadata of each trace.
+/// (nothing is left behind) and takes 8 bytes a sample for each of its columns (times, forces,
+/// positions, radii, at their exact bits), 1 for its phase, and about 200 bytes a trace for its
+/// metadata and origin.
 ///
 /// When the file cannot be created or written (a full disk), or would pass ``limit``, the spool
 /// stops and says why (``failure``): second reads then read the inputs again, or for standard

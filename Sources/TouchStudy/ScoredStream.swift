@@ -207,6 +207,12 @@ public struct ScoredStream {
   public internal(set) var outcomeSpill: OutcomeSpill?
   /// Each kept trace's replay (`Request.replay`).
   public internal(set) var replays: [ReplayResult] = []
+  /// A replay that scores too (`Request.replay` with `Outcomes.replays` and no truth required:
+  /// `run --outcomes`): the positions among ``traces`` of the traces with a ground truth, in
+  /// order; ``truths`` and ``outcomes`` follow them.
+  public internal(set) var scoredTraces: [Int] = []
+  /// With ``scoredTraces``, the traces without a ground truth, each with the reason, in order.
+  public internal(set) var unscored: [SkippedTrace] = []
   /// The plan the traces were scored with.
   public internal(set) var plan: SweepPlan?
   /// What the input's filters did; `nil` without filters.

@@ -222,10 +222,47 @@ struct StreamPass {
         state.replays += try recognizer.replay(traces: batch.traces)
       }
     }
+    try scoreReplayed(batch)
     for k in batch.traces.indices {
       state.keep(
         batch.traces[k], origin: batch.origins[k], ordinal: ordinals[k], truth: nil, samples: request.keepSamples,
         keepsTraces: request.keepsTraces)
+    }
+  }
+
+  /// Replayed traces scored too (`Outcomes.replays` without requiring truths: `run --outcomes`):
+  /// the outcomes of those with a ground truth, which are noted (``ScoredStream/scoredTraces``)
+  /// with their truths; the others are noted with the reason (``ScoredStream/unscored``).
+  private mutating func scoreReplayed(_ batch: Dataset) throws {
+    guard case .replays(let recognizers) = request.outcomes else { return }
+    let traces = batch.traces
+    let options = request.options
+    let resolved = Parallel.map(count: traces.count, chunk: 16, threads: request.threads) { range in
+      range.map { TraceTruth.resolve(traces[$0], options: options) }
+    }.flatMap { $0 }
+    var scored = batch
+    scored.skipped = []
+    var truths: [TraceTruth] = []
+    var k = 0
+    scored.skipTraces { _ in
+      defer { k += 1 }
+      switch resolved[k] {
+      case .success(let truth):
+        truths.append(truth)
+        state.scoredTraces.append(state.analyzed + k)
+        return nil
+      case .failure(let error): return error.description
+      }
+    }
+    state.unscored += scored.skipped
+    let evaluation = Evaluation(dataset: scored, truths: truths, options: options)
+    let base = state.truths.count
+    state.truths += evaluation.truths
+    for (slot, recognizer) in recognizers.enumerated() {
+      var list = try evaluation.outcomes(of: recognizer, threads: request.threads)
+      list.sort { $0.trace < $1.trace }
+      for k in list.indices { list[k].trace += base }
+      state.outcomes[slot].append(contentsOf: list)
     }
   }
 

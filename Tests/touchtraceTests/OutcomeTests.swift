@@ -214,6 +214,53 @@ struct OutcomeTests {
     }
   }
 
+  /// `run --outcomes` scores its labelled traces as the batches pass (no samples kept): among
+  /// unlabelled traces (every third here), in batches of 1, 7 and all, its rows are the rows of
+  /// `sweep --outcomes` of the same configuration (an independent path: the sweep's replay of
+  /// the labelled traces it keeps), and the unlabelled traces are counted as skipped.
+  @Test func runScoresItsLabelledTracesAsTheyPass() throws {
+    try inTemporaryDirectory { directory in
+      let input = directory + "/mixed.csv"
+      let lines = try String(contentsOfFile: TestData.samples + "/synth-iphone6s.csv", encoding: .utf8)
+        .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+      let header = SweepCommandTests.fields(lines[0])
+      let (name, intent, pressAt) = (
+        0, try #require(header.firstIndex(of: "intent")), try #require(header.firstIndex(of: "press_at"))
+      )
+      var names: [String] = []
+      let mixed =
+        [lines[0]]
+        + lines.dropFirst().map { line -> String in
+          guard !line.isEmpty else { return line }
+          var fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+          if names.last != fields[name] { names.append(fields[name]) }
+          if names.count % 3 == 0 { (fields[intent], fields[pressAt]) = ("", "") }
+          return fields.joined(separator: ",")
+        }
+      TestData.write(mixed.joined(separator: "\n"), to: input)
+      let sweep = directory + "/sweep.csv"
+      #expect(
+        runCommand([
+          "sweep", input, "--recognizer", "deep-press", "--vary", "threshold=0.35", "--output", directory + "/s.json",
+          "--outcomes", sweep, "--quiet",
+        ]) == 0)
+      let expected = try Self.table(sweep).rows.map { Array($0.dropFirst()) }
+      #expect(expected.count > 50)
+      for batch in ["1", "7", "100000"] {
+        let run = directory + "/run-\(batch).csv"
+        let result = try runChild(
+          Self.binary,
+          [
+            "run", input, "--recognizer", "deep-press", "--set", "threshold=0.35", "--output", directory + "/r.json",
+            "--outcomes", run, "--batch-traces", batch,
+          ])
+        #expect(result.code == 0, "\(result.errors)")
+        #expect(try Self.table(run).rows.map { Array($0.dropFirst()) } == expected, "batches of \(batch)")
+        #expect(result.errors.contains("skipped \(names.count / 3) traces: no intent label"), "\(result.errors)")
+      }
+    }
+  }
+
   /// The outcome file goes through the output rules: never over an input, never named twice,
   /// nothing written when it is refused; --carry-state is a usage error with it.
   @Test func theOutcomeFileFollowsTheOutputRules() throws {

@@ -137,18 +137,21 @@ extension TouchTraceCommand {
         try Console.checkOutputs([output.file, outcomes.outcomes, shards.partial], inputs: input.inputPaths)
         let dataset: Dataset
         let results: [ReplayResult]
+        // --outcomes: the labelled traces scored as they were read (no samples kept).
+        var scored: (evaluation: Evaluation, outcomes: OutcomeColumn)?
         if let merged = ScoredData.merged {
           dataset = merged.dataset
           results = merged.replays
         } else {
           // Traces replayed batch by batch as they are read (with --carry-state, each session
-          // through one recognizer, its traces waiting across batches for the rest of it); every
-          // trace kept with --outcomes, which scores them.
+          // through one recognizer, its traces waiting across batches for the rest of it); with
+          // --outcomes, the labelled ones scored as they pass.
           var request = ScoredStream.Request(
             input: input.study, shard: shards.selected, recognizers: [recognizer],
             options: try scoring.evaluationOptions(),
-            threads: 1, command: "run", keepSamples: outcomes.outcomes != nil, sweep: false,
-            batchTraces: shards.batchTraces, truths: false, replay: recognizer, writesPartial: shards.partial != nil)
+            threads: 1, command: "run", outcomes: outcomes.outcomes != nil ? .replays([recognizer]) : .none,
+            sweep: false, batchTraces: shards.batchTraces, truths: false, replay: recognizer,
+            writesPartial: shards.partial != nil)
           request.carriesState = carryState
           let stream: ScoredStream
           do {
@@ -166,6 +169,18 @@ extension TouchTraceCommand {
           dataset = stream.dataset()
           try ScoringRules.requireAnalyzed(dataset, command: "run")
           results = stream.replays
+          if outcomes.outcomes != nil {
+            var labelled = Dataset(
+              traces: stream.scoredTraces.map { dataset.traces[$0] },
+              origins: stream.scoredTraces.map { dataset.origins[$0] },
+              skipped: dataset.skipped + stream.unscored, files: dataset.files, diagnostics: dataset.diagnostics)
+            labelled.labelOverrides = dataset.labelOverrides
+            labelled.overriddenTraces = dataset.overriddenTraces
+            scored = (
+              Evaluation(dataset: labelled, truths: stream.truths, options: try scoring.evaluationOptions()),
+              stream.outcomes[0]
+            )
+          }
         }
         try ScoringRules.requireAnalyzed(dataset, command: "run")
         let bytes: [UInt8]
@@ -187,7 +202,7 @@ extension TouchTraceCommand {
         }
         var outcomeWriter: OutcomeWriter?
         if outcomes.outcomes != nil {
-          let evaluation = Evaluation(dataset: dataset, options: try scoring.evaluationOptions())
+          let evaluation = try scored?.evaluation ?? Evaluation(dataset: dataset, options: scoring.evaluationOptions())
           Scoring.summarize(
             evaluation.dataset.skipped.filter { skip in !dataset.skipped.contains { $0 == skip } }, command: "run")
           try ScoringRules.requireAnalyzed(evaluation.dataset, command: "run")
@@ -195,7 +210,9 @@ extension TouchTraceCommand {
           let configuration = Configuration(
             spec: RecognizerSpec(variant: self.recognizer, required: requireFailureOf, catalog: TouchTraceTool.catalog),
             recognizer: recognizer, varied: settings.compactMap { PlanOptions.setting($0)?.name })
-          try outcomeWriter?.write([(0, configuration)], evaluation: evaluation, threads: 1, command: "run")
+          try outcomeWriter?.write(
+            [(0, configuration)], evaluation: evaluation, threads: 1, command: "run",
+            columns: scored.map { s in { _ in s.outcomes } })
         }
         try Console.emit([(output.target, bytes)], outcomes: outcomeWriter, inputs: input.inputPaths)
       }

@@ -90,7 +90,7 @@ extension TouchTraceCommand {
       _ = try scoring.evaluationOptions()
       if shards.partial != nil && (carryState || outcomes.outcomes != nil) {
         throw ValidationError(
-          "--partial: \(carryState ? "--carry-state runs each session's traces through one recognizer, and shards split sessions" : "--outcomes scores every trace at once"); run it unsharded"
+          "--partial: \(carryState ? "--carry-state runs each session's traces through one recognizer, and shards split sessions" : "a run's partial holds no outcome table"); run it unsharded"
         )
       }
       if outcomes.outcomes != nil && carryState {

@@ -45,7 +45,7 @@ import TouchTestSupport
   @Test func aDatasetThatIsAFileCannotBeUsed() throws {
     try inTemporaryDirectory(writing: "trace,t,force\na,0,0.1\n") { directory in
       let arguments = ["capture", "--dataset", directory + "/t.csv", "--port", "0", "--quiet"]
-      let child = try runChild(captureBinaries + "/touchtrace", arguments)
+      let child = try runTouchtrace(arguments)
       #expect(child.code == 73, "\(child.errors)")
       #expect(runCommand(arguments) == 64)
     }
@@ -55,11 +55,7 @@ import TouchTestSupport
 /// `touchtrace capture`'s help examples, run as the executable: each serves, prints its URL first,
 /// and ends with exit 0 on SIGTERM (as on Ctrl-C); with `--format json --output - --quiet` the
 /// URL line is followed by one JSON document and standard error stays empty.
-@Suite(
-  "capture examples",
-  .enabled(
-    if: FileManager.default.isExecutableFile(atPath: captureBinaries + "/touchtrace"),
-    "skipped: the touchtrace executable is not built"))
+@Suite("capture examples", .touchtraceIsBuilt)
 struct CaptureExamplesTests {
   /// Runs `arguments` (after `touchtrace`) in `directory`, waits for the first line of standard
   /// output, sends SIGTERM; returns the first line, the rest of standard output, standard error
@@ -67,7 +63,7 @@ struct CaptureExamplesTests {
   static func serveAndStop(_ arguments: [String], in directory: String) throws -> (
     url: String, rest: String, errors: String, status: Int32
   ) {
-    let running = try CaptureProcess.start(captureBinaries + "/touchtrace", arguments, in: directory)
+    let running = try CaptureProcess.start(builtTouchtrace, arguments, in: directory)
     running.process.terminate()
     let rest = String(decoding: running.output.readDataToEndOfFile(), as: UTF8.self)
     let errorText = String(decoding: running.errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -120,18 +116,6 @@ struct CaptureExamplesTests {
     }
   }
 }
-
-/// The directory of the built `touchtrace` (beside the test bundle).
-let captureBinaries = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
-
-/// The release executable (as users run it): `.build/release/touchtrace` beside the debug
-/// products, or `TOUCHTRACE_RELEASE_BINARY`. Built by `swift build -c release --product
-/// touchtrace` (`.ci/run` does before the tests).
-let releaseBinary: String = {
-  if let path = ProcessInfo.processInfo.environment["TOUCHTRACE_RELEASE_BINARY"], !path.isEmpty { return path }
-  return URL(fileURLWithPath: captureBinaries).deletingLastPathComponent().appendingPathComponent("release/touchtrace")
-    .path
-}()
 
 /// `touchtrace capture` ends on SIGTERM and SIGINT in the release build (issue 26 item 3, issue 30
 /// item 1: the signal sources were released at once there), with a CPU-bound sibling keeping the

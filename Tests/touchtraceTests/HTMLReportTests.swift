@@ -109,9 +109,7 @@ struct HTMLReportTests {
       ]
       #expect(runCommand(arguments + ["--format", "html", "--quiet", "--output", directory + "/t.html"]) == 0)
       let html = try Self.read(directory + "/t.html")
-      let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        .appendingPathComponent("touchtrace").path
-      let printed = try runChild(executable, arguments + ["--print-config"], in: TestData.repositoryRoot)
+      let printed = try runTouchtrace(arguments + ["--print-config"], in: TestData.repositoryRoot)
       #expect(printed.code == 0)
       // What a report leaves out of its configuration: the outputs and the global options.
       let left = StudyFile.Effective.presentation
@@ -262,9 +260,6 @@ struct HTMLReportTests {
 }
 
 extension HTMLReportTests {
-  /// The debug executable (its standard input a shell can redirect).
-  static let binary = TestData.repositoryRoot + "/.build/debug/touchtrace"
-
   /// The figures of a page: from its first `<figure` to its tables.
   static func figures(_ html: String) -> Substring {
     guard let start = html.range(of: "<figure"), let end = html.range(of: "<section id=\"tables\">") else { return "" }
@@ -276,7 +271,7 @@ extension HTMLReportTests {
   /// (`--spool-limit 0`), draws the figures that every trace kept in memory draws (standard
   /// input without a spool takes that path), byte for byte, example traces included. `compare`
   /// keeps the traces it draws as they pass, on any input: the same figures too.
-  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary)))
+  @Test(.debugTouchtraceIsBuilt)
   func aSecondReadDrawsTheFiguresOfEveryTraceKept() throws {
     try inTemporaryDirectory { directory in
       let input = directory + "/in.csv"
@@ -287,7 +282,7 @@ extension HTMLReportTests {
       ]
       for (k, (command, options)) in commands.enumerated() {
         let outputs = ["kept", "reread", "spooled", "spooled-stdin"].map { directory + "/\($0)-\(k).html" }
-        let binary = "'\(Self.binary)' \(command)"
+        let binary = "'\(debugTouchtrace)' \(command)"
         let script = """
           \(binary) - \(options) --quiet --spool-limit 0 --output '\(outputs[0])' < '\(input)' && \
           \(binary) '\(input)' \(options) --quiet --spool-limit 0 --output '\(outputs[1])' && \

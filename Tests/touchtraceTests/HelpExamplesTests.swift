@@ -5,17 +5,10 @@ import TouchTestSupport
 
 @testable import TouchTraceCLI
 
-/// The directory of the built `touchtrace` (beside the test bundle).
-private let binaries = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
-
 /// Every subcommand's `--help` ends its description with an Examples section whose commands run
 /// as written: each is run by `/bin/sh` from a directory holding the repository's `samples/`
 /// (so files the examples write land there), in order, and must exit 0.
-@Suite(
-  "Help examples",
-  .enabled(
-    if: FileManager.default.isExecutableFile(atPath: binaries + "/touchtrace"),
-    "skipped: the touchtrace executable is not built"))
+@Suite("Help examples", .touchtraceIsBuilt)
 struct HelpExamplesTests {
   /// The commands that serve a page until a signal ends them (capture also when a browser has
   /// done every prompt), with the URL as the first line of standard output (by contract):
@@ -106,7 +99,7 @@ struct HelpExamplesTests {
   /// Runs `line` like ``shell(_:in:)``; returns standard output too when `keepingOutput`.
   static func shell(_ line: String, in directory: String, keepingOutput: Bool) throws -> (Int32, String, String) {
     var environment = ProcessInfo.processInfo.environment
-    environment["PATH"] = binaries + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+    environment["PATH"] = builtProducts + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
     let (status, output, errors) = try runChild("/bin/sh", ["-c", line], in: directory, environment: environment)
     return (status, keepingOutput ? output : "", errors)
   }

@@ -162,16 +162,13 @@ struct SweepBootstrapTests {
 }
 
 extension IntervalTests {
-  /// The debug executable (its standard input a shell can redirect).
-  static let binary = TestData.repositoryRoot + "/.build/debug/touchtrace"
-
   /// `sweep --bootstrap` keeps no trace: the best configurations' outcomes, the truths and the
   /// resampling units come from a second read, of the spooled analyzed traces or (`--spool-limit
   /// 0`) of the files. Its report is the report of standard input without a spool, which keeps
   /// every trace in memory (but for the input's name and the verdict, which standard input
   /// without a spool cannot pair), and of standard input with one, with and without --group-by,
   /// in batches of 5 too.
-  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary)))
+  @Test(.debugTouchtraceIsBuilt)
   func theBootstrapOfASecondReadIsTheBootstrapOfEveryTraceKept() throws {
     try inTemporaryDirectory { directory in
       let input = directory + "/in.csv"
@@ -181,7 +178,7 @@ extension IntervalTests {
         "--recognizer deep-press,peek-pop --bootstrap 40 --group-by user --batch-traces 5",
       ].enumerated() {
         let outputs = ["kept", "spooled", "reread", "spooled-stdin"].map { directory + "/\($0)-\(k).json" }
-        let binary = "'\(Self.binary)' sweep"
+        let binary = "'\(debugTouchtrace)' sweep"
         let script = """
           \(binary) - \(options) --quiet --spool-limit 0 --output '\(outputs[0])' < '\(input)' && \
           \(binary) '\(input)' \(options) --quiet --output '\(outputs[1])' && \

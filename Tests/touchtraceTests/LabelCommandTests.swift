@@ -4,44 +4,31 @@ import TouchTestSupport
 
 @testable import TouchTraceCLI
 
-/// The built `touchtrace` beside the test bundle.
-private let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-  .appendingPathComponent("touchtrace").path
-
-/// Runs the built `touchtrace ARGS…` as a child process, so its standard error is its own (tests
-/// running alongside do not mix in); returns the exit code and what it wrote there.
-private func tool(_ arguments: [String]) throws -> (code: Int32, message: String) {
-  let run = try runChild(executable, arguments)
-  return (run.code, run.errors)
-}
-
 /// Labels on the command line: `--only` on any label, `id#n`, `touch=N`, the filter that keeps
 /// nothing (exit 65), `--label-from-path`, `--labels-override`, `--by` an extra label.
 ///
 /// Expected numbers come from the committed samples (84 android, 175 iphone6s and 84 touchpad
 /// traces, one device per file, all contact 0) and from the real recordings' SOURCE.md.
-@Suite(
-  "Labels (command line)",
-  .enabled(
-    if: FileManager.default.isExecutableFile(atPath: executable), "skipped: the touchtrace executable is not built"))
+@Suite("Labels (command line)", .touchtraceIsBuilt)
 struct LabelCommandTests {
   static let samples = TestData.samples
 
   @Test func aFilterThatKeepsNothingIsADataError() throws {
-    let devices = try tool(["inspect", Self.samples, "--only", "device=nokia"])
+    let devices = try runTouchtrace(["inspect", Self.samples, "--only", "device=nokia"])
     #expect(devices.code == 65)
     #expect(
-      devices.message
+      devices.errors
         == "touchtrace: error: --only device=nokia kept no trace; device values present: 'android', 'iphone6s', 'touchpad'\n"
     )
     // The second filter empties what the first kept; it is the one named.
-    let hand = try tool(["inspect", Self.samples, "--only", "device=android", "--only", "hand=left"])
+    let hand = try runTouchtrace(["inspect", Self.samples, "--only", "device=android", "--only", "hand=left"])
     #expect(hand.code == 65)
-    #expect(hand.message == "touchtrace: error: --only hand=left kept no trace; no trace has a hand\n")
-    let touch = try tool(["inspect", Self.samples, "--only", "touch=1"])
+    #expect(hand.errors == "touchtrace: error: --only hand=left kept no trace; no trace has a hand\n")
+    let touch = try runTouchtrace(["inspect", Self.samples, "--only", "touch=1"])
     #expect(touch.code == 65)
-    #expect(touch.message == "touchtrace: error: --only touch=1 kept no trace; touch values present: '0'\n")
-    #expect(try tool(["inspect", Self.samples, "--only", "touch=0", "--output", "-", "--format", "json"]).code == 0)
+    #expect(touch.errors == "touchtrace: error: --only touch=1 kept no trace; touch values present: '0'\n")
+    #expect(
+      try runTouchtrace(["inspect", Self.samples, "--only", "touch=0", "--output", "-", "--format", "json"]).code == 0)
   }
 
   @Test func labelFromPathGroupsAndFilters() throws {
@@ -77,21 +64,21 @@ struct LabelCommandTests {
     try inTemporaryDirectory { (directory: String) throws in
       let labels = directory + "/labels.csv"
       TestData.write("trace,device,hand\nandroid-s8-0001,phone,left\nandroid-s8-0002,android,right\n", to: labels)
-      let refused = try tool(["inspect", Self.samples, "--labels", labels])
+      let refused = try runTouchtrace(["inspect", Self.samples, "--labels", labels])
       #expect(refused.code == 65)
       #expect(
-        refused.message
+        refused.errors
           == "\(labels):2:17: error: 'device' is 'android' in the data but 'phone' in the labels (--labels-override replaces the data's value) (trace 'android-s8-0001')\n"
       )
       let output = directory + "/inspect.json"
-      let note = try tool([
+      let note = try runTouchtrace([
         "inspect", Self.samples, "--labels", labels, "--labels-override", "--only", "hand=left,right", "--format",
         "json",
         "--output", output,
       ])
       #expect(note.code == 0)
       // One value replaced (android → phone); android-s8-0002's device is unchanged.
-      #expect(note.message.hasPrefix("note: --labels-override replaced 1 label value in 1 trace\n"))
+      #expect(note.errors.hasPrefix("note: --labels-override replaced 1 label value in 1 trace\n"))
       let traces = try #require(try jsonObject(output)["traces"] as? [String: Int])
       #expect(traces == ["total": 343, "analyzed": 2, "skipped": 341, "label_overrides": 1])
     }
@@ -161,10 +148,10 @@ struct LabelCommandTests {
   func tabletColumnsErrorSaysWhereTheLayoutCameFrom() throws {
     // The UCI folder's readme.txt is no tablet log: the default layout expects 7 fields.
     let readme = SharedData.realData("uci-spiral-tablet/hw_dataset/readme.txt")
-    let run = try tool(["import", "--from", "tablet-csv", readme, "--output", "-"])
+    let run = try runTouchtrace(["import", "--from", "tablet-csv", readme, "--output", "-"])
     #expect(run.code == 65)
     #expect(
-      run.message.hasPrefix(
+      run.errors.hasPrefix(
         "\(readme):1:47: error: expected 7 fields, found 2: the layout is the default --columns x,y,-,force,-,t_ms,group"
       ))
     #expect(runCommand(["import", "--from", "evemu", "--columns", "x,y,force,t", Self.samples, "--output", "-"]) == 64)

@@ -9,8 +9,6 @@ import TouchTestSupport
 /// files are several times the reader's 4 MiB chunk, whose traces are parsed at once: between
 /// 50 000 and 100 000 contacts the chunk's own growth adds about 500 bytes a contact).
 @Suite struct MemoryPerContactTests {
-  static let binary = TestData.repositoryRoot + "/.build/debug/touchtrace"
-
   /// Bytes per contact the test allows: this test measured 153 bytes (debug and release builds,
   /// 2026-12-02; 1,375–1,486 between 50 000 and 100 000 contacts before the sweep kept only its
   /// traces' summary). A peak varies by about 5 MiB from run to run (50 bytes a contact here);
@@ -31,7 +29,7 @@ import TouchTestSupport
   /// The peak resident memory `--verbose` states, in bytes.
   static func peak(sweeping path: String) throws -> Double {
     let run = try runChild(
-      binary,
+      debugTouchtrace,
       [
         "sweep", path, "--recognizer", "deep-press", "--threads", "1", "--batch-traces", "1000", "--verbose",
         "--format", "json", "--output", path + ".json",
@@ -43,7 +41,7 @@ import TouchTestSupport
     return mebibytes * 1_048_576
   }
 
-  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary)))
+  @Test(.debugTouchtraceIsBuilt)
   func sweepMemoryPerContactIsBounded() throws {
     try inTemporaryDirectory { directory in
       try Self.write(100_000, to: directory + "/small.jsonl")

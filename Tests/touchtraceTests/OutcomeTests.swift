@@ -249,7 +249,7 @@ struct OutcomeTests {
       for batch in ["1", "7", "100000"] {
         let run = directory + "/run-\(batch).csv"
         let result = try runChild(
-          Self.binary,
+          debugTouchtrace,
           [
             "run", input, "--recognizer", "deep-press", "--set", "threshold=0.35", "--output", directory + "/r.json",
             "--outcomes", run, "--batch-traces", batch,
@@ -372,18 +372,15 @@ extension OutcomeTests {
     }
   }
 
-  /// The debug executable (its standard input a shell can redirect).
-  static let binary = TestData.repositoryRoot + "/.build/debug/touchtrace"
-
   /// Every trace kept (standard input without a spool) against the spool, a file's and standard
   /// input's: the same `--outcomes` table (one file, so that standard input can carry it).
-  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary)))
+  @Test(.debugTouchtraceIsBuilt)
   func standardInputsTableFromItsSpoolIsTheTableOfEveryTraceKept() throws {
     try inTemporaryDirectory { directory in
       let file = TestData.samples + "/synth-iphone6s.csv"
       let options = "--recognizer deep-press,peek-pop --batch-traces 3 --quiet --output '\(directory)/r.md'"
       let tables = (0..<3).map { directory + "/one-\($0).csv" }
-      let binary = "'\(Self.binary)' sweep"
+      let binary = "'\(debugTouchtrace)' sweep"
       let script = """
         \(binary) - \(options) --spool-limit 0 --outcomes '\(tables[0])' < '\(file)' && \
         \(binary) '\(file)' \(options) --outcomes '\(tables[1])' && \
@@ -399,7 +396,7 @@ extension OutcomeTests {
 
   /// Standard input's `--outcomes` past the spool's limit cannot be read again: exit 65, saying
   /// why, and no table.
-  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary)))
+  @Test(.debugTouchtraceIsBuilt)
   func standardInputPastTheSpoolLimitRefusesItsTable() throws {
     try inTemporaryDirectory { directory in
       let table = directory + "/o.csv"
@@ -407,7 +404,7 @@ extension OutcomeTests {
         "/bin/sh",
         [
           "-c",
-          "'\(Self.binary)' sweep - --recognizer deep-press --outcomes '\(table)' --spool-limit 5000 --quiet --output '\(directory)/r.md' < '\(TestData.samples)/synth-iphone6s.csv'",
+          "'\(debugTouchtrace)' sweep - --recognizer deep-press --outcomes '\(table)' --spool-limit 5000 --quiet --output '\(directory)/r.md' < '\(TestData.samples)/synth-iphone6s.csv'",
         ])
       #expect(shell.code == 65)
       #expect(shell.errors.contains("standard input is read once, and its traces could not be spooled"))

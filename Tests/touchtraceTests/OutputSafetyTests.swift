@@ -5,19 +5,12 @@ import TouchTestSupport
 
 @testable import TouchTraceCLI
 
-/// The built `touchtrace` beside the test bundle.
-private let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-  .appendingPathComponent("touchtrace").path
-
 /// Every command's outputs go through one path: refused targets exit 73, failed writes exit 74,
 /// and neither changes any file.
 ///
 /// The commands run as child processes: their standard error is their own (capturing the test
 /// process's would mix in messages of tests running alongside).
-@Suite(
-  "touchtrace outputs",
-  .enabled(
-    if: FileManager.default.isExecutableFile(atPath: executable), "skipped: the touchtrace executable is not built"))
+@Suite("touchtrace outputs", .touchtraceIsBuilt)
 struct OutputSafetyTests {
   static let traces = SweepCommandTests.traces
 
@@ -25,7 +18,7 @@ struct OutputSafetyTests {
   /// else discarded into a pipe; returns the exit code and what it wrote to standard error.
   func run(_ arguments: [String], fullOutput: Bool = false) throws -> (code: Int32, message: String) {
     let full = fullOutput ? FileHandle(forWritingAtPath: "/dev/full") : nil
-    let result = try runChild(executable, arguments, standardOutput: full)
+    let result = try runTouchtrace(arguments, standardOutput: full)
     return (result.code, result.errors)
   }
 
@@ -166,7 +159,8 @@ struct OutputSafetyTests {
       process.arguments = [
         "python3", "-c",
         "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])",
-        executable, "sweep", directory + "/t.csv", "--recognizer", "deep-press", "--vary", "threshold=0.001:1:0.001",
+        builtTouchtrace, "sweep", directory + "/t.csv", "--recognizer", "deep-press", "--vary",
+        "threshold=0.001:1:0.001",
         "--format", "csv", "--json-output", directory + "/r.json",
       ]
       let output = Pipe()

@@ -8,17 +8,6 @@ import TouchTestSupport
 
 @testable import TouchTraceCLI
 
-/// The built `touchtrace` beside the test bundle.
-private let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-  .appendingPathComponent("touchtrace").path
-
-/// Runs the built `touchtrace ARGS…` as a child process (its standard error is its own, so
-/// messages of tests running alongside do not mix in); returns the exit code and what it wrote.
-private func tool(_ arguments: [String]) throws -> (code: Int32, output: String, message: String) {
-  let run = try runChild(executable, arguments)
-  return (run.code, run.output, run.errors)
-}
-
 /// How many lines of `text` contain `part`.
 private func lines(of text: String, containing part: String) -> Int {
   text.split(separator: "\n").filter { $0.contains(part) }.count
@@ -26,20 +15,17 @@ private func lines(of text: String, containing part: String) -> Int {
 
 /// The papercuts of issue 19 part 3: one rule for data that cannot be scored, no silent
 /// parameter changes, implausible fits, synthesized time, aggregated warnings.
-@Suite(
-  "touchtrace papercuts",
-  .enabled(
-    if: FileManager.default.isExecutableFile(atPath: executable), "skipped: the touchtrace executable is not built"))
+@Suite("touchtrace papercuts", .touchtraceIsBuilt)
 struct PapercutTests {
   /// A --vary grid partly out of range: the dropped points are named with the rule they break,
   /// on standard error and in the report (issue 31); "1 recognizer", not "1 recognizers".
   @Test func droppedGridPointsAreNamedWithTheValidRange() throws {
-    let run = try tool([
+    let run = try runTouchtrace([
       "sweep", TestData.samples, "--recognizer", "deep-press", "--vary", "threshold=0.5:1.5:0.25", "--format", "md",
     ])
     #expect(run.code == 0)
     #expect(
-      run.message.contains(
+      run.errors.contains(
         "warning: --vary: 2 grid points dropped as invalid: deep-press threshold=1.25, threshold=1.5 (parameter 'threshold' must be in [0, 1])"
       ))
     #expect(
@@ -48,8 +34,8 @@ struct PapercutTests {
       ))
     // Default grids drop points by design (peek-pop's pop threshold must stay at or above its
     // peek threshold): the report names them, standard error stays quiet.
-    let defaults = try tool(["sweep", TestData.samples, "--recognizer", "peek-pop", "--format", "md"])
-    #expect(defaults.code == 0 && !defaults.message.contains("dropped"))
+    let defaults = try runTouchtrace(["sweep", TestData.samples, "--recognizer", "peek-pop", "--format", "md"])
+    #expect(defaults.code == 0 && !defaults.errors.contains("dropped"))
     #expect(defaults.output.contains("grid points dropped as invalid: peek-pop peekThreshold=0.8, peekThreshold=0.85"))
   }
 
@@ -64,19 +50,19 @@ struct PapercutTests {
       TestData.write("trace,t,force,max_force\nn,0,0,1\nn,0.0000000167,0.5,1\nn,0.0000000334,0,1\n", to: ns)
       let seconds = directory + "/s.csv"
       TestData.write("trace,t,force,max_force\ns,0,0,1\ns,0.0167,0.5,1\ns,0.0334,0,1\n", to: seconds)
-      let run = try tool(["inspect", ms, ns, seconds])
+      let run = try runTouchtrace(["inspect", ms, ns, seconds])
       #expect(run.code == 0)
       // Medians 16.7 and 16.6 s: the median of the two is the upper one, 16.7 s (1/16.7 = 0.0599 Hz).
       #expect(
-        run.message.contains(
+        run.errors.contains(
           "ms.csv:2:1: warning: times look like milliseconds: median sampling interval 16.7 s (0.0599 Hz) in 2 traces here; times are read in seconds: divide them by 1000"
         ))
       #expect(
-        run.message.contains(
+        run.errors.contains(
           "ns.csv:2:1: warning: times look like nanoseconds: median sampling interval 0.0000000167 s (59.9 MHz) in 1 trace here"
         ))
-      #expect(!run.message.contains("/s.csv:2:1: warning: times look like"))
-      #expect(lines(of: run.message, containing: "times look like") == 2)
+      #expect(!run.errors.contains("/s.csv:2:1: warning: times look like"))
+      #expect(lines(of: run.errors, containing: "times look like") == 2)
     }
   }
 
@@ -140,9 +126,9 @@ struct PapercutTests {
           ]
         ]
       {
-        let run = try tool(arguments)
+        let run = try runTouchtrace(arguments)
         #expect(run.code == 65, "\(arguments[0])")
-        #expect(run.message.contains("touchtrace \(arguments[0]): " + expected), "\(arguments[0]): \(run.message)")
+        #expect(run.errors.contains("touchtrace \(arguments[0]): " + expected), "\(arguments[0]): \(run.errors)")
         #expect(runCommand(arguments) == 65)
       }
       // Nothing was written.
@@ -155,19 +141,19 @@ struct PapercutTests {
   @Test func runSkippingEveryTraceForNoMaximumForceIsBadDataWithOneWarning() throws {
     let text = (0..<5).map { "p\($0),0,0,press\np\($0),0.1,1,press\n" }.joined()
     try inTemporaryDirectory(writing: "trace,t,force,intent\n" + text) { directory in
-      let run = try tool([
+      let run = try runTouchtrace([
         "run", directory + "/t.csv", "--recognizer", "deep-press", "--skip-invalid", "--format", "csv",
       ])
       #expect(run.code == 65)
       #expect(run.output.isEmpty, "no header-only table")
       // One aggregated line instead of five, naming the fix.
-      #expect(lines(of: run.message, containing: "skipped") == 2)  // the warning and the error
+      #expect(lines(of: run.errors, containing: "skipped") == 2)  // the warning and the error
       #expect(
-        run.message.contains(
+        run.errors.contains(
           "warning: skipped 5 traces: recognizer 'deep-press' needs the trace's maximum possible force and the trace has none "
             + "(first: \(directory)/t.csv:2:1 'p0', \(directory)/t.csv:4:1 'p1', \(directory)/t.csv:6:1 'p2'); "
-            + "give a max_force column or --max-force FORCE"), "\(run.message)")
-      #expect(run.message.contains("touchtrace run: error: no analyzed trace: 5 of 5 traces skipped"))
+            + "give a max_force column or --max-force FORCE"), "\(run.errors)")
+      #expect(run.errors.contains("touchtrace run: error: no analyzed trace: 5 of 5 traces skipped"))
       // With --max-force the same data replays.
       #expect(
         runCommand([
@@ -203,30 +189,30 @@ struct PapercutTests {
         + "the 3 analyzed traces are tap 2, hold 1; recall, F1 and latency are undefined without positives: "
         + "name the intents that should trigger the action with --positive (one or more of tap, hold)"
       for arguments in Self.scoringCommands(input, directory) {
-        let run = try tool(arguments)
+        let run = try runTouchtrace(arguments)
         if arguments[0] == "sweep" {
           // Issue 31: a sweep of data without presses counts misfires, and says why.
-          #expect(run.code == 0, "\(run.message)")
+          #expect(run.code == 0, "\(run.errors)")
           #expect(
-            run.message.contains("note: " + message + "; scoring misfires only (--negatives-only says so)"),
-            "\(run.message)")
+            run.errors.contains("note: " + message + "; scoring misfires only (--negatives-only says so)"),
+            "\(run.errors)")
           continue
         }
         #expect(run.code == 65, "\(arguments[0])")
         #expect(
-          run.message.contains(
+          run.errors.contains(
             "touchtrace \(arguments[0]): error: " + message
               + "; for data without presses, `touchtrace sweep` reports misfire rates (--negatives-only)"),
-          "\(arguments[0]): \(run.message)")
+          "\(arguments[0]): \(run.errors)")
       }
       // The fix it names works.
       #expect(runCommand(Self.scoringCommands(input, directory)[0] + ["--positive", "hold"]) == 0)
       // tune --objective fpr no longer reports a bound as failing on data without positives: it stops first.
-      let fpr = try tool([
+      let fpr = try runTouchtrace([
         "tune", input, "--recognizer", "deep-press", "--objective", "fpr", "--max-fpr", "0.1", "--folds", "0",
         "--bootstrap", "0",
       ])
-      #expect(fpr.code == 65 && fpr.message.contains("no positive trace"))
+      #expect(fpr.code == 65 && fpr.errors.contains("no positive trace"))
     }
   }
 
@@ -255,9 +241,9 @@ struct PapercutTests {
         ),
       ]
       for (options, message) in cases {
-        let run = try tool(["smooth", input, "--output", directory + "/s.csv"] + options)
+        let run = try runTouchtrace(["smooth", input, "--output", directory + "/s.csv"] + options)
         #expect(run.code == 64, "\(options)")
-        #expect(run.message.contains(message), "\(options): \(run.message)")
+        #expect(run.errors.contains(message), "\(options): \(run.errors)")
       }
       #expect(!TestData.exists(directory + "/s.csv"))
       // Windows that need no change are taken: causal windows of any length, ema spans.
@@ -277,20 +263,22 @@ struct PapercutTests {
     let text = "trace,t,force\na,0,0.1\na,0.01,0.5\na,0.02,0.9\na,0.03,0.8\na,0.04,0.4\nb,0,0.3\n"
     try inTemporaryDirectory(writing: text) { directory in
       let output = directory + "/s.csv"
-      let run = try tool(["smooth", directory + "/t.csv", "--method", "savgol", "--window", "5", "--output", output])
+      let run = try runTouchtrace([
+        "smooth", directory + "/t.csv", "--method", "savgol", "--window", "5", "--output", output,
+      ])
       #expect(run.code == 0)
       #expect(
-        run.message.contains(
+        run.errors.contains(
           "t.csv:7:1: warning: skipped trace 'b': Savitzky-Golay (degree 2) needs at least 3 samples, has 1"))
-      #expect(run.message.contains("touchtrace smooth: 2 traces: 1 smoothed, 1 skipped"))
+      #expect(run.errors.contains("touchtrace smooth: 2 traces: 1 smoothed, 1 skipped"))
       let written = try String(contentsOfFile: output, encoding: .utf8)
       #expect(written.split(separator: "\n").count == 6)  // the header and trace a's five samples
       #expect(!written.contains("\nb,"))
       // Under a window in seconds, a one-sample trace has no interval to convert it: skipped too.
-      let seconds = try tool([
+      let seconds = try runTouchtrace([
         "smooth", directory + "/t.csv", "--method", "savgol", "--window-seconds", "0.04", "--output", output,
       ])
-      #expect(seconds.code == 0 && seconds.message.contains("skipped trace 'b': no sampling interval"))
+      #expect(seconds.code == 0 && seconds.errors.contains("skipped trace 'b': no sampling interval"))
     }
   }
 
@@ -386,12 +374,12 @@ struct PapercutTests {
       #expect(try jsonObject(directory + "/f.json")["time_synthesized_traces"] as? Int == 2)
       #expect(runCommand(["inspect", input, "--format", "json", "--output", directory + "/i.json"]) == 0)
       #expect(try jsonObject(directory + "/i.json")["time_synthesized_traces"] as? Int == 2)
-      let text = try tool(["inspect", input, "--format", "text"])
+      let text = try runTouchtrace(["inspect", input, "--format", "text"])
       #expect(
         text.output.contains(
           "Time           warning: 2 traces have synthesized time (import --interval 0.01): durations, intervals and latencies depend on it\n"
         ), "\(text.output)")
-      let check = try tool([
+      let check = try runTouchtrace([
         "check", input, "--recognizer", "deep-press", "--write-baseline", directory + "/b.json", "--format", "md",
       ])
       #expect(check.code == 0 && check.output.contains("- **Warning**: \(sentence).\n"))
@@ -420,9 +408,9 @@ struct PapercutTests {
         try String(contentsOfFile: directory + "/i.md", encoding: .utf8).contains(
           "| Time | warning: 2 traces have synthesized time"))
       // Beside a CSV table, on standard error.
-      let features = try tool(["features", input, "--format", "csv"])
+      let features = try runTouchtrace(["features", input, "--format", "csv"])
       #expect(
-        features.message.contains(
+        features.errors.contains(
           "touchtrace features: warning: 2 traces have synthesized time (import --interval 0.01): times, durations and rates depend on it"
         ))
     }
@@ -482,13 +470,13 @@ struct PapercutTests {
         TestData.write(
           "200;204;0;218;900;1000;0\n201;205;0;300;900;1007;0\n202;206;0;0;900;1014;0\n", to: recordings + "/p\(k).txt")
       }
-      let run = try tool(["import", "--from", "tablet-csv", recordings, "--output", directory + "/out.csv"])
+      let run = try runTouchtrace(["import", "--from", "tablet-csv", recordings, "--output", directory + "/out.csv"])
       #expect(run.code == 0)
-      #expect(lines(of: run.message, containing: "device units") == 1, "\(run.message)")
+      #expect(lines(of: run.errors, containing: "device units") == 1, "\(run.errors)")
       #expect(
-        run.message.contains(
+        run.errors.contains(
           "warning: 4 files: x and y are in device units (give --position-scale, points per device unit, to convert them to points) "
-            + "(first: \(recordings)/p1.txt, \(recordings)/p2.txt, \(recordings)/p3.txt)"), "\(run.message)")
+            + "(first: \(recordings)/p1.txt, \(recordings)/p2.txt, \(recordings)/p3.txt)"), "\(run.errors)")
     }
   }
 

@@ -5,10 +5,6 @@ import TouchTestSupport
 
 @testable import TouchTraceCLI
 
-/// The built `touchtrace` beside the test bundle (run as a child: its standard error is its own).
-private let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-  .appendingPathComponent("touchtrace").path
-
 /// `--shard I/N --partial FILE` and `touchtrace merge`: the merged report is the unsharded
 /// report, byte for byte, in every format; and the batch size and thread count change nothing.
 @Suite("Shards and merge")
@@ -108,7 +104,7 @@ struct ShardMergeTests {
       let changed = text.replacingOccurrences(of: ",0.5,", with: ",0.51,")
       #expect(changed != text)
       TestData.write(changed, to: input)
-      let run = try runChild(executable, parts + [directory + "/after.html"])
+      let run = try runTouchtrace(parts + [directory + "/after.html"])
       #expect(run.code == 65)
       #expect(run.errors.contains("changed since (SHA-256 differs)"))
       #expect(!FileManager.default.fileExists(atPath: directory + "/after.html"))
@@ -308,7 +304,7 @@ struct ShardMergeTests {
         ]) == 0)
       let out = directory + "/r.json"
       func merge(_ files: [String]) throws -> (Int32, String) {
-        let run = try runChild(executable, ["merge"] + files.map { "\(directory)/\($0)" } + ["--output", out])
+        let run = try runTouchtrace(["merge"] + files.map { "\(directory)/\($0)" } + ["--output", out])
         return (run.code, run.errors)
       }
       var (code, errors) = try merge(["0.partial", "2.partial"])
@@ -363,7 +359,7 @@ struct ShardMergeTests {
         forged.arguments = arguments
         let path = directory + "/forged.partial"
         try Data(forged.encoded()).write(to: URL(fileURLWithPath: path))
-        let run = try runChild(executable, ["merge", path, "--output", directory + "/r.json"])
+        let run = try runTouchtrace(["merge", path, "--output", directory + "/r.json"])
         #expect(run.code == 65, "\(arguments): \(run.errors)")
         #expect(run.errors.contains("forged.partial: it records"), "\(run.errors)")
         #expect(!FileManager.default.fileExists(atPath: ran))
@@ -372,8 +368,7 @@ struct ShardMergeTests {
       }
       // A shard of an exec: recognizer is refused before its command starts (merge could not
       // use its partial).
-      let refused = try runChild(
-        executable,
+      let refused = try runTouchtrace(
         [
           "sweep", TestData.samples, "--recognizer", "exec:touch \(ran)", "--shard", "0/2", "--partial",
           directory + "/e.partial",
@@ -402,8 +397,8 @@ struct ShardMergeTests {
       try text.replacingOccurrences(of: String(line), with: fields.joined(separator: ","))
         .write(toFile: data, atomically: true, encoding: .utf8)
       #expect(runCommand(command + ["--shard", "1/2", "--partial", directory + "/1.partial"]) == 0)
-      let run = try runChild(
-        executable, ["merge", directory + "/0.partial", directory + "/1.partial", "--output", directory + "/r.json"])
+      let run = try runTouchtrace(
+        ["merge", directory + "/0.partial", directory + "/1.partial", "--output", directory + "/r.json"])
       #expect(run.code == 65)
       #expect(run.errors.contains("the same files with other contents"), "\(run.errors)")
       #expect(!FileManager.default.fileExists(atPath: directory + "/r.json"))
@@ -426,7 +421,7 @@ struct ShardMergeTests {
         ["--output", directory + "/r.md", "--json-output", parts + "/0.partial"],
         ["--output", directory + "/r.md", "--csv-output", parts + "/1.partial"],
       ] {
-        let run = try runChild(executable, ["merge", parts] + options)
+        let run = try runTouchtrace(["merge", parts] + options)
         #expect(run.code == 73, "\(options): \(run.errors)")
         #expect(run.errors.contains("input"), "\(run.errors)")
       }

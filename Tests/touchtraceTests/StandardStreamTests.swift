@@ -2,25 +2,18 @@ import Foundation
 import Testing
 import TouchTestSupport
 
-/// The built `touchtrace` beside the test bundle.
-private let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-  .appendingPathComponent("touchtrace").path
-
 /// A closed standard output (`>&-`) and a pipe whose reader has exited are write failures like
 /// any other: exit 74 and a message, never exit 0 with the report written into a file that took
 /// descriptor 1, never death by SIGPIPE (141) without a word (issue 26). The built executable
 /// runs under `/bin/sh`, which closes or pipes its descriptors.
-@Suite(
-  "touchtrace standard streams",
-  .enabled(
-    if: FileManager.default.isExecutableFile(atPath: executable), "skipped: the touchtrace executable is not built"))
+@Suite("touchtrace standard streams", .touchtraceIsBuilt)
 struct StandardStreamTests {
   static let samples = TestData.repositoryRoot + "/samples"
 
   /// `/bin/sh -c SCRIPT touchtrace ARGS…` (the script runs `"$0" "$@"`): sh's exit code and
   /// standard error.
   func shell(_ script: String, _ arguments: [String]) throws -> (code: Int32, errors: String) {
-    let run = try runChild("/bin/sh", ["-c", script, executable] + arguments)
+    let run = try runChild("/bin/sh", ["-c", script, builtTouchtrace] + arguments)
     return (run.code, run.errors)
   }
 
@@ -66,10 +59,7 @@ struct StandardStreamTests {
 }
 
 /// A study file is an input of the run like any other, and must be text (issue 26).
-@Suite(
-  "Study files as inputs",
-  .enabled(
-    if: FileManager.default.isExecutableFile(atPath: executable), "skipped: the touchtrace executable is not built"))
+@Suite("Study files as inputs", .touchtraceIsBuilt)
 struct StudyFileInputTests {
   static let samples = TestData.repositoryRoot + "/samples/synth-android.csv"
 
@@ -85,7 +75,7 @@ struct StudyFileInputTests {
         ["inspect", "--config", study, "--format", "json", "--output", study],
         ["sweep", "--config", study, "--json-output", study, "--output", directory + "/r.md"],
       ] {
-        let run = try runChild(executable, arguments)
+        let run = try runTouchtrace(arguments)
         #expect(run.code == 73, "\(arguments): \(run.errors)")
         #expect(run.errors.contains("error: refusing to write"), "\(arguments): \(run.errors)")
         #expect(try String(contentsOfFile: study, encoding: .utf8) == text, "\(arguments) replaced the study file")
@@ -96,7 +86,7 @@ struct StudyFileInputTests {
       let ownText =
         "paths = [\"\(Self.samples)\"]\n[sweep]\nrecognizer = \"deep-press\"\nformat = \"md\"\noutput = \"\(own)\"\n"
       TestData.write(ownText, to: own)
-      let run = try runChild(executable, ["sweep", "--config", own])
+      let run = try runTouchtrace(["sweep", "--config", own])
       #expect(run.code == 73, "\(run.errors)")
       #expect(try String(contentsOfFile: own, encoding: .utf8) == ownText)
     }
@@ -106,7 +96,7 @@ struct StudyFileInputTests {
   func runStudy(_ bytes: [UInt8], in directory: String) throws -> (code: Int32, errors: String) {
     let study = directory + "/study.toml"
     try Data(bytes).write(to: URL(fileURLWithPath: study))
-    let run = try runChild(executable, ["sweep", "--config", study, "--format", "json"])
+    let run = try runTouchtrace(["sweep", "--config", study, "--format", "json"])
     return (run.code, run.errors)
   }
 

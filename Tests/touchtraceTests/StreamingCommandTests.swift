@@ -10,10 +10,6 @@ import TouchTestSupport
   import Darwin
 #endif
 
-/// The built `touchtrace` beside the test bundle (run as a child: its standard output is its own).
-private let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-  .appendingPathComponent("touchtrace").path
-
 /// `inspect`, `features`, `smooth`, `import` and `synth` process traces batch by batch
 /// (`--batch-traces`): the batch size changes no byte, a failed run leaves the target and its
 /// directory as they were, and the temporary spool files are gone at the end.
@@ -111,7 +107,7 @@ struct StreamingCommandTests {
       let file = directory + "/s.csv"
       let arguments = ["synth", "--profile", "android", "--count", "9", "--format", "csv", "--batch-traces", "2"]
       #expect(runCommand(arguments + ["--output", file, "--quiet"]) == 0)
-      let run = try runChild(executable, arguments, environment: ["TMPDIR": spool])
+      let run = try runTouchtrace(arguments, environment: ["TMPDIR": spool])
       #expect(run.code == 0)
       let written = try String(contentsOfFile: file, encoding: .utf8)
       let left = try FileManager.default.contentsOfDirectory(atPath: spool)

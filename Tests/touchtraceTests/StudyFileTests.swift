@@ -5,24 +5,12 @@ import TouchTestSupport
 
 @testable import TouchTraceCLI
 
-/// The built `touchtrace` beside the test bundle.
-private let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-  .appendingPathComponent("touchtrace").path
-
 /// `--config study.toml` and `--print-config`: a study file run is the same run as its flags,
 /// byte for byte; the printed configuration reruns the run; flags win; mistakes in the file are
 /// reported at their line and column with exit 65.
-@Suite(
-  "Study files",
-  .enabled(
-    if: FileManager.default.isExecutableFile(atPath: executable), "skipped: the touchtrace executable is not built"))
+@Suite("Study files", .touchtraceIsBuilt)
 struct StudyFileTests {
   static let samples = TestData.repositoryRoot + "/samples/synth-android.csv"
-
-  /// Runs the built `touchtrace ARGS…`; returns the exit code, standard output and standard error.
-  func run(_ arguments: [String]) throws -> (code: Int32, output: String, errors: String) {
-    try runChild(executable, arguments)
-  }
 
   @Test(arguments: [
     // (flags, the same as a study file)
@@ -79,8 +67,8 @@ struct StudyFileTests {
     try inTemporaryDirectory { directory in
       let file = directory + "/study.toml"
       TestData.write(study, to: file)
-      let direct = try run(flags)
-      let configured = try run([flags[0], "--config", file])
+      let direct = try runTouchtrace(flags)
+      let configured = try runTouchtrace([flags[0], "--config", file])
       #expect(direct.code == 0 && configured.code == 0, "\(direct.errors)\(configured.errors)")
       #expect(!direct.output.isEmpty)
       #expect(configured.output == direct.output)
@@ -96,18 +84,19 @@ struct StudyFileTests {
     try inTemporaryDirectory { directory in
       let file = directory + "/study.toml"
       TestData.write("recognizer = \"deep-press\"\n\n[tune]\nfolds = 3\nmax-early = 2\n", to: file)
-      let refused = try run(["tune", Self.samples, "--config", file])
+      let refused = try runTouchtrace(["tune", Self.samples, "--config", file])
       #expect(refused.code == 65)
       #expect(refused.errors.hasPrefix("\(file):5:1: error: max-early: --max-early must be a number in 0...1, got 2.0"))
       let unparsable = directory + "/bad.toml"
       TestData.write("[sweep]\nrecognizer = \"deep-press\"\ntolerance = \"abc\"\n", to: unparsable)
-      let bad = try run(["sweep", Self.samples, "--config", unparsable])
+      let bad = try runTouchtrace(["sweep", Self.samples, "--config", unparsable])
       #expect(bad.code == 65)
       #expect(
         bad.errors.hasPrefix(
           "\(unparsable):3:1: error: tolerance: The value 'abc' is invalid for '--tolerance <seconds>'"))
-      #expect(try run(["sweep", Self.samples, "--config", unparsable, "--tolerance", "0.2"]).code == 0)
-      #expect(try run(["sweep", Self.samples, "--recognizer", "deep-press", "--tolerance", "abc"]).code == 64)
+      #expect(try runTouchtrace(["sweep", Self.samples, "--config", unparsable, "--tolerance", "0.2"]).code == 0)
+      #expect(
+        try runTouchtrace(["sweep", Self.samples, "--recognizer", "deep-press", "--tolerance", "abc"]).code == 64)
     }
   }
 
@@ -118,17 +107,17 @@ struct StudyFileTests {
         "user=u01,u02",
         "--by", "user", "--skip-invalid", "--format", "csv",
       ]
-      let printed = try run(flags + ["--print-config"])
+      let printed = try runTouchtrace(flags + ["--print-config"])
       #expect(printed.code == 0, "\(printed.errors)")
       #expect(printed.output.contains("[sweep]\n"))
       #expect(printed.output.contains("vary = [\"threshold=1/60,0.25,0.5\"]\n"))
       #expect(printed.output.contains("skip-invalid = true\n"))
       #expect(printed.output.contains("tolerance = 0.25\n"), "defaults are printed")
       TestData.write(printed.output, to: directory + "/printed.toml")
-      let again = try run(["sweep", "--config", directory + "/printed.toml", "--print-config"])
+      let again = try runTouchtrace(["sweep", "--config", directory + "/printed.toml", "--print-config"])
       #expect(again.output == printed.output)
-      let direct = try run(flags)
-      let rerun = try run(["sweep", "--config", directory + "/printed.toml"])
+      let direct = try runTouchtrace(flags)
+      let rerun = try runTouchtrace(["sweep", "--config", directory + "/printed.toml"])
       #expect(direct.code == 0 && rerun.code == 0)
       #expect(rerun.output == direct.output && !direct.output.isEmpty)
     }
@@ -136,13 +125,13 @@ struct StudyFileTests {
 
   @Test func valuesWithQuotesBackslashesAndControlCharactersRoundTrip() throws {
     try inTemporaryDirectory { directory in
-      let printed = try run([
+      let printed = try runTouchtrace([
         "sweep", Self.samples, "--recognizer", "deep-press", "--only", "id=a\"b\\c\u{7F}\td", "--print-config",
       ])
       #expect(printed.code == 0, "\(printed.errors)")
       #expect(printed.output.contains(#"only = ["id=a\"b\\c\u007F\td"]"#), "\(printed.output)")
       TestData.write(printed.output, to: directory + "/printed.toml")
-      let again = try run(["sweep", "--config", directory + "/printed.toml", "--print-config"])
+      let again = try runTouchtrace(["sweep", "--config", directory + "/printed.toml", "--print-config"])
       #expect(again.code == 0 && again.output == printed.output, "\(again.errors)")
     }
   }
@@ -157,7 +146,7 @@ struct StudyFileTests {
         vary = ["threshold=0.2,0.4", "x=1"]
         tolerance = 0.1
         """, to: directory + "/study.toml")
-      let printed = try run([
+      let printed = try runTouchtrace([
         "sweep", "--config", directory + "/study.toml", "--tolerance", "0.3", "--vary", "threshold=0.5",
         "--print-config",
       ])
@@ -173,8 +162,8 @@ struct StudyFileTests {
   @Test func recordedConfigurationLeavesOutThreadsAndOutputs() throws {
     try inTemporaryDirectory { directory in
       let base = ["sweep", Self.samples, "--recognizer", "deep-press", "--format", "json"]
-      let one = try run(base + ["--threads", "1"])
-      let two = try run(base + ["--threads", "2", "--output", directory + "/report.json"])
+      let one = try runTouchtrace(base + ["--threads", "1"])
+      let two = try runTouchtrace(base + ["--threads", "2", "--output", directory + "/report.json"])
       #expect(one.code == 0 && two.code == 0)
       let written = try String(contentsOfFile: directory + "/report.json", encoding: .utf8)
       #expect(written == one.output)
@@ -198,7 +187,7 @@ struct StudyFileTests {
     try inTemporaryDirectory { directory in
       let file = directory + "/study.toml"
       TestData.write(study, to: file)
-      let result = try run(["sweep", Self.samples, "--recognizer", "deep-press", "--config", file])
+      let result = try runTouchtrace(["sweep", Self.samples, "--recognizer", "deep-press", "--config", file])
       #expect(result.code == 65)
       #expect(result.errors.hasPrefix(file + ":" + message), "\(result.errors)")
       #expect(result.output.isEmpty)
@@ -206,7 +195,9 @@ struct StudyFileTests {
   }
 
   @Test func aMissingStudyFileIsExit66() throws {
-    let result = try run(["sweep", Self.samples, "--recognizer", "deep-press", "--config", "/nonexistent/study.toml"])
+    let result = try runTouchtrace([
+      "sweep", Self.samples, "--recognizer", "deep-press", "--config", "/nonexistent/study.toml",
+    ])
     #expect(result.code == 66)
     #expect(result.errors.contains("/nonexistent/study.toml"))
   }
@@ -216,9 +207,9 @@ struct StudyFileTests {
       // `folds` is tune's; sweep ignores it, tune takes it.
       TestData.write(
         "paths = [\"\(Self.samples)\"]\nrecognizer = \"deep-press\"\nfolds = 4\n", to: directory + "/study.toml")
-      let sweep = try run(["sweep", "--config", directory + "/study.toml", "--print-config"])
+      let sweep = try runTouchtrace(["sweep", "--config", directory + "/study.toml", "--print-config"])
       #expect(sweep.code == 0 && !sweep.output.contains("folds"))
-      let tune = try run(["tune", "--config", directory + "/study.toml", "--print-config"])
+      let tune = try runTouchtrace(["tune", "--config", directory + "/study.toml", "--print-config"])
       #expect(tune.code == 0 && tune.output.contains("folds = 4\n"), "\(tune.errors)")
     }
   }
@@ -245,7 +236,7 @@ struct CaptureStudyTextTests {
         instructions = "Push down firmly = then lift."
 
         """, to: file)
-      let printed = try runChild(captureBinaries + "/touchtrace", ["capture", "--config", file, "--print-config"])
+      let printed = try runTouchtrace(["capture", "--config", file, "--print-config"])
       #expect(printed.code == 0, "\(printed.errors)")
       #expect(printed.output.contains("intents = \"press,tap\"\n"), "\(printed.output)")
       #expect(
@@ -267,7 +258,7 @@ struct CaptureStudyTextTests {
           == IntentText(prompt: IntentText.standard(for: .tap).prompt, instructions: "Touch and lift."))
 
       TestData.write("[capture.intents.wiggle]\nprompt = \"x\"\n", to: file)
-      let bad = try runChild(captureBinaries + "/touchtrace", ["capture", "--config", file, "--dataset", "d"])
+      let bad = try runTouchtrace(["capture", "--config", file, "--dataset", "d"])
       #expect(bad.code == 65)
       #expect(bad.errors.contains("[capture.intents.wiggle]"), "\(bad.errors)")
       #expect(runCommand(["capture", "--dataset", directory + "/d", "--intent-prompt", "wiggle=x"]) == 64)

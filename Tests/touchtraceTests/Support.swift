@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Testing
 import TouchTestSupport
 
 @testable import TouchTraceCLI
@@ -56,4 +57,49 @@ func runChild(
   group.wait()
   process.waitUntilExit()
   return (process.terminationStatus, String(decoding: printed, as: UTF8.self), String(decoding: message, as: UTF8.self))
+}
+
+/// The directory of the built products: the built `touchtrace` is beside the test bundle.
+let builtProducts = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
+
+/// The built `touchtrace` beside the test bundle. Run as a child process, its standard streams are
+/// its own: messages of tests running alongside do not mix in.
+let builtTouchtrace = URL(fileURLWithPath: builtProducts).appendingPathComponent("touchtrace").path
+
+/// The debug executable in the repository's `.build/debug` (its standard input a shell can
+/// redirect).
+let debugTouchtrace = TestData.repositoryRoot + "/.build/debug/touchtrace"
+
+/// The release executable (as users run it): `.build/release/touchtrace` beside the debug
+/// products, or `TOUCHTRACE_RELEASE_BINARY`. Built by `swift build -c release --product
+/// touchtrace` (`.ci/run` does before the tests).
+let releaseBinary: String = {
+  if let path = ProcessInfo.processInfo.environment["TOUCHTRACE_RELEASE_BINARY"], !path.isEmpty { return path }
+  return URL(fileURLWithPath: builtProducts).deletingLastPathComponent().appendingPathComponent("release/touchtrace")
+    .path
+}()
+
+extension Trait where Self == ConditionTrait {
+  /// Runs the suite or test when ``builtTouchtrace`` is built; skips it with a message saying so
+  /// otherwise.
+  static var touchtraceIsBuilt: Self {
+    .enabled(
+      if: FileManager.default.isExecutableFile(atPath: builtTouchtrace),
+      "skipped: the touchtrace executable is not built")
+  }
+
+  /// Runs the test when ``debugTouchtrace`` is built; skips it otherwise.
+  static var debugTouchtraceIsBuilt: Self {
+    .enabled(if: FileManager.default.isExecutableFile(atPath: debugTouchtrace))
+  }
+}
+
+/// Runs the built `touchtrace ARGS…` (``builtTouchtrace``) as a child process with
+/// ``runChild(_:_:in:environment:standardOutput:)``; returns the exit status, standard output and
+/// standard error.
+func runTouchtrace(
+  _ arguments: [String], in directory: String? = nil, environment: [String: String]? = nil,
+  standardOutput: FileHandle? = nil
+) throws -> (code: Int32, output: String, errors: String) {
+  try runChild(builtTouchtrace, arguments, in: directory, environment: environment, standardOutput: standardOutput)
 }

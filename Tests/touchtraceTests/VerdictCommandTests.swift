@@ -21,8 +21,6 @@ struct VerdictCommandTests {
   /// (each hashes with its own seed). The grid-edge caveat once came and went from run to run:
   /// the axis values went through a `Set` holding NaN, then were sorted.
   @Test func aGridWithNaNGivesTheSameReportInEveryProcess() throws {
-    let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-      .appendingPathComponent("touchtrace").path
     let arguments = [
       "sweep", Self.samples, "--recognizer", "hysteresis", "--vary", "pressThreshold=0.1:0.5:0.1",
       "--vary", "releaseThreshold=0.05:0.3:0.05", "--vary", "palmThreshold=0.6,0.8,nan", "--format", "json",
@@ -30,7 +28,7 @@ struct VerdictCommandTests {
     ]
     var environment = ProcessInfo.processInfo.environment
     environment["SWIFT_DETERMINISTIC_HASHING"] = nil
-    let reports = try (0..<8).map { _ in try runChild(executable, arguments, environment: environment) }
+    let reports = try (0..<8).map { _ in try runTouchtrace(arguments, environment: environment) }
     #expect(reports.allSatisfy { $0.code == 0 })
     #expect(Set(reports.map(\.output)).count == 1, "the report differs between processes")
   }
@@ -152,12 +150,10 @@ struct VerdictCommandTests {
     }
   }
 
-  static let binary = TestData.repositoryRoot + "/.build/debug/touchtrace"
-
   /// Standard input is read once: the verdict pairs from the spool of its analyzed traces, as a
   /// file's verdict does; without a spool (`--spool-limit 0`), or past its limit, it says why
   /// instead of pairing (the executable, whose standard input a shell can redirect).
-  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary)))
+  @Test(.debugTouchtraceIsBuilt)
   func standardInputPairsFromItsSpoolOrSaysWhyNot() throws {
     try inTemporaryDirectory { directory in
       let csv = try String(contentsOfFile: Self.samples + "/synth-iphone6s.csv", encoding: .utf8)
@@ -168,7 +164,7 @@ struct VerdictCommandTests {
           "/bin/sh",
           [
             "-c",
-            "'\(Self.binary)' sweep \(source) --recognizer deep-press,stable-press --format json --quiet \(options)",
+            "'\(debugTouchtrace)' sweep \(source) --recognizer deep-press,stable-press --format json --quiet \(options)",
           ])
         #expect(shell.code == 0, "\(shell.errors)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(shell.output.utf8)) as? [String: Any])
@@ -250,9 +246,9 @@ struct VerdictCommandTests {
         #expect((near != nil) == flagged)
         if flagged { #expect((near?["text"] as? String)?.hasPrefix("6 of 6 references") == true) }
         // The data caveats are said on standard error too, as warnings.
-        if FileManager.default.isExecutableFile(atPath: Self.binary) {
+        if FileManager.default.isExecutableFile(atPath: debugTouchtrace) {
           let run = try runChild(
-            Self.binary, ["sweep", directory + "/t.csv", "--recognizer", "deep-press", "--format", "json"])
+            debugTouchtrace, ["sweep", directory + "/t.csv", "--recognizer", "deep-press", "--format", "json"])
           #expect(run.errors.contains("warning: references_near_touch_down: 6 of 6 references") == flagged)
         }
         // Six true positives at most: the quantiles are anecdotes.

@@ -145,8 +145,7 @@ struct SweepCurveReportTests {
       let arguments = ["sweep", directory + "/t.csv", "--recognizer", "deep-press", "--vary", "threshold=0.1,0.5,0.95"]
       #expect(runCommand(arguments + ["--output", json]) == 0)
       #expect(runCommand(arguments + ["--output", md]) == 0)
-      let root = try #require(
-        try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+      let root = try jsonObject(json)
       let curves = try #require(root["curves"] as? [[String: Any]])
       #expect(curves.count == 1)
       let curve = curves[0]
@@ -182,8 +181,7 @@ struct SweepCurveReportTests {
           "sweep", directory + "/t.csv", "--recognizer", "deep-press", "--vary", "threshold=0.5,0.75", "--output", json,
         ])
           == 0)
-      let root = try #require(
-        try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+      let root = try jsonObject(json)
       let curve = try #require((root["curves"] as? [[String: Any]])?.first)
       #expect(curve["spans"] as? Bool == false)
       #expect(curve["roc_auc"] is NSNull)

@@ -26,8 +26,7 @@ import TouchTestSupport
         #expect(!TestData.exists(output), "a failed run writes no report")
         return (code, [])
       }
-      let root = try #require(
-        try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output))) as? [String: Any])
+      let root = try jsonObject(output)
       return (code, try #require(root["results"] as? [[String: Any]]))
     }
   }
@@ -130,8 +129,7 @@ import TouchTestSupport
           "--output", builtIn,
         ]) == 0)
       func actionTimes(_ path: String) throws -> [String] {
-        let root = try #require(
-          try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        let root = try jsonObject(path)
         let results = try #require(root["results"] as? [[String: Any]])
         return results.map { r in
           let actions = (r["actions"] as? [[String: Any]] ?? []).filter { ($0["kind"] as? String) == "action" }
@@ -170,24 +168,4 @@ import TouchTestSupport
     #expect(code == 69)
     #expect(message.contains("exited with status 127") && message.contains("not found"), "\(message)")
   }
-}
-
-/// Runs `body` with standard error sent to a file, and returns what was written.
-func captureStandardError(_ body: () throws -> Void) throws -> String {
-  let path = TestData.temporaryDirectory("stderr") + "/stderr.txt"
-  defer { TestData.remove(path) }
-  fflush(nil)
-  let saved = dup(2)
-  let file = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-  try #require(saved >= 0 && file >= 0)
-  dup2(file, 2)
-  close(file)
-  defer {
-    fflush(nil)
-    dup2(saved, 2)
-    close(saved)
-  }
-  try body()
-  fflush(nil)
-  return (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
 }

@@ -106,8 +106,7 @@ struct ExportCommandTests {
     try inTemporaryDirectory { directory in
       let out = directory + "/export.json"
       #expect(runCommand(["export", "--recognizer", "peek-pop", "--output", out, "--quiet", "--random", "3"]) == 0)
-      let document = try #require(
-        try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as? [String: Any])
+      let document = try jsonObject(out)
       #expect(document["format"] as? String == "touchtrace-export")
       #expect((document["vectors"] as? [String: Any])?["contacts"] as? Int == 3)
       let files = try #require(document["files"] as? [[String: Any]])

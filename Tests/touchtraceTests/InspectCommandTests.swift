@@ -34,8 +34,7 @@ struct InspectCommandTests {
       let output = directory + "/summary.json"
       #expect(
         runCommand(["inspect", directory + "/data", "--skip-invalid", "--format", "json", "--output", output]) == 0)
-      let json = try #require(
-        try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output))) as? [String: Any])
+      let json = try jsonObject(output)
       let traces = try #require(json["traces"] as? [String: Int])
       #expect(traces == ["total": 2, "analyzed": 1, "skipped": 1])
       #expect(json["samples"] as? Int == 2)

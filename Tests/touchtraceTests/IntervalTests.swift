@@ -189,8 +189,7 @@ extension IntervalTests {
         #expect(shell.code == 0, "\(shell.errors)")
         var reports: [[String: Any]] = []
         for path in outputs {
-          var report = try #require(
-            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+          var report = try jsonObject(path)
           #expect(report["bootstrap"] != nil, "\(options)")
           // The input's name, and the verdict's paired comparison (standard input gives none
           // without a spool).

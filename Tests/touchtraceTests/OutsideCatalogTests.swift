@@ -60,8 +60,7 @@ struct OutsideCatalogTests {
         ],
         catalog: catalog)
       #expect(code == 0)
-      let report = try #require(
-        try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+      let report = try jsonObject(json)
       let rows = (report["results"] as? [[String: Any]]) ?? []
       let names = Set(rows.compactMap { $0["recognizer"] as? String })
       #expect(names == ["level-press", "tap+level-press"])

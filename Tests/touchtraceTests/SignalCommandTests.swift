@@ -141,8 +141,7 @@ struct SignalCommandTests {
     #expect(lines[2].hasPrefix("b,tap,,s2,,gesture=circle,2,"))
     let json = dir.appendingPathComponent("f.json").path
     try Self.run(["features", input, "--output", json])
-    let root = try #require(
-      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+    let root = try jsonObject(json)
     let first = try #require((root["features"] as? [[String: Any]])?.first)
     #expect(first["session"] as? String == "s1")
     #expect(first["labels"] as? [String: String] == ["gesture": "swipe", "kind": "fast"])
@@ -192,8 +191,7 @@ struct SignalCommandTests {
     try Self.run([
       "features", dir.appendingPathComponent("in.csv").path, "--format", "json", "--skip-invalid", "--output", out,
     ])
-    let object = try #require(
-      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as? [String: Any])
+    let object = try jsonObject(out)
     #expect(object["format"] as? String == "touchtrace-features" && object["version"] as? Int == 1)
     let traces = try #require(object["traces"] as? [String: Int])
     #expect(traces == ["total": 3, "analyzed": 2, "skipped": 1])

@@ -5,6 +5,12 @@ import TouchTestSupport
 
 @testable import TouchTraceCLI
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Runs `touchtrace ARGS…` in-process; returns the exit code.
 func runCommand(_ arguments: [String]) -> Int32 {
   TouchTraceTool.run(arguments)
@@ -28,6 +34,11 @@ func inTemporaryDirectory<T>(writing traces: String? = nil, _ body: (_ directory
   defer { TestData.remove(directory) }
   if let traces { TestData.write(traces, to: directory + "/t.csv") }
   return try body(directory)
+}
+
+/// Reads a JSON file as a dictionary.
+func jsonObject(_ path: String) throws -> [String: Any] {
+  try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
 }
 
 /// Runs a child process to its end, draining standard output and standard error while it runs
@@ -102,4 +113,24 @@ func runTouchtrace(
   standardOutput: FileHandle? = nil
 ) throws -> (code: Int32, output: String, errors: String) {
   try runChild(builtTouchtrace, arguments, in: directory, environment: environment, standardOutput: standardOutput)
+}
+
+/// Runs `body` with standard error sent to a file, and returns what was written.
+func captureStandardError(_ body: () throws -> Void) throws -> String {
+  let path = TestData.temporaryDirectory("stderr") + "/stderr.txt"
+  defer { TestData.remove(path) }
+  fflush(nil)
+  let saved = dup(2)
+  let file = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+  try #require(saved >= 0 && file >= 0)
+  dup2(file, 2)
+  close(file)
+  defer {
+    fflush(nil)
+    dup2(saved, 2)
+    close(saved)
+  }
+  try body()
+  fflush(nil)
+  return (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
 }

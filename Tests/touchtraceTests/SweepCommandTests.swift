@@ -78,8 +78,7 @@ struct SweepCommandTests {
         "--format", "json", "--output", out, "--quiet",
       ])
       #expect(code == 0)
-      let json = try #require(
-        try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as? [String: Any])
+      let json = try jsonObject(out)
       #expect(json["format"] as? String == "touchtrace-sweep" && json["version"] as? Int == 1)
       #expect(json["traces"] as? [String: Int] == ["total": 4, "analyzed": 3, "skipped": 1])
       let skipped = try #require(json["skipped"] as? [[String: Any]])
@@ -172,8 +171,7 @@ struct SweepCommandTests {
         runCommand([
           "sweep", directory + "/t.csv", "--recognizer", "shunkit", "--vary", "minimumForce=0:3:1/60", "--output", out,
         ]) == 0)
-      let json = try #require(
-        try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as? [String: Any])
+      let json = try jsonObject(out)
       let results = try #require(json["results"] as? [[String: Any]])
       #expect(results.count == 181)
       let thresholds = results.compactMap { ($0["params"] as? [String: Any])?["minimumForce"] as? Double }
@@ -194,8 +192,7 @@ struct SweepCommandTests {
       #expect(text.contains("- Traces: 343 total, 343 analyzed, 0 skipped."))
       #expect(text.contains("## Best configuration per recognizer (by F1)"))
       #expect(text.contains("| tap+deep-press | defaults |"))
-      let report = try #require(
-        try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+      let report = try jsonObject(json)
       #expect(report["traces"] as? [String: Int] == ["total": 343, "analyzed": 343, "skipped": 0])
       let names = Set(((report["results"] as? [[String: Any]]) ?? []).compactMap { $0["recognizer"] as? String })
       #expect(names == Set(RecognizerCatalog.builtIn.names + ["tap+deep-press"]))

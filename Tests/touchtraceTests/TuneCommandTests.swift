@@ -4,11 +4,6 @@ import TouchTestSupport
 
 @testable import TouchTraceCLI
 
-/// Reads a JSON file as a dictionary.
-func jsonObject(_ path: String) throws -> [String: Any] {
-  try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
-}
-
 /// The `swiftc` on `PATH`, if any.
 let swiftCompiler: String? = {
   for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {

@@ -115,19 +115,18 @@ import TouchTestSupport
 
   @Test func runReportsTheCommandsActions() throws {
     try inTemporaryDirectory { directory in
+      /// Runs `recognizer` at threshold 0.5 on the iPhone samples, writing to `output`; expects exit 0.
+      func run(_ recognizer: String, to output: String) {
+        #expect(
+          runCommand([
+            "run", Self.samples + "/synth-iphone6s.csv", "--recognizer", recognizer, "--set", "threshold=0.5",
+            "--output", output,
+          ]) == 0)
+      }
       let output = directory + "/run.json"
-      let exec = "exec:python3 \(Self.root)/Examples/exec/deep_press.py"
-      #expect(
-        runCommand([
-          "run", Self.samples + "/synth-iphone6s.csv", "--recognizer", exec, "--set", "threshold=0.5", "--output",
-          output,
-        ]) == 0)
+      run("exec:python3 \(Self.root)/Examples/exec/deep_press.py", to: output)
       let builtIn = directory + "/builtin.json"
-      #expect(
-        runCommand([
-          "run", Self.samples + "/synth-iphone6s.csv", "--recognizer", "deep-press", "--set", "threshold=0.5",
-          "--output", builtIn,
-        ]) == 0)
+      run("deep-press", to: builtIn)
       func actionTimes(_ path: String) throws -> [String] {
         let root = try jsonObject(path)
         let results = try #require(root["results"] as? [[String: Any]])

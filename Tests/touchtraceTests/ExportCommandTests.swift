@@ -74,12 +74,15 @@ struct ExportCommandTests {
   @Test("tune --export writes the chosen configuration with its provenance and the tuning's traces as vectors")
   func tuneExports() throws {
     try inTemporaryDirectory { directory in
+      /// Runs `tune` with hysteresis on the samples, `export` its option and target, the report to
+      /// `report`; expects exit 0.
+      func tune(_ export: [String], report: String) {
+        #expect(
+          runCommand(["tune", Self.samples, "--recognizer", "hysteresis"] + export + ["--output", report, "--quiet"])
+            == 0)
+      }
       let out = directory + "/tuned"
-      #expect(
-        runCommand([
-          "tune", Self.samples, "--recognizer", "hysteresis", "--export", out, "--output", directory + "/t.md",
-          "--quiet",
-        ]) == 0)
+      tune(["--export", out], report: directory + "/t.md")
       let core = try String(contentsOfFile: out + "/kotlin/ForcePressCore.kt", encoding: .utf8)
       #expect(core.contains("Recognizer: hysteresis"))
       #expect(core.contains("Tuned on: 175 traces"))
@@ -89,14 +92,9 @@ struct ExportCommandTests {
       #expect(vectors.components(separatedBy: "\nend\n").count - 1 == 175)
       // The chosen threshold is the one tune --export-json names.
       let json = directory + "/c.json"
-      #expect(
-        runCommand([
-          "tune", Self.samples, "--recognizer", "hysteresis", "--export-json", json, "--output", directory + "/u.md",
-          "--quiet",
-        ]) == 0)
-      let document =
-        try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any]
-      let threshold = try #require((document?["params"] as? [String: Any])?["pressThreshold"] as? Double)
+      tune(["--export-json", json], report: directory + "/u.md")
+      let document = try jsonObject(json)
+      let threshold = try #require((document["params"] as? [String: Any])?["pressThreshold"] as? Double)
       #expect(core.contains("const val PRESS_THRESHOLD: Double = \(threshold)"))
     }
   }

@@ -25,14 +25,22 @@ struct MisfireTests {
     return csv
   }()
 
+  /// Runs `sweep` in misfire mode on ``traces`` (`t.csv` in `directory`): `--negatives-only`,
+  /// deep-press at threshold 0.5, then `options`, writing its report to `output`; expects exit 0.
+  static func sweepMisfires(
+    in directory: String, _ options: [String] = [], output: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    #expect(
+      runCommand(
+        [
+          "sweep", directory + "/t.csv", "--negatives-only", "--recognizer", "deep-press", "--vary", "threshold=0.5",
+        ] + options + ["--output", output]) == 0, sourceLocation: sourceLocation)
+  }
+
   @Test func negativesOnlyCountsMisfiresPerContactAndPerMinute() throws {
     try inTemporaryDirectory(writing: Self.traces) { directory in
       let json = directory + "/m.json"
-      #expect(
-        runCommand([
-          "sweep", directory + "/t.csv", "--negatives-only", "--recognizer", "deep-press", "--vary", "threshold=0.5",
-          "--output", json,
-        ]) == 0)
+      Self.sweepMisfires(in: directory, output: json)
       let root = try jsonObject(json)
       // d is labelled press: skipped with its reason; a, b, c, e are scored (c and e as none).
       let skipped = try #require(root["skipped"] as? [[String: Any]])
@@ -55,11 +63,7 @@ struct MisfireTests {
       #expect(caveats.map { $0["code"] as? String } == ["no_choice"])
 
       let markdown = directory + "/m.md"
-      #expect(
-        runCommand([
-          "sweep", directory + "/t.csv", "--negatives-only", "--recognizer", "deep-press", "--vary", "threshold=0.5",
-          "--format", "md", "--output", markdown,
-        ]) == 0)
+      Self.sweepMisfires(in: directory, ["--format", "md"], output: markdown)
       let text = try String(contentsOfFile: markdown, encoding: .utf8)
       #expect(text.contains("| deep-press | threshold=0.5 | 2/4 | 0.500 (0.150–0.850) | 2 | 2.00 (0.24–7.22) |"))
       #expect(text.contains("**Nothing to ship by maximum F1**"))
@@ -72,11 +76,7 @@ struct MisfireTests {
     // (b: 0 of 1).
     try inTemporaryDirectory(writing: Self.traces) { directory in
       let json = directory + "/m.json"
-      #expect(
-        runCommand([
-          "sweep", directory + "/t.csv", "--negatives-only", "--recognizer", "deep-press", "--vary", "threshold=0.5",
-          "--by", "intent", "--output", json,
-        ]) == 0)
+      Self.sweepMisfires(in: directory, ["--by", "intent"], output: json)
       let misfires = try #require(try jsonObject(json)["misfires"] as? [String: Any])
       let rows = try #require(misfires["by"] as? [[String: Any]])
       let byGroup = Dictionary(uniqueKeysWithValues: rows.map { ($0["group"] as? String ?? "?", $0) })

@@ -17,6 +17,20 @@ struct VerdictCommandTests {
     return try jsonObject(output)
   }
 
+  /// The verdict's caveats of `sweep t.csv --recognizer deep-press OPTIONS… --output sweep.json` in
+  /// `directory`; expects exit 0.
+  func verdictCaveats(
+    sweeping options: [String], in directory: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws -> [[String: Any]] {
+    let output = directory + "/sweep.json"
+    #expect(
+      runCommand(["sweep", directory + "/t.csv", "--recognizer", "deep-press"] + options + ["--output", output]) == 0,
+      sourceLocation: sourceLocation)
+    return try #require(
+      (try jsonObject(output)["verdict"] as? [String: Any])?["caveats"] as? [[String: Any]],
+      sourceLocation: sourceLocation)
+  }
+
   /// A grid with NaN ("off") among a parameter's values: the report is the same in every process
   /// (each hashes with its own seed). The grid-edge caveat once came and went from run to run:
   /// the axis values went through a `Set` holding NaN, then were sorted.
@@ -234,14 +248,7 @@ struct VerdictCommandTests {
     }
     for (pressAt, flagged) in [(nil, true), ("0.3", false)] as [(String?, Bool)] {
       try inTemporaryDirectory(writing: traces(pressAt: pressAt)) { directory in
-        let output = directory + "/sweep.json"
-        #expect(
-          runCommand([
-            "sweep", directory + "/t.csv", "--recognizer", "deep-press", "--quiet", "--format", "json", "--output",
-            output,
-          ]) == 0)
-        let caveats = try #require(
-          (try jsonObject(output)["verdict"] as? [String: Any])?["caveats"] as? [[String: Any]])
+        let caveats = try verdictCaveats(sweeping: ["--quiet", "--format", "json"], in: directory)
         let near = caveats.first { $0["code"] as? String == "references_near_touch_down" }
         #expect((near != nil) == flagged)
         if flagged { #expect((near?["text"] as? String)?.hasPrefix("6 of 6 references") == true) }
@@ -266,13 +273,7 @@ struct VerdictCommandTests {
     }
     for i in 0..<20 { csv += "n0,\(Double(i) * 16.7),0.2,1,tap\n" }
     try inTemporaryDirectory(writing: csv) { directory in
-      let output = directory + "/sweep.json"
-      #expect(
-        runCommand([
-          "sweep", directory + "/t.csv", "--recognizer", "deep-press", "--vary", "threshold=0.5", "--quiet", "--output",
-          output,
-        ]) == 0)
-      let caveats = try #require((try jsonObject(output)["verdict"] as? [String: Any])?["caveats"] as? [[String: Any]])
+      let caveats = try verdictCaveats(sweeping: ["--vary", "threshold=0.5", "--quiet"], in: directory)
       let first = try #require(caveats.first)
       #expect(first["code"] as? String == "time_scale")
       #expect(

@@ -18,18 +18,18 @@ import TouchTestSupport
   static let sizes: [(Int, Int)] = [(1, 16), (1, 64), (3, 100), (7, 1000), (2048, 4 << 20)]
 
   /// A fresh directory for the files of one test.
-  static func directory() -> String {
-    var template = Array("/tmp/touchtrace-stream-XXXXXX".utf8CString)
-    let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-    precondition(made != nil, "mkdtemp failed")
-    return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-  }
+  static func directory() -> String { TestData.temporaryDirectory("touchtrace-stream") }
 
   static func write(_ bytes: [UInt8], to path: String) {
     let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     precondition(fd >= 0, "cannot create \(path)")
     defer { close(fd) }
     precondition(FileSystem.writeAll(bytes, to: fd) == 0, "cannot write \(path)")
+  }
+
+  /// Writes `text` as UTF-8 to `path`, creating or replacing the file.
+  static func write(_ text: String, to path: String) {
+    write(Array(text.utf8), to: path)
   }
 
   /// All batches of a stream, appended.
@@ -131,7 +131,7 @@ import TouchTestSupport
     let directory = Self.directory()
     let path = directory + "/bad.csv"
     let text = "trace,user,t,force\n\"a\nb\",日本,0,1\n\"a\nb\",日本,0.1,x\n"
-    Self.write(Array(text.utf8), to: path)
+    Self.write(text, to: path)
     let expected = "\(path):5:11: error: 'force' is not a number: 'x' (trace 'a\\nb')"
     for (batch, chunk) in Self.sizes {
       let failure = Self.error { () throws(TraceLoadError) in
@@ -148,7 +148,7 @@ import TouchTestSupport
   @Test func rowsThatComeBackAreFoundWhateverTheChunks() throws {
     let directory = Self.directory()
     let path = directory + "/scattered.csv"
-    Self.write(Array("trace,t,force\na,0,1\na,0.1,2\nb,0,1\n# note\na,0.2,3\nb,0.1,2\n".utf8), to: path)
+    Self.write("trace,t,force\na,0,1\na,0.1,2\nb,0,1\n# note\na,0.2,3\nb,0.1,2\n", to: path)
     for (batch, chunk) in Self.sizes {
       let failure = Self.error { () throws(TraceLoadError) in
         _ = try Self.streamed([path], options: LoadOptions(), batch: batch, chunk: chunk)
@@ -176,7 +176,7 @@ import TouchTestSupport
     var text = "trace,t,force\n"
     for k in 0..<500 { text += "long,\(Double(k) / 100),\(k % 7)\n" }
     text += "short,0,1\n"
-    Self.write(Array(text.utf8), to: path)
+    Self.write(text, to: path)
     let (dataset, _) = try Self.streamed([path], options: LoadOptions(), batch: 1, chunk: 16)
     #expect(dataset.traces.map(\.count) == [500, 1])
     #expect(dataset.traces[0].force[499] == Double(499 % 7))
@@ -185,9 +185,9 @@ import TouchTestSupport
 
   @Test func duplicatesAcrossFilesAndBatches() throws {
     let directory = Self.directory()
-    Self.write(Array("trace,t,force\na,0,1\nb,0,1\n".utf8), to: directory + "/1.csv")
+    Self.write("trace,t,force\na,0,1\nb,0,1\n", to: directory + "/1.csv")
     Self.write(
-      Array("{\"id\":\"c\",\"t\":[0],\"force\":[1]}\n{\"id\":\"a\",\"t\":[0],\"force\":[2]}\n".utf8),
+      "{\"id\":\"c\",\"t\":[0],\"force\":[1]}\n{\"id\":\"a\",\"t\":[0],\"force\":[2]}\n",
       to: directory + "/2.jsonl")
     for (batch, chunk) in Self.sizes {
       let (dataset, _) = try Self.streamed(
@@ -281,9 +281,9 @@ import TouchTestSupport
 
   @Test func labelsApplyPerBatchWithWarningsOnceAtTheEnd() throws {
     let directory = Self.directory()
-    Self.write(Array("trace,t,force,intent\na,0,1,press\nb,0,1,\nc,0,1,\n".utf8), to: directory + "/data.csv")
+    Self.write("trace,t,force,intent\na,0,1,press\nb,0,1,\nc,0,1,\n", to: directory + "/data.csv")
     Self.write(
-      Array("trace,intent,hand,t\nc,press,left,\nb,drag,right,\na,drag,left,\nghost,press,,\nghost,drag,,\n".utf8),
+      "trace,intent,hand,t\nc,press,left,\nb,drag,right,\na,drag,left,\nghost,press,,\nghost,drag,,\n",
       to: directory + "/labels.csv")
     let options = LoadOptions(skipInvalid: true, labels: directory + "/labels.csv", labelsOverride: true)
     var last: Dataset?
@@ -316,8 +316,8 @@ import TouchTestSupport
 
   @Test func pathLabelsPerBatch() throws {
     let directory = Self.directory()
-    Self.write(Array("trace,t,force\na,0,1\nb,0,1\n".utf8), to: directory + "/u1-left.csv")
-    Self.write(Array("trace,t,force\nc,0,1\n".utf8), to: directory + "/other.csv")
+    Self.write("trace,t,force\na,0,1\nb,0,1\n", to: directory + "/u1-left.csv")
+    Self.write("trace,t,force\nc,0,1\n", to: directory + "/other.csv")
     let pattern = try PathLabels("{user}-{hand}.csv")
     let options = LoadOptions(labelFromPath: [pattern])
     for (batch, chunk) in Self.sizes {
@@ -388,8 +388,8 @@ import TouchTestSupport
     let csv = "trace,t,force\na,0,0.1\na,0.1,0.5\nb,0,0.2\nb,0.05,0.3\n"
     let json =
       "{\"format\":\"touchtrace\",\"version\":1,\"traces\":[\n{\"id\":\"c\",\"t\":[0,0.1],\"force\":[0.1,0.4]}\n]}\n"
-    TraceStreamTests.write(Array(csv.utf8), to: directory + "/a.csv")
-    TraceStreamTests.write(Array(json.utf8), to: directory + "/c.json")
+    TraceStreamTests.write(csv, to: directory + "/a.csv")
+    TraceStreamTests.write(json, to: directory + "/c.json")
     let expected = [
       directory + "/a.csv": "67620a08949c75c14016ea21234dc4a6cee409ba9c3bdf66e43ceb48ca6ca933",
       directory + "/c.json": "74bc2be07c34b4822dd8790ced2da09bba842f2fce8db34fd1976e5071026f6e",

@@ -184,11 +184,10 @@ import TouchTestSupport
   }
 
   @Test func duplicatesAcrossFilesAndBatches() throws {
-    let directory = Self.directory()
-    Self.write("trace,t,force\na,0,1\nb,0,1\n", to: directory + "/1.csv")
-    Self.write(
-      "{\"id\":\"c\",\"t\":[0],\"force\":[1]}\n{\"id\":\"a\",\"t\":[0],\"force\":[2]}\n",
-      to: directory + "/2.jsonl")
+    let directory = temporaryDirectory(with: [
+      "1.csv": "trace,t,force\na,0,1\nb,0,1\n",
+      "2.jsonl": "{\"id\":\"c\",\"t\":[0],\"force\":[1]}\n{\"id\":\"a\",\"t\":[0],\"force\":[2]}\n",
+    ])
     for (batch, chunk) in Self.sizes {
       let (dataset, _) = try Self.streamed(
         [directory], options: LoadOptions(skipInvalid: true), batch: batch, chunk: chunk)
@@ -280,11 +279,10 @@ import TouchTestSupport
   // MARK: Labels
 
   @Test func labelsApplyPerBatchWithWarningsOnceAtTheEnd() throws {
-    let directory = Self.directory()
-    Self.write("trace,t,force,intent\na,0,1,press\nb,0,1,\nc,0,1,\n", to: directory + "/data.csv")
-    Self.write(
-      "trace,intent,hand,t\nc,press,left,\nb,drag,right,\na,drag,left,\nghost,press,,\nghost,drag,,\n",
-      to: directory + "/labels.csv")
+    let directory = temporaryDirectory(with: [
+      "data.csv": "trace,t,force,intent\na,0,1,press\nb,0,1,\nc,0,1,\n",
+      "labels.csv": "trace,intent,hand,t\nc,press,left,\nb,drag,right,\na,drag,left,\nghost,press,,\nghost,drag,,\n",
+    ])
     let options = LoadOptions(skipInvalid: true, labels: directory + "/labels.csv", labelsOverride: true)
     var last: Dataset?
     let stream = try TraceStream([directory + "/data.csv"], options: options, batchTraces: 1, chunkBytes: 16)

@@ -54,9 +54,9 @@ struct InputOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
-      "Largest input read, bytes; a larger file or stream is refused (exit 65).",
+      "Largest input read, bytes (K, M, G, T: powers of 1024, e.g. 8G); a larger file or stream is refused (exit 65).",
       valueName: "bytes"))
-  var maxInputSize = LoadOptions.defaultMaximumInputSize
+  var maxInputSize = ByteCount(LoadOptions.defaultMaximumInputSize)
 
   @Option(
     name: .customLong("only"),
@@ -90,7 +90,9 @@ struct InputOptions: ParsableArguments {
       }
     }
     if maxForceOverride, maxForce == nil { throw ValidationError("--max-force-override needs --max-force FORCE") }
-    if maxInputSize < 1 { throw ValidationError("--max-input-size must be at least 1 byte, got \(maxInputSize)") }
+    if maxInputSize.bytes < 1 {
+      throw ValidationError("--max-input-size must be at least 1 byte, got \(maxInputSize.bytes)")
+    }
     if let maxForce, !(maxForce > 0) || !maxForce.isFinite {
       throw ValidationError("--max-force must be a positive number, got \(maxForce)")
     }
@@ -104,7 +106,7 @@ struct InputOptions: ParsableArguments {
   var loadOptions: LoadOptions {
     LoadOptions(
       delimiter: delimiter?.delimiter, maxForce: maxForce, skipInvalid: skipInvalid, labels: labels,
-      maximumInputSize: maxInputSize, labelFromPath: labelFromPath.compactMap { try? PathLabels($0) },
+      maximumInputSize: maxInputSize.bytes, labelFromPath: labelFromPath.compactMap { try? PathLabels($0) },
       labelsOverride: labelsOverride, maxForceOverride: maxForceOverride, wholeFiles: wholeFiles)
   }
 

@@ -6,21 +6,15 @@ import TouchStudy
 struct SpoolOptions: ParsableArguments {
   @Option(
     help: ArgumentHelp(
-      "Most bytes of analyzed traces kept in a temporary file ($TMPDIR, else /tmp; 8 bytes a sample per column and about 200 a trace: 332 MiB for a 1 GB iPhone CSV; deleted as it is made) for the reads after the first: the verdict's paired comparison, --outcomes, the HTML figures, --bootstrap. Past it those read the input files again, and standard input cannot be: its verdict says so, and --outcomes, HTML and --bootstrap fail (exit 65). 0: no file; standard input then keeps its traces in memory for those. Default: no limit.",
+      "Most bytes of analyzed traces kept in a temporary file ($TMPDIR, else /tmp; 8 bytes a sample per column and about 200 a trace: 332 MiB for a 1 GB iPhone CSV; deleted as it is made) for the reads after the first: the verdict's paired comparison, --outcomes, the HTML figures, --bootstrap. Past it those read the input files again, and standard input cannot be: its verdict says so, and --outcomes, HTML and --bootstrap fail (exit 65). 0: no file; standard input then keeps its traces in memory for those. K, M, G, T: powers of 1024 (e.g. 2G). Default: no limit.",
       valueName: "bytes"))
-  var spoolLimit: Int?
-
-  func validate() throws {
-    if let spoolLimit, spoolLimit < 0 {
-      throw ValidationError("--spool-limit must be 0 or more bytes, got \(spoolLimit)")
-    }
-  }
+  var spoolLimit: ByteCount?
 
   /// Whether the analyzed traces are spooled at all.
-  var spools: Bool { spoolLimit != 0 }
+  var spools: Bool { spoolLimit?.bytes != 0 }
 
   /// A spool for a first read; `nil` with `--spool-limit 0`.
   func spool() -> AnalyzedSpool? {
-    spools ? AnalyzedSpool(limit: spoolLimit ?? .max) : nil
+    spools ? AnalyzedSpool(limit: spoolLimit?.bytes ?? .max) : nil
   }
 }

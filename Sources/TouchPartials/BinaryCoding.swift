@@ -1,11 +1,14 @@
-import TouchCore
+package import TouchCore
 import TouchEvaluation
 import TouchRecognizers
 import TouchSignal
 
-/// Little-endian binary writing of a partial's fields.
-struct BinaryWriter {
-  var bytes: [UInt8] = []
+/// Little-endian binary writing of a partial's fields (and of TouchStudy's spool of analyzed
+/// traces).
+package struct BinaryWriter {
+  package var bytes: [UInt8] = []
+
+  package init() {}
 
   mutating func u8(_ v: UInt8) { bytes.append(v) }
   mutating func bool(_ v: Bool) { bytes.append(v ? 1 : 0) }
@@ -27,26 +30,31 @@ struct BinaryWriter {
     int(values.count)
     for v in values { write(&self, v) }
   }
-  mutating func doubles(_ values: [Double]) {
+  package mutating func doubles(_ values: [Double]) {
     int(values.count)
-    bytes.reserveCapacity(bytes.count + 8 * values.count)
-    for v in values { double(v) }
+    #if _endian(little)
+      // The exact bits, little-endian: the memory's own bytes, copied at once.
+      values.withUnsafeBytes { bytes.append(contentsOf: $0) }
+    #else
+      bytes.reserveCapacity(bytes.count + 8 * values.count)
+      for v in values { double(v) }
+    #endif
   }
 }
 
 /// Reading back what ``BinaryWriter`` wrote, every read bounds-checked.
-struct BinaryReader {
+package struct BinaryReader {
   let bytes: [UInt8]
   var offset: Int
 
-  init(_ bytes: [UInt8], offset: Int = 0) {
+  package init(_ bytes: [UInt8], offset: Int = 0) {
     self.bytes = bytes
     self.offset = offset
   }
 
-  struct Truncated: Error {}
+  package struct Truncated: Error {}
 
-  var isAtEnd: Bool { offset == bytes.count }
+  package var isAtEnd: Bool { offset == bytes.count }
 
   mutating func u8() throws(Truncated) -> UInt8 {
     guard offset < bytes.count else { throw Truncated() }
@@ -112,9 +120,22 @@ struct BinaryReader {
   }
   mutating func doubles() throws(Truncated) -> [Double] {
     let n = try count(minimumSize: 8)
-    var values = [Double](repeating: 0, count: n)
-    for k in 0..<n { values[k] = try double() }
-    return values
+    #if _endian(little)
+      // The count fits in the bytes left (checked above): copy the bits at once.
+      let start = offset
+      offset += 8 * n
+      return [Double](unsafeUninitializedCapacity: n) { buffer, initialized in
+        bytes.withUnsafeBytes { source in
+          UnsafeMutableRawBufferPointer(buffer).copyMemory(
+            from: UnsafeRawBufferPointer(rebasing: source[start..<(start + 8 * n)]))
+        }
+        initialized = n
+      }
+    #else
+      var values = [Double](repeating: 0, count: n)
+      for k in 0..<n { values[k] = try double() }
+      return values
+    #endif
   }
   /// Doubles that must all be finite.
   mutating func finites() throws(Truncated) -> [Double] {
@@ -131,12 +152,12 @@ extension BinaryWriter {
     int(p.line)
     int(p.column)
   }
-  mutating func origin(_ o: TraceOrigin) {
+  package mutating func origin(_ o: TraceOrigin) {
     string(o.file)
     optional(o.position) { $0.position($1) }
     optional(o.record) { $0.int($1) }
   }
-  mutating func metadata(_ m: TraceMetadata) {
+  package mutating func metadata(_ m: TraceMetadata) {
     string(m.id)
     int(m.touch)
     optional(m.intent) { $0.string($1.rawValue) }
@@ -228,7 +249,7 @@ extension BinaryReader {
   mutating func position() throws(Truncated) -> TextPosition {
     TextPosition(line: try int(), column: try int())
   }
-  mutating func origin() throws(Truncated) -> TraceOrigin {
+  package mutating func origin() throws(Truncated) -> TraceOrigin {
     TraceOrigin(
       file: try string(), position: try optional { r throws(Truncated) in try r.position() },
       record: try optional { r throws(Truncated) in try r.int() })
@@ -237,7 +258,7 @@ extension BinaryReader {
     guard let intent = Intent(rawValue: try string()) else { throw Truncated() }
     return intent
   }
-  mutating func metadata() throws(Truncated) -> TraceMetadata {
+  package mutating func metadata() throws(Truncated) -> TraceMetadata {
     let id = try string()
     let touch = try natural(atMost: Int.max)
     let intent = try optional { r throws(Truncated) in try r.intent() }
@@ -466,7 +487,7 @@ extension BinaryReader {
 
 extension BinaryWriter {
   /// A trace's sample columns (its metadata is written separately).
-  mutating func samples(_ trace: Trace) {
+  package mutating func samples(_ trace: Trace) {
     doubles(trace.t)
     doubles(trace.force)
     array(trace.phase) { $0.u8($1.rawValue) }
@@ -477,7 +498,8 @@ extension BinaryWriter {
 }
 
 extension BinaryReader {
-  mutating func samples(metadata: TraceMetadata) throws(Truncated) -> Trace {
+  /// The sample columns ``BinaryWriter/samples(_:)`` wrote, as a trace with `metadata`.
+  package mutating func samples(metadata: TraceMetadata) throws(Truncated) -> Trace {
     let t = try doubles()
     let force = try doubles()
     let phase = try array { r throws(Truncated) -> TouchPhase in

@@ -235,11 +235,7 @@ struct StreamPass {
   /// with their truths; the others are noted with the reason (``ScoredStream/unscored``).
   private mutating func scoreReplayed(_ batch: Dataset) throws {
     guard case .replays(let recognizers) = request.outcomes else { return }
-    let traces = batch.traces
-    let options = request.options
-    let resolved = Parallel.map(count: traces.count, chunk: 16, threads: request.threads) { range in
-      range.map { TraceTruth.resolve(traces[$0], options: options) }
-    }.flatMap { $0 }
+    let resolved = resolvedTruths(batch.traces)
     var scored = batch
     scored.skipped = []
     var truths: [TraceTruth] = []
@@ -255,7 +251,7 @@ struct StreamPass {
       }
     }
     state.unscored += scored.skipped
-    let evaluation = Evaluation(dataset: scored, truths: truths, options: options)
+    let evaluation = Evaluation(dataset: scored, truths: truths, options: request.options)
     let base = state.truths.count
     state.truths += evaluation.truths
     for (slot, recognizer) in recognizers.enumerated() {
@@ -266,6 +262,14 @@ struct StreamPass {
     }
   }
 
+  /// Each trace's ground truth, or why it has none (the reference rule runs on every thread).
+  private func resolvedTruths(_ traces: [Trace]) -> [Result<TraceTruth, TruthError>] {
+    let options = request.options
+    return Parallel.map(count: traces.count, chunk: 16, threads: request.threads) { range in
+      range.map { TraceTruth.resolve(traces[$0], options: options) }
+    }.flatMap { $0 }
+  }
+
   /// Ground truth of each trace (the reference rule runs on every thread; traces without one are
   /// skipped), then every configuration's sums and the outcomes asked for, and the traces kept.
   private mutating func score(_ batch: Dataset, _ ordinals: [Int]) throws {
@@ -273,9 +277,7 @@ struct StreamPass {
     var ordinals = ordinals
     let traces = batch.traces
     let options = request.options
-    let resolved = Parallel.map(count: traces.count, chunk: 16, threads: request.threads) { range in
-      range.map { TraceTruth.resolve(traces[$0], options: options) }
-    }.flatMap { $0 }
+    let resolved = resolvedTruths(traces)
     var truths: [TraceTruth] = []
     var k = 0
     state.skip(&batch, &ordinals, step: .truth, shard: .whole) { _ in

@@ -6,7 +6,7 @@ import TouchStudy
 struct SpoolOptions: ParsableArguments {
   @Option(
     help: ArgumentHelp(
-      "Most bytes of analyzed traces kept in a temporary file ($TMPDIR, else /tmp; 8 bytes a sample per column and about 200 a trace: 332 MiB for a 1 GB iPhone CSV; deleted as it is made) for the reads after the first: the verdict's paired comparison, --outcomes, the HTML figures, --bootstrap. Past it those read the input files again, and standard input cannot be: its verdict says so, and --outcomes, HTML and --bootstrap fail (exit 65). 0: no file; standard input then keeps its traces in memory for those. K, M, G, T: powers of 1024 (e.g. 2G). Default: no limit.",
+      "Most bytes of analyzed traces kept in a temporary file ($TMPDIR, else /tmp; 8 bytes a sample per column and about 230 a trace: 342 MiB for a 1 GB iPhone CSV; deleted as it is made) for the reads after the first: the verdict's paired comparison, --outcomes, the HTML figures, --bootstrap. Past it those read the input files again, and standard input cannot be: its verdict says so, and --outcomes, HTML and --bootstrap fail (exit 65). 0: no file; standard input then keeps its traces in memory for those. K, M, G, T: powers of 1024 (e.g. 2G). Default: no limit.",
       valueName: "bytes"))
   var spoolLimit: ByteCount?
 

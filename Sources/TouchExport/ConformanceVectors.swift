@@ -35,11 +35,28 @@ package enum ConformanceVectors {
   ///
   /// - Throws: `ReplayError` when a trace lacks the maximum force the recognizer needs.
   package static func text(_ traces: [Trace], recognizer: AnyForceRecognizer) throws(ReplayError) -> String {
+    var out = header(recognizer)
+    try append(traces, recognizer: recognizer, to: &out)
+    return out
+  }
+
+  /// The first line, naming `recognizer`: what a file of vectors written a batch at a time by
+  /// ``append(_:recognizer:to:)`` starts with.
+  package static func header(_ recognizer: AnyForceRecognizer) -> String {
+    "\(tag) \(recognizer.name)\n"
+  }
+
+  /// Appends the records of `traces` (empty ones left out) replayed through `recognizer`, each
+  /// through a fresh instance, to `out`: ``header(_:)`` and the batches of a read in order give
+  /// the bytes ``text(_:recognizer:)`` gives for all the traces at once.
+  ///
+  /// - Throws: `ReplayError` when a trace lacks the maximum force the recognizer needs.
+  package static func append(_ traces: [Trace], recognizer: AnyForceRecognizer, to out: inout String)
+    throws(ReplayError)
+  {
     let contacts = traces.filter { !$0.isEmpty }
     let results = try recognizer.replay(traces: contacts)
-    var out = "\(tag) \(recognizer.name)\n"
     for (trace, result) in zip(contacts, results) { append(trace, result, to: &out) }
-    return out
   }
 
   static func append(_ trace: Trace, _ result: ReplayResult, to out: inout String) {

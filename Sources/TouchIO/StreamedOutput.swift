@@ -94,6 +94,26 @@ public final class StreamedOutput {
 }
 
 extension OutputFiles {
+  /// Commits `stream` as a new file: finished (flushed, synced), then linked to its target,
+  /// which fails when anything exists there (as ``create(_:bytes:)``).
+  ///
+  /// - Throws: ``FileWriteError``: `.refused` when something exists at the target or it is
+  ///   refused as by ``write(_:)``, `.io` when finishing fails. The stream is discarded when it
+  ///   throws, and nothing exists at the target that this call made.
+  package func create(committing stream: StreamedOutput) throws(FileWriteError) {
+    do throws(FileWriteError) {
+      let target = try Target.inspect(stream.path, against: GuardedInputs(inputs))
+      guard target.existing == nil else {
+        throw FileWriteError(
+          path: stream.path, kind: .refused, reason: "it exists, and nothing already there is replaced")
+      }
+      try stream.finish().commitNew()
+    } catch {
+      stream.discard()
+      throw error
+    }
+  }
+
   /// Writes `outputs` and commits `streams`, all or nothing: every stream is finished (flushed,
   /// synced) and every file written before the first is renamed over its target.
   ///

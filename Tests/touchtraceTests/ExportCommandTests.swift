@@ -99,6 +99,49 @@ struct ExportCommandTests {
     }
   }
 
+  @Test(
+    "tune --export writes its vectors as a second read passes: export's bytes for the chosen configuration, whatever the batch size or source",
+    .debugTouchtraceIsBuilt)
+  func tuneExportsVectorsAsTheTracesPass() throws {
+    try inTemporaryDirectory { directory in
+      let tune = ["tune", "--recognizer", "hysteresis", "--folds", "0", "--quiet"]
+      /// The vectors and README `tune` exports to `name` with `options` (the traces read from a file).
+      func exported(_ name: String, _ options: [String]) throws -> (vectors: String, readme: String) {
+        let out = directory + "/" + name
+        #expect(runCommand(tune + [Self.samples, "--export", out, "--output", out + ".md"] + options) == 0)
+        return (
+          try String(contentsOfFile: out + "/vectors.txt", encoding: .utf8),
+          try String(contentsOfFile: out + "/README.md", encoding: .utf8)
+        )
+      }
+      let streamed = try exported("file", ["--export-json", directory + "/chosen.json"])
+      #expect(try exported("batches", ["--batch-traces", "7"]) == streamed)
+      // The reference: `export` of the configuration tune chose, its traces loaded whole.
+      #expect(
+        runCommand([
+          "export", "--configuration", directory + "/chosen.json", Self.samples, "--output", directory + "/reference",
+          "--quiet",
+        ]) == 0)
+      let reference = try String(contentsOfFile: directory + "/reference/vectors.txt", encoding: .utf8)
+      #expect(streamed.vectors == reference)
+      #expect(reference.components(separatedBy: "\nend\n").count - 1 == 175)
+      // Listed where a file held in memory stands: after the languages' files.
+      #expect(streamed.readme.contains("- `typescript/conformance-check.mjs` (check)\n- `vectors.txt` (vectors)\n"))
+      // Standard input: from the spool of its analyzed traces, and with its samples kept.
+      for options in ["", "--spool-limit 0"] {
+        let out = directory + "/stdin\(options.isEmpty ? "" : "-kept")"
+        let shell = try runChild(
+          "/bin/sh",
+          [
+            "-c",
+            "'\(debugTouchtrace)' \(tune.joined(separator: " ")) - --export '\(out)' \(options) < '\(Self.samples)'",
+          ])
+        #expect(shell.code == 0, "\(shell.errors)")
+        #expect(try String(contentsOfFile: out + "/vectors.txt", encoding: .utf8) == reference, "\(options)")
+      }
+    }
+  }
+
   @Test("--format json writes one document holding every file")
   func jsonDocument() throws {
     try inTemporaryDirectory { directory in

@@ -164,7 +164,7 @@ extension TouchTraceCommand {
           throw DataError.replay(error, command: "export")
         }
         let chosen = languages.isEmpty ? ExportLanguage.allCases : languages.map(\.language)
-        let files = Exporter.files(exported, languages: chosen, vectors: vectors)
+        let files = Exporter.files(exported, languages: chosen, vectors: vectors.map { .text($0) })
         let inputs = paths + (configuration.map { [$0] } ?? [])
         if resolvedFormat == .json {
           let document = ExportProvenance.json(

@@ -253,12 +253,12 @@ extension TouchTraceCommand.Tune {
     return request
   }
 
-  /// Whether the traces' samples are kept for after the tuning: `--export` writes them as
-  /// conformance vectors, and an HTML report of standard input without a spool
-  /// (`--spool-limit 0`) redraws them (else a second read draws its figures; `--outcomes` writes
-  /// the outcomes kept as they were read).
+  /// Whether the traces' samples are kept for after the tuning: of standard input without a
+  /// spool (`--spool-limit 0`), for an HTML report (which redraws them) or `--export` (which
+  /// writes them as conformance vectors). Else a second read draws the figures and writes the
+  /// vectors as the traces pass; `--outcomes` writes the outcomes kept as they were read.
   private var keepsSamples: Bool {
-    (report.resolvedFormat == .html && input.study.readsOnce && !spooling.spools) || exportDirectory != nil
+    (report.resolvedFormat == .html || exportDirectory != nil) && input.study.readsOnce && !spooling.spools
   }
 
   /// Tunes on the scored `data` and writes every output or none: the report, `--outcomes`,
@@ -290,7 +290,8 @@ extension TouchTraceCommand.Tune {
     outputs.append((report.target, bytes))
     if let exportDirectory {
       try exportCode(
-        result, to: exportDirectory, tool: tool, digests: data.stream?.inputs.map { ($0.file, $0.sha256) })
+        result, to: exportDirectory, tool: tool, digests: data.stream?.inputs.map { ($0.file, $0.sha256) },
+        request: request)
     }
     try emit(outputs, outcomes: outcomeWriter)
     if let reason = result.noChoiceReason {
@@ -547,26 +548,36 @@ extension TouchTraceCommand.Tune {
   /// `digests`: the SHA-256 of each input as the stream read it (`nil` when merging partials:
   /// the files are read again).
   func exportCode(
-    _ result: TuningResult, to directory: String, tool: String, digests known: [(file: String, sha256: SHA256.Digest)]?
+    _ result: TuningResult, to directory: String, tool: String, digests known: [(file: String, sha256: SHA256.Digest)]?,
+    request: ScoredStream.Request
   ) throws {
     guard let recognizer = TuneExport.chosenRecognizer(result),
       var provenance = TuneExport.provenance(result, tool: tool)
     else { return }
-    let dataset = result.sweep.evaluation.dataset
-    let digests = try known ?? ExportProvenance.digests(dataset.files)
-    provenance += ExportProvenance.vectorLines(files: digests, traces: dataset.traces.count, random: 0, seed: 0)
-    let vectors: String
-    let configuration: ExportConfiguration
-    do {
-      vectors = try ConformanceVectors.text(dataset.traces, recognizer: recognizer)
-      configuration = try ExportConfiguration(recognizer, provenance: provenance)
-    } catch let error as ReplayError {
+    let evaluation = result.sweep.evaluation
+    let contacts = evaluation.analyzedCount
+    let digests = try known ?? ExportProvenance.digests(evaluation.dataset.files)
+    provenance += ExportProvenance.vectorLines(files: digests, traces: contacts, random: 0, seed: 0)
+    let configuration = try ExportConfiguration(recognizer, provenance: provenance)
+    // The traces kept (standard input without a spool): the vectors in memory. Else written to a
+    // temporary file by a second read, and copied into the export.
+    let spooled =
+      evaluation.keepsTraces ? nil : try VectorsPass.spool(recognizer, request: request, evaluation: evaluation)
+    let files = Exporter.files(
+      configuration, vectors: try spooled == nil ? .text(vectorText(evaluation.dataset.traces, recognizer)) : .apart)
+    try ExportProvenance.write(files, into: directory, inputs: input.inputPaths, vectors: spooled)
+    let fileCount = files.count + (spooled == nil ? 0 : 1)
+    Console.diagnose(
+      "touchtrace tune: exported \(recognizer.name) (\(configuration.parameters.map { "\($0.name)=\($0.value)" }.joined(separator: ", "))) to \(directory): \(fileCount) files, conformance vectors of \(contacts) contacts"
+    )
+  }
+
+  /// The conformance vectors of `traces` (kept in memory) replayed through `recognizer`.
+  private func vectorText(_ traces: [Trace], _ recognizer: AnyForceRecognizer) throws -> String {
+    do throws(ReplayError) {
+      return try ConformanceVectors.text(traces, recognizer: recognizer)
+    } catch {
       throw DataError.replay(error, command: "tune")
     }
-    let files = Exporter.files(configuration, vectors: vectors)
-    try ExportProvenance.write(files, into: directory, inputs: input.inputPaths)
-    Console.diagnose(
-      "touchtrace tune: exported \(recognizer.name) (\(configuration.parameters.map { "\($0.name)=\($0.value)" }.joined(separator: ", "))) to \(directory): \(files.count) files, conformance vectors of \(dataset.traces.count) contacts"
-    )
   }
 }

@@ -150,8 +150,11 @@ enum ExportProvenance {
 
   /// Writes `files` under `directory` (created with its subdirectories), never replacing
   /// anything: every target is checked before the first is written, and on any failure what
-  /// this call created is removed again.
-  static func write(_ files: [ExportFile], into directory: String, inputs: [String]) throws(FileWriteError) {
+  /// this call created is removed again. `vectors`, when given, are the conformance vectors
+  /// spooled as they were replayed (`Exporter.Vectors.apart`), copied to `vectors.txt`.
+  static func write(_ files: [ExportFile], into directory: String, inputs: [String], vectors: ByteSpool? = nil)
+    throws(FileWriteError)
+  {
     let root = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
     let writer = OutputFiles(inputs: Console.guarded(inputs))
     // What this call made, removed again (newest first) when a later step fails: the export
@@ -169,9 +172,10 @@ enum ExportProvenance {
     }
     do throws(FileWriteError) {
       try makeDirectories(root)
-      for file in files {
-        let path = root + "/" + file.path
-        if let slash = file.path.lastIndex(of: "/") { try makeDirectories(root + "/" + file.path[..<slash]) }
+      let paths = files.map(\.path) + (vectors == nil ? [] : [Exporter.vectorsPath])
+      for file in paths {
+        let path = root + "/" + file
+        if let slash = file.lastIndex(of: "/") { try makeDirectories(root + "/" + file[..<slash]) }
         var info = stat()
         if lstat(path, &info) == 0 {
           throw FileWriteError(
@@ -182,6 +186,13 @@ enum ExportProvenance {
       for file in files {
         let path = root + "/" + file.path
         try writer.create(path, bytes: Array(file.contents.utf8))
+        createdFiles.append(path)
+      }
+      if let vectors {
+        let path = root + "/" + Exporter.vectorsPath
+        let stream = try StreamedOutput(path: path, inputs: writer.inputs)
+        try vectors.copy(to: stream)
+        try writer.create(committing: stream)
         createdFiles.append(path)
       }
     } catch {

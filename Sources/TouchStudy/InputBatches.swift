@@ -37,11 +37,14 @@ public struct InputBatches {
   ///   - batchTraces: traces per batch (at least 1).
   ///   - onBatch: receives a line saying what each batch holds (``BatchSource``).
   ///   - onRead: receives each batch as the loader read it, before the filters.
+  ///   - digests: whether to hash every input's content as it is read (``digests``).
   /// - Throws: `TraceLoadError` when an input cannot be opened.
   public init(
-    _ input: StudyInput, batchTraces: Int, onBatch: ((String) -> Void)? = nil, onRead: ((Dataset) -> Void)? = nil
+    _ input: StudyInput, batchTraces: Int, onBatch: ((String) -> Void)? = nil, onRead: ((Dataset) -> Void)? = nil,
+    digests: Bool = false
   ) throws {
-    source = try BatchSource(input.paths, options: input.loadOptions, batchTraces: batchTraces, onBatch: onBatch)
+    source = try BatchSource(
+      input.paths, options: input.loadOptions, batchTraces: batchTraces, digests: digests, onBatch: onBatch)
     filters = input.filters
     self.onRead = onRead
   }
@@ -72,6 +75,10 @@ public struct InputBatches {
     }
     return Dataset(traces: batch.traces, origins: batch.origins)
   }
+
+  /// The SHA-256 of each input read to its end, in order, from the bytes as they were read;
+  /// empty unless opened with `digests: true`.
+  public var digests: [(file: String, sha256: SHA256.Digest)] { source.digests }
 
   /// The skipped traces so far: the loader's, then those the filters left out.
   public var skipped: [SkippedTrace] { loadSkipped + filterSkipped }

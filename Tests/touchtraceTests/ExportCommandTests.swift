@@ -142,6 +142,33 @@ struct ExportCommandTests {
     }
   }
 
+  @Test(
+    "export reads its traces batch by batch, standard input too: the same vectors, and the input's SHA-256 recorded",
+    .debugTouchtraceIsBuilt)
+  func exportReadsStandardInput() throws {
+    try inTemporaryDirectory { directory in
+      let export = ["export", "--recognizer", "hysteresis", "--random", "3", "--quiet"]
+      #expect(runCommand(export + [Self.samples, "--output", directory + "/file"]) == 0)
+      let shell = try runChild(
+        "/bin/sh",
+        [
+          "-c",
+          "'\(debugTouchtrace)' \(export.joined(separator: " ")) - --output '\(directory)/stdin' < '\(Self.samples)'",
+        ])
+      #expect(shell.code == 0, "\(shell.errors)")
+      let vectors = try String(contentsOfFile: directory + "/file/vectors.txt", encoding: .utf8)
+      #expect(try String(contentsOfFile: directory + "/stdin/vectors.txt", encoding: .utf8) == vectors)
+      #expect(vectors.components(separatedBy: "\nend\n").count - 1 == 175 + 3)
+      // The digest of the bytes read, as sha256sum gives it for the file.
+      let sum = try runChild("/usr/bin/env", ["sha256sum", Self.samples])
+      let hex = try #require(sum.output.split(separator: " ").first.map(String.init))
+      for (name, file) in [("file", Self.samples), ("stdin", "<stdin>")] {
+        let readme = try String(contentsOfFile: directory + "/\(name)/README.md", encoding: .utf8)
+        #expect(readme.contains("sha256 \(hex)  \(file)\n"), "\(name)")
+      }
+    }
+  }
+
   @Test("--format json writes one document holding every file")
   func jsonDocument() throws {
     try inTemporaryDirectory { directory in

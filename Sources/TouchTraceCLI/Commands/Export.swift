@@ -38,7 +38,8 @@ extension TouchTraceCommand {
 
     @Argument(
       help: ArgumentHelp(
-        "Trace files or directories replayed into the conformance vectors (optional).", valueName: "path"))
+        "Trace files or directories replayed into the conformance vectors (optional; - for standard input).",
+        valueName: "path"))
     var paths: [String] = []
 
     @Option(
@@ -143,47 +144,83 @@ extension TouchTraceCommand {
     func run() throws {
       try Console.run {
         let recognizer = try makeRecognizer()
-        var traces: [Trace] = []
-        var digests: [(file: String, sha256: SHA256.Digest)] = []
-        if !paths.isEmpty {
-          let options = LoadOptions(maxForce: maxForce, skipInvalid: skipInvalid)
-          let dataset = TimeScaleCheck.checked(try TraceLoader.load(paths, options: options))
-          Console.report(dataset)
-          traces = dataset.traces
-          digests = try ExportProvenance.digests(dataset.files)
-        }
-        traces += RandomContacts.make(count: random, seed: seed)
+        let (spool, data, digests) = try vectors(of: recognizer)
+        let contacts = (data: data, random: random, seed: seed)
         var provenance = try ExportProvenance.lines(configurationFile: configuration, known: digests)
-        provenance += ExportProvenance.vectorLines(
-          files: digests, traces: traces.count - random, random: random, seed: seed)
+        provenance += ExportProvenance.vectorLines(files: digests, traces: data, random: random, seed: seed)
         let exported = try makeConfiguration(provenance: provenance)
-        let vectors: String?
-        do throws(ReplayError) {
-          vectors = traces.isEmpty ? nil : try ConformanceVectors.text(traces, recognizer: recognizer)
-        } catch {
-          throw DataError.replay(error, command: "export")
-        }
         let chosen = languages.isEmpty ? ExportLanguage.allCases : languages.map(\.language)
-        let files = Exporter.files(exported, languages: chosen, vectors: vectors.map { .text($0) })
         let inputs = paths + (configuration.map { [$0] } ?? [])
         if resolvedFormat == .json {
-          let document = ExportProvenance.json(
-            exported, languages: chosen, files: files,
-            contacts: (data: traces.count - random, random: random, seed: seed))
+          // One document holds every file: the vectors too.
+          let text = try spool.map { spool throws(FileWriteError) in
+            let memory = MemorySink()
+            try spool.copy(to: memory)
+            return String(decoding: memory.bytes, as: UTF8.self)
+          }
+          let files = Exporter.files(exported, languages: chosen, vectors: text.map { .text($0) })
+          let document = ExportProvenance.json(exported, languages: chosen, files: files, contacts: contacts)
           try Console.emit(StudyFile.recorded(document).encoded(), to: output, inputs: inputs)
           return
         }
-        try ExportProvenance.write(files, into: output, inputs: inputs)
+        let files = Exporter.files(exported, languages: chosen, vectors: spool == nil ? nil : .apart)
+        try ExportProvenance.write(files, into: output, inputs: inputs, vectors: spool)
         if !global.quiet {
-          for file in files {
-            print("wrote \(output.hasSuffix("/") ? output : output + "/")\(file.path) (\(file.role.rawValue))")
-          }
-          if vectors != nil {
-            print(
-              "vectors: \(traces.count) contacts (\(traces.count - random) from data, \(random) random, seed \(seed))")
+          let directory = output.hasSuffix("/") ? output : output + "/"
+          // In the README's order: the vectors before the README, the last file.
+          var written = files.map { (path: $0.path, role: $0.role) }
+          if spool != nil { written.insert((Exporter.vectorsPath, .vectors), at: written.count - 1) }
+          for file in written { print("wrote \(directory)\(file.path) (\(file.role.rawValue))") }
+          if spool != nil {
+            print("vectors: \(data + random) contacts (\(data) from data, \(random) random, seed \(seed))")
           }
         }
       }
+    }
+
+    /// The conformance vectors of the traces in `paths`, then of the `--random` contacts,
+    /// replayed through `recognizer` and written to a temporary file batch by batch, so memory
+    /// holds a batch of traces, not them all nor their vectors (about the size of their CSV); `nil`
+    /// when there are no contacts. With it, how many traces came from the data and the data
+    /// files' SHA-256.
+    private func vectors(of recognizer: AnyForceRecognizer) throws -> (
+      spool: ByteSpool?, data: Int, digests: [(file: String, sha256: SHA256.Digest)]
+    ) {
+      guard !paths.isEmpty || random > 0 else { return (nil, 0, []) }
+      let spool = try ByteSpool(beside: TemporaryDirectory.path + "/touchtrace-vectors")
+      try spool.append(Array(ConformanceVectors.header(recognizer).utf8))
+      func append(_ traces: [Trace]) throws {
+        for start in stride(from: 0, to: traces.count, by: VectorsPass.chunk) {
+          var text = ""
+          do throws(ReplayError) {
+            try ConformanceVectors.append(
+              Array(traces[start..<min(start + VectorsPass.chunk, traces.count)]), recognizer: recognizer, to: &text)
+          } catch {
+            throw DataError.replay(error, command: "export")
+          }
+          try spool.append(Array(text.utf8))
+        }
+      }
+      var data = 0
+      var digests: [(file: String, sha256: SHA256.Digest)] = []
+      if !paths.isEmpty {
+        let input = StudyInput(paths: paths, options: LoadOptions(maxForce: maxForce, skipInvalid: skipInvalid))
+        var source = try InputBatches(input, batchTraces: ScoredStream.defaultBatch, digests: true)
+        while let batch = try source.next() {
+          data += batch.traces.count
+          try append(batch.traces)
+        }
+        // What loading said, once, as one whole load says it.
+        Console.report(source.dataset())
+        // Hashed as they were read, not read again (standard input too, as `<stdin>`).
+        digests = source.digests
+      }
+      guard data + random > 0 else {
+        spool.discard()
+        return (nil, 0, digests)
+      }
+      try append(RandomContacts.make(count: random, seed: seed))
+      return (spool, data, digests)
     }
   }
 }

@@ -189,6 +189,9 @@ public struct StudyPartial: Sendable {
   public var overriddenTraces: Int
   /// The shard's analyzed traces, by ``KeptTrace/ordinal``.
   public var traces: [KeptTrace]
+  /// The shard's analyzed traces encoded as they were read, written instead of ``traces`` (a
+  /// shard keeps them so, not as values); `nil` in a partial read from a file.
+  package var encodedTraces: EncodedTraces?
   /// The shard's skipped traces.
   public var skipped: [KeptSkip]
   /// Per-configuration sums and latency lists over ``traces``.
@@ -263,12 +266,11 @@ public struct StudyPartial: Sendable {
     w.array(diagnostics) { $0.diagnostic($1) }
     w.int(labelOverrides)
     w.int(overriddenTraces)
-    w.array(traces) {
-      $0.int($1.ordinal)
-      $0.metadata($1.metadata)
-      $0.origin($1.origin)
-      $0.optional($1.truth) { $0.truth($1) }
-      $0.optional($1.synthesizedSamples) { $0.samples($1) }
+    if let encodedTraces {
+      w.int(encodedTraces.count)
+      w.bytes += encodedTraces.writer.bytes
+    } else {
+      w.array(traces) { $0.keptTrace($1) }
     }
     w.array(skipped) {
       $0.int($1.stage)
@@ -405,5 +407,35 @@ public struct StudyPartial: Sendable {
     } catch {
       throw .damaged(file: file)
     }
+  }
+}
+
+/// Analyzed traces in a partial's encoding, appended one at a time as a shard reads them: the
+/// bytes ``StudyPartial/encoded()`` writes for ``StudyPartial/traces`` (about 160 a
+/// touch-screen contact), instead of each trace's metadata, origin and truth kept as values
+/// (about 1 KB) until the partial is written.
+package struct EncodedTraces: Sendable {
+  /// The traces appended.
+  package private(set) var count = 0
+  /// Their bytes.
+  fileprivate var writer = BinaryWriter()
+
+  package init() {}
+
+  /// Appends `trace`.
+  package mutating func append(_ trace: KeptTrace) {
+    writer.keptTrace(trace)
+    count += 1
+  }
+}
+
+extension BinaryWriter {
+  /// An analyzed trace as a partial keeps it.
+  fileprivate mutating func keptTrace(_ trace: KeptTrace) {
+    int(trace.ordinal)
+    metadata(trace.metadata)
+    origin(trace.origin)
+    optional(trace.truth) { $0.truth($1) }
+    optional(trace.synthesizedSamples) { $0.samples($1) }
   }
 }

@@ -46,6 +46,8 @@ struct StreamPass {
       "a summary-only read scores, writes no partial and keeps no samples")
     self.request = request
     if request.summaryOnly { state.summary = EvaluationSummary.Tally(by: request.by) }
+    // A shard's traces, encoded as its partial writes them (second reads keep none).
+    if request.writesPartial && request.keepsTraces { state.encoded = EncodedTraces() }
     self.makePlan = makePlan
     self.planFollowsData = planFollowsData
     self.known = known

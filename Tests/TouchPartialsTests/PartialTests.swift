@@ -125,6 +125,20 @@ struct PartialFileTests {
     #expect(read.sweep?.configurations[0].lists[0] == [1.0 / 3 + 0.006, 1.0 / 3 + 0.009])
   }
 
+  /// A shard encodes its traces as it reads them (`EncodedTraces`): the file is the one the
+  /// traces kept as values give, and reads back to them.
+  @Test func tracesEncodedAsTheyAreReadWriteTheSameFile() throws {
+    let p = Self.partial(Shard(index: 2, count: 3)!, ordinals: [2, 5, 8, 11])
+    var encoded = EncodedTraces()
+    for trace in p.traces { encoded.append(trace) }
+    #expect(encoded.count == 4)
+    var streamed = p
+    streamed.traces = []
+    streamed.encodedTraces = encoded
+    #expect(streamed.encoded() == p.encoded())
+    #expect(try StudyPartial(decoding: streamed.encoded(), file: "p.partial").traces == p.traces)
+  }
+
   @Test func refusesWhatIsNotAWholePartial() {
     let bytes = Self.partial(.whole, ordinals: [0, 1]).encoded()
     #expect(throws: PartialError.notAPartial(file: "x")) {

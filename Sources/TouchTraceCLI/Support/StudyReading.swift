@@ -95,18 +95,20 @@ extension ScoredStream {
     _ path: String, command: String, shard: Shard, sweep: SpilledSweep?, groups: GroupPartials?,
     outcomes: [[TraceOutcome]], inputs: [String]
   ) throws {
-    let partial = StudyPartial(
+    var partial = StudyPartial(
       tool: "touchtrace \(TouchTraceVersion.current)", command: command, arguments: StudyFile.replayArguments(),
       shard: shard, maximumForces: maximumForces, files: files, inputs: self.inputs, diagnostics: diagnostics,
       labelOverrides: labelOverrides,
-      overriddenTraces: overriddenTraces, traces: kept, skipped: skipped, sweep: try sweep?.materialized(),
+      overriddenTraces: overriddenTraces, traces: encoded == nil ? kept : [], skipped: skipped,
+      sweep: try sweep?.materialized(),
       groups: groups,
       outcomes: outcomes,
       replays: replays)
+    partial.encodedTraces = encoded
     let bytes = partial.encoded()
     try Console.emit([(path, bytes)], inputs: inputs)
     Console.diagnose(
-      "touchtrace \(command): note: shard \(shard): \(traces.count) analyzed traces, \(skipped.count) skipped; partial \(path): \(bytes.count) bytes"
+      "touchtrace \(command): note: shard \(shard): \(encoded?.count ?? traces.count) analyzed traces, \(skipped.count) skipped; partial \(path): \(bytes.count) bytes"
     )
   }
 }

@@ -11,7 +11,8 @@
 # --recognizer deep-press --outcomes out.csv --output report.html` of the 1 GB input; `json`,
 # `inspect` and `sweep` of a JSON document of 200 000 contacts (297 MB), read trace object by
 # trace object; `pipe`, `synth --count 2000000 --format jsonl --output - | sweep - --recognizer
-# all`, each process's peak.
+# all`, each process's peak; `tune --export` of the 1 GB input, and each of its 4 shards' and
+# their merge's peak.
 #
 # Usage: Benchmarks/Scripts/scale.sh [SIZES]   (from the repository root; SIZES: any of 100M 1G 3G
 # json pipe, default all). Data and outputs go to $SCALE_DIR (default /tmp/touchtrace-scale, about
@@ -86,14 +87,23 @@ if [[ " $sizes " == *" 1G "* ]]; then
   run "sweep --recognizer deep-press --outcomes, HTML report (1G)" "$file" sweep --recognizer deep-press \
     --outcomes "$dir/outcomes-1G.csv" --output "$dir/sweep-outcomes-1G.html"
   rm -f "$dir/outcomes-1G.csv"
+  # tune --export: its conformance vectors (about the input's size) written as a second read passes.
+  rm -rf "$dir/export-1G"
+  run "tune --recognizer deep-press --export (1G)" "$file" tune --recognizer deep-press --export "$dir/export-1G" \
+    --output "$dir/tune-export-1G.md"
+  rm -rf "$dir/export-1G"
   rm -rf "$dir/parts"
   mkdir -p "$dir/parts"
   for i in 0 1 2 3; do
-    "$tool" sweep "$file" --recognizer all --quiet --shard $i/4 --partial "$dir/parts/sweep-$i.partial"
+    run "sweep --recognizer all, shard $i/4 (1G)" "$file" sweep --recognizer all --shard $i/4 \
+      --partial "$dir/parts/sweep-$i.partial"
   done
   configurations=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["results"]))' "$dir/sweep-1G.json")
   total=$(cat "$dir"/parts/*.partial | wc -c)
-  "$tool" merge "$dir/parts" --output "$dir/merged-1G.json" --quiet
+  log=$(mktemp)
+  /usr/bin/time -f "%e %M" -o "$log" "$tool" merge "$dir/parts" --output "$dir/merged-1G.json" --quiet
+  row "merge of the 4 partials (1G; its verdict reads the input again)" "$(stat -L -c %s "$file")" "$log"
+  rm -f "$log"
   cmp "$dir/sweep-1G.json" "$dir/merged-1G.json" || { echo "scale: merged and unsharded reports differ" >&2; exit 1; }
   echo
   echo "Partials of 4 shards of the 1 GB input ($configurations configurations): $total bytes in all," \

@@ -189,6 +189,9 @@ public struct SpilledSweep: Sendable {
     }
   }
 
+  /// Each configuration's outcome shape, in plan order.
+  package var shapes: [OutcomeShape] { counts.map(\.shape) }
+
   /// Configuration `c`'s partial over everything absorbed, its lists read back.
   ///
   /// - Throws: ``LatencySpill/Failure`` when the spill file cannot be read.

@@ -38,6 +38,37 @@ struct ShardMergeTests {
     return directory
   }()
 
+  /// `merge` moves each partial's latency lists to a temporary file as it reads it
+  /// (`MergedLists`): the partial keeps its sums, and every configuration's lists and sums read
+  /// back are those `MergedStudy` joins in memory from the partials as written.
+  @Test func mergeMovesEachPartialsListsToDisk() throws {
+    try inTemporaryDirectory { directory in
+      var partials: [(file: String, partial: StudyPartial)] = []
+      for i in 0..<3 {
+        let file = "\(directory)/\(i).partial"
+        #expect(
+          runCommand([
+            "sweep", Self.data, "--recognizer", "deep-press,stable-press", "--shard", "\(i)/3", "--partial", file,
+            "--quiet",
+          ]) == 0)
+        partials.append(
+          (file, try StudyPartial(decoding: Array(try Data(contentsOf: URL(fileURLWithPath: file))), file: file)))
+      }
+      let joined = try #require(try MergedStudy(partials).sweep)
+      #expect(joined.configurations.contains { !$0.lists.allSatisfy(\.isEmpty) })
+      var lists = MergedLists()
+      var moved = partials
+      for k in moved.indices { try lists.absorb(&moved[k].partial) }
+      #expect(
+        moved.allSatisfy { $0.partial.sweep?.configurations.allSatisfy { $0.lists.allSatisfy(\.isEmpty) } == true })
+      let spilled = try #require(lists.spilled)
+      #expect(try spilled.materialized() == joined)
+      // What merging the emptied partials still joins: the sums.
+      let sums = try #require(try MergedStudy(moved).sweep)
+      #expect(sums.configurations.map(\.counts) == joined.configurations.map(\.counts))
+    }
+  }
+
   /// Runs `command` on samples/ unsharded (each format) and as `n` shards merged, for each `n`,
   /// and expects identical bytes.
   static func expectMergesEqual(

@@ -312,7 +312,8 @@ extension TouchTraceCommand.Tune {
     let plan: SweepPlan = data.plan
     if ScoredData.merged != nil {
       try ScoredData.requireMerged(
-        data.sweep != nil && data.outcomes.count == plan.configurations.count, "other per-configuration state")
+        (data.sweep != nil || data.spilled != nil) && data.outcomes.count == plan.configurations.count,
+        "other per-configuration state")
     }
     let result: TuningResult
     let outcomes: ((Int) throws -> OutcomeColumn)?
@@ -330,7 +331,7 @@ extension TouchTraceCommand.Tune {
       for c in plan.configurations.indices { incremental.add(try spill.column(c), of: c) }
       result = incremental.finish(sweep: try data.sweepResult(threads: threads))
       outcomes = { try spill.column($0) }
-    } else if data.sweep != nil && data.outcomes.count == plan.configurations.count {
+    } else if (data.sweep != nil || data.spilled != nil) && data.outcomes.count == plan.configurations.count {
       let columns = data.outcomes
       let sweep = try data.sweepResult(threads: threads)
       result = try Self.tuned(progress) { () throws(TuningError) in

@@ -12,6 +12,9 @@ import TouchTuning
 struct ScoredData {
   /// The partials being merged, while `touchtrace merge` runs the command that wrote them.
   @TaskLocal static var merged: MergedStudy?
+  /// The merged partials' latency lists, on disk (`MergedLists`), while `touchtrace merge` runs
+  /// the command; ``merged``'s sweep then holds the sums only.
+  @TaskLocal static var mergedLists: SpilledSweep?
 
   var evaluation: Evaluation
   /// The plan scored (`nil` for compare, which replays its two configurations itself).
@@ -89,6 +92,8 @@ struct ScoredData {
         try requireMerged(
           zip(sweep.configurations, plan.configurations).allSatisfy { $0.shape == $1.shape }, "other configurations")
       }
+      // The lists on disk (merge moved them there as it read the partials), with the sums.
+      let lists = merged.sweep == nil ? nil : mergedLists
       if let groups = merged.groups {
         try requireMerged(groups.configurations.count == plan?.configurations.count, "another number of configurations")
       }
@@ -99,7 +104,7 @@ struct ScoredData {
       }
       let evaluation = Evaluation(dataset: merged.dataset, truths: merged.truths, options: request.options)
       return ScoredData(
-        evaluation: evaluation, plan: plan, sweep: merged.sweep, spilled: nil,
+        evaluation: evaluation, plan: plan, sweep: lists == nil ? merged.sweep : nil, spilled: lists,
         groups: merged.groups,
         outcomes: merged.outcomes.map { OutcomeColumn($0) }, stream: nil)
     }

@@ -46,6 +46,9 @@ package struct BinaryWriter {
 package struct BinaryReader {
   let bytes: [UInt8]
   var offset: Int
+  /// The file name of the last origin read: the traces of one file share its string instead of
+  /// a copy each (a path past 15 bytes is a heap string of its own).
+  private var lastFile = ""
 
   package init(_ bytes: [UInt8], offset: Int = 0) {
     self.bytes = bytes
@@ -250,8 +253,12 @@ extension BinaryReader {
     TextPosition(line: try int(), column: try int())
   }
   package mutating func origin() throws(Truncated) -> TraceOrigin {
-    TraceOrigin(
-      file: try string(), position: try optional { r throws(Truncated) in try r.position() },
+    let n = try count()
+    let name = bytes[offset..<(offset + n)]
+    offset += n
+    if !lastFile.utf8.elementsEqual(name) { lastFile = String(decoding: name, as: UTF8.self) }
+    return TraceOrigin(
+      file: lastFile, position: try optional { r throws(Truncated) in try r.position() },
       record: try optional { r throws(Truncated) in try r.int() })
   }
   mutating func intent() throws(Truncated) -> Intent {

@@ -68,29 +68,34 @@ public struct MergedStudy: Sendable {
     let missing = byShard.indices.filter { byShard[$0].isEmpty }
     guard missing.isEmpty else { throw .missing(shards: missing, count: count) }
 
-    // Traces in load order; each partial's outcome indices mapped to the merged positions.
-    var kept: [(trace: KeptTrace, partial: Int, local: Int)] = []
+    // Traces in load order; each partial's outcome indices mapped to the merged positions. The
+    // order is found on (ordinal, partial, index) triples, not on copies of the traces.
+    var kept: [(ordinal: Int, partial: Int, local: Int)] = []
+    kept.reserveCapacity(partials.reduce(0) { $0 + $1.partial.traces.count })
     for (k, (_, p)) in partials.enumerated() {
-      for (i, t) in p.traces.enumerated() { kept.append((t, k, i)) }
+      for (i, t) in p.traces.enumerated() { kept.append((t.ordinal, k, i)) }
     }
-    kept.sort { $0.trace.ordinal < $1.trace.ordinal }
+    kept.sort { $0.ordinal < $1.ordinal }
+    func trace(_ entry: (ordinal: Int, partial: Int, local: Int)) -> KeptTrace {
+      partials[entry.partial].partial.traces[entry.local]
+    }
     var position = partials.map { [Int](repeating: 0, count: $0.partial.traces.count) }
     for (g, entry) in kept.enumerated() {
-      if g > 0 && kept[g - 1].trace.ordinal == entry.trace.ordinal {
+      if g > 0 && kept[g - 1].ordinal == entry.ordinal {
         throw .overlapping(
-          trace: entry.trace.metadata.name, files: [partials[kept[g - 1].partial].file, partials[entry.partial].file])
+          trace: trace(entry).metadata.name, files: [partials[kept[g - 1].partial].file, partials[entry.partial].file])
       }
       position[entry.partial][entry.local] = g
     }
     var skips = partials.flatMap(\.partial.skipped)
     skips.sort { ($0.stage, $0.ordinal) < ($1.stage, $1.ordinal) }
     var dataset = Dataset(
-      traces: kept.map(\.trace.hollowTrace), origins: kept.map(\.trace.origin), skipped: skips.map(\.skipped),
-      files: p0.files, diagnostics: p0.diagnostics)
+      traces: kept.map { trace($0).hollowTrace }, origins: kept.map { trace($0).origin },
+      skipped: skips.map(\.skipped), files: p0.files, diagnostics: p0.diagnostics)
     dataset.labelOverrides = p0.labelOverrides
     dataset.overriddenTraces = p0.overriddenTraces
     self.dataset = dataset
-    truths = kept.compactMap(\.trace.truth)
+    truths = kept.compactMap { trace($0).truth }
     guard truths.isEmpty || truths.count == kept.count else {
       throw .mismatch(what: "traces with and without ground truth", file: first.file, other: partials.last!.file)
     }

@@ -249,6 +249,24 @@ public struct StudyPartial: Sendable {
 
   /// The file's bytes, ending with the SHA-256 of all that comes before.
   public func encoded() -> [UInt8] {
+    var bytes: [UInt8] = []
+    // Appending to memory cannot fail, nor can traces encoded without a spill file.
+    try! write { bytes += $0 }
+    return bytes
+  }
+
+  /// Hands the file's bytes to `emit` in order, a run at a time (the SHA-256 of all before it
+  /// last), holding at most a run besides the partial: a shard's encoded traces come from their
+  /// temporary file (``encodedTraces``).
+  ///
+  /// - Throws: ``LatencySpill/Failure`` when the encoded traces cannot be read back, and what
+  ///   `emit` throws.
+  package func write(_ emit: ([UInt8]) throws -> Void) throws {
+    var hash = SHA256()
+    func out(_ bytes: [UInt8]) throws {
+      hash.update(bytes)
+      try emit(bytes)
+    }
     var w = BinaryWriter()
     w.bytes = Self.magic
     w.int(Self.formatVersion)
@@ -268,7 +286,9 @@ public struct StudyPartial: Sendable {
     w.int(overriddenTraces)
     if let encodedTraces {
       w.int(encodedTraces.count)
-      w.bytes += encodedTraces.writer.bytes
+      try out(w.bytes)
+      w.bytes.removeAll()
+      try encodedTraces.forEachRun(out)
     } else {
       w.array(traces) { $0.keptTrace($1) }
     }
@@ -297,7 +317,8 @@ public struct StudyPartial: Sendable {
     w.bytes += body.bytes
     w.array(outcomes) { w, list in w.array(list) { $0.outcome($1) } }
     w.array(replays) { $0.replay($1) }
-    return Self.sealed(w.bytes)
+    try out(w.bytes)
+    try emit(hash.finalize().bytes)
   }
 
   /// `body` followed by its SHA-256: a partial's last 32 bytes.
@@ -412,20 +433,41 @@ public struct StudyPartial: Sendable {
 
 /// Analyzed traces in a partial's encoding, appended one at a time as a shard reads them: the
 /// bytes ``StudyPartial/encoded()`` writes for ``StudyPartial/traces`` (about 160 a
-/// touch-screen contact), instead of each trace's metadata, origin and truth kept as values
-/// (about 1 KB) until the partial is written.
+/// touch-screen contact), in memory up to 1 MiB and then in an anonymous temporary file
+/// (``LatencySpill``), instead of each trace's metadata, origin and truth kept as values (about
+/// 1 KB) until the partial is written.
 package struct EncodedTraces: Sendable {
   /// The traces appended.
   package private(set) var count = 0
-  /// Their bytes.
+  /// Bytes not yet in the file.
   fileprivate var writer = BinaryWriter()
+  /// The file, once a megabyte has been appended, and where each written run of bytes lies.
+  private var spill: LatencySpill?
+  private var runs: [LatencySpill.Ref] = []
+  /// Bytes kept in memory before they go to the file.
+  static let held = 1 << 20
 
   package init() {}
 
   /// Appends `trace`.
-  package mutating func append(_ trace: KeptTrace) {
+  ///
+  /// - Throws: ``LatencySpill/Failure`` when the temporary file cannot be made or written.
+  package mutating func append(_ trace: KeptTrace) throws(LatencySpill.Failure) {
     writer.keptTrace(trace)
     count += 1
+    if writer.bytes.count >= Self.held {
+      if spill == nil { spill = try LatencySpill() }
+      runs.append(try spill!.append(bitsOf: writer.bytes))
+      writer.bytes.removeAll(keepingCapacity: true)
+    }
+  }
+
+  /// Hands every byte appended to `body`, in order, a run at a time.
+  ///
+  /// - Throws: ``LatencySpill/Failure`` when the file cannot be read, and what `body` throws.
+  func forEachRun(_ body: ([UInt8]) throws -> Void) throws {
+    for run in runs { try body(try spill!.read(run, as: UInt8.self)) }
+    try body(writer.bytes)
   }
 }
 

@@ -277,10 +277,12 @@ public struct ScoredStream {
   /// Keeps an analyzed trace: its metadata only, unless its samples are wanted or its time was
   /// synthesized (reports state the interval such traces share); only its name's hash when the
   /// request keeps no traces.
+  ///
+  /// - Throws: `LatencySpill.Failure` when a shard's encoded traces cannot go to their file.
   mutating func keep(
     _ trace: Trace, origin: TraceOrigin, ordinal: Int, truth: TraceTruth?, samples: Bool, keepsTraces: Bool,
     keepsTruths: Bool = false, unit: String? = nil, labelOf column: TraceFilter.Field? = nil
-  ) {
+  ) throws(LatencySpill.Failure) {
     analyzed += 1
     if summary != nil, let truth {
       summary!.add(trace, truth: truth)
@@ -298,7 +300,7 @@ public struct ScoredStream {
       return
     }
     if encoded != nil {
-      encoded!.append(KeptTrace(ordinal: ordinal, trace: trace, origin: origin, truth: truth))
+      try encoded!.append(KeptTrace(ordinal: ordinal, trace: trace, origin: origin, truth: truth))
       return
     }
     traces.append(samples || trace.metadata.timeSynthesized ? trace : Trace(metadata: trace.metadata, t: [], force: []))

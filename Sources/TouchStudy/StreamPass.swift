@@ -226,7 +226,7 @@ struct StreamPass {
     }
     try scoreReplayed(batch)
     for k in batch.traces.indices {
-      state.keep(
+      try state.keep(
         batch.traces[k], origin: batch.origins[k], ordinal: ordinals[k], truth: nil, samples: request.keepSamples,
         keepsTraces: request.keepsTraces)
     }
@@ -298,7 +298,7 @@ struct StreamPass {
     }
     spooling?.append(evaluation.traces, origins: evaluation.dataset.origins)
     for (k, trace) in evaluation.traces.enumerated() {
-      state.keep(
+      try state.keep(
         trace, origin: evaluation.dataset.origins[k], ordinal: ordinals[k], truth: truths[k],
         samples: request.keepSamples, keepsTraces: request.keepsTraces, keepsTruths: request.keepsTruths,
         unit: request.keepsUnits ? request.groupBy.map { $0.label(of: trace.metadata) ?? "" } ?? trace.name : nil,

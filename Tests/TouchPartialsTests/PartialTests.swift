@@ -130,13 +130,34 @@ struct PartialFileTests {
   @Test func tracesEncodedAsTheyAreReadWriteTheSameFile() throws {
     let p = Self.partial(Shard(index: 2, count: 3)!, ordinals: [2, 5, 8, 11])
     var encoded = EncodedTraces()
-    for trace in p.traces { encoded.append(trace) }
+    for trace in p.traces { try encoded.append(trace) }
     #expect(encoded.count == 4)
     var streamed = p
     streamed.traces = []
     streamed.encodedTraces = encoded
     #expect(streamed.encoded() == p.encoded())
     #expect(try StudyPartial(decoding: streamed.encoded(), file: "p.partial").traces == p.traces)
+  }
+
+  /// Past a megabyte, the encoded traces go to a temporary file and come back from it in order:
+  /// the same file again.
+  @Test func tracesEncodedPastAMegabyteComeBackFromTheirFile() throws {
+    let p = Self.partial(Shard(index: 0, count: 1)!, ordinals: Array(0..<15_000))
+    var encoded = EncodedTraces()
+    for trace in p.traces { try encoded.append(trace) }
+    var streamed = p
+    streamed.traces = []
+    streamed.encodedTraces = encoded
+    let whole = p.encoded()
+    #expect(whole.count > 1 << 20)
+    var runs = 0
+    var bytes: [UInt8] = []
+    try streamed.write {
+      runs += 1
+      bytes += $0
+    }
+    #expect(runs > 3)
+    #expect(bytes == whole)
   }
 
   @Test func refusesWhatIsNotAWholePartial() {

@@ -26,14 +26,29 @@ import TouchTestSupport
     try text.write(toFile: path, atomically: true, encoding: .utf8)
   }
 
+  /// Bytes per contact a shard may keep: it encodes each trace into a temporary file as it reads
+  /// it; this test measured 24 (debug build, 2026-12-03; 1,385 before, every trace's metadata,
+  /// origin and truth kept as values for the partial).
+  static let shardBound = 320.0
+
+  /// Bytes per contact `merge` may keep: it still holds every partial's traces' metadata and
+  /// truths; this test measured 741 and 867 (debug build, 2026-12-03, the second beside other
+  /// tests; arrays growing by doubling move the two peaks), 1,186 in the release build before,
+  /// which sorted copies of the traces. The bound leaves room for that spread, not for another
+  /// copy of each trace (about 400 bytes).
+  static let mergeBound = 1_200.0
+
   /// The peak resident memory `--verbose` states, in bytes.
   static func peak(sweeping path: String) throws -> Double {
-    let run = try runChild(
-      debugTouchtrace,
-      [
-        "sweep", path, "--recognizer", "deep-press", "--threads", "1", "--batch-traces", "1000", "--verbose",
-        "--format", "json", "--output", path + ".json",
-      ])
+    try peak([
+      "sweep", path, "--recognizer", "deep-press", "--threads", "1", "--batch-traces", "1000", "--verbose",
+      "--format", "json", "--output", path + ".json",
+    ])
+  }
+
+  /// The peak resident memory `--verbose` states for `touchtrace ARGUMENTS`, in bytes.
+  static func peak(_ arguments: [String]) throws -> Double {
+    let run = try runChild(debugTouchtrace, arguments)
     #expect(run.code == 0, "\(run.errors)")
     let line = try #require(run.errors.split(separator: "\n").last)
     #expect(line.hasPrefix("note: peak resident memory "))
@@ -54,6 +69,36 @@ import TouchTestSupport
       )
       #expect(perContact > 0)
       #expect(perContact < Self.bound, "\(Int(perContact)) bytes per contact")
+    }
+  }
+
+  /// One shard of all the contacts (`--shard 0/1`), then the merge of its partial.
+  @Test(.debugTouchtraceIsBuilt)
+  func shardAndMergeMemoryPerContactAreBounded() throws {
+    try inTemporaryDirectory { directory in
+      var shard: [Double] = []
+      var merge: [Double] = []
+      for count in [100_000, 200_000] {
+        let path = "\(directory)/\(count).jsonl"
+        try Self.write(count, to: path)
+        shard.append(
+          try Self.peak([
+            "sweep", path, "--recognizer", "deep-press", "--threads", "1", "--batch-traces", "1000", "--verbose",
+            "--shard", "0/1", "--partial", path + ".partial",
+          ]))
+        merge.append(
+          try Self.peak([
+            "merge", path + ".partial", "--threads", "1", "--verbose", "--format", "json", "--output", path + ".json",
+          ]))
+      }
+      let perShardContact = (shard[1] - shard[0]) / 100_000
+      let perMergedContact = (merge[1] - merge[0]) / 100_000
+      print(
+        "shard memory per contact: \(Int(perShardContact)) bytes; merge: \(Int(perMergedContact)) bytes"
+      )
+      #expect(perShardContact < Self.shardBound, "\(Int(perShardContact)) bytes per contact in a shard")
+      #expect(perMergedContact > 0)
+      #expect(perMergedContact < Self.mergeBound, "\(Int(perMergedContact)) bytes per contact in merge")
     }
   }
 }

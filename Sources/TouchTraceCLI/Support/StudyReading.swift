@@ -5,6 +5,7 @@
 
 import TouchCore
 import TouchEvaluation
+import TouchIO
 import TouchPartials
 import TouchStudy
 
@@ -105,10 +106,24 @@ extension ScoredStream {
       outcomes: outcomes,
       replays: replays)
     partial.encodedTraces = encoded
-    let bytes = partial.encoded()
-    try Console.emit([(path, bytes)], inputs: inputs)
+    var size = 0
+    if path == OutputFiles.standardOutput {
+      let bytes = partial.encoded()
+      size = bytes.count
+      try Console.emit([(path, bytes)], inputs: inputs)
+    } else {
+      // Written a run at a time (the encoded traces come from their temporary file), committed
+      // whole or not at all.
+      let guarded = Console.guarded(inputs)
+      let stream = try StreamedOutput(path: path, inputs: guarded)
+      try partial.write {
+        size += $0.count
+        try stream.append($0)
+      }
+      try OutputFiles(inputs: guarded).write([], committing: [stream])
+    }
     Console.diagnose(
-      "touchtrace \(command): note: shard \(shard): \(encoded?.count ?? traces.count) analyzed traces, \(skipped.count) skipped; partial \(path): \(bytes.count) bytes"
+      "touchtrace \(command): note: shard \(shard): \(encoded?.count ?? traces.count) analyzed traces, \(skipped.count) skipped; partial \(path): \(size) bytes"
     )
   }
 }

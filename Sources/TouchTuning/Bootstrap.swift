@@ -67,8 +67,12 @@ public struct ConfidenceInterval: Sendable, Hashable {
 /// scoring is spread over threads (in batches, each result to its own slot). So the same seed
 /// gives the same intervals whatever the thread count.
 public enum Bootstrap {
-  /// Resamples drawn per batch, then scored in parallel.
-  static let batch = 64
+  /// Resamples drawn per batch, then scored in parallel: up to 64, and no more than about four
+  /// million drawn units in all (32 MB of indices: 64 resamples of 240 000 traces were 123 MB),
+  /// at least one per thread. The draws are the same in any batches.
+  static func batch(units: Int, threads: Int) -> Int {
+    Swift.max(threads, Swift.min(64, 4_000_000 / Swift.max(1, units)))
+  }
 
   /// The values of `evaluate` on `options.resamples` resamples of `units`.
   ///
@@ -88,7 +92,7 @@ public enum Bootstrap {
     values.reserveCapacity(options.resamples)
     var done = 0
     while done < options.resamples {
-      let count = Swift.min(batch, options.resamples - done)
+      let count = Swift.min(batch(units: units.count, threads: threads), options.resamples - done)
       // The units drawn, in order; each resample's positions are laid out by the thread that
       // scores it, so a batch holds units, not positions (64 resamples of 240 000 traces were
       // 198 MB of positions).

@@ -3,7 +3,8 @@ import TouchCore
 import TouchEvaluation
 import TouchSignal
 import TouchTestSupport
-import TouchTuning
+
+@testable import TouchTuning
 
 /// Percentile bootstrap intervals on simulated data whose population values are known.
 @Suite("Bootstrap intervals")
@@ -78,6 +79,8 @@ struct BootstrapTests {
     }
     let one = try intervals(seed: 3, threads: 1)
     #expect(try intervals(seed: 3, threads: 3) == one)
+    // 100 threads draw 100 resamples a batch, not 64: the same draws, in the same order.
+    #expect(try intervals(seed: 3, threads: 100) == one)
     #expect(try intervals(seed: 4, threads: 1) != one)
     // The estimate is the statistic on the original sample, inside its interval here.
     let m = ConfigurationMetrics(
@@ -85,6 +88,15 @@ struct BootstrapTests {
       shape: OutcomeShape(twoStage: false, reportsFlaps: false, isComposition: false))
     #expect(one[0].estimate == m.stage1.f1 && one[0].contains(m.stage1.f1!))
     #expect(one.allSatisfy { $0.resamples == 300 && $0.confidence == 0.95 })
+  }
+
+  /// A batch of resamples holds at most about four million drawn units (32 MB of indices), and
+  /// at least one resample per thread.
+  @Test func aBatchOfResamplesIsBoundedByTheUnitsDrawn() {
+    #expect(Bootstrap.batch(units: 343, threads: 2) == 64)
+    #expect(Bootstrap.batch(units: 240_000, threads: 2) == 16)  // 3.84 million units, 31 MB
+    #expect(Bootstrap.batch(units: 10_000_000, threads: 2) == 2)
+    #expect(Bootstrap.batch(units: 343, threads: 100) == 100)
   }
 
   @Test func groupsAreResampledWhole() throws {

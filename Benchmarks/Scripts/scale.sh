@@ -81,6 +81,11 @@ if [[ " $sizes " == *" 1G "* ]]; then
     --bootstrap 200 --group-by user --output "$dir/compare-1G.json"
   run "tune --folds 5 --bootstrap 200 --group-by user (1G)" "$file" tune --recognizer deep-press --folds 5 \
     --bootstrap 200 --group-by user --output "$dir/tune-1G.json"
+  # The same without --group-by: every trace its own unit, 240 000 of them drawn per resample.
+  run "compare --bootstrap 200 (1G)" "$file" compare --a deep-press --b shunkit --bootstrap 200 \
+    --output "$dir/compare-traces-1G.json"
+  run "tune --folds 5 --bootstrap 200 (1G)" "$file" tune --recognizer deep-press --folds 5 --bootstrap 200 \
+    --output "$dir/tune-traces-1G.json"
   # The HTML report: its figures come from a second read of the input (target: 300 MB).
   run "sweep --recognizer all, HTML report (1G)" "$file" sweep --recognizer all --output "$dir/sweep-1G.html"
   # --outcomes with the HTML report: the table from a second read, its rows spilled (target: 300 MB).

@@ -128,15 +128,10 @@ struct ExportCommandTests {
       // Listed where a file held in memory stands: after the languages' files.
       #expect(streamed.readme.contains("- `typescript/conformance-check.mjs` (check)\n- `vectors.txt` (vectors)\n"))
       // Standard input: from the spool of its analyzed traces, and with its samples kept.
-      for options in ["", "--spool-limit 0"] {
-        let out = directory + "/stdin\(options.isEmpty ? "" : "-kept")"
-        let shell = try runChild(
-          "/bin/sh",
-          [
-            "-c",
-            "'\(debugTouchtrace)' \(tune.joined(separator: " ")) - --export '\(out)' \(options) < '\(Self.samples)'",
-          ])
-        #expect(shell.code == 0, "\(shell.errors)")
+      for (name, options) in [("stdin", []), ("stdin-kept", ["--spool-limit", "0"])] {
+        let out = directory + "/" + name
+        let run = try runDebugTouchtrace(tune + ["-", "--export", out] + options, standardInput: Self.samples)
+        #expect(run.code == 0, "\(run.errors)")
         #expect(try String(contentsOfFile: out + "/vectors.txt", encoding: .utf8) == reference, "\(options)")
       }
     }
@@ -149,13 +144,8 @@ struct ExportCommandTests {
     try inTemporaryDirectory { directory in
       let export = ["export", "--recognizer", "hysteresis", "--random", "3", "--quiet"]
       #expect(runCommand(export + [Self.samples, "--output", directory + "/file"]) == 0)
-      let shell = try runChild(
-        "/bin/sh",
-        [
-          "-c",
-          "'\(debugTouchtrace)' \(export.joined(separator: " ")) - --output '\(directory)/stdin' < '\(Self.samples)'",
-        ])
-      #expect(shell.code == 0, "\(shell.errors)")
+      let run = try runDebugTouchtrace(export + ["-", "--output", directory + "/stdin"], standardInput: Self.samples)
+      #expect(run.code == 0, "\(run.errors)")
       let vectors = try String(contentsOfFile: directory + "/file/vectors.txt", encoding: .utf8)
       #expect(try String(contentsOfFile: directory + "/stdin/vectors.txt", encoding: .utf8) == vectors)
       #expect(vectors.components(separatedBy: "\nend\n").count - 1 == 175 + 3)

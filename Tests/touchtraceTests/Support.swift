@@ -115,6 +115,15 @@ func runTouchtrace(
   try runChild(builtTouchtrace, arguments, in: directory, environment: environment, standardOutput: standardOutput)
 }
 
+/// Runs the debug `touchtrace ARGS…` (``debugTouchtrace``) reading standard input from the file
+/// `input`, redirected by a shell as a user types it; returns the exit status and both outputs.
+func runDebugTouchtrace(_ arguments: [String], standardInput input: String) throws -> (
+  code: Int32, output: String, errors: String
+) {
+  let words = ([debugTouchtrace] + arguments).map { "'" + $0.replacing("'", with: "'\\''") + "'" }
+  return try runChild("/bin/sh", ["-c", words.joined(separator: " ") + " < '" + input + "'"])
+}
+
 /// Runs `body` with standard error sent to a file, and returns what was written.
 func captureStandardError(_ body: () throws -> Void) throws -> String {
   let path = TestData.temporaryDirectory("stderr") + "/stderr.txt"

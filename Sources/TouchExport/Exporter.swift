@@ -19,11 +19,26 @@ package enum Exporter {
     _ configuration: ExportConfiguration, languages: [ExportLanguage] = ExportLanguage.allCases, vectors: Vectors?
   ) -> [ExportFile] {
     var files = languages.flatMap { $0.files(configuration) }
-    if case .text(let text) = vectors { files.append(ExportFile(path: vectorsPath, contents: text, role: .vectors)) }
-    var listed = files.map { (path: $0.path, role: $0.role) }
-    if case .apart = vectors { listed.append((vectorsPath, .vectors)) }
+    var apart = false
+    switch vectors {
+    case .text(let text): files.append(ExportFile(path: vectorsPath, contents: text, role: .vectors))
+    case .apart: apart = true
+    case nil: break
+    }
+    let listed = listing(files, vectorsApart: apart)
     files.append(ExportFile(path: "README.md", contents: readme(configuration, files: listed), role: .readme))
     return files
+  }
+
+  /// Every file of an export in the order the README lists them: `files` (as
+  /// ``files(_:languages:vectors:)`` returns them, or before its README is added), with the
+  /// vectors written apart in their place, just before the README.
+  package static func listing(_ files: [ExportFile], vectorsApart: Bool) -> [(path: String, role: ExportFile.Role)] {
+    var listed = files.map { (path: $0.path, role: $0.role) }
+    if vectorsApart {
+      listed.insert((vectorsPath, .vectors), at: listed.firstIndex { $0.role == .readme } ?? listed.endIndex)
+    }
+    return listed
   }
 
   /// The configuration, provenance and file list, as Markdown.

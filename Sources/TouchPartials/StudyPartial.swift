@@ -248,9 +248,13 @@ public struct StudyPartial: Sendable {
   }
 
   /// The file's bytes, ending with the SHA-256 of all that comes before.
+  ///
+  /// - Precondition: no ``encodedTraces`` (a shard's, possibly in a temporary file, whose read
+  ///   can fail: ``write(_:)`` says so instead).
   public func encoded() -> [UInt8] {
+    precondition(encodedTraces == nil, "a shard's encoded traces are written with write(_:)")
     var bytes: [UInt8] = []
-    // Appending to memory cannot fail, nor can traces encoded without a spill file.
+    // Appending to memory cannot fail, and traces kept as values are not read from a file.
     try! write { bytes += $0 }
     return bytes
   }

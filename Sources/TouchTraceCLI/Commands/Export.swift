@@ -167,10 +167,9 @@ extension TouchTraceCommand {
         try ExportProvenance.write(files, into: output, inputs: inputs, vectors: spool)
         if !global.quiet {
           let directory = output.hasSuffix("/") ? output : output + "/"
-          // In the README's order: the vectors before the README, the last file.
-          var written = files.map { (path: $0.path, role: $0.role) }
-          if spool != nil { written.insert((Exporter.vectorsPath, .vectors), at: written.count - 1) }
-          for file in written { print("wrote \(directory)\(file.path) (\(file.role.rawValue))") }
+          for file in Exporter.listing(files, vectorsApart: spool != nil) {
+            print("wrote \(directory)\(file.path) (\(file.role.rawValue))")
+          }
           if spool != nil {
             print("vectors: \(data + random) contacts (\(data) from data, \(random) random, seed \(seed))")
           }
@@ -187,19 +186,9 @@ extension TouchTraceCommand {
       spool: ByteSpool?, data: Int, digests: [(file: String, sha256: SHA256.Digest)]
     ) {
       guard !paths.isEmpty || random > 0 else { return (nil, 0, []) }
-      let spool = try ByteSpool(beside: TemporaryDirectory.path + "/touchtrace-vectors")
-      try spool.append(Array(ConformanceVectors.header(recognizer).utf8))
+      let spool = try VectorsPass.start(recognizer)
       func append(_ traces: [Trace]) throws {
-        for start in stride(from: 0, to: traces.count, by: VectorsPass.chunk) {
-          var text = ""
-          do throws(ReplayError) {
-            try ConformanceVectors.append(
-              Array(traces[start..<min(start + VectorsPass.chunk, traces.count)]), recognizer: recognizer, to: &text)
-          } catch {
-            throw DataError.replay(error, command: "export")
-          }
-          try spool.append(Array(text.utf8))
-        }
+        try VectorsPass.write(traces, recognizer, to: spool, command: "export")
       }
       var data = 0
       var digests: [(file: String, sha256: SHA256.Digest)] = []

@@ -567,7 +567,7 @@ extension TouchTraceCommand.Tune {
     let files = Exporter.files(
       configuration, vectors: try spooled == nil ? .text(vectorText(evaluation.dataset.traces, recognizer)) : .apart)
     try ExportProvenance.write(files, into: directory, inputs: input.inputPaths, vectors: spooled)
-    let fileCount = files.count + (spooled == nil ? 0 : 1)
+    let fileCount = Exporter.listing(files, vectorsApart: spooled != nil).count
     Console.diagnose(
       "touchtrace tune: exported \(recognizer.name) (\(configuration.parameters.map { "\($0.name)=\($0.value)" }.joined(separator: ", "))) to \(directory): \(fileCount) files, conformance vectors of \(contacts) contacts"
     )

@@ -108,7 +108,9 @@ extension ScoredStream {
     partial.encodedTraces = encoded
     var size = 0
     if path == OutputFiles.standardOutput {
-      let bytes = partial.encoded()
+      // Standard output is written in one piece (a failed run writes nothing there).
+      var bytes: [UInt8] = []
+      try partial.write { bytes += $0 }
       size = bytes.count
       try Console.emit([(path, bytes)], inputs: inputs)
     } else {

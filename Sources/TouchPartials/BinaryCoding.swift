@@ -46,21 +46,26 @@ package struct BinaryWriter {
 package struct BinaryReader {
   let bytes: [UInt8]
   var offset: Int
+  /// Where reading stops: `bytes.count`, or before a trailer the reader must not read (a
+  /// partial's checksum), so that the bytes are not copied to leave it out.
+  let end: Int
   /// The file name of the last origin read: the traces of one file share its string instead of
   /// a copy each (a path past 15 bytes is a heap string of its own).
   private var lastFile = ""
 
-  package init(_ bytes: [UInt8], offset: Int = 0) {
+  package init(_ bytes: [UInt8], offset: Int = 0, end: Int? = nil) {
+    precondition(end.map { $0 >= 0 && $0 <= bytes.count } ?? true, "the end lies within the bytes")
     self.bytes = bytes
     self.offset = offset
+    self.end = end ?? bytes.count
   }
 
   package struct Truncated: Error {}
 
-  package var isAtEnd: Bool { offset == bytes.count }
+  package var isAtEnd: Bool { offset == end }
 
   mutating func u8() throws(Truncated) -> UInt8 {
-    guard offset < bytes.count else { throw Truncated() }
+    guard offset < end else { throw Truncated() }
     defer { offset += 1 }
     return bytes[offset]
   }
@@ -72,7 +77,7 @@ package struct BinaryReader {
     }
   }
   mutating func u64() throws(Truncated) -> UInt64 {
-    guard bytes.count - offset >= 8 else { throw Truncated() }
+    guard end - offset >= 8 else { throw Truncated() }
     var v: UInt64 = 0
     for k in 0..<8 { v |= UInt64(bytes[offset + k]) << (8 * UInt64(k)) }
     offset += 8
@@ -82,7 +87,7 @@ package struct BinaryReader {
   /// A count, which must fit in the bytes left (each element at least `minimumSize` bytes).
   mutating func count(minimumSize: Int = 1) throws(Truncated) -> Int {
     let n = try int()
-    guard n >= 0, n <= (bytes.count - offset) / Swift.max(1, minimumSize) else { throw Truncated() }
+    guard n >= 0, n <= (end - offset) / Swift.max(1, minimumSize) else { throw Truncated() }
     return n
   }
   mutating func double() throws(Truncated) -> Double { Double(bitPattern: try u64()) }
@@ -100,7 +105,7 @@ package struct BinaryReader {
   }
   /// The 32 bytes of a SHA-256 digest.
   mutating func digest() throws(Truncated) -> SHA256.Digest {
-    guard bytes.count - offset >= SHA256.byteCount else { throw Truncated() }
+    guard end - offset >= SHA256.byteCount else { throw Truncated() }
     defer { offset += SHA256.byteCount }
     return SHA256.Digest(bytes: Array(bytes[offset..<(offset + SHA256.byteCount)]))!
   }
@@ -112,12 +117,20 @@ package struct BinaryReader {
   mutating func optional<T>(_ read: (inout BinaryReader) throws(Truncated) -> T) throws(Truncated) -> T? {
     try bool() ? try read(&self) : nil
   }
-  mutating func array<T>(_ read: (inout BinaryReader) throws(Truncated) -> T) throws(Truncated) -> [T] {
-    let n = try count()
+  /// An array of elements each encoded in at least `minimumSize` bytes.
+  ///
+  /// `n` is bounded by the bytes left, not by what `n` elements take in memory: with the default
+  /// size of 1 byte, no more than a small start is reserved and the array grows as elements are
+  /// actually read. Given the element's true minimum, the whole count is reserved at once (one
+  /// allocation instead of doublings, which hold the old and the new buffer together: half as
+  /// much again at the peak); a forged count can then reserve at most `MemoryLayout<T>.stride /
+  /// minimumSize` times the bytes left.
+  mutating func array<T>(minimumSize: Int = 1, _ read: (inout BinaryReader) throws(Truncated) -> T) throws(Truncated)
+    -> [T]
+  {
+    let n = try count(minimumSize: minimumSize)
     var values: [T] = []
-    // `n` is bounded by the bytes left, not by what `n` elements take in memory: reserve no more
-    // than a small start, and let the array grow as elements actually read.
-    values.reserveCapacity(Swift.min(n, 256))
+    values.reserveCapacity(minimumSize > 1 ? n : Swift.min(n, 256))
     for _ in 0..<n { values.append(try read(&self)) }
     return values
   }

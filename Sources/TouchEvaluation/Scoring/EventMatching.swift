@@ -22,6 +22,29 @@ public enum EventMatching {
     return (excess * 1e6).rounded(.toNearestOrEven) <= 0
   }
 
+  /// The reference a single action matches: the nearest within the window, the earlier one on a
+  /// tie; `nil` when none is within it. What ``match(actions:references:tolerance:)`` pairs a
+  /// lone action with, found without allocating.
+  ///
+  /// - Parameters:
+  ///   - action: the action's time, seconds.
+  ///   - references: reference times, seconds, ascending.
+  ///   - tolerance: the window half-width, seconds.
+  /// - Returns: the index of the matched reference in `references`.
+  @inlinable
+  public static func nearest(to action: Double, among references: [Double], tolerance: Double) -> Int? {
+    var best: Int?
+    var bestDistance = Double.infinity
+    for j in references.indices where isWithin(action, references[j], tolerance: tolerance) {
+      let d = abs(action - references[j])
+      if d < bestDistance {
+        best = j
+        bestDistance = d
+      }
+    }
+    return best
+  }
+
   /// The pairs (action index, reference index) of the optimal matching, in increasing order of
   /// both indices.
   ///
@@ -30,7 +53,8 @@ public enum EventMatching {
   ///   - references: reference times, seconds, ascending.
   ///   - tolerance: the window half-width, seconds.
   /// - Precondition: both lists ascending (checked in debug builds).
-  /// - Complexity: O(n·m); no allocation when there is at most one action.
+  /// - Complexity: O(n·m); for one action, O(m) and only the result's array
+  ///   (``nearest(to:among:tolerance:)`` gives its reference without it).
   public static func match(
     actions: [Double], references: [Double], tolerance: Double
   ) -> [(action: Int, reference: Int)] {
@@ -43,17 +67,7 @@ public enum EventMatching {
     let m = references.count
     guard n > 0, m > 0 else { return [] }
     if n == 1 {
-      // The nearest reference within the window; the earlier one on a tie.
-      var best = -1
-      var bestDistance = Double.infinity
-      for j in 0..<m where isWithin(a[0], references[j], tolerance: tolerance) {
-        let d = abs(a[0] - references[j])
-        if d < bestDistance {
-          best = j
-          bestDistance = d
-        }
-      }
-      return best < 0 ? [] : [(0, best)]
+      return nearest(to: a[0], among: references, tolerance: tolerance).map { [(0, $0)] } ?? []
     }
     // dp[i][j]: the best matching of actions[0..<i] with references[0..<j].
     let width = m + 1

@@ -71,12 +71,22 @@ public struct StageOutcome: Sendable, Hashable {
     guard isPositive else {
       self.references = 0
       matches = []
-      self.events = events
+      // No events are kept as the empty array, not as the caller's (empty) buffer: scoring
+      // refills one buffer from trace to trace, and a buffer still shared would be copied.
+      self.events = events.isEmpty ? [] : events
       return
     }
     self.references = references.count
-    matches = EventMatching.match(actions: events, references: references, tolerance: tolerance).map {
-      MatchedEvent(action: events[$0.action], reference: references[$0.reference], touchDown: touchDown)
+    if events.count == 1 {
+      // One action, the usual case: its pair without the matching's array of index pairs.
+      matches =
+        EventMatching.nearest(to: events[0], among: references, tolerance: tolerance).map {
+          [MatchedEvent(action: events[0], reference: references[$0], touchDown: touchDown)]
+        } ?? []
+    } else {
+      matches = EventMatching.match(actions: events, references: references, tolerance: tolerance).map {
+        MatchedEvent(action: events[$0.action], reference: references[$0.reference], touchDown: touchDown)
+      }
     }
     self.events = matches.count < events.count ? events : []
   }

@@ -33,11 +33,15 @@ struct ChunkReplay {
     }
     if keep { result.outcomes.reserveCapacity(traces.count) }
     var scratch = ScoringScratch()
-    for k in traces.indices {
-      let outcome = scratch.outcome(
-        of: log, span: k, trace: first + k, truth: truths[k], shape: shape, tolerance: tolerance)
-      result.accumulator.add(outcome, intent: truths[k].intent, actualClass: truths[k].actualClass)
-      if keep { result.outcomes.append(outcome) }
+    // Each truth is reached through a pointer: a copy would retain and release its reference lists.
+    truths.withUnsafeBufferPointer { truths in
+      for k in traces.indices {
+        let truth = truths.baseAddress.unsafelyUnwrapped + k
+        let outcome = scratch.outcome(
+          of: log, span: k, trace: first + k, truth: truth.pointee, shape: shape, tolerance: tolerance)
+        result.accumulator.add(outcome, intent: truth.pointee.intent, actualClass: truth.pointee.actualClass)
+        if keep { result.outcomes.append(outcome) }
+      }
     }
     return result
   }

@@ -20,21 +20,25 @@ extension Evaluation {
     table.stepStart.reserveCapacity(traces.count + 1)
     var work = ClassChunkWork(group)
 
-    // Each trace is reached through a pointer: a copy would retain and release every column and
-    // label of every trace.
+    // Each trace (and its truth) is reached through a pointer: a copy would retain and release
+    // every column and label of every trace.
     traces.withUnsafeBufferPointer { buffer in
-      for i in buffer.indices {
-        let trace = buffer.baseAddress.unsafelyUnwrapped + i
-        let maxForce = trace.pointee.metadata.maxForce ?? .nan
-        // The force the comparisons see (filtered, behind a filter; the filter is the same in
-        // every member).
-        let filtered = group.recognizers[0].base.comparedForce(of: trace.pointee)
-        let compared = filtered ?? trace.pointee.force
-        work.classifyValues(group, of: compared, maxForce: maxForce)
-        work.findRuns(group, maxForce: maxForce)
-        work.replaySlots(
-          group, traces, at: i, comparedForce: filtered, trace: first + i, truths: truths, tolerance: options.tolerance)
-        work.appendEntries(to: &table, truths: truths, at: i, keep: keep)
+      truths.withUnsafeBufferPointer { truths in
+        for i in buffer.indices {
+          let trace = buffer.baseAddress.unsafelyUnwrapped + i
+          let truth = truths.baseAddress.unsafelyUnwrapped + i
+          let maxForce = trace.pointee.metadata.maxForce ?? .nan
+          // The force the comparisons see (filtered, behind a filter; the filter is the same in
+          // every member).
+          let filtered = group.recognizers[0].base.comparedForce(of: trace.pointee)
+          let compared = filtered ?? trace.pointee.force
+          work.classifyValues(group, of: compared, maxForce: maxForce)
+          work.findRuns(group, maxForce: maxForce)
+          work.replaySlots(
+            group, traces, at: i, comparedForce: filtered, trace: first + i, truth: truth.pointee,
+            tolerance: options.tolerance)
+          work.appendEntries(to: &table, truth: truth.pointee, keep: keep)
+        }
       }
     }
     return table
@@ -278,11 +282,12 @@ private struct ClassChunkWork {
   }
 
   /// Step 3: one replay of trace `i` of `traces` per slot, scored (`trace`: its index among all
-  /// traces; `tolerance`: the matching window, seconds); equal outcomes share a canonical slot.
+  /// traces; `truth`: its ground truth; `tolerance`: the matching window, seconds); equal outcomes
+  /// share a canonical slot.
   @inline(__always)
   mutating func replaySlots(
     _ group: ClassGroup, _ traces: [Trace], at i: Int, comparedForce filtered: [Double]?, trace: Int,
-    truths: [TraceTruth], tolerance: Double
+    truth: borrowing TraceTruth, tolerance: Double
   ) {
     log.removeAll()
     slotOutcome.removeAll(keepingCapacity: true)
@@ -291,8 +296,7 @@ private struct ClassChunkWork {
     for s in slotLevel.indices {
       group.recognizers[Int(slotLevel[s])].base.replay(traces, at: i, comparedForce: filtered, into: &log)
       let outcome = scratch.outcome(
-        of: log, span: s, trace: trace, truth: truths[i], shape: group.shape, tolerance: tolerance)
-      slotOutcome.append(outcome)
+        of: log, span: s, trace: trace, truth: truth, shape: group.shape, tolerance: tolerance)
       if dimensions <= 1 {
         // Equal outcomes can only be merged when adjacent: compare with the previous class.
         slotCanonical.append(s > 0 && slotOutcome[s - 1] == outcome ? slotCanonical[s - 1] : Int32(s))
@@ -302,14 +306,16 @@ private struct ClassChunkWork {
         byOutcome[outcome] = Int32(s)
         slotCanonical.append(Int32(s))
       }
+      slotOutcome.append(outcome)  // its last use: moved, not copied
     }
   }
 
-  /// Step 4: trace `i`'s entries in `table`: runs merged where the outcome does not change.
+  /// Step 4: the trace's entries in `table` (`truth`: its ground truth): runs merged where the
+  /// outcome does not change.
   @inline(__always)
-  mutating func appendEntries(to table: inout OnePassTable, truths: [TraceTruth], at i: Int, keep: Bool) {
-    table.intents.append(truths[i].intent)
-    table.classes.append(truths[i].actualClass)
+  mutating func appendEntries(to table: inout OnePassTable, truth: borrowing TraceTruth, keep: Bool) {
+    table.intents.append(truth.intent)
+    table.classes.append(truth.actualClass)
     canonicalEntry.removeAll(keepingCapacity: true)
     canonicalEntry += repeatElement(-1, count: slotLevel.count)
     var current = slotCanonical[Int(runSlot[0])]
@@ -322,7 +328,8 @@ private struct ClassChunkWork {
         table.repeatEntry(Int(canonicalEntry[canonical]), keep: keep)
       } else {
         canonicalEntry[canonical] = Int32(table.tallies.count)
-        table.add(slotOutcome[canonical], keep: keep)
+        // Borrowed in place: a subscript would copy the outcome (retaining its four lists).
+        slotOutcome.withUnsafeBufferPointer { table.add($0[canonical], keep: keep) }
       }
       current = next
     }

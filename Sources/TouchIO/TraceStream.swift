@@ -44,7 +44,11 @@ public import TouchCore
 public final class TraceStream {
   private let files: [String]
   private let options: LoadOptions
-  private let batchTraces: Int
+  /// About how many input traces (analyzed plus skipped) the next batch holds (at least 1);
+  /// may change between batches (a reader that starts with small batches and grows them).
+  public var batchTraces: Int {
+    didSet { batchTraces = max(1, batchTraces) }
+  }
   private let chunkBytes: Int
   private var nextFile = 0
   private var source: Source?

@@ -12,6 +12,8 @@ public import TouchIO
 /// ```
 public struct BatchSource {
   private let stream: TraceStream
+  /// The reader of the next batch while this one is scored, when asked for.
+  private let ahead: ReadAhead?
   /// Batches read, and when reading began (for ``onBatch``).
   private var batches = 0
   private let started = ContinuousClock.now
@@ -28,12 +30,24 @@ public struct BatchSource {
   ///   - digests: whether to hash every input's content as it is read (a partial records the
   ///     hashes; other runs skip the work).
   ///   - onBatch: receives the line describing each batch, made only when it is set.
+  ///   - readAhead: whether to read each next batch on a thread of its own while the caller
+  ///     works on the one before (one more batch in memory; the same batches, in the same order,
+  ///     with the same errors). For a caller that spreads its own work over several threads.
   /// - Throws: `TraceLoadError` when an input cannot be opened.
   public init(
     _ paths: [String], options: LoadOptions, batchTraces: Int, digests: Bool = false,
-    onBatch: ((String) -> Void)? = nil
+    onBatch: ((String) -> Void)? = nil, readAhead: Bool = false
   ) throws {
     stream = try TraceStream(paths, options: options, batchTraces: Swift.max(1, batchTraces), digests: digests)
+    if readAhead {
+      let stream = self.stream
+      ahead = ReadAhead(size: stream.batchTraces) { size in
+        stream.batchTraces = size
+        return try stream.next().map(TimeScaleCheck.checked)
+      }
+    } else {
+      ahead = nil
+    }
     self.onBatch = onBatch
   }
 
@@ -42,7 +56,13 @@ public struct BatchSource {
   /// - Throws: `TraceLoadError` for an input that cannot be read or, unless invalid traces are
   ///   skipped, holds one.
   public mutating func next() throws -> Dataset? {
-    guard let batch = try stream.next().map(TimeScaleCheck.checked) else { return nil }
+    let read: Dataset?
+    if let ahead {
+      read = try ahead.next()
+    } else {
+      read = try stream.next().map(TimeScaleCheck.checked)
+    }
+    guard let batch = read else { return nil }
     batches += 1
     if let onBatch { onBatch(describe(batch)) }
     return batch
@@ -59,5 +79,11 @@ public struct BatchSource {
 
   /// The SHA-256 of each input read to its end so far (the labels file first), in input order;
   /// empty unless opened with `digests: true`.
-  public var digests: [(file: String, sha256: SHA256.Digest)] { stream.digests }
+  ///
+  /// - Precondition: with `readAhead`, ``next()`` has returned `nil` (the stream is read on
+  ///   another thread until then).
+  public var digests: [(file: String, sha256: SHA256.Digest)] {
+    precondition(ahead?.isDone ?? true, "the digests of inputs read ahead are known at their end")
+    return stream.digests
+  }
 }

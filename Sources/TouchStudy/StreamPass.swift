@@ -53,13 +53,19 @@ struct StreamPass {
     self.known = known
     forces = Set(known ?? [])
     if let spool = request.spool, spool.isReadable {
-      source = .spool(spool.reader(command: request.command), batchTraces: request.batchTraces)
+      var reader = spool.reader(command: request.command)
+      if request.threads > 1 {
+        source = .spoolAhead(ReadAhead(size: request.batchTraces) { size in try reader.next(upTo: size) })
+      } else {
+        source = .spool(reader, batchTraces: request.batchTraces)
+      }
       spooling = nil
     } else {
       source = .inputs(
         try BatchSource(
           request.input.paths, options: request.input.loadOptions, batchTraces: request.batchTraces,
-          digests: request.writesPartial || request.hashesInputs, onBatch: request.onBatch))
+          digests: request.writesPartial || request.hashesInputs, onBatch: request.onBatch,
+          readAhead: request.threads > 1))
       spooling = request.spool.flatMap { $0.isComplete ? nil : $0 }
       spooling?.reset()
     }
@@ -429,10 +435,12 @@ struct StreamPass {
 }
 
 /// Where a pass's batches come from: the inputs, or the spool a first read wrote
-/// (``AnalyzedSpool``), cut to the pass's batch size.
+/// (``AnalyzedSpool``), cut to the pass's batch size, read ahead on a thread of its own when the
+/// pass scores on several (``ReadAhead``).
 enum PassSource {
   case inputs(BatchSource)
   case spool(AnalyzedSpool.Reader, batchTraces: Int)
+  case spoolAhead(ReadAhead)
 
   /// The next batch; `nil` at the end.
   ///
@@ -445,6 +453,8 @@ enum PassSource {
     case .spool(var reader, let batchTraces):
       defer { self = .spool(reader, batchTraces: batchTraces) }
       return try reader.next(upTo: batchTraces)
+    case .spoolAhead(let ahead):
+      return try ahead.next()
     }
   }
 
@@ -452,7 +462,7 @@ enum PassSource {
   var digests: [(file: String, sha256: SHA256.Digest)] {
     switch self {
     case .inputs(let source): source.digests
-    case .spool: []
+    case .spool, .spoolAhead: []
     }
   }
 }

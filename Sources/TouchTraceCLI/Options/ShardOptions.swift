@@ -19,7 +19,7 @@ struct ShardOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
-      "Traces read and scored per batch: memory holds one batch's samples (the report does not depend on it).",
+      "Traces read and scored per batch: memory holds one batch's samples, and on several threads the next batch's too, read meanwhile (the report does not depend on it).",
       valueName: "n"))
   var batchTraces = ScoredStream.defaultBatch
 

@@ -117,7 +117,7 @@ let package = Package(
     // MARK: - Tests
 
     .target(
-      name: "TouchTestSupport", dependencies: ["TouchCore", "TouchSynth"], path: "Tests/TouchTestSupport"),
+      name: "TouchTestSupport", dependencies: ["TouchCore", "TouchIO", "TouchSynth"], path: "Tests/TouchTestSupport"),
     .testTarget(name: "TouchCoreTests", dependencies: ["TouchCore", "TouchTestSupport"]),
     .testTarget(
       name: "TouchRecognizersTests", dependencies: ["TouchRecognizers", "TouchCore", "TouchIO", "TouchTestSupport"],

@@ -191,14 +191,7 @@ enum CapturePage {
       level.style.width = (value * 100) + "%";
     }
 
-    function sample(event, type) {
-      const box = area.getBoundingClientRect();
-      return {
-        type: type, timeStamp: event.timeStamp, pressure: event.pressure, touchForce: null,
-        tiltX: event.tiltX || 0, tiltY: event.tiltY || 0, width: event.width || 0, height: event.height || 0,
-        x: event.clientX - box.left, y: event.clientY - box.top, pointerType: event.pointerType || ""
-      };
-    }
+    \#(PageDocument.sampleFunction)
 
     async function post(path, body) {
       busy = true;

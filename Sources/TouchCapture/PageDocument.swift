@@ -17,6 +17,21 @@ enum PageDocument {
     """
   }
 
+  /// The scripts' `sample(event, type)`: what the server reads of a pointer event (its time
+  /// stamp, milliseconds; pressure, 0–1; tilt, degrees; contact size and position in the area,
+  /// CSS pixels), with `area` the page's touch area. Both pages send samples of this shape
+  /// (``CaptureUpload``), so it is written once.
+  static let sampleFunction = """
+    function sample(event, type) {
+      const box = area.getBoundingClientRect();
+      return {
+        type: type, timeStamp: event.timeStamp, pressure: event.pressure, touchForce: null,
+        tiltX: event.tiltX || 0, tiltY: event.tiltY || 0, width: event.width || 0, height: event.height || 0,
+        x: event.clientX - box.left, y: event.clientY - box.top, pointerType: event.pointerType || ""
+      };
+    }
+    """
+
   /// The state JSON in `<script type="application/json" id="state">` (every `<` written as
   /// `\u003c`, so no `</script>` inside it can end the element early), then `script` after the
   /// constants `QUERY` (`?token=T`, or empty) and `SECRET`, and the document's end.

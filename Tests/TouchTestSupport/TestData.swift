@@ -1,3 +1,5 @@
+import TouchIO
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -44,16 +46,7 @@ public enum TestData {
   /// The names of the entries of `directory` (hidden ones included; not `.` and `..`), sorted;
   /// `nil` when it cannot be listed.
   public static func names(in directory: String) -> [String]? {
-    guard let handle = opendir(directory) else { return nil }
-    defer { closedir(handle) }
-    var names: [String] = []
-    while let entry = readdir(handle) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-      }
-      if name != "." && name != ".." { names.append(name) }
-    }
-    return names.sorted()
+    (try? FileSystem.entries(of: directory))?.sorted()
   }
 
   /// Removes a directory made by ``temporaryDirectory(_:)`` with the files and directories

@@ -114,14 +114,7 @@ enum TryPage {
 
     function setState(value) { document.body.dataset.state = value; }
 
-    function sample(event, type) {
-      const box = area.getBoundingClientRect();
-      return {
-        type: type, timeStamp: event.timeStamp, pressure: event.pressure, touchForce: null,
-        tiltX: event.tiltX || 0, tiltY: event.tiltY || 0, width: event.width || 0, height: event.height || 0,
-        x: event.clientX - box.left, y: event.clientY - box.top, pointerType: event.pointerType || ""
-      };
-    }
+    \#(PageDocument.sampleFunction)
 
     function upload(current, intent) {
       return JSON.stringify({

@@ -11,7 +11,7 @@
 /// Inputs are regular files, FIFOs (read once, to their end) and standard input (`-`); other
 /// special files (devices, sockets) are refused before they are opened, and every input stops
 /// at a size limit, so nothing reads forever.
-enum FileSystem {
+package enum FileSystem {
   enum Kind {
     case file, directory, fifo
     case other(String)
@@ -183,7 +183,7 @@ enum FileSystem {
   }
 
   /// The entries of a directory, without `.` and `..`, unsorted.
-  static func entries(of directory: String) throws(TraceLoadError) -> [String] {
+  package static func entries(of directory: String) throws(TraceLoadError) -> [String] {
     guard let handle = opendir(directory) else { throw accessError(directory, errno) }
     defer { closedir(handle) }
     var names: [String] = []

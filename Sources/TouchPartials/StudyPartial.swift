@@ -216,6 +216,11 @@ public struct StudyPartial: Sendable {
   public var outcomes: [[TraceOutcome]]
   /// Per-trace replays (`run`), parallel to ``traces``.
   public var replays: [ReplayResult]
+  /// Per-trace outcomes written instead of ``outcomes``: how many configurations, and each one's
+  /// column, asked for one at a time as the partial is written (a shard's, kept on disk or as
+  /// compact columns, never every configuration's `TraceOutcome` list at once); `nil` in a
+  /// partial read from a file.
+  package var outcomeColumns: (count: Int, column: @Sendable (Int) throws -> OutcomeColumn)?
 
   /// A partial.
   ///
@@ -276,8 +281,8 @@ public struct StudyPartial: Sendable {
   /// last), holding at most a run besides the partial: a shard's encoded traces come from their
   /// temporary file (``encodedTraces``).
   ///
-  /// - Throws: ``LatencySpill/Failure`` when the encoded traces cannot be read back, and what
-  ///   `emit` throws.
+  /// - Throws: ``LatencySpill/Failure`` when the encoded traces cannot be read back, what
+  ///   ``outcomeColumns`` throws, and what `emit` throws.
   package func write(_ emit: ([UInt8]) throws -> Void) throws {
     var hash = SHA256()
     func out(_ bytes: [UInt8]) throws {
@@ -332,7 +337,19 @@ public struct StudyPartial: Sendable {
     }
     w.array(table.lists) { $0.doubles($1) }
     w.bytes += body.bytes
-    w.array(outcomes) { w, list in w.array(list) { $0.outcome($1) } }
+    if let outcomeColumns {
+      // A configuration's outcomes at a time, the same bytes as the lists' array.
+      w.int(outcomeColumns.count)
+      for c in 0..<outcomeColumns.count {
+        let column = try outcomeColumns.column(c)
+        w.int(column.count)
+        for outcome in column { w.outcome(outcome) }
+        try out(w.bytes)
+        w.bytes.removeAll(keepingCapacity: true)
+      }
+    } else {
+      w.array(outcomes) { w, list in w.array(list) { $0.outcome($1) } }
+    }
     w.array(replays) { $0.replay($1) }
     try out(w.bytes)
     try emit(hash.finalize().bytes)

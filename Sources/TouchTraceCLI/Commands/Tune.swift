@@ -225,8 +225,8 @@ extension TouchTraceCommand.Tune {
   }
 
   /// What to read and score: swept as the traces are read, every configuration's per-trace
-  /// outcomes kept for the folds and the bootstrap: on disk, batch by batch (`OutcomeSpill`), or
-  /// in a shard in memory (`OutcomeColumn`s) for its partial. The traces' samples are kept, and
+  /// outcomes kept for the folds and the bootstrap (or a shard's partial) on disk, batch by batch
+  /// (`OutcomeSpill`), read back a configuration at a time. The traces' samples are kept, and
   /// swept by the tuning after the read, only for what replays traces after the tuning and cannot
   /// read them again (``keepsSamples``).
   private func scoredRequest(
@@ -237,7 +237,7 @@ extension TouchTraceCommand.Tune {
     var request = ScoredStream.Request(
       input: input.study, shard: shards.selected, recognizers: plan.configurations.map(\.recognizer),
       groupBy: tuning.groupBy, options: options, threads: threads, command: "tune", keepSamples: !streamed,
-      outcomes: sharded ? .all : streamed ? .allOnDisk : .none, sweep: streamed, batchTraces: shards.batchTraces,
+      outcomes: streamed ? .allOnDisk : .none, sweep: streamed, batchTraces: shards.batchTraces,
       writesPartial: sharded)
     // --export records the data's SHA-256: hashed as it is read, not read again.
     request.hashesInputs = exportDirectory != nil

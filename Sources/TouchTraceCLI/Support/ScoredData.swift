@@ -233,9 +233,16 @@ struct ScoredData {
   /// Writes this shard's partial to `path` (through the outputs' checks: never over an input).
   func writePartial(_ path: String, command: String, shard: Shard, inputs: [String]) throws {
     guard let stream else { preconditionFailure("a partial is written by the command that read the traces") }
+    // Each configuration's outcomes from the columns kept, or read back from disk, one at a time.
+    let columns: (count: Int, column: @Sendable (Int) throws -> OutcomeColumn)
+    if let spill = stream.outcomeSpill {
+      columns = (spill.count, { try spill.column($0) })
+    } else {
+      let outcomes = self.outcomes
+      columns = (outcomes.count, { outcomes[$0] })
+    }
     try stream.writePartial(
-      path, command: command, shard: shard, sweep: spilled, groups: groups, outcomes: outcomes.map { Array($0) },
-      inputs: inputs)
+      path, command: command, shard: shard, sweep: spilled, groups: groups, outcomes: columns, inputs: inputs)
   }
 }
 

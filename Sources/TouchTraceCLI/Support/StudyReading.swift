@@ -94,7 +94,7 @@ extension ScoredStream {
   /// outputs' checks (never over an input), and says what it holds on standard error.
   func writePartial(
     _ path: String, command: String, shard: Shard, sweep: SpilledSweep?, groups: GroupPartials?,
-    outcomes: [[TraceOutcome]], inputs: [String]
+    outcomes: (count: Int, column: @Sendable (Int) throws -> OutcomeColumn), inputs: [String]
   ) throws {
     var partial = StudyPartial(
       tool: "touchtrace \(TouchTraceVersion.current)", command: command, arguments: StudyFile.replayArguments(),
@@ -103,9 +103,10 @@ extension ScoredStream {
       overriddenTraces: overriddenTraces, traces: encoded == nil ? kept : [], skipped: skipped,
       sweep: try sweep?.materialized(),
       groups: groups,
-      outcomes: outcomes,
+      outcomes: [],
       replays: replays)
     partial.encodedTraces = encoded
+    partial.outcomeColumns = outcomes
     var size = 0
     if path == OutputFiles.standardOutput {
       // Standard output is written in one piece (a failed run writes nothing there).

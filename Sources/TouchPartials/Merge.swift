@@ -21,9 +21,9 @@ public struct MergedStudy: Sendable {
   public let sweep: SweepPartial?
   /// The merged per-group partials.
   public let groups: GroupPartials?
-  /// Per-trace outcome lists, each outcome's `trace` an index into `dataset.traces`, in trace
+  /// Per-trace outcomes, a column per list: one outcome per trace of `dataset.traces`, in trace
   /// order.
-  public let outcomes: [[TraceOutcome]]
+  public let outcomes: [OutcomeColumn]
   /// The SHA-256 of every input the shards read (the same in every partial), in input order.
   public let inputs: [StudyPartial.InputHash]
 
@@ -51,7 +51,7 @@ public struct MergedStudy: Sendable {
         throw differs("the same files with other contents")
       }
       if (p.sweep == nil) != (p0.sweep == nil) || (p.groups?.column != p0.groups?.column)
-        || p.outcomes.count != p0.outcomes.count || p.sweep?.methods != p0.sweep?.methods
+        || p.outcomeListCount != p0.outcomeListCount || p.sweep?.methods != p0.sweep?.methods
         || p.sweep?.configurations.map(\.shape) != p0.sweep?.configurations.map(\.shape)
         || (p.traces.first?.truth == nil) != (p0.traces.first?.truth == nil) && !p.traces.isEmpty && !p0.traces.isEmpty
         || p.replays.isEmpty != p0.replays.isEmpty && !p.traces.isEmpty && !p0.traces.isEmpty
@@ -122,19 +122,47 @@ public struct MergedStudy: Sendable {
     }
     self.sweep = sweep
     self.groups = groups
-    var outcomes = [[TraceOutcome]](repeating: [], count: p0.outcomes.count)
-    for l in outcomes.indices {
-      var list: [TraceOutcome] = []
-      list.reserveCapacity(kept.count)
-      for (k, (_, p)) in partials.enumerated() {
-        for var o in p.outcomes[l] {
-          o.trace = position[k][o.trace]
-          list.append(o)
-        }
-      }
-      list.sort { $0.trace < $1.trace }
-      outcomes[l] = list
+    var outcomes: [OutcomeColumn] = []
+    outcomes.reserveCapacity(p0.outcomeListCount)
+    for l in 0..<p0.outcomeListCount {
+      outcomes.append(
+        try Self.mergedColumn(l, of: partials.map(\.partial), position: position, traces: kept.count) {
+          .mismatch(what: "per-trace outcomes that are not one per trace", file: first.file, other: partials.last!.file)
+        })
     }
     self.outcomes = outcomes
+  }
+
+  /// List `l` of every partial merged into one column: each outcome at its trace's merged
+  /// position (`position[k][t]` for trace `t` of partial `k`), renumbered.
+  ///
+  /// - Throws: `notOnePerTrace()` unless the outcomes cover the `traces` traces once each.
+  private static func mergedColumn(
+    _ l: Int, of partials: [StudyPartial], position: [[Int]], traces: Int,
+    notOnePerTrace: () -> PartialError
+  ) throws(PartialError) -> OutcomeColumn {
+    let columns = partials.map { $0.compactedOutcomes?[l] }
+    let lists = partials.map { $0.compactedOutcomes == nil ? $0.outcomes[l] : [] }
+    // (merged position, partial, index in its list), ordered by position.
+    var entries: [(position: Int, partial: Int, index: Int)] = []
+    entries.reserveCapacity(traces)
+    for k in partials.indices {
+      if let column = columns[k] {
+        for i in column.indices { entries.append((position[k][i], k, i)) }
+      } else {
+        for (i, o) in lists[k].enumerated() { entries.append((position[k][o.trace], k, i)) }
+      }
+    }
+    entries.sort { $0.position < $1.position }
+    guard entries.count == traces, entries.indices.allSatisfy({ entries[$0].position == $0 }) else {
+      throw notOnePerTrace()
+    }
+    var merged = OutcomeColumn()
+    for entry in entries {
+      var outcome = columns[entry.partial]?[entry.index] ?? lists[entry.partial][entry.index]
+      outcome.trace = entry.position
+      merged.append(outcome)
+    }
+    return merged
   }
 }

@@ -212,7 +212,8 @@ public struct StudyPartial: Sendable {
   /// Per-group partials (`--by`).
   public var groups: GroupPartials?
   /// Per-trace outcomes: one list per configuration (tune) or compared configuration
-  /// (compare), each outcome's `trace` an index into ``traces``.
+  /// (compare), each outcome's `trace` an index into ``traces``. Empty in a partial that
+  /// `merge` read, which keeps them as compact columns (package-internal).
   public var outcomes: [[TraceOutcome]]
   /// Per-trace replays (`run`), parallel to ``traces``.
   public var replays: [ReplayResult]
@@ -221,6 +222,13 @@ public struct StudyPartial: Sendable {
   /// compact columns, never every configuration's `TraceOutcome` list at once); `nil` in a
   /// partial read from a file.
   package var outcomeColumns: (count: Int, column: @Sendable (Int) throws -> OutcomeColumn)?
+  /// Per-trace outcomes kept as compact columns instead of ``outcomes``, by a partial read with
+  /// `compactingOutcomes` (what `merge` holds of each partial: 9–13 bytes an outcome and its
+  /// numbers, against about 120 bytes and two arrays); `nil` otherwise.
+  package private(set) var compactedOutcomes: [OutcomeColumn]?
+
+  /// The number of per-trace outcome lists, however they are kept.
+  package var outcomeListCount: Int { outcomeColumns?.count ?? compactedOutcomes?.count ?? outcomes.count }
 
   /// A partial.
   ///
@@ -337,11 +345,13 @@ public struct StudyPartial: Sendable {
     }
     w.array(table.lists) { $0.doubles($1) }
     w.bytes += body.bytes
-    if let outcomeColumns {
+    let columns: (count: Int, column: (Int) throws -> OutcomeColumn)? =
+      outcomeColumns.map { ($0.count, $0.column) } ?? compactedOutcomes.map { kept in (kept.count, { kept[$0] }) }
+    if let columns {
       // A configuration's outcomes at a time, the same bytes as the lists' array.
-      w.int(outcomeColumns.count)
-      for c in 0..<outcomeColumns.count {
-        let column = try outcomeColumns.column(c)
+      w.int(columns.count)
+      for c in 0..<columns.count {
+        let column = try columns.column(c)
         w.int(column.count)
         for outcome in column { w.outcome(outcome) }
         try out(w.bytes)
@@ -374,6 +384,15 @@ public struct StudyPartial: Sendable {
   /// - Throws: ``PartialError`` when it is not a partial, of another format version, damaged,
   ///   cut short or inconsistent.
   public init(decoding bytes: [UInt8], file: String) throws(PartialError) {
+    try self.init(decoding: bytes, file: file, compactingOutcomes: false)
+  }
+
+  /// Reads a partial file's bytes, its outcome lists kept as ``compactedOutcomes`` when asked
+  /// and each holds one outcome per trace in order (as shards write them; otherwise every list is
+  /// kept in ``outcomes``).
+  ///
+  /// - Throws: as ``init(decoding:file:)``.
+  package init(decoding bytes: [UInt8], file: String, compactingOutcomes: Bool) throws(PartialError) {
     guard bytes.starts(with: Self.magic) else { throw .notAPartial(file: file) }
     var r = BinaryReader(bytes, offset: Self.magic.count)
     guard let version = try? r.int() else { throw .damaged(file: file) }
@@ -441,10 +460,29 @@ public struct StudyPartial: Sendable {
             }
           })
       }
-      outcomes = try r.array { r throws(BinaryReader.Truncated) in
-        try r.array { r throws(BinaryReader.Truncated) in try r.outcome() }
+      // Each list turned into a column as it is read when asked (a list at a time in memory),
+      // until one does not hold one outcome per trace in order: then every list is kept.
+      var columns: [OutcomeColumn]? = compactingOutcomes ? [] : nil
+      var restored: [[TraceOutcome]] = []
+      var lists = try r.array { r throws(BinaryReader.Truncated) -> [TraceOutcome] in
+        let list = try r.array { r throws(BinaryReader.Truncated) in try r.outcome() }
+        // Outcomes indexing this partial's traces, in order.
+        guard list.allSatisfy({ $0.trace < n }), zip(list, list.dropFirst()).allSatisfy({ $0.trace < $1.trace })
+        else { throw BinaryReader.Truncated() }
+        guard columns != nil, list.indices.allSatisfy({ list[$0].trace == $0 }) else {
+          if let kept = columns {
+            columns = nil
+            restored = kept.map { Array($0) }
+          }
+          return list
+        }
+        columns!.append(OutcomeColumn(list))
+        return []
       }
-      // Groups of the sweep's configurations; outcomes indexing this partial's traces, in order.
+      for (l, list) in restored.enumerated() { lists[l] = list }
+      compactedOutcomes = columns
+      outcomes = columns == nil ? lists : []
+      // Groups of the sweep's configurations.
       if let groups {
         guard let sweep, groups.configurations.count == sweep.configurations.count,
           groups.configurations.indices.allSatisfy({ c in
@@ -452,10 +490,6 @@ public struct StudyPartial: Sendable {
             return Set(list.map(\.name)).count == list.count && list.reduce(0) { $0 + $1.partial.counts.traces } <= n
               && list.allSatisfy { $0.partial.shape == sweep.configurations[c].shape }
           })
-        else { throw BinaryReader.Truncated() }
-      }
-      for list in outcomes {
-        guard list.allSatisfy({ $0.trace < n }), zip(list, list.dropFirst()).allSatisfy({ $0.trace < $1.trace })
         else { throw BinaryReader.Truncated() }
       }
       replays = try r.array { r throws(BinaryReader.Truncated) in try r.replay() }

@@ -99,7 +99,9 @@ extension TouchTraceCommand {
           let bytes = try TraceFiles.read(file, limit: Int.max)
           var partial: StudyPartial
           do throws(PartialError) {
-            partial = try StudyPartial(decoding: bytes, file: file)
+            // Its outcomes as compact columns as they are read (tune's: every configuration on
+            // every trace).
+            partial = try StudyPartial(decoding: bytes, file: file, compactingOutcomes: true)
           } catch {
             throw DataError(description: "touchtrace merge: error: \(error.description)")
           }

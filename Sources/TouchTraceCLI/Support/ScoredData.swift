@@ -97,16 +97,15 @@ struct ScoredData {
       if let groups = merged.groups {
         try requireMerged(groups.configurations.count == plan?.configurations.count, "another number of configurations")
       }
+      // One outcome per trace by construction (MergedStudy checks it).
       for list in merged.outcomes {
-        try requireMerged(
-          list.count == n && list.indices.allSatisfy { list[$0].trace == $0 } && merged.truths.count == n,
-          "per-trace outcomes that are not one per trace")
+        try requireMerged(list.count == n && merged.truths.count == n, "per-trace outcomes that are not one per trace")
       }
       let evaluation = Evaluation(dataset: merged.dataset, truths: merged.truths, options: request.options)
       return ScoredData(
         evaluation: evaluation, plan: plan, sweep: lists == nil ? merged.sweep : nil, spilled: lists,
         groups: merged.groups,
-        outcomes: merged.outcomes.map { OutcomeColumn($0) }, stream: nil)
+        outcomes: merged.outcomes, stream: nil)
     }
     let stream = try ScoredStream.read(request, plan: makePlan, planFollowsData: follows, progress: progress)
     let evaluation =

@@ -1,3 +1,4 @@
+package import TouchCore
 public import TouchEvaluation
 public import TouchSignal
 
@@ -142,9 +143,23 @@ public struct PairedComparison: Sendable {
     var pairs: [(a: Double, b: Double)] = []
     var starts = [0]
     starts.reserveCapacity(a.underestimatedCount + 1)
-    var byReference: [Double: [Double]] = [:]
-    var used: [Double: Int] = [:]
+    var scratch = PairScratch()
     for (x, y) in zip(a, b) {
+      scratch.appendPairs(x, y, to: &pairs)
+      starts.append(pairs.count)
+    }
+    return (pairs, starts)
+  }
+
+  /// What finding one trace's matched pairs reuses from trace to trace.
+  fileprivate struct PairScratch {
+    private var byReference: [Double: [Double]] = [:]
+    private var used: [Double: Int] = [:]
+
+    /// Appends the pairs (A's latency, B's latency) of the references both `x` and `y` matched
+    /// (stage 1), in the order of B's matches. A reference is identified by its time and, for
+    /// repeated times, its rank among them.
+    mutating func appendPairs(_ x: TraceOutcome, _ y: TraceOutcome, to pairs: inout [(a: Double, b: Double)]) {
       byReference.removeAll(keepingCapacity: true)
       used.removeAll(keepingCapacity: true)
       for match in x.stage1.matches { byReference[match.reference, default: []].append(match.latency) }
@@ -155,9 +170,79 @@ public struct PairedComparison: Sendable {
           pairs.append((latencies[rank], match.latency))
         }
       }
-      starts.append(pairs.count)
     }
-    return (pairs, starts)
+  }
+
+  /// A comparison made as the traces pass, without a bootstrap: each trace's two outcomes are
+  /// added as they come (A's and B's metrics, the paired decisions' counts, the matched pairs'
+  /// latencies), so no trace's outcomes or truth need to be kept. ``finish(continuityCorrection:)``
+  /// gives what ``init(a:shapeA:b:shapeB:truths:units:bootstrap:random:continuityCorrection:threads:)``
+  /// gives on the same outcomes in the same order with no bootstrap.
+  package struct Accumulator {
+    private var a: MetricsAccumulator
+    private var b: MetricsAccumulator
+    private var counts = (both: 0, a: 0, b: 0, neither: 0)
+    private var pairs: [(a: Double, b: Double)] = []
+    private var tracesBothDetect = 0
+    private var scratch = PairScratch()
+
+    /// No trace yet, for configurations of these shapes.
+    package init(shapeA: OutcomeShape, shapeB: OutcomeShape) {
+      a = MetricsAccumulator(shape: shapeA)
+      b = MetricsAccumulator(shape: shapeB)
+    }
+
+    /// The traces added.
+    package var count: Int { counts.both + counts.a + counts.b + counts.neither }
+
+    /// Adds one trace: A's outcome `x`, B's outcome `y`, and its truth's intent and class.
+    package mutating func add(_ x: TraceOutcome, _ y: TraceOutcome, intent: Intent, actualClass: PressClass) {
+      a.add(x, intent: intent, actualClass: actualClass)
+      b.add(y, intent: intent, actualClass: actualClass)
+      switch (x.isCorrect, y.isCorrect) {
+      case (true, true): counts.both += 1
+      case (true, false): counts.a += 1
+      case (false, true): counts.b += 1
+      case (false, false): counts.neither += 1
+      }
+      let before = pairs.count
+      scratch.appendPairs(x, y, to: &pairs)
+      if pairs.count > before { tracesBothDetect += 1 }
+    }
+
+    /// The comparison of the traces added.
+    ///
+    /// - Throws: ``TuningError/gsl(_:)`` when a GSL distribution function fails.
+    package func finish(continuityCorrection: Bool = true) throws(TuningError) -> PairedComparison {
+      let mcnemar: McNemarTest
+      do throws(GSLError) {
+        mcnemar = try McNemarTest(
+          bothCorrect: counts.both, onlyA: counts.a, onlyB: counts.b, neither: counts.neither,
+          continuityCorrection: continuityCorrection)
+      } catch {
+        throw .gsl(error)
+      }
+      return PairedComparison(
+        a: a.finish(), b: b.finish(), mcnemar: mcnemar,
+        latencyDifferences: PairedDifferences(pairs.map { $0.b - $0.a }),
+        timingErrorDifferences: PairedDifferences(pairs.map { Swift.abs($0.b) - Swift.abs($0.a) }),
+        tracesBothDetect: tracesBothDetect)
+    }
+  }
+
+  /// A comparison without bootstrap intervals, from its parts.
+  private init(
+    a: ConfigurationMetrics, b: ConfigurationMetrics, mcnemar: McNemarTest, latencyDifferences: PairedDifferences,
+    timingErrorDifferences: PairedDifferences, tracesBothDetect: Int
+  ) {
+    self.a = a
+    self.b = b
+    self.mcnemar = mcnemar
+    self.latencyDifferences = latencyDifferences
+    self.timingErrorDifferences = timingErrorDifferences
+    self.tracesBothDetect = tracesBothDetect
+    meanDifferenceInterval = nil
+    meanTimingErrorDifferenceInterval = nil
   }
 }
 

@@ -45,8 +45,9 @@ struct ComparisonTests {
     #expect(try McNemarTest(bothCorrect: 0, onlyA: 20, onlyB: 20, neither: 0).pValue == 1)
   }
 
-  @Test func decisionsAndLatencyDifferencesOfTwoConfigurations() throws {
-    // Four traces: 0 and 1 presses with one reference each, 2 a press with two references, 3 a tap.
+  /// Four traces (0 and 1 presses with one reference each, 2 a press with two references, 3 a
+  /// tap) and two configurations' outcomes on them.
+  static func fourTraces() -> (truths: [TraceTruth], a: [TraceOutcome], b: [TraceOutcome]) {
     let truths = [
       TraceTruth(intent: .press, isPositive: true, references: [1], referenceSource: .pressAt, touchDown: 0),
       TraceTruth(intent: .press, isPositive: true, references: [1], referenceSource: .pressAt, touchDown: 0),
@@ -74,6 +75,11 @@ struct ComparisonTests {
       press(0, references: 1, [(1.06, 1)]), press(1, references: 1, [(1.1, 1)]), press(2, references: 2, [(2.0, 2)]),
       tap(false),
     ]
+    return (truths, a, b)
+  }
+
+  @Test func decisionsAndLatencyDifferencesOfTwoConfigurations() throws {
+    let (truths, a, b) = Self.fourTraces()
     let shape = OutcomeShape(twoStage: false, reportsFlaps: false, isComposition: false)
     var random = try RandomSource(seed: 1)
     let comparison = try PairedComparison(
@@ -127,5 +133,32 @@ struct ComparisonTests {
     let interval = try #require(comparison.meanTimingErrorDifferenceInterval)
     #expect(interval.lower! >= -0.02 - 1e-12 && interval.upper! <= 0.03 + 1e-12 && interval.estimate == e.mean)
     #expect(comparison.meanDifferenceInterval?.resamples == 200 && interval.resamples == 200)
+  }
+
+  /// Compared as the traces pass (the verdict's second read), the same four traces give the
+  /// same hand-computed counts, differences and metrics, without a bootstrap interval.
+  @Test func accumulatedAsTheTracesPassItIsTheSameComparison() throws {
+    let (truths, a, b) = Self.fourTraces()
+    let shape = OutcomeShape(twoStage: false, reportsFlaps: false, isComposition: false)
+    var accumulator = PairedComparison.Accumulator(shapeA: shape, shapeB: shape)
+    for (x, y) in zip(a, b) {
+      accumulator.add(x, y, intent: truths[x.trace].intent, actualClass: truths[x.trace].actualClass)
+    }
+    #expect(accumulator.count == 4)
+    let comparison = try accumulator.finish()
+    let t = comparison.mcnemar
+    #expect(t.bothCorrect == 1 && t.onlyA == 1 && t.onlyB == 2 && t.neither == 0 && t.pValue == 1)
+    let d = comparison.latencyDifferences
+    #expect(d.count == 2 && comparison.tracesBothDetect == 2)
+    #expect(abs(d.values[0] - 0.04) < 1e-12 && abs(d.values[1] + 0.01) < 1e-12)
+    let e = comparison.timingErrorDifferences
+    // |1.06 − 1| − |1.02 − 1| = 0.04; |2.0 − 2| − |2.01 − 2| = −0.01.
+    #expect(abs(e.values[0] - 0.04) < 1e-12 && abs(e.values[1] + 0.01) < 1e-12)
+    #expect(comparison.meanDifferenceInterval == nil && comparison.meanTimingErrorDifferenceInterval == nil)
+    #expect(comparison.a.stage1.truePositives == 3 && comparison.b.stage1.truePositives == 3)
+    #expect(comparison.a.stage1.falsePositives == 1 && comparison.b.stage1.falseNegatives == 1)
+    // Every metric as the whole lists give it.
+    #expect(comparison.a == ConfigurationMetrics(outcomes: a, truths: truths, shape: shape))
+    #expect(comparison.b == ConfigurationMetrics(outcomes: b, truths: truths, shape: shape))
   }
 }

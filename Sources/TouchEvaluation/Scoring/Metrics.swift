@@ -282,7 +282,7 @@ struct LatencyStore: Sendable {
 
 /// Sums outcomes into metrics. The sums are integers and the latency lists are sorted before
 /// any statistic, so partial accumulators can be merged in any order with the same result.
-struct MetricsAccumulator: Sendable, Hashable {
+package struct MetricsAccumulator: Sendable, Hashable {
   var metrics: ConfigurationMetrics
   let shape: OutcomeShape
   var latency: [Double] = []
@@ -291,7 +291,7 @@ struct MetricsAccumulator: Sendable, Hashable {
   var fromDown2: [Double] = []
   var added: [Double] = []
 
-  init(shape: OutcomeShape) {
+  package init(shape: OutcomeShape) {
     self.shape = shape
     metrics = ConfigurationMetrics(shape: shape)
   }
@@ -302,7 +302,7 @@ struct MetricsAccumulator: Sendable, Hashable {
   }
 
   /// Adds one trace's outcome, given its truth's intent and class.
-  mutating func add(_ outcome: TraceOutcome, intent: Intent, actualClass: PressClass) {
+  package mutating func add(_ outcome: TraceOutcome, intent: Intent, actualClass: PressClass) {
     metrics.traces += 1
     StageTally(outcome.stage1).add(to: &metrics.stage1, intent: intent)
     for match in outcome.stage1.matches {
@@ -373,7 +373,7 @@ struct MetricsAccumulator: Sendable, Hashable {
   }
 
   /// The metrics, with the latency statistics.
-  func finish() -> ConfigurationMetrics {
+  package func finish() -> ConfigurationMetrics {
     var m = metrics
     m.stage1.latency = LatencySummary(latency)
     m.stage1.latencyFromDown = LatencySummary(fromDown)

@@ -55,6 +55,13 @@ enum VerdictPass {
 
   struct Unavailable: Error { var text: String }
 
+  /// The comparison accumulated as a second read passes (its batches' replays come one batch
+  /// after another, in trace order); `nil` when the read keeps the outcomes instead.
+  final class PairedAccumulation: @unchecked Sendable {
+    var accumulator: PairedComparison.Accumulator?
+    init(_ accumulator: PairedComparison.Accumulator?) { self.accumulator = accumulator }
+  }
+
   /// A (recommended) against B (runner-up) on the same traces, read again.
   static func comparison(
     _ a: Configuration, _ b: Configuration, request: ScoredStream.Request, evaluation: Evaluation
@@ -68,9 +75,23 @@ enum VerdictPass {
         ))
     }
     let merged = ScoredData.merged
-    // The two outcome lists, and when the first read kept only the traces' summary, the truths.
     var second = request.replaying([a.recognizer, b.recognizer])
-    second.keepsTruths = !evaluation.keepsTraces
+    // When the first read kept only the traces' summary and nothing is clustered, the pair is
+    // compared as the second read passes: no trace's outcomes or truth are kept (about 100 bytes
+    // a contact). Otherwise the two outcome columns, and after a summary-only first read the
+    // truths.
+    let paired = PairedAccumulation(
+      evaluation.keepsTraces || request.groupBy != nil
+        ? nil : PairedComparison.Accumulator(shapeA: a.shape, shapeB: b.shape))
+    if paired.accumulator != nil {
+      second.keepsReplays = false
+      second.onReplays = { _, truths, outcomes in
+        for (x, y) in zip(outcomes[0], outcomes[1]) {
+          paired.accumulator!.add(x, y, intent: truths[x.trace].intent, actualClass: truths[x.trace].actualClass)
+        }
+      }
+    }
+    second.keepsTruths = !evaluation.keepsTraces && paired.accumulator == nil
     second.writesPartial = merged != nil  // the inputs' SHA-256, to compare with the shards'
     // A summary-only first read with a grouping label (`sweep --bootstrap --group-by`): each
     // trace's label, for the clustered test.
@@ -88,11 +109,14 @@ enum VerdictPass {
       return .failure(Unavailable(text: "the inputs changed since the shards read them (SHA-256 differs)"))
     }
     let n = evaluation.analyzedCount
-    guard data.readsSameTraces(as: evaluation), data.outcomes.count == 2, data.outcomes.allSatisfy({ $0.count == n })
+    guard data.readsSameTraces(as: evaluation),
+      paired.accumulator.map({ $0.count == n })
+        ?? (data.outcomes.count == 2 && data.outcomes.allSatisfy { $0.count == n })
     else {
       return .failure(Unavailable(text: "the second read gave other traces than the first"))
     }
     do throws(TuningError) {
+      if let accumulator = paired.accumulator { return .success((try accumulator.finish(), nil)) }
       guard evaluation.keepsTraces else {
         // The columns are in trace order (each batch's replays sorted); compared as they are,
         // not as `[TraceOutcome]` (about 120 bytes a trace each).

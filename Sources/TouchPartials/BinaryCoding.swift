@@ -42,13 +42,21 @@ package struct BinaryWriter {
   }
 }
 
-/// Reading back what ``BinaryWriter`` wrote, every read bounds-checked.
+/// Reading back what ``BinaryWriter`` wrote, every read bounds-checked: from bytes in memory,
+/// or from a file a window at a time (``BinaryFeed``), which holds the bytes not yet read of
+/// the last piece and no more.
 package struct BinaryReader {
-  let bytes: [UInt8]
+  /// The bytes held: all of them, or the window of a feed's file from ``base`` on.
+  private var bytes: [UInt8]
+  /// Where ``bytes`` starts among all the bytes (0 without a feed).
+  private var base = 0
+  /// Where the next read starts among all the bytes.
   var offset: Int
   /// Where reading stops: `bytes.count`, or before a trailer the reader must not read (a
   /// partial's checksum), so that the bytes are not copied to leave it out.
   let end: Int
+  /// The file the window comes from; `nil` when every byte is in ``bytes``.
+  private let feed: BinaryFeed?
   /// The file name of the last origin read: the traces of one file share its string instead of
   /// a copy each (a path past 15 bytes is a heap string of its own).
   private var lastFile = ""
@@ -58,16 +66,57 @@ package struct BinaryReader {
     self.bytes = bytes
     self.offset = offset
     self.end = end ?? bytes.count
+    self.feed = nil
+  }
+
+  /// Reads `feed`'s bytes from its start up to `end` (the bytes after it are the feed's to read).
+  package init(_ feed: BinaryFeed, end: Int) {
+    precondition(end >= 0, "an end")
+    self.bytes = []
+    self.offset = 0
+    self.end = end
+    self.feed = feed
+  }
+
+  /// Makes the next `n` bytes available at `offset - base`, reading the feed further when the
+  /// window ends before them.
+  ///
+  /// - Throws: `Truncated` when fewer than `n` bytes are left before ``end``, or the feed fails
+  ///   (it keeps the reason).
+  @inline(__always)
+  private mutating func need(_ n: Int) throws(Truncated) {
+    guard end - offset >= n else { throw Truncated() }
+    if offset - base + n > bytes.count { try refill(n) }
+  }
+
+  /// Drops the bytes before `offset` from the window and reads at least what `n` needs, a
+  /// piece of the feed's size at a time when less.
+  private mutating func refill(_ n: Int) throws(Truncated) {
+    guard let feed else { throw Truncated() }
+    let kept = bytes[(offset - base)...]
+    let read = base + bytes.count
+    let more = Swift.min(Swift.max(n - kept.count, feed.piece), end - read)
+    let next = try feed.read(more)
+    guard next.count == more else { throw Truncated() }
+    bytes = kept.isEmpty ? next : Array(kept) + next
+    base = offset
   }
 
   package struct Truncated: Error {}
 
   package var isAtEnd: Bool { offset == end }
 
+  /// The next `n` bytes as they are.
+  package mutating func raw(_ n: Int) throws(Truncated) -> [UInt8] {
+    try need(n)
+    defer { offset += n }
+    return Array(bytes[(offset - base)..<(offset - base + n)])
+  }
+
   mutating func u8() throws(Truncated) -> UInt8 {
-    guard offset < end else { throw Truncated() }
+    try need(1)
     defer { offset += 1 }
-    return bytes[offset]
+    return bytes[offset - base]
   }
   mutating func bool() throws(Truncated) -> Bool {
     switch try u8() {
@@ -77,9 +126,10 @@ package struct BinaryReader {
     }
   }
   mutating func u64() throws(Truncated) -> UInt64 {
-    guard end - offset >= 8 else { throw Truncated() }
+    try need(8)
     var v: UInt64 = 0
-    for k in 0..<8 { v |= UInt64(bytes[offset + k]) << (8 * UInt64(k)) }
+    let at = offset - base
+    for k in 0..<8 { v |= UInt64(bytes[at + k]) << (8 * UInt64(k)) }
     offset += 8
     return v
   }
@@ -105,14 +155,15 @@ package struct BinaryReader {
   }
   /// The 32 bytes of a SHA-256 digest.
   mutating func digest() throws(Truncated) -> SHA256.Digest {
-    guard end - offset >= SHA256.byteCount else { throw Truncated() }
+    try need(SHA256.byteCount)
     defer { offset += SHA256.byteCount }
-    return SHA256.Digest(bytes: Array(bytes[offset..<(offset + SHA256.byteCount)]))!
+    return SHA256.Digest(bytes: Array(bytes[(offset - base)..<(offset - base + SHA256.byteCount)]))!
   }
   mutating func string() throws(Truncated) -> String {
     let n = try count()
+    try need(n)
     defer { offset += n }
-    return String(decoding: bytes[offset..<(offset + n)], as: UTF8.self)
+    return String(decoding: bytes[(offset - base)..<(offset - base + n)], as: UTF8.self)
   }
   mutating func optional<T>(_ read: (inout BinaryReader) throws(Truncated) -> T) throws(Truncated) -> T? {
     try bool() ? try read(&self) : nil
@@ -138,7 +189,8 @@ package struct BinaryReader {
     let n = try count(minimumSize: 8)
     #if _endian(little)
       // The count fits in the bytes left (checked above): copy the bits at once.
-      let start = offset
+      try need(8 * n)
+      let start = offset - base
       offset += 8 * n
       return [Double](unsafeUninitializedCapacity: n) { buffer, initialized in
         bytes.withUnsafeBytes { source in
@@ -267,7 +319,8 @@ extension BinaryReader {
   }
   package mutating func origin() throws(Truncated) -> TraceOrigin {
     let n = try count()
-    let name = bytes[offset..<(offset + n)]
+    try need(n)
+    let name = bytes[(offset - base)..<(offset - base + n)]
     offset += n
     if !lastFile.utf8.elementsEqual(name) { lastFile = String(decoding: name, as: UTF8.self) }
     return TraceOrigin(

@@ -22,8 +22,8 @@ public struct MergedStudy: Sendable {
   /// The merged per-group partials.
   public let groups: GroupPartials?
   /// Per-trace outcomes, a column per list: one outcome per trace of `dataset.traces`, in trace
-  /// order.
-  public let outcomes: [OutcomeColumn]
+  /// order, each column merged from the partials' when it is read.
+  public let outcomes: OutcomeColumns
   /// The SHA-256 of every input the shards read (the same in every partial), in input order.
   public let inputs: [StudyPartial.InputHash]
 
@@ -122,47 +122,39 @@ public struct MergedStudy: Sendable {
     }
     self.sweep = sweep
     self.groups = groups
-    var outcomes: [OutcomeColumn] = []
-    outcomes.reserveCapacity(p0.outcomeListCount)
-    for l in 0..<p0.outcomeListCount {
-      outcomes.append(
-        try Self.mergedColumn(l, of: partials.map(\.partial), position: position, traces: kept.count) {
-          .mismatch(what: "per-trace outcomes that are not one per trace", file: first.file, other: partials.last!.file)
-        })
-    }
-    self.outcomes = outcomes
+    outcomes = try Self.mergedOutcomes(
+      partials.map(\.partial), order: kept.map { ($0.partial, $0.local) },
+      notOnePerTrace: .mismatch(
+        what: "per-trace outcomes that are not one per trace", file: first.file, other: partials.last!.file))
   }
 
-  /// List `l` of every partial merged into one column: each outcome at its trace's merged
-  /// position (`position[k][t]` for trace `t` of partial `k`), renumbered.
+  /// Every partial's outcome lists merged, list by list, into columns in the merged trace order
+  /// (`order[g]`: the partial and index of merged trace `g`), each made when it is read: a
+  /// partial's list `l` (read back from its spill, or its list in memory) at a time.
   ///
-  /// - Throws: `notOnePerTrace()` unless the outcomes cover the `traces` traces once each.
-  private static func mergedColumn(
-    _ l: Int, of partials: [StudyPartial], position: [[Int]], traces: Int,
-    notOnePerTrace: () -> PartialError
-  ) throws(PartialError) -> OutcomeColumn {
-    let columns = partials.map { $0.compactedOutcomes?[l] }
-    let lists = partials.map { $0.compactedOutcomes == nil ? $0.outcomes[l] : [] }
-    // (merged position, partial, index in its list), ordered by position.
-    var entries: [(position: Int, partial: Int, index: Int)] = []
-    entries.reserveCapacity(traces)
-    for k in partials.indices {
-      if let column = columns[k] {
-        for i in column.indices { entries.append((position[k][i], k, i)) }
-      } else {
-        for (i, o) in lists[k].enumerated() { entries.append((position[k][o.trace], k, i)) }
+  /// - Throws: `notOnePerTrace` unless every partial's lists hold one outcome per trace of its
+  ///   own, in order (as shards write them; what ``StudyPartial/init(reading:spill:piece:)``
+  ///   keeps on disk always does).
+  private static func mergedOutcomes(
+    _ partials: [StudyPartial], order: [(partial: Int, local: Int)], notOnePerTrace: PartialError
+  ) throws(PartialError) -> OutcomeColumns {
+    let count = partials.first?.outcomeListCount ?? 0
+    for p in partials where p.outcomeColumns == nil {
+      let n = p.traces.count
+      guard p.outcomes.count == count,
+        p.outcomes.allSatisfy({ list in list.count == n && list.indices.allSatisfy { list[$0].trace == $0 } })
+      else { throw notOnePerTrace }
+    }
+    let sources = partials.map { p in (columns: p.outcomeColumns, lists: p.outcomeColumns == nil ? p.outcomes : []) }
+    return OutcomeColumns(count: count) { l in
+      let parts = try sources.map { try $0.columns?.column(l) ?? OutcomeColumn($0.lists[l]) }
+      var merged = OutcomeColumn()
+      for (g, entry) in order.enumerated() {
+        var outcome = parts[entry.partial][entry.local]
+        outcome.trace = g
+        merged.append(outcome)
       }
+      return merged
     }
-    entries.sort { $0.position < $1.position }
-    guard entries.count == traces, entries.indices.allSatisfy({ entries[$0].position == $0 }) else {
-      throw notOnePerTrace()
-    }
-    var merged = OutcomeColumn()
-    for entry in entries {
-      var outcome = columns[entry.partial]?[entry.index] ?? lists[entry.partial][entry.index]
-      outcome.trace = entry.position
-      merged.append(outcome)
-    }
-    return merged
   }
 }

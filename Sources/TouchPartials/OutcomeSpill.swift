@@ -45,6 +45,14 @@ public final class OutcomeSpill: @unchecked Sendable {
         numbers: try spill.append(parts.numbers)))
   }
 
+  /// Adds a configuration whose outcomes are `column`, after the others.
+  ///
+  /// - Throws: ``LatencySpill/Failure`` when the write fails (a full disk).
+  package func append(column: OutcomeColumn) throws(LatencySpill.Failure) {
+    segments.append([])
+    try append(column, to: segments.count - 1)
+  }
+
   /// Configuration `c`'s outcomes on every trace appended, in order.
   ///
   /// - Throws: ``LatencySpill/Failure`` when the read fails.

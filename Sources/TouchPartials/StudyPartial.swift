@@ -213,22 +213,19 @@ public struct StudyPartial: Sendable {
   public var groups: GroupPartials?
   /// Per-trace outcomes: one list per configuration (tune) or compared configuration
   /// (compare), each outcome's `trace` an index into ``traces``. Empty in a partial that
-  /// `merge` read, which keeps them as compact columns (package-internal).
+  /// `merge` read, which keeps them as compact columns on disk (package-internal).
   public var outcomes: [[TraceOutcome]]
   /// Per-trace replays (`run`), parallel to ``traces``.
   public var replays: [ReplayResult]
-  /// Per-trace outcomes written instead of ``outcomes``: how many configurations, and each one's
-  /// column, asked for one at a time as the partial is written (a shard's, kept on disk or as
-  /// compact columns, never every configuration's `TraceOutcome` list at once); `nil` in a
-  /// partial read from a file.
-  package var outcomeColumns: (count: Int, column: @Sendable (Int) throws -> OutcomeColumn)?
-  /// Per-trace outcomes kept as compact columns instead of ``outcomes``, by a partial read with
-  /// `compactingOutcomes` (what `merge` holds of each partial: 9–13 bytes an outcome and its
-  /// numbers, against about 120 bytes and two arrays); `nil` otherwise.
-  package private(set) var compactedOutcomes: [OutcomeColumn]?
+  /// Per-trace outcomes kept as columns instead of ``outcomes``, one per list, read one at a
+  /// time: a shard's as it writes its partial (on disk or in memory, never every
+  /// configuration's `TraceOutcome` list at once), and what ``init(reading:spill:piece:)`` wrote
+  /// to its spill (9–13 bytes an outcome on disk, against about 120 bytes and two arrays as a
+  /// list); `nil` otherwise.
+  package var outcomeColumns: OutcomeColumns?
 
   /// The number of per-trace outcome lists, however they are kept.
-  package var outcomeListCount: Int { outcomeColumns?.count ?? compactedOutcomes?.count ?? outcomes.count }
+  package var outcomeListCount: Int { outcomeColumns?.count ?? outcomes.count }
 
   /// A partial.
   ///
@@ -345,9 +342,7 @@ public struct StudyPartial: Sendable {
     }
     w.array(table.lists) { $0.doubles($1) }
     w.bytes += body.bytes
-    let columns: (count: Int, column: (Int) throws -> OutcomeColumn)? =
-      outcomeColumns.map { ($0.count, $0.column) } ?? compactedOutcomes.map { kept in (kept.count, { kept[$0] }) }
-    if let columns {
+    if let columns = outcomeColumns {
       // A configuration's outcomes at a time, the same bytes as the lists' array.
       w.int(columns.count)
       for c in 0..<columns.count {
@@ -384,15 +379,18 @@ public struct StudyPartial: Sendable {
   /// - Throws: ``PartialError`` when it is not a partial, of another format version, damaged,
   ///   cut short or inconsistent.
   public init(decoding bytes: [UInt8], file: String) throws(PartialError) {
-    try self.init(decoding: bytes, file: file, compactingOutcomes: false)
+    var r = try Self.checkedReader(bytes, file: file)
+    do {
+      try self.init(body: &r, file: file, spill: nil)
+    } catch let error as PartialError {
+      throw error
+    } catch {
+      preconditionFailure("only a spill's writes fail otherwise, and there is none: \(error)")
+    }
   }
 
-  /// Reads a partial file's bytes, its outcome lists kept as ``compactedOutcomes`` when asked
-  /// and each holds one outcome per trace in order (as shards write them; otherwise every list is
-  /// kept in ``outcomes``).
-  ///
-  /// - Throws: as ``init(decoding:file:)``.
-  package init(decoding bytes: [UInt8], file: String, compactingOutcomes: Bool) throws(PartialError) {
+  /// A reader of `bytes` after the magic and version, up to the checksum, once they are checked.
+  private static func checkedReader(_ bytes: [UInt8], file: String) throws(PartialError) -> BinaryReader {
     guard bytes.starts(with: Self.magic) else { throw .notAPartial(file: file) }
     var r = BinaryReader(bytes, offset: Self.magic.count)
     guard let version = try? r.int() else { throw .damaged(file: file) }
@@ -401,7 +399,72 @@ public struct StudyPartial: Sendable {
     guard end >= r.offset, SHA256.hash(bytes[0..<end]).bytes[...] == bytes[end...] else { throw .damaged(file: file) }
     // The checksum is left out by the reader's end, not by a copy of the bytes (a partial of
     // 200 000 contacts is about 38 MB).
-    r = BinaryReader(bytes, offset: r.offset, end: end)
+    return BinaryReader(bytes, offset: r.offset, end: end)
+  }
+
+  /// Reads the partial file `file` a piece at a time (`-`: standard input, read whole), with the
+  /// checks of ``init(decoding:file:)``, its outcome lists written to a temporary file as they
+  /// are read when each holds one outcome per trace in order, as shards write them
+  /// (``outcomeColumns``; otherwise every list is kept in ``outcomes``). Memory holds a piece
+  /// of the file, its traces' metadata and truths, its sums and latency lists, and one outcome
+  /// list at a time: not the file (a `tune` partial holds every configuration's outcome on
+  /// every trace). The checksum, hashed as the file is read, is compared at its end, before
+  /// the partial is returned.
+  ///
+  /// - Parameters:
+  ///   - file: the partial's path.
+  ///   - spill: where the outcome columns go (one spill can take those of every partial of a
+  ///     merge: one temporary file, however many shards).
+  ///   - piece: the bytes read at least at a time.
+  /// - Throws: ``PartialError`` as ``init(decoding:file:)``; `TraceLoadError` when the file
+  ///   cannot be opened or read; ``LatencySpill/Failure`` when the temporary file cannot be
+  ///   made or written.
+  package init(reading file: String, spill: OutcomeSpill, piece: Int = 1 << 20) throws {
+    let feed = try BinaryFeed(file: file, piece: piece)
+    // Past the magic, the version and the checksum: read a piece at a time.
+    guard let size = feed.size, size >= Self.magic.count + 8 + SHA256.byteCount else {
+      // A stream, or too short to be a partial: read whole, then checked as bytes are.
+      var bytes: [UInt8] = []
+      while true {
+        let next = (try? feed.read(piece)) ?? []
+        if let failure = feed.failure { throw failure }
+        if next.isEmpty { break }
+        bytes += next
+      }
+      var r = try Self.checkedReader(bytes, file: file)
+      try self.init(body: &r, file: file, spill: spill)
+      return
+    }
+    let end = size - SHA256.byteCount
+    var r = BinaryReader(feed, end: end)
+    do throws(BinaryReader.Truncated) {
+      guard try r.raw(Self.magic.count) == Self.magic else { throw BinaryReader.Truncated() }
+    } catch {
+      if let failure = feed.failure { throw failure }
+      throw PartialError.notAPartial(file: file)
+    }
+    let version: Int
+    do throws(BinaryReader.Truncated) { version = try r.int() } catch {
+      if let failure = feed.failure { throw failure }
+      throw PartialError.damaged(file: file)
+    }
+    guard version == Self.formatVersion else { throw PartialError.formatVersion(file: file, found: version) }
+    do {
+      try self.init(body: &r, file: file, spill: spill)
+    } catch {
+      if let failure = feed.failure { throw failure }
+      throw error
+    }
+    guard try feed.trailerMatches() else { throw PartialError.damaged(file: file) }
+  }
+
+  /// Reads the fields after the version from `r`, checking them (see ``init(decoding:file:)``);
+  /// outcome lists that hold one outcome per trace in order go to `spill` when there is one.
+  ///
+  /// - Throws: ``PartialError/damaged(file:)``; ``LatencySpill/Failure`` when `spill` cannot
+  ///   be written or read.
+  private init(body r: inout BinaryReader, file: String, spill: OutcomeSpill?) throws {
+    var spillFailure: LatencySpill.Failure?
     do throws(BinaryReader.Truncated) {
       tool = try r.string()
       command = try r.string()
@@ -460,28 +523,11 @@ public struct StudyPartial: Sendable {
             }
           })
       }
-      // Each list turned into a column as it is read when asked (a list at a time in memory),
-      // until one does not hold one outcome per trace in order: then every list is kept.
-      var columns: [OutcomeColumn]? = compactingOutcomes ? [] : nil
-      var restored: [[TraceOutcome]] = []
-      var lists = try r.array { r throws(BinaryReader.Truncated) -> [TraceOutcome] in
-        let list = try r.array { r throws(BinaryReader.Truncated) in try r.outcome() }
-        // Outcomes indexing this partial's traces, in order.
-        guard list.allSatisfy({ $0.trace < n }), zip(list, list.dropFirst()).allSatisfy({ $0.trace < $1.trace })
-        else { throw BinaryReader.Truncated() }
-        guard columns != nil, list.indices.allSatisfy({ list[$0].trace == $0 }) else {
-          if let kept = columns {
-            columns = nil
-            restored = kept.map { Array($0) }
-          }
-          return list
-        }
-        columns!.append(OutcomeColumn(list))
-        return []
+      let lists = try Self.outcomeLists(&r, traces: n, spill: spill, failure: &spillFailure)
+      outcomes = lists.lists
+      outcomeColumns = lists.spilled.map { slots in
+        OutcomeColumns(count: slots.count) { try spill!.column(slots.lowerBound + $0) }
       }
-      for (l, list) in restored.enumerated() { lists[l] = list }
-      compactedOutcomes = columns
-      outcomes = columns == nil ? lists : []
       // Groups of the sweep's configurations.
       if let groups {
         guard let sweep, groups.configurations.count == sweep.configurations.count,
@@ -496,8 +542,46 @@ public struct StudyPartial: Sendable {
       guard replays.isEmpty || replays.count == traces.count else { throw BinaryReader.Truncated() }
       guard r.isAtEnd else { throw BinaryReader.Truncated() }
     } catch {
-      throw .damaged(file: file)
+      if let spillFailure { throw spillFailure }
+      throw PartialError.damaged(file: file)
     }
+  }
+
+  /// Reads the outcome lists of a partial of `n` traces, each checked (indices in range,
+  /// increasing). With a `spill`, each list is written to it as a column as it is read, until
+  /// one does not hold one outcome per trace in order: then every list is kept as a list.
+  ///
+  /// - Returns: the lists, or none and the spill's columns that hold them (`spilled`).
+  private static func outcomeLists(
+    _ r: inout BinaryReader, traces n: Int, spill: OutcomeSpill?, failure: inout LatencySpill.Failure?
+  ) throws(BinaryReader.Truncated) -> (lists: [[TraceOutcome]], spilled: Range<Int>?) {
+    let first = spill?.count ?? 0
+    var spilled = spill != nil
+    var lists: [[TraceOutcome]] = []
+    for _ in 0..<(try r.count()) {
+      let list = try r.array { r throws(BinaryReader.Truncated) in try r.outcome() }
+      // Outcomes indexing this partial's traces, in order.
+      guard list.allSatisfy({ $0.trace < n }), zip(list, list.dropFirst()).allSatisfy({ $0.trace < $1.trace })
+      else { throw BinaryReader.Truncated() }
+      do throws(LatencySpill.Failure) {
+        if spilled, let spill {
+          guard list.count == n, list.indices.allSatisfy({ list[$0].trace == $0 }) else {
+            // Not as a shard writes them: the lists spilled so far are restored.
+            lists = try (first..<spill.count).map { c throws(LatencySpill.Failure) in Array(try spill.column(c)) }
+            spilled = false
+            lists.append(list)
+            continue
+          }
+          try spill.append(column: OutcomeColumn(list))
+        } else {
+          lists.append(list)
+        }
+      } catch {
+        failure = error
+        throw BinaryReader.Truncated()
+      }
+    }
+    return (lists, spilled ? first..<(spill?.count ?? 0) : nil)
   }
 }
 

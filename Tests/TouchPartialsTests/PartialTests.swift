@@ -189,8 +189,10 @@ struct PartialFileTests {
     #expect(total.counts.traces == 6)
     #expect(total.counts.stage1.truePositives == 2)
     #expect(total.lists[0].sorted() == [1.0 / 3, 1.0 / 3 + 0.003])
-    #expect(merged.outcomes[0].map(\.trace) == [0, 1, 2, 3, 4, 5])
-    #expect(merged.outcomes[0].map(\.stage1.isPositive) == [true, false, false, true, false, false])
+    #expect(merged.outcomes.count == 1)
+    let outcomes = try merged.outcomes.column(0)
+    #expect(outcomes.map(\.trace) == [0, 1, 2, 3, 4, 5])
+    #expect(outcomes.map(\.stage1.isPositive) == [true, false, false, true, false, false])
     #expect(merged.groups?.configurations[0].count == 1)
     #expect(merged.groups?.configurations[0][0].partial.counts.traces == 6)
     #expect(merged.dataset.skipped.count == 2)
@@ -295,7 +297,7 @@ struct DamagedPartialTests {
         _ = (s.precision, s.recall, s.f1, s.accuracy, s.falsePositiveRate)
       }
     }
-    for list in merged.outcomes {
+    for list in try merged.outcomes.all() {
       _ = ConfigurationMetrics(outcomes: list, truths: merged.truths, shape: PartialFileTests.shape)
     }
   }

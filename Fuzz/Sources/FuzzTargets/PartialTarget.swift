@@ -61,8 +61,8 @@ extension FuzzTargets {
       }
     }
     if merged.truths.count == merged.dataset.traces.count, let shapes = merged.sweep?.configurations.map(\.shape) {
-      for (list, shape) in zip(merged.outcomes, shapes) {
-        guard list.count == merged.truths.count else { continue }
+      for (c, shape) in zip(0..<merged.outcomes.count, shapes) {
+        guard let list = try? merged.outcomes.column(c), list.count == merged.truths.count else { continue }
         _ = ConfigurationMetrics(outcomes: list, truths: merged.truths, shape: shape)
       }
     }

@@ -95,14 +95,14 @@ extension TouchTraceCommand {
         try Console.checkOutputs([output, jsonOutput, csvOutput], inputs: files)
         var read: [(file: String, partial: StudyPartial)] = []
         var lists = MergedLists()
+        // Every partial's outcome lists (tune's: every configuration on every trace) go to one
+        // temporary file as compact columns as they are read, each file a piece at a time.
+        let spill = try OutcomeSpill(configurations: 0)
         for file in files {
-          let bytes = try TraceFiles.read(file, limit: Int.max)
           var partial: StudyPartial
-          do throws(PartialError) {
-            // Its outcomes as compact columns as they are read (tune's: every configuration on
-            // every trace).
-            partial = try StudyPartial(decoding: bytes, file: file, compactingOutcomes: true)
-          } catch {
+          do {
+            partial = try StudyPartial(reading: file, spill: spill)
+          } catch let error as PartialError {
             throw DataError(description: "touchtrace merge: error: \(error.description)")
           }
           try lists.absorb(&partial)

@@ -162,9 +162,7 @@ extension TouchTraceCommand {
           stream.reportSkips(command: "run")
           if let partial = shards.partial {
             try stream.writePartial(
-              partial, command: "run", shard: shards.selected, sweep: nil, groups: nil,
-              outcomes: (0, { _ in OutcomeColumn() }),
-              inputs: input.inputPaths)
+              partial, command: "run", shard: shards.selected, sweep: nil, groups: nil, inputs: input.inputPaths)
             return
           }
           dataset = stream.dataset()

@@ -281,6 +281,7 @@ extension TouchTraceCommand.Tune {
     // inputs again.
     columns = nil
     data.outcomes = []
+    data.outcomeColumns = nil
     let verdict = try makeVerdict(result, evaluation: evaluation, tuning: tuning, request: request, grouped: grouped)
     let bytes = try reportBytes(result, grouped: grouped, verdict: verdict, request: request, threads: threads)
     // Every output or none: the report, --json-output, the --csv-dir tables and the exports
@@ -302,9 +303,9 @@ extension TouchTraceCommand.Tune {
     }
   }
 
-  /// Tunes `data`'s plan on its traces — on the outcomes kept on disk as they were read (one
-  /// configuration's read back at a time), on the merged outcomes when merging partials, or on
-  /// the samples kept — then finishes the progress line. Returns the result and how to get a
+  /// Tunes `data`'s plan on its traces — on the outcomes kept on disk as they were read, or on
+  /// the partials' when merging (either way one configuration's read back at a time), or on the
+  /// samples kept — then finishes the progress line. Returns the result and how to get a
   /// configuration's outcomes again, by its index (`nil`: replay the samples).
   private func runTuning(
     _ data: ScoredData, tuning: TuningOptions, threads: Int, progress: Progress
@@ -312,12 +313,12 @@ extension TouchTraceCommand.Tune {
     let plan: SweepPlan = data.plan
     if ScoredData.merged != nil {
       try ScoredData.requireMerged(
-        (data.sweep != nil || data.spilled != nil) && data.outcomes.count == plan.configurations.count,
+        (data.sweep != nil || data.spilled != nil) && data.outcomeColumns?.count == plan.configurations.count,
         "other per-configuration state")
     }
     let result: TuningResult
     let outcomes: ((Int) throws -> OutcomeColumn)?
-    if let spill = data.stream?.outcomeSpill {
+    if let columns = data.outcomeColumns {
       var incremental = try Self.tuned(progress) { () throws(TuningError) in
         guard let stream = data.stream, stream.summary != nil else {
           return try Tuning.Incremental(data.evaluation, plan: plan, options: tuning, threads: threads)
@@ -328,17 +329,9 @@ extension TouchTraceCommand.Tune {
           threads: threads)
       }
       // A failed read of the spill file is an I/O error (exit 74), as the latency lists' is.
-      for c in plan.configurations.indices { incremental.add(try spill.column(c), of: c) }
+      for c in plan.configurations.indices { incremental.add(try columns.column(c), of: c) }
       result = incremental.finish(sweep: try data.sweepResult(threads: threads))
-      outcomes = { try spill.column($0) }
-    } else if (data.sweep != nil || data.spilled != nil) && data.outcomes.count == plan.configurations.count {
-      let columns = data.outcomes
-      let sweep = try data.sweepResult(threads: threads)
-      result = try Self.tuned(progress) { () throws(TuningError) in
-        try Tuning.run(
-          data.evaluation, plan: plan, options: tuning, threads: threads, scored: (result: sweep, outcomes: columns))
-      }
-      outcomes = { columns[$0] }
+      outcomes = { try columns.column($0) }
     } else {
       result = try Self.tuned(progress) { () throws(TuningError) in
         try Tuning.run(data.evaluation, plan: plan, options: tuning, threads: threads) { progress.update($0, $1) }

@@ -23,8 +23,12 @@ struct ScoredData {
   var sweep: SweepPartial?
   var spilled: SpilledSweep?
   var groups: GroupPartials?
-  /// The per-trace outcomes kept (`ScoredStream.Request.outcomes`), one column per slot.
+  /// The per-trace outcomes kept in memory (`ScoredStream.Request.outcomes`), one column per
+  /// slot.
   var outcomes: [OutcomeColumn]
+  /// Every configuration's per-trace outcomes, read one configuration at a time
+  /// (`ScoredStream.Outcomes.allOnDisk`): from the stream's spill, or merged from the partials'.
+  var outcomeColumns: OutcomeColumns?
   /// The stream, when read here (for writing a partial).
   var stream: ScoredStream?
 
@@ -97,15 +101,16 @@ struct ScoredData {
       if let groups = merged.groups {
         try requireMerged(groups.configurations.count == plan?.configurations.count, "another number of configurations")
       }
-      // One outcome per trace by construction (MergedStudy checks it).
-      for list in merged.outcomes {
-        try requireMerged(list.count == n && merged.truths.count == n, "per-trace outcomes that are not one per trace")
-      }
+      // One outcome per trace of each partial's, merged one per trace (MergedStudy checks it).
+      try requireMerged(
+        merged.outcomes.count == 0 || merged.truths.count == n, "per-trace outcomes that are not one per trace")
       let evaluation = Evaluation(dataset: merged.dataset, truths: merged.truths, options: request.options)
+      // Every configuration's (tune) merged when read, one at a time; a comparison's two here.
+      let onDisk = if case .allOnDisk = request.outcomes { true } else { false }
       return ScoredData(
         evaluation: evaluation, plan: plan, sweep: lists == nil ? merged.sweep : nil, spilled: lists,
-        groups: merged.groups,
-        outcomes: merged.outcomes, stream: nil)
+        groups: merged.groups, outcomes: onDisk ? [] : try merged.outcomes.all(),
+        outcomeColumns: onDisk ? merged.outcomes : nil, stream: nil)
     }
     let stream = try ScoredStream.read(request, plan: makePlan, planFollowsData: follows, progress: progress)
     let evaluation =
@@ -118,8 +123,7 @@ struct ScoredData {
       }
     return ScoredData(
       evaluation: evaluation, plan: stream.plan, sweep: nil, spilled: stream.sweep, groups: stream.groups,
-      outcomes: stream.outcomes,
-      stream: stream)
+      outcomes: stream.outcomes, outcomeColumns: stream.outcomeSpill.map(OutcomeColumns.init), stream: stream)
   }
 
   /// Reads `second` (a `ScoredStream.Request.replaying(_:)` of a first read) quietly, since the
@@ -232,14 +236,8 @@ struct ScoredData {
   /// Writes this shard's partial to `path` (through the outputs' checks: never over an input).
   func writePartial(_ path: String, command: String, shard: Shard, inputs: [String]) throws {
     guard let stream else { preconditionFailure("a partial is written by the command that read the traces") }
-    // Each configuration's outcomes from the columns kept, or read back from disk, one at a time.
-    let columns: (count: Int, column: @Sendable (Int) throws -> OutcomeColumn)
-    if let spill = stream.outcomeSpill {
-      columns = (spill.count, { try spill.column($0) })
-    } else {
-      let outcomes = self.outcomes
-      columns = (outcomes.count, { outcomes[$0] })
-    }
+    // Each configuration's outcomes read back from disk, or from the columns kept, one at a time.
+    let columns = outcomeColumns ?? OutcomeColumns(outcomes)
     try stream.writePartial(
       path, command: command, shard: shard, sweep: spilled, groups: groups, outcomes: columns, inputs: inputs)
   }

@@ -94,7 +94,7 @@ extension ScoredStream {
   /// outputs' checks (never over an input), and says what it holds on standard error.
   func writePartial(
     _ path: String, command: String, shard: Shard, sweep: SpilledSweep?, groups: GroupPartials?,
-    outcomes: (count: Int, column: @Sendable (Int) throws -> OutcomeColumn), inputs: [String]
+    outcomes: OutcomeColumns? = nil, inputs: [String]
   ) throws {
     var partial = StudyPartial(
       tool: "touchtrace \(TouchTraceVersion.current)", command: command, arguments: StudyFile.replayArguments(),

@@ -3,7 +3,7 @@ package import TouchIO
 
 /// A file for a ``BinaryReader`` to read a piece at a time, from its start to its end: every
 /// byte it hands out is hashed as it goes (a partial's checksum covers all of it but the last
-/// 32 bytes, read last by ``trailerMatches(_:)``), and the reason a read failed is kept, since the
+/// 32 bytes, read last by `trailerMatches(_:)`), and the reason a read failed is kept, since the
 /// reader only knows that bytes are missing.
 package final class BinaryFeed {
   /// The bytes a reader asks for at least when its window runs out.

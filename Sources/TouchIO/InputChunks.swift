@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// An input read once from its start to its end, a piece at a time: a regular file, a FIFO or
 /// standard input (`-`), opened as ``TraceFiles/read(_:limit:)`` opens it (devices and sockets
 /// refused before they are opened). Memory holds the piece asked for, not the input.
@@ -32,20 +24,7 @@ package final class InputChunks {
   /// - Throws: ``TraceLoadError`` `.unreadable` with the C library's reason when a read fails.
   package func next(_ count: Int) throws(TraceLoadError) -> [UInt8] {
     precondition(count >= 0, "a number of bytes")
-    var failure: Int32 = 0
-    let fd = input.fd
-    let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, filled in
-      while filled < count {
-        let n = read(fd, buffer.baseAddress! + filled, count - filled)
-        if n < 0 {
-          if errno == EINTR { continue }
-          failure = errno
-          return
-        }
-        if n == 0 { return }
-        filled += n
-      }
-    }
+    let (bytes, failure) = FileSystem.readFully(input.fd, upTo: count)
     if failure != 0 { throw FileSystem.accessError(path, failure) }
     return bytes
   }

@@ -68,8 +68,8 @@ public struct MergedStudy: Sendable {
     let missing = byShard.indices.filter { byShard[$0].isEmpty }
     guard missing.isEmpty else { throw .missing(shards: missing, count: count) }
 
-    // Traces in load order; each partial's outcome indices mapped to the merged positions. The
-    // order is found on (ordinal, partial, index) triples, not on copies of the traces.
+    // Traces in load order, found on (ordinal, partial, index) triples, not on copies of the
+    // traces; the outcomes follow the same order.
     var kept: [(ordinal: Int, partial: Int, local: Int)] = []
     kept.reserveCapacity(partials.reduce(0) { $0 + $1.partial.traces.count })
     for (k, (_, p)) in partials.enumerated() {
@@ -79,13 +79,9 @@ public struct MergedStudy: Sendable {
     func trace(_ entry: (ordinal: Int, partial: Int, local: Int)) -> KeptTrace {
       partials[entry.partial].partial.traces[entry.local]
     }
-    var position = partials.map { [Int](repeating: 0, count: $0.partial.traces.count) }
-    for (g, entry) in kept.enumerated() {
-      if g > 0 && kept[g - 1].ordinal == entry.ordinal {
-        throw .overlapping(
-          trace: trace(entry).metadata.name, files: [partials[kept[g - 1].partial].file, partials[entry.partial].file])
-      }
-      position[entry.partial][entry.local] = g
+    for (previous, entry) in zip(kept, kept.dropFirst()) where previous.ordinal == entry.ordinal {
+      throw .overlapping(
+        trace: trace(entry).metadata.name, files: [partials[previous.partial].file, partials[entry.partial].file])
     }
     var skips = partials.flatMap(\.partial.skipped)
     skips.sort { ($0.stage, $0.ordinal) < ($1.stage, $1.ordinal) }

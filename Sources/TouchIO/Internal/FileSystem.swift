@@ -101,20 +101,7 @@ package enum FileSystem {
   /// than `limit` bytes.
   private static func readAll(_ input: Input, path: String, limit: Int) throws(TraceLoadError) -> [UInt8] {
     let fd = input.fd
-    let expected = Swift.min(input.size ?? 0, limit)
-    var failure: Int32 = 0
-    var bytes = [UInt8](unsafeUninitializedCapacity: expected) { buffer, count in
-      while count < expected {
-        let n = read(fd, buffer.baseAddress! + count, expected - count)
-        if n < 0 {
-          if errno == EINTR { continue }
-          failure = errno
-          return
-        }
-        if n == 0 { return }
-        count += n
-      }
-    }
+    var (bytes, failure) = readFully(fd, upTo: Swift.min(input.size ?? 0, limit))
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while failure == 0 {
       let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
@@ -128,6 +115,25 @@ package enum FileSystem {
     }
     if failure != 0 { throw accessError(path, failure) }
     return bytes
+  }
+
+  /// The next `count` bytes of `fd`, short reads and interruptions retried: fewer only where the
+  /// input ends first, or where a read fails (`failure` its `errno`, else 0).
+  static func readFully(_ fd: Int32, upTo count: Int) -> (bytes: [UInt8], failure: Int32) {
+    var failure: Int32 = 0
+    let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, filled in
+      while filled < count {
+        let n = read(fd, buffer.baseAddress! + filled, count - filled)
+        if n < 0 {
+          if errno == EINTR { continue }
+          failure = errno
+          return
+        }
+        if n == 0 { return }
+        filled += n
+      }
+    }
+    return (bytes, failure)
   }
 
   /// Reads the whole input at `path` (`-`: standard input), at most `limit` bytes.

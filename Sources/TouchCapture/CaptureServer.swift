@@ -4,7 +4,7 @@ import TouchCore
 import TouchIO
 
 /// The capture page's HTTP server: serves the page, takes each contact and adds it to the
-/// dataset, until every prompt is done or ``stop()`` is called.
+/// dataset, until every prompt is done or ``PageServer/stop()`` is called.
 ///
 /// Sockets and the event loop are FlyingSocks'; the HTTP/1.1 reading is the server's own
 /// (``CaptureRequestParser``), so every connection is bounded by ``CaptureLimits``: the head
@@ -19,63 +19,35 @@ import TouchIO
 /// removes the last trace this run wrote (also after the last prompt), `POST /start` leaves the
 /// welcome or consent screen (``CaptureSession/start(_:)``), `POST /finish` ends the run after
 /// the last prompt (``CaptureSession/end()``). Other paths: 404; other methods: 405.
-package final class CaptureServer: Sendable {
-  /// The run's state.
-  package let session: CaptureSession
-  /// The bounds on each connection.
-  package var limits: CaptureLimits { server.limits }
-  private let server: PageServer
+package typealias CaptureServer = PageServer<CaptureSession>
 
-  /// A server for `session`, not yet listening.
-  ///
-  /// - Parameters:
-  ///   - session: the run (its configuration gives address, port, token and body limit).
-  ///   - limits: the bounds on each connection; the body limit is the configuration's.
-  /// - Throws: ``CaptureError/usage(_:)`` when the configuration's host is not an IP address.
-  package init(session: CaptureSession, limits: CaptureLimits = CaptureLimits()) throws(CaptureError) {
-    let configuration = session.configuration
-    self.session = session
-    server = try PageServer(host: configuration.host, limits: limits, maximumBodySize: configuration.maximumBodySize)
+extension CaptureSession: ServedSession {
+  /// `capture`.
+  package static var command: String { "capture" }
+
+  /// Capture's routes answered for `access`.
+  package nonisolated func handler(access: CaptureAccess) -> CaptureHTTPHandler {
+    CaptureHTTPHandler(session: self, access: access)
   }
+}
 
-  /// The access rules once listening (they name the port bound), else `nil`.
-  package var access: CaptureAccess? { server.access }
+extension CaptureConfiguration: PageEndpoint {}
 
-  /// Starts listening and returns the URL to open: `http://HOST:PORT/`, with `?token=T` when the
-  /// run has a token (the port is the one bound, also when 0 asked for any free one).
-  ///
-  /// - Throws: ``CaptureError/cannotListen(address:reason:)`` when the address cannot be bound.
-  package func start() async throws(CaptureError) -> String {
-    let configuration = session.configuration
-    let session = self.session
-    return try await server.start(
-      port: configuration.port, token: configuration.token, command: "capture"
-    ) { access in
-      CaptureHTTPHandler(session: session, access: access)
-    }
-  }
-
+extension PageServer where Session == CaptureSession {
   /// Waits until every prompt is done or the session is interrupted, then stops the server and
   /// returns the summary.
   package func run() async -> CaptureSummary {
-    await session.waitUntilFinished()
-    await stop()
+    await serveUntilFinished()
     return await session.summary()
-  }
-
-  /// Stops listening and closes every connection (a request being handled finishes first; the
-  /// wait is bounded to 2 s).
-  package func stop() async {
-    await server.stop()
   }
 }
 
 /// Answers the page's requests once ``CaptureAccess`` admits them (see ``CaptureServer``).
-struct CaptureHTTPHandler: CaptureResponder {
+package struct CaptureHTTPHandler: CaptureResponder {
   let session: CaptureSession
-  let access: CaptureAccess
+  package let access: CaptureAccess
 
-  func respond(to request: CaptureRequest) async -> CaptureResponse {
+  package func respond(to request: CaptureRequest) async -> CaptureResponse {
     let route: CaptureAccess.Route
     switch access.check(request) {
     case .refuse(let refusal): return refusal

@@ -4,7 +4,7 @@ import Synchronization
 
 /// What the bounded server loop calls for each request read whole: capture's and try's
 /// handlers (their access rules are checked inside `respond`).
-protocol CaptureResponder: Sendable {
+package protocol CaptureResponder: Sendable {
   /// The rules the handler admits requests by.
   var access: CaptureAccess { get }
   /// The answer to `request`.

@@ -1,11 +1,42 @@
 import Synchronization
 
-/// What the capture and try servers share: the address to bind, the bounds on connections and
-/// the page's secret, and, once listening, the running listener and its access rules.
-final class PageServer: Sendable {
+/// Where a served page listens: what ``CaptureConfiguration`` and ``TryConfiguration`` share.
+package protocol PageEndpoint: Sendable {
+  /// The IP address to bind.
+  var host: String { get }
+  /// The port to bind (0: any free one).
+  var port: UInt16 { get }
+  /// The token the page's URL carries, if any.
+  var token: String? { get }
+  /// The largest request body, in bytes.
+  var maximumBodySize: Int { get }
+}
+
+/// A run a ``PageServer`` serves: ``CaptureSession`` or ``TrySession``.
+package protocol ServedSession: Sendable {
+  /// The run's settings.
+  associatedtype Configuration: PageEndpoint
+  /// What answers the page's requests once ``CaptureAccess`` admits them.
+  associatedtype Handler: CaptureResponder
+
+  /// The command the page belongs to (`capture`, `try`): the access rules name it in refusals.
+  static var command: String { get }
+  /// The run's settings (address, port, token, body limit).
+  nonisolated var configuration: Configuration { get }
+  /// The handler of the requests for the port bound.
+  nonisolated func handler(access: CaptureAccess) -> Handler
+  /// Returns when the run is over (every prompt done, or interrupted).
+  func waitUntilFinished() async
+}
+
+/// The HTTP server of a served page (capture's, try's): the bounded connection loop
+/// (``CaptureLimits``) and the access rules (``CaptureAccess``: Host, Origin, token, the
+/// session's secret on `POST`) in front of a session, until ``stop()``.
+package final class PageServer<Session: ServedSession>: Sendable {
+  /// The run's state.
+  package let session: Session
   /// The bounds on each connection.
-  let limits: CaptureLimits
-  private let host: String
+  package let limits: CaptureLimits
   private let address: CaptureAddress
   private let secret: String
   private let state: Mutex<Running?> = Mutex(nil)
@@ -15,47 +46,52 @@ final class PageServer: Sendable {
     var access: CaptureAccess
   }
 
-  /// A server for `host`, not yet listening, with a fresh secret.
+  /// A server for `session`, not yet listening, with a fresh secret.
   ///
   /// - Parameters:
-  ///   - host: the IP address to bind.
-  ///   - limits: the bounds on each connection.
-  ///   - maximumBodySize: the largest request body, in bytes (it replaces the limits' own).
-  /// - Throws: ``CaptureError/usage(_:)`` when `host` is not an IP address.
-  init(host: String, limits: CaptureLimits, maximumBodySize: Int) throws(CaptureError) {
-    self.host = host
-    address = try CaptureAddress(host)
+  ///   - session: the run (its configuration gives address, port, token and body limit).
+  ///   - limits: the bounds on each connection; the body limit is the configuration's.
+  /// - Throws: ``CaptureError/usage(_:)`` when the configuration's host is not an IP address.
+  package init(session: Session, limits: CaptureLimits = CaptureLimits()) throws(CaptureError) {
+    self.session = session
+    address = try CaptureAddress(session.configuration.host)
     var limits = limits
-    limits.maximumBodySize = maximumBodySize
+    limits.maximumBodySize = session.configuration.maximumBodySize
     self.limits = limits
     secret = CaptureAccess.makeSecret()
   }
 
   /// The access rules once listening (they name the port bound), else `nil`.
-  var access: CaptureAccess? { state.withLock { $0?.access } }
+  package var access: CaptureAccess? { state.withLock { $0?.access } }
 
-  /// Starts listening on `port` (0: any free one) and returns the URL to open:
-  /// `http://HOST:PORT/`, with `?token=T` when there is a token.
+  /// Starts listening and returns the URL to open: `http://HOST:PORT/`, with `?token=T` when the
+  /// run has a token (the port is the one bound, also when 0 asked for any free one).
   ///
-  /// - Parameters:
-  ///   - makeHandler: the handler, from the access rules for the port bound.
   /// - Throws: ``CaptureError/cannotListen(address:reason:)`` when the address cannot be bound.
-  func start<Handler: CaptureResponder>(
-    port: UInt16, token: String?, command: String, makeHandler: (CaptureAccess) -> Handler
-  ) async throws(CaptureError) -> String {
-    let (host, secret) = (self.host, self.secret)
-    let (running, handler) = try await HTTPListener.start(address: address, port: port, limits: limits) { bound in
-      makeHandler(CaptureAccess(host: host, port: bound, token: token, secret: secret, command: command))
+  package func start() async throws(CaptureError) -> String {
+    let (session, secret) = (self.session, self.secret)
+    let configuration = session.configuration
+    let (running, handler) = try await HTTPListener.start(address: address, port: configuration.port, limits: limits) {
+      bound in
+      session.handler(
+        access: CaptureAccess(
+          host: configuration.host, port: bound, token: configuration.token, secret: secret, command: Session.command))
     }
     state.withLock { $0 = Running(server: running, access: handler.access) }
     var url = "http://\(address.urlHost):\(running.port)/"
-    if let token { url += "?token=\(token)" }
+    if let token = configuration.token { url += "?token=\(token)" }
     return url
+  }
+
+  /// Waits until the run is over (every prompt done, or interrupted), then stops the server.
+  package func serveUntilFinished() async {
+    await session.waitUntilFinished()
+    await stop()
   }
 
   /// Stops listening and closes every connection (a request being handled finishes first; the
   /// wait is bounded to 2 s).
-  func stop() async {
+  package func stop() async {
     guard
       let running = state.withLock({ value -> Running? in
         defer { value = nil }

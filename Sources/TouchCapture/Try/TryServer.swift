@@ -20,67 +20,33 @@ package enum TryRoute: String, ServedRoute, CaseIterable {
 
 /// The try page's HTTP server: the capture server's bounded connection loop and access rules
 /// (``CaptureAccess``: Host, Origin, token, the session's secret on `POST`) in front of a
-/// ``TrySession``, until ``stop()``.
+/// ``TrySession``, until ``PageServer/stop()``; ``PageServer/serveUntilFinished()`` waits for
+/// an interrupt.
 ///
 /// Routes: `GET /` the page (with the secret built in), `GET /state` the state as JSON,
 /// `POST /replay` a contact replayed (``TrySession/replay(_:)``; 400 with the reason when
 /// malformed), `POST /save` a contact saved (409 without a dataset). Other paths: 404; other
 /// methods: 405.
-package final class TryServer: Sendable {
-  /// The run's state.
-  package let session: TrySession
-  /// The bounds on each connection.
-  package var limits: CaptureLimits { server.limits }
-  private let server: PageServer
+package typealias TryServer = PageServer<TrySession>
 
-  /// A server for `session`, not yet listening.
-  ///
-  /// - Parameters:
-  ///   - session: the run (its configuration gives address, port, token and body limit).
-  ///   - limits: the bounds on each connection; the body limit is the configuration's.
-  /// - Throws: ``CaptureError/usage(_:)`` when the configuration's host is not an IP address.
-  package init(session: TrySession, limits: CaptureLimits = CaptureLimits()) throws(CaptureError) {
-    let configuration = session.configuration
-    self.session = session
-    server = try PageServer(host: configuration.host, limits: limits, maximumBodySize: configuration.maximumBodySize)
-  }
+extension TrySession: ServedSession {
+  /// `try`.
+  package static var command: String { "try" }
 
-  /// The access rules once listening (they name the port bound), else `nil`.
-  package var access: CaptureAccess? { server.access }
-
-  /// Starts listening and returns the URL to open: `http://HOST:PORT/`, with `?token=T` when the
-  /// run has a token.
-  ///
-  /// - Throws: ``CaptureError/cannotListen(address:reason:)`` when the address cannot be bound.
-  package func start() async throws(CaptureError) -> String {
-    let configuration = session.configuration
-    let session = self.session
-    return try await server.start(
-      port: configuration.port, token: configuration.token, command: "try"
-    ) { access in
-      TryHTTPHandler(session: session, access: access)
-    }
-  }
-
-  /// Waits until the session is interrupted, then stops the server.
-  package func run() async {
-    await session.waitUntilFinished()
-    await stop()
-  }
-
-  /// Stops listening and closes every connection (a request being handled finishes first; the
-  /// wait is bounded to 2 s).
-  package func stop() async {
-    await server.stop()
+  /// The try page's routes answered for `access`.
+  package nonisolated func handler(access: CaptureAccess) -> TryHTTPHandler {
+    TryHTTPHandler(session: self, access: access)
   }
 }
 
-/// Answers the try page's requests once ``CaptureAccess`` admits them (see ``TryServer``).
-struct TryHTTPHandler: CaptureResponder {
-  let session: TrySession
-  let access: CaptureAccess
+extension TryConfiguration: PageEndpoint {}
 
-  func respond(to request: CaptureRequest) async -> CaptureResponse {
+/// Answers the try page's requests once ``CaptureAccess`` admits them (see ``TryServer``).
+package struct TryHTTPHandler: CaptureResponder {
+  let session: TrySession
+  package let access: CaptureAccess
+
+  package func respond(to request: CaptureRequest) async -> CaptureResponse {
     let route: TryRoute
     switch access.check(request, routes: TryRoute.self) {
     case .refuse(let refusal): return refusal

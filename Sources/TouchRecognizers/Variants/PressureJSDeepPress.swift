@@ -51,15 +51,8 @@ public struct PressureJSDeepPress: ConfigurableRecognizer {
   /// The most polyfill ticks replayed per contact: 100 000 (1000 s of 10 ms ticks).
   public static var maximumTicks: Int { 100_000 }
 
-  @usableFromInline var pressed = false
-  @usableFromInline var deepPressed = false
-  @usableFromInline var nativeSupport = false
-  @usableFromInline var polyfillForce: Double = 0
-  @usableFromInline var runningPolyfill = false
-  @usableFromInline var touchDownMicroseconds: Double = 0
-  @usableFromInline var polyfillTicks = 0
+  @usableFromInline var press = PressureJSPress()
   @usableFromInline var probeDeadline = Double.infinity
-  @usableFromInline var tickDeadline = Double.infinity
   @usableFromInline var previousForce: Double = 0
 
   /// The `deepPressThreshold` parameter.
@@ -117,56 +110,34 @@ public struct PressureJSDeepPress: ConfigurableRecognizer {
   @inlinable public static var usesTimers: Bool { true }
 
   /// The earlier of the probe and the next polyfill tick.
-  @inlinable public var timerDeadline: Double { Swift.min(probeDeadline, tickDeadline) }
-
-  @inlinable
-  mutating func startPress(_ sample: TouchSample, _ context: inout GestureContext) {
-    if !pressed {
-      runningPolyfill = false
-      pressed = true
-      context.setState(.began, at: sample)
-    }
-  }
-
-  @inlinable
-  mutating func deepPress(_ force: Double, _ sample: TouchSample, _ context: inout GestureContext) {
-    PressureJSClock.deepPress(
-      force, threshold: deepPressThreshold, pressed: pressed, deepPressed: &deepPressed, sample, &context)
-  }
+  @inlinable public var timerDeadline: Double { Swift.min(probeDeadline, press.tickDeadline) }
 
   @inlinable
   public mutating func touchesBegan(_ sample: TouchSample, _ context: inout GestureContext) {
-    pressed = false
-    deepPressed = false
-    nativeSupport = false
-    runningPolyfill = false
+    press.touchDown(sample)
     previousForce = sample.force
-    touchDownMicroseconds = PressureJSClock.microseconds(sample.t)
-    probeDeadline = PressureJSClock.time(touchDownMicroseconds, plus: Self.probeMilliseconds)
-    tickDeadline = .infinity
+    probeDeadline = PressureJSClock.time(press.touchDownMicroseconds, plus: Self.probeMilliseconds)
   }
 
   @inlinable
   public mutating func touchesMoved(_ sample: TouchSample, _ context: inout GestureContext) {
     guard sample.force != previousForce else { return }  // a position-only move: no force event
     previousForce = sample.force
-    startPress(sample, &context)
-    deepPress(sample.force / sample.maxForce, sample, &context)
-    nativeSupport = true
+    if !press.pressed {  // `start`
+      press.runningPolyfill = false
+      press.pressed = true
+      context.setState(.began, at: sample)
+    }
+    press.deepPress(sample.force / sample.maxForce, threshold: deepPressThreshold, sample, &context)
+    press.nativeSupport = true
     probeDeadline = .infinity
-    tickDeadline = .infinity
+    press.tickDeadline = .infinity
   }
 
   @inlinable
   public mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext) {
     probeDeadline = .infinity
-    tickDeadline = .infinity
-    // Native force took over the polyfill: `_endPress` sees `runningPolyfill` and never ends.
-    if runningPolyfill && nativeSupport { return }
-    if pressed {
-      deepPressed = false
-      context.setState(.ended, at: sample)
-    }
+    press.lift(sample, &context)
   }
 
   /// Pressure.js binds `touchend` only: a cancelled touch never calls `end`, the press stays
@@ -174,88 +145,25 @@ public struct PressureJSDeepPress: ConfigurableRecognizer {
   @inlinable
   public mutating func touchesCancelled(_ sample: TouchSample, _ context: inout GestureContext) {
     probeDeadline = .infinity
-    tickDeadline = .infinity
+    press.tickDeadline = .infinity
   }
 
   @inlinable
   public mutating func timerFired(_ sample: TouchSample, _ context: inout GestureContext) {
-    if probeDeadline <= tickDeadline {
+    if probeDeadline <= press.tickDeadline {
       probeDeadline = .infinity
       // `unsupported` without the polyfill: no state changes, a later force event still starts.
-      guard !pressed, polyfill else { return }
-      pressed = true
-      runningPolyfill = true
-      context.setState(.began, at: sample)
-      polyfillForce = 0
-      polyfillTicks = 0
-      tick(sample, &context)
-    } else {
-      tick(sample, &context)
+      guard !press.pressed, polyfill else { return }
+      press.startPolyfill(sample, &context)
     }
-  }
-
-  @inlinable
-  mutating func tick(_ sample: TouchSample, _ context: inout GestureContext) {
-    polyfillForce = PressureJSClock.nextPolyfillForce(polyfillForce, speedUp: polyfillSpeedUp)
-    deepPress(polyfillForce, sample, &context)
-    polyfillTicks += 1
-    // Deep-pressed by the rising polyfill force, nothing can change any more.
-    tickDeadline =
-      deepPressed || polyfillTicks >= Self.maximumTicks
-      ? .infinity
-      : PressureJSClock.time(
-        touchDownMicroseconds, plus: Self.probeMilliseconds + Double(polyfillTicks) * PressureJSClock.tickMilliseconds)
+    press.tick(
+      threshold: deepPressThreshold, speedUp: polyfillSpeedUp, fromMilliseconds: Self.probeMilliseconds, sample,
+      &context)
   }
 
   @inlinable
   public mutating func reset() {
-    pressed = false
-    deepPressed = false
-    runningPolyfill = false
-    nativeSupport = false
+    press.reset()
     probeDeadline = .infinity
-    tickDeadline = .infinity
-  }
-}
-
-/// The browser's timer clock as Pressure.js sees it: `setTimeout` delays are whole milliseconds
-/// after the touch-down event, and times are kept on a microsecond grid so that a timer and a
-/// sample written with the same decimal time compare equal.
-@usableFromInline
-enum PressureJSClock {
-  /// The polyfill's tick and the support probe's poll, milliseconds.
-  @usableFromInline static var tickMilliseconds: Double { 10 }
-
-  /// A time in seconds as whole microseconds (rounded to nearest).
-  @inlinable static func microseconds(_ seconds: Double) -> Double { (seconds * 1e6).rounded() }
-
-  /// `milliseconds` after the time `microseconds`, in seconds: one rounding, so the result is
-  /// the double nearest the exact decimal time.
-  @inlinable static func time(_ microseconds: Double, plus milliseconds: Double) -> Double {
-    (microseconds + milliseconds * 1000) / 1e6
-  }
-
-  /// The library's `deepPress(force)`, shared by both adapters: `force >= threshold` starts a
-  /// deep press (the action) when pressed and not deep-pressed; below it ends one (a release).
-  @inlinable static func deepPress(
-    _ force: Double, threshold: Double, pressed: Bool, deepPressed: inout Bool, _ sample: TouchSample,
-    _ context: inout GestureContext
-  ) {
-    if force >= threshold {
-      if pressed && !deepPressed {
-        deepPressed = true
-        context.setState(.changed, acting: .action, at: sample)
-      }
-    } else if pressed && deepPressed {
-      deepPressed = false
-      context.setState(.changed, acting: .release, at: sample)
-    }
-  }
-
-  /// The polyfill's force after one more tick: + 10 / `speedUp` (all at once for 0), capped at 1,
-  /// with the library's arithmetic.
-  @inlinable static func nextPolyfillForce(_ force: Double, speedUp: Double) -> Double {
-    let increment = speedUp == 0 ? 1 : 10 / speedUp
-    return force + increment > 1 ? 1 : force + increment
   }
 }

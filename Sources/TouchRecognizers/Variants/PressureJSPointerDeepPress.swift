@@ -40,14 +40,7 @@ public struct PressureJSPointerDeepPress: ConfigurableRecognizer {
   /// Polyfill ramp time from 0 to 1, milliseconds.
   public let polyfillSpeedUp: Double
 
-  @usableFromInline var pressed = false
-  @usableFromInline var deepPressed = false
-  @usableFromInline var nativeSupport = false
-  @usableFromInline var runningPolyfill = false
-  @usableFromInline var polyfillForce: Double = 0
-  @usableFromInline var polyfillTicks = 0
-  @usableFromInline var touchDownMicroseconds: Double = 0
-  @usableFromInline var tickDeadline = Double.infinity
+  @usableFromInline var press = PressureJSPress()
 
   /// The variant's description.
   public static let descriptor = RecognizerDescription(
@@ -97,26 +90,15 @@ public struct PressureJSPointerDeepPress: ConfigurableRecognizer {
   @inlinable public static var usesTimers: Bool { true }
 
   /// The next polyfill tick.
-  @inlinable public var timerDeadline: Double { tickDeadline }
-
-  @inlinable
-  mutating func deepPress(_ force: Double, _ sample: TouchSample, _ context: inout GestureContext) {
-    PressureJSClock.deepPress(
-      force, threshold: deepPressThreshold, pressed: pressed, deepPressed: &deepPressed, sample, &context)
-  }
+  @inlinable public var timerDeadline: Double { press.tickDeadline }
 
   @inlinable
   public mutating func touchesBegan(_ sample: TouchSample, _ context: inout GestureContext) {
-    pressed = false
-    deepPressed = false
-    nativeSupport = false
-    runningPolyfill = false
-    tickDeadline = .infinity
-    touchDownMicroseconds = PressureJSClock.microseconds(sample.t)
+    press.touchDown(sample)
     let pressure = sample.force / sample.maxForce
     guard pressure == 0 || pressure == 0.5 || pressure > 1 else {
-      pressed = true
-      nativeSupport = true
+      press.pressed = true
+      press.nativeSupport = true
       context.setState(.began, at: sample)
       return
     }
@@ -124,44 +106,29 @@ public struct PressureJSPointerDeepPress: ConfigurableRecognizer {
       context.setState(.failed, at: sample)  // `unsupported`: nothing later can start it
       return
     }
-    pressed = true
-    runningPolyfill = true
-    context.setState(.began, at: sample)
-    polyfillForce = 0
-    polyfillTicks = 0
+    press.startPolyfill(sample, &context)
     tick(sample, &context)
   }
 
   @inlinable
   public mutating func touchesMoved(_ sample: TouchSample, _ context: inout GestureContext) {
     let pressure = sample.force / sample.maxForce
-    guard pressed, pressure > 0, pressure != 0.5 else { return }
-    nativeSupport = true
-    tickDeadline = .infinity
-    deepPress(pressure, sample, &context)
-  }
-
-  @inlinable
-  mutating func lift(_ sample: TouchSample, _ context: inout GestureContext) {
-    tickDeadline = .infinity
-    // Native pressure took over the polyfill: `_endPress` sees `runningPolyfill` and never ends.
-    if runningPolyfill && nativeSupport { return }
-    if pressed {
-      deepPressed = false
-      context.setState(.ended, at: sample)
-    }
+    guard press.pressed, pressure > 0, pressure != 0.5 else { return }
+    press.nativeSupport = true
+    press.tickDeadline = .infinity
+    press.deepPress(pressure, threshold: deepPressThreshold, sample, &context)
   }
 
   @inlinable
   public mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext) {
-    lift(sample, &context)
+    press.lift(sample, &context)
   }
 
   /// Browsers follow `pointercancel` with `pointerleave`, which the adapter binds: a
   /// cancellation ends the press as a lift does.
   @inlinable
   public mutating func touchesCancelled(_ sample: TouchSample, _ context: inout GestureContext) {
-    lift(sample, &context)
+    press.lift(sample, &context)
   }
 
   @inlinable
@@ -171,21 +138,11 @@ public struct PressureJSPointerDeepPress: ConfigurableRecognizer {
 
   @inlinable
   mutating func tick(_ sample: TouchSample, _ context: inout GestureContext) {
-    polyfillForce = PressureJSClock.nextPolyfillForce(polyfillForce, speedUp: polyfillSpeedUp)
-    deepPress(polyfillForce, sample, &context)
-    polyfillTicks += 1
-    tickDeadline =
-      deepPressed || polyfillTicks >= PressureJSDeepPress.maximumTicks
-      ? .infinity
-      : PressureJSClock.time(touchDownMicroseconds, plus: Double(polyfillTicks) * PressureJSClock.tickMilliseconds)
+    press.tick(threshold: deepPressThreshold, speedUp: polyfillSpeedUp, fromMilliseconds: 0, sample, &context)
   }
 
   @inlinable
   public mutating func reset() {
-    pressed = false
-    deepPressed = false
-    nativeSupport = false
-    runningPolyfill = false
-    tickDeadline = .infinity
+    press.reset()
   }
 }

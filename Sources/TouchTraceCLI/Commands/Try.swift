@@ -219,7 +219,7 @@ extension TouchTraceCommand {
           Console.error(
             "try: open \(shown) — \(chosen.count) configuration\(chosen.count == 1 ? "" : "s"); Ctrl-C ends the run")
         }
-        await server.run()
+        await server.serveUntilFinished()
         if !quiet {
           let contacts = await session.contacts
           let saved = await session.saved

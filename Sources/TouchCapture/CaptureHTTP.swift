@@ -103,6 +103,27 @@
       body: Array(text.utf8), closes: closes)
   }
 
+  /// A page: `200`, HTML, not cached, not framed, no referrer.
+  ///
+  /// - Parameter html: the page's bytes.
+  package static func page(_ html: [UInt8]) -> CaptureResponse {
+    CaptureResponse(
+      status: 200,
+      headers: [
+        ("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store"),
+        ("X-Content-Type-Options", "nosniff"), ("X-Frame-Options", "DENY"), ("Referrer-Policy", "no-referrer"),
+      ],
+      body: html)
+  }
+
+  /// A state: `200`, JSON, not cached.
+  ///
+  /// - Parameter bytes: the JSON document.
+  package static func json(_ bytes: [UInt8]) -> CaptureResponse {
+    CaptureResponse(
+      status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")], body: bytes)
+  }
+
   /// The value of header `name` (compared without case), if set.
   ///
   /// - Parameter name: the header's name.

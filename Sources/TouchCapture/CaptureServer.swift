@@ -22,13 +22,10 @@ import TouchIO
 package typealias CaptureServer = PageServer<CaptureSession>
 
 extension CaptureSession: ServedSession {
+  package typealias Handler = CaptureHTTPHandler
+
   /// `capture`.
   package static var command: String { "capture" }
-
-  /// Capture's routes answered for `access`.
-  package nonisolated func handler(access: CaptureAccess) -> CaptureHTTPHandler {
-    CaptureHTTPHandler(session: self, access: access)
-  }
 }
 
 extension CaptureConfiguration: PageEndpoint {}
@@ -43,9 +40,13 @@ extension PageServer where Session == CaptureSession {
 }
 
 /// Answers the page's requests once ``CaptureAccess`` admits them (see ``CaptureServer``).
-package struct CaptureHTTPHandler: CaptureResponder {
+package struct CaptureHTTPHandler: SessionResponder {
   let session: CaptureSession
   package let access: CaptureAccess
+
+  package init(session: CaptureSession, access: CaptureAccess) {
+    (self.session, self.access) = (session, access)
+  }
 
   package func respond(to request: CaptureRequest) async -> CaptureResponse {
     let route: CaptureAccess.Route
@@ -60,15 +61,9 @@ package struct CaptureHTTPHandler: CaptureResponder {
         state: snapshot.json, prompt: snapshot.intent, words: snapshot.words, index: snapshot.index,
         total: session.prompts.count,
         token: access.token, secret: access.secret)
-      return CaptureResponse(
-        status: 200,
-        headers: [
-          ("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store"),
-          ("X-Content-Type-Options", "nosniff"), ("X-Frame-Options", "DENY"), ("Referrer-Policy", "no-referrer"),
-        ],
-        body: page)
+      return .page(page)
     case .state:
-      return Self.json(await session.stateJSON())
+      return CaptureResponse.json(await session.stateJSON())
     case .contact:
       return await answer(session.submit(request.body))
     case .redo:
@@ -82,15 +77,10 @@ package struct CaptureHTTPHandler: CaptureResponder {
 
   private func answer(_ outcome: CaptureSession.Outcome) async -> CaptureResponse {
     switch outcome {
-    case .ok: return Self.json(await session.stateJSON())
+    case .ok: return CaptureResponse.json(await session.stateJSON())
     case .invalid(let why): return .text(400, why + "\n")
     case .conflict(let why): return .text(409, why + "\n")
     case .failed(let why): return .text(500, why + "\n")
     }
-  }
-
-  static func json(_ bytes: [UInt8]) -> CaptureResponse {
-    CaptureResponse(
-      status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")], body: bytes)
   }
 }

@@ -12,19 +12,25 @@ package protocol PageEndpoint: Sendable {
   var maximumBodySize: Int { get }
 }
 
+/// A request handler for one session's page.
+package protocol SessionResponder: CaptureResponder {
+  /// The session it answers for.
+  associatedtype Session
+  /// The handler of `session`'s requests under `access` (the rules for the port bound).
+  init(session: Session, access: CaptureAccess)
+}
+
 /// A run a ``PageServer`` serves: ``CaptureSession`` or ``TrySession``.
 package protocol ServedSession: Sendable {
   /// The run's settings.
   associatedtype Configuration: PageEndpoint
   /// What answers the page's requests once ``CaptureAccess`` admits them.
-  associatedtype Handler: CaptureResponder
+  associatedtype Handler: SessionResponder where Handler.Session == Self
 
   /// The command the page belongs to (`capture`, `try`): the access rules name it in refusals.
   static var command: String { get }
   /// The run's settings (address, port, token, body limit).
   nonisolated var configuration: Configuration { get }
-  /// The handler of the requests for the port bound.
-  nonisolated func handler(access: CaptureAccess) -> Handler
   /// Returns when the run is over (every prompt done, or interrupted).
   func waitUntilFinished() async
 }
@@ -73,7 +79,8 @@ package final class PageServer<Session: ServedSession>: Sendable {
     let configuration = session.configuration
     let (running, handler) = try await HTTPListener.start(address: address, port: configuration.port, limits: limits) {
       bound in
-      session.handler(
+      Session.Handler(
+        session: session,
         access: CaptureAccess(
           host: configuration.host, port: bound, token: configuration.token, secret: secret, command: Session.command))
     }

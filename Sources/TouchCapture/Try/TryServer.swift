@@ -30,21 +30,22 @@ package enum TryRoute: String, ServedRoute, CaseIterable {
 package typealias TryServer = PageServer<TrySession>
 
 extension TrySession: ServedSession {
+  package typealias Handler = TryHTTPHandler
+
   /// `try`.
   package static var command: String { "try" }
-
-  /// The try page's routes answered for `access`.
-  package nonisolated func handler(access: CaptureAccess) -> TryHTTPHandler {
-    TryHTTPHandler(session: self, access: access)
-  }
 }
 
 extension TryConfiguration: PageEndpoint {}
 
 /// Answers the try page's requests once ``CaptureAccess`` admits them (see ``TryServer``).
-package struct TryHTTPHandler: CaptureResponder {
+package struct TryHTTPHandler: SessionResponder {
   let session: TrySession
   package let access: CaptureAccess
+
+  package init(session: TrySession, access: CaptureAccess) {
+    (self.session, self.access) = (session, access)
+  }
 
   package func respond(to request: CaptureRequest) async -> CaptureResponse {
     let route: TryRoute
@@ -55,15 +56,9 @@ package struct TryHTTPHandler: CaptureResponder {
     switch route {
     case .page:
       let page = TryPage.html(state: await session.stateJSON(), token: access.token, secret: access.secret)
-      return CaptureResponse(
-        status: 200,
-        headers: [
-          ("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store"),
-          ("X-Content-Type-Options", "nosniff"), ("X-Frame-Options", "DENY"), ("Referrer-Policy", "no-referrer"),
-        ],
-        body: page)
+      return .page(page)
     case .state:
-      return CaptureHTTPHandler.json(await session.stateJSON())
+      return CaptureResponse.json(await session.stateJSON())
     case .replay:
       return Self.answer(await session.replay(request.body))
     case .save:
@@ -73,7 +68,7 @@ package struct TryHTTPHandler: CaptureResponder {
 
   static func answer(_ outcome: TrySession.Outcome) -> CaptureResponse {
     switch outcome {
-    case .ok(let json): CaptureHTTPHandler.json(json)
+    case .ok(let json): CaptureResponse.json(json)
     case .invalid(let why): .text(400, why + "\n")
     case .conflict(let why): .text(409, why + "\n")
     case .failed(let why): .text(500, why + "\n")

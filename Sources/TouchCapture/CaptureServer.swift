@@ -48,12 +48,7 @@ package struct CaptureHTTPHandler: SessionResponder {
     (self.session, self.access) = (session, access)
   }
 
-  package func respond(to request: CaptureRequest) async -> CaptureResponse {
-    let route: CaptureAccess.Route
-    switch access.check(request) {
-    case .refuse(let refusal): return refusal
-    case .admit(let admitted): route = admitted
-    }
+  package func respond(to request: CaptureRequest, on route: CaptureAccess.Route) async -> CaptureResponse {
     switch route {
     case .page:
       let snapshot = await session.snapshot()

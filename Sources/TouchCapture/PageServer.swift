@@ -12,12 +12,28 @@ package protocol PageEndpoint: Sendable {
   var maximumBodySize: Int { get }
 }
 
-/// A request handler for one session's page.
+/// A request handler for one session's page: it answers the routes ``CaptureAccess`` admits;
+/// the rest are refused before it is called.
 package protocol SessionResponder: CaptureResponder {
   /// The session it answers for.
   associatedtype Session
+  /// The page's routes.
+  associatedtype Route: ServedRoute
   /// The handler of `session`'s requests under `access` (the rules for the port bound).
   init(session: Session, access: CaptureAccess)
+  /// The answer to `request`, admitted to `route`.
+  func respond(to request: CaptureRequest, on route: Route) async -> CaptureResponse
+}
+
+extension SessionResponder {
+  /// `request` checked by ``CaptureResponder/access`` (Host, Origin, token, route, method,
+  /// secret), then answered on its route, or refused.
+  package func respond(to request: CaptureRequest) async -> CaptureResponse {
+    switch access.check(request, routes: Route.self) {
+    case .refuse(let refusal): refusal
+    case .admit(let route): await respond(to: request, on: route)
+    }
+  }
 }
 
 /// A run a ``PageServer`` serves: ``CaptureSession`` or ``TrySession``.

@@ -47,12 +47,7 @@ package struct TryHTTPHandler: SessionResponder {
     (self.session, self.access) = (session, access)
   }
 
-  package func respond(to request: CaptureRequest) async -> CaptureResponse {
-    let route: TryRoute
-    switch access.check(request, routes: TryRoute.self) {
-    case .refuse(let refusal): return refusal
-    case .admit(let admitted): route = admitted
-    }
+  package func respond(to request: CaptureRequest, on route: TryRoute) async -> CaptureResponse {
     switch route {
     case .page:
       let page = TryPage.html(state: await session.stateJSON(), token: access.token, secret: access.secret)

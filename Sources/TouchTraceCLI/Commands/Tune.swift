@@ -264,7 +264,7 @@ extension TouchTraceCommand.Tune {
   /// Tunes on the scored `data` and writes every output or none: the report, `--outcomes`,
   /// `--json-output`, the `--csv-dir` tables and the exports; exit 1 when nothing was chosen.
   private func tuneAndWrite(
-    _ data: consuming ScoredData, request: ScoredStream.Request, tuning: TuningOptions, threads: Int,
+    _ data: consuming StudyData, request: ScoredStream.Request, tuning: TuningOptions, threads: Int,
     progress: Progress
   ) throws {
     let evaluation = data.evaluation
@@ -308,9 +308,9 @@ extension TouchTraceCommand.Tune {
   /// samples kept — then finishes the progress line. Returns the result and how to get a
   /// configuration's outcomes again, by its index (`nil`: replay the samples).
   private func runTuning(
-    _ data: ScoredData, tuning: TuningOptions, threads: Int, progress: Progress
+    _ data: StudyData, tuning: TuningOptions, threads: Int, progress: Progress
   ) throws -> (TuningResult, columns: ((Int) throws -> OutcomeColumn)?) {
-    let plan: SweepPlan = data.plan
+    guard let plan = data.plan else { preconditionFailure("tune scores the plan it made") }
     if ScoredData.merged != nil {
       try ScoredData.requireMerged(
         (data.sweep != nil || data.spilled != nil) && data.outcomeColumns?.count == plan.configurations.count,

@@ -6,31 +6,15 @@ import TouchReports
 import TouchStudy
 import TouchTuning
 
-/// A scoring command's traces and scoring state, wherever they come from: read from its inputs
-/// batch by batch (``ScoredStream``), or merged from the partials of a job array
-/// (``MergedStudy``, during `touchtrace merge`).
-struct ScoredData {
+/// How a scoring command gets its ``StudyData`` (TouchStudy): read from its inputs batch by
+/// batch (``ScoredStream``), or, during `touchtrace merge`, from the partials of a job array
+/// (``MergedStudy``); with the command's messages, progress and errors.
+enum ScoredData {
   /// The partials being merged, while `touchtrace merge` runs the command that wrote them.
   @TaskLocal static var merged: MergedStudy?
   /// The merged partials' latency lists, on disk (`MergedLists`), while `touchtrace merge` runs
   /// the command; ``merged``'s sweep then holds the sums only.
   @TaskLocal static var mergedLists: SpilledSweep?
-
-  var evaluation: Evaluation
-  /// The plan scored (`nil` for compare, which replays its two configurations itself).
-  var plan: SweepPlan!
-  /// The merged sweep partial (merging), or the stream's, lists on disk (reading).
-  var sweep: SweepPartial?
-  var spilled: SpilledSweep?
-  var groups: GroupPartials?
-  /// The per-trace outcomes kept in memory (`ScoredStream.Request.outcomes`), one column per
-  /// slot.
-  var outcomes: [OutcomeColumn]
-  /// Every configuration's per-trace outcomes, read one configuration at a time
-  /// (`ScoredStream.Outcomes.allOnDisk`): from the stream's spill, or merged from the partials'.
-  var outcomeColumns: OutcomeColumns?
-  /// The stream, when read here (for writing a partial).
-  var stream: ScoredStream?
 
   /// ``gather(_:plan:planOptions:progress:)`` for `command`, then ``check(command:shard:misfires:)``:
   /// a replay error is reported as the command's, the progress line finished first; with
@@ -38,8 +22,8 @@ struct ScoredData {
   static func gather(
     for command: String, _ request: ScoredStream.Request, plan: SweepPlan?, planOptions: PlanOptions?,
     progress: Progress? = nil, finishing: Bool = true, shard: ShardOptions, misfires: Bool = false
-  ) throws -> ScoredData {
-    let data: ScoredData
+  ) throws -> StudyData {
+    let data: StudyData
     do {
       data = try gather(request, plan: plan, planOptions: planOptions, progress: progress)
     } catch let error as ReplayError {
@@ -47,7 +31,7 @@ struct ScoredData {
       throw DataError.replay(error, command: command)
     }
     if finishing { progress?.finish() }
-    try data.check(command: command, shard: shard, misfires: misfires)
+    try check(data, command: command, shard: shard, misfires: misfires)
     if let spool = request.spool, spool.isComplete, Console.verbose && !Console.quiet {
       Console.detail(Self.spoolNote(spool))
     }
@@ -67,7 +51,7 @@ struct ScoredData {
   /// with `plan` (whose default grids may follow the data's maximum forces).
   static func gather(
     _ request: ScoredStream.Request, plan: SweepPlan?, planOptions: PlanOptions?, progress: Progress? = nil
-  ) throws -> ScoredData {
+  ) throws -> StudyData {
     let follows =
       plan.map { plan in
         plan.axes.isEmpty && plan.recognizers.contains(where: { SweepPlan.defaultGridFollowsMaximumForce($0) })
@@ -85,50 +69,16 @@ struct ScoredData {
       return made
     }
     if let merged {
-      let plan = try makePlan(merged.maximumForces)
-      // What the partials hold must fit the command they record (each partial was checked on
-      // its own when read; these are the checks that need the command's plan).
-      let n = merged.dataset.traces.count
-      try requireMerged(!request.truths || merged.truths.count == n, "traces without ground truth")
-      try requireMerged(!request.sweep || plan == nil || merged.sweep != nil, "no scoring state")
-      if let plan, let sweep = merged.sweep {
-        try requireMerged(sweep.configurations.count == plan.configurations.count, "another number of configurations")
-        try requireMerged(
-          zip(sweep.configurations, plan.configurations).allSatisfy { $0.shape == $1.shape }, "other configurations")
-      }
-      // The lists on disk (merge moved them there as it read the partials), with the sums.
-      let lists = merged.sweep == nil ? nil : mergedLists
-      if let groups = merged.groups {
-        try requireMerged(groups.configurations.count == plan?.configurations.count, "another number of configurations")
-      }
-      // One outcome per trace of each partial's, merged one per trace (MergedStudy checks it).
-      try requireMerged(
-        merged.outcomes.count == 0 || merged.truths.count == n, "per-trace outcomes that are not one per trace")
-      let evaluation = Evaluation(dataset: merged.dataset, truths: merged.truths, options: request.options)
-      // Every configuration's (tune) merged when read, one at a time; a comparison's two here.
-      let onDisk = if case .allOnDisk = request.outcomes { true } else { false }
-      return ScoredData(
-        evaluation: evaluation, plan: plan, sweep: lists == nil ? merged.sweep : nil, spilled: lists,
-        groups: merged.groups, outcomes: onDisk ? [] : try merged.outcomes.all(),
-        outcomeColumns: onDisk ? merged.outcomes : nil, stream: nil)
+      return try StudyData(
+        merged: merged, lists: mergedLists, plan: try makePlan(merged.maximumForces), request: request)
     }
     let stream = try ScoredStream.read(request, plan: makePlan, planFollowsData: follows, progress: progress)
-    let evaluation =
-      if let summary = stream.summary {
-        Evaluation(summary: summary.summary, dataset: stream.dataset(), options: request.options)
-      } else {
-        // Truths kept without their traces (`keepsTruths`) stay in the stream.
-        Evaluation(
-          dataset: stream.dataset(), truths: request.keepsTraces ? stream.truths : [], options: request.options)
-      }
-    return ScoredData(
-      evaluation: evaluation, plan: stream.plan, sweep: nil, spilled: stream.sweep, groups: stream.groups,
-      outcomes: stream.outcomes, outcomeColumns: stream.outcomeSpill.map(OutcomeColumns.init), stream: stream)
+    return StudyData(stream: stream, request: request)
   }
 
   /// Reads `second` (a `ScoredStream.Request.replaying(_:)` of a first read) quietly, since the
   /// first read already said what it skipped and why, and never from the partials being merged.
-  static func readAgain(_ second: ScoredStream.Request) throws -> ScoredData {
+  static func readAgain(_ second: ScoredStream.Request) throws -> StudyData {
     guard second.canReadAgain else {
       let reason = second.spool?.failure.map { ", and its traces could not be spooled: \($0)" } ?? ""
       throw DataError(
@@ -172,30 +122,10 @@ struct ScoredData {
     }
   }
 
-  /// Whether this read (which kept its traces' names' hashes) gave the traces `evaluation`
-  /// analyzed, in the same order.
-  func readsSameTraces(as evaluation: Evaluation) -> Bool {
-    let names = stream?.nameDigests ?? []
-    return names.count == evaluation.analyzedCount
-      && EvaluationSummary.namesDigest(ofNameHashes: names) == evaluation.summary.namesDigest
-  }
-
   /// Refuses partials (exit 65) whose state does not fit the command they record: `what` they
   /// hold instead.
   static func requireMerged(_ condition: Bool, _ what: String) throws {
-    guard !condition else { return }
-    throw DataError(
-      description: "touchtrace merge: error: the partials hold \(what) than their command needs; run the shards again")
-  }
-
-  /// The sweep's result: every configuration's metrics, its latency lists read back one
-  /// configuration at a time.
-  func sweepResult(threads: Int) throws -> SweepResult {
-    if let spilled {
-      return SweepResult(
-        evaluation: evaluation, plan: plan, metrics: try spilled.metrics(threads: threads), methods: spilled.methods)
-    }
-    return SweepResult(evaluation: evaluation, plan: plan, partial: sweep!, threads: threads)
+    guard condition else { throw StudyData.mergedMismatch(what) }
   }
 
   /// Says why traces were skipped after loading (one line per reason), and stops when no trace
@@ -204,9 +134,10 @@ struct ScoredData {
   ///
   /// - Parameter misfires: whether data without positives is scored in misfire mode (`sweep`)
   ///   instead of stopping.
-  func check(command: String, shard: ShardOptions, misfires: Bool = false) throws {
-    stream?.reportSkips(command: command)
+  static func check(_ data: StudyData, command: String, shard: ShardOptions, misfires: Bool = false) throws {
+    data.stream?.reportSkips(command: command)
     guard shard.partial == nil else { return }
+    let evaluation = data.evaluation
     let summary = evaluation.summary
     if misfires, summary.analyzed > 0, summary.positives == 0 {
       try ScoringRules.requireAnalyzed(evaluation, command: command)
@@ -219,27 +150,14 @@ struct ScoredData {
     }
     try ScoringRules.requireScorable(evaluation, command: command)
   }
+}
 
-  /// The per-group metrics of every configuration (`--by`), in the breakdown's group order.
-  func groupedMetrics(by field: TraceFilter.Field?) -> GroupedMetrics? {
-    guard let field, let groups else { return nil }
-    let breakdown = GroupBreakdown(evaluation, by: field)
-    let metrics = groups.configurations.enumerated().map { c, list in
-      breakdown.names.map { name in
-        list.first { $0.name == name }?.partial.finish()
-          ?? ConfigurationPartial(shape: plan.configurations[c].shape).finish()
-      }
-    }
-    return GroupedMetrics(breakdown: breakdown, configurations: Array(metrics.indices), metrics: metrics)
-  }
-
+extension StudyData {
   /// Writes this shard's partial to `path` (through the outputs' checks: never over an input).
   func writePartial(_ path: String, command: String, shard: Shard, inputs: [String]) throws {
     guard let stream else { preconditionFailure("a partial is written by the command that read the traces") }
-    // Each configuration's outcomes read back from disk, or from the columns kept, one at a time.
-    let columns = outcomeColumns ?? OutcomeColumns(outcomes)
     try stream.writePartial(
-      path, command: command, shard: shard, sweep: spilled, groups: groups, outcomes: columns, inputs: inputs)
+      path, command: command, shard: shard, sweep: spilled, groups: groups, outcomes: partialOutcomes, inputs: inputs)
   }
 }
 

@@ -96,7 +96,7 @@ enum VerdictPass {
     // A summary-only first read with a grouping label (`sweep --bootstrap --group-by`): each
     // trace's label, for the clustered test.
     second.keepsUnits = !evaluation.keepsTraces && request.groupBy != nil
-    let data: ScoredData
+    let data: StudyData
     do {
       data = try ScoredData.readAgain(second)
     } catch let error as ReplayError {

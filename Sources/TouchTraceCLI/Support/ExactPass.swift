@@ -109,14 +109,7 @@ struct ExactPass {
       throw ValidationError(error.description)
     }
     // The first pass: breakpoints of the traces the sweep will read (after --only).
-    var source = try BatchSource(input.paths, options: input.loadOptions, batchTraces: batchTraces)
-    let filters = input.filters.compactMap(TraceFilter.init(parsing:))
-    var maximumForces = Set<Double>()
-    while var batch = try source.next() {
-      if !filters.isEmpty { _ = batch.keep(matching: filters) }
-      builder.add(batch.traces)
-      for trace in batch.traces { if let m = trace.metadata.maxForce { maximumForces.insert(m) } }
-    }
+    let maximumForces = try builder.add(reading: input.study, batchTraces: batchTraces)
     let axes = builder.axes()
     let classes = axes.reduce(1.0) { $0 * Double($1.count) }
     if classes > Double(exact.exactMaxClasses) {
@@ -135,7 +128,7 @@ struct ExactPass {
     }
     var grid: ExactReport.GridComparison?
     if names.count == 1, names[0] == main,
-      let axis = SweepPlan.defaultAxis(for: spec, maximumForces: maximumForces.sorted()),
+      let axis = SweepPlan.defaultAxis(for: spec, maximumForces: maximumForces),
       let declared = spec.parameter(names[0])
     {
       grid = ExactReport.GridComparison(

@@ -24,7 +24,7 @@ struct ResamplingRead {
   ) throws -> ResamplingRead {
     var second = request.replaying(recognizers)
     second.keepsUnits = true
-    let data = try ScoredData.readAgain(second)
+    let data = try StudyData.readAgain(second)
     let n = evaluation.analyzedCount
     guard let stream = data.stream, data.readsSameTraces(as: evaluation), data.outcomes.count == recognizers.count,
       data.outcomes.allSatisfy({ $0.count == n }), stream.truths.count == n, stream.units.count == n

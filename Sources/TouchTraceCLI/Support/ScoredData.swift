@@ -76,50 +76,16 @@ enum ScoredData {
     return StudyData(stream: stream, request: request)
   }
 
-  /// Reads `second` (a `ScoredStream.Request.replaying(_:)` of a first read) quietly, since the
-  /// first read already said what it skipped and why, and never from the partials being merged.
-  static func readAgain(_ second: ScoredStream.Request) throws -> StudyData {
-    guard second.canReadAgain else {
-      let reason = second.spool?.failure.map { ", and its traces could not be spooled: \($0)" } ?? ""
-      throw DataError(
-        description:
-          "touchtrace \(second.command): error: standard input is read once\(reason); save the traces to a file")
-    }
-    return try $merged.withValue(nil) {
-      try Console.$quiet.withValue(true) { try gather(second, plan: nil, planOptions: nil) }
-    }
-  }
-
-  /// Reads `request`'s inputs again, replaying `recognizers` and handing each batch's replays to
-  /// `onReplays` without keeping them (`what` the read is for names it in messages). Merging,
-  /// they are the inputs the shards read, checked against the SHA-256 the shards recorded.
-  ///
-  /// - Throws: `DataError` when the inputs changed since the shards read them or the read gives
-  ///   other traces than `evaluation`'s, and what reading throws.
+  /// ``StudyData/replayAgain(_:request:evaluation:for:batchTraces:mergedInputs:onReplays:)``:
+  /// merging, of the inputs the shards read (checked by their SHA-256).
   static func replayAgain(
     _ recognizers: [AnyForceRecognizer], request: ScoredStream.Request, evaluation: Evaluation, for what: String,
     batchTraces: Int? = nil,
     onReplays: @escaping (_ traces: [Trace], _ truths: [TraceTruth], _ outcomes: [[TraceOutcome]]) -> Void
   ) throws {
-    var second = request.replaying(recognizers)
-    second.keepsReplays = false
-    if let batchTraces { second.batchTraces = batchTraces }
-    let merged = ScoredData.merged
-    second.writesPartial = merged != nil
-    second.onReplays = onReplays
-    let data = try readAgain(second)
-    if let merged, data.stream?.inputs != merged.inputs {
-      throw DataError(
-        description:
-          "touchtrace merge: error: \(what) replay the inputs the shards read, and they changed since (SHA-256 differs); merge to md, json or csv, or run the \(request.command) again"
-      )
-    }
-    guard data.readsSameTraces(as: evaluation) else {
-      throw DataError(
-        description:
-          "touchtrace \(request.command): error: the inputs changed while \(what) came from them (a second read gave other traces)"
-      )
-    }
+    try StudyData.replayAgain(
+      recognizers, request: request, evaluation: evaluation, for: what, batchTraces: batchTraces,
+      mergedInputs: merged?.inputs, onReplays: onReplays)
   }
 
   /// Refuses partials (exit 65) whose state does not fit the command they record: `what` they
@@ -158,20 +124,5 @@ extension StudyData {
     guard let stream else { preconditionFailure("a partial is written by the command that read the traces") }
     try stream.writePartial(
       path, command: command, shard: shard, sweep: spilled, groups: groups, outcomes: partialOutcomes, inputs: inputs)
-  }
-}
-
-extension ScoredStream {
-  /// The resampling units of a read that kept them (`Request.keepsUnits`), grouped by `key`
-  /// (the request's `groupBy`); one group per trace without a key.
-  func unitGroups(by key: GroupKey?) -> TraceGroups {
-    key.map { TraceGroups(labels: units, key: $0) } ?? TraceGroups(names: units)
-  }
-
-  /// The groups by `column` (`--by`) of a read that kept only its traces' summary, truths and
-  /// `column` labels (`Request.keepsLabels`); `nil` for any other read or without a column.
-  func labelledGroups(by column: TraceFilter.Field?) -> GroupBreakdown? {
-    guard summary != nil, let column, labels.count == truths.count else { return nil }
-    return GroupBreakdown(labels: labels, truths: truths, by: column)
   }
 }

@@ -90,27 +90,10 @@ public enum StudyVerdict {
             "the traces came from standard input, which is read once\(spool); save them to a file, or run touchtrace compare"
         ))
     }
-    var second = request.replaying([a.recognizer, b.recognizer])
-    // When the first read kept only the traces' summary and nothing is clustered, the pair is
-    // compared as the second read passes: no trace's outcomes or truth are kept (about 100 bytes
-    // a contact). Otherwise the two outcome columns, and after a summary-only first read the
-    // truths.
     let paired = PairedAccumulation(
       evaluation.keepsTraces || request.groupBy != nil
         ? nil : PairedComparison.Accumulator(shapeA: a.shape, shapeB: b.shape))
-    if paired.accumulator != nil {
-      second.keepsReplays = false
-      second.onReplays = { _, truths, outcomes in
-        for (x, y) in zip(outcomes[0], outcomes[1]) {
-          paired.accumulator!.add(x, y, intent: truths[x.trace].intent, actualClass: truths[x.trace].actualClass)
-        }
-      }
-    }
-    second.keepsTruths = !evaluation.keepsTraces && paired.accumulator == nil
-    second.writesPartial = mergedInputs != nil  // the inputs' SHA-256, to compare with the shards'
-    // A summary-only first read with a grouping label (`sweep --bootstrap --group-by`): each
-    // trace's label, for the clustered test.
-    second.keepsUnits = !evaluation.keepsTraces && request.groupBy != nil
+    let second = secondRead(a, b, request: request, evaluation: evaluation, into: paired, merging: mergedInputs != nil)
     let data: StudyData
     do {
       data = try StudyData.readAgain(second)
@@ -146,6 +129,30 @@ public enum StudyVerdict {
       if case .replay(let replay) = error { throw replay }
       throw StudyError(description: "touchtrace \(request.command): error: \(error.description)")
     }
+  }
+
+  /// The second read of the pair: when the first read kept only the traces' summary and
+  /// nothing is clustered, the pair is compared as it passes (into `paired`: no trace's outcomes
+  /// or truth are kept, about 100 bytes a contact); otherwise it keeps the two outcome columns,
+  /// and after a summary-only first read the truths (and with a grouping label, each trace's
+  /// label for the clustered test).
+  private static func secondRead(
+    _ a: Configuration, _ b: Configuration, request: ScoredStream.Request, evaluation: Evaluation,
+    into paired: PairedAccumulation, merging: Bool
+  ) -> ScoredStream.Request {
+    var second = request.replaying([a.recognizer, b.recognizer])
+    if paired.accumulator != nil {
+      second.keepsReplays = false
+      second.onReplays = { _, truths, outcomes in
+        for (x, y) in zip(outcomes[0], outcomes[1]) {
+          paired.accumulator!.add(x, y, intent: truths[x.trace].intent, actualClass: truths[x.trace].actualClass)
+        }
+      }
+    }
+    second.keepsTruths = !evaluation.keepsTraces && paired.accumulator == nil
+    second.writesPartial = merging  // the inputs' SHA-256, to compare with the shards'
+    second.keepsUnits = !evaluation.keepsTraces && request.groupBy != nil
+    return second
   }
 
   /// The comparison after a first read that kept a summary: the second read kept the truths

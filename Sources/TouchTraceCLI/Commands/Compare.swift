@@ -104,62 +104,23 @@ extension TouchTraceCommand {
       let options = try scoring.evaluationOptions()
       let resampling = try self.resampling.resampling()
       let threads = global.threadCount
-      let key = groupBy?.key
       try Console.run {
         try Console.checkOutputs([report.file, outcomes.outcomes], inputs: input.inputPaths)
-        // A's and B's per-trace outcomes as the traces are read, for the pairing, the bootstrap,
-        // the --outcomes table and the HTML figures (and a shard's partial), without the traces'
-        // samples: an HTML report keeps the few traces it draws as they pass.
-        let sharded = shards.partial != nil
-        var request = ScoredStream.Request(
-          input: input.study, shard: shards.selected, recognizers: [a.recognizer, b.recognizer], groupBy: key,
-          options: options, threads: threads, command: "compare", outcomes: .replays([a.recognizer, b.recognizer]),
-          sweep: false, batchTraces: shards.batchTraces, writesPartial: sharded)
-        // On one machine: of each trace only what the reports count, its truth, its resampling
-        // unit and its --by label (--outcomes then reads the traces again for its rows, from a
-        // spool of them).
-        if !sharded, outcomes.outcomes != nil { request.spool = spooling.spool() }
-        if !sharded, !(outcomes.outcomes != nil && !request.willReadAgain) {
-          request.summaryOnly = true
-          request.keepsUnits = true
-          request.keepsLabels = breakdown.by?.field
-        }
         let selection = Selection()
-        if !sharded, case .html = report.resolvedFormat {
-          request.onReplays = { traces, truths, lists in
-            selection.selector.add(batch: traces, truths: truths, outcomes: lists)
-          }
-        }
+        let request = studyRequest(a, b, options: options, threads: threads, selection: selection)
         // No default grid here: the plan is only a carrier.
         let data = try ScoredData.gather(for: "compare", request, plan: nil, planOptions: nil, shard: shards)
-        if shards.partial == nil { try breakdown.requirePresent(in: data.evaluation, command: "compare") }
         if let partial = shards.partial {
-          try data.writePartial(partial, command: "compare", shard: shards.selected, inputs: input.inputPaths)
-          return
+          return try data.writePartial(partial, command: "compare", shard: shards.selected, inputs: input.inputPaths)
         }
+        try breakdown.requirePresent(in: data.evaluation, command: "compare")
         let evaluation = data.evaluation
         // Read here, A's and B's columns are there by the request; merged, the partials hold them.
         try ScoredData.requireMerged(data.outcomes.count == 2, "other per-configuration state")
         let columns = (a: data.outcomes[0], b: data.outcomes[1])
-        let run: ComparisonResult
-        do throws(TuningError) {
-          if let stream = data.stream, stream.summary != nil {
-            // A summary-only read: the truths and resampling units it kept.
-            run = try ComparisonResult(
-              evaluation: evaluation, truths: stream.truths, groups: stream.unitGroups(by: key), a: a, b: b,
-              bootstrap: resampling.bootstrap, seed: resampling.seed, continuityCorrection: continuityCorrection,
-              threads: threads, columns: columns)
-          } else {
-            run = try ComparisonResult(
-              evaluation: evaluation, a: a, b: b, groupBy: key, bootstrap: resampling.bootstrap, seed: resampling.seed,
-              continuityCorrection: continuityCorrection, threads: threads, columns: columns)
-          }
-        } catch {
-          if case .replay(let replay) = error { throw DataError.replay(replay, command: "compare") }
-          throw DataError(description: "touchtrace compare: error: \(error.description)")
-        }
-        let outcomeWriter = try outcomes.open(inputs: input.inputPaths)
+        let run = try comparison(data, a, b, resampling: resampling, threads: threads)
         let column = { (c: Int) in c == 0 ? columns.a : columns.b }
+        let outcomeWriter = try outcomes.open(inputs: input.inputPaths)
         if let outcomeWriter {
           if evaluation.keepsTraces {
             try outcomeWriter.write(
@@ -172,48 +133,116 @@ extension TouchTraceCommand {
         let grouped = try breakdown.grouped(
           [(0, a), (1, b)], evaluation: evaluation, threads: threads, command: "compare",
           outcomes: { Array(column($0)) }, labelled: data.stream?.labelledGroups(by: breakdown.by?.field))
-        // The verdict: the better of A and B by F1 (ties: p90 |action − reference|), the paired
-        // comparison oriented from it.
-        let pair = [a, b]
-        let metrics = [run.comparison.a, run.comparison.b]
-        let better = Verdict.candidates(pair, metrics: metrics, rule: Verdict.maximumF1).recommended
-        let verdict = Verdict(
-          configurations: pair, metrics: metrics, rule: Verdict.maximumF1, evaluation: evaluation,
-          paired: better == 1 ? run.comparison.swapped() : run.comparison, pairedUnavailable: nil, grouped: grouped,
-          clustered: better == 1 ? run.clustered?.swapped() : run.clustered,
-          inputCaveats: TimeScaleCheck.caveats(evaluation.dataset.diagnostics))
+        let verdict = Self.verdict(run, a, b, evaluation: evaluation, grouped: grouped)
         VerdictPass.warnAboutData(verdict)
-        let verdictSection = VerdictReport.markdown(verdict, configurations: pair, metrics: metrics)
-        let bytes: [UInt8]
-        switch report.resolvedFormat {
-        case .md:
-          let text = CompareReport.markdown(run, by: grouped)
-          bytes = Array((VerdictReport.inserting(verdictSection, into: text) + StudyFile.recordedMarkdown).utf8)
-        case .json:
-          let document = CompareReport.json(run, by: grouped)
-          let verdictObject = VerdictReport.json(verdict, configurations: pair, metrics: metrics)
-          bytes = StudyFile.recorded(VerdictReport.inserting(verdictObject, into: document)).encoded()
-        case .csv: bytes = CompareReport.csv(run, by: grouped)
-        case .html:
+        let bytes = try render(run, verdict: verdict, pair: [a, b], grouped: grouped) {
           // Merging, nothing was read: a second read of the inputs the shards read.
-          let figures: ComparisonFigureData
-          do {
-            figures =
-              ScoredData.merged != nil
-              ? try FigurePass.comparison(run, columns: columns, request: request)
-              : try selection.selector.finish(run, a: columns.a, b: columns.b)
-          } catch let error as ReplayError {
-            throw DataError.replay(error, command: "compare")
-          }
-          bytes = CompareReport.html(run, figures, appendix: StudyFile.recordedMarkdown, verdict: verdictSection)
+          ScoredData.merged != nil
+            ? try FigurePass.comparison(run, columns: columns, request: request)
+            : try selection.selector.finish(run, a: columns.a, b: columns.b)
         }
         try Console.emit([(report.target, bytes)], outcomes: outcomeWriter, inputs: input.inputPaths)
+      }
+    }
+
+    /// The study's request: A's and B's per-trace outcomes as the traces are read, for the
+    /// pairing, the bootstrap, the --outcomes table and the HTML figures (and a shard's
+    /// partial), without the traces' samples: an HTML report keeps the few traces it draws in
+    /// `selection` as they pass.
+    private func studyRequest(
+      _ a: Configuration, _ b: Configuration, options: EvaluationOptions, threads: Int, selection: Selection
+    ) -> ScoredStream.Request {
+      let sharded = shards.partial != nil
+      var request = ScoredStream.Request(
+        input: input.study, shard: shards.selected, recognizers: [a.recognizer, b.recognizer], groupBy: groupBy?.key,
+        options: options, threads: threads, command: "compare", outcomes: .replays([a.recognizer, b.recognizer]),
+        sweep: false, batchTraces: shards.batchTraces, writesPartial: sharded)
+      // On one machine: of each trace only what the reports count, its truth, its resampling
+      // unit and its --by label (--outcomes then reads the traces again for its rows, from a
+      // spool of them).
+      if !sharded, outcomes.outcomes != nil { request.spool = spooling.spool() }
+      if !sharded, !(outcomes.outcomes != nil && !request.willReadAgain) {
+        request.summaryOnly = true
+        request.keepsUnits = true
+        request.keepsLabels = breakdown.by?.field
+      }
+      if !sharded, case .html = report.resolvedFormat {
+        request.onReplays = { traces, truths, lists in
+          selection.selector.add(batch: traces, truths: truths, outcomes: lists)
+        }
+      }
+      return request
+    }
+
+    /// A against B on `data`'s traces: paired, bootstrapped by `--group-by` clusters.
+    private func comparison(
+      _ data: StudyData, _ a: Configuration, _ b: Configuration,
+      resampling: (bootstrap: BootstrapOptions?, seed: UInt64), threads: Int
+    ) throws -> ComparisonResult {
+      let columns = (a: data.outcomes[0], b: data.outcomes[1])
+      let key = groupBy?.key
+      do throws(TuningError) {
+        if let stream = data.stream, stream.summary != nil {
+          // A summary-only read: the truths and resampling units it kept.
+          return try ComparisonResult(
+            evaluation: data.evaluation, truths: stream.truths, groups: stream.unitGroups(by: key), a: a, b: b,
+            bootstrap: resampling.bootstrap, seed: resampling.seed, continuityCorrection: continuityCorrection,
+            threads: threads, columns: columns)
+        }
+        return try ComparisonResult(
+          evaluation: data.evaluation, a: a, b: b, groupBy: key, bootstrap: resampling.bootstrap,
+          seed: resampling.seed, continuityCorrection: continuityCorrection, threads: threads, columns: columns)
+      } catch {
+        if case .replay(let replay) = error { throw DataError.replay(replay, command: "compare") }
+        throw DataError(description: "touchtrace compare: error: \(error.description)")
+      }
+    }
+
+    /// The verdict: the better of A and B by F1 (ties: p90 |action − reference|), the paired
+    /// comparison oriented from it.
+    private static func verdict(
+      _ run: ComparisonResult, _ a: Configuration, _ b: Configuration, evaluation: Evaluation,
+      grouped: GroupedMetrics?
+    ) -> Verdict {
+      let pair = [a, b]
+      let metrics = [run.comparison.a, run.comparison.b]
+      let better = Verdict.candidates(pair, metrics: metrics, rule: Verdict.maximumF1).recommended
+      return Verdict(
+        configurations: pair, metrics: metrics, rule: Verdict.maximumF1, evaluation: evaluation,
+        paired: better == 1 ? run.comparison.swapped() : run.comparison, pairedUnavailable: nil, grouped: grouped,
+        clustered: better == 1 ? run.clustered?.swapped() : run.clustered,
+        inputCaveats: TimeScaleCheck.caveats(evaluation.dataset.diagnostics))
+    }
+
+    /// The report in the chosen format, the verdict inserted; `figures` gives the HTML report's.
+    private func render(
+      _ run: ComparisonResult, verdict: Verdict, pair: [Configuration], grouped: GroupedMetrics?,
+      figures: () throws -> ComparisonFigureData
+    ) throws -> [UInt8] {
+      let metrics = [run.comparison.a, run.comparison.b]
+      let verdictSection = VerdictReport.markdown(verdict, configurations: pair, metrics: metrics)
+      switch report.resolvedFormat {
+      case .md:
+        let text = CompareReport.markdown(run, by: grouped)
+        return Array((VerdictReport.inserting(verdictSection, into: text) + StudyFile.recordedMarkdown).utf8)
+      case .json:
+        let document = CompareReport.json(run, by: grouped)
+        let verdictObject = VerdictReport.json(verdict, configurations: pair, metrics: metrics)
+        return StudyFile.recorded(VerdictReport.inserting(verdictObject, into: document)).encoded()
+      case .csv: return CompareReport.csv(run, by: grouped)
+      case .html:
+        let data: ComparisonFigureData
+        do {
+          data = try figures()
+        } catch let error as ReplayError {
+          throw DataError.replay(error, command: "compare")
+        }
+        return CompareReport.html(run, data, appendix: StudyFile.recordedMarkdown, verdict: verdictSection)
       }
     }
   }
 }
 
-/// The traces an HTML comparison draws, chosen as the batches pass.
 private final class Selection {
   var selector = ComparisonFigureData.Selector()
 }

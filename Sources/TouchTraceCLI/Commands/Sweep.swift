@@ -175,160 +175,134 @@ extension TouchTraceCommand {
       try Console.run {
         try Console.checkOutputs(
           [report.file, jsonOutput, csvOutput, outcomes.outcomes, shards.partial], inputs: input.inputPaths)
-        let progress = report.progress(command: "sweep")
-        var request = ScoredStream.Request(
-          input: input.study, shard: shards.selected, recognizers: plan.configurations.map(\.recognizer),
-          groupBy: bootstrap > 0 ? groupBy?.key : nil, options: options, threads: threads, command: "sweep",
-          by: breakdown.by?.field, batchTraces: shards.batchTraces, writesPartial: shards.partial != nil)
-        // A report that replays no trace after the sweep reads only the traces' summary; the
-        // verdict, an HTML report, --outcomes and the bootstrap read the analyzed traces again
-        // from a spool of them (standard input too, which cannot be read twice).
-        if shards.partial == nil { request.spool = spooling.spool() }
-        request.keepSamples = keepsSamples(readsOnce: !request.willReadAgain)
-        request.summaryOnly = !request.keepSamples && shards.partial == nil
+        let request = studyRequest(plan, options: options, threads: threads)
         let data = try ScoredData.gather(
-          for: "sweep", request, plan: plan, planOptions: self.plan, progress: progress, shard: shards, misfires: true)
-        if shards.partial == nil { try breakdown.requirePresent(in: data.evaluation, command: "sweep") }
+          for: "sweep", request, plan: plan, planOptions: self.plan, progress: report.progress(command: "sweep"),
+          shard: shards, misfires: true)
         if let partial = shards.partial {
-          try data.writePartial(partial, command: "sweep", shard: shards.selected, inputs: input.inputPaths)
-          return
+          return try data.writePartial(partial, command: "sweep", shard: shards.selected, inputs: input.inputPaths)
         }
-        let evaluation = data.evaluation
+        try breakdown.requirePresent(in: data.evaluation, command: "sweep")
         let result = try data.sweepResult(threads: threads)
         let grouped = data.groupedMetrics(by: breakdown.by?.field)
-        let outcomeWriter = try outcomes.open(inputs: input.inputPaths)
-        if let outcomeWriter {
-          let chosen =
-            outcomes.outcomesFilter == .best
-            ? result.bestConfigurations().map(\.configuration) : Array(result.configurations.indices)
-          let configurations = chosen.map { (index: $0, configuration: result.configurations[$0]) }
-          if request.keepSamples {
-            try outcomeWriter.write(configurations, evaluation: evaluation, threads: threads, command: "sweep")
-          } else {
-            try OutcomePass.write(configurations, to: outcomeWriter, request: request, evaluation: evaluation)
-          }
+        let outcomeWriter = try writeOutcomes(result, request: request, evaluation: data.evaluation, threads: threads)
+        let intervals = try bootstrapIntervals(result, request: request, evaluation: data.evaluation, threads: threads)
+        let verdict = try verdict(result, grouped: grouped, intervals: intervals, request: request)
+        var outputs = SweepOutputs(result: result, grouped: grouped, intervals: intervals, verdict: verdict)
+        try outputs.add(self, request: request, threads: threads)
+        try Console.emit(outputs.files, outcomes: outcomeWriter, streams: outputs.streams, inputs: input.inputPaths)
+      }
+    }
+
+    /// The study's request: the traces' summary only, unless a report that replays traces
+    /// after the sweep must keep their samples (their second reads come from a spool of the
+    /// analyzed traces, standard input's too).
+    func studyRequest(_ plan: SweepPlan, options: EvaluationOptions, threads: Int) -> ScoredStream.Request {
+      var request = ScoredStream.Request(
+        input: input.study, shard: shards.selected, recognizers: plan.configurations.map(\.recognizer),
+        groupBy: bootstrap > 0 ? groupBy?.key : nil, options: options, threads: threads, command: "sweep",
+        by: breakdown.by?.field, batchTraces: shards.batchTraces, writesPartial: shards.partial != nil)
+      if shards.partial == nil { request.spool = spooling.spool() }
+      request.keepSamples = keepsSamples(readsOnce: !request.willReadAgain)
+      request.summaryOnly = !request.keepSamples && shards.partial == nil
+      return request
+    }
+
+    /// `--outcomes`: every configuration's rows (or the best ones'), from the samples kept or a
+    /// second read; the writer is committed with the report.
+    func writeOutcomes(
+      _ result: SweepResult, request: ScoredStream.Request, evaluation: Evaluation, threads: Int
+    ) throws -> OutcomeWriter? {
+      guard let outcomeWriter = try outcomes.open(inputs: input.inputPaths) else { return nil }
+      let chosen =
+        outcomes.outcomesFilter == .best
+        ? result.bestConfigurations().map(\.configuration) : Array(result.configurations.indices)
+      let configurations = chosen.map { (index: $0, configuration: result.configurations[$0]) }
+      if request.keepSamples {
+        try outcomeWriter.write(configurations, evaluation: evaluation, threads: threads, command: "sweep")
+      } else {
+        try OutcomePass.write(configurations, to: outcomeWriter, request: request, evaluation: evaluation)
+      }
+      return outcomeWriter
+    }
+
+    /// `--bootstrap`: the best configurations' intervals, resampled from the samples kept or
+    /// from their outcomes read again; `nil` without it.
+    func bootstrapIntervals(
+      _ result: SweepResult, request: ScoredStream.Request, evaluation: Evaluation, threads: Int
+    ) throws -> SweepIntervals? {
+      guard bootstrap > 0 else { return nil }
+      let best = result.bestConfigurations().map(\.configuration).sorted()
+      let options = BootstrapOptions(resamples: bootstrap, confidence: confidence)
+      // Without the samples, the best configurations' outcomes from a second read.
+      let read =
+        request.keepSamples
+        ? nil
+        : try ResamplingRead.read(
+          best.map { result.configurations[$0].recognizer }, request: request, evaluation: evaluation)
+      do throws(TuningError) {
+        if let read {
+          return try SweepIntervals(
+            configurations: best, outcomeLists: read.columns, truths: read.truths, groups: read.groups,
+            options: options, seed: seed, threads: threads)
         }
-        var intervals: SweepIntervals?
-        if bootstrap > 0 {
-          let best = result.bestConfigurations().map(\.configuration).sorted()
-          let options = BootstrapOptions(resamples: bootstrap, confidence: confidence)
-          // Without the samples, the best configurations' outcomes from a second read.
-          let read =
-            request.keepSamples
+        return try SweepIntervals(
+          sweep: result, configurations: best, groupBy: groupBy?.key, options: options, seed: seed, threads: threads)
+      } catch {
+        if case .replay(let replay) = error { throw DataError.replay(replay, command: "sweep") }
+        throw DataError(description: "touchtrace sweep: error: \(error.description)")
+      }
+    }
+
+    /// The verdict (the best F1, paired with the runner-up), or, with no positive trace, the
+    /// misfire rates instead: its Markdown section and what the JSON report inserts.
+    func verdict(
+      _ result: SweepResult, grouped: GroupedMetrics?, intervals: SweepIntervals?, request: ScoredStream.Request
+    ) throws -> SweepOutputs.VerdictParts {
+      // Misfire mode: no positive trace, false alarms only.
+      let misfires: MisfireRates?
+      do throws(GSLError) {
+        misfires = try MisfireRates(result)
+      } catch {
+        throw DataError(description: "touchtrace sweep: error: \(error)")
+      }
+      let verdict: Verdict
+      do {
+        verdict = try VerdictPass.verdict(
+          configurations: result.configurations, metrics: result.metrics, rule: Verdict.maximumF1,
+          evaluation: result.evaluation, request: request, grouped: grouped,
+          noChoiceReason: misfires == nil
             ? nil
-            : try ResamplingRead.read(
-              best.map { result.configurations[$0].recognizer }, request: request, evaluation: evaluation)
-          do throws(TuningError) {
-            if let read {
-              intervals = try SweepIntervals(
-                configurations: best, outcomeLists: read.columns, truths: read.truths, groups: read.groups,
-                options: options, seed: seed, threads: threads)
-            } else {
-              intervals = try SweepIntervals(
-                sweep: result, configurations: best, groupBy: groupBy?.key, options: options, seed: seed,
-                threads: threads)
+            : "no trace is a positive: with nothing to find there is no F1 to maximize; the misfire rates below are the result"
+        )
+      } catch let error as ReplayError {
+        throw DataError.replay(error, command: "sweep")
+      }
+      let f1Interval = verdict.recommended.flatMap { c in
+        intervals.flatMap { intervals in
+          intervals.configurations.firstIndex(of: c).flatMap { k in
+            SweepIntervals.statistics.firstIndex(of: .f1).map {
+              (interval: intervals.intervals[k][$0], clusters: intervals.groups.count, unit: intervals.groups.unit)
             }
-          } catch {
-            if case .replay(let replay) = error { throw DataError.replay(replay, command: "sweep") }
-            throw DataError(description: "touchtrace sweep: error: \(error.description)")
           }
         }
-        // Misfire mode: no positive trace, false alarms only.
-        let misfires: MisfireRates?
+      }
+      var misfireSection = misfires.map { MisfireReport.markdown($0, configurations: result.configurations) } ?? ""
+      var misfireObject = misfires.map { MisfireReport.json($0, configurations: result.configurations) }
+      if misfires != nil, let grouped {
         do throws(GSLError) {
-          misfires = try MisfireRates(result)
+          misfireSection += try MisfireReport.markdown(by: grouped, configurations: result.configurations)
+          let byGroup = try MisfireReport.json(by: grouped, configurations: result.configurations)
+          misfireObject = misfireObject.map { MisfireReport.adding(by: byGroup, to: $0) }
         } catch {
           throw DataError(description: "touchtrace sweep: error: \(error)")
         }
-        let verdict: Verdict
-        do {
-          verdict = try VerdictPass.verdict(
-            configurations: result.configurations, metrics: result.metrics, rule: Verdict.maximumF1,
-            evaluation: evaluation,
-            request: request, grouped: grouped,
-            noChoiceReason: misfires == nil
-              ? nil
-              : "no trace is a positive: with nothing to find there is no F1 to maximize; the misfire rates below are the result"
-          )
-        } catch let error as ReplayError {
-          throw DataError.replay(error, command: "sweep")
-        }
-        let f1Interval = verdict.recommended.flatMap { c in
-          intervals.flatMap { intervals in
-            intervals.configurations.firstIndex(of: c).flatMap { k in
-              SweepIntervals.statistics.firstIndex(of: .f1).map {
-                (interval: intervals.intervals[k][$0], clusters: intervals.groups.count, unit: intervals.groups.unit)
-              }
-            }
-          }
-        }
-        var misfireSection = misfires.map { MisfireReport.markdown($0, configurations: result.configurations) } ?? ""
-        var misfireObject = misfires.map { MisfireReport.json($0, configurations: result.configurations) }
-        if misfires != nil, let grouped {
-          do throws(GSLError) {
-            misfireSection += try MisfireReport.markdown(
-              by: grouped, configurations: result.configurations)
-            let byGroup = try MisfireReport.json(
-              by: grouped, configurations: result.configurations)
-            misfireObject = misfireObject.map { MisfireReport.adding(by: byGroup, to: $0) }
-          } catch {
-            throw DataError(description: "touchtrace sweep: error: \(error)")
-          }
-        }
-        let verdictSection =
-          VerdictReport.markdown(
-            verdict, configurations: result.configurations, metrics: result.metrics, f1Interval: f1Interval)
-          + misfireSection
-        func json() -> JSONValue {
-          let document = SweepReport.json(result, by: grouped, intervals: intervals)
-          let verdictObject = VerdictReport.json(
-            verdict, configurations: result.configurations, metrics: result.metrics)
-          var withVerdict = VerdictReport.inserting(verdictObject, into: document)
-          if let misfireObject { withVerdict = MisfireReport.inserting(misfireObject, into: withVerdict) }
-          return StudyFile.recorded(withVerdict)
-        }
-        func csv() -> [UInt8] { SweepReport.csv(result, by: grouped, intervals: intervals) }
-        // All three or none: the report and --json-output, --csv-output are committed together.
-        // JSON goes to a file piece by piece (its reference list has a record per positive).
-        var outputs: [(path: String, bytes: [UInt8])] = []
-        var streams: [StreamedOutput] = []
-        func addJSON(_ path: String) throws(FileWriteError) {
-          guard path != OutputFiles.standardOutput else { return outputs.append((path, json().encoded())) }
-          let stream = try StreamedOutput(path: path, inputs: Console.guarded(input.inputPaths))
-          try Console.write(json(), to: stream)
-          streams.append(stream)
-        }
-        if let jsonOutput { try addJSON(jsonOutput) }
-        if let csvOutput { outputs.append((csvOutput, csv())) }
-        switch report.resolvedFormat {
-        case .md:
-          let report = SweepReport.markdown(result, by: grouped, intervals: intervals)
-          outputs.append(
-            (
-              self.report.target,
-              Array((VerdictReport.inserting(verdictSection, into: report) + StudyFile.recordedMarkdown).utf8)
-            ))
-        case .json: try addJSON(report.target)
-        case .csv: outputs.append((report.target, csv()))
-        case .html:
-          let figures: SweepFigureData
-          if request.keepSamples {
-            do throws(ReplayError) {
-              figures = try SweepFigureData.gather(result, threads: threads)
-            } catch {
-              throw DataError.replay(error, command: "sweep")
-            }
-          } else {
-            figures = try FigurePass.gather(result, request: request)
-          }
-          outputs.append(
-            (
-              report.target,
-              SweepReport.html(result, figures, appendix: StudyFile.recordedMarkdown, verdict: verdictSection)
-            ))
-        }
-        try Console.emit(outputs, outcomes: outcomeWriter, streams: streams, inputs: input.inputPaths)
       }
+      let section =
+        VerdictReport.markdown(
+          verdict, configurations: result.configurations, metrics: result.metrics, f1Interval: f1Interval)
+        + misfireSection
+      return SweepOutputs.VerdictParts(verdict: verdict, section: section, misfires: misfireObject)
     }
 
     /// `--exact`: the breakpoints first, then one configuration per exact class, reported as

@@ -6,9 +6,9 @@ import TouchReports
 import TouchStudy
 import TouchTuning
 
-/// How a scoring command gets its ``StudyData`` (TouchStudy): read from its inputs batch by
-/// batch (``ScoredStream``), or, during `touchtrace merge`, from the partials of a job array
-/// (``MergedStudy``); with the command's messages, progress and errors.
+/// How a scoring command gets its `StudyData` (TouchStudy): read from its inputs batch by
+/// batch (`ScoredStream`), or, during `touchtrace merge`, from the partials of a job array
+/// (`MergedStudy`); with the command's messages, progress and errors.
 enum ScoredData {
   /// The partials being merged, while `touchtrace merge` runs the command that wrote them.
   @TaskLocal static var merged: MergedStudy?
@@ -16,7 +16,7 @@ enum ScoredData {
   /// the command; ``merged``'s sweep then holds the sums only.
   @TaskLocal static var mergedLists: SpilledSweep?
 
-  /// ``gather(_:plan:planOptions:progress:)`` for `command`, then ``check(command:shard:misfires:)``:
+  /// ``gather(_:plan:planOptions:progress:)`` for `command`, then ``check(_:command:shard:misfires:)``:
   /// a replay error is reported as the command's, the progress line finished first; with
   /// `finishing`, the progress line is finished before the check reports skipped traces too.
   static func gather(
@@ -76,7 +76,7 @@ enum ScoredData {
     return StudyData(stream: stream, request: request)
   }
 
-  /// ``StudyData/replayAgain(_:request:evaluation:for:batchTraces:mergedInputs:onReplays:)``:
+  /// `StudyData.replayAgain`:
   /// merging, of the inputs the shards read (checked by their SHA-256).
   static func replayAgain(
     _ recognizers: [AnyForceRecognizer], request: ScoredStream.Request, evaluation: Evaluation, for what: String,

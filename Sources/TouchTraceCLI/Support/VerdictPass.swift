@@ -3,11 +3,11 @@ import TouchReports
 import TouchStudy
 import TouchTuning
 
-/// The verdict of `sweep` and `tune` (TouchStudy's ``StudyVerdict``): merging, the recorded
+/// The verdict of `sweep` and `tune` (TouchStudy's `StudyVerdict`): merging, the recorded
 /// inputs are read again after checking that their SHA-256 is the one the shards recorded; the
 /// caveats about the data go to standard error too.
 enum VerdictPass {
-  /// The verdict on `configurations` scored with `metrics` (``StudyVerdict/verdict``), its data
+  /// The verdict on `configurations` scored with `metrics` (`StudyVerdict.verdict`), its data
   /// caveats said on standard error.
   ///
   /// - Parameters:

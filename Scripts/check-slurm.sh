@@ -36,9 +36,7 @@ touchtrace="$(cd "$(dirname "$touchtrace")" && pwd)/$(basename "$touchtrace")"
 # --- Slurm and munge from Debian's packages -------------------------------------------------
 if ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null || ! command -v sbatch >/dev/null \
   || ! command -v munged >/dev/null; then
-  say "installing slurmctld slurmd slurm-client munge"
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slurmctld slurmd slurm-client munge >/dev/null
+  Scripts/apt-install.sh check-slurm slurmctld slurmd slurm-client munge
 fi
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/check-slurm.XXXXXX")"

@@ -7,14 +7,5 @@ missing=""
 command -v kotlinc >/dev/null 2>&1 || missing="$missing kotlin"
 command -v java >/dev/null 2>&1 || missing="$missing default-jre-headless"
 command -v tsc >/dev/null 2>&1 || missing="$missing node-typescript"
-[ -z "$missing" ] && exit 0
-if ! command -v apt-get >/dev/null 2>&1; then
-  echo "setup-export: install$missing with your package manager" >&2
-  exit 1
-fi
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-echo "setup-export: installing$missing" >&2
-$SUDO apt-get update -qq
 # shellcheck disable=SC2086
-$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
+"$(dirname "$0")/apt-install.sh" setup-export $missing

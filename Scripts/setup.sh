@@ -13,16 +13,5 @@ missing=""
 { command -v pkg-config >/dev/null 2>&1 && pkg-config --exists gsl; } || missing="$missing libgsl-dev pkg-config"
 command -v python3 >/dev/null 2>&1 || missing="$missing python3"
 command -v node >/dev/null 2>&1 || missing="$missing nodejs"
-[ -z "$missing" ] && exit 0
-
-if ! command -v apt-get >/dev/null 2>&1; then
-  echo "setup: install$missing with your package manager" >&2
-  exit 1
-fi
-
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-echo "setup: installing$missing" >&2
-$SUDO apt-get update -qq
 # shellcheck disable=SC2086
-$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
+"$(dirname "$0")/apt-install.sh" setup $missing

@@ -6,7 +6,9 @@ Imported by the scripts beside it (their directory is on Python's path when they
 """
 
 import select
+import shutil
 import subprocess
+import sys
 import time
 
 from selenium import webdriver
@@ -55,3 +57,17 @@ def close(driver, server):
     if server.poll() is None:
         server.kill()
         server.wait()
+
+
+def conclude(check, failures, work, kept, success=None):
+    """Ends a check: prints each failure, or `success` when there is none and removes `work`;
+    with failures, says where `work` (holding `kept`) stays. Exits 1 on failure, else 0."""
+    for failure in failures:
+        print("%s: FAIL %s" % (check, failure), file=sys.stderr)
+    if not failures:
+        if success:
+            print("%s: %s" % (check, success))
+        shutil.rmtree(work)
+    else:
+        print("%s: %s kept in %s" % (check, kept, work), file=sys.stderr)
+    sys.exit(1 if failures else 0)

@@ -25,7 +25,6 @@ level SEVERE. Needs Debian's chromium and chromium-driver, and selenium.
 """
 import json
 import os
-import shutil
 import signal
 import struct
 import subprocess
@@ -339,15 +338,11 @@ def main():
         interrupted_session(touchtrace, work, failures)
     except AssertionError as error:
         failures.append(str(error))
-    for failure in failures:
-        print("check-capture: FAIL " + failure, file=sys.stderr)
-    if not failures:
-        print("check-capture: welcome, consent, %d practice contacts (not saved), %d prompts captured in Chromium "
-              "(the first and the last redone), Finish; forces, phases, intents, device and the summary check out" % (PRACTICE, total))
-        shutil.rmtree(work)
-    else:
-        print("check-capture: datasets kept in " + work, file=sys.stderr)
-    sys.exit(1 if failures else 0)
+    browser.conclude(
+        "check-capture", failures, work, "datasets",
+        "welcome, consent, %d practice contacts (not saved), %d prompts captured in Chromium "
+        "(the first and the last redone), Finish; forces, phases, intents, device and the summary check out"
+        % (PRACTICE, total))
 
 
 if __name__ == "__main__":

@@ -18,7 +18,6 @@ selenium.
 """
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -28,7 +27,7 @@ from selenium.webdriver.common.actions import interaction
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.actions.pointer_input import PointerInput
 
-from browser import new_driver, start_server, wait_for
+from browser import conclude, new_driver, start_server, wait_for
 
 CONFIGURATIONS = [("deep-press", {"threshold": "0.35"}), ("stable-press", {})]
 # A firm press: pressures of pointerdown and the moves (pointerup is 0).
@@ -136,13 +135,7 @@ def main():
             except subprocess.TimeoutExpired:
                 server.kill()
                 failures.append("touchtrace try did not end within 10 s of SIGTERM")
-    for failure in failures:
-        print("check-try: FAIL " + failure, file=sys.stderr)
-    if not failures:
-        shutil.rmtree(work)
-    else:
-        print("check-try: dataset kept in " + work, file=sys.stderr)
-    sys.exit(1 if failures else 0)
+    conclude("check-try", failures, work, "dataset")
 
 
 if __name__ == "__main__":

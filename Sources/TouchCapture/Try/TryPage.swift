@@ -197,7 +197,9 @@ enum TryPage {
           item.dataset.t = String(action.t);
           item.dataset.index = String(action.index);
           item.dataset.final = String(reply.complete);
-          item.textContent = state.configurations[k] + ": " + action.kind + " at " + action.t + " s (sample " + action.index + ")";
+          // Milliseconds, as the legend shows them; data-t keeps the exact time.
+          item.textContent =
+            state.configurations[k] + ": " + action.kind + " at " + action.t.toFixed(3) + " s (sample " + action.index + ")";
           marksList.append(item);
         }
       }

@@ -36,52 +36,15 @@ public struct MergedStudy: Sendable {
     guard let first = partials.first else { throw .none }
     let p0 = first.partial
     for (file, p) in partials.dropFirst() {
-      func differs(_ what: String) -> PartialError { .mismatch(what: what, file: first.file, other: file) }
-      if p.tool != p0.tool { throw differs("written by \(p0.tool) and by \(p.tool)") }
-      if p.command != p0.command { throw differs("touchtrace \(p0.command) and touchtrace \(p.command)") }
-      if p.arguments != p0.arguments {
-        throw differs("arguments `\(p0.arguments.joined(separator: " "))` and `\(p.arguments.joined(separator: " "))`")
-      }
-      if p.shard.count != p0.shard.count { throw differs("shard \(p0.shard) and shard \(p.shard)") }
-      if p.files != p0.files { throw differs("other input files") }
-      if p.inputs != p0.inputs { throw differs("the same files with other contents") }
-      if p.maximumForces != p0.maximumForces || p.diagnostics != p0.diagnostics
-        || p.labelOverrides != p0.labelOverrides || p.overriddenTraces != p0.overriddenTraces
-      {
-        throw differs("the same files with other contents")
-      }
-      if (p.sweep == nil) != (p0.sweep == nil) || (p.groups?.column != p0.groups?.column)
-        || p.outcomeListCount != p0.outcomeListCount || p.sweep?.methods != p0.sweep?.methods
-        || p.sweep?.configurations.map(\.shape) != p0.sweep?.configurations.map(\.shape)
-        || (p.traces.first?.truth == nil) != (p0.traces.first?.truth == nil) && !p.traces.isEmpty && !p0.traces.isEmpty
-        || p.replays.isEmpty != p0.replays.isEmpty && !p.traces.isEmpty && !p0.traces.isEmpty
-      {
-        throw differs("other scoring state")
-      }
+      try Self.requireOneRun(p0, p, first.file, file)
     }
-    let count = p0.shard.count
-    var byShard = [[String]](repeating: [], count: count)
-    for (file, p) in partials { byShard[p.shard.index].append(file) }
-    if let doubled = byShard.indices.first(where: { byShard[$0].count > 1 }) {
-      throw .doubled(shard: doubled, count: count, files: byShard[doubled])
-    }
-    let missing = byShard.indices.filter { byShard[$0].isEmpty }
-    guard missing.isEmpty else { throw .missing(shards: missing, count: count) }
-
-    // Traces in load order, found on (ordinal, partial, index) triples, not on copies of the
-    // traces; the outcomes follow the same order.
-    var kept: [(ordinal: Int, partial: Int, local: Int)] = []
-    kept.reserveCapacity(partials.reduce(0) { $0 + $1.partial.traces.count })
-    for (k, (_, p)) in partials.enumerated() {
-      for (i, t) in p.traces.enumerated() { kept.append((t.ordinal, k, i)) }
-    }
-    kept.sort { $0.ordinal < $1.ordinal }
+    try Self.requireEveryShardOnce(partials)
+    let kept = try Self.loadOrder(partials)
     func trace(_ entry: (ordinal: Int, partial: Int, local: Int)) -> KeptTrace {
       partials[entry.partial].partial.traces[entry.local]
     }
-    for (previous, entry) in zip(kept, kept.dropFirst()) where previous.ordinal == entry.ordinal {
-      throw .overlapping(
-        trace: trace(entry).metadata.name, files: [partials[previous.partial].file, partials[entry.partial].file])
+    func mismatch(_ what: String) -> PartialError {
+      .mismatch(what: what, file: first.file, other: partials.last!.file)
     }
     var skips = partials.flatMap(\.partial.skipped)
     skips.sort { ($0.stage, $0.ordinal) < ($1.stage, $1.ordinal) }
@@ -92,9 +55,7 @@ public struct MergedStudy: Sendable {
     dataset.overriddenTraces = p0.overriddenTraces
     self.dataset = dataset
     truths = kept.compactMap { trace($0).truth }
-    guard truths.isEmpty || truths.count == kept.count else {
-      throw .mismatch(what: "traces with and without ground truth", file: first.file, other: partials.last!.file)
-    }
+    guard truths.isEmpty || truths.count == kept.count else { throw mismatch("traces with and without ground truth") }
     replays =
       p0.replays.isEmpty && kept.isEmpty
       ? []
@@ -102,14 +63,11 @@ public struct MergedStudy: Sendable {
         let p = partials[entry.partial].partial
         return p.replays.isEmpty ? nil : p.replays[entry.local]
       }
-    guard replays.isEmpty || replays.count == kept.count else {
-      throw .mismatch(what: "traces with and without replays", file: first.file, other: partials.last!.file)
-    }
+    guard replays.isEmpty || replays.count == kept.count else { throw mismatch("traces with and without replays") }
     command = p0.command
     arguments = p0.arguments
     maximumForces = p0.maximumForces
     inputs = p0.inputs
-
     var sweep = p0.sweep
     var groups = p0.groups
     for (_, p) in partials.dropFirst() {
@@ -120,8 +78,70 @@ public struct MergedStudy: Sendable {
     self.groups = groups
     outcomes = try Self.mergedOutcomes(
       partials.map(\.partial), order: kept.map { ($0.partial, $0.local) },
-      notOnePerTrace: .mismatch(
-        what: "per-trace outcomes that are not one per trace", file: first.file, other: partials.last!.file))
+      notOnePerTrace: mismatch("per-trace outcomes that are not one per trace"))
+  }
+
+  /// Refuses `p` (read from `file`) unless it comes from the run `p0` (read from `file0`) comes
+  /// from: the same tool, command, arguments, shard count, inputs and their contents, and
+  /// scoring state of the same shape.
+  private static func requireOneRun(
+    _ p0: StudyPartial, _ p: StudyPartial, _ file0: String, _ file: String
+  ) throws(PartialError) {
+    func differs(_ what: String) -> PartialError { .mismatch(what: what, file: file0, other: file) }
+    if p.tool != p0.tool { throw differs("written by \(p0.tool) and by \(p.tool)") }
+    if p.command != p0.command { throw differs("touchtrace \(p0.command) and touchtrace \(p.command)") }
+    if p.arguments != p0.arguments {
+      throw differs("arguments `\(p0.arguments.joined(separator: " "))` and `\(p.arguments.joined(separator: " "))`")
+    }
+    if p.shard.count != p0.shard.count { throw differs("shard \(p0.shard) and shard \(p.shard)") }
+    if p.files != p0.files { throw differs("other input files") }
+    if p.inputs != p0.inputs { throw differs("the same files with other contents") }
+    if p.maximumForces != p0.maximumForces || p.diagnostics != p0.diagnostics
+      || p.labelOverrides != p0.labelOverrides || p.overriddenTraces != p0.overriddenTraces
+    {
+      throw differs("the same files with other contents")
+    }
+    if (p.sweep == nil) != (p0.sweep == nil) || (p.groups?.column != p0.groups?.column)
+      || p.outcomeListCount != p0.outcomeListCount || p.sweep?.methods != p0.sweep?.methods
+      || p.sweep?.configurations.map(\.shape) != p0.sweep?.configurations.map(\.shape)
+      || (p.traces.first?.truth == nil) != (p0.traces.first?.truth == nil) && !p.traces.isEmpty && !p0.traces.isEmpty
+      || p.replays.isEmpty != p0.replays.isEmpty && !p.traces.isEmpty && !p0.traces.isEmpty
+    {
+      throw differs("other scoring state")
+    }
+  }
+
+  /// Refuses partials that leave a shard out or hold one twice.
+  private static func requireEveryShardOnce(_ partials: [(file: String, partial: StudyPartial)]) throws(PartialError) {
+    let count = partials[0].partial.shard.count
+    var byShard = [[String]](repeating: [], count: count)
+    for (file, p) in partials { byShard[p.shard.index].append(file) }
+    if let doubled = byShard.indices.first(where: { byShard[$0].count > 1 }) {
+      throw .doubled(shard: doubled, count: count, files: byShard[doubled])
+    }
+    let missing = byShard.indices.filter { byShard[$0].isEmpty }
+    guard missing.isEmpty else { throw .missing(shards: missing, count: count) }
+  }
+
+  /// The partials' traces in load order, as (ordinal, partial, index) triples, not copies of
+  /// the traces (the outcomes follow the same order).
+  ///
+  /// - Throws: ``PartialError/overlapping(trace:files:)`` when two partials hold one trace.
+  private static func loadOrder(
+    _ partials: [(file: String, partial: StudyPartial)]
+  ) throws(PartialError) -> [(ordinal: Int, partial: Int, local: Int)] {
+    var kept: [(ordinal: Int, partial: Int, local: Int)] = []
+    kept.reserveCapacity(partials.reduce(0) { $0 + $1.partial.traces.count })
+    for (k, (_, p)) in partials.enumerated() {
+      for (i, t) in p.traces.enumerated() { kept.append((t.ordinal, k, i)) }
+    }
+    kept.sort { $0.ordinal < $1.ordinal }
+    for (previous, entry) in zip(kept, kept.dropFirst()) where previous.ordinal == entry.ordinal {
+      throw .overlapping(
+        trace: partials[entry.partial].partial.traces[entry.local].metadata.name,
+        files: [partials[previous.partial].file, partials[entry.partial].file])
+    }
+    return kept
   }
 
   /// Every partial's outcome lists merged, list by list, into columns in the merged trace order

@@ -295,6 +295,41 @@ public struct StudyPartial: Sendable {
       try emit(bytes)
     }
     var w = BinaryWriter()
+    writeHeader(&w)
+    if let encodedTraces {
+      w.int(encodedTraces.count)
+      try out(w.bytes)
+      w.bytes.removeAll()
+      try encodedTraces.forEachRun(out)
+    } else {
+      w.array(traces) { $0.keptTrace($1) }
+    }
+    w.array(skipped) {
+      $0.int($1.stage)
+      $0.int($1.ordinal)
+      $0.skipped($1.skipped)
+    }
+    writeScoringState(&w)
+    if let columns = outcomeColumns {
+      // A configuration's outcomes at a time, the same bytes as the lists' array.
+      w.int(columns.count)
+      for c in 0..<columns.count {
+        let column = try columns.column(c)
+        w.int(column.count)
+        for outcome in column { w.outcome(outcome) }
+        try out(w.bytes)
+        w.bytes.removeAll(keepingCapacity: true)
+      }
+    } else {
+      w.array(outcomes) { w, list in w.array(list) { $0.outcome($1) } }
+    }
+    w.array(replays) { $0.replay($1) }
+    try out(w.bytes)
+    try emit(hash.finalize().bytes)
+  }
+
+  /// The magic, the version and the run's fields, up to the traces.
+  private func writeHeader(_ w: inout BinaryWriter) {
     w.bytes = Self.magic
     w.int(Self.formatVersion)
     w.string(tool)
@@ -311,20 +346,11 @@ public struct StudyPartial: Sendable {
     w.array(diagnostics) { $0.diagnostic($1) }
     w.int(labelOverrides)
     w.int(overriddenTraces)
-    if let encodedTraces {
-      w.int(encodedTraces.count)
-      try out(w.bytes)
-      w.bytes.removeAll()
-      try encodedTraces.forEachRun(out)
-    } else {
-      w.array(traces) { $0.keptTrace($1) }
-    }
-    w.array(skipped) {
-      $0.int($1.stage)
-      $0.int($1.ordinal)
-      $0.skipped($1.skipped)
-    }
-    // Latency lists: each distinct list once, in a table the configurations and groups index.
+  }
+
+  /// The scoring state: the latency lists, each distinct list once, in a table the sweep's and
+  /// the groups' configurations then index.
+  private func writeScoringState(_ w: inout BinaryWriter) {
     var table = ListTable()
     var body = BinaryWriter()
     body.optional(sweep) { w, sweep in
@@ -342,22 +368,6 @@ public struct StudyPartial: Sendable {
     }
     w.array(table.lists) { $0.doubles($1) }
     w.bytes += body.bytes
-    if let columns = outcomeColumns {
-      // A configuration's outcomes at a time, the same bytes as the lists' array.
-      w.int(columns.count)
-      for c in 0..<columns.count {
-        let column = try columns.column(c)
-        w.int(column.count)
-        for outcome in column { w.outcome(outcome) }
-        try out(w.bytes)
-        w.bytes.removeAll(keepingCapacity: true)
-      }
-    } else {
-      w.array(outcomes) { w, list in w.array(list) { $0.outcome($1) } }
-    }
-    w.array(replays) { $0.replay($1) }
-    try out(w.bytes)
-    try emit(hash.finalize().bytes)
   }
 
   /// `body` followed by its SHA-256: a partial's last 32 bytes.
@@ -484,15 +494,7 @@ public struct StudyPartial: Sendable {
       diagnostics = try r.array { r throws(BinaryReader.Truncated) in try r.diagnostic() }
       labelOverrides = try r.natural(atMost: Int.max)
       overriddenTraces = try r.natural(atMost: Int.max)
-      traces = try r.array(minimumSize: KeptTrace.minimumEncodedSize) { r throws(BinaryReader.Truncated) in
-        var kept = KeptTrace(
-          ordinal: try r.natural(atMost: Int.max), metadata: try r.metadata(), origin: try r.origin(),
-          truth: try r.optional { r throws(BinaryReader.Truncated) in try r.truth() })
-        kept.synthesizedSamples = try r.optional { r throws(BinaryReader.Truncated) in
-          try r.samples(metadata: kept.metadata)
-        }
-        return kept
-      }
+      traces = try Self.readTraces(&r)
       skipped = try r.array { r throws(BinaryReader.Truncated) in
         KeptSkip(
           stage: try r.natural(atMost: Int.max), ordinal: try r.natural(atMost: Int.max), skipped: try r.skipped())
@@ -503,47 +505,72 @@ public struct StudyPartial: Sendable {
         Set(skipped.map { [$0.stage, $0.ordinal] }).count == skipped.count
       else { throw BinaryReader.Truncated() }
       let n = traces.count
-      let table = try r.array { r throws(BinaryReader.Truncated) in try r.doubles() }
-      sweep = try r.optional { r throws(BinaryReader.Truncated) in
-        let methods = try r.array { r throws(BinaryReader.Truncated) in try r.method() }
-        let configurations = try r.array { r throws(BinaryReader.Truncated) in
-          try r.configurationPartial(table: table, traces: n)
-        }
-        guard methods.count == configurations.count else { throw BinaryReader.Truncated() }
-        return SweepPartial(configurations: configurations, methods: methods)
-      }
-      groups = try r.optional { r throws(BinaryReader.Truncated) in
-        GroupPartials(
-          column: try r.string(),
-          configurations: try r.array { r throws(BinaryReader.Truncated) in
-            try r.array { r throws(BinaryReader.Truncated) in
-              GroupPartials.GroupPartial(
-                name: try r.optional { r throws(BinaryReader.Truncated) in try r.string() },
-                partial: try r.configurationPartial(table: table, traces: n))
-            }
-          })
-      }
+      (sweep, groups) = try Self.readScoringState(&r, traces: n)
       let lists = try Self.outcomeLists(&r, traces: n, spill: spill, failure: &spillFailure)
       outcomes = lists.lists
       outcomeColumns = lists.spilled.map { slots in
         OutcomeColumns(count: slots.count) { try spill!.column(slots.lowerBound + $0) }
       }
-      // Groups of the sweep's configurations.
-      if let groups {
-        guard let sweep, groups.configurations.count == sweep.configurations.count,
-          groups.configurations.indices.allSatisfy({ c in
-            let list = groups.configurations[c]
-            return Set(list.map(\.name)).count == list.count && list.reduce(0) { $0 + $1.partial.counts.traces } <= n
-              && list.allSatisfy { $0.partial.shape == sweep.configurations[c].shape }
-          })
-        else { throw BinaryReader.Truncated() }
-      }
+      guard Self.groupsFit(groups, sweep, traces: n) else { throw BinaryReader.Truncated() }
       replays = try r.array { r throws(BinaryReader.Truncated) in try r.replay() }
       guard replays.isEmpty || replays.count == traces.count else { throw BinaryReader.Truncated() }
       guard r.isAtEnd else { throw BinaryReader.Truncated() }
     } catch {
       if let spillFailure { throw spillFailure }
       throw PartialError.damaged(file: file)
+    }
+  }
+
+  /// The kept traces, each with its samples when its time was synthesized.
+  private static func readTraces(_ r: inout BinaryReader) throws(BinaryReader.Truncated) -> [KeptTrace] {
+    try r.array(minimumSize: KeptTrace.minimumEncodedSize) { r throws(BinaryReader.Truncated) in
+      var kept = KeptTrace(
+        ordinal: try r.natural(atMost: Int.max), metadata: try r.metadata(), origin: try r.origin(),
+        truth: try r.optional { r throws(BinaryReader.Truncated) in try r.truth() })
+      kept.synthesizedSamples = try r.optional { r throws(BinaryReader.Truncated) in
+        try r.samples(metadata: kept.metadata)
+      }
+      return kept
+    }
+  }
+
+  /// The scoring state of a partial of `n` traces: the table of latency lists, then the sweep's
+  /// and the groups' partials, which index it.
+  private static func readScoringState(
+    _ r: inout BinaryReader, traces n: Int
+  ) throws(BinaryReader.Truncated) -> (SweepPartial?, GroupPartials?) {
+    let table = try r.array { r throws(BinaryReader.Truncated) in try r.doubles() }
+    let sweep = try r.optional { r throws(BinaryReader.Truncated) in
+      let methods = try r.array { r throws(BinaryReader.Truncated) in try r.method() }
+      let configurations = try r.array { r throws(BinaryReader.Truncated) in
+        try r.configurationPartial(table: table, traces: n)
+      }
+      guard methods.count == configurations.count else { throw BinaryReader.Truncated() }
+      return SweepPartial(configurations: configurations, methods: methods)
+    }
+    let groups = try r.optional { r throws(BinaryReader.Truncated) in
+      GroupPartials(
+        column: try r.string(),
+        configurations: try r.array { r throws(BinaryReader.Truncated) in
+          try r.array { r throws(BinaryReader.Truncated) in
+            GroupPartials.GroupPartial(
+              name: try r.optional { r throws(BinaryReader.Truncated) in try r.string() },
+              partial: try r.configurationPartial(table: table, traces: n))
+          }
+        })
+    }
+    return (sweep, groups)
+  }
+
+  /// Whether `groups` (if any) are groups of `sweep`'s configurations: one list per
+  /// configuration, names distinct, of the same shape, holding at most the `n` traces.
+  private static func groupsFit(_ groups: GroupPartials?, _ sweep: SweepPartial?, traces n: Int) -> Bool {
+    guard let groups else { return true }
+    guard let sweep, groups.configurations.count == sweep.configurations.count else { return false }
+    return groups.configurations.indices.allSatisfy { c in
+      let list = groups.configurations[c]
+      return Set(list.map(\.name)).count == list.count && list.reduce(0) { $0 + $1.partial.counts.traces } <= n
+        && list.allSatisfy { $0.partial.shape == sweep.configurations[c].shape }
     }
   }
 

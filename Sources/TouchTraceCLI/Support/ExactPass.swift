@@ -47,6 +47,50 @@ struct ExactPass {
   static func make(
     exact: ExactOptions, plan options: PlanOptions, input: InputOptions, batchTraces: Int, command: String
   ) throws -> ExactPass {
+    let (spec, userAxes) = try recognizer(options)
+    let main = TouchTraceTool.catalog.entry(spec.variant)?.descriptor.sweptByDefault
+    let names = exact.parameters.isEmpty ? main.map { [$0] } ?? [] : exact.parameters
+    guard !names.isEmpty else {
+      throw ValidationError("--exact: \(spec.name) has no main threshold; name one with --exact-parameter")
+    }
+    let (settings, fixed) = try fixedSettings(options.settings, of: spec, exact: names)
+    var others: [String: [Double]] = [:]
+    for axis in userAxes {
+      if names.contains(axis.parameter) {
+        throw ValidationError("--exact: \(axis.parameter) is swept exactly; it cannot also be on a --vary grid")
+      }
+      others[axis.parameter] = axis.numbers
+    }
+    var builder: ExactAxisBuilder
+    do throws(SweepPlanError) {
+      builder = try ExactAxisBuilder(
+        spec: spec, parameters: names, fixed: fixed, others: others,
+        sides: sides(of: names, spec: spec, axes: userAxes, settings: settings))
+    } catch {
+      throw ValidationError(error.description)
+    }
+    // The first pass: breakpoints of the traces the sweep will read (after --only).
+    let maximumForces = try builder.add(reading: input.study, batchTraces: batchTraces)
+    let axes = builder.axes()
+    try requireClasses(axes, atMost: exact.exactMaxClasses, command: command)
+    let plan: SweepPlan
+    do throws(SweepPlanError) {
+      plan = try SweepPlan(recognizers: [spec], axes: userAxes + axes.map(\.sweepAxis), settings: settings)
+    } catch {
+      throw ValidationError(error.description)
+    }
+    var grid: ExactReport.GridComparison?
+    if names.count == 1, names[0] == main,
+      let axis = SweepPlan.defaultAxis(for: spec, maximumForces: maximumForces),
+      let declared = spec.parameter(names[0])
+    {
+      grid = ExactReport.GridComparison(rule: declared.grid.summary, values: axis.numbers)
+    }
+    return ExactPass(axes: axes, plan: plan, grid: grid)
+  }
+
+  /// The one recognizer an exact sweep takes, and the `--vary` grids of its other parameters.
+  private static func recognizer(_ options: PlanOptions) throws -> (RecognizerSpec, [SweepAxis]) {
     let specs: [RecognizerSpec]
     let userAxes: [SweepAxis]
     do throws(SweepPlanError) {
@@ -62,14 +106,17 @@ struct ExactPass {
         "--exact sweeps one recognizer at a time (\(specs.count) given: \(specs.map(\.name).joined(separator: ", "))); run it once per recognizer"
       )
     }
-    let main = TouchTraceTool.catalog.entry(spec.variant)?.descriptor.sweptByDefault
-    let names = exact.parameters.isEmpty ? main.map { [$0] } ?? [] : exact.parameters
-    guard !names.isEmpty else {
-      throw ValidationError("--exact: \(spec.name) has no main threshold; name one with --exact-parameter")
-    }
+    return (spec, userAxes)
+  }
+
+  /// The `--set` values, none of them an exact parameter: as settings for the plan and as
+  /// values for the breakpoints.
+  private static func fixedSettings(
+    _ texts: [String], of spec: RecognizerSpec, exact names: [String]
+  ) throws -> ([(name: String, value: String)], [String: ParameterValue]) {
     var settings: [(name: String, value: String)] = []
     var fixed: [String: ParameterValue] = [:]
-    for text in options.settings {
+    for text in texts {
       guard let setting = PlanOptions.setting(text) else {
         throw ValidationError(SweepPlanError.malformedSetting(text).description)
       }
@@ -84,58 +131,39 @@ struct ExactPass {
       }
       settings.append(setting)
     }
-    var others: [String: [Double]] = [:]
-    for axis in userAxes {
-      if names.contains(axis.parameter) {
-        throw ValidationError("--exact: \(axis.parameter) is swept exactly; it cannot also be on a --vary grid")
-      }
-      others[axis.parameter] = axis.values.compactMap { if case .number(let x) = $0 { x } else { nil } }
-    }
-    // The sides the comparisons take, agreed by every configuration of the other parameters'
-    // grids (a flag such as strictPress may change them); otherwise both kinds of breakpoint.
-    var sides: [ThresholdSide?]?
-    if !userAxes.isEmpty {
-      let configurations =
-        (try? SweepPlan(recognizers: [spec], axes: userAxes, settings: settings))?.configurations ?? []
-      sides = names.map { name in
-        let found = Set(configurations.map { $0.recognizer.thresholdSide(of: name) })
-        return found.count == 1 ? found.first! : nil
-      }
-    }
-    var builder: ExactAxisBuilder
-    do throws(SweepPlanError) {
-      builder = try ExactAxisBuilder(spec: spec, parameters: names, fixed: fixed, others: others, sides: sides)
-    } catch {
-      throw ValidationError(error.description)
-    }
-    // The first pass: breakpoints of the traces the sweep will read (after --only).
-    let maximumForces = try builder.add(reading: input.study, batchTraces: batchTraces)
-    let axes = builder.axes()
-    let classes = axes.reduce(1.0) { $0 * Double($1.count) }
-    if classes > Double(exact.exactMaxClasses) {
-      let counts = axes.map { "\($0.parameter): \($0.count)" }.joined(separator: ", ")
-      throw DataError(
-        description:
-          "touchtrace \(command): error: --exact: the data cuts the exact parameters into \(Int(classes)) classes (\(counts)), above --exact-max-classes \(exact.exactMaxClasses): "
-          + "the cost grows as classes × contacts (dense force, nearly every sample a distinct value, gives about two classes per sample); raise --exact-max-classes, select fewer traces with --only, or sweep a grid with --vary"
-      )
-    }
-    let plan: SweepPlan
-    do throws(SweepPlanError) {
-      plan = try SweepPlan(recognizers: [spec], axes: userAxes + axes.map(\.sweepAxis), settings: settings)
-    } catch {
-      throw ValidationError(error.description)
-    }
-    var grid: ExactReport.GridComparison?
-    if names.count == 1, names[0] == main,
-      let axis = SweepPlan.defaultAxis(for: spec, maximumForces: maximumForces),
-      let declared = spec.parameter(names[0])
-    {
-      grid = ExactReport.GridComparison(
-        rule: declared.grid.summary, values: axis.values.compactMap { if case .number(let x) = $0 { x } else { nil } })
-    }
-    return ExactPass(axes: axes, plan: plan, grid: grid)
+    return (settings, fixed)
   }
+
+  /// The sides the comparisons take, agreed by every configuration of the other parameters'
+  /// grids (a flag such as strictPress may change them); `nil` (both kinds of breakpoint) where
+  /// they disagree or without grids.
+  private static func sides(
+    of names: [String], spec: RecognizerSpec, axes: [SweepAxis], settings: [(name: String, value: String)]
+  ) -> [ThresholdSide?]? {
+    guard !axes.isEmpty else { return nil }
+    let configurations = (try? SweepPlan(recognizers: [spec], axes: axes, settings: settings))?.configurations ?? []
+    return names.map { name in
+      let found = Set(configurations.map { $0.recognizer.thresholdSide(of: name) })
+      return found.count == 1 ? found.first! : nil
+    }
+  }
+
+  /// Stops (exit 65) when the data cuts the exact parameters into more classes than `limit`.
+  private static func requireClasses(_ axes: [ExactAxis], atMost limit: Int, command: String) throws {
+    let classes = axes.reduce(1.0) { $0 * Double($1.count) }
+    guard classes > Double(limit) else { return }
+    let counts = axes.map { "\($0.parameter): \($0.count)" }.joined(separator: ", ")
+    throw DataError(
+      description:
+        "touchtrace \(command): error: --exact: the data cuts the exact parameters into \(Int(classes)) classes (\(counts)), above --exact-max-classes \(limit): "
+        + "the cost grows as classes × contacts (dense force, nearly every sample a distinct value, gives about two classes per sample); raise --exact-max-classes, select fewer traces with --only, or sweep a grid with --vary"
+    )
+  }
+}
+
+extension SweepAxis {
+  /// The axis's number values, in order (flags and choices left out).
+  fileprivate var numbers: [Double] { values.compactMap { if case .number(let x) = $0 { x } else { nil } } }
 }
 
 /// Writes an exact sweep's report in the chosen format, and `--json-output`/`--csv-output`,

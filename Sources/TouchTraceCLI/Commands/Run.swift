@@ -135,86 +135,103 @@ extension TouchTraceCommand {
       let recognizer = try makeRecognizer()
       try Console.run {
         try Console.checkOutputs([output.file, outcomes.outcomes, shards.partial], inputs: input.inputPaths)
-        let dataset: Dataset
-        let results: [ReplayResult]
-        // --outcomes: the labelled traces scored as they were read (no samples kept).
-        var scored: (evaluation: Evaluation, outcomes: OutcomeColumn)?
+        let read: Replayed
         if let merged = ScoredData.merged {
-          dataset = merged.dataset
-          results = merged.replays
+          read = Replayed(dataset: merged.dataset, results: merged.replays, scored: nil)
         } else {
-          // Traces replayed batch by batch as they are read (with --carry-state, each session
-          // through one recognizer, its traces waiting across batches for the rest of it); with
-          // --outcomes, the labelled ones scored as they pass.
-          var request = ScoredStream.Request(
-            input: input.study, shard: shards.selected, recognizers: [recognizer],
-            options: try scoring.evaluationOptions(),
-            threads: 1, command: "run", outcomes: outcomes.outcomes != nil ? .replays([recognizer]) : .none,
-            sweep: false, batchTraces: shards.batchTraces, truths: false, replay: recognizer,
-            writesPartial: shards.partial != nil)
-          request.carriesState = carryState
-          let stream: ScoredStream
-          do {
-            stream = try ScoredStream.read(request, plan: { _ in nil }, planFollowsData: false)
-          } catch let error as ReplayError {
-            throw DataError.replay(error, command: "run")
-          }
-          stream.reportSkips(command: "run")
-          if let partial = shards.partial {
-            try stream.writePartial(
-              partial, command: "run", shard: shards.selected, sweep: nil, groups: nil, inputs: input.inputPaths)
-            return
-          }
-          dataset = stream.dataset()
-          try ScoringRules.requireAnalyzed(dataset, command: "run")
-          results = stream.replays
-          if outcomes.outcomes != nil {
-            var labelled = Dataset(
-              traces: stream.scoredTraces.map { dataset.traces[$0] },
-              origins: stream.scoredTraces.map { dataset.origins[$0] },
-              skipped: dataset.skipped + stream.unscored, files: dataset.files, diagnostics: dataset.diagnostics)
-            labelled.labelOverrides = dataset.labelOverrides
-            labelled.overriddenTraces = dataset.overriddenTraces
-            scored = (
-              Evaluation(dataset: labelled, truths: stream.truths, options: try scoring.evaluationOptions()),
-              stream.outcomes[0]
-            )
-          }
+          guard let replayed = try replay(recognizer) else { return }  // a shard's partial written
+          read = replayed
         }
-        try ScoringRules.requireAnalyzed(dataset, command: "run")
-        let bytes: [UInt8]
-        switch output.resolvedFormat {
-        case .json:
-          bytes = StudyFile.recorded(
-            RunReport.json(results, recognizer: recognizer, carryState: carryState, dataset: dataset)
-          ).encoded()
-        case .md:
-          bytes = Array(
-            (RunReport.markdown(results, recognizer: recognizer, carryState: carryState, dataset: dataset)
-              + StudyFile.recordedMarkdown).utf8)
-        case .csv:
-          bytes = RunReport.csv(results)
-          // The CSV table has no place for it: say it on standard error.
-          if let sentence = SynthesizedTime(dataset.traces).sentence(dependents: "action times") {
-            Console.diagnose("touchtrace run: warning: \(sentence)")
-          }
-        }
-        var outcomeWriter: OutcomeWriter?
-        if outcomes.outcomes != nil {
-          let evaluation = try scored?.evaluation ?? Evaluation(dataset: dataset, options: scoring.evaluationOptions())
-          Scoring.summarize(
-            evaluation.dataset.skipped.filter { skip in !dataset.skipped.contains { $0 == skip } }, command: "run")
-          try ScoringRules.requireAnalyzed(evaluation.dataset, command: "run")
-          outcomeWriter = try outcomes.open(inputs: input.inputPaths)
-          let configuration = Configuration(
-            spec: RecognizerSpec(variant: self.recognizer, required: requireFailureOf, catalog: TouchTraceTool.catalog),
-            recognizer: recognizer, varied: settings.compactMap { PlanOptions.setting($0)?.name })
-          try outcomeWriter?.write(
-            [(0, configuration)], evaluation: evaluation, threads: 1, command: "run",
-            columns: scored.map { s in { _ in s.outcomes } })
-        }
+        try ScoringRules.requireAnalyzed(read.dataset, command: "run")
+        let bytes = render(read.results, recognizer: recognizer, dataset: read.dataset)
+        let outcomeWriter = try writeOutcomes(read, recognizer: recognizer)
         try Console.emit([(output.target, bytes)], outcomes: outcomeWriter, inputs: input.inputPaths)
       }
+    }
+
+    /// What a run read and replayed: the traces' accounting, each trace's replay and, with
+    /// `--outcomes`, the labelled traces scored as they were read (no samples kept).
+    private struct Replayed {
+      var dataset: Dataset
+      var results: [ReplayResult]
+      var scored: (evaluation: Evaluation, outcomes: OutcomeColumn)?
+    }
+
+    /// Replays the traces batch by batch as they are read (with `--carry-state`, each session
+    /// through one recognizer, its traces waiting across batches for the rest of it); with
+    /// `--outcomes`, the labelled ones scored as they pass. A shard writes its partial and
+    /// returns `nil`.
+    private func replay(_ recognizer: AnyForceRecognizer) throws -> Replayed? {
+      var request = ScoredStream.Request(
+        input: input.study, shard: shards.selected, recognizers: [recognizer],
+        options: try scoring.evaluationOptions(),
+        threads: 1, command: "run", outcomes: outcomes.outcomes != nil ? .replays([recognizer]) : .none,
+        sweep: false, batchTraces: shards.batchTraces, truths: false, replay: recognizer,
+        writesPartial: shards.partial != nil)
+      request.carriesState = carryState
+      let stream: ScoredStream
+      do {
+        stream = try ScoredStream.read(request, plan: { _ in nil }, planFollowsData: false)
+      } catch let error as ReplayError {
+        throw DataError.replay(error, command: "run")
+      }
+      stream.reportSkips(command: "run")
+      if let partial = shards.partial {
+        try stream.writePartial(
+          partial, command: "run", shard: shards.selected, sweep: nil, groups: nil, inputs: input.inputPaths)
+        return nil
+      }
+      let dataset = stream.dataset()
+      try ScoringRules.requireAnalyzed(dataset, command: "run")
+      guard outcomes.outcomes != nil else { return Replayed(dataset: dataset, results: stream.replays, scored: nil) }
+      var labelled = Dataset(
+        traces: stream.scoredTraces.map { dataset.traces[$0] },
+        origins: stream.scoredTraces.map { dataset.origins[$0] },
+        skipped: dataset.skipped + stream.unscored, files: dataset.files, diagnostics: dataset.diagnostics)
+      labelled.labelOverrides = dataset.labelOverrides
+      labelled.overriddenTraces = dataset.overriddenTraces
+      let evaluation = Evaluation(dataset: labelled, truths: stream.truths, options: try scoring.evaluationOptions())
+      return Replayed(dataset: dataset, results: stream.replays, scored: (evaluation, stream.outcomes[0]))
+    }
+
+    /// The report in the chosen format.
+    private func render(_ results: [ReplayResult], recognizer: AnyForceRecognizer, dataset: Dataset) -> [UInt8] {
+      switch output.resolvedFormat {
+      case .json:
+        return StudyFile.recorded(
+          RunReport.json(results, recognizer: recognizer, carryState: carryState, dataset: dataset)
+        ).encoded()
+      case .md:
+        return Array(
+          (RunReport.markdown(results, recognizer: recognizer, carryState: carryState, dataset: dataset)
+            + StudyFile.recordedMarkdown).utf8)
+      case .csv:
+        // The CSV table has no place for it: say it on standard error.
+        if let sentence = SynthesizedTime(dataset.traces).sentence(dependents: "action times") {
+          Console.diagnose("touchtrace run: warning: \(sentence)")
+        }
+        return RunReport.csv(results)
+      }
+    }
+
+    /// `--outcomes`: the labelled traces' rows (scored as they were read, or, merging, from the
+    /// merged traces); the writer is committed with the report.
+    private func writeOutcomes(_ read: Replayed, recognizer: AnyForceRecognizer) throws -> OutcomeWriter? {
+      guard outcomes.outcomes != nil else { return nil }
+      let dataset = read.dataset
+      let evaluation =
+        try read.scored?.evaluation ?? Evaluation(dataset: dataset, options: scoring.evaluationOptions())
+      Scoring.summarize(
+        evaluation.dataset.skipped.filter { skip in !dataset.skipped.contains { $0 == skip } }, command: "run")
+      try ScoringRules.requireAnalyzed(evaluation.dataset, command: "run")
+      let outcomeWriter = try outcomes.open(inputs: input.inputPaths)
+      let configuration = Configuration(
+        spec: RecognizerSpec(variant: self.recognizer, required: requireFailureOf, catalog: TouchTraceTool.catalog),
+        recognizer: recognizer, varied: settings.compactMap { PlanOptions.setting($0)?.name })
+      try outcomeWriter?.write(
+        [(0, configuration)], evaluation: evaluation, threads: 1, command: "run",
+        columns: read.scored.map { s in { _ in s.outcomes } })
+      return outcomeWriter
     }
   }
 }

@@ -27,6 +27,8 @@ struct SweepOutputs {
   private(set) var files: [(path: String, bytes: [UInt8])] = []
   /// The JSON documents written piece by piece.
   private(set) var streams: [StreamedOutput] = []
+  /// The JSON report, built once for `--json-output` and a JSON report alike.
+  private var document: JSONValue?
 
   init(result: SweepResult, grouped: GroupedMetrics?, intervals: SweepIntervals?, verdict: VerdictParts) {
     (self.result, self.grouped, self.intervals, self.verdict) = (result, grouped, intervals, verdict)
@@ -78,9 +80,11 @@ struct SweepOutputs {
 
   /// The JSON report to `path`: piece by piece to a file, whole for standard output.
   private mutating func addJSON(_ path: String, inputs: [String]) throws(FileWriteError) {
-    guard path != OutputFiles.standardOutput else { return files.append((path, json().encoded())) }
+    let document = self.document ?? json()
+    self.document = document
+    guard path != OutputFiles.standardOutput else { return files.append((path, document.encoded())) }
     let stream = try StreamedOutput(path: path, inputs: Console.guarded(inputs))
-    try Console.write(json(), to: stream)
+    try Console.write(document, to: stream)
     streams.append(stream)
   }
 }

@@ -243,6 +243,15 @@ extension CSVTraceReader {
 
     // MARK: Header
 
+    /// The label a column named `label:NAME` holds (`NAME`), else `nil`. Compared by UTF-8 bytes,
+    /// not by characters: a name that starts with a combining mark joins the prefix's colon into
+    /// one character, and `hasPrefix` then misses it (a fuzzer finding).
+    static func extraLabel(named name: String) -> String? {
+      let prefix = TraceMetadata.csvLabelPrefix.utf8
+      guard name.utf8.starts(with: prefix) else { return nil }
+      return String(decoding: name.utf8.dropFirst(prefix.count), as: UTF8.self)
+    }
+
     /// Reads the header row; `false` when the buffer (not final) ends before it does.
     mutating func readHeader() throws(TraceLoadError) -> Bool {
       tokenizer.skipIgnorableLines()
@@ -273,10 +282,7 @@ extension CSVTraceReader {
               .duplicateColumn(name), file: file, position: tokenizer.position(of: k, in: header))
           }
           index[column.rawValue] = k
-        } else if name.hasPrefix(TraceMetadata.csvLabelPrefix),
-          TraceMetadata.isValidExtraLabelName(String(name.dropFirst(TraceMetadata.csvLabelPrefix.count)))
-        {
-          let label = String(name.dropFirst(TraceMetadata.csvLabelPrefix.count))
+        } else if let label = Self.extraLabel(named: name), TraceMetadata.isValidExtraLabelName(label) {
           guard !labelFields.contains(where: { $0.name == label }) else {
             throw TraceLoadError(.duplicateColumn(name), file: file, position: tokenizer.position(of: k, in: header))
           }

@@ -81,6 +81,21 @@ struct FuzzRegressionTests {
     }
   }
 
+  /// `fuzz-labels` (round-trip check, CI on 2026-12-04): an extra label whose name starts with
+  /// a combining mark (U+0656) was written as the column `label:\u{0656}ondtouch`, in which the
+  /// colon and the mark are one character, so the reader's `hasPrefix("label:")` missed it and the
+  /// label was lost. Read as a label, and kept through every format.
+  @Test func aLabelNameStartingWithACombiningMarkSurvivesTheRoundTrip() throws {
+    let trace = Trace(
+      metadata: TraceMetadata(id: "p2", labels: ["\u{0656}ondtouch": "1", "plain": "x"]),
+      t: [0, 0.05, 0.1], force: [0, 1, 0])
+    for format in [TraceFiles.Format.json, .jsonl, .csv] {
+      var written = TraceWriter.encode([trace], as: format)
+      let read = try TraceLoader.read(&written, file: "back.\(format)", format: format).traces
+      #expect(read.map(\.metadata.labels) == [["\u{0656}ondtouch": "1", "plain": "x"]], "\(format)")
+    }
+  }
+
   @Test func everyRegressionFileHasACase() {
     let files = Self.folders.flatMap { folder in
       SharedData.files(in: TestData.repositoryRoot + "/Tests/FuzzRegressions/" + folder, suffix: "")

@@ -49,6 +49,8 @@ package protocol ServedSession: Sendable {
   nonisolated var configuration: Configuration { get }
   /// Returns when the run is over (every prompt done, or interrupted).
   func waitUntilFinished() async
+  /// Ends the run early (Ctrl-C): ``waitUntilFinished()`` returns.
+  func interrupt() async
 }
 
 /// The HTTP server of a served page (capture's, try's): the bounded connection loop

@@ -1,16 +1,7 @@
 import ArgumentParser
-import Dispatch
 import TouchCapture
 import TouchCore
 import TouchIO
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 extension TouchTraceCommand {
   /// `touchtrace capture`: serves the capture page and adds each contact to a dataset.
@@ -194,49 +185,11 @@ extension TouchTraceCommand {
       return texts
     }
 
-    /// The environment variable a token may come from.
-    static let tokenVariable = "TOUCHTRACE_CAPTURE_TOKEN"
-
-    /// The token: from `--token-file` (its content, one trailing line break dropped), else the
-    /// deprecated `--token`, else `TOUCHTRACE_CAPTURE_TOKEN` when set and not empty.
+    /// The token: from `--token-file`, else the deprecated `--token`, else
+    /// `TOUCHTRACE_CAPTURE_TOKEN` (``ServerOptions/token(deprecated:)``).
     func resolvedToken() throws(ValidationError) -> String? {
       if server.tokenFile != nil && token != nil { throw ValidationError("give --token-file or --token, not both") }
-      return try Self.resolveToken(file: server.tokenFile, deprecated: token)
-    }
-
-    /// The token of `capture` or `try`: from `file` (its content, one trailing line break
-    /// dropped), else `deprecated` (capture's `--token`), else `TOUCHTRACE_CAPTURE_TOKEN` when set
-    /// and not empty.
-    static func resolveToken(file tokenFile: String?, deprecated token: String?) throws(ValidationError) -> String? {
-      if let tokenFile {
-        guard let bytes = Self.readSmallFile(tokenFile) else {
-          throw ValidationError("--token-file \(tokenFile): cannot be read (or is over 4 KiB)")
-        }
-        var text = bytes
-        if text.last == UInt8(ascii: "\n") { text.removeLast() }
-        if text.last == UInt8(ascii: "\r") { text.removeLast() }
-        guard !text.isEmpty else { throw ValidationError("--token-file \(tokenFile) is empty") }
-        return String(decoding: text, as: UTF8.self)
-      }
-      if let token { return token }
-      if let value = getenv(tokenVariable).map({ String(cString: $0) }), !value.isEmpty { return value }
-      return nil
-    }
-
-    /// The bytes of `path`, at most 4 KiB, or `nil` when it cannot be read or is longer.
-    static func readSmallFile(_ path: String) -> [UInt8]? {
-      let fd = open(path, O_RDONLY | O_CLOEXEC)
-      guard fd >= 0 else { return nil }
-      defer { close(fd) }
-      var bytes: [UInt8] = []
-      var buffer = [UInt8](repeating: 0, count: 4097)
-      while bytes.count <= 4096 {
-        let n = read(fd, &buffer, buffer.count)
-        if n < 0 { return nil }
-        if n == 0 { break }
-        bytes += buffer[0..<n]
-      }
-      return bytes.count <= 4096 ? bytes : nil
+      return try server.token(deprecated: token)
     }
 
     func validate() throws {
@@ -261,30 +214,18 @@ extension TouchTraceCommand {
           session = try CaptureSession(configuration: configuration, log: { line in if !quiet { Console.error(line) } })
           server = try CaptureServer(session: session)
         } catch {
-          throw Self.failure(error)
+          throw ServedPage.failure(error, command: "capture")
         }
         if token != nil {
           Console.error(
-            "touchtrace capture: warning: --token is deprecated: its value is visible to every user of this machine (ps); use --token-file or \(Self.tokenVariable)"
+            "touchtrace capture: warning: --token is deprecated: its value is visible to every user of this machine (ps); use --token-file or \(ServerOptions.tokenVariable)"
           )
         }
-        // Signals end the run from here on (also one that arrives before the URL is printed).
-        // The handler stays installed until the deferred cancel, at the end of this scope.
-        let interrupts = try SignalSources.interrupts { Task { await session.interrupt() } }
-        defer { interrupts.cancel() }
-        let url: String
-        do throws(CaptureError) {
-          url = try await server.start()
-        } catch {
-          throw Self.failure(error)
+        let prompts = session.prompts.count
+        try await ServedPage.serve(server, command: "capture", quiet: quiet) {
+          "capture: open \($0) — \(prompts) prompts; Ctrl-C ends the run"
         }
-        try Console.emit(Array((url + "\n").utf8), to: OutputFiles.standardOutput, inputs: [])
-        if !quiet {
-          // The token stays off standard error (logs, terminals shared on screen).
-          let shown = configuration.token == nil ? url : Self.redacted(url)
-          Console.error("capture: open \(shown) — \(session.prompts.count) prompts; Ctrl-C ends the run")
-        }
-        let summary = await server.run()
+        let summary = await session.summary()
         let bytes: [UInt8] =
           switch resolvedFormat {
           case .json: summary.json()
@@ -305,94 +246,5 @@ extension TouchTraceCommand {
         }
       }
     }
-
-    /// Prints an error of `command` (`capture` or `try`) and gives its exit code: 64 usage, 65
-    /// unreadable dataset, 69 cannot listen, 73 the dataset cannot be created.
-    static func failure(_ error: CaptureError, command: String = "capture") -> any Error {
-      Console.error("touchtrace \(command): error: \(error.description)")
-      switch error {
-      case .usage: return ExitCode.validationFailure
-      case .unreadableDataset: return Exit.dataError
-      case .cannotListen: return Exit.unavailable
-      case .dataset: return Exit.cannotCreate
-      }
-    }
-
-    /// `url` with the token's value replaced by `…` (the full URL is on standard output).
-    static func redacted(_ url: String) -> String {
-      guard let range = url.range(of: "?token=") else { return url }
-      return String(url[..<range.upperBound]) + "… (the full URL, token included, is on standard output)"
-    }
-  }
-}
-
-/// The write end of the interrupt pipe, the only state the signal handler reads; set before the
-/// handler is installed (a constant initializer: no lazy initialization inside the handler).
-nonisolated(unsafe) private var interruptWriteEnd: Int32 = -1
-
-/// SIGINT and SIGTERM turned into a call of an action, for as long as the command needs it;
-/// ``cancel()`` gives both signals their default action back.
-///
-/// A handler installed with `sigaction` writes one byte to a pipe (async-signal-safe), and a
-/// Dispatch read source on the other end calls the action. Unlike a Dispatch signal source (a
-/// `signalfd` on Linux, which only sees a signal every thread blocks), this works whichever
-/// thread the kernel picks, including the concurrency threads an async command starts with.
-final class SignalSources: @unchecked Sendable {
-  private let source: any DispatchSourceRead
-
-  private init(source: any DispatchSourceRead) { self.source = source }
-
-  /// Calls `action` on each SIGINT or SIGTERM (which no longer end the process) until ``cancel()``.
-  static func interrupts(_ action: @escaping @Sendable () -> Void) throws -> SignalSources {
-    var ends: [Int32] = [-1, -1]
-    guard pipe(&ends) == 0 else {
-      Console.error("touchtrace capture: error: cannot create the interrupt pipe: \(SystemError.current)")
-      throw Exit.failure
-    }
-    let readEnd = ends[0]
-    let writeEnd = ends[1]
-    for end in ends {
-      _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-      _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-    }
-    let source = DispatchSource.makeReadSource(fileDescriptor: readEnd, queue: .global())
-    source.setEventHandler {
-      var bytes = [UInt8](repeating: 0, count: 64)
-      var received = false
-      while read(readEnd, &bytes, bytes.count) > 0 { received = true }
-      if received { action() }
-    }
-    source.setCancelHandler {
-      close(readEnd)
-      close(writeEnd)
-    }
-    source.resume()
-    interruptWriteEnd = writeEnd
-    for number in [SIGINT, SIGTERM] {
-      var handler = sigaction()
-      let onSignal: @convention(c) (Int32) -> Void = { _ in
-        let saved = errno
-        var byte: UInt8 = 1
-        _ = write(interruptWriteEnd, &byte, 1)
-        errno = saved
-      }
-      #if canImport(Darwin)
-        handler.__sigaction_u.__sa_handler = onSignal
-      #else
-        handler.__sigaction_handler.sa_handler = onSignal
-      #endif
-      handler.sa_flags = SA_RESTART
-      sigemptyset(&handler.sa_mask)
-      sigaction(number, &handler, nil)
-    }
-    return SignalSources(source: source)
-  }
-
-  /// Restores the default action of SIGINT and SIGTERM and closes the pipe.
-  func cancel() {
-    signal(SIGINT, SIG_DFL)
-    signal(SIGTERM, SIG_DFL)
-    interruptWriteEnd = -1
-    source.cancel()
   }
 }

@@ -6,14 +6,6 @@ import TouchIO
 import TouchRecognizers
 import TouchReports
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 extension TouchTraceCommand {
   /// `touchtrace try`: serves a page where a person presses and sees, live, when each chosen
   /// configuration acts.
@@ -166,7 +158,7 @@ extension TouchTraceCommand {
     /// The token: from `--token-file` (its content, one trailing line break dropped), else
     /// `TOUCHTRACE_CAPTURE_TOKEN` when set and not empty.
     func resolvedToken() throws(ValidationError) -> String? {
-      try Capture.resolveToken(file: server.tokenFile, deprecated: nil)
+      try server.token()
     }
 
     func tryConfiguration(names: [String], readingToken: Bool = true) throws(ValidationError) -> TryConfiguration {
@@ -203,23 +195,11 @@ extension TouchTraceCommand {
             log: { line in if !quiet { Console.error(line) } })
           server = try TryServer(session: session)
         } catch {
-          throw Capture.failure(error, command: "try")
+          throw ServedPage.failure(error, command: "try")
         }
-        let interrupts = try SignalSources.interrupts { Task { await session.interrupt() } }
-        defer { interrupts.cancel() }
-        let url: String
-        do throws(CaptureError) {
-          url = try await server.start()
-        } catch {
-          throw Capture.failure(error, command: "try")
+        try await ServedPage.serve(server, command: "try", quiet: quiet) {
+          "try: open \($0) — \(chosen.count) configuration\(chosen.count == 1 ? "" : "s"); Ctrl-C ends the run"
         }
-        try Console.emit(Array((url + "\n").utf8), to: OutputFiles.standardOutput, inputs: [])
-        if !quiet {
-          let shown = configuration.token == nil ? url : Capture.redacted(url)
-          Console.error(
-            "try: open \(shown) — \(chosen.count) configuration\(chosen.count == 1 ? "" : "s"); Ctrl-C ends the run")
-        }
-        await server.serveUntilFinished()
         if !quiet {
           let contacts = await session.contacts
           let saved = await session.saved

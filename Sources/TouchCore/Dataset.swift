@@ -105,6 +105,18 @@ public struct Dataset: Sendable {
     overriddenTraces += other.overriddenTraces
   }
 
+  /// Moves the traces `reasons` gives a message for, by their index in ``traces``, to
+  /// ``skipped``, keeping the order of both (what a reader calls once it has checked every trace
+  /// of a file).
+  public mutating func skipTraces(at reasons: [Int: String]) {
+    guard !reasons.isEmpty else { return }
+    var k = -1
+    skipTraces { _ in
+      k += 1
+      return reasons[k]
+    }
+  }
+
   /// Moves the traces for which `reason` returns a message from ``traces`` to ``skipped``,
   /// keeping the order of both.
   ///

@@ -249,12 +249,7 @@ public struct LabelsFile: Sendable {
         if wasOverridden { overridden += 1 }
       }
       part.overriddenTraces += overridden
-      guard !failed.isEmpty else { return }
-      var k = -1
-      part.skipTraces { _ in
-        k += 1
-        return failed[k]
-      }
+      part.skipTraces(at: failed)
     }
 
     /// Adds the labels file's warnings to `dataset` and reports, in file order, each row that

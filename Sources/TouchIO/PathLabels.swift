@@ -245,12 +245,7 @@ public struct PathLabels: Hashable, Sendable, CustomStringConvertible {
         dataset.traces[k].metadata = metadata
       }
       dataset.overriddenTraces += overridden
-      guard !failed.isEmpty else { return }
-      var k = -1
-      dataset.skipTraces { _ in
-        k += 1
-        return failed[k]
-      }
+      dataset.skipTraces(at: failed)
     }
   }
 }

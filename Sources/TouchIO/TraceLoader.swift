@@ -82,11 +82,6 @@ public enum TraceLoader {
         duplicate[k] = error.message
       }
     }
-    guard !duplicate.isEmpty else { return }
-    var k = -1
-    part.skipTraces { _ in
-      k += 1
-      return duplicate[k]
-    }
+    part.skipTraces(at: duplicate)
   }
 }

@@ -338,13 +338,7 @@ private final class ChunkReader {
   /// Reads up to one chunk more into the buffer (growing it when full); sets `endOfInput`.
   private func fill() throws(TraceLoadError) {
     if endOfInput { return }
-    if filled == capacity {
-      let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
-      grown.update(from: buffer, count: filled)
-      buffer.deallocate()
-      buffer = grown
-      capacity *= 2
-    }
+    if filled == capacity { UnsafeMutablePointer.double(&buffer, capacity: &capacity, keeping: filled) }
     let wanted = min(chunkBytes, capacity - filled)
     while true {
       let n = read(input.fd, buffer + filled, wanted)

@@ -36,13 +36,7 @@ struct CSVRow {
 
   @inline(__always)
   mutating func append(start s: Int, end e: Int, origin o: Int, line l: Int, lineStart ls: Int) {
-    if count == capacity {
-      let grown = UnsafeMutablePointer<CSVField>.allocate(capacity: capacity * 2)
-      grown.moveInitialize(from: fields, count: count)
-      fields.deallocate()
-      fields = grown
-      capacity *= 2
-    }
+    if count == capacity { UnsafeMutablePointer.double(&fields, capacity: &capacity, keeping: count) }
     (fields + count).initialize(to: CSVField(start: s, end: e, origin: o, line: l, lineStart: ls))
     count += 1
   }

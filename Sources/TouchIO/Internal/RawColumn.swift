@@ -19,11 +19,7 @@ struct RawColumn<Element: BitwiseCopyable> {
 
   @inline(never)
   private mutating func grow() {
-    let grown = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
-    grown.moveInitialize(from: base, count: count)
-    base.deallocate()
-    base = grown
-    capacity *= 2
+    UnsafeMutablePointer.double(&base, capacity: &capacity, keeping: count)
   }
 
   /// Moves the values to the end of `array` and empties the buffer.

@@ -154,12 +154,7 @@ public final class TraceStream {
       try pathLabels.apply(to: &unit, override: options.labelsOverride, skipInvalid: options.skipInvalid)
     }
     try labels?.apply(to: &unit)
-    batch.traces += unit.traces
-    batch.origins += unit.origins
-    batch.skipped += unit.skipped
-    batch.diagnostics += unit.diagnostics
-    batch.labelOverrides += unit.labelOverrides
-    batch.overriddenTraces += unit.overriddenTraces
+    batch.append(contentsOf: unit)  // a unit names no files: the batch does, as they start
   }
 
   /// The end of the input: the path-label warning, the labels file's warnings and the labels

@@ -7,8 +7,7 @@ extension KotlinExport {
   /// core, timers posted on the view, actions passed to the app's callback.
   static func adapter(_ c: ExportConfiguration) -> String {
     let T = c.typeName
-    var out = prologue(c, file: "\(T)TouchListener.kt")
-    out += #"""
+    return #"""
       //
       // The Android adapter: Android platform API only.
 
@@ -148,6 +147,5 @@ extension KotlinExport {
       }
 
       """#
-    return out
   }
 }

@@ -8,8 +8,7 @@ extension KotlinExport {
   /// state change with the replay's, bit for bit.
   static func check(_ c: ExportConfiguration) -> String {
     let T = c.typeName
-    var out = prologue(c, file: "ConformanceCheck.kt")
-    out += #"""
+    return #"""
       //
       // The conformance check: runs \#(T) on the contacts of a vectors file (touchtrace-vectors 1)
       // and compares its actions and state changes with the replay's, bit for bit, twice: fed
@@ -199,6 +198,5 @@ extension KotlinExport {
       }
 
       """#
-    return out
   }
 }

@@ -7,8 +7,7 @@ extension KotlinExport {
   static func core(_ c: ExportConfiguration) -> String {
     let T = c.typeName
     let filtered = c.filter == nil ? "" : " behind a causal filter"
-    var out = prologue(c, file: "\(T).kt")
-    out += #"""
+    return #"""
       //
       // The recognizer core: Kotlin standard library only (Kotlin 1.3 or later). The recognizer's
       // hooks share one signature, so some ignore parameters: hence the file-wide suppression.
@@ -213,7 +212,6 @@ extension KotlinExport {
       \#(recognizerCode(c.core))}
 
       """#
-    return out
   }
 
   /// `finish(outcome, t)`, for the recognizers that use it.

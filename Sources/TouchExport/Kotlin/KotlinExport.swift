@@ -8,24 +8,17 @@ import TouchRecognizers
 /// Every file is in package ``packageName``. The core holds the configuration's values as
 /// constants of its `companion object` and only the code of the configuration's filter and
 /// recognizer, chosen here by `switch`.
-enum KotlinExport {
+enum KotlinExport: SourceExport {
   /// The package of every generated Kotlin file.
   static let packageName = "touchtrace.export"
 
-  /// The core (`kotlin/TYPE.kt`), the adapter (`kotlin/TYPETouchListener.kt`) and the check
-  /// (`kotlin/ConformanceCheck.kt`) for `c`.
-  static func files(_ c: ExportConfiguration) -> [ExportFile] {
-    [
-      ExportFile(path: "kotlin/\(c.typeName).kt", contents: core(c), role: .core),
-      ExportFile(path: "kotlin/\(c.typeName)TouchListener.kt", contents: adapter(c), role: .adapter),
-      ExportFile(path: "kotlin/ConformanceCheck.kt", contents: check(c), role: .check),
-    ]
-  }
+  static let folder = "kotlin"
+  static let nonFinite = (nan: "Double.NaN", infinity: "Double.POSITIVE_INFINITY")
 
-  /// `value` as a Kotlin `Double` expression: the shortest round-trip decimal, always with a `.`
-  /// or an exponent (so it is typed `Double`), or `Double.NaN` / `Double.POSITIVE_INFINITY`.
-  static func literal(_ value: Double) -> String {
-    ExportText.double(value, nan: "Double.NaN", infinity: "Double.POSITIVE_INFINITY")
+  /// The core (`TYPE.kt`), the adapter (`TYPETouchListener.kt`) and the check
+  /// (`ConformanceCheck.kt`) for `c`.
+  static func paths(_ c: ExportConfiguration) -> (core: String, adapter: String, check: String) {
+    ("\(c.typeName).kt", "\(c.typeName)TouchListener.kt", "ConformanceCheck.kt")
   }
 
   /// `text` as a Kotlin string literal (`\`, `"` and `$` escaped, control characters as `\uXXXX`).
@@ -145,10 +138,5 @@ enum KotlinExport {
       let keyword = k.isConst ? "const val" : "val"
       return "\n        /** \(k.doc) */\n        \(keyword) \(constantName(k.name)): \(k.type) = \(k.value)\n"
     }.joined()
-  }
-
-  /// The file's header comment (`//` lines): what generated it, the configuration, the provenance.
-  static func prologue(_ c: ExportConfiguration, file: String) -> String {
-    ExportText.comment(ExportText.header(c, file: file), prefix: "//")
   }
 }

@@ -5,8 +5,7 @@ extension SwiftExport {
 
   static func adapter(_ c: ExportConfiguration) -> String {
     let T = c.typeName
-    var out = ExportText.comment(ExportText.header(c, file: "\(T)GestureRecognizer.swift"), prefix: "//")
-    out += #"""
+    return #"""
 
       #if canImport(UIKit)
         import UIKit
@@ -105,6 +104,5 @@ extension SwiftExport {
       #endif
 
       """#
-    return out
   }
 }

@@ -5,8 +5,7 @@ extension SwiftExport {
 
   static func check(_ c: ExportConfiguration) -> String {
     let T = c.typeName
-    var out = ExportText.comment(ExportText.header(c, file: "check/main.swift"), prefix: "//")
-    out += #"""
+    return #"""
 
       // The conformance check: runs \#(T) on the contacts of vectors.txt (read from standard
       // input) and compares its actions and state changes with the replay's, bit for bit, twice:
@@ -104,6 +103,5 @@ extension SwiftExport {
       if differences > 0 { exit(1) }
 
       """#
-    return out
   }
 }

@@ -5,8 +5,7 @@ extension SwiftExport {
 
   static func core(_ c: ExportConfiguration) -> String {
     let T = c.typeName
-    var out = ExportText.comment(ExportText.header(c, file: "\(T).swift"), prefix: "//")
-    out += #"""
+    return #"""
 
       /// The \#(c.recognizerName) recognizer as exported by touchtrace: a state machine fed one
       /// sample at a time, returning the actions each sample causes. It delivers samples as
@@ -196,7 +195,6 @@ extension SwiftExport {
       }
 
       """#
-    return out
   }
 
   static func constants(_ c: ExportConfiguration) -> String {

@@ -356,16 +356,22 @@ extension KotlinExport {
 
           private fun touchesMoved(\(hooks)) = handle(f, t, maxForce)
       """
+    // The fields and reset of a recognizer whose state is one flag, false at touch-down.
+    func latch(_ flag: String) -> String {
+      """
+          private var \(flag) = false
+
+          private fun resetRecognizer() {
+              \(flag) = false
+          }
+      """
+    }
     switch core {
     case .deepPress:
       return noTimers + """
             // Recognizer: deep-press (FlexMonkey). Samples with force 0 (or maximum 0) are ignored.
 
-            private var deepPressed = false
-
-            private fun resetRecognizer() {
-                deepPressed = false
-            }
+        \(latch("deepPressed"))
 
         \(handled)
 
@@ -393,11 +399,7 @@ extension KotlinExport {
       return noTimers + """
             // Recognizer: hysteresis (libinput-style latch).
 
-            private var pressed = false
-
-            private fun resetRecognizer() {
-                pressed = false
-            }
+        \(latch("pressed"))
 
         \(handled)
 

@@ -87,61 +87,46 @@ enum TypeScriptExport {
   /// as in the other languages' exports.
   static func constants(_ c: ExportConfiguration) -> [(name: String, type: String, value: String, doc: String)] {
     var out: [(name: String, type: String, value: String, doc: String)] = []
-    func add(_ name: String, _ type: String, _ value: String, _ doc: String) { out.append((name, type, value, doc)) }
+    func add(_ name: String, _ value: Double, _ doc: String) { out.append((name, "number", literal(value), doc)) }
+    func add(_ name: String, _ value: Int, _ doc: String) { out.append((name, "number", "\(value)", doc)) }
+    func add(_ name: String, _ value: Bool, _ doc: String) { out.append((name, "boolean", literal(value), doc)) }
     switch c.filter {
     case .ema(let alpha)?:
-      add(
-        "emaAlpha", "number", literal(alpha),
-        "Filter (exponential moving average, `ema.alpha`): weight of each new sample.")
+      add("emaAlpha", alpha, "Filter (exponential moving average, `ema.alpha`): weight of each new sample.")
     case .movingMean(let window)?:
-      add(
-        "movingMeanWindow", "number", "\(window)", "Filter (trailing moving mean, `movmean.window`): samples averaged.")
+      add("movingMeanWindow", window, "Filter (trailing moving mean, `movmean.window`): samples averaged.")
     case .oneEuro(let minCutoff, let beta, let dCutoff)?:
-      add(
-        "oneEuroMinCutoff", "number", literal(minCutoff),
-        "Filter (1€, `one-euro.mincutoff`): cutoff when the force is still, hertz.")
-      add(
-        "oneEuroBeta", "number", literal(beta),
-        "Filter (1€, `one-euro.beta`): cutoff increase per force unit per second of speed.")
-      add(
-        "oneEuroDerivativeCutoff", "number", literal(dCutoff),
-        "Filter (1€, `one-euro.dcutoff`): cutoff of the speed estimate, hertz.")
+      add("oneEuroMinCutoff", minCutoff, "Filter (1€, `one-euro.mincutoff`): cutoff when the force is still, hertz.")
+      add("oneEuroBeta", beta, "Filter (1€, `one-euro.beta`): cutoff increase per force unit per second of speed.")
+      add("oneEuroDerivativeCutoff", dCutoff, "Filter (1€, `one-euro.dcutoff`): cutoff of the speed estimate, hertz.")
     case nil:
       break
     }
     switch c.core {
     case .deepPress(let threshold):
-      add(
-        "threshold", "number", literal(threshold),
-        "`threshold`: normalized force that begins the press (>=); below it the press ends.")
+      add("threshold", threshold, "`threshold`: normalized force that begins the press (>=); below it the press ends.")
     case .hysteresis(let press, let release, let palm, let strict, let inclusive):
+      add("pressThreshold", press, "`pressThreshold`: normalized force that presses (>=, > with strictPress).")
       add(
-        "pressThreshold", "number", literal(press),
-        "`pressThreshold`: normalized force that presses (>=, > with strictPress).")
-      add(
-        "releaseThreshold", "number", literal(release),
+        "releaseThreshold", release,
         "`releaseThreshold`: normalized force below which a press releases (<, <= with inclusiveRelease).")
       add(
-        "palmThreshold", "number", literal(palm),
+        "palmThreshold", palm,
         "`palmThreshold`: normalized force above which the contact is rejected for good (NaN: off).")
-      add("strictPress", "boolean", literal(strict), "`strictPress`: press with > instead of >=.")
-      add("inclusiveRelease", "boolean", literal(inclusive), "`inclusiveRelease`: release with <= instead of <.")
+      add("strictPress", strict, "`strictPress`: press with > instead of >=.")
+      add("inclusiveRelease", inclusive, "`inclusiveRelease`: release with <= instead of <.")
     case .stablePress(let press, let release, let dwell, let tap, let movement, let rearm):
-      add("pressThreshold", "number", literal(press), "`pressThreshold`: normalized force that arms a press (>=).")
+      add("pressThreshold", press, "`pressThreshold`: normalized force that arms a press (>=).")
+      add("releaseThreshold", release, "`releaseThreshold`: normalized force below which a press releases (<).")
+      add("dwellTime", dwell, "`dwellTime`: time the force must stay at or above pressThreshold, seconds.")
+      add("tapTimeout", tap, "`tapTimeout`: shortest contact before a press, seconds.")
       add(
-        "releaseThreshold", "number", literal(release),
-        "`releaseThreshold`: normalized force below which a press releases (<).")
-      add(
-        "dwellTime", "number", literal(dwell),
-        "`dwellTime`: time the force must stay at or above pressThreshold, seconds.")
-      add("tapTimeout", "number", literal(tap), "`tapTimeout`: shortest contact before a press, seconds.")
-      add(
-        "movementLimit", "number", literal(movement),
+        "movementLimit", movement,
         "`movementLimit`: movement from touch-down before the first press that fails the contact, points (NaN: off).")
-      add("rearm", "boolean", literal(rearm), "`rearm`: a released press can press again in the same contact.")
+      add("rearm", rearm, "`rearm`: a released press can press again in the same contact.")
     case .peekPop(let peek, let pop):
-      add("peekThreshold", "number", literal(peek), "`peekThreshold`: normalized force of the peek, stage 1 (>=).")
-      add("popThreshold", "number", literal(pop), "`popThreshold`: normalized force of the pop, stage 2 (>=).")
+      add("peekThreshold", peek, "`peekThreshold`: normalized force of the peek, stage 1 (>=).")
+      add("popThreshold", pop, "`popThreshold`: normalized force of the pop, stage 2 (>=).")
     }
     return out
   }

@@ -230,21 +230,15 @@ enum CompareFigures {
     for k in 0..<2 {
       let latencies = outcomes[k].flatMap { $0.stage1.matches.map { $0.latency * 1000 } }.sorted()
       guard !latencies.isEmpty else { continue }
-      let n = Double(latencies.count)
-      var points: [(x: Double, y: Double)] = [(latencies[0], 0)]
-      for (j, value) in latencies.enumerated() { points.append((value, Double(j + 1) / n)) }
-      cdfMarks.append(.steps(points, .series(k)))
+      cdfMarks.append(.steps(Plot.cdfSteps(latencies), .series(k)))
       cdfLegend.append(LegendEntry(label: "\(names[k]) (n = \(latencies.count))", style: .series(k)))
     }
     let cdf = Figure(
       id: ids.unique("fig-latency-cdf"), title: "Latency distributions",
       plots: [
-        Plot(
-          title: "Empirical CDF of action − reference",
+        .latencyCDF(
           description: "The share of true positives with latency at most x milliseconds, for A and B.",
-          x: PlotAxis(label: "latency, action − reference", unit: "ms"),
-          y: PlotAxis(label: "share of true positives", domain: (0, 1)),
-          marks: cdfMarks, legend: cdfLegend, width: 640, height: 300)
+          marks: cdfMarks, legend: cdfLegend, height: 300)
       ],
       caption:
         "Empirical cumulative distribution of stage-1 latency of each configuration (one step per true positive).")
@@ -287,57 +281,44 @@ enum CompareFigures {
     let fp = Figure(
       id: ids.unique("fig-fp-intent"), title: "False positives by intent",
       plots: [
-        Plot(
+        .falsePositivesByIntent(
           title: "False positives by intent",
           description: "A heat map of false-positive counts of A and B by the trace's intent.",
-          x: PlotAxis(label: "intent of the trace", categories: Intent.allCases.map(\.rawValue)),
-          y: PlotAxis(label: "configuration", categories: ["A", "B"]),
-          marks: [.cells(metrics.map { m in Intent.allCases.map { m.stage1.falsePositivesByIntent[$0] } })], width: 480,
-          height: 60)
+          what: "configuration", names: ["A", "B"], rows: metrics.map(\.stage1))
       ],
       caption: "Stage-1 false positives of A (top) and B (bottom) by intent: \(names.joined(separator: "; ")).")
     var figures = [cdf, difference, fp]
-    let classes = PressClass.allCases.map(\.description)
     let matrices = (0..<2).compactMap { k in metrics[k].confusion.map { (k, $0) } }
     if !matrices.isEmpty {
       figures.append(
         Figure(
           id: ids.unique("fig-confusion"), title: "Two-stage confusion",
           plots: matrices.map { k, matrix in
-            Plot(
-              title: names[k], description: "Confusion matrix of \(names[k]): rows intended, columns recognized.",
-              x: PlotAxis(label: "recognized", categories: classes),
-              y: PlotAxis(label: "intended", categories: classes),
-              marks: [.cells(PressClass.allCases.map { actual in PressClass.allCases.map { matrix[actual, $0] } })],
-              width: 210, height: 150)
+            .confusion(
+              matrix, title: names[k],
+              description: "Confusion matrix of \(names[k]): rows intended, columns recognized.")
           },
           caption: "Traces by intended class (rows) and recognized class (columns) for each two-stage configuration."))
     }
     let examplePlots = data.disagreements.map { entry -> Plot in
       let (trace, truth) = (entry.trace, entry.truth)
-      var marks: [PlotMark] = [
-        .line(zip(trace.t, trace.force).map { (x: $0, y: $1) }, SeriesStyle(color: "#444444", width: 1.5))
-      ]
+      var marks: [PlotMark] = []
       for reference in truth.references {
         marks.append(.verticalRule(reference, "ref", SeriesStyle(color: SeriesStyle.palette[2], dash: "2 2")))
       }
       for t in entry.a { marks.append(.verticalRule(t, "A", .series(0))) }
       for t in entry.b { marks.append(.verticalRule(t, "B", SeriesStyle(color: SeriesStyle.palette[1], dash: "6 3"))) }
-      let peak = trace.force.filter(\.isFinite).max() ?? 1
-      return Plot(
-        title: "\(trace.name) (\(truth.intent.rawValue))",
+      return Plot.trace(
+        trace, title: "\(trace.name) (\(truth.intent.rawValue))",
         description:
           "Force of trace \(trace.name) against time, with A's \(entry.a.count) and B's \(entry.b.count) actions and \(truth.references.count) reference times.",
-        x: PlotAxis(label: "time", unit: "s"),
-        y: PlotAxis(label: "force", unit: "force units", domain: (0, peak > 0 ? peak * 1.05 : 1)),
-        marks: marks,
+        force: SeriesStyle(color: "#444444", width: 1.5), marks: marks,
         legend: [
           LegendEntry(label: "force", style: SeriesStyle(color: "#444444")),
           LegendEntry(label: "reference", style: SeriesStyle(color: SeriesStyle.palette[2], dash: "2 2")),
           LegendEntry(label: "A action", style: .series(0)),
           LegendEntry(label: "B action", style: SeriesStyle(color: SeriesStyle.palette[1], dash: "6 3")),
-        ],
-        width: 380, height: 180)
+        ])
     }
     if !examplePlots.isEmpty {
       figures.append(

@@ -565,10 +565,7 @@ enum SweepFigures {
     for (k, group) in kept.enumerated() {
       let latencies = samples[group[0]]
       let style = SeriesStyle.series(k)
-      let n = Double(latencies.count)
-      var points: [(x: Double, y: Double)] = [(latencies[0], 0)]
-      for (j, value) in latencies.enumerated() { points.append((value, Double(j + 1) / n)) }
-      marks.append(.steps(points, style))
+      marks.append(.steps(Plot.cdfSteps(latencies), style))
       legend.append(
         LegendEntry(
           label: "\(groupName(group.map { entries[$0].recognizer.name })) (n = \(latencies.count))", style: style))
@@ -577,14 +574,11 @@ enum SweepFigures {
     return Figure(
       id: ids.unique("fig-latency-cdf"), title: "Latency distribution at the chosen configurations",
       plots: [
-        Plot(
-          title: "Empirical CDF of action − reference",
+        .latencyCDF(
           description:
             "The share of true positives with latency at most x milliseconds, for \(legend.count) recognizers at their chosen configurations; negative latency is an action before the reference time.\(note)",
-          x: PlotAxis(label: "latency, action − reference", unit: "ms"),
-          y: PlotAxis(label: "share of true positives", domain: (0, 1)),
           marks: marks + [.verticalRule(0, nil, SeriesStyle(color: "#999999", dash: "4 4", width: 1))], legend: legend,
-          width: 640, height: 320)
+          height: 320)
       ],
       caption:
         "Empirical cumulative distribution of stage-1 latency (one step per true positive) of each recognizer at its chosen configuration (identical distributions drawn once); recognizers without true positives are left out.\(note)"
@@ -747,20 +741,15 @@ enum SweepFigures {
   /// `fig-fp-intent`: false positives by intent of each recognizer's chosen configuration.
   static func falsePositivesByIntent(_ result: SweepResult, _ data: SweepFigureData, _ ids: inout ElementIDs) -> Figure
   {
-    let rows = data.marked.map { entry in
-      Intent.allCases.map { result.metrics[entry.configuration].stage1.falsePositivesByIntent[$0] }
-    }
     let names = data.marked.map(\.recognizer.name)
     return Figure(
       id: ids.unique("fig-fp-intent"), title: "False positives by intent",
       plots: [
-        Plot(
+        .falsePositivesByIntent(
           title: "False positives by intent (chosen configurations)",
           description:
             "A heat map of false-positive counts: one row per recognizer (\(names.count)), one column per intent (\(Intent.allCases.map(\.rawValue).joined(separator: ", "))); darker is more.",
-          x: PlotAxis(label: "intent of the trace", categories: Intent.allCases.map(\.rawValue)),
-          y: PlotAxis(label: "recognizer", categories: names),
-          marks: [.cells(rows)], width: 480, height: max(60, 20 * Double(names.count)))
+          what: "recognizer", names: names, rows: data.marked.map { result.metrics[$0.configuration].stage1 })
       ],
       caption:
         "Counts of stage-1 false positives by the trace's intent at each recognizer's chosen configuration: negative traces with any action, plus each unmatched action on a positive trace."
@@ -772,15 +761,12 @@ enum SweepFigures {
     let twoStage = data.marked.filter { result.metrics[$0.configuration].confusion != nil }
     guard !twoStage.isEmpty else { return nil }
     let classes = PressClass.allCases.map(\.description)
-    let plots = twoStage.map { entry -> Plot in
-      let matrix = result.metrics[entry.configuration].confusion!
-      return Plot(
-        title: entry.recognizer.name,
+    let plots = twoStage.map { entry in
+      Plot.confusion(
+        result.metrics[entry.configuration].confusion!, title: entry.recognizer.name,
         description:
-          "Confusion matrix of \(entry.recognizer.name): rows are the intended class, columns the recognized one (\(classes.joined(separator: ", "))).",
-        x: PlotAxis(label: "recognized", categories: classes), y: PlotAxis(label: "intended", categories: classes),
-        marks: [.cells(PressClass.allCases.map { actual in PressClass.allCases.map { matrix[actual, $0] } })],
-        width: 210, height: 150)
+          "Confusion matrix of \(entry.recognizer.name): rows are the intended class, columns the recognized one (\(classes.joined(separator: ", ")))."
+      )
     }
     return Figure(
       id: ids.unique("fig-confusion"), title: "Two-stage confusion",
@@ -832,7 +818,7 @@ enum SweepFigures {
         let trace = example.trace
         let truth = example.truth
         let force = SeriesStyle.series(0)
-        var marks: [PlotMark] = [.line(zip(trace.t, trace.force).map { (x: $0, y: $1) }, force)]
+        var marks: [PlotMark] = []
         var legend = [LegendEntry(label: "force", style: force)]
         let levels = thresholdLevels(configuration, trace)
         for level in levels {
@@ -852,8 +838,6 @@ enum SweepFigures {
           marks.append(.verticalRule(stage2, "stage 2", style))
           legend.append(LegendEntry(label: "stage 2", style: style))
         }
-        let peak = trace.force.filter(\.isFinite).max() ?? 1
-        let top = max(peak, levels.map(\.level).max() ?? 0)
         let actions =
           example.actions.isEmpty
           ? "no action" : example.actions.map { TextFormat.compact($0, significant: 4) + " s" }.joined(separator: ", ")
@@ -861,13 +845,11 @@ enum SweepFigures {
           truth.references.isEmpty
           ? "no reference time"
           : truth.references.map { TextFormat.compact($0, significant: 4) + " s" }.joined(separator: ", ")
-        return Plot(
-          title: "\(example.kind): \(trace.name) (\(truth.intent.rawValue))",
+        return Plot.trace(
+          trace, title: "\(example.kind): \(trace.name) (\(truth.intent.rawValue))",
           description:
             "Force of trace \(trace.name), intent \(truth.intent.rawValue), against time; actions at \(actions); references at \(references).",
-          x: PlotAxis(label: "time", unit: "s"),
-          y: PlotAxis(label: "force", unit: "force units", domain: (0, top > 0 ? top * 1.05 : 1)),
-          marks: marks, legend: legend, width: 380, height: 180)
+          force: force, levels: levels.map(\.level), marks: marks, legend: legend)
       }
       return Figure(
         id: ids.unique("fig-examples-" + HTMLText.idPart(entry.recognizer.name)),

@@ -63,6 +63,24 @@
     count &+= 1
   }
 
+  /// The traces of an `offsets` column, in order: each trace's number `k` and its samples
+  /// `start ..< end` (`offsets[k] ..< offsets[k + 1]`); none when `offsets` has fewer than two
+  /// elements.
+  @usableFromInline
+  struct Traces: Sequence, IteratorProtocol {
+    @usableFromInline let offsets: UnsafeBufferPointer<Int>
+    @usableFromInline var k = 0
+
+    @inlinable init(_ offsets: UnsafeBufferPointer<Int>) { self.offsets = offsets }
+
+    @inlinable @inline(__always)
+    mutating func next() -> (k: Int, start: Int, end: Int)? {
+      guard k &+ 1 < offsets.count else { return nil }
+      defer { k &+= 1 }
+      return (k, offsets[k], offsets[k &+ 1])
+    }
+  }
+
   // MARK: Scans (the per-sample loops)
   //
   // Each state of a kernel waits for one condition; these find the first sample meeting it, four
@@ -144,10 +162,8 @@
     into events: UnsafeMutableBufferPointer<Event>
   ) -> Int {
     var count = 0
-    guard offsets.count > 1 else { return 0 }
-    for k in 0..<(offsets.count - 1) {
-      let end = offsets[k + 1]
-      let i = first(force, Level(.above, threshold), from: offsets[k], to: end)
+    for (k, start, end) in Traces(offsets) {
+      let i = first(force, Level(.above, threshold), from: start, to: end)
       if i < end { emit(&count, events, trace: k, kind: Kind.crossing, index: i) }
     }
     return count
@@ -166,10 +182,8 @@
     into events: UnsafeMutableBufferPointer<Event>
   ) -> Int {
     var count = 0
-    guard offsets.count > 1 else { return 0 }
-    for k in 0..<(offsets.count - 1) {
-      var i = offsets[k]
-      let end = offsets[k + 1]
+    for (k, start, end) in Traces(offsets) {
+      var i = start
       // One scan per state, each for the sample that leaves it.
       while true {
         i = first(force, Level(.above, peek), from: i, to: end)  // idle
@@ -347,10 +361,8 @@
     level: F, duration: Double, into events: UnsafeMutableBufferPointer<Event>
   ) -> Int {
     var count = 0
-    guard offsets.count > 1 else { return 0 }
-    for k in 0..<(offsets.count - 1) {
-      var i = offsets[k]
-      let end = offsets[k + 1]
+    for (k, start, end) in Traces(offsets) {
+      var i = start
       while true {
         i = first(force, Level(.above, level), from: i, to: end)  // outside an episode
         guard i < end else { break }

@@ -156,4 +156,13 @@ struct ParameterTests {
         .requiresMaximumForce)
     #expect(try !AnyForceRecognizer(variant: "df-continuous").requiresMaximumForce)
   }
+
+  /// Every built-in at its defaults: the normalized-force variants need the maximum; time,
+  /// position, radius and raw-force ones do not.
+  @Test func requiresMaximumForceOfEveryBuiltIn() throws {
+    let without: Set = ["df-continuous", "long-press", "long-press-android", "radius-peek-pop", "tap"]
+    for name in RecognizerCatalog.builtIn.names {
+      #expect(try AnyForceRecognizer(variant: name).requiresMaximumForce == !without.contains(name), "\(name)")
+    }
+  }
 }

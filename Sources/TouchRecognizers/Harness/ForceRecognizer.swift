@@ -45,7 +45,10 @@ public protocol ForceRecognizer: Sendable {
 
   /// Whether replaying needs the trace's maximum possible force (normalized comparisons,
   /// clamping to the maximum). Traces without one are rejected with
-  /// ``ReplayError/missingMaximumForce(trace:variant:)``.
+  /// ``ReplayError/missingMaximumForce(trace:variant:)``. The default: whether any of the
+  /// variant's parameters is a normalized force (``ParameterUnit/normalizedForce``, a fraction of
+  /// the maximum); a recognizer that reads the maximum otherwise, or only in some configurations,
+  /// says so.
   var requiresMaximumForce: Bool { get }
 
   /// The time, seconds, at which the pending timer fires; `.infinity` when none is pending.
@@ -74,7 +77,9 @@ public protocol ForceRecognizer: Sendable {
   mutating func contactEnded(_ sample: TouchSample, _ context: inout GestureContext)
   /// Returns to the state for a new contact, as `UIGestureRecognizer.reset()`: only what the
   /// original library resets (state it forgets carries into the next contact when a replay
-  /// reuses one instance).
+  /// reuses one instance). The default resets nothing, as a subclass that does not override
+  /// `reset()` (or whose override clears nothing the recognizer's model keeps): every stored
+  /// property carries into the next contact.
   mutating func reset()
 
   /// The threshold sweeps this instance supports: for each parameter in which the action (or
@@ -136,6 +141,8 @@ extension ForceRecognizer {
   public mutating func skipInertSamples(
     force: UnsafeBufferPointer<Double>, from: Int, to: Int, maxForce: Double
   ) -> Int { from }
+  /// Whether any parameter is a normalized force.
+  public var requiresMaximumForce: Bool { variant.parameters.contains { $0.unit == .normalizedForce } }
   /// No pending timer.
   @inlinable public var timerDeadline: Double { .infinity }
   /// Ignores stationary samples.
@@ -154,6 +161,9 @@ extension ForceRecognizer {
   public mutating func contactEnded(_ sample: TouchSample, _ context: inout GestureContext) {
     context.closeSequence(at: sample)
   }
+  /// Not overridden: nothing of the recognizer's own is reset.
+  @inlinable
+  public mutating func reset() {}
   /// No sweeps.
   public var thresholdSweeps: [ThresholdSweep] { [] }
   /// Replays traces through copies of `self` (or one instance, `carryingState`).

@@ -74,15 +74,19 @@ public struct HoldGate: Sendable {
   }
 }
 
-/// A continuous gesture decided by a hold — UIKit's and Android's long press: the lift ends it, a
-/// cancel cancels it (each fails it while still possible), the pending timer is the hold's, and
-/// `reset()` stops it.
+/// A gesture decided by a hold from touch-down — the tap and UIKit's and Android's long presses:
+/// the pending timer is the hold's, a cancel cancels it (fails it while still possible), and
+/// `reset()` stops the timer. By default the lift ends it (fails it while still possible), as
+/// the long presses; the tap recognizes at lift instead.
 public protocol HoldRecognizer: ForceRecognizer {
   /// The hold: touch-down position and pending timer.
   var hold: HoldGate { get set }
 }
 
 extension HoldRecognizer {
+  /// The hold's timer.
+  @inlinable public static var usesTimers: Bool { true }
+
   /// The hold's pending timer.
   @inlinable public var timerDeadline: Double { hold.deadline }
 

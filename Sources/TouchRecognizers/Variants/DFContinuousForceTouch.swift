@@ -122,9 +122,6 @@ public struct DFContinuousForceTouch: ConfigurableRecognizer {
       .setting(Self.faithfulUncancelledDelay, to: faithfulUncancelledDelay)
   }
 
-  /// Raw force only.
-  public var requiresMaximumForce: Bool { false }
-
   /// Delay and inactivity timers.
   @inlinable public static var usesTimers: Bool { true }
 

@@ -42,9 +42,6 @@ public struct YusugaForceTouch: ConfigurableRecognizer {
     Self.descriptor.defaults.setting(Self.forceSensitivity, to: forceSensitivity)
   }
 
-  /// Compares with the maximum possible force.
-  public var requiresMaximumForce: Bool { true }
-
   @inlinable
   public mutating func touchesBegan(_ sample: TouchSample, _ context: inout GestureContext) {}
 
@@ -57,9 +54,6 @@ public struct YusugaForceTouch: ConfigurableRecognizer {
 
   @inlinable
   public mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext) {}
-
-  @inlinable
-  public mutating func reset() {}
 
   /// `forceSensitivity`: the first moved sample with `force >= max * forceSensitivity`.
   public var thresholdSweeps: [ThresholdSweep] {
@@ -116,9 +110,6 @@ public struct ALGSqueeze: ConfigurableRecognizer, UniformSampleRecognizer {
     Self.descriptor.defaults.setting(Self.squeezeThreshhold, to: squeezeThreshhold)
   }
 
-  /// Normalized comparison.
-  public var requiresMaximumForce: Bool { true }
-
   /// Stationary samples are checked too.
   @inlinable public static var receivesStationary: Bool { true }
 
@@ -139,9 +130,6 @@ public struct ALGSqueeze: ConfigurableRecognizer, UniformSampleRecognizer {
   public mutating func touchesCancelled(_ sample: TouchSample, _ context: inout GestureContext) {
     context.setState(.failed, at: sample)
   }
-
-  @inlinable
-  public mutating func reset() {}
 
   /// `squeezeThreshhold`: the first sample with `force / max >= squeezeThreshhold`, lift included.
   public var thresholdSweeps: [ThresholdSweep] {
@@ -200,9 +188,6 @@ public struct FrostyForceTouch: ConfigurableRecognizer {
     Self.descriptor.defaults.setting(Self.forceThreshold, to: forceThreshold)
   }
 
-  /// Compares with the maximum possible force.
-  public var requiresMaximumForce: Bool { true }
-
   @inlinable
   public mutating func touchesBegan(_ sample: TouchSample, _ context: inout GestureContext) {
     lastForce = sample.force
@@ -229,9 +214,6 @@ public struct FrostyForceTouch: ConfigurableRecognizer {
   public mutating func touchesCancelled(_ sample: TouchSample, _ context: inout GestureContext) {
     context.setState(.cancelled, at: sample)
   }
-
-  @inlinable
-  public mutating func reset() {}
 
   /// `forceThreshold`: the first moved sample with `force > max * forceThreshold`.
   public var thresholdSweeps: [ThresholdSweep] {
@@ -285,9 +267,6 @@ public struct PSForceTouch: ConfigurableRecognizer {
     Self.descriptor.defaults.setting(Self.minimumForce, to: minimumForce)
   }
 
-  /// Normalized comparison.
-  public var requiresMaximumForce: Bool { true }
-
   @inlinable
   public mutating func touchesBegan(_ sample: TouchSample, _ context: inout GestureContext) {
     context.setState(.began, at: sample)
@@ -310,9 +289,6 @@ public struct PSForceTouch: ConfigurableRecognizer {
   public mutating func touchesCancelled(_ sample: TouchSample, _ context: inout GestureContext) {
     context.setState(.cancelled, at: sample)
   }
-
-  @inlinable
-  public mutating func reset() {}
 
   /// `minimumForce`: the first moved sample with `force / max >= minimumForce`.
   public var thresholdSweeps: [ThresholdSweep] {

@@ -33,12 +33,12 @@ public struct FlexMonkeyDeepPress: ConfigurableRecognizer, UniformSampleRecogniz
     parameters: [Self.threshold.spec.compared(as: .normalized)],
     sweptByDefault: Self.threshold.name)
 
-  /// Builds from resolved parameter values.
   /// `threshold` only in `n >= threshold` and `n < threshold`.
   public func thresholdSide(of parameter: String) -> ThresholdSide? {
     parameter == Self.threshold.name ? .atLeast : nil
   }
 
+  /// Builds from resolved parameter values.
   public init(parameters: ParameterValues) throws(ParameterError) {
     threshold = parameters[Self.threshold]
   }
@@ -52,9 +52,6 @@ public struct FlexMonkeyDeepPress: ConfigurableRecognizer, UniformSampleRecogniz
   public var parameters: ParameterValues {
     Self.descriptor.defaults.setting(Self.threshold, to: threshold)
   }
-
-  /// Normalized comparison.
-  public var requiresMaximumForce: Bool { true }
 
   /// Evaluates a touch-down or moved sample.
   @inlinable
@@ -74,9 +71,6 @@ public struct FlexMonkeyDeepPress: ConfigurableRecognizer, UniformSampleRecogniz
     context.setState(deepPressed ? .ended : .failed, at: sample)
     deepPressed = false
   }
-
-  @inlinable
-  public mutating func reset() {}
 
   /// Fast path: only a non-zero sample crossing the threshold matters.
   @inlinable public static var skipsInertSamples: Bool { true }

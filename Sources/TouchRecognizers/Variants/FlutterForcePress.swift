@@ -107,9 +107,6 @@ public struct FlutterForcePress: ConfigurableRecognizer {
       .setting(Self.aloneInArena, to: aloneInArena)
   }
 
-  /// Interpolated pressure needs the maximum.
-  public var requiresMaximumForce: Bool { true }
-
   @inlinable @inline(__always)
   mutating func handle(_ sample: TouchSample, isDown: Bool, _ context: inout GestureContext) {
     var p = sample.force / sample.maxForce

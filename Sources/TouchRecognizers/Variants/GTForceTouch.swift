@@ -50,12 +50,12 @@ public struct GTForceTouch: ConfigurableRecognizer, UniformSampleRecognizer {
     ],
     sweptByDefault: Self.threshold.name)
 
-  /// Builds from resolved parameter values.
   /// `threshold` only in `n >= threshold`.
   public func thresholdSide(of parameter: String) -> ThresholdSide? {
     parameter == Self.threshold.name ? .atLeast : nil
   }
 
+  /// Builds from resolved parameter values.
   public init(parameters: ParameterValues) throws(ParameterError) {
     threshold = parameters[Self.threshold]
     hardTriggerMinTime = parameters[Self.hardTriggerMinTime]
@@ -75,9 +75,6 @@ public struct GTForceTouch: ConfigurableRecognizer, UniformSampleRecognizer {
       .setting(Self.hardTriggerMinTime, to: hardTriggerMinTime)
       .setting(Self.faithfulStaleState, to: faithfulStaleState)
   }
-
-  /// Normalized comparison.
-  public var requiresMaximumForce: Bool { true }
 
   /// Evaluates a touch-down or moved sample.
   @inlinable

@@ -107,9 +107,6 @@ public struct HysteresisLatch: ConfigurableRecognizer, UniformSampleRecognizer {
       .setting(Self.inclusiveRelease, to: inclusiveRelease)
   }
 
-  /// Normalized comparison.
-  public var requiresMaximumForce: Bool { true }
-
   /// Evaluates a touch-down or moved sample.
   @inlinable
   public mutating func handle(_ sample: TouchSample, _ context: inout GestureContext) {

@@ -56,14 +56,6 @@ public struct IOSLongPress: ConfigurableRecognizer, HoldRecognizer {
       .setting(Self.allowableMovement, to: allowableMovement)
   }
 
-  /// Time and position only.
-  public var requiresMaximumForce: Bool { false }
-
-  /// The press-duration timer.
-  @inlinable public static var usesTimers: Bool { true }
-
-  /// The pending deadline.
-
   @inlinable
   public mutating func touchesBegan(_ sample: TouchSample, _ context: inout GestureContext) {
     hold.touchDown(sample, deadline: sample.t + minimumPressDuration)
@@ -176,11 +168,6 @@ public struct AndroidLongPress: ConfigurableRecognizer, HoldRecognizer {
 
   /// The deep-press emulation compares normalized force.
   public var requiresMaximumForce: Bool { deepPressEnabled }
-
-  /// The long-press timer.
-  @inlinable public static var usesTimers: Bool { true }
-
-  /// The pending deadline.
 
   @inlinable
   mutating func fire(_ sample: TouchSample, _ context: inout GestureContext) {

@@ -53,12 +53,12 @@ public struct PeakRelease: ConfigurableRecognizer {
     parameters: [Self.minimumValue.spec.compared(as: .normalized), Self.tolerance.spec, Self.endOnAnyDecrease.spec],
     sweptByDefault: Self.minimumValue.name)
 
-  /// Builds from resolved parameter values.
   /// `minimumValue` only in `value > minimumValue`.
   public func thresholdSide(of parameter: String) -> ThresholdSide? {
     parameter == Self.minimumValue.name ? .above : nil
   }
 
+  /// Builds from resolved parameter values.
   public init(parameters: ParameterValues) throws(ParameterError) {
     minimumValue = parameters[Self.minimumValue]
     tolerance = parameters[Self.tolerance]
@@ -76,9 +76,6 @@ public struct PeakRelease: ConfigurableRecognizer {
       .setting(Self.tolerance, to: tolerance)
       .setting(Self.endOnAnyDecrease, to: endOnAnyDecrease)
   }
-
-  /// Normalized comparison.
-  public var requiresMaximumForce: Bool { true }
 
   @inlinable
   public mutating func touchesBegan(_ sample: TouchSample, _ context: inout GestureContext) {}

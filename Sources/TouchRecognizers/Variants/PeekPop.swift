@@ -63,9 +63,6 @@ public struct PeekPop: ConfigurableRecognizer, UniformSampleRecognizer {
       .setting(Self.popThreshold, to: popThreshold)
   }
 
-  /// Normalized comparison.
-  public var requiresMaximumForce: Bool { true }
-
   /// Evaluates a touch-down or moved sample.
   @inlinable
   public mutating func handle(_ sample: TouchSample, _ context: inout GestureContext) {
@@ -87,9 +84,6 @@ public struct PeekPop: ConfigurableRecognizer, UniformSampleRecognizer {
   public mutating func touchesCancelled(_ sample: TouchSample, _ context: inout GestureContext) {
     context.finish(.cancelled, at: sample)
   }
-
-  @inlinable
-  public mutating func reset() {}
 
   /// `peekThreshold` (action) and `popThreshold` (stage 2).
   public var thresholdSweeps: [ThresholdSweep] {

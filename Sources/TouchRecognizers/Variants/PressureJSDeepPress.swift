@@ -103,9 +103,6 @@ public struct PressureJSDeepPress: ConfigurableRecognizer {
       .setting(Self.polyfillSpeedUp, to: polyfillSpeedUp)
   }
 
-  /// `Touch.force` is the normalized force.
-  public var requiresMaximumForce: Bool { true }
-
   /// Probe and polyfill timers.
   @inlinable public static var usesTimers: Bool { true }
 

@@ -83,9 +83,6 @@ public struct PressureJSPointerDeepPress: ConfigurableRecognizer {
       .setting(PressureJSDeepPress.polyfillSpeedUp, to: polyfillSpeedUp)
   }
 
-  /// `PointerEvent.pressure` is the normalized force.
-  public var requiresMaximumForce: Bool { true }
-
   /// Polyfill ticks.
   @inlinable public static var usesTimers: Bool { true }
 

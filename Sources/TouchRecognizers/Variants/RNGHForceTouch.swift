@@ -54,9 +54,6 @@ public struct RNGHForceTouch: ConfigurableRecognizer {
       .setting(Self.maxForce, to: maxForce)
   }
 
-  /// Normalized comparison.
-  public var requiresMaximumForce: Bool { true }
-
   @inlinable
   public mutating func touchesBegan(_ sample: TouchSample, _ context: inout GestureContext) {
     activated = false

@@ -112,9 +112,6 @@ public struct RadiusPeekPop: ConfigurableRecognizer {
     self = .checked(Self.delay(delay), Self.commitRatio(commitRatio))
   }
 
-  /// Radius only: no force comparison.
-  public var requiresMaximumForce: Bool { false }
-
   /// A radius-only change arrives as a stationary sample (see the type's rules).
   @inlinable public static var receivesStationary: Bool { true }
 

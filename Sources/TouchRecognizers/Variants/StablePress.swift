@@ -121,9 +121,6 @@ public struct StablePress: ConfigurableRecognizer, UniformSampleRecognizer {
       .setting(Self.rearm, to: rearm)
   }
 
-  /// Normalized comparison.
-  public var requiresMaximumForce: Bool { true }
-
   /// The press timer.
   @inlinable public static var usesTimers: Bool { true }
 

@@ -8,12 +8,13 @@
 /// `maximumTapDuration` when set (a timer). Lift → recognized (ended, the action); cancel →
 /// failed. Combine it with a force recognizer through ``RequireToFail`` to measure what waiting
 /// for the force recognizer to fail costs.
-public struct TapRecognizer: ConfigurableRecognizer {
+public struct TapRecognizer: ConfigurableRecognizer, HoldRecognizer {
   /// Movement allowed before the tap fails, points.
   public let allowableMovement: Double
   /// Longest contact that is still a tap, seconds; NaN: no limit.
   public let maximumTapDuration: Double
-  @usableFromInline var hold = HoldGate()
+  /// The hold: touch-down position and the pending duration limit (none without one).
+  public var hold = HoldGate()
 
   /// The `allowableMovement` parameter.
   public static let allowableMovement = Parameter<Double>.number(
@@ -60,15 +61,6 @@ public struct TapRecognizer: ConfigurableRecognizer {
       .setting(Self.maximumTapDuration, to: maximumTapDuration)
   }
 
-  /// Time and position only.
-  public var requiresMaximumForce: Bool { false }
-
-  /// The duration limit.
-  @inlinable public static var usesTimers: Bool { true }
-
-  /// The duration deadline, when set.
-  @inlinable public var timerDeadline: Double { hold.deadline }
-
   @inlinable
   public mutating func touchesBegan(_ sample: TouchSample, _ context: inout GestureContext) {
     hold.touchDown(sample, deadline: maximumTapDuration.isNaN ? .infinity : sample.t + maximumTapDuration)
@@ -88,15 +80,7 @@ public struct TapRecognizer: ConfigurableRecognizer {
   }
 
   @inlinable
-  public mutating func touchesCancelled(_ sample: TouchSample, _ context: inout GestureContext) {
-    hold.stop(.failed, at: sample, &context)
-  }
-
-  @inlinable
   public mutating func timerFired(_ sample: TouchSample, _ context: inout GestureContext) {
     hold.stop(.failed, at: sample, &context)
   }
-
-  @inlinable
-  public mutating func reset() { hold.stop() }
 }

@@ -64,9 +64,6 @@ public struct ThresholdZones: ConfigurableRecognizer {
       .setting(Self.faithfulSingleReport, to: faithfulSingleReport)
   }
 
-  /// Normalized comparison.
-  public var requiresMaximumForce: Bool { true }
-
   /// The zone of `n`: 2k+1 on threshold k, 2k between thresholds k−1 and k; `nil` outside 0…1.
   @inlinable
   func zone(_ n: Double) -> Int? {

@@ -150,7 +150,7 @@ public struct ALGSqueeze: ConfigurableRecognizer, UniformSampleRecognizer {
 /// A moved sample whose force differs from the last one seen → changed. The lift → cancelled.
 /// With the default 1.0 the strict test can never pass (force never exceeds the maximum), so the
 /// default instance never recognizes.
-public struct FrostyForceTouch: ConfigurableRecognizer {
+public struct FrostyForceTouch: ConfigurableRecognizer, LiftCancelsRecognizer {
   /// Fraction of the maximum possible force, compared as `force > max * forceThreshold`.
   public let forceThreshold: Double
   @usableFromInline var lastForce: Double = 0
@@ -205,16 +205,6 @@ public struct FrostyForceTouch: ConfigurableRecognizer {
     }
   }
 
-  @inlinable
-  public mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext) {
-    context.setState(.cancelled, at: sample)
-  }
-
-  @inlinable
-  public mutating func touchesCancelled(_ sample: TouchSample, _ context: inout GestureContext) {
-    context.setState(.cancelled, at: sample)
-  }
-
   /// `forceThreshold`: the first moved sample with `force > max * forceThreshold`.
   public var thresholdSweeps: [ThresholdSweep] {
     [
@@ -230,7 +220,7 @@ public struct FrostyForceTouch: ConfigurableRecognizer {
 /// The lift or a cancel → cancelled. With the default 0.0 it ends at the first moved sample: in
 /// effect a touch detector. (The original checks `numberOfTouchesRequired` against the began
 /// set; every trace here is one touch.)
-public struct PSForceTouch: ConfigurableRecognizer {
+public struct PSForceTouch: ConfigurableRecognizer, LiftCancelsRecognizer {
   /// Normalized force needed, compared with `>=`.
   public let minimumForce: Double
 
@@ -278,16 +268,6 @@ public struct PSForceTouch: ConfigurableRecognizer {
     if sample.force / sample.maxForce >= minimumForce {
       context.setState(.ended, acting: .action, at: sample)
     }
-  }
-
-  @inlinable
-  public mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext) {
-    context.setState(.cancelled, at: sample)
-  }
-
-  @inlinable
-  public mutating func touchesCancelled(_ sample: TouchSample, _ context: inout GestureContext) {
-    context.setState(.cancelled, at: sample)
   }
 
   /// `minimumForce`: the first moved sample with `force / max >= minimumForce`.

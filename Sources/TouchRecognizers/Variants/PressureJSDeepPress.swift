@@ -39,7 +39,7 @@
 ///
 /// States: possible → began (`start`) → changed (deep-press changes) → ended (lift); failed when
 /// the contact ends before any start.
-public struct PressureJSDeepPress: ConfigurableRecognizer {
+public struct PressureJSDeepPress: PressureJSAdapter {
   /// Normalized force that starts a deep press (`>=`); below it ends one.
   public let deepPressThreshold: Double
   /// Whether the time-based polyfill replaces missing force.
@@ -89,22 +89,6 @@ public struct PressureJSDeepPress: ConfigurableRecognizer {
     polyfill = parameters[Self.polyfill]
     polyfillSpeedUp = parameters[Self.polyfillSpeedUp]
   }
-
-  /// Creates the recognizer; invalid values trap.
-  public init(deepPressThreshold: Double = 0.5, polyfill: Bool = true, polyfillSpeedUp: Double = 1000) {
-    self = .checked(
-      Self.deepPressThreshold(deepPressThreshold), Self.polyfill(polyfill), Self.polyfillSpeedUp(polyfillSpeedUp))
-  }
-
-  /// The configured values.
-  public var parameters: ParameterValues {
-    Self.descriptor.defaults.setting(Self.deepPressThreshold, to: deepPressThreshold)
-      .setting(Self.polyfill, to: polyfill)
-      .setting(Self.polyfillSpeedUp, to: polyfillSpeedUp)
-  }
-
-  /// Probe and polyfill timers.
-  @inlinable public static var usesTimers: Bool { true }
 
   /// The earlier of the probe and the next polyfill tick.
   @inlinable public var timerDeadline: Double { Swift.min(probeDeadline, press.tickDeadline) }

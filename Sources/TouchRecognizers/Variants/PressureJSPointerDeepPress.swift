@@ -32,7 +32,7 @@
 ///
 /// States: possible → began (`start`) → changed (deep-press changes) → ended (lift); failed when
 /// unsupported without polyfill.
-public struct PressureJSPointerDeepPress: ConfigurableRecognizer {
+public struct PressureJSPointerDeepPress: PressureJSAdapter {
   /// Normalized pressure that starts a deep press (`>=`); below it ends one.
   public let deepPressThreshold: Double
   /// Whether the time-based polyfill replaces missing pressure.
@@ -68,23 +68,6 @@ public struct PressureJSPointerDeepPress: ConfigurableRecognizer {
     polyfill = parameters[PressureJSDeepPress.polyfill]
     polyfillSpeedUp = parameters[PressureJSDeepPress.polyfillSpeedUp]
   }
-
-  /// Creates the recognizer; invalid values trap.
-  public init(deepPressThreshold: Double = 0.5, polyfill: Bool = true, polyfillSpeedUp: Double = 1000) {
-    self = .checked(
-      PressureJSDeepPress.deepPressThreshold(deepPressThreshold), PressureJSDeepPress.polyfill(polyfill),
-      PressureJSDeepPress.polyfillSpeedUp(polyfillSpeedUp))
-  }
-
-  /// The configured values.
-  public var parameters: ParameterValues {
-    Self.descriptor.defaults.setting(PressureJSDeepPress.deepPressThreshold, to: deepPressThreshold)
-      .setting(PressureJSDeepPress.polyfill, to: polyfill)
-      .setting(PressureJSDeepPress.polyfillSpeedUp, to: polyfillSpeedUp)
-  }
-
-  /// Polyfill ticks.
-  @inlinable public static var usesTimers: Bool { true }
 
   /// The next polyfill tick.
   @inlinable public var timerDeadline: Double { press.tickDeadline }

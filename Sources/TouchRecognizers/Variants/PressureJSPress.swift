@@ -1,3 +1,37 @@
+/// A Pressure.js adapter — ``PressureJSDeepPress`` (3D Touch) or ``PressureJSPointerDeepPress``
+/// (Pointer Events): configured by the library's options, the parameters declared on
+/// ``PressureJSDeepPress`` (``PressureJSDeepPress/deepPressThreshold``,
+/// ``PressureJSDeepPress/polyfill``, ``PressureJSDeepPress/polyfillSpeedUp``): this protocol
+/// reports them and takes them as arguments once for both; the polyfill's ticks are timer
+/// firings.
+public protocol PressureJSAdapter: ConfigurableRecognizer {
+  /// Normalized force or pressure that starts a deep press (`>=`); below it ends one.
+  var deepPressThreshold: Double { get }
+  /// Whether the time-based polyfill replaces missing force.
+  var polyfill: Bool { get }
+  /// Polyfill ramp time from 0 to 1, milliseconds.
+  var polyfillSpeedUp: Double { get }
+}
+
+extension PressureJSAdapter {
+  /// Creates the adapter; invalid values trap.
+  public init(deepPressThreshold: Double = 0.5, polyfill: Bool = true, polyfillSpeedUp: Double = 1000) {
+    self = .checked(
+      PressureJSDeepPress.deepPressThreshold(deepPressThreshold), PressureJSDeepPress.polyfill(polyfill),
+      PressureJSDeepPress.polyfillSpeedUp(polyfillSpeedUp))
+  }
+
+  /// The configured values.
+  public var parameters: ParameterValues {
+    Self.descriptor.defaults.setting(PressureJSDeepPress.deepPressThreshold, to: deepPressThreshold)
+      .setting(PressureJSDeepPress.polyfill, to: polyfill)
+      .setting(PressureJSDeepPress.polyfillSpeedUp, to: polyfillSpeedUp)
+  }
+
+  /// Polyfill ticks (and the 3D Touch adapter's support probe).
+  @inlinable public static var usesTimers: Bool { true }
+}
+
 /// What both Pressure.js adapters share (the base adapter, `src/adapters/adapter.js`): the press
 /// and deep-press flags, the polyfill's force ramp and its tick clock, and the lift.
 ///

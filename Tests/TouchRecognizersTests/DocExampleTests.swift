@@ -26,8 +26,6 @@ public struct FirstMovedCrossing: ConfigurableRecognizer {
     Self.descriptor.defaults.setting(Self.threshold, to: threshold)
   }
 
-  public var requiresMaximumForce: Bool { true }
-
   @inlinable
   public mutating func touchesBegan(_ sample: TouchSample, _ context: inout GestureContext) {}
 
@@ -43,8 +41,6 @@ public struct FirstMovedCrossing: ConfigurableRecognizer {
   public mutating func touchesEnded(_ sample: TouchSample, _ context: inout GestureContext) {
     context.setState(.failed, at: sample)
   }
-
-  @inlinable public mutating func reset() {}
 }
 
 @Suite("Documentation examples")
@@ -55,5 +51,7 @@ struct DocExampleTests {
     let result = try Replay.replay(trace: makeTrace([grid(200), grid(100), grid(200), 0]), using: recognizer)
     #expect(states(result) == ["ended@2"])
     #expect(states(try Replay.replay(trace: makeTrace([0, grid(199), 0]), using: recognizer)) == ["failed@2"])
+    // The article's defaults: a normalized-force parameter needs the maximum.
+    #expect(recognizer.requiresMaximumForce)
   }
 }

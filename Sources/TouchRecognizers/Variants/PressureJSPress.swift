@@ -1,7 +1,6 @@
 /// A Pressure.js adapter — ``PressureJSDeepPress`` (3D Touch) or ``PressureJSPointerDeepPress``
 /// (Pointer Events): configured by the library's options, the parameters declared on
-/// ``PressureJSDeepPress`` (``PressureJSDeepPress/deepPressThreshold``,
-/// ``PressureJSDeepPress/polyfill``, ``PressureJSDeepPress/polyfillSpeedUp``): this protocol
+/// ``PressureJSDeepPress`` (`deepPressThreshold`, `polyfill`, `polyfillSpeedUp`): this protocol
 /// reports them and takes them as arguments once for both; the polyfill's ticks are timer
 /// firings.
 public protocol PressureJSAdapter: ConfigurableRecognizer {

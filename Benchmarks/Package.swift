@@ -31,32 +31,20 @@ let package = Package(
     /// Shared by every benchmark: deterministic data, kernel and variant runners, timing.
     .target(
       name: "BenchSupport",
-      dependencies: [
-        "CReference",
-        .product(name: "TouchCore", package: toolkit),
-        .product(name: "TouchRecognizers", package: toolkit),
-        .product(name: "TouchIO", package: toolkit),
-        .product(name: "TouchSignal", package: toolkit),
-        .product(name: "TouchEvaluation", package: toolkit),
-        .product(name: "TouchSynth", package: toolkit),
-        .product(name: "TouchTuning", package: toolkit),
-        .product(name: "ExampleRecognizers", package: userPackage),
-      ]),
+      dependencies: ["CReference"]
+        + toolkitProducts([
+          "TouchCore", "TouchRecognizers", "TouchIO", "TouchSignal", "TouchEvaluation", "TouchSynth", "TouchTuning",
+        ]) + [.product(name: "ExampleRecognizers", package: userPackage)]),
     /// `make bench`'s summary table and `make bench-ci`'s Swift/C time-ratio gate.
     .executableTarget(
       name: "bench-report",
-      dependencies: [
-        "BenchSupport", .product(name: "TouchIO", package: toolkit),
-        .product(name: "TouchRecognizers", package: toolkit), .product(name: "TouchSignal", package: toolkit),
-      ]),
+      dependencies: ["BenchSupport"] + toolkitProducts(["TouchIO", "TouchRecognizers", "TouchSignal"])),
     /// Callgrind's client requests (valgrind's header when installed, else no-ops), for ir-probe.
     .target(name: "CallgrindControl"),
     /// One kernel, N passes over in-cache data: what the callgrind instruction gate runs.
     .executableTarget(
       name: "ir-probe",
-      dependencies: [
-        "BenchSupport", "CReference", "CallgrindControl", .product(name: "TouchRecognizers", package: toolkit),
-      ]),
+      dependencies: ["BenchSupport", "CReference", "CallgrindControl"] + toolkitProducts(["TouchRecognizers"])),
 
     // MARK: - package-benchmark suites (Benchmarks/<Suite>/)
 
@@ -73,11 +61,16 @@ let package = Package(
 
 /// One package-benchmark suite: the executable in Benchmarks/`name`/, run by the benchmark plugin,
 /// with the shared support targets and the toolkit products it imports.
-func suite(_ name: String, toolkitProducts: [String]) -> Target {
+func suite(_ name: String, toolkitProducts products: [String]) -> Target {
   .executableTarget(
     name: name,
     dependencies: ["BenchSupport", "SuiteSupport", .product(name: "Benchmark", package: "benchmark")]
-      + toolkitProducts.map { .product(name: $0, package: toolkit) },
+      + toolkitProducts(products),
     path: "Benchmarks/\(name)",
     plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")])
+}
+
+/// The toolkit's library products `names`, as target dependencies.
+func toolkitProducts(_ names: [String]) -> [Target.Dependency] {
+  names.map { .product(name: $0, package: toolkit) }
 }

@@ -19,14 +19,8 @@ let package = Package(
     .target(
       name: "FuzzTargets",
       dependencies: [
-        .product(name: "TouchCore", package: toolkit),
-        .product(name: "TouchIO", package: toolkit),
-        .product(name: "TouchImport", package: toolkit),
-        .product(name: "TouchRecognizers", package: toolkit),
-        .product(name: "TouchEvaluation", package: toolkit),
-        .product(name: "TouchPartials", package: toolkit),
-        .product(name: "TouchCapture", package: toolkit),
-      ])
+        "TouchCore", "TouchIO", "TouchImport", "TouchRecognizers", "TouchEvaluation", "TouchPartials", "TouchCapture",
+      ].map { .product(name: $0, package: toolkit) })
   ] + FuzzTarget.allCases.map(\.executable)
 )
 

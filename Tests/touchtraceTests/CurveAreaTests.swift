@@ -139,54 +139,42 @@ struct SweepCurveReportTests {
     .filter { !$0.hasPrefix("d,") }.joined(separator: "\n")
 
   @Test func areasOfAHandWorkedSweep() throws {
-    try inTemporaryDirectory(writing: Self.traces) { directory in
-      let json = directory + "/out.json"
-      let md = directory + "/out.md"
-      let arguments = ["sweep", directory + "/t.csv", "--recognizer", "deep-press", "--vary", "threshold=0.1,0.5,0.95"]
-      #expect(runCommand(arguments + ["--output", json]) == 0)
-      #expect(runCommand(arguments + ["--output", md]) == 0)
-      let root = try jsonObject(json)
-      let curves = try #require(root["curves"] as? [[String: Any]])
-      #expect(curves.count == 1)
-      let curve = curves[0]
-      #expect(curve["recognizer"] as? String == "deep-press")
-      #expect(curve["parameter"] as? String == "threshold")
-      #expect(curve["spans"] as? Bool == true)
-      // threshold 0.1: a (TP), b and c fire: FPR 1, recall 1, precision 1/3.
-      // threshold 0.5: a (TP), b fires: FPR 1/2, recall 1, precision 1/2.
-      // threshold 0.95: nothing fires: FPR 0, recall 0, no precision.
-      let points = try #require(curve["points"] as? [[String: Any]])
-      #expect(points.map { $0["value"] as? Double } == [0.1, 0.5, 0.95])
-      #expect(points.map { $0["fpr"] as? Double } == [1, 0.5, 0])
-      #expect(points.map { $0["recall"] as? Double } == [1, 1, 0])
-      #expect(points[2]["precision"] is NSNull)
-      // ROC: (0, 0) → (0.5, 1) → (1, 1): 0.5 × 0.5 + 0.5 × 1 = 0.75.
-      #expect(curve["roc_auc"] as? Double == 0.75)
-      // AP: recall 1 first reached at precision 1/2 (the stricter threshold): 1 × 1/2.
-      #expect(curve["average_precision"] as? Double == 0.5)
-      // Walked from the strictest (0.95, FPR 0, no precision) to 0.5 (recall 1, precision 1/2)
-      // and 0.1 (recall 1, precision 1/3): 1 × 1/2 + 0 × 1/3.
-      #expect(curve["average_precision_threshold_order"] as? Double == 0.5)
-      let markdown = try String(contentsOfFile: md, encoding: .utf8)
-      #expect(markdown.contains("| deep-press | threshold | 0.1 … 0.95 | 3 | yes | 0.750 | 0.500 | 0.500 |"))
-    }
+    let arguments = ["--recognizer", "deep-press", "--vary", "threshold=0.1,0.5,0.95"]
+    let root = try jsonObject(parsing: report("sweep", on: Self.traces, arguments, as: "json"))
+    let curves = try #require(root["curves"] as? [[String: Any]])
+    #expect(curves.count == 1)
+    let curve = curves[0]
+    #expect(curve["recognizer"] as? String == "deep-press")
+    #expect(curve["parameter"] as? String == "threshold")
+    #expect(curve["spans"] as? Bool == true)
+    // threshold 0.1: a (TP), b and c fire: FPR 1, recall 1, precision 1/3.
+    // threshold 0.5: a (TP), b fires: FPR 1/2, recall 1, precision 1/2.
+    // threshold 0.95: nothing fires: FPR 0, recall 0, no precision.
+    let points = try #require(curve["points"] as? [[String: Any]])
+    #expect(points.map { $0["value"] as? Double } == [0.1, 0.5, 0.95])
+    #expect(points.map { $0["fpr"] as? Double } == [1, 0.5, 0])
+    #expect(points.map { $0["recall"] as? Double } == [1, 1, 0])
+    #expect(points[2]["precision"] is NSNull)
+    // ROC: (0, 0) → (0.5, 1) → (1, 1): 0.5 × 0.5 + 0.5 × 1 = 0.75.
+    #expect(curve["roc_auc"] as? Double == 0.75)
+    // AP: recall 1 first reached at precision 1/2 (the stricter threshold): 1 × 1/2.
+    #expect(curve["average_precision"] as? Double == 0.5)
+    // Walked from the strictest (0.95, FPR 0, no precision) to 0.5 (recall 1, precision 1/2)
+    // and 0.1 (recall 1, precision 1/3): 1 × 1/2 + 0 × 1/3.
+    #expect(curve["average_precision_threshold_order"] as? Double == 0.5)
+    let markdown = try report("sweep", on: Self.traces, arguments, as: "md")
+    #expect(markdown.contains("| deep-press | threshold | 0.1 … 0.95 | 3 | yes | 0.750 | 0.500 | 0.500 |"))
   }
 
   @Test func aSweepThatDoesNotSpanHasNoAreas() throws {
-    try inTemporaryDirectory(writing: Self.traces) { directory in
-      let json = directory + "/out.json"
-      // 0.5: FPR 1/2 (the tap fires); 0.75: FPR 0 (the tap peaks at 0.7). FPR 1 is never reached.
-      #expect(
-        runCommand([
-          "sweep", directory + "/t.csv", "--recognizer", "deep-press", "--vary", "threshold=0.5,0.75", "--output", json,
-        ])
-          == 0)
-      let root = try jsonObject(json)
-      let curve = try #require((root["curves"] as? [[String: Any]])?.first)
-      #expect(curve["spans"] as? Bool == false)
-      #expect(curve["roc_auc"] is NSNull)
-      #expect(curve["average_precision"] is NSNull)
-      #expect(curve["average_precision_threshold_order"] is NSNull)
-    }
+    // 0.5: FPR 1/2 (the tap fires); 0.75: FPR 0 (the tap peaks at 0.7). FPR 1 is never reached.
+    let root = try jsonObject(
+      parsing: report(
+        "sweep", on: Self.traces, ["--recognizer", "deep-press", "--vary", "threshold=0.5,0.75"], as: "json"))
+    let curve = try #require((root["curves"] as? [[String: Any]])?.first)
+    #expect(curve["spans"] as? Bool == false)
+    #expect(curve["roc_auc"] is NSNull)
+    #expect(curve["average_precision"] is NSNull)
+    #expect(curve["average_precision_threshold_order"] is NSNull)
   }
 }

@@ -46,56 +46,42 @@ struct HTMLReportTests {
   }
 
   @Test func sweepHasEveryFigureAndNothingExternal() throws {
-    try inTemporaryDirectory { directory in
-      let out = directory + "/report.html"
-      let json = directory + "/report.json"
-      #expect(
-        runCommand([
-          "sweep", TestData.samples, "--recognizer", "deep-press,peek-pop,tap+deep-press", "--output", out,
-          "--json-output", json,
-          "--quiet",
-        ]) == 0)
-      let html = try Self.read(out)
-      #expect(html.hasPrefix("<!DOCTYPE html>\n<html lang=\"en\">"))
-      #expect(html.hasSuffix("</html>\n"))
-      let ids = Self.figureIDs(html)
-      let expected = [
-        "fig-metrics-deep-press", "fig-metrics-peek-pop", "fig-metrics-tap_deep-press", "fig-roc", "fig-pr",
-        "fig-latency-cdf",
-        "fig-latency-param", "fig-tradeoff", "fig-fp-intent", "fig-confusion", "fig-examples-deep-press",
-        "fig-examples-peek-pop",
-        "fig-examples-tap_deep-press",
-      ]
-      #expect(ids == expected)
-      #expect(Set(ids).count == ids.count)
-      #expect(Self.isSelfContained(html))
-      // Every plot has a title and a description named by aria-labelledby.
-      let plots = html.components(separatedBy: "<svg ").count - 1
-      #expect(plots >= ids.count)
-      #expect(html.components(separatedBy: "role=\"img\"").count - 1 == plots)
-      #expect(html.components(separatedBy: "<desc id=").count - 1 == plots)
-      // The tables of the Markdown report follow.
-      #expect(html.contains("<h3>Best configuration per recognizer (by F1)</h3>"))
-      #expect(html.contains("<h3>Threshold curves (ROC AUC, average precision)</h3>"))
-      // Only toggling script, no external one.
-      #expect(html.components(separatedBy: "<script").count - 1 == 1)
-      #expect(html.contains("<script>\n"))
-    }
+    let html = try reportWithJSON(
+      ["sweep", TestData.samples, "--recognizer", "deep-press,peek-pop,tap+deep-press", "--quiet"], as: "html"
+    ).report
+    #expect(html.hasPrefix("<!DOCTYPE html>\n<html lang=\"en\">"))
+    #expect(html.hasSuffix("</html>\n"))
+    let ids = Self.figureIDs(html)
+    let expected = [
+      "fig-metrics-deep-press", "fig-metrics-peek-pop", "fig-metrics-tap_deep-press", "fig-roc", "fig-pr",
+      "fig-latency-cdf",
+      "fig-latency-param", "fig-tradeoff", "fig-fp-intent", "fig-confusion", "fig-examples-deep-press",
+      "fig-examples-peek-pop",
+      "fig-examples-tap_deep-press",
+    ]
+    #expect(ids == expected)
+    #expect(Set(ids).count == ids.count)
+    #expect(Self.isSelfContained(html))
+    // Every plot has a title and a description named by aria-labelledby.
+    let plots = html.components(separatedBy: "<svg ").count - 1
+    #expect(plots >= ids.count)
+    #expect(html.components(separatedBy: "role=\"img\"").count - 1 == plots)
+    #expect(html.components(separatedBy: "<desc id=").count - 1 == plots)
+    // The tables of the Markdown report follow.
+    #expect(html.contains("<h3>Best configuration per recognizer (by F1)</h3>"))
+    #expect(html.contains("<h3>Threshold curves (ROC AUC, average precision)</h3>"))
+    // Only toggling script, no external one.
+    #expect(html.components(separatedBy: "<script").count - 1 == 1)
+    #expect(html.contains("<script>\n"))
   }
 
   @Test func traceNamesAndLabelsAreEscaped() throws {
-    try inTemporaryDirectory(writing: Self.traces) { directory in
-      let out = directory + "/report.html"
-      #expect(
-        runCommand([
-          "sweep", directory + "/t.csv", "--recognizer", "deep-press", "--vary", "threshold=0.85,0.9", "--output", out,
-        ]) == 0)
-      let html = try Self.read(out)
-      #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;&amp;"))
-      #expect(!html.contains("<script>alert"))
-      #expect(html.components(separatedBy: "<script").count - 1 == 1)
-      #expect(Self.figureIDs(html).contains("fig-examples-deep-press"))
-    }
+    let html = try report(
+      "sweep", on: Self.traces, ["--recognizer", "deep-press", "--vary", "threshold=0.85,0.9"], as: "html")
+    #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;&amp;"))
+    #expect(!html.contains("<script>alert"))
+    #expect(html.components(separatedBy: "<script").count - 1 == 1)
+    #expect(Self.figureIDs(html).contains("fig-examples-deep-press"))
   }
 
   /// The study file in the page is a `<pre>` block to copy back: its text is `--print-config`'s
@@ -103,30 +89,27 @@ struct HTMLReportTests {
   /// quietness, batch size); Markdown emphasis is rendered (`tune`'s chosen configuration in
   /// `<strong>`), never shown as `**`; no fence is left as text.
   @Test func theStudyFileIsACopyableBlockAndEmphasisIsRendered() throws {
-    try inTemporaryDirectory { directory in
-      let arguments = [
-        "tune", TestData.samples, "--recognizer", "deep-press,stable-press", "--folds", "0", "--bootstrap", "0",
-      ]
-      #expect(runCommand(arguments + ["--format", "html", "--quiet", "--output", directory + "/t.html"]) == 0)
-      let html = try Self.read(directory + "/t.html")
-      let printed = try runTouchtrace(arguments + ["--print-config"], in: TestData.repositoryRoot)
-      #expect(printed.code == 0)
-      // What a report leaves out of its configuration: the outputs and the global options.
-      let left = StudyFile.Effective.presentation
-      let expected =
-        printed.output.split(separator: "\n").filter { line in
-          !line.hasPrefix("#") && !left.contains { line.hasPrefix($0 + " = ") }
-        }.joined(separator: "\n") + "\n"
-      let blocks = html.components(separatedBy: "<pre><code class=\"language-toml\">").dropFirst()
-      #expect(blocks.count == 1)
-      let escaped = try #require(blocks.first?.components(separatedBy: "</code></pre>").first)
-      let text = escaped.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
-        .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&#39;", with: "'")
-        .replacingOccurrences(of: "&amp;", with: "&")
-      #expect(text == expected)
-      #expect(!html.contains("~~~") && !html.contains("**"))
-      #expect(html.contains("<strong>stable-press</strong>"))
-    }
+    let arguments = [
+      "tune", TestData.samples, "--recognizer", "deep-press,stable-press", "--folds", "0", "--bootstrap", "0",
+    ]
+    let html = try report(arguments + ["--format", "html", "--quiet"], as: "html")
+    let printed = try runTouchtrace(arguments + ["--print-config"], in: TestData.repositoryRoot)
+    #expect(printed.code == 0)
+    // What a report leaves out of its configuration: the outputs and the global options.
+    let left = StudyFile.Effective.presentation
+    let expected =
+      printed.output.split(separator: "\n").filter { line in
+        !line.hasPrefix("#") && !left.contains { line.hasPrefix($0 + " = ") }
+      }.joined(separator: "\n") + "\n"
+    let blocks = html.components(separatedBy: "<pre><code class=\"language-toml\">").dropFirst()
+    #expect(blocks.count == 1)
+    let escaped = try #require(blocks.first?.components(separatedBy: "</code></pre>").first)
+    let text = escaped.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
+      .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&#39;", with: "'")
+      .replacingOccurrences(of: "&amp;", with: "&")
+    #expect(text == expected)
+    #expect(!html.contains("~~~") && !html.contains("**"))
+    #expect(html.contains("<strong>stable-press</strong>"))
   }
 
   /// Every catalog recognizer on the samples: no plot of ROC, precision–recall, latency CDF or
@@ -134,36 +117,28 @@ struct HTMLReportTests {
   /// meets at the same points) are drawn once and named together, and the left-out recognizers
   /// are named.
   @Test func plotsDrawAtMostEightSeries() throws {
-    try inTemporaryDirectory { directory in
-      let output = directory + "/all.html"
-      #expect(runCommand(["sweep", TestData.samples, "--recognizer", "all", "--quiet", "--output", output]) == 0)
-      let html = try Self.read(output)
-      for id in ["fig-roc", "fig-pr", "fig-latency-cdf", "fig-tradeoff"] {
-        let figure = try #require(
-          html.components(separatedBy: "<figure id=\"\(id)\"").dropFirst().first?
-            .components(separatedBy: "</figure>").first, "\(id)")
-        let labels = figure.components(separatedBy: "<text class=\"legend-label\"").dropFirst().map {
-          String($0.drop { $0 != ">" }.dropFirst().prefix { $0 != "<" })
-        }
-        let series = labels.filter { $0 != "Pareto front" && $0 != "chosen configuration" }
-        #expect(!series.isEmpty && series.count <= 8, "\(id): \(series.count) series")
+    let html = try report(["sweep", TestData.samples, "--recognizer", "all", "--quiet"], as: "html")
+    for id in ["fig-roc", "fig-pr", "fig-latency-cdf", "fig-tradeoff"] {
+      let figure = try #require(
+        html.components(separatedBy: "<figure id=\"\(id)\"").dropFirst().first?
+          .components(separatedBy: "</figure>").first, "\(id)")
+      let labels = figure.components(separatedBy: "<text class=\"legend-label\"").dropFirst().map {
+        String($0.drop { $0 != ">" }.dropFirst().prefix { $0 != "<" })
       }
-      let roc = try #require(html.components(separatedBy: "<figure id=\"fig-roc\"").dropFirst().first)
-      #expect(roc.contains("deep-press = ") && roc.contains("Identical curves are drawn once"))
+      let series = labels.filter { $0 != "Pareto front" && $0 != "chosen configuration" }
+      #expect(!series.isEmpty && series.count <= 8, "\(id): \(series.count) series")
     }
+    let roc = try #require(html.components(separatedBy: "<figure id=\"fig-roc\"").dropFirst().first)
+    #expect(roc.contains("deep-press = ") && roc.contains("Identical curves are drawn once"))
   }
 
   @Test func theSameInputsGiveTheSameBytesWhateverTheThreads() throws {
-    try inTemporaryDirectory { directory in
-      let arguments = [
-        "sweep", TestData.samples, "--recognizer", "deep-press,long-press", "--format", "html", "--quiet",
-      ]
-      #expect(runCommand(arguments + ["--output", directory + "/a.html", "--threads", "1"]) == 0)
-      #expect(runCommand(arguments + ["--output", directory + "/b.html", "--threads", "2"]) == 0)
-      let a = try Self.read(directory + "/a.html")
-      let b = try Self.read(directory + "/b.html")
-      #expect(a == b)
-    }
+    let arguments = [
+      "sweep", TestData.samples, "--recognizer", "deep-press,long-press", "--format", "html", "--quiet",
+    ]
+    let a = try report(arguments + ["--threads", "1"], as: "html")
+    let b = try report(arguments + ["--threads", "2"], as: "html")
+    #expect(a == b)
   }
 
   @Test func theHtmlEndingPicksTheFormat() throws {
@@ -179,83 +154,68 @@ struct HTMLReportTests {
   }
 
   @Test func tuneMarksTheChosenConfiguration() throws {
-    try inTemporaryDirectory { directory in
-      let out = directory + "/tune.html"
-      #expect(
-        runCommand([
-          "tune", TestData.samples, "--recognizer", "deep-press", "--folds", "0", "--bootstrap", "0", "--format",
-          "html", "--output",
-          out, "--quiet",
-        ]) == 0)
-      let html = try Self.read(out)
-      let ids = Self.figureIDs(html)
-      for id in [
-        "fig-metrics-deep-press", "fig-roc", "fig-pr", "fig-latency-cdf", "fig-latency-param", "fig-tradeoff",
-        "fig-fp-intent", "fig-examples-deep-press",
-      ] {
-        #expect(ids.contains(id), "\(id)")
-      }
-      // The chosen configuration is ringed on the trade-off plot (and on its recognizer's plot).
-      let tradeoff = try #require(
-        html.components(separatedBy: "<figure id=\"fig-tradeoff\"").last?.components(separatedBy: "</figure>").first)
-      #expect(tradeoff.contains("class=\"chosen\""))
-      #expect(tradeoff.contains("chosen configuration"))
-      // The tune report's Markdown tables follow.
-      #expect(html.contains("<h2>Tune</h2>"))
-      #expect(html.contains("<h3>Threshold curves (ROC AUC, average precision)</h3>"))
-      #expect(Self.isSelfContained(html))
+    let html = try report(
+      [
+        "tune", TestData.samples, "--recognizer", "deep-press", "--folds", "0", "--bootstrap", "0", "--format", "html",
+        "--quiet",
+      ], as: "html")
+    let ids = Self.figureIDs(html)
+    for id in [
+      "fig-metrics-deep-press", "fig-roc", "fig-pr", "fig-latency-cdf", "fig-latency-param", "fig-tradeoff",
+      "fig-fp-intent", "fig-examples-deep-press",
+    ] {
+      #expect(ids.contains(id), "\(id)")
     }
+    // The chosen configuration is ringed on the trade-off plot (and on its recognizer's plot).
+    let tradeoff = try #require(
+      html.components(separatedBy: "<figure id=\"fig-tradeoff\"").last?.components(separatedBy: "</figure>").first)
+    #expect(tradeoff.contains("class=\"chosen\""))
+    #expect(tradeoff.contains("chosen configuration"))
+    // The tune report's Markdown tables follow.
+    #expect(html.contains("<h2>Tune</h2>"))
+    #expect(html.contains("<h3>Threshold curves (ROC AUC, average precision)</h3>"))
+    #expect(Self.isSelfContained(html))
   }
 
   /// With cross-validation, tune draws each fold's in-sample and held-out score: one point of
   /// each per fold (6 folds by user on the iPhone traces), the held-out values those of the JSON
   /// report's folds.
   @Test func tuneDrawsInSampleAgainstHeldOutPerFold() throws {
-    try inTemporaryDirectory { directory in
-      let arguments = [
-        "tune", TestData.samples, "--only", "device=iphone6s", "--recognizer", "deep-press,stable-press", "--group-by",
-        "user",
-        "--folds", "6", "--bootstrap", "0", "--quiet",
-      ]
-      #expect(runCommand(arguments + ["--format", "html", "--output", directory + "/tune.html"]) == 0)
-      #expect(runCommand(arguments + ["--format", "json", "--output", directory + "/tune.json"]) == 0)
-      let html = try Self.read(directory + "/tune.html")
-      #expect(Self.figureIDs(html).first == "fig-cv")
-      let figure = try #require(
-        html.components(separatedBy: "<figure id=\"fig-cv\"").last?.components(separatedBy: "</figure>").first)
-      let inSample = figure.components(separatedBy: ": in-sample F1 ").count - 1
-      let heldOut = figure.components(separatedBy: ": held-out F1 ").count - 1
-      #expect(inSample == 6 && heldOut == 6)
-      let json = try jsonObject(directory + "/tune.json")
-      let folds = try #require((json["cross_validation"] as? [String: Any])?["results"] as? [[String: Any]])
-      #expect(folds.count == 6)
-      for fold in folds {
-        let f1 = try #require((fold["held_out"] as? [String: Any])?["f1"] as? Double)
-        let number = try #require(fold["fold"] as? Int)
-        #expect(figure.contains("fold \(number), "), "fold \(number)")
-        #expect(figure.contains(": held-out F1 \(String(format: "%.3f", f1))"), "fold \(number): \(f1)")
-      }
+    let arguments = [
+      "tune", TestData.samples, "--only", "device=iphone6s", "--recognizer", "deep-press,stable-press", "--group-by",
+      "user", "--folds", "6", "--bootstrap", "0", "--quiet",
+    ]
+    let html = try report(arguments + ["--format", "html"], as: "html")
+    #expect(Self.figureIDs(html).first == "fig-cv")
+    let figure = try #require(
+      html.components(separatedBy: "<figure id=\"fig-cv\"").last?.components(separatedBy: "</figure>").first)
+    let inSample = figure.components(separatedBy: ": in-sample F1 ").count - 1
+    let heldOut = figure.components(separatedBy: ": held-out F1 ").count - 1
+    #expect(inSample == 6 && heldOut == 6)
+    let json = try jsonObject(parsing: report(arguments + ["--format", "json"], as: "json"))
+    let folds = try #require((json["cross_validation"] as? [String: Any])?["results"] as? [[String: Any]])
+    #expect(folds.count == 6)
+    for fold in folds {
+      let f1 = try #require((fold["held_out"] as? [String: Any])?["f1"] as? Double)
+      let number = try #require(fold["fold"] as? Int)
+      #expect(figure.contains("fold \(number), "), "fold \(number)")
+      #expect(figure.contains(": held-out F1 \(String(format: "%.3f", f1))"), "fold \(number): \(f1)")
     }
   }
 
   @Test func compareDrawsBothConfigurations() throws {
-    try inTemporaryDirectory { directory in
-      let out = directory + "/compare.html"
-      #expect(
-        runCommand([
-          "compare", TestData.samples, "--a", "deep-press:threshold=0.35", "--b", "deep-press:threshold=0.6",
-          "--bootstrap", "0",
-          "--format", "html", "--output", out,
-        ]) == 0)
-      let html = try Self.read(out)
-      let ids = Self.figureIDs(html)
-      #expect(ids.starts(with: ["fig-latency-cdf", "fig-latency-diff", "fig-fp-intent"]))
-      #expect(ids.contains("fig-examples-disagreements"))
-      #expect(html.contains("<h2>Compare</h2>"))
-      #expect(html.contains("A: deep-press threshold=0.35"))
-      #expect(html.contains("B: deep-press threshold=0.6"))
-      #expect(Self.isSelfContained(html))
-    }
+    let html = try report(
+      [
+        "compare", TestData.samples, "--a", "deep-press:threshold=0.35", "--b", "deep-press:threshold=0.6",
+        "--bootstrap", "0", "--format", "html",
+      ], as: "html")
+    let ids = Self.figureIDs(html)
+    #expect(ids.starts(with: ["fig-latency-cdf", "fig-latency-diff", "fig-fp-intent"]))
+    #expect(ids.contains("fig-examples-disagreements"))
+    #expect(html.contains("<h2>Compare</h2>"))
+    #expect(html.contains("A: deep-press threshold=0.35"))
+    #expect(html.contains("B: deep-press threshold=0.6"))
+    #expect(Self.isSelfContained(html))
   }
 }
 

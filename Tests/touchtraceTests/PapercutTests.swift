@@ -417,20 +417,12 @@ struct PapercutTests {
   }
 
   @Test func recordedTimeIsStatedAsZeroAndNotWarnedAbout() throws {
-    try inTemporaryDirectory(writing: SweepCommandTests.traces) { (directory: String) throws in
-      #expect(
-        runCommand([
-          "sweep", directory + "/t.csv", "--recognizer", "deep-press", "--format", "md", "--output",
-          directory + "/s.md",
-        ]) == 0)
-      #expect(try !String(contentsOfFile: directory + "/s.md", encoding: .utf8).contains("synthesized"))
-      #expect(
-        runCommand([
-          "sweep", directory + "/t.csv", "--recognizer", "deep-press", "--format", "json", "--output",
-          directory + "/s.json",
-        ]) == 0)
-      #expect(try jsonObject(directory + "/s.json")["time_synthesized_traces"] as? Int == 0)
-    }
+    let traces = SweepCommandTests.traces
+    #expect(
+      try !report("sweep", on: traces, ["--recognizer", "deep-press", "--format", "md"], as: "md").contains(
+        "synthesized"))
+    let json = try report("sweep", on: traces, ["--recognizer", "deep-press", "--format", "json"], as: "json")
+    #expect(try jsonObject(parsing: json)["time_synthesized_traces"] as? Int == 0)
   }
 
   @Test func importedForceValuesCarryTheFlagThroughTraceFiles() throws {

@@ -38,7 +38,57 @@ func inTemporaryDirectory<T>(writing traces: String? = nil, _ body: (_ directory
 
 /// Reads a JSON file as a dictionary.
 func jsonObject(_ path: String) throws -> [String: Any] {
-  try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+  try jsonObject(Data(contentsOf: URL(fileURLWithPath: path)))
+}
+
+/// Parses a JSON text (a report, say) as a dictionary.
+func jsonObject(parsing text: String) throws -> [String: Any] {
+  try jsonObject(Data(text.utf8))
+}
+
+private func jsonObject(_ data: Data) throws -> [String: Any] {
+  try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+}
+
+/// Runs `touchtrace ARGS… --output DIRECTORY/report.EXTENSION` in-process in a fresh temporary
+/// directory, expects it to succeed, and returns the report it wrote (its format is the
+/// extension's unless `arguments` give `--format`).
+func report(_ arguments: [String], as ext: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+  try inTemporaryDirectory { try report(arguments, in: $0, as: ext, sourceLocation: sourceLocation) }
+}
+
+/// Runs `touchtrace COMMAND DIRECTORY/t.csv ARGS… --output DIRECTORY/report.EXTENSION` in-process,
+/// `traces` written as `t.csv` in a fresh temporary directory; expects it to succeed, and returns
+/// the report it wrote.
+func report(
+  _ command: String, on traces: String, _ arguments: [String], as ext: String,
+  sourceLocation: SourceLocation = #_sourceLocation
+) throws -> String {
+  try inTemporaryDirectory(writing: traces) { directory in
+    try report([command, directory + "/t.csv"] + arguments, in: directory, as: ext, sourceLocation: sourceLocation)
+  }
+}
+
+/// Runs `touchtrace ARGS… --json-output DIRECTORY/report.json --output DIRECTORY/report.EXTENSION`
+/// in-process in a fresh temporary directory, expects it to succeed, and returns both reports.
+func reportWithJSON(
+  _ arguments: [String], as ext: String, sourceLocation: SourceLocation = #_sourceLocation
+) throws -> (report: String, json: [String: Any]) {
+  try inTemporaryDirectory { directory in
+    let json = directory + "/report.json"
+    let text = try report(arguments + ["--json-output", json], in: directory, as: ext, sourceLocation: sourceLocation)
+    return (text, try jsonObject(json))
+  }
+}
+
+/// Runs `touchtrace ARGS… --output DIRECTORY/report.EXTENSION` in-process, expects it to succeed,
+/// and returns the report it wrote (replacing the last one of that extension).
+func report(
+  _ arguments: [String], in directory: String, as ext: String, sourceLocation: SourceLocation = #_sourceLocation
+) throws -> String {
+  let output = directory + "/report." + ext
+  #expect(runCommand(arguments + ["--output", output]) == 0, sourceLocation: sourceLocation)
+  return try String(contentsOfFile: output, encoding: .utf8)
 }
 
 /// Runs a child process to its end, draining standard output and standard error while it runs

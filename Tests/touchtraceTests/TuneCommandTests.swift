@@ -87,51 +87,48 @@ struct TuneCommandTests {
   }
 
   @Test func jsonCarriesTheChoiceFoldsIntervalsAndAccounting() throws {
-    try inTemporaryDirectory(writing: Self.traces) { directory in
-      let out = directory + "/out.json"
-      #expect(
-        runCommand([
-          "tune", directory + "/t.csv", "--recognizer", "deep-press", "--vary", "threshold=0.5,0.9", "--group-by",
-          "user",
-          "--folds", "3", "--bootstrap", "200", "--format", "json", "--output", out,
-        ]) == 0)
-      let json = try jsonObject(out)
-      #expect(json["format"] as? String == "touchtrace-tune" && json["version"] as? Int == 1)
-      // f has no user label: skipped with the reason, and counted.
-      #expect(json["traces"] as? [String: Int] == ["total": 6, "analyzed": 5, "skipped": 1])
-      let skipped = try #require(json["skipped"] as? [[String: Any]])
-      #expect(skipped.first?["reason"] as? String == "no user label (--group-by user)")
-      let options = try #require(json["options"] as? [String: Any])
-      #expect(options["group_by"] as? String == "user" && options["folds"] as? Int == 3 && options["seed"] as? Int == 1)
-      #expect((options["objective"] as? [String: Any])?["name"] as? String == "f1")
-      #expect((options["constraints"] as? [String: Any])?["min_precision"] is NSNull)
-      // threshold 0.5: a, d, e matched (TP 3), b fires (FP 1), c silent (TN 1) → F1 6/7.
-      let chosen = try #require(json["chosen"] as? [String: Any])
-      #expect(chosen["params"] as? [String: Double] == ["threshold": 0.5])
-      #expect(chosen["tp"] as? Int == 3 && chosen["fp"] as? Int == 1 && chosen["f1"] as? Double == 6.0 / 7)
-      #expect(json["no_choice_reason"] is NSNull)
-      let configurations = try #require(json["configurations"] as? [[String: Any]])
-      #expect(configurations.count == 2)
-      // threshold 0.9 never fires: precision and latency are null, not 0.
-      #expect(configurations[1]["precision"] is NSNull && configurations[1]["latency_p50"] is NSNull)
-      let cv = try #require(json["cross_validation"] as? [String: Any])
-      #expect(cv["leave_one_group_out"] as? Bool == true && cv["by"] as? String == "user")
-      let folds = try #require(cv["results"] as? [[String: Any]])
-      #expect(folds.map { $0["fold"] as? Int } == [1, 2, 3])
-      #expect(Set(folds.flatMap { ($0["held_out_groups"] as? [String]) ?? [] }) == ["u1", "u2", "u3"])
-      #expect(folds.allSatisfy { ($0["training_traces"] as? Int ?? 0) + ($0["held_out_traces"] as? Int ?? 0) == 5 })
-      let bootstrap = try #require(json["bootstrap"] as? [String: Any])
-      #expect(
-        bootstrap["unit"] as? String == "user" && bootstrap["units"] as? Int == 3
-          && bootstrap["resamples"] as? Int == 200)
-      let intervals = try #require(bootstrap["intervals"] as? [[String: Any]])
-      #expect(
-        intervals.map { $0["statistic"] as? String } == [
-          "f1", "precision", "recall", "fpr", "latency_p50", "latency_p90", "abs_latency_p90", "early_rate",
-        ])
-      let pareto = try #require(json["pareto"] as? [String: Any])
-      #expect((pareto["overall"] as? [[String: Any]])?.count == 1)  // 0.9 has no latency
-    }
+    let json = try jsonObject(
+      parsing: report(
+        "tune", on: Self.traces,
+        [
+          "--recognizer", "deep-press", "--vary", "threshold=0.5,0.9", "--group-by", "user", "--folds", "3",
+          "--bootstrap", "200", "--format", "json",
+        ], as: "json"))
+    #expect(json["format"] as? String == "touchtrace-tune" && json["version"] as? Int == 1)
+    // f has no user label: skipped with the reason, and counted.
+    #expect(json["traces"] as? [String: Int] == ["total": 6, "analyzed": 5, "skipped": 1])
+    let skipped = try #require(json["skipped"] as? [[String: Any]])
+    #expect(skipped.first?["reason"] as? String == "no user label (--group-by user)")
+    let options = try #require(json["options"] as? [String: Any])
+    #expect(options["group_by"] as? String == "user" && options["folds"] as? Int == 3 && options["seed"] as? Int == 1)
+    #expect((options["objective"] as? [String: Any])?["name"] as? String == "f1")
+    #expect((options["constraints"] as? [String: Any])?["min_precision"] is NSNull)
+    // threshold 0.5: a, d, e matched (TP 3), b fires (FP 1), c silent (TN 1) → F1 6/7.
+    let chosen = try #require(json["chosen"] as? [String: Any])
+    #expect(chosen["params"] as? [String: Double] == ["threshold": 0.5])
+    #expect(chosen["tp"] as? Int == 3 && chosen["fp"] as? Int == 1 && chosen["f1"] as? Double == 6.0 / 7)
+    #expect(json["no_choice_reason"] is NSNull)
+    let configurations = try #require(json["configurations"] as? [[String: Any]])
+    #expect(configurations.count == 2)
+    // threshold 0.9 never fires: precision and latency are null, not 0.
+    #expect(configurations[1]["precision"] is NSNull && configurations[1]["latency_p50"] is NSNull)
+    let cv = try #require(json["cross_validation"] as? [String: Any])
+    #expect(cv["leave_one_group_out"] as? Bool == true && cv["by"] as? String == "user")
+    let folds = try #require(cv["results"] as? [[String: Any]])
+    #expect(folds.map { $0["fold"] as? Int } == [1, 2, 3])
+    #expect(Set(folds.flatMap { ($0["held_out_groups"] as? [String]) ?? [] }) == ["u1", "u2", "u3"])
+    #expect(folds.allSatisfy { ($0["training_traces"] as? Int ?? 0) + ($0["held_out_traces"] as? Int ?? 0) == 5 })
+    let bootstrap = try #require(json["bootstrap"] as? [String: Any])
+    #expect(
+      bootstrap["unit"] as? String == "user" && bootstrap["units"] as? Int == 3
+        && bootstrap["resamples"] as? Int == 200)
+    let intervals = try #require(bootstrap["intervals"] as? [[String: Any]])
+    #expect(
+      intervals.map { $0["statistic"] as? String } == [
+        "f1", "precision", "recall", "fpr", "latency_p50", "latency_p90", "abs_latency_p90", "early_rate",
+      ])
+    let pareto = try #require(json["pareto"] as? [String: Any])
+    #expect((pareto["overall"] as? [[String: Any]])?.count == 1)  // 0.9 has no latency
   }
 
   /// An `exec:` recognizer acting `offset` seconds from each press's reference (its peak force,

@@ -28,6 +28,38 @@ func measure(reps: Int, samples: Int, prepare: () -> Void = {}, _ body: () -> In
   return median(runs)
 }
 
+/// What the Swift/C comparisons run on: a block in cache and the whole data cold (caches flushed
+/// before each run), and how many interleaved rounds of each.
+struct Workload {
+  /// The in-cache block.
+  var hot: BenchData
+  /// The whole data, larger than the caches.
+  var cold: BenchData
+  /// Rounds in cache.
+  var rounds: Int
+  /// Evicts `cold` before each cold run.
+  let flusher = CacheFlusher()
+
+  /// The rounds in cache, or cold: half as many, at least 3.
+  func rounds(cold: Bool) -> Int { cold ? max(3, rounds / 2) : rounds }
+
+  /// ns per sample of `passes` back-to-back calls of `run` over the in-cache block, `samples`
+  /// being what one call processes: the median of 5 repetitions.
+  func inCache(passes: Int, samples: Int, _ run: () -> Int) -> Double {
+    measure(reps: 5, samples: passes * samples) {
+      var total = 0
+      for _ in 0..<passes { total &+= run() }
+      return total
+    }
+  }
+
+  /// ns per sample of one call of `run` after a cache flush, `samples` being what it processes:
+  /// the median of 3 repetitions.
+  func flushed(samples: Int, _ run: () -> Int) -> Double {
+    measure(reps: 3, samples: samples, prepare: flusher.flush, run)
+  }
+}
+
 /// The product's Swift and the C reference timed side by side on the same task.
 struct SwiftVsC {
   /// The Swift implementation's timings.

@@ -103,35 +103,23 @@ struct KernelResult {
   var agree: Bool
 }
 
-func measureKernels(hot: BenchData, cold: BenchData, rounds: Int, coldRounds: Int) -> [KernelResult] {
+func measureKernels(_ workload: Workload) -> [KernelResult] {
   var results: [KernelResult] = []
-  let hotBuffers = EventBuffers(for: hot)
-  hot.withColumns { columns in
-    for kernel in Kernel.allCases {
-      let d = kernel.digests(columns, hotBuffers)
-      func timed(_ implementation: KernelImplementation) -> Double {
-        measure(reps: 5, samples: Shared.hotPasses * columns.samples) {
-          var e = 0
-          for _ in 0..<Shared.hotPasses { e &+= kernel.run(implementation, columns, into: hotBuffers) }
-          return e
+  for cold in [false, true] {
+    let data = cold ? workload.cold : workload.hot
+    let buffers = EventBuffers(for: data)
+    data.withColumns { columns in
+      for kernel in Kernel.allCases {
+        let d = kernel.digests(columns, buffers)
+        func timed(_ implementation: KernelImplementation) -> Double {
+          let run = { kernel.run(implementation, columns, into: buffers) }
+          return cold
+            ? workload.flushed(samples: columns.samples, run)
+            : workload.inCache(passes: Shared.hotPasses, samples: columns.samples, run)
         }
+        let timing = SwiftVsC(rounds: workload.rounds(cold: cold), swift: { timed(.swift) }, c: { timed(.c) })
+        results.append(KernelResult(kernel: kernel, cold: cold, timing: timing, digest: d.swift, agree: d.swift == d.c))
       }
-      let timing = SwiftVsC(rounds: rounds, swift: { timed(.swift) }, c: { timed(.c) })
-      results.append(KernelResult(kernel: kernel, cold: false, timing: timing, digest: d.swift, agree: d.swift == d.c))
-    }
-  }
-  let flusher = CacheFlusher()
-  let coldBuffers = EventBuffers(for: cold)
-  cold.withColumns { columns in
-    for kernel in Kernel.allCases {
-      let d = kernel.digests(columns, coldBuffers)
-      func timed(_ implementation: KernelImplementation) -> Double {
-        measure(reps: 3, samples: columns.samples, prepare: flusher.flush) {
-          kernel.run(implementation, columns, into: coldBuffers)
-        }
-      }
-      let timing = SwiftVsC(rounds: coldRounds, swift: { timed(.swift) }, c: { timed(.c) })
-      results.append(KernelResult(kernel: kernel, cold: true, timing: timing, digest: d.swift, agree: d.swift == d.c))
     }
   }
   return results
@@ -246,35 +234,31 @@ struct SweepMeasurement {
   var result: SweepResult
 }
 
-func measureSweeps(hot: BenchData, cold: BenchData, rounds: Int, coldRounds: Int) -> [SweepMeasurement] {
-  let flusher = CacheFlusher()
-  let hotReplay = ReplayData(hot)
-  let coldReplay = ReplayData(cold)
+func measureSweeps(_ workload: Workload) -> [SweepMeasurement] {
+  let hotReplay = ReplayData(workload.hot)
+  let coldReplay = ReplayData(workload.cold)
   var results: [SweepMeasurement] = []
   for k in SweepSize.all {
     let c = CSweep(thresholds: SweepSize.thresholds(k))
     let swift = SwiftSweep(thresholds: SweepSize.thresholds(k))
     var agree = true
-    let hotTiming = hot.withColumns { columns in
+    let hotTiming = workload.hot.withColumns { columns in
       c.run(columns)
       swift.run(hotReplay.columns)
       agree = agree && swift.result.agrees(with: c.result)
       func timed(_ run: () -> Int64) -> Double {
-        measure(reps: 5, samples: SweepSize.hotPasses * columns.samples) {
-          var total: Int64 = 0
-          for _ in 0..<SweepSize.hotPasses { total &+= run() }
-          return Int(total)
-        }
+        workload.inCache(passes: SweepSize.hotPasses, samples: columns.samples) { Int(run()) }
       }
       return SwiftVsC(
-        rounds: rounds, swift: { timed { swift.run(hotReplay.columns) } }, c: { timed { c.run(columns) } })
+        rounds: workload.rounds, swift: { timed { swift.run(hotReplay.columns) } }, c: { timed { c.run(columns) } })
     }
-    let coldTiming = cold.withColumns { columns in
+    let coldTiming = workload.cold.withColumns { columns in
       func timed(_ run: () -> Int64) -> Double {
-        measure(reps: 3, samples: columns.samples, prepare: flusher.flush) { Int(run()) }
+        workload.flushed(samples: columns.samples) { Int(run()) }
       }
       let timing = SwiftVsC(
-        rounds: coldRounds, swift: { timed { swift.run(coldReplay.columns) } }, c: { timed { c.run(columns) } })
+        rounds: workload.rounds(cold: true), swift: { timed { swift.run(coldReplay.columns) } },
+        c: { timed { c.run(columns) } })
       agree = agree && swift.result.agrees(with: c.result)
       return timing
     }
@@ -410,7 +394,7 @@ func main() -> Int32 {
     "Data: \(cold.samples) samples in \(cold.traces) traces (cold: one pass, caches flushed before each); in cache: the first \(hot.traces) traces, \(hot.samples) samples, \(Shared.hotPasses) passes per timing. Rounds: \(options.rounds)."
   )
 
-  let coldRounds = max(3, options.rounds / 2)
+  let workload = Workload(hot: hot, cold: cold, rounds: options.rounds)
   var failures: [String] = []
   if options.mode == "sweeps" {
     var numpy: NumpyResults?
@@ -419,7 +403,7 @@ func main() -> Int32 {
         say("numpy peer not run: \(error)")
       }
     }
-    let sweeps = measureSweeps(hot: hot, cold: cold, rounds: options.rounds, coldRounds: coldRounds)
+    let sweeps = measureSweeps(workload)
     let (text, notes) = sweepTable(sweeps, numpy: numpy)
     say("")
     say(text.text)
@@ -434,7 +418,7 @@ func main() -> Int32 {
     }
     return 0
   }
-  let kernels = measureKernels(hot: hot, cold: cold, rounds: options.rounds, coldRounds: coldRounds)
+  let kernels = measureKernels(workload)
   for r in kernels where !r.agree {
     failures.append("\(r.kernel.rawValue) (\(r.cold ? "cold" : "in cache")): Swift and C events differ")
   }
@@ -456,7 +440,7 @@ func main() -> Int32 {
         Format.ratio(r.timing.ratio), "\(r.digest.count) \(r.agree ? "=" : "≠")", ok ? "pass" : "**FAIL**",
       ])
     }
-    let sweeps = measureSweeps(hot: hot, cold: cold, rounds: options.rounds, coldRounds: coldRounds)
+    let sweeps = measureSweeps(workload)
     for s in sweeps {
       for (cold, timing) in [(false, s.hot), (true, s.cold)] {
         let ok = timing.ratio.median <= options.maxRatio
@@ -511,7 +495,7 @@ func main() -> Int32 {
   say("")
   say("### Sweeps (the product's one-pass kernel vs the C running-max merge and numpy per trace)")
   say("")
-  let sweeps = measureSweeps(hot: hot, cold: cold, rounds: options.rounds, coldRounds: max(3, options.rounds / 2))
+  let sweeps = measureSweeps(workload)
   let (sweepText, sweepNotes) = sweepTable(sweeps, numpy: numpy)
   say(sweepText.text)
   for note in sweepNotes {

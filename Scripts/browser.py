@@ -9,10 +9,20 @@ import select
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+
+
+def begin(name, usage):
+    """Starts a check run as `check-NAME.py TOUCHTRACE SCREENSHOT.png`: returns the two paths and
+    a fresh work directory (touchtrace-NAME-...); exits with `usage` on any other command line."""
+    if len(sys.argv) != 3:
+        sys.exit(usage)
+    touchtrace, screenshot = sys.argv[1:]
+    return touchtrace, screenshot, tempfile.mkdtemp(prefix="touchtrace-%s-" % name)
 
 
 def new_driver(width, height):

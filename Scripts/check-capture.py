@@ -28,8 +28,6 @@ import os
 import signal
 import struct
 import subprocess
-import sys
-import tempfile
 import time
 
 from selenium.webdriver.common.actions import interaction
@@ -327,11 +325,8 @@ def interrupted_session(touchtrace, work, failures):
 
 
 def main():
-    if len(sys.argv) != 3:
-        sys.exit(__doc__)
-    touchtrace, screenshot = sys.argv[1:]
+    touchtrace, screenshot, work = browser.begin("capture", __doc__)
     failures = []
-    work = tempfile.mkdtemp(prefix="touchtrace-capture-")
     total = 0
     try:
         total = whole_session(touchtrace, work, screenshot, failures)

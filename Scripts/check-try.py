@@ -19,15 +19,13 @@ selenium.
 import json
 import os
 import subprocess
-import sys
-import tempfile
 import time
 
 from selenium.webdriver.common.actions import interaction
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.actions.pointer_input import PointerInput
 
-from browser import conclude, new_driver, start_server, wait_for
+from browser import begin, conclude, new_driver, start_server, wait_for
 
 CONFIGURATIONS = [("deep-press", {"threshold": "0.35"}), ("stable-press", {})]
 # A firm press: pressures of pointerdown and the moves (pointerup is 0).
@@ -45,11 +43,8 @@ def marks(driver, final):
 
 
 def main():
-    if len(sys.argv) != 3:
-        sys.exit(__doc__)
-    touchtrace, screenshot = sys.argv[1:]
+    touchtrace, screenshot, work = begin("try", __doc__)
     failures = []
-    work = tempfile.mkdtemp(prefix="touchtrace-try-")
     dataset = os.path.join(work, "tried")
     command = [touchtrace, "try", "--dataset", dataset, "--participant", "browser", "--port", "0", "--quiet"]
     for name, parameters in CONFIGURATIONS:

@@ -66,7 +66,9 @@ public enum TraceLoader {
   }
 
   /// Moves traces whose key `seen` already holds to the skips (`skipInvalid`), or throws for
-  /// the first; notes the others' keys with their file.
+  /// the first; notes the others' keys with their file. The skips stay in file order: a
+  /// duplicate's skip goes where its trace stands among the part's other skips, as a stream,
+  /// which checks one unit at a time, lists it.
   static func rejectDuplicates(
     in part: inout Dataset, seen: inout DuplicateCheck, options: LoadOptions
   ) throws(TraceLoadError) {
@@ -82,6 +84,38 @@ public enum TraceLoader {
         duplicate[k] = error.message
       }
     }
+    let parsed = part.skipped.count
     part.skipTraces(at: duplicate)
+    if parsed > 0 && part.skipped.count > parsed { part.skipped = inFileOrder(part.skipped, from: parsed) }
+  }
+
+  /// `skipped`, whose elements before `from` and from `from` on are each in file order, merged
+  /// into one file order by their origins' positions (the earlier run first on a tie or where a
+  /// position is missing).
+  static func inFileOrder(_ skipped: [SkippedTrace], from split: Int) -> [SkippedTrace] {
+    var merged: [SkippedTrace] = []
+    merged.reserveCapacity(skipped.count)
+    var i = 0
+    var j = split
+    while i < split || j < skipped.count {
+      let takeLater: Bool
+      if i == split {
+        takeLater = true
+      } else if j == skipped.count {
+        takeLater = false
+      } else if let later = skipped[j].origin.position, let earlier = skipped[i].origin.position {
+        takeLater = later < earlier
+      } else {
+        takeLater = false
+      }
+      if takeLater {
+        merged.append(skipped[j])
+        j += 1
+      } else {
+        merged.append(skipped[i])
+        i += 1
+      }
+    }
+    return merged
   }
 }

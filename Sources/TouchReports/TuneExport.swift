@@ -244,7 +244,8 @@ package enum TuneExport {
     return NumberText.shortest(x)
   }
 
-  /// A Swift string literal.
+  /// A Swift string literal: `"` and `\` escaped, and the ASCII control characters (U+0000–U+001F,
+  /// U+007F), which the compiler rejects raw in a literal, written as `\n`, `\r`, `\t` or `\u{…}`.
   static func literal(_ text: String) -> String {
     var out = "\""
     for scalar in text.unicodeScalars {
@@ -254,6 +255,7 @@ package enum TuneExport {
       case "\n": out += "\\n"
       case "\r": out += "\\r"
       case "\t": out += "\\t"
+      case "\u{0}"..."\u{1F}", "\u{7F}": out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
       default: out.unicodeScalars.append(scalar)
       }
     }

@@ -273,17 +273,20 @@ struct TuneCommandTests {
   }
 
   /// The Swift export's string literals (the recognizer's name, which a user's catalog entry may
-  /// spell with any character but `,= /:`): escapes written by hand, and the compiler accepts a
-  /// literal of every ASCII character (raw control characters are an "unprintable ASCII
-  /// character" error in a literal).
-  @Test(.enabled(if: swiftCompiler != nil, "swiftc is not on PATH"))
-  func swiftLiteralsEscapeWhatTheCompilerRejectsRaw() throws {
+  /// spell with any character but `,= /:`), against escapes written by hand.
+  @Test func swiftLiteralsEscapeWhatTheCompilerRejectsRaw() {
     #expect(TuneExport.literal("deep-press") == #""deep-press""#)
     #expect(TuneExport.literal("a\"b\\c") == #""a\"b\\c""#)
     #expect(TuneExport.literal("\n\r\t") == #""\n\r\t""#)
     #expect(TuneExport.literal("bell\u{7}del\u{7F}nul\u{0}esc\u{1B}") == #""bell\u{7}del\u{7F}nul\u{0}esc\u{1B}""#)
     // Printable non-ASCII characters, line separators included, stay as they are.
     #expect(TuneExport.literal("é\u{2028}→") == "\"é\u{2028}→\"")
+  }
+
+  /// The compiler accepts the export's literal of every ASCII character (raw control characters
+  /// are an "unprintable ASCII character" error in a literal).
+  @Test(.enabled(if: swiftCompiler != nil, "swiftc is not on PATH"))
+  func swiftcAcceptsTheLiteralOfEveryASCIICharacter() throws {
     let ascii = String(String.UnicodeScalarView((0..<128).compactMap(Unicode.Scalar.init(_:))))
     try inTemporaryDirectory { directory in
       let file = directory + "/literal.swift"
